@@ -1,0 +1,400 @@
+/// \file
+/// Checks one actor implementation's class against the spec: the class, `fire` and its
+/// parameters, `init`, and the data members that receive the actor's params.
+#include "actors/contract.hpp"
+
+#include <algorithm>
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Type.h>
+#include <fmt/format.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include "support/assert.hpp"
+
+namespace dfgc::actors {
+
+namespace {
+
+/// A declaration found by member lookup, with whether generated code may use it.
+struct Found {
+  const clang::NamedDecl* decl = nullptr;  ///< through using-declarations to the target
+  clang::AccessSpecifier access = clang::AS_public;
+};
+
+const char* spelling(clang::AccessSpecifier access) {
+  return access == clang::AS_protected ? "protected" : "private";
+}
+
+/// The members named `name` of `record` or, when it declares none, of its first base class that
+/// has some; access combines the member's own with that of the bases on the way.
+std::vector<Found> find_member(const clang::CXXRecordDecl& record, clang::IdentifierInfo& name) {
+  std::vector<Found> found;
+  for (const clang::NamedDecl* d : record.lookup(&name)) found.push_back({d->getUnderlyingDecl(), d->getAccess()});
+  if (!found.empty()) return found;
+  for (const clang::CXXBaseSpecifier& base : record.bases()) {
+    const clang::CXXRecordDecl* b = base.getType()->getAsCXXRecordDecl();
+    if (!b || !b->hasDefinition()) continue;
+    found = find_member(*b->getDefinition(), name);
+    if (found.empty()) continue;
+    for (Found& f : found) f.access = std::max(f.access, base.getAccessSpecifier());
+    return found;
+  }
+  return found;
+}
+
+/// The class-like declaration that `qualified` ("Foo", "ns::Foo", "::ns::Foo") names at
+/// namespace scope: a class, a class template or an alias; null when there is none.
+const clang::NamedDecl* find_class_decl(clang::ASTContext& ast, llvm::StringRef qualified) {
+  qualified.consume_front("::");
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  qualified.split(parts, "::");
+  const clang::DeclContext* scope = ast.getTranslationUnitDecl();
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].empty()) return nullptr;
+    const clang::NamedDecl* next = nullptr;
+    for (const clang::NamedDecl* d : scope->lookup(&ast.Idents.get(parts[i]))) {
+      bool last = i + 1 == parts.size();
+      if (!last && (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::NamespaceAliasDecl>(d)))
+        next = d;
+      if (last && (llvm::isa<clang::CXXRecordDecl>(d) || llvm::isa<clang::ClassTemplateDecl>(d) ||
+                   llvm::isa<clang::TypedefNameDecl>(d)))
+        next = d;
+    }
+    if (!next || i + 1 == parts.size()) return next;
+    if (const auto* alias = llvm::dyn_cast<clang::NamespaceAliasDecl>(next))
+      scope = alias->getNamespace();
+    else
+      scope = llvm::cast<clang::NamespaceDecl>(next);
+  }
+  return nullptr;
+}
+
+/// The class a declaration found by find_class_decl stands for (through an alias).
+const clang::CXXRecordDecl* record_of(const clang::NamedDecl& decl) {
+  if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(&decl)) return record;
+  if (const auto* alias = llvm::dyn_cast<clang::TypedefNameDecl>(&decl))
+    return alias->getUnderlyingType()->getAsCXXRecordDecl();
+  return nullptr;
+}
+
+bool is_context(clang::QualType type) {
+  const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+  return record && record->getQualifiedNameAsString() == "dfg::Context";
+}
+
+/// `dfg::Context&`, exactly: the only way a function may take the context.
+bool is_context_ref(clang::QualType type) {
+  const auto* ref = type->getAs<clang::LValueReferenceType>();
+  return ref && is_context(ref->getPointeeType()) && !ref->getPointeeType().isConstQualified();
+}
+
+/// Any other way of naming the context: by value, const reference, pointer...
+bool mentions_context(clang::QualType type) {
+  clang::QualType inner = type.getNonReferenceType();
+  if (const auto* ptr = inner->getAs<clang::PointerType>()) inner = ptr->getPointeeType();
+  return is_context(inner);
+}
+
+clang::QualType elem_type(clang::ASTContext& ast, ir::ElemType elem) {
+  switch (elem) {
+    case ir::ElemType::f32: return ast.FloatTy;
+    case ir::ElemType::f64: return ast.DoubleTy;
+    case ir::ElemType::i8: return ast.getIntTypeForBitwidth(8, true);
+    case ir::ElemType::i16: return ast.getIntTypeForBitwidth(16, true);
+    case ir::ElemType::i32: return ast.getIntTypeForBitwidth(32, true);
+    case ir::ElemType::i64: return ast.getIntTypeForBitwidth(64, true);
+    case ir::ElemType::u8: return ast.getIntTypeForBitwidth(8, false);
+    case ir::ElemType::u16: return ast.getIntTypeForBitwidth(16, false);
+    case ir::ElemType::u32: return ast.getIntTypeForBitwidth(32, false);
+    case ir::ElemType::u64: return ast.getIntTypeForBitwidth(64, false);
+  }
+  DFGC_UNREACHABLE("element type ", static_cast<int>(elem));
+}
+
+/// Whether `pointee` is the element type, const or not, and nothing else (no volatile).
+bool is_elem_pointee(clang::ASTContext& ast, clang::QualType pointee, ir::ElemType elem) {
+  clang::Qualifiers quals = pointee.getCanonicalType().getQualifiers();
+  quals.removeConst();
+  return ast.hasSameUnqualifiedType(pointee, elem_type(ast, elem)) && !quals.hasQualifiers();
+}
+
+/// Whether a data member of type `type` can receive an actor param declared `param_type` in the
+/// spec: an integer for int and int64, a floating type for float and double, bool for bool.
+bool holds(const std::string& param_type, clang::QualType type) {
+  const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(type.getCanonicalType());
+  if (!builtin) return false;
+  bool is_bool = builtin->getKind() == clang::BuiltinType::Bool;
+  if (param_type == "bool") return is_bool;
+  if (param_type == "float" || param_type == "double") return builtin->isFloatingPoint();
+  if (param_type == "int" || param_type == "int64") return builtin->isInteger() && !is_bool;
+  DFGC_UNREACHABLE("actor param type '", param_type, "'");
+}
+
+class ContractChecker {
+ public:
+  ContractChecker(clang::ASTContext& ast, const ir::Program& program, const ir::Actor& actor,
+                  const ir::Impl& impl, Locator& where, DiagnosticEngine& diags)
+      : ast_(ast), program_(program), actor_(actor), impl_(impl), where_(where), diags_(diags) {}
+
+  ContractResult run();
+
+ private:
+  const clang::CXXRecordDecl* find_class();
+  std::optional<const clang::CXXMethodDecl*> find_method(const clang::CXXRecordDecl& record,
+                                                         const char* name);
+  void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
+  void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
+  void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
+  void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
+
+  DiagnosticBuilder error(Place place, std::string message) {
+    ok_ = false;
+    return diags_.error(place.loc, std::move(message), place.length);
+  }
+  void note_impl(DiagnosticBuilder& d) {
+    d.note(impl_.loc, fmt::format("actor '{}' implementation declared here", actor_.name));
+  }
+  void note_port(DiagnosticBuilder& d, std::uint32_t port) {
+    d.note(actor_.ports[port].loc, fmt::format("port '{}' declared here", actor_.ports[port].name));
+  }
+  void note_param(DiagnosticBuilder& d, const ir::ActorParam& param) {
+    d.note(param.loc, fmt::format("param '{}' declared here", param.name));
+  }
+  bool before(const clang::Decl* a, const clang::Decl* b) const {
+    return ast_.getSourceManager().isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+  }
+
+  clang::ASTContext& ast_;
+  const ir::Program& program_;
+  const ir::Actor& actor_;
+  const ir::Impl& impl_;
+  Locator& where_;
+  DiagnosticEngine& diags_;
+  bool ok_ = true;
+};
+
+ContractResult ContractChecker::run() {
+  ContractResult result;
+  const clang::CXXRecordDecl* record = find_class();
+  if (!record) return result;
+  auto fire = find_method(*record, "fire");
+  if (!fire) {
+    auto d = error(where_.token(record->getLocation()),
+                   fmt::format("class '{}' has no member function 'fire'", impl_.class_name));
+    note_impl(d);
+  }
+  ActorSignature signature;
+  if (fire && *fire) {
+    check_fire_params(**fire, signature);
+    const clang::FunctionDecl* definition = (*fire)->getDefinition();
+    if (definition && definition->getBody())
+      result.fire = llvm::cast<clang::CXXMethodDecl>(definition);
+  }
+  check_init(*record, signature);
+  for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
+  if (ok_) result.signature = std::move(signature);
+  return result;
+}
+
+const clang::CXXRecordDecl* ContractChecker::find_class() {
+  const clang::NamedDecl* decl = find_class_decl(ast_, impl_.class_name);
+  if (decl && llvm::isa<clang::ClassTemplateDecl>(decl)) {
+    auto d = error(where_.token(decl->getLocation()),
+                   fmt::format("'{}' is a class template; an actor implementation must be a class",
+                               impl_.class_name));
+    note_impl(d);
+    return nullptr;
+  }
+  const clang::CXXRecordDecl* record = decl ? record_of(*decl) : nullptr;
+  if (!record) {
+    error({impl_.loc, 1}, fmt::format("no class '{}' in '{}'", impl_.class_name, impl_.header));
+    return nullptr;
+  }
+  const clang::CXXRecordDecl* definition = record->getDefinition();
+  if (!definition) {
+    Place declared = where_.token(record->getLocation());
+    error({impl_.loc, 1}, fmt::format("class '{}' is declared but not defined in '{}'",
+                                      impl_.class_name, impl_.header))
+        .note(declared.loc, "declared here", declared.length);
+    return nullptr;
+  }
+  if (definition->isUnion()) {
+    auto d = error(where_.token(definition->getLocation()),
+                   fmt::format("'{}' is a union; an actor implementation must be a class or struct",
+                               impl_.class_name));
+    note_impl(d);
+    return nullptr;
+  }
+  return definition;
+}
+
+/// nullopt: the class has no member `name`. Null: it has one, but not one dfgc can call (reported).
+std::optional<const clang::CXXMethodDecl*> ContractChecker::find_method(
+    const clang::CXXRecordDecl& record, const char* name) {
+  std::vector<Found> found = find_member(record, ast_.Idents.get(name));
+  if (found.empty()) return std::nullopt;
+  std::sort(found.begin(), found.end(),
+            [&](const Found& a, const Found& b) { return before(a.decl, b.decl); });
+  const clang::NamedDecl* decl = found[0].decl;
+  std::optional<DiagnosticBuilder> d;
+  if (found.size() > 1) {
+    Place first = where_.token(decl->getLocation());
+    d = error(where_.token(found[1].decl->getLocation()),
+              fmt::format("'{}' is overloaded; dfgc needs exactly one '{}'", name, name));
+    d->note(first.loc, fmt::format("other declaration of '{}' is here", name), first.length);
+  } else if (llvm::isa<clang::FunctionTemplateDecl>(decl)) {
+    d = error(where_.token(decl->getLocation()),
+              fmt::format("'{}' is a template; dfgc needs a plain member function", name));
+  } else if (!llvm::isa<clang::CXXMethodDecl>(decl)) {
+    d = error(where_.token(decl->getLocation()),
+              fmt::format("'{}' in class '{}' is not a member function", name, impl_.class_name));
+  } else if (found[0].access != clang::AS_public) {
+    d = error(where_.token(decl->getLocation()),
+              fmt::format("'{}' is {} in class '{}'; the generated code calls it, so it must be public",
+                          name, spelling(found[0].access), impl_.class_name));
+  } else if (llvm::cast<clang::CXXMethodDecl>(decl)->isStatic()) {
+    d = error(where_.token(decl->getLocation()),
+              fmt::format("'{}' must not be static: dfgc calls it on each actor object", name));
+  }
+  if (!d) return llvm::cast<clang::CXXMethodDecl>(decl);
+  note_impl(*d);
+  return nullptr;
+}
+
+void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
+                                        ActorSignature& signature) {
+  std::vector<bool> matched(actor_.ports.size(), false);
+  unsigned count = fire.getNumParams();
+  for (unsigned i = 0; i < count; ++i) {
+    const clang::ParmVarDecl& param = *fire.getParamDecl(i);
+    clang::QualType type = param.getType();
+    std::string name = param.getName().str();
+    std::string what = name.empty() ? fmt::format("parameter {}", i + 1)
+                                    : fmt::format("parameter '{}'", name);
+    Place at = where_.range(param.getSourceRange());
+    std::optional<DiagnosticBuilder> d;
+    if (is_context_ref(type)) {
+      if (i + 1 == count)
+        signature.fire_takes_context = true;
+      else
+        d = error(at, "'dfg::Context&' must be the last parameter of 'fire'");
+    } else if (mentions_context(type)) {
+      d = error(at, fmt::format("{} takes the context as '{}'; dfgc passes it as 'dfg::Context&'",
+                                what, type.getAsString(ast_.getPrintingPolicy())));
+    } else if (name.empty()) {
+      d = error(at, fmt::format("{} of 'fire' has no name; dfgc matches parameters to ports by "
+                                "name",
+                                what));
+    } else if (auto port = actor_.port_index(name)) {
+      matched[*port] = true;
+      signature.fire_ports.push_back(*port);
+      check_port_param(param, *port);
+    } else {
+      error(at, fmt::format("{} of 'fire' matches no port of actor '{}'", what, actor_.name))
+          .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
+    }
+    if (d) note_impl(*d);
+  }
+  Place fire_at = where_.token(fire.getLocation());
+  for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
+    if (matched[p]) continue;
+    const ir::Port& port = actor_.ports[p];
+    auto d = error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
+                                        port.dir == ir::PortDir::in ? "input" : "output", port.name));
+    note_port(d, p);
+  }
+}
+
+void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uint32_t port_index) {
+  const ir::Port& port = actor_.ports[port_index];
+  bool input = port.dir == ir::PortDir::in;
+  ir::ElemType elem = program_.types[port.type].elem;
+  std::string expected = fmt::format("{}{} *", input ? "const " : "", ir::cxx_name(elem));
+  clang::QualType type = param.getType();
+  std::string actual = type.getAsString(ast_.getPrintingPolicy());
+  Place at = where_.range(param.getSourceRange());
+  const auto* pointer = type->getAs<clang::PointerType>();
+  clang::QualType pointee = pointer ? pointer->getPointeeType() : clang::QualType();
+  std::string message;
+  if (!pointer)
+    message = fmt::format("parameter '{}' of 'fire' has type '{}', but ports are passed by "
+                          "pointer: declare it '{}'",
+                          port.name, actual, expected);
+  else if (!is_elem_pointee(ast_, pointee, elem))
+    message = fmt::format("parameter '{}' of 'fire' has type '{}', but the elements of {} port "
+                          "'{}' are {}: declare it '{}'",
+                          port.name, actual, input ? "input" : "output", port.name,
+                          ir::spec_name(elem), expected);
+  else if (input && !pointee.isConstQualified())
+    message = fmt::format("parameter '{}' of 'fire' is '{}', but input port '{}' is read-only: "
+                          "declare it '{}'",
+                          port.name, actual, port.name, expected);
+  else if (!input && pointee.isConstQualified())
+    message = fmt::format("parameter '{}' of 'fire' is '{}', but 'fire' writes output port '{}': "
+                          "declare it '{}'",
+                          port.name, actual, port.name, expected);
+  if (message.empty()) return;
+  auto d = error(at, std::move(message));
+  note_port(d, port_index);
+}
+
+void ContractChecker::check_init(const clang::CXXRecordDecl& record, ActorSignature& signature) {
+  auto init = find_method(record, "init");
+  if (!init) return;
+  signature.has_init = true;
+  if (!*init) return;
+  unsigned count = (*init)->getNumParams();
+  if (count == 1 && is_context_ref((*init)->getParamDecl(0)->getType())) {
+    signature.init_takes_context = true;
+  } else if (count != 0) {
+    auto d = error(where_.token((*init)->getLocation()),
+                   "'init' must take no parameter or one 'dfg::Context&'");
+    note_impl(d);
+  }
+}
+
+void ContractChecker::check_param_member(const clang::CXXRecordDecl& record,
+                                         const ir::ActorParam& param) {
+  std::vector<Found> found = find_member(record, ast_.Idents.get(param.name));
+  const Found* member = nullptr;
+  for (const Found& f : found)
+    if (llvm::isa<clang::FieldDecl>(f.decl) || llvm::isa<clang::VarDecl>(f.decl)) member = &f;
+  if (!member) {
+    auto d = error(where_.token(record.getLocation()),
+                   fmt::format("class '{}' has no data member '{}' for actor param '{}'",
+                               impl_.class_name, param.name, param.name));
+    note_param(d, param);
+    return;
+  }
+  Place at = where_.token(member->decl->getLocation());
+  std::optional<DiagnosticBuilder> d;
+  if (llvm::isa<clang::VarDecl>(member->decl)) {
+    d = error(at, fmt::format("'{}' is a static data member; dfgc sets actor param '{}' on each "
+                              "actor object",
+                              param.name, param.name));
+  } else if (member->access != clang::AS_public) {
+    d = error(at, fmt::format("'{}' is {} in class '{}'; the generated code sets it, so it must be "
+                              "public",
+                              param.name, spelling(member->access), impl_.class_name));
+  } else if (clang::QualType type = llvm::cast<clang::FieldDecl>(member->decl)->getType();
+             type.isConstQualified()) {
+    d = error(at, fmt::format("data member '{}' is const; dfgc assigns actor param '{}' to it",
+                              param.name, param.name));
+  } else if (!holds(param.type, type)) {
+    d = error(at, fmt::format("data member '{}' has type '{}', which cannot hold {} param '{}'",
+                              param.name, type.getAsString(ast_.getPrintingPolicy()), param.type,
+                              param.name));
+  }
+  if (d) note_param(*d, param);
+}
+
+}  // namespace
+
+ContractResult check_contract(clang::ASTContext& ast, const ir::Program& program,
+                              const ir::Actor& actor, const ir::Impl& impl, Locator& where,
+                              DiagnosticEngine& diags) {
+  return ContractChecker(ast, program, actor, impl, where, diags).run();
+}
+
+}  // namespace dfgc::actors

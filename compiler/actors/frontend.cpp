@@ -1,0 +1,219 @@
+/// \file
+/// check_actors: opens every implementation's header, parses the CPU headers as one translation
+/// unit and the GPU headers as another (in parallel), forwards Clang's errors, then checks each
+/// implementation's contract and lints GPU implementations for overlap.
+#include "actors/frontend.hpp"
+
+#include <algorithm>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include "actors/contract.hpp"
+#include "actors/locations.hpp"
+#include "actors/overlap_lint.hpp"
+#include "actors/parse.hpp"
+
+namespace dfgc {
+
+namespace {
+
+using actors::HeaderFile;
+using actors::Locator;
+using actors::Place;
+
+/// One implementation to check, with its header.
+struct ImplRef {
+  ir::ActorId actor = 0;
+  std::size_t impl = 0;
+  std::size_t header = 0;  ///< index into the run's headers
+};
+
+/// The headers of one kind of implementation, parsed as one translation unit.
+struct Batch {
+  ir::PeKind kind = ir::PeKind::cpu;
+  std::vector<std::size_t> headers;  ///< in order of first use
+  actors::ParsedUnit unit;
+};
+
+class ActorFrontend {
+ public:
+  ActorFrontend(const ir::Program& program, const ActorFrontendOptions& options,
+                SourceManager& sources, DiagnosticEngine& diags)
+      : program_(program), options_(options), sources_(sources), diags_(diags) {}
+
+  ActorSignatures run();
+
+ private:
+  const ir::Impl& impl_of(const ImplRef& ref) const {
+    return program_.dfg.actors[ref.actor].impls[ref.impl];
+  }
+  std::optional<std::size_t> open_header(const ir::Impl& impl);
+  std::vector<Batch> make_batches() const;
+  void parse(std::vector<Batch>& batches) const;
+  std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
+  void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
+  void check_batch(const Batch& batch, ActorSignatures& signatures);
+
+  const ir::Program& program_;
+  const ActorFrontendOptions& options_;
+  SourceManager& sources_;
+  DiagnosticEngine& diags_;
+  std::vector<HeaderFile> headers_;
+  std::vector<ImplRef> impls_;
+  /// Clang errors already reported: a header in both batches is parsed twice.
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
+};
+
+ActorSignatures ActorFrontend::run() {
+  for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
+    const ir::Actor& actor = program_.dfg.actors[a];
+    for (std::size_t i = 0; i < actor.impls.size(); ++i)
+      if (auto header = open_header(actor.impls[i])) impls_.push_back({a, i, *header});
+  }
+  std::vector<Batch> batches = make_batches();
+  parse(batches);
+  ActorSignatures signatures;
+  for (const Batch& batch : batches) check_batch(batch, signatures);
+  return signatures;
+}
+
+/// Loads the header into dfgc's SourceManager (to quote its lines) and identifies the file.
+std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
+  std::string reason;
+  llvm::sys::fs::UniqueID id;
+  llvm::SmallString<256> absolute(impl.header_path);
+  std::optional<std::uint32_t> file;
+  if (llvm::sys::fs::is_directory(impl.header_path))
+    reason = std::make_error_code(std::errc::is_a_directory).message();
+  else
+    file = sources_.load_file(impl.header_path, &reason);
+  if (file) {
+    std::error_code ec = llvm::sys::fs::getUniqueID(impl.header_path, id);
+    if (!ec) ec = llvm::sys::fs::make_absolute(absolute);
+    if (ec) {
+      reason = ec.message();
+      file.reset();
+    }
+  }
+  if (!file) {
+    bool at_string = impl.header_loc.valid();
+    diags_.error(at_string ? impl.header_loc : impl.loc,
+                 fmt::format("cannot open actor header '{}': {}", impl.header, reason),
+                 at_string ? static_cast<std::uint32_t>(impl.header.size() + 2) : 1);
+    return std::nullopt;
+  }
+  for (std::size_t h = 0; h < headers_.size(); ++h)
+    if (headers_[h].id == id) return h;
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  headers_.push_back({impl.header_path, std::string(absolute), id, *file});
+  return headers_.size() - 1;
+}
+
+std::vector<Batch> ActorFrontend::make_batches() const {
+  std::vector<Batch> batches;
+  for (ir::PeKind kind : {ir::PeKind::cpu, ir::PeKind::gpu}) {
+    Batch batch;
+    batch.kind = kind;
+    for (const ImplRef& ref : impls_)
+      if (impl_of(ref).kind == kind &&
+          std::find(batch.headers.begin(), batch.headers.end(), ref.header) == batch.headers.end())
+        batch.headers.push_back(ref.header);
+    if (!batch.headers.empty()) batches.push_back(std::move(batch));
+  }
+  return batches;
+}
+
+/// Parses every batch, each on its own thread: the two translation units are independent.
+void ActorFrontend::parse(std::vector<Batch>& batches) const {
+  auto parse_one = [this](Batch& batch) {
+    std::vector<std::string> files, dirs;
+    for (std::size_t h : batch.headers) {
+      files.push_back(headers_[h].absolute);
+      std::string dir = llvm::sys::path::parent_path(headers_[h].absolute).str();
+      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+    }
+    batch.unit = actors::parse_headers(batch.kind, files,
+                                       actors::clang_args(batch.kind, options_, dirs));
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t b = 1; b < batches.size(); ++b)
+    threads.emplace_back(parse_one, std::ref(batches[b]));
+  if (!batches.empty()) parse_one(batches[0]);
+  for (std::thread& t : threads) t.join();
+}
+
+void ActorFrontend::note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const {
+  for (const ImplRef& ref : impls_)
+    if (ref.header == header && impl_of(ref).kind == kind)
+      d.note(impl_of(ref).loc, fmt::format("actor '{}' implementation declared here",
+                                           program_.dfg.actors[ref.actor].name));
+}
+
+/// Reports Clang's errors (with the notes that follow them) as they are; warnings are the
+/// user's business. `where` is null when Clang produced no AST (nothing to locate against).
+/// Returns how many of the batch's headers are left to check: those included before the first
+/// one with an error. The ones after it are not checked either, as an error (a missing brace)
+/// may leave the parser inside one of its declarations.
+std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator* where) {
+  std::size_t checked = batch.unit.ast ? batch.headers.size() : 0;
+  const auto& clang_diags = batch.unit.collector->diagnostics();
+  using Level = clang::DiagnosticsEngine::Level;
+  for (std::size_t i = 0; i < clang_diags.size(); ++i) {
+    const actors::ClangDiagnostic& cd = clang_diags[i];
+    if (cd.level != Level::Error && cd.level != Level::Fatal) continue;
+    std::optional<std::size_t> header = where ? where->header_of(cd.loc) : std::nullopt;
+    std::size_t position = header ? static_cast<std::size_t>(
+                                        std::find(batch.headers.begin(), batch.headers.end(),
+                                                  *header) - batch.headers.begin())
+                                  : 0;
+    checked = std::min(checked, position);
+    Place at = where ? where->point(cd.loc) : Place{};
+    if (!reported_.emplace(at.loc.file, at.loc.offset, cd.message).second) continue;
+    DiagnosticBuilder d = diags_.error(at.loc, cd.message, at.length);
+    for (std::size_t n = i + 1; n < clang_diags.size() && clang_diags[n].level == Level::Note; ++n) {
+      Place note_at = where ? where->point(clang_diags[n].loc) : Place{};
+      d.note(note_at.loc, clang_diags[n].message, note_at.length);
+    }
+    if (header) note_impls(d, batch.kind, *header);
+  }
+  return checked;
+}
+
+void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures) {
+  std::optional<Locator> where;
+  if (batch.unit.ast)
+    where.emplace(batch.unit.ast->getSourceManager(), batch.unit.ast->getLangOpts(), sources_,
+                  headers_);
+  std::size_t count = forward_clang_diagnostics(batch, where ? &*where : nullptr);
+  if (count == 0) return;
+  std::vector<std::size_t> checked(batch.headers.begin(), batch.headers.begin() + count);
+  clang::ASTContext& ast = batch.unit.ast->getASTContext();
+  std::set<const clang::CXXMethodDecl*> linted;
+  for (const ImplRef& ref : impls_) {
+    const ir::Impl& impl = impl_of(ref);
+    if (impl.kind != batch.kind ||
+        std::find(checked.begin(), checked.end(), ref.header) == checked.end())
+      continue;
+    const ir::Actor& actor = program_.dfg.actors[ref.actor];
+    actors::ContractResult result =
+        actors::check_contract(ast, program_, actor, impl, *where, diags_);
+    if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
+    if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
+      actors::lint_overlap(*result.fire, *where, diags_);
+  }
+}
+
+}  // namespace
+
+ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
+                             SourceManager& sources, DiagnosticEngine& diags) {
+  return ActorFrontend(program, options, sources, diags).run();
+}
+
+}  // namespace dfgc

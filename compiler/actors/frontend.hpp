@@ -1,0 +1,49 @@
+/// \file
+/// Reads the user's actor headers with Clang LibTooling and checks them against the spec: the
+/// class exists, `fire` exists with one pointer parameter per port matched by name (const T* for
+/// inputs, T* for outputs, T the token's element type), an optional trailing dfg::Context&, an
+/// optional `init(dfg::Context&)`. In GPU actors it also lints `fire` for what breaks overlap:
+/// synchronous CUDA calls and kernel launches that do not use ctx.stream().
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.hpp"
+#include "support/diagnostics.hpp"
+
+namespace dfgc {
+
+/// What code generation needs to know of one implementation to call it.
+struct ActorSignature {
+  /// fire's pointer parameters in declaration order, as indices into the actor's ports.
+  std::vector<std::uint32_t> fire_ports;
+  bool fire_takes_context = false;
+  bool has_init = false;
+  bool init_takes_context = false;
+};
+
+/// Key: (actor index, implementation kind).
+using ActorSignatures = std::map<std::pair<ir::ActorId, ir::PeKind>, ActorSignature>;
+
+struct ActorFrontendOptions {
+  std::string cuda_include_dir;    ///< empty: the one dfgc was configured with
+  std::string clang_resource_dir;  ///< empty: the one dfgc was built against
+  std::vector<std::string> extra_args;  ///< passed to Clang after dfgc's own
+};
+
+/// Checks every implementation of every actor of `program`. Diagnostics point into the header
+/// (loading it into `sources` so that the line can be quoted) with a note at the spec line.
+/// Returns the signatures of the implementations that passed.
+///
+/// All CPU headers are parsed as one C++ translation unit and all GPU headers as one CUDA (host
+/// side) translation unit, the two in parallel. Clang's own errors in a header are reported as
+/// they are; its warnings are not. A header with a Clang error, and those its translation unit
+/// includes after it, are not checked further.
+ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
+                             SourceManager& sources, DiagnosticEngine& diags);
+
+}  // namespace dfgc

@@ -1,0 +1,91 @@
+/// \file
+/// Runs Clang on an in-memory main file that includes the actor headers of one batch, with a
+/// diagnostic consumer that keeps what Clang reports instead of printing it.
+#include "actors/parse.hpp"
+
+#include <cstdlib>
+
+#include <clang/Tooling/Tooling.h>
+#include <llvm/ADT/SmallString.h>
+
+namespace dfgc::actors {
+
+namespace {
+
+// CUDA 13's headers are too new for clang 19's own CUDA wrapper, so GPU headers are read with
+// -nocudainc and this prelude instead: the runtime API, the execution-space attributes, the
+// launch-configuration hook that `<<<...>>>` calls, and threadIdx/blockIdx.
+constexpr const char* kCudaPrelude = R"(#include <cuda_runtime.h>
+#undef __global__
+#define __global__ __attribute__((global))
+#undef __device__
+#define __device__ __attribute__((device))
+#undef __shared__
+#define __shared__ __attribute__((shared))
+extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
+#include <__clang_cuda_builtin_vars.h>
+)";
+
+constexpr const char* kPreludePath = "/dfgc-virtual/cuda_prelude.h";
+
+/// dfgc's runtime headers (<dfg/context.hpp>): $DFGC_RUNTIME_INCLUDE when set (an installed dfgc
+/// or a relocated checkout), else the runtime/include of the source tree dfgc was built from.
+std::string runtime_include_dir() {
+  const char* env = std::getenv("DFGC_RUNTIME_INCLUDE");
+  return env && *env ? env : DFGC_RUNTIME_INCLUDE_DIR;
+}
+
+std::string or_default(const std::string& value, const char* fallback) {
+  return value.empty() ? fallback : value;
+}
+
+std::string main_file(const std::vector<std::string>& headers) {
+  std::string text;
+  for (const std::string& h : headers) text += "#include \"" + h + "\"\n";
+  return text;
+}
+
+}  // namespace
+
+void DiagnosticCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                                           const clang::Diagnostic& info) {
+  clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+  llvm::SmallString<256> message;
+  info.FormatDiagnostic(message);
+  diagnostics_.push_back({level, info.getLocation(), std::string(message)});
+}
+
+std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions& options,
+                                    const std::vector<std::string>& header_dirs) {
+  std::vector<std::string> args;
+  if (kind == ir::PeKind::gpu) {
+    args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+            "-Wno-unknown-cuda-version",
+            "-I" + or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR),
+            "-include", kPreludePath};
+  } else {
+    args = {"-x", "c++"};
+  }
+  args.push_back("-std=c++20");
+  args.push_back("-resource-dir=" + or_default(options.clang_resource_dir, DFGC_CLANG_RESOURCE_DIR));
+  args.push_back("-I" + runtime_include_dir());
+  for (const std::string& dir : header_dirs) args.push_back("-I" + dir);
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  return args;
+}
+
+ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,
+                         const std::vector<std::string>& args) {
+  ParsedUnit unit;
+  unit.collector = std::make_unique<DiagnosticCollector>();
+  clang::tooling::FileContentMappings mapped;
+  if (kind == ir::PeKind::gpu) mapped.emplace_back(kPreludePath, kCudaPrelude);
+  const char* file_name =
+      kind == ir::PeKind::gpu ? "/dfgc-virtual/gpu_actors.cu" : "/dfgc-virtual/cpu_actors.cpp";
+  unit.ast = clang::tooling::buildASTFromCodeWithArgs(
+      main_file(headers), args, file_name, "dfgc", std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(), mapped, unit.collector.get());
+  return unit;
+}
+
+}  // namespace dfgc::actors

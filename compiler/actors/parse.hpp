@@ -1,0 +1,51 @@
+/// \file
+/// Parses a batch of actor headers as one Clang translation unit: C++20 for CPU actors, the host
+/// side of CUDA for GPU actors. The AST is kept for the checks that follow, with Clang's own
+/// diagnostics in the order Clang gave them. Safe to run for two batches on two threads at once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/ASTUnit.h>
+
+#include "actors/frontend.hpp"
+
+namespace dfgc::actors {
+
+/// One diagnostic as Clang reported it; `loc` points into the unit's SourceManager.
+struct ClangDiagnostic {
+  clang::DiagnosticsEngine::Level level = clang::DiagnosticsEngine::Error;
+  clang::SourceLocation loc;
+  std::string message;
+};
+
+/// Keeps Clang's diagnostics instead of printing them.
+class DiagnosticCollector : public clang::DiagnosticConsumer {
+ public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override;
+  const std::vector<ClangDiagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<ClangDiagnostic> diagnostics_;
+};
+
+struct ParsedUnit {
+  /// Declared first so that it outlives `ast`, whose DiagnosticsEngine points to it.
+  std::unique_ptr<DiagnosticCollector> collector;
+  std::unique_ptr<clang::ASTUnit> ast;  ///< null when Clang could not even start
+};
+
+/// Clang's arguments for a batch of `kind`: language, include directories (dfgc's runtime, then
+/// `header_dirs`), CUDA's host-only mode for GPUs, then `options.extra_args`.
+std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions& options,
+                                    const std::vector<std::string>& header_dirs);
+
+/// Parses one translation unit that includes each of `headers` (absolute paths) once, in order.
+ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,
+                         const std::vector<std::string>& args);
+
+}  // namespace dfgc::actors

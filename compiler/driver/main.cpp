@@ -1,0 +1,235 @@
+// dfgc's command-line driver: a straight line from the spec to the requested output.
+//   parse -> check (sema) -> read actor headers -> schedule -> insert buffers -> buffer depth
+//   -> latency -> resync inputs -> colour buffers -> implementation graph -> [emit]
+// Exit status: 0 success, 1 user error (diagnostics printed), 2 internal error.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "actors/frontend.hpp"
+#include "ir/ig.hpp"
+#include "ir/ir.hpp"
+#include "passes/build_ig.hpp"
+#include "sema/sema.hpp"
+#include "spec/parser.hpp"
+#include "support/diagnostics.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: dfgc <command> <spec.dfg> [options]
+
+commands:
+  check      parse and verify the spec and its actor headers; diagnostics only
+  dump-ast   print the syntax tree of the spec (and of its imports)
+  dump-ir    print the checked program: params, types, graph, architecture, mapping
+  schedule   run the passes and print the implementation graph (schedule.txt)
+
+options:
+  -D NAME=VALUE     override a param of the spec (integer)
+  --app NAME        the app to use when the spec declares several
+  --Werror          treat warnings as errors
+  --no-actors       do not read the actor headers
+  --time-passes     print the time each stage took to stderr
+  --dump-after=PASS print a pass's result to stderr: schedule, insert_buffers, buffer_depth,
+                    latency, resync_inputs, color_buffers, or all
+  --emit=WHAT       what 'schedule' prints: ir, schedule (schedule.txt, the default) or dot
+  -h, --help        print this help
+)";
+
+struct Options {
+  std::string command;
+  std::string spec;
+  dfgc::SemaOptions sema;
+  bool werror = false;
+  bool read_actors = true;
+  bool time_passes = false;
+  std::string dump_after;
+  std::string emit = "schedule";
+};
+
+const std::vector<std::string_view> kPasses = {"schedule", "insert_buffers", "buffer_depth",
+                                               "latency",  "resync_inputs",  "color_buffers"};
+
+/// Times the stages of one run for --time-passes.
+class StageTimer {
+ public:
+  explicit StageTimer(bool on) : on_(on) {}
+  template <typename F>
+  auto run(const char* stage, F&& f) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = f();
+    if (on_) {
+      std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+      std::fprintf(stderr, "dfgc: %-14s %8.2f ms\n", stage, ms.count());
+    }
+    return result;
+  }
+
+ private:
+  bool on_;
+};
+
+/// Prints a pass's result to stderr when --dump-after names it (or says all).
+class PassDumper {
+ public:
+  explicit PassDumper(std::string pass) : pass_(std::move(pass)) {}
+  template <typename F>
+  void after(std::string_view pass, F&& render) const {
+    if (pass_ == "all" || pass_ == pass) std::cerr << "// after " << pass << "\n" << render();
+  }
+
+ private:
+  std::string pass_;
+};
+
+/// Parses argv; on a bad flag prints the reason and returns nullopt.
+std::optional<Options> parse_args(int argc, char** argv, bool& help) {
+  Options o;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  auto fail = [](const std::string& message) {
+    std::cerr << "dfgc: error: " << message << "\n" << "run 'dfgc --help' for usage\n";
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    auto value = [&](std::string_view flag) -> std::optional<std::string> {
+      if (a.size() > flag.size() && a.substr(0, flag.size()) == flag) {
+        std::string_view rest = a.substr(flag.size());
+        if (rest.front() == '=') rest.remove_prefix(1);
+        return std::string(rest);
+      }
+      if (i + 1 < args.size()) return std::string(args[++i]);
+      return std::nullopt;
+    };
+    if (a == "-h" || a == "--help") {
+      help = true;
+      return o;
+    } else if (a.starts_with("-D")) {
+      auto v = value("-D");
+      if (!v) return fail("missing NAME=VALUE after '-D'");
+      auto eq = v->find('=');
+      if (eq == std::string::npos || eq == 0)
+        return fail(fmt::format("'-D {}': expected NAME=VALUE", *v));
+      o.sema.defines.push_back({v->substr(0, eq), v->substr(eq + 1)});
+    } else if (a == "--app" || a.starts_with("--app=")) {
+      auto v = value("--app");
+      if (!v || v->empty()) return fail("missing app name after '--app'");
+      o.sema.app = *v;
+    } else if (a == "--Werror") {
+      o.werror = true;
+    } else if (a == "--no-actors") {
+      o.read_actors = false;
+    } else if (a == "--time-passes") {
+      o.time_passes = true;
+    } else if (a == "--dump-after" || a.starts_with("--dump-after=")) {
+      auto v = value("--dump-after");
+      if (!v || (*v != "all" && std::find(kPasses.begin(), kPasses.end(), *v) == kPasses.end()))
+        return fail(
+            fmt::format("'--dump-after' takes a pass name or 'all', not '{}'", v.value_or("")));
+      o.dump_after = *v;
+    } else if (a == "--emit" || a.starts_with("--emit=")) {
+      auto v = value("--emit");
+      if (!v || (*v != "ir" && *v != "schedule" && *v != "dot"))
+        return fail(fmt::format("'--emit' takes ir, schedule or dot, not '{}'", v.value_or("")));
+      o.emit = *v;
+    } else if (a.starts_with("-") && a != "-") {
+      return fail(fmt::format("unknown option '{}'", a));
+    } else if (o.command.empty()) {
+      o.command = a;
+    } else if (o.spec.empty()) {
+      o.spec = a;
+    } else {
+      return fail(fmt::format("unexpected argument '{}'", a));
+    }
+  }
+  static const std::vector<std::string_view> commands = {"check", "dump-ast", "dump-ir",
+                                                         "schedule"};
+  if (o.command.empty()) return fail("no command given");
+  if (std::find(commands.begin(), commands.end(), o.command) == commands.end())
+    return fail(fmt::format("unknown command '{}'", o.command));
+  if (o.spec.empty()) return fail(fmt::format("'{}' needs a spec file", o.command));
+  if (o.command != "schedule" && (o.emit != "schedule" || !o.dump_after.empty()))
+    return fail("'--emit' and '--dump-after' need the 'schedule' command");
+  o.sema.spec_file = o.spec;
+  return o;
+}
+
+int run(const Options& o) {
+  dfgc::SourceManager sources;
+  dfgc::DiagnosticEngine diags(sources);
+  diags.set_warnings_as_errors(o.werror);
+  StageTimer timer(o.time_passes);
+  auto finish = [&](int status) {
+    diags.print(std::cerr);
+    return diags.has_errors() ? 1 : status;
+  };
+
+  auto spec = timer.run("parse", [&] { return dfgc::load_spec(o.spec, sources, diags); });
+  if (!spec || diags.has_errors()) return finish(1);
+  if (o.command == "dump-ast") {
+    for (const auto& module : spec->modules) std::cout << dfgc::ast::dump(*module, sources);
+    return finish(0);
+  }
+
+  auto program = timer.run("sema", [&] { return dfgc::analyze(*spec, o.sema, sources, diags); });
+  if (!program || diags.has_errors()) return finish(1);
+
+  if (o.read_actors) {
+    timer.run("actors", [&] {
+      return dfgc::check_actors(*program, dfgc::ActorFrontendOptions{}, sources, diags);
+    });
+    if (diags.has_errors()) return finish(1);
+  }
+  if (o.command == "dump-ir") std::cout << dfgc::ir::dump(*program);
+  if (o.command != "schedule") return finish(0);
+  if (o.emit == "ir") {
+    std::cout << dfgc::ir::dump(*program);
+    return finish(0);
+  }
+
+  const dfgc::ir::Program& p = *program;
+  const PassDumper dump(o.dump_after);
+  auto order = timer.run("schedule", [&] { return dfgc::schedule(p.dfg, p.arch, p.mapping); });
+  dump.after("schedule", [&] { return dfgc::dump(order, p); });
+  auto plan =
+      timer.run("insert_buffers", [&] { return dfgc::insert_buffers(p.dfg, p.arch, p.mapping); });
+  dump.after("insert_buffers", [&] { return dfgc::dump(plan, p); });
+  auto depths = timer.run("buffer_depth", [&] { return dfgc::buffer_depth(plan); });
+  dump.after("buffer_depth", [&] { return dfgc::dump(depths, plan); });
+  auto latencies = timer.run("latency", [&] { return dfgc::compute_latency(p.dfg, order, plan); });
+  dump.after("latency", [&] { return dfgc::dump(latencies, p, plan); });
+  auto delays = timer.run("resync_inputs", [&] {
+    return dfgc::resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies);
+  });
+  dump.after("resync_inputs", [&] { return dfgc::dump(delays, plan); });
+  auto colours = timer.run("color_buffers", [&] {
+    return dfgc::color_buffers(p, order, plan, depths, latencies, delays);
+  });
+  dump.after("color_buffers", [&] { return dfgc::dump(colours, p); });
+  auto ig = timer.run("build_ig", [&] {
+    return dfgc::build_ig(p, order, plan, depths, latencies, delays, colours);
+  });
+  std::cout << (o.emit == "dot" ? dfgc::ir::render_dot(p, ig) : dfgc::ir::render_schedule(p, ig));
+  return finish(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool help = false;
+  auto options = parse_args(argc, argv, help);
+  if (help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (!options) return 1;
+  return run(*options);
+}

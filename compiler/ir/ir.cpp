@@ -1,0 +1,153 @@
+#include "ir/ir.hpp"
+
+#include <fmt/format.h>
+
+#include "support/assert.hpp"
+
+namespace dfgc::ir {
+
+namespace {
+struct ElemInfo {
+  ElemType type;
+  std::string_view spec, cxx, canonical;
+  std::size_t size;
+};
+constexpr ElemInfo kElems[] = {
+    {ElemType::f32, "float", "float", "float", 4},
+    {ElemType::f64, "double", "double", "double", 8},
+    {ElemType::i8, "int8", "std::int8_t", "signed char", 1},
+    {ElemType::i16, "int16", "std::int16_t", "short", 2},
+    {ElemType::i32, "int32", "std::int32_t", "int", 4},
+    {ElemType::i64, "int64", "std::int64_t", "long", 8},
+    {ElemType::u8, "uint8", "std::uint8_t", "unsigned char", 1},
+    {ElemType::u16, "uint16", "std::uint16_t", "unsigned short", 2},
+    {ElemType::u32, "uint32", "std::uint32_t", "unsigned int", 4},
+    {ElemType::u64, "uint64", "std::uint64_t", "unsigned long", 8},
+};
+const ElemInfo& info(ElemType t) {
+  for (const ElemInfo& e : kElems)
+    if (e.type == t) return e;
+  DFGC_UNREACHABLE("element type ", static_cast<int>(t));
+}
+}  // namespace
+
+std::string_view spec_name(ElemType t) { return info(t).spec; }
+std::string_view cxx_name(ElemType t) { return info(t).cxx; }
+std::string_view canonical_cxx_name(ElemType t) { return info(t).canonical; }
+std::size_t elem_size(ElemType t) { return info(t).size; }
+
+std::optional<ElemType> parse_elem_type(std::string_view spelling) {
+  for (const ElemInfo& e : kElems)
+    if (e.spec == spelling) return e.type;
+  return std::nullopt;
+}
+
+std::string_view to_string(PeKind k) { return k == PeKind::cpu ? "cpu" : "gpu"; }
+
+std::string_view to_string(LinkKind k) {
+  switch (k) {
+    case LinkKind::pcie: return "pcie";
+    case LinkKind::nvlink: return "nvlink";
+    case LinkKind::net: return "net";
+  }
+  DFGC_UNREACHABLE("link kind");
+}
+
+const Impl* Actor::impl_for(PeKind kind) const {
+  for (const Impl& i : impls)
+    if (i.kind == kind) return &i;
+  return nullptr;
+}
+
+std::optional<std::uint32_t> Actor::port_index(std::string_view port) const {
+  for (std::size_t i = 0; i < ports.size(); ++i)
+    if (ports[i].name == port) return static_cast<std::uint32_t>(i);
+  return std::nullopt;
+}
+
+std::vector<EdgeId> Dfg::in_edges(NodeId n) const {
+  std::vector<EdgeId> result;
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    if (edges[e].dst == n) result.push_back(static_cast<EdgeId>(e));
+  return result;
+}
+
+std::vector<EdgeId> Dfg::out_edges(NodeId n) const {
+  std::vector<EdgeId> result;
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    if (edges[e].src == n) result.push_back(static_cast<EdgeId>(e));
+  return result;
+}
+
+std::optional<PeId> ArchGraph::find_pe(std::string_view qualified_name) const {
+  for (std::size_t p = 0; p < pes.size(); ++p)
+    if (pes[p].name == qualified_name) return static_cast<PeId>(p);
+  return std::nullopt;
+}
+
+std::string format_bandwidth(double bytes_per_s) {
+  const char* units[] = {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"};
+  int u = 0;
+  while (u < 4 && bytes_per_s >= 1000.0) {
+    bytes_per_s /= 1000.0;
+    ++u;
+  }
+  return fmt::format("{:g} {}", bytes_per_s, units[u]);
+}
+
+namespace {
+std::string format_latency(double seconds) {
+  if (seconds == 0) return "0 s";
+  if (seconds < 1e-6) return fmt::format("{:g} ns", seconds * 1e9);
+  if (seconds < 1e-3) return fmt::format("{:g} us", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:g} ms", seconds * 1e3);
+  return fmt::format("{:g} s", seconds);
+}
+}  // namespace
+
+std::string dump(const Program& p) {
+  std::string out;
+  out += fmt::format("app {} on {}\n", p.app_name, p.arch.name);
+  for (const Param& param : p.params)
+    out += fmt::format("param {}{} = {}\n", param.runtime ? "runtime " : "", param.name, param.value);
+  for (const TokenType& t : p.types)
+    out += fmt::format("type {} = {}[{}]  // {} elements{}, {} bytes\n", t.name, spec_name(t.elem),
+                       t.count.text, t.count.value, t.count.runtime ? " by default" : "", t.bytes());
+  for (const Actor& a : p.dfg.actors) {
+    out += fmt::format("actor {}\n", a.name);
+    for (const Port& port : a.ports)
+      out += fmt::format("  {} {} {}\n", port.dir == PortDir::in ? "in" : "out",
+                         p.types[port.type].name, port.name);
+    for (const ActorParam& ap : a.params)
+      out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
+                         ap.default_literal ? " = " + *ap.default_literal : "");
+    for (const Impl& i : a.impls)
+      out += fmt::format("  {} \"{}\" {}\n", to_string(i.kind), i.header, i.class_name);
+  }
+  out += fmt::format("arch {}\n", p.arch.name);
+  for (const Host& h : p.arch.hosts) out += fmt::format("  host {}\n", h.name);
+  for (const Pe& pe : p.arch.pes)
+    out += pe.kind == PeKind::cpu ? fmt::format("  pe {} cpu\n", pe.name)
+                                  : fmt::format("  pe {} gpu device {}\n", pe.name, pe.device);
+  for (const Link& l : p.arch.links)
+    out += fmt::format("  link {} {} {} {} ({}, {})\n", p.arch.pes[l.a].name,
+                       l.bidirectional ? "<->" : "->", p.arch.pes[l.b].name, to_string(l.kind),
+                       format_bandwidth(l.bandwidth), format_latency(l.latency));
+  for (std::size_t n = 0; n < p.dfg.nodes.size(); ++n) {
+    const Node& node = p.dfg.nodes[n];
+    out += fmt::format("node {} : {} @ {}", node.name, p.dfg.actors[node.actor].name,
+                       p.arch.pes[p.mapping.pe_of[n]].name);
+    for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
+    out += '\n';
+  }
+  for (const Edge& e : p.dfg.edges) {
+    const Actor& src = p.dfg.actor_of(e.src);
+    const Actor& dst = p.dfg.actor_of(e.dst);
+    out += fmt::format("edge {}.{} -> {}.{} : {}\n", p.dfg.nodes[e.src].name,
+                       src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
+                       dst.ports[e.dst_port].name, p.types[e.type].name);
+  }
+  return out;
+}
+
+}  // namespace dfgc::ir

@@ -1,0 +1,203 @@
+/// \file
+/// The checked program that every pass after sema consumes: parameters, token types, the data-flow
+/// graph (Dfg), the architecture graph (ArchGraph) and the mapping of nodes to processing elements.
+/// All names are resolved to indices; all vectors are in spec order, which is the tie-break order
+/// of every later pass. Nothing here points into the AST.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/source_manager.hpp"
+
+namespace dfgc::ir {
+
+using ActorId = std::uint32_t;
+using NodeId = std::uint32_t;
+using EdgeId = std::uint32_t;
+using TypeId = std::uint32_t;
+using PeId = std::uint32_t;
+using HostId = std::uint32_t;
+using LinkId = std::uint32_t;
+
+enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 };
+
+/// The spec's spelling: "float", "double", "int8" ... "uint64".
+std::string_view spec_name(ElemType t);
+/// The C++ spelling used in generated code: "float", "double", "std::int8_t" ...
+std::string_view cxx_name(ElemType t);
+/// The canonical type as Clang prints it on x86-64 Linux: "float", "int", "unsigned char", "long"...
+std::string_view canonical_cxx_name(ElemType t);
+std::size_t elem_size(ElemType t);
+std::optional<ElemType> parse_elem_type(std::string_view spec_spelling);
+
+/// A size that may depend on runtime params. `value` is the value used at compile time (the
+/// default of every runtime param); `text` is the expression as written, with params by name
+/// ("N * N"); `runtime` says whether any runtime param occurs in it.
+struct SizeExpr {
+  std::int64_t value = 0;
+  std::string text;
+  bool runtime = false;
+};
+
+struct Param {
+  std::string name;
+  std::int64_t value = 0;  ///< after -D overrides; for a runtime param, its default
+  bool runtime = false;
+  SourceLoc loc;
+};
+
+struct TokenType {
+  std::string name;
+  ElemType elem = ElemType::f32;
+  SizeExpr count;  ///< elements per token
+  SourceLoc loc;
+  std::int64_t bytes() const { return count.value * static_cast<std::int64_t>(elem_size(elem)); }
+};
+
+enum class PortDir { in, out };
+
+struct Port {
+  std::string name;
+  PortDir dir = PortDir::in;
+  TypeId type = 0;
+  SourceLoc loc;
+};
+
+enum class PeKind { cpu, gpu };
+std::string_view to_string(PeKind k);
+
+/// An actor parameter's declared type and default, as C++ literal text ("100", "2.5", "true").
+struct ActorParam {
+  std::string name;
+  std::string type;  ///< int, int64, float, double, bool
+  std::optional<std::string> default_literal;
+  SourceLoc loc;
+};
+
+struct Impl {
+  PeKind kind = PeKind::cpu;
+  std::string header;        ///< path as written in the spec
+  std::string header_path;   ///< resolved relative to the spec file's directory (as dfgc opens it)
+  std::string class_name;
+  SourceLoc loc;
+  SourceLoc header_loc;  ///< the header string in the spec (invalid: use loc)
+};
+
+struct Actor {
+  std::string name;
+  std::vector<Port> ports;  ///< in declaration order, inputs and outputs mixed
+  std::vector<ActorParam> params;
+  std::vector<Impl> impls;
+  SourceLoc loc;
+
+  const Impl* impl_for(PeKind kind) const;
+  std::optional<std::uint32_t> port_index(std::string_view name) const;
+};
+
+/// The value a node gives an actor parameter (its own or the actor's default).
+struct ParamValue {
+  std::string name;
+  std::string literal;  ///< C++ literal text
+  SourceLoc loc;        ///< the assignment in the node, or the actor's default
+};
+
+struct Node {
+  std::string name;
+  ActorId actor = 0;
+  std::vector<ParamValue> params;  ///< one per actor param, in the actor's order
+  SourceLoc loc;
+  SourceLoc mapping_loc;  ///< the `@ A.g0` of the spec
+};
+
+/// One token per iteration flows from (src, src_port) to (dst, dst_port).
+struct Edge {
+  NodeId src = 0;
+  std::uint32_t src_port = 0;  ///< index into the source actor's ports
+  NodeId dst = 0;
+  std::uint32_t dst_port = 0;
+  TypeId type = 0;
+  SourceLoc loc;
+};
+
+struct Dfg {
+  std::vector<Actor> actors;
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;  ///< in spec order
+
+  /// Edges into / out of a node, in spec order.
+  std::vector<EdgeId> in_edges(NodeId n) const;
+  std::vector<EdgeId> out_edges(NodeId n) const;
+  const Actor& actor_of(NodeId n) const { return actors[nodes[n].actor]; }
+};
+
+/// A processing element: a host's CPU or one of its GPUs.
+struct Pe {
+  std::string name;        ///< "A.g0", "A.cpu"
+  std::string local_name;  ///< "g0", "cpu"
+  HostId host = 0;
+  PeKind kind = PeKind::cpu;
+  int device = -1;  ///< CUDA device ordinal on its host; -1 for a CPU
+  SourceLoc loc;
+};
+
+struct Host {
+  std::string name;
+  PeId cpu = 0;
+  std::vector<PeId> gpus;
+  SourceLoc loc;
+};
+
+enum class LinkKind { pcie, nvlink, net };
+std::string_view to_string(LinkKind k);
+/// A bandwidth in the largest decimal unit that keeps it >= 1, as a spec writes it: "2.6 GB/s".
+std::string format_bandwidth(double bytes_per_s);
+
+struct Link {
+  PeId a = 0;
+  PeId b = 0;
+  LinkKind kind = LinkKind::pcie;
+  double bandwidth = 0;  ///< bytes per second
+  double latency = 0;    ///< seconds
+  bool bidirectional = true;
+  SourceLoc loc;
+
+  bool connects(PeId from, PeId to) const {
+    return (a == from && b == to) || (bidirectional && a == to && b == from);
+  }
+};
+
+struct ArchGraph {
+  std::string name;
+  std::vector<Host> hosts;
+  std::vector<Pe> pes;  ///< host by host in spec order; a host's cpu first, then its gpus
+  std::vector<Link> links;
+  SourceLoc loc;
+
+  std::optional<PeId> find_pe(std::string_view qualified_name) const;
+};
+
+/// Where each node runs: pe_of[node]. Kept apart from the Dfg so that the mapping optimizer can
+/// evaluate many mappings of one graph.
+struct Mapping {
+  std::vector<PeId> pe_of;
+};
+
+/// Everything sema produces for one app.
+struct Program {
+  std::string app_name;
+  std::string spec_file;  ///< the root spec as given on the command line
+  std::vector<Param> params;
+  std::vector<TokenType> types;
+  Dfg dfg;
+  ArchGraph arch;
+  Mapping mapping;
+};
+
+/// The stable text dump of `dfgc dump-ir`: one item a line, names not addresses.
+std::string dump(const Program& program);
+
+}  // namespace dfgc::ir

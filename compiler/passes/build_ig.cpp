@@ -1,0 +1,215 @@
+#include "passes/build_ig.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace dfgc {
+
+namespace {
+
+/// "N * N * 4": the token's byte count as an expression of the params.
+std::string bytes_text(const ir::TokenType& t) {
+  const std::string& count = t.count.text.empty() ? std::to_string(t.count.value) : t.count.text;
+  bool needs_parens =
+      count.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ */%()") !=
+      std::string::npos;
+  if (needs_parens) return fmt::format("({}) * {}", count, ir::elem_size(t.elem));
+  return fmt::format("{} * {}", count, ir::elem_size(t.elem));
+}
+
+class Builder {
+ public:
+  Builder(ir::Strategy s, const ir::Program& p, const Schedule& schedule, const BufferPlan& plan,
+          const std::vector<std::uint32_t>& depth, const Latency& latency,
+          const std::vector<DelayLine>& delays, const std::vector<PeColouring>& colouring)
+      : s_(s),
+        p_(p),
+        schedule_(schedule),
+        plan_(plan),
+        depth_(depth),
+        latency_(latency),
+        delays_(delays),
+        colouring_(colouring) {}
+
+  ir::IgStrategy run() {
+    out_.strategy = s_;
+    out_.order = schedule_.per_pe;
+    out_.transfer_steps = latency_.steps;
+    add_buffers();
+    add_transfers();
+    add_firings();
+    add_copies();
+    add_colours();
+    for (ir::IgBuffer& b : out_.buffers)
+      std::sort(b.readers.begin(), b.readers.end(), [](const ir::Access& x, const ir::Access& y) {
+        return std::tie(x.kind, x.id, x.port) < std::tie(y.kind, y.id, y.port);
+      });
+    return std::move(out_);
+  }
+
+ private:
+  bool overlap() const { return s_ == ir::Strategy::overlap; }
+
+  ir::IgBuffer make_buffer(std::string name, ir::PeId pe, ir::TypeId type, ir::NodeId node,
+                           std::uint32_t port, std::uint32_t hop, std::uint32_t depth) const {
+    ir::IgBuffer b;
+    b.name = std::move(name);
+    b.pe = pe;
+    b.type = type;
+    b.bytes = p_.types[type].bytes();
+    b.bytes_text = bytes_text(p_.types[type]);
+    b.runtime_size = p_.types[type].count.runtime;
+    b.node = node;
+    b.port = port;
+    b.hop = hop;
+    b.depth = depth;
+    return b;
+  }
+
+  void add_buffers() {
+    for (ir::BufferId b = 0; b < plan_.buffers.size(); ++b) {
+      const PlannedBuffer& pb = plan_.buffers[b];
+      out_.buffers.push_back(
+          make_buffer(pb.name, pb.pe, pb.type, pb.node, pb.port, pb.hop, depth_[b]));
+    }
+    for (const DelayLine& d : delays_) {
+      const PlannedBuffer& src = plan_.buffers[d.from];
+      ir::IgBuffer b = make_buffer(d.name, d.pe, src.type, src.node, src.port, src.hop, d.cycles);
+      b.delay_edge = d.edge;
+      out_.buffers.push_back(std::move(b));
+    }
+  }
+
+  /// The lag with which a consumer on `b`'s PE reads planned buffer `b` directly.
+  std::uint32_t direct_read_lag(ir::BufferId b) const {
+    return overlap() && plan_.buffers[b].in ? 1 : 0;
+  }
+
+  void add_transfers() {
+    for (ir::TransferId t = 0; t < plan_.transfers.size(); ++t) {
+      const PlannedTransfer& pt = plan_.transfers[t];
+      ir::IgTransfer x;
+      x.from = pt.from;
+      x.to = pt.to;
+      x.from_pe = plan_.buffers[pt.from].pe;
+      x.to_pe = plan_.buffers[pt.to].pe;
+      x.link = pt.link;
+      x.bytes = out_.buffers[pt.from].bytes;
+      x.step = latency_.transfer_step[t];
+      x.first_cycle = latency_.transfer_first[t];
+      x.from_lag = overlap() ? 1 : 0;
+      out_.buffers[pt.from].readers.push_back({ir::Access::Kind::transfer, t, 0, x.from_lag});
+      out_.buffers[pt.to].writer = {ir::Access::Kind::transfer, t, 0, 0};
+      out_.transfers.push_back(x);
+    }
+  }
+
+  void add_firings() {
+    std::vector<const DelayLine*> line_of(p_.dfg.edges.size(), nullptr);
+    std::vector<ir::BufferId> line_id(p_.dfg.edges.size(), 0);
+    for (std::size_t d = 0; d < delays_.size(); ++d) {
+      line_of[delays_[d].edge] = &delays_[d];
+      line_id[delays_[d].edge] = static_cast<ir::BufferId>(plan_.buffers.size() + d);
+    }
+    for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
+      ir::IgFiring f;
+      f.node = n;
+      f.pe = p_.mapping.pe_of[n];
+      f.schedule_index = schedule_.index[n];
+      f.latency = latency_.node[n];
+      f.ports.resize(p_.dfg.actor_of(n).ports.size());
+      for (std::uint32_t port = 0; port < f.ports.size(); ++port) {
+        if (p_.dfg.actor_of(n).ports[port].dir == ir::PortDir::out) {
+          f.ports[port] = {plan_.port_buffer[n][port], 0};
+          out_.buffers[f.ports[port].buffer].writer = {ir::Access::Kind::firing, n, port, 0};
+        }
+      }
+      out_.firings.push_back(std::move(f));
+    }
+    for (ir::EdgeId e = 0; e < p_.dfg.edges.size(); ++e) {
+      const ir::Edge& edge = p_.dfg.edges[e];
+      ir::PortBinding binding =
+          line_of[e] ? ir::PortBinding{line_id[e], line_of[e]->cycles}
+                     : ir::PortBinding{plan_.edge_buffer[e], direct_read_lag(plan_.edge_buffer[e])};
+      out_.firings[edge.dst].ports[edge.dst_port] = binding;
+      out_.buffers[binding.buffer].readers.push_back(
+          {ir::Access::Kind::firing, edge.dst, edge.dst_port, binding.lag});
+    }
+  }
+
+  void add_copies() {
+    for (std::size_t d = 0; d < delays_.size(); ++d) {
+      const DelayLine& line = delays_[d];
+      auto id = static_cast<ir::CopyId>(d);
+      ir::IgCopy c;
+      c.from = line.from;
+      c.to = static_cast<ir::BufferId>(plan_.buffers.size() + d);
+      c.after = p_.dfg.edges[line.edge].dst;
+      c.first_cycle = latency_.edge_arrival[line.edge];
+      c.from_lag = direct_read_lag(line.from);
+      out_.buffers[c.from].readers.push_back({ir::Access::Kind::copy, id, 0, c.from_lag});
+      out_.buffers[c.to].writer = {ir::Access::Kind::copy, id, 0, 0};
+      out_.copies.push_back(c);
+    }
+  }
+
+  void add_colours() {
+    for (const PeColouring& pc : colouring_) {
+      const auto first = static_cast<ir::ColourId>(out_.colours.size());
+      for (std::uint32_t k = 0; k < pc.colouring.count; ++k)
+        out_.colours.push_back({pc.pe, k, {}, 1, 0});
+      for (std::size_t v = 0; v < pc.buffers.size(); ++v) {
+        ir::IgColour& c = out_.colours[first + pc.colouring.colour[v]];
+        c.members.push_back(pc.buffers[v]);
+        c.slots = std::max(c.slots, pc.graph.slots[v]);
+        c.bytes = std::max(c.bytes, pc.graph.bytes[v]);
+        out_.buffers[pc.buffers[v]].colour = first + pc.colouring.colour[v];
+      }
+      out_.memory.push_back({pc.pe, pc.bytes_before, pc.colouring.bytes, pc.colouring.count});
+    }
+    for (ir::IgColour& c : out_.colours) {
+      std::sort(c.members.begin(), c.members.end(), [&](ir::BufferId a, ir::BufferId b) {
+        return out_.buffers[a].name < out_.buffers[b].name;
+      });
+      set_colour_lags(c);
+    }
+  }
+
+  /// Single buffers sharing a double buffer's colour live in its shareable slot.
+  void set_colour_lags(const ir::IgColour& c) {
+    for (ir::BufferId d : c.members) {
+      if (out_.buffers[d].depth != 2 || out_.buffers[d].delay_edge) continue;
+      std::uint32_t lag = plan_.buffers[d].in ? 1 : 0;
+      for (ir::BufferId b : c.members)
+        if (b != d) out_.buffers[b].colour_lag = lag;
+    }
+  }
+
+  ir::Strategy s_;
+  const ir::Program& p_;
+  const Schedule& schedule_;
+  const BufferPlan& plan_;
+  const std::vector<std::uint32_t>& depth_;
+  const Latency& latency_;
+  const std::vector<DelayLine>& delays_;
+  const std::vector<PeColouring>& colouring_;
+  ir::IgStrategy out_;
+};
+
+}  // namespace
+
+ir::Ig build_ig(const ir::Program& program, const Schedule& schedule, const BufferPlan& plan,
+                const BufferDepths& depths, const Latencies& latencies, const DelayLines& delays,
+                const BufferColouring& colouring) {
+  ir::Ig ig;
+  ig.schedule = schedule.order;
+  for (ir::Strategy s : ir::kStrategies)
+    ig.strategies[s] =
+        Builder(s, program, schedule, plan, depths[s], latencies[s], delays[s], colouring[s]).run();
+  return ig;
+}
+
+}  // namespace dfgc

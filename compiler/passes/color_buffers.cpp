@@ -1,0 +1,388 @@
+#include "passes/color_buffers.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "support/assert.hpp"
+
+namespace dfgc {
+
+std::uint32_t InterferenceGraph::add(std::string name, std::int64_t size, std::uint32_t depth) {
+  names.push_back(std::move(name));
+  bytes.push_back(size);
+  slots.push_back(depth);
+  return static_cast<std::uint32_t>(names.size() - 1);
+}
+
+void InterferenceGraph::add_conflict(std::uint32_t a, std::uint32_t b) {
+  if (conflict_.size() != size()) {  // vertices were added since the last conflict
+    conflict_.resize(size());
+    for (std::vector<bool>& row : conflict_) row.resize(size(), false);
+  }
+  conflict_[a][b] = true;
+  conflict_[b][a] = true;
+}
+
+namespace {
+
+/// The storage of one colour while it is being filled.
+struct ColourClass {
+  std::uint32_t slots = 0;
+  std::int64_t bytes = 0;
+  std::int64_t cost() const { return slots * bytes; }
+  std::int64_t cost_with(std::uint32_t s, std::int64_t b) const {
+    return std::max(slots, s) * std::max(bytes, b);
+  }
+};
+
+/// Renumbers colours in the order of their smallest member name.
+Colouring canonical(const InterferenceGraph& g, std::vector<std::uint32_t> colour,
+                    std::uint32_t count) {
+  std::vector<const std::string*> first(count, nullptr);
+  for (std::size_t v = 0; v < g.size(); ++v)
+    if (!first[colour[v]] || g.names[v] < *first[colour[v]]) first[colour[v]] = &g.names[v];
+  std::vector<std::uint32_t> by_name(count);
+  std::iota(by_name.begin(), by_name.end(), 0u);
+  std::sort(by_name.begin(), by_name.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return *first[a] < *first[b]; });
+  std::vector<std::uint32_t> renumber(count);
+  for (std::uint32_t i = 0; i < count; ++i) renumber[by_name[i]] = i;
+  for (std::uint32_t& c : colour) c = renumber[c];
+  Colouring result{std::move(colour), count, 0};
+  result.bytes = allocated_bytes(g, result.colour);
+  return result;
+}
+
+}  // namespace
+
+std::int64_t allocated_bytes(const InterferenceGraph& g, const std::vector<std::uint32_t>& colour) {
+  std::map<std::uint32_t, ColourClass> classes;
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    ColourClass& c = classes[colour[v]];
+    c.slots = std::max(c.slots, g.slots[v]);
+    c.bytes = std::max(c.bytes, g.bytes[v]);
+  }
+  std::int64_t total = 0;
+  for (const auto& [index, c] : classes) total += c.cost();
+  return total;
+}
+
+Colouring dsatur(const InterferenceGraph& g) {
+  const std::size_t n = g.size();
+  constexpr std::uint32_t kNone = ~0u;
+  std::vector<std::uint32_t> colour(n, kNone), saturation(n, 0), degree(n, 0), rank(n, 0);
+  std::vector<std::vector<std::uint32_t>> neighbours(n);
+  std::vector<std::vector<bool>> seen(n);  // seen[v][c]: a neighbour of v has colour c
+  for (std::uint32_t v = 0; v < n; ++v)
+    for (std::uint32_t u = 0; u < n; ++u)
+      if (g.conflicts(v, u)) neighbours[v].push_back(u);
+  for (std::uint32_t v = 0; v < n; ++v)
+    degree[v] = static_cast<std::uint32_t>(neighbours[v].size());
+  std::vector<std::uint32_t> by_size(n);  // the final tie-break: size descending, then name
+  std::iota(by_size.begin(), by_size.end(), 0u);
+  std::sort(by_size.begin(), by_size.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return g.bytes[a] != g.bytes[b] ? g.bytes[a] > g.bytes[b] : g.names[a] < g.names[b];
+  });
+  for (std::uint32_t i = 0; i < n; ++i) rank[by_size[i]] = i;
+  auto before = [&](std::uint32_t a, std::uint32_t b) {  // a is coloured before b
+    if (saturation[a] != saturation[b]) return saturation[a] > saturation[b];
+    if (degree[a] != degree[b]) return degree[a] > degree[b];
+    return rank[a] < rank[b];
+  };
+  std::vector<ColourClass> classes;
+  for (std::size_t step = 0; step < n; ++step) {
+    std::uint32_t v = kNone;
+    for (std::uint32_t u = 0; u < n; ++u)
+      if (colour[u] == kNone && (v == kNone || before(u, v))) v = u;
+    std::uint32_t pick = kNone;
+    std::int64_t growth = 0;
+    for (std::uint32_t c = 0; c < classes.size(); ++c) {
+      if (c < seen[v].size() && seen[v][c]) continue;
+      std::int64_t grows = classes[c].cost_with(g.slots[v], g.bytes[v]) - classes[c].cost();
+      if (pick == kNone || grows < growth) {
+        pick = c;
+        growth = grows;
+      }
+    }
+    if (pick == kNone) {
+      pick = static_cast<std::uint32_t>(classes.size());
+      classes.emplace_back();
+    }
+    classes[pick] = {std::max(classes[pick].slots, g.slots[v]),
+                     std::max(classes[pick].bytes, g.bytes[v])};
+    colour[v] = pick;
+    for (std::uint32_t u : neighbours[v]) {
+      if (colour[u] != kNone) continue;
+      if (seen[u].size() <= pick) seen[u].resize(pick + 1, false);
+      if (!seen[u][pick]) {
+        seen[u][pick] = true;
+        ++saturation[u];
+      }
+    }
+  }
+  return canonical(g, std::move(colour), static_cast<std::uint32_t>(classes.size()));
+}
+
+namespace {
+
+/// Branch and bound over the vertices in order of size (largest first, so that a colour's first
+/// member fixes its slot size): each vertex joins a compatible colour or opens the next one.
+class ExactSearch {
+ public:
+  ExactSearch(const InterferenceGraph& g, ColouringGoal goal)
+      : g_(g), goal_(goal), order_(g.size()) {
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      if (g.bytes[a] != g.bytes[b]) return g.bytes[a] > g.bytes[b];
+      if (g.slots[a] != g.slots[b]) return g.slots[a] > g.slots[b];
+      return g.names[a] < g.names[b];
+    });
+    best_ = dsatur(g);
+    colour_.assign(g.size(), 0);
+  }
+
+  Colouring run() {
+    floor_ = clique_bound();
+    if (cost(best_) > floor_) search(0, 0);
+    return best_;
+  }
+
+ private:
+  std::int64_t cost(const Colouring& c) const {
+    return goal_ == ColouringGoal::fewest_colours ? c.count : c.bytes;
+  }
+  std::int64_t opening_cost(std::uint32_t v) const {
+    return goal_ == ColouringGoal::fewest_colours ? 1 : g_.slots[v] * g_.bytes[v];
+  }
+  bool fits(std::uint32_t v, std::uint32_t c) const {
+    for (std::uint32_t u : members_[c])
+      if (g_.conflicts(v, u)) return false;
+    return true;
+  }
+
+  /// A greedy clique: its members need distinct colours, so its cost is a lower bound.
+  std::int64_t clique_bound() const {
+    std::vector<std::uint32_t> clique;
+    for (std::uint32_t v : order_)
+      if (std::all_of(clique.begin(), clique.end(),
+                      [&](std::uint32_t u) { return g_.conflicts(v, u); }))
+        clique.push_back(v);
+    std::int64_t bound = 0;
+    for (std::uint32_t v : clique) bound += opening_cost(v);
+    return bound;
+  }
+
+  /// The cost still to pay at least: the largest vertex to come that fits no colour opens one.
+  std::int64_t remaining_bound(std::size_t i) const {
+    for (std::size_t j = i; j < order_.size(); ++j) {
+      bool fits_some = false;
+      for (std::uint32_t c = 0; c < classes_.size() && !fits_some; ++c)
+        fits_some = fits(order_[j], c);
+      if (!fits_some) return opening_cost(order_[j]);
+    }
+    return 0;
+  }
+
+  void search(std::size_t i, std::int64_t spent) {
+    if (cost(best_) == floor_ || spent + remaining_bound(i) >= cost(best_)) return;
+    if (i == order_.size()) {
+      best_ = canonical(g_, colour_, static_cast<std::uint32_t>(classes_.size()));
+      return;
+    }
+    const std::uint32_t v = order_[i];
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (!fits(v, c)) continue;
+      ColourClass saved = classes_[c];
+      std::int64_t grows = goal_ == ColouringGoal::fewest_colours
+                               ? 0
+                               : saved.cost_with(g_.slots[v], g_.bytes[v]) - saved.cost();
+      classes_[c] = {std::max(saved.slots, g_.slots[v]), std::max(saved.bytes, g_.bytes[v])};
+      members_[c].push_back(v);
+      colour_[v] = c;
+      search(i + 1, spent + grows);
+      members_[c].pop_back();
+      classes_[c] = saved;
+    }
+    classes_.push_back({g_.slots[v], g_.bytes[v]});
+    members_.push_back({v});
+    colour_[v] = static_cast<std::uint32_t>(classes_.size() - 1);
+    search(i + 1, spent + opening_cost(v));
+    members_.pop_back();
+    classes_.pop_back();
+  }
+
+  const InterferenceGraph& g_;
+  ColouringGoal goal_;
+  std::vector<std::uint32_t> order_;
+  Colouring best_;
+  std::int64_t floor_ = 0;
+  std::vector<std::uint32_t> colour_;
+  std::vector<ColourClass> classes_;
+  std::vector<std::vector<std::uint32_t>> members_;
+};
+
+}  // namespace
+
+Colouring exact_colouring(const InterferenceGraph& g, ColouringGoal goal) {
+  DFGC_INTERNAL_ASSERT(g.size() <= 20, "exact colouring of ", g.size(), " vertices");
+  return ExactSearch(g, goal).run();
+}
+
+namespace {
+
+/// Points of one PE's cycle, as a bit set.
+class Points {
+ public:
+  explicit Points(std::size_t count) : count_(count), words_((count + 63) / 64, 0) {}
+  void fill() {
+    if (count_ != 0) add_range(0, count_ - 1);
+  }
+  void add_range(std::size_t first, std::size_t last) {  // inclusive, first <= last < count
+    for (std::size_t p = first; p <= last; ++p) words_[p / 64] |= std::uint64_t{1} << (p % 64);
+  }
+  bool intersects(const Points& o) const {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      if (words_[w] & o.words_[w]) return true;
+    return false;
+  }
+
+ private:
+  std::size_t count_;
+  std::vector<std::uint64_t> words_;
+};
+
+/// Computes the live points of the buffer nodes of one strategy (see the file comment).
+class Liveness {
+ public:
+  Liveness(ir::Strategy s, const Schedule& schedule, const ir::Dfg& dfg, const BufferPlan& plan,
+           const std::vector<std::uint32_t>& depth, const Latency& latency)
+      : schedule_(schedule),
+        dfg_(dfg),
+        plan_(plan),
+        depth_(depth),
+        latency_(latency),
+        steps_(s == ir::Strategy::no_overlap ? latency.steps : 0) {}
+
+  std::size_t point_count(ir::PeId pe) const { return steps_ + schedule_.per_pe[pe].size(); }
+
+  Points of_planned(ir::BufferId b) const {
+    const PlannedBuffer& buffer = plan_.buffers[b];
+    Points live(point_count(buffer.pe));
+    if (depth_[b] == 1) {
+      add_single(live, buffer);
+      return live;
+    }
+    const std::size_t last = point_count(buffer.pe) - 1;
+    if (!buffer.in)
+      live.add_range(firing(buffer.node), last);
+    else if (!buffer.out.empty())
+      live.fill();
+    else
+      live.add_range(0, last_local_read(buffer));
+    return live;
+  }
+
+ private:
+  std::size_t firing(ir::NodeId n) const { return steps_ + schedule_.position[n]; }
+  std::size_t step(ir::TransferId t) const { return latency_.transfer_step[t]; }
+
+  std::size_t last_local_read(const PlannedBuffer& buffer) const {
+    std::size_t last = 0;
+    for (ir::EdgeId e : buffer.consumers) last = std::max(last, firing(dfg_.edges[e].dst));
+    return last;
+  }
+
+  /// From the write to the last read, reads by transfers falling in the next cycle.
+  void add_single(Points& live, const PlannedBuffer& buffer) const {
+    const std::size_t count = point_count(buffer.pe);
+    const std::size_t write = buffer.in ? step(*buffer.in) : firing(buffer.node);
+    std::size_t end = write;  // in points from the start of the write's cycle
+    for (ir::EdgeId e : buffer.consumers) end = std::max(end, firing(dfg_.edges[e].dst));
+    for (ir::TransferId t : buffer.out) end = std::max(end, count + step(t));
+    if (end >= write + count) {
+      live.fill();
+    } else if (end >= count) {
+      live.add_range(write, count - 1);
+      live.add_range(0, end - count);
+    } else {
+      live.add_range(write, end);
+    }
+  }
+
+  const Schedule& schedule_;
+  const ir::Dfg& dfg_;
+  const BufferPlan& plan_;
+  const std::vector<std::uint32_t>& depth_;
+  const Latency& latency_;
+  std::size_t steps_;
+};
+
+PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
+                      const std::vector<Points>& live, const ir::Program& p, const BufferPlan& plan,
+                      const std::vector<std::uint32_t>& depth,
+                      const std::vector<DelayLine>& delays) {
+  PeColouring result;
+  result.pe = pe;
+  result.buffers = buffers;
+  for (ir::BufferId b : buffers) {
+    bool planned = b < plan.buffers.size();
+    const DelayLine* line = planned ? nullptr : &delays[b - plan.buffers.size()];
+    ir::TypeId type = planned ? plan.buffers[b].type : plan.buffers[line->from].type;
+    std::uint32_t slots = planned ? depth[b] : line->cycles;
+    std::int64_t bytes = p.types[type].bytes();
+    result.graph.add(planned ? plan.buffers[b].name : line->name, bytes, slots);
+    result.bytes_before += slots * bytes;
+  }
+  for (std::uint32_t i = 0; i < buffers.size(); ++i)
+    for (std::uint32_t j = i + 1; j < buffers.size(); ++j) {
+      const InterferenceGraph& g = result.graph;
+      if ((g.slots[i] > 1 && g.slots[j] > 1) || live[buffers[i]].intersects(live[buffers[j]]))
+        result.graph.add_conflict(i, j);
+    }
+  result.colouring = dsatur(result.graph);
+  return result;
+}
+
+}  // namespace
+
+BufferColouring color_buffers(const ir::Program& p, const Schedule& schedule,
+                              const BufferPlan& plan, const BufferDepths& depths,
+                              const Latencies& latencies, const DelayLines& delays) {
+  BufferColouring result;
+  for (ir::Strategy s : ir::kStrategies) {
+    Liveness liveness(s, schedule, p.dfg, plan, depths[s], latencies[s]);
+    std::vector<Points> live;
+    std::vector<std::vector<ir::BufferId>> on_pe(p.arch.pes.size());
+    for (ir::BufferId b = 0; b < plan.buffers.size(); ++b) {
+      live.push_back(liveness.of_planned(b));
+      on_pe[plan.buffers[b].pe].push_back(b);
+    }
+    for (std::size_t d = 0; d < delays[s].size(); ++d) {
+      live.emplace_back(liveness.point_count(delays[s][d].pe));
+      live.back().fill();
+      on_pe[delays[s][d].pe].push_back(static_cast<ir::BufferId>(plan.buffers.size() + d));
+    }
+    for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
+      result[s].push_back(colour_pe(pe, on_pe[pe], live, p, plan, depths[s], delays[s]));
+  }
+  return result;
+}
+
+std::string dump(const BufferColouring& colouring, const ir::Program& p) {
+  std::string out;
+  for (ir::Strategy s : ir::kStrategies)
+    for (const PeColouring& pc : colouring[s]) {
+      for (std::size_t v = 0; v < pc.graph.size(); ++v)
+        out += fmt::format("{} {} colour {}\n", ir::to_string(s), pc.graph.names[v],
+                           pc.colouring.colour[v]);
+      out += fmt::format("{} {} memory {} -> {} bytes, {} colours\n", ir::to_string(s),
+                         p.arch.pes[pc.pe].name, pc.bytes_before, pc.colouring.bytes,
+                         pc.colouring.count);
+    }
+  return out;
+}
+
+}  // namespace dfgc

@@ -1,0 +1,102 @@
+/// \file
+/// Buffer sharing. Buffer nodes of one PE that are never live at the same time share storage: for
+/// each strategy and PE the pass builds the incompatibility graph of the PE's buffer nodes, colours
+/// it with DSatur, and allocates each colour once, with as many slots as its deepest member and
+/// slots as large as its largest member. It reports, per PE, the bytes before and after sharing.
+///
+/// Liveness, in the cycle model of latency.hpp. A PE's cycle is a sequence of points: without
+/// overlap the transfer steps 0 .. S-1, then the PE's firings in schedule order; with overlap its
+/// firings only (transfers run during the whole cycle). Points lie on a circle: a cycle's end meets
+/// the next cycle's start. A buffer node is live over a set of points:
+///  - A single buffer, from the point it is written (its producer's firing, or the step of the
+///    transfer that fills it) to its last read: a consumer's firing (a delay copy runs right after
+///    its consumer, at the same point) in the same cycle, or, without overlap, the step of a
+///    transfer that reads it, which is in the next cycle. When that wraps past the write point, it
+///    is live everywhere.
+///  - A double buffer (overlap only) has one slot in transfer during the whole cycle, never
+///    shared: the slot being sent (written last cycle) or being received (read next cycle). Its
+///    other slot is the shareable one, live: when the buffer sends, from its producer's firing to
+///    the end of the cycle (that slot goes out next cycle); when it receives and only local firings
+///    read it, from the start of the cycle to the last of them; when it receives and forwards,
+///    everywhere (that slot is being sent on).
+///  - A delay line holds tokens for later cycles in every slot: live everywhere.
+/// Two buffer nodes of a PE are incompatible when their live points intersect, or when both have
+/// more than one slot (a colour has room for one slot in transfer). Two buffer nodes touching the
+/// same node are live together at that node's point, so they are incompatible: the papers' rule (a
+/// node may read and write at once) follows from the liveness rule. A single buffer in a colour
+/// with a double one lives in the double one's shareable slot: the slot the double one is written
+/// in this cycle when it sends (colour lag 0), the slot it received last cycle when it receives
+/// (colour lag 1), so its slot alternates from cycle to cycle.
+/// Sharing is decided on liveness alone, so it holds at any size: a colour whose members' sizes
+/// depend on runtime params is sized by its largest member when the generated program starts.
+///
+/// DSatur colours the uncoloured vertex with the most distinct colours among its neighbours next;
+/// ties by degree, then by size descending, then by name. The vertex takes the free colour whose
+/// allocation grows least (the lowest such), or a new colour when none is free. Colours are then
+/// numbered in the order of their smallest member name, so that a colour's number depends on its
+/// members only. exact_colouring, a branch and bound for at most 20 vertices, measures the gap.
+///
+/// Needs: the Program (types), the Schedule, the BufferPlan, the BufferDepths, the Latencies
+/// (transfer steps) and the DelayLines. Produces: BufferColouring.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "passes/buffer_depth.hpp"
+#include "passes/resync_inputs.hpp"
+
+namespace dfgc {
+
+/// Vertices are buffer nodes of one PE; conflicts are symmetric.
+class InterferenceGraph {
+ public:
+  std::vector<std::string> names;
+  std::vector<std::int64_t> bytes;  ///< per slot
+  std::vector<std::uint32_t> slots;
+
+  std::size_t size() const { return names.size(); }
+  std::uint32_t add(std::string name, std::int64_t bytes, std::uint32_t slots);
+  void add_conflict(std::uint32_t a, std::uint32_t b);
+  bool conflicts(std::uint32_t a, std::uint32_t b) const {
+    return a < conflict_.size() && b < conflict_[a].size() && conflict_[a][b];
+  }
+
+ private:
+  std::vector<std::vector<bool>> conflict_;
+};
+
+struct Colouring {
+  std::vector<std::uint32_t> colour;  ///< per vertex
+  std::uint32_t count = 0;
+  std::int64_t bytes = 0;  ///< allocated: per colour, deepest member x largest member
+};
+
+/// The bytes allocated for a colouring: per colour, its deepest member's slots x its largest size.
+std::int64_t allocated_bytes(const InterferenceGraph& g, const std::vector<std::uint32_t>& colour);
+
+Colouring dsatur(const InterferenceGraph& g);
+
+enum class ColouringGoal { fewest_colours, fewest_bytes };
+/// An optimal colouring for `goal`; for at most 20 vertices.
+Colouring exact_colouring(const InterferenceGraph& g, ColouringGoal goal);
+
+struct PeColouring {
+  ir::PeId pe = 0;
+  std::vector<ir::BufferId> buffers;  ///< the IG buffers of the vertices (see build_ig.hpp)
+  InterferenceGraph graph;
+  Colouring colouring;
+  std::int64_t bytes_before = 0;
+};
+
+using BufferColouring = ir::PerStrategy<std::vector<PeColouring>>;  ///< per strategy, per PE
+
+BufferColouring color_buffers(const ir::Program& program, const Schedule& schedule,
+                              const BufferPlan& plan, const BufferDepths& depths,
+                              const Latencies& latencies, const DelayLines& delays);
+
+/// Per strategy and PE, one line per buffer ("<buffer> colour <c>") and the memory line.
+std::string dump(const BufferColouring& colouring, const ir::Program& program);
+
+}  // namespace dfgc

@@ -1,0 +1,111 @@
+/// \file
+/// Checks actor declarations and builds the ir::Actor of each.
+#include "sema/actors.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sema/source_span.hpp"
+
+namespace dfgc::sema {
+
+namespace {
+
+void check_ports(const ast::ActorDecl& a, const TypeTable& types, ir::Actor& actor, ActorInfo& info,
+                 DiagnosticEngine& diags) {
+  NameTable names("port");
+  for (const ast::PortDecl& p : a.ports) {
+    auto type = types.names.resolve(p.type, diags);
+    if (!names.declare(p.name, actor.ports.size(), diags)) continue;
+    ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
+    actor.ports.push_back(
+        {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc});
+    info.ports.push_back(&p);
+    info.port_type_ok.push_back(type && types.ok[*type]);
+  }
+}
+
+void check_params(const ast::ActorDecl& a, Evaluator& eval, ir::Actor& actor, ActorInfo& info,
+                  const SourceManager& sources, DiagnosticEngine& diags) {
+  NameTable names("param");
+  for (const ast::ActorParamDecl& p : a.params) {
+    auto type = check_param_type(p.type, diags);
+    std::optional<std::string> default_literal;
+    if (type && p.default_value)
+      default_literal =
+          check_param_value(p.default_value.get(), *type, p, false, eval, sources, diags);
+    if (!names.declare(p.name, actor.params.size(), diags)) continue;
+    actor.params.push_back({p.name.name, p.type.name, default_literal, p.name.loc});
+    info.params.push_back(&p);
+    info.param_types.push_back(type);
+  }
+}
+
+/// cpu or gpu; the parser accepts no other word here.
+std::optional<ir::PeKind> impl_kind(const ast::Ident& kind) {
+  if (kind.name == "cpu") return ir::PeKind::cpu;
+  if (kind.name == "gpu") return ir::PeKind::gpu;
+  return std::nullopt;
+}
+
+void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Actor& actor,
+                 DiagnosticEngine& diags) {
+  if (a.impls.empty() && !a.name.name.empty())
+    error_at(diags, span_of(a.name),
+             fmt::format("actor '{}' has no implementation; add a line such as "
+                         "'cpu \"{}.hpp\" {};'",
+                         a.name.name, a.name.name, a.name.name));
+  std::vector<const ast::ImplDecl*> first_of_kind(2, nullptr);
+  for (const ast::ImplDecl& i : a.impls) {
+    auto kind = impl_kind(i.kind);
+    if (i.header.empty()) diags.error(i.header_loc, "empty header path", 2);
+    if (!kind) continue;
+    const ast::ImplDecl*& first = first_of_kind[static_cast<std::size_t>(*kind)];
+    if (first) {
+      auto b =
+          error_at(diags, span_of(i.kind),
+                   fmt::format("actor '{}' has two {} implementations", a.name.name, i.kind.name));
+      note_at(b, span_of(first->kind),
+              fmt::format("previous {} implementation is here", i.kind.name));
+      continue;
+    }
+    first = &i;
+    bool named = i.class_name && !i.class_name->name.empty();
+    actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
+                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc});
+  }
+}
+
+}  // namespace
+
+std::string header_path(const std::string& spec_file, const std::string& header) {
+  std::filesystem::path dir = std::filesystem::path(spec_file).parent_path();
+  return (dir / header).lexically_normal().generic_string();
+}
+
+ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTable& types,
+                        const SourceManager& sources, DiagnosticEngine& diags) {
+  ActorTable table;
+  Evaluator eval(params, sources, diags, ExprMode::value);
+  for (const auto& module : spec.modules) {
+    const std::string spec_file = module->file != 0 ? sources.name(module->file) : std::string();
+    for (const ast::ActorDecl& a : module->actors) {
+      bool declared = table.names.declare(a.name, table.actors.size(), diags);
+      ir::Actor actor;
+      actor.name = a.name.name;
+      actor.loc = a.name.loc;
+      ActorInfo info;
+      info.decl = &a;
+      check_ports(a, types, actor, info, diags);
+      check_params(a, eval, actor, info, sources, diags);
+      check_impls(a, spec_file, actor, diags);
+      if (!declared) continue;
+      table.actors.push_back(std::move(actor));
+      table.info.push_back(std::move(info));
+    }
+  }
+  return table;
+}
+
+}  // namespace dfgc::sema

@@ -1,0 +1,38 @@
+/// \file
+/// Actor declarations: ports and their types, parameters and their defaults, implementations and
+/// the headers they live in.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ir/ir.hpp"
+#include "sema/actor_params.hpp"
+#include "sema/names.hpp"
+#include "sema/types.hpp"
+
+namespace dfgc::sema {
+
+/// What later checks need of an actor's declaration, parallel to the ir::Actor's vectors.
+struct ActorInfo {
+  const ast::ActorDecl* decl = nullptr;
+  std::vector<const ast::PortDecl*> ports;
+  std::vector<bool> port_type_ok;
+  std::vector<const ast::ActorParamDecl*> params;
+  std::vector<std::optional<ParamType>> param_types;
+};
+
+struct ActorTable {
+  std::vector<ir::Actor> actors;  ///< one per distinct name, in declaration order (ActorId)
+  std::vector<ActorInfo> info;
+  NameTable names{"actor"};
+};
+
+ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTable& types,
+                        const SourceManager& sources, DiagnosticEngine& diags);
+
+/// `header` as seen from the directory of `spec_file`, lexically normalised; a relative path stays
+/// relative ("samples/overlap/actors/inc.cuh").
+std::string header_path(const std::string& spec_file, const std::string& header);
+
+}  // namespace dfgc::sema

@@ -1,0 +1,142 @@
+/// \file
+/// Chooses the app and checks its nodes: actor, mapping, parameter values.
+#include "sema/app.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sema/source_span.hpp"
+#include "sema/suggest.hpp"
+
+namespace dfgc::sema {
+
+namespace {
+
+void check_mapping(const ast::NodeDecl& n, const ir::Actor& actor, const ir::Pe& pe,
+                   DiagnosticEngine& diags) {
+  if (actor.impls.empty() || actor.impl_for(pe.kind)) return;
+  auto b = error_at(diags, span_of(n.pe),
+                    fmt::format("actor '{}' has no {} implementation, but node '{}' is mapped to "
+                                "{} (a {})",
+                                actor.name, ir::to_string(pe.kind), n.name.name, pe.name,
+                                ir::to_string(pe.kind)));
+  b.note(actor.loc, fmt::format("actor '{}' is declared here", actor.name),
+         static_cast<std::uint32_t>(actor.name.size()));
+}
+
+/// The literal of every parameter the node sets, by the parameter's index in the actor.
+std::map<std::size_t, ir::ParamValue> check_assignments(const ast::NodeDecl& n,
+                                                        const ir::Actor& actor,
+                                                        const ActorInfo& info, Evaluator& eval,
+                                                        const SourceManager& sources,
+                                                        DiagnosticEngine& diags) {
+  NameTable declared("param");
+  for (std::size_t i = 0; i < actor.params.size(); ++i)
+    declared.declare(info.params[i]->name, i, diags);
+  std::map<std::size_t, const ast::ParamAssign*> first;
+  std::map<std::size_t, ir::ParamValue> values;
+  for (const ast::ParamAssign& a : n.params) {
+    auto index = declared.resolve(
+        a.name, diags, fmt::format("actor '{}' has no param '{}'", actor.name, a.name.name));
+    if (!index) continue;
+    if (auto [it, fresh] = first.try_emplace(*index, &a); !fresh) {
+      auto b =
+          error_at(diags, span_of(a.name),
+                   fmt::format("param '{}' is set twice in node '{}'", a.name.name, n.name.name));
+      note_at(b, span_of(it->second->name), "first set here");
+      continue;
+    }
+    auto type = info.param_types[*index];
+    if (!type) continue;
+    auto literal =
+        check_param_value(a.value.get(), *type, *info.params[*index], true, eval, sources, diags);
+    if (literal) values[*index] = {a.name.name, *literal, a.name.loc};
+  }
+  return values;
+}
+
+/// One value per actor parameter, in the actor's order: the node's, else the default.
+std::vector<ir::ParamValue> check_params(const ast::NodeDecl& n, const ir::Actor& actor,
+                                         const ActorInfo& info, Evaluator& eval,
+                                         const SourceManager& sources, DiagnosticEngine& diags) {
+  auto given = check_assignments(n, actor, info, eval, sources, diags);
+  std::vector<ir::ParamValue> result;
+  for (std::size_t i = 0; i < actor.params.size(); ++i) {
+    const ir::ActorParam& p = actor.params[i];
+    if (auto it = given.find(i); it != given.end()) {
+      result.push_back(it->second);
+    } else if (p.default_literal) {
+      result.push_back({p.name, *p.default_literal, p.loc});
+    } else if (!info.params[i]->default_value && !n.name.name.empty()) {
+      bool assigned = false;
+      for (const ast::ParamAssign& a : n.params) assigned |= a.name.name == p.name;
+      if (assigned) continue;  // its value had an error, reported already
+      auto b = error_at(diags, span_of(n.name),
+                        fmt::format("node '{}' must set param '{}' of actor '{}', which has no "
+                                    "default",
+                                    n.name.name, p.name, actor.name));
+      note_at(b, span_of(info.params[i]->name), fmt::format("'{}' is declared here", p.name));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
+                               DiagnosticEngine& diags) {
+  NameTable names("app");
+  std::vector<const ast::AppDecl*> apps;
+  for (const auto& module : spec.modules)
+    for (const ast::AppDecl& a : module->apps)
+      if (names.declare(a.name, apps.size(), diags)) apps.push_back(&a);
+  if (options.app) {
+    if (auto i = names.find(*options.app)) return apps[*i];
+    diags.error({}, fmt::format("--app {}: no app named '{}'{}", *options.app, *options.app,
+                                did_you_mean(*options.app, names.names())));
+    return nullptr;
+  }
+  if (apps.size() == 1) return apps.front();
+  if (apps.empty()) {
+    diags.error({}, "no app in spec; declare one with 'app NAME on ARCH { ... }'");
+    return nullptr;
+  }
+  std::string list;
+  for (const std::string& n : names.names()) list += (list.empty() ? "" : ", ") + n;
+  auto b = diags.error({}, fmt::format("the spec declares {} apps ({}); choose one with --app NAME",
+                                       apps.size(), list));
+  for (const ast::AppDecl* a : apps)
+    note_at(b, span_of(a->name), fmt::format("app '{}' is declared here", a->name.name));
+  return nullptr;
+}
+
+NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const ArchInfo* arch,
+                      const ParamTable& params, const SourceManager& sources,
+                      DiagnosticEngine& diags) {
+  NodeTable table;
+  Evaluator eval(params, sources, diags, ExprMode::value);
+  for (const ast::NodeDecl& n : app.nodes) {
+    bool declared = table.names.declare(n.name, table.nodes.size(), diags);
+    auto actor = actors.names.resolve(n.actor, diags);
+    auto pe = arch ? resolve_pe(n.pe, *arch, true, diags) : std::nullopt;
+    ir::Node node;
+    node.name = n.name.name;
+    node.actor = static_cast<ir::ActorId>(actor.value_or(0));
+    node.loc = n.name.loc;
+    node.mapping_loc = n.pe.loc;
+    if (actor) {
+      const ir::Actor& a = actors.actors[*actor];
+      if (pe) check_mapping(n, a, arch->graph.pes[*pe], diags);
+      node.params = check_params(n, a, actors.info[*actor], eval, sources, diags);
+    }
+    if (!declared) continue;
+    table.nodes.push_back(std::move(node));
+    table.actor_of.push_back(actor ? std::optional<ir::ActorId>(static_cast<ir::ActorId>(*actor))
+                                   : std::nullopt);
+    table.pe_of.push_back(pe);
+  }
+  return table;
+}
+
+}  // namespace dfgc::sema

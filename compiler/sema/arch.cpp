@@ -1,0 +1,249 @@
+/// \file
+/// Checks architecture declarations and builds their ir::ArchGraph: processing elements host by
+/// host (the CPU first, then the GPUs in declaration order), then the links.
+#include "sema/arch.hpp"
+
+#include <climits>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "sema/expr.hpp"
+#include "sema/source_span.hpp"
+#include "sema/suggest.hpp"
+
+namespace dfgc::sema {
+
+namespace {
+
+/// The CUDA device ordinal of a gpu: a compile-time integer in [0, INT_MAX].
+std::optional<int> check_ordinal(const ast::PeDecl& gpu, Evaluator& eval,
+                                 const SourceManager& sources, DiagnosticEngine& diags) {
+  auto v = eval.eval(gpu.ordinal.get());
+  if (!v || !eval.require_fixed(*v, fmt::format("the ordinal of gpu '{}'", gpu.name.name)))
+    return std::nullopt;
+  if (v->integer < 0 || v->integer > INT_MAX) {
+    error_at(diags, span_of(*gpu.ordinal, sources),
+             fmt::format("gpu ordinal must be between 0 and {}, got {}", INT_MAX, v->integer));
+    return std::nullopt;
+  }
+  return static_cast<int>(v->integer);
+}
+
+class ArchBuilder {
+ public:
+  ArchBuilder(ArchInfo& arch, Evaluator& eval, const SourceManager& sources,
+              DiagnosticEngine& diags)
+      : arch_(arch), g_(arch.graph), eval_(eval), sources_(sources), diags_(diags) {}
+
+  void host(const ast::HostDecl& h);
+  void link(const ast::LinkDecl& l);
+
+ private:
+  /// Adds the host's cpu; reports a missing or second one.
+  void host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names);
+  void host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names);
+  std::optional<ir::LinkKind> link_kind(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
+  void check_duplicate(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
+  ir::Pe& add_pe(ir::Host& host, std::string local_name, ir::PeKind kind, SourceLoc loc);
+
+  ArchInfo& arch_;
+  ir::ArchGraph& g_;
+  Evaluator& eval_;
+  const SourceManager& sources_;
+  DiagnosticEngine& diags_;
+  NameTable hosts_{"host"};
+  std::map<std::pair<ir::PeId, ir::PeId>, std::vector<const ast::LinkDecl*>> links_by_pair_;
+};
+
+ir::Pe& ArchBuilder::add_pe(ir::Host& host, std::string local_name, ir::PeKind kind,
+                            SourceLoc loc) {
+  ir::Pe pe;
+  pe.name = host.name + "." + local_name;
+  pe.local_name = std::move(local_name);
+  pe.host = static_cast<ir::HostId>(g_.hosts.size());
+  pe.kind = kind;
+  pe.loc = loc;
+  g_.pes.push_back(std::move(pe));
+  return g_.pes.back();
+}
+
+void ArchBuilder::host(const ast::HostDecl& h) {
+  bool declared = hosts_.declare(h.name, g_.hosts.size(), diags_);
+  ir::Host host;
+  host.name = h.name.name;
+  host.loc = h.name.loc;
+  NameTable pe_names("processing element");
+  std::size_t first_pe = g_.pes.size();
+  host_cpu(h, host, pe_names);
+  host_gpus(h, host, pe_names);
+  if (!declared) {
+    // A second host of the same name is checked but left out of the graph.
+    g_.pes.resize(first_pe);
+    return;
+  }
+  g_.hosts.push_back(std::move(host));
+}
+
+void ArchBuilder::host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names) {
+  const ast::PeDecl* first = nullptr;
+  for (const ast::PeDecl& pe : h.pes) {
+    if (pe.kind.name != "cpu") continue;
+    if (first) {
+      auto b = diags_.error(pe.loc, fmt::format("host '{}' has more than one cpu", h.name.name), 3);
+      b.note(first->loc, "first cpu is here", 3);
+      continue;
+    }
+    first = &pe;
+    pe_names.declare({"cpu", pe.loc}, 0, diags_);
+    host.cpu = static_cast<ir::PeId>(g_.pes.size());
+    add_pe(host, "cpu", ir::PeKind::cpu, pe.loc);
+  }
+  if (!first && !h.name.name.empty())
+    error_at(diags_, span_of(h.name),
+             fmt::format("host '{}' has no cpu; every host needs one ('cpu;')", h.name.name));
+}
+
+void ArchBuilder::host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names) {
+  std::map<int, const ast::PeDecl*> by_ordinal;
+  for (const ast::PeDecl& pe : h.pes) {
+    if (pe.kind.name == "cpu") continue;
+    if (pe.kind.name != "gpu") continue;  // the parser accepts no other kind
+    auto ordinal = check_ordinal(pe, eval_, sources_, diags_);
+    bool declared = pe_names.declare(pe.name, 0, diags_);
+    if (ordinal) {
+      auto [it, fresh] = by_ordinal.try_emplace(*ordinal, &pe);
+      if (!fresh) {
+        auto b = error_at(diags_, span_of(*pe.ordinal, sources_),
+                          fmt::format("gpu ordinal {} is already used by '{}.{}'", *ordinal,
+                                      h.name.name, it->second->name.name));
+        note_at(b, span_of(it->second->name),
+                fmt::format("'{}' is declared here", it->second->name.name));
+      }
+    }
+    if (!declared) continue;
+    host.gpus.push_back(static_cast<ir::PeId>(g_.pes.size()));
+    add_pe(host, pe.name.name, ir::PeKind::gpu, pe.name.loc).device = ordinal.value_or(-1);
+  }
+}
+
+std::optional<ir::LinkKind> ArchBuilder::link_kind(const ast::LinkDecl& l, ir::PeId a, ir::PeId b) {
+  static const std::vector<std::string> kinds = {"pcie", "nvlink", "net"};
+  const ir::Pe& pa = g_.pes[a];
+  const ir::Pe& pb = g_.pes[b];
+  bool same_host = pa.host == pb.host;
+  if (l.kind.name == "pcie" || l.kind.name == "nvlink") {
+    if (same_host) return l.kind.name == "pcie" ? ir::LinkKind::pcie : ir::LinkKind::nvlink;
+    error_at(diags_, span_of(l.kind),
+             fmt::format("a {} link must join two processing elements of one host, not {} and {}; "
+                         "hosts are joined by net links",
+                         l.kind.name, pa.name, pb.name));
+    return std::nullopt;
+  }
+  if (l.kind.name == "net") {
+    if (!same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu)
+      return ir::LinkKind::net;
+    error_at(diags_, span_of(l.kind),
+             fmt::format("a net link must join the cpus of two different hosts, not {} and {}",
+                         pa.name, pb.name));
+    return std::nullopt;
+  }
+  if (!l.kind.name.empty())
+    error_at(diags_, span_of(l.kind),
+             fmt::format("unknown link kind '{}'; expected pcie, nvlink or net{}", l.kind.name,
+                         did_you_mean(l.kind.name, kinds)));
+  return std::nullopt;
+}
+
+void ArchBuilder::check_duplicate(const ast::LinkDecl& l, ir::PeId a, ir::PeId b) {
+  // Two links are the same link when they carry data in a common direction; `A -> B` and
+  // `B -> A` are two one-way links.
+  auto& earlier = links_by_pair_[std::minmax(a, b)];
+  for (const ast::LinkDecl* e : earlier) {
+    bool same_direction = g_.find_pe(qualified(e->a)) == a;
+    if (e->bidirectional || l.bidirectional || same_direction) {
+      diags_
+          .error(l.loc,
+                 fmt::format("duplicate link between {} and {}", g_.pes[a].name, g_.pes[b].name), 4)
+          .note(e->loc, "previous link is here", 4);
+      break;
+    }
+  }
+  earlier.push_back(&l);
+}
+
+void ArchBuilder::link(const ast::LinkDecl& l) {
+  auto a = resolve_pe(l.a, arch_, false, diags_);
+  auto b = resolve_pe(l.b, arch_, false, diags_);
+  if (!a || !b) return;
+  if (*a == *b) {
+    error_at(diags_, span_of(l.b), fmt::format("link from {} to itself", g_.pes[*a].name));
+    return;
+  }
+  auto kind = link_kind(l, *a, *b);
+  if (!kind) return;
+  check_duplicate(l, *a, *b);
+  g_.links.push_back({*a, *b, *kind, l.bandwidth, l.latency.value_or(0), l.bidirectional, l.loc});
+}
+
+}  // namespace
+
+std::optional<ir::PeId> resolve_pe(const ast::PeRef& ref, const ArchInfo& arch, bool list_pes,
+                                   DiagnosticEngine& diags) {
+  if (ref.host.name.empty() || ref.pe.name.empty()) return std::nullopt;
+  if (auto pe = arch.graph.find_pe(qualified(ref))) return pe;
+  const ir::ArchGraph& g = arch.graph;
+  std::vector<std::string> host_names;
+  const ir::Host* host = nullptr;
+  for (const ir::Host& h : g.hosts) {
+    host_names.push_back(h.name);
+    if (h.name == ref.host.name) host = &h;
+  }
+  std::optional<DiagnosticBuilder> b;
+  if (!host) {
+    b = error_at(diags, span_of(ref.host),
+                 fmt::format("arch '{}' has no host '{}'{}", g.name, ref.host.name,
+                             did_you_mean(ref.host.name, host_names)));
+  } else {
+    std::vector<std::string> local_names;
+    for (const ir::Pe& pe : g.pes)
+      if (&g.hosts[pe.host] == host) local_names.push_back(pe.local_name);
+    b = error_at(diags, span_of(ref.pe),
+                 fmt::format("host '{}' has no processing element '{}'{}", host->name, ref.pe.name,
+                             did_you_mean(ref.pe.name, local_names)));
+  }
+  if (list_pes) {
+    std::string names;
+    for (const ir::Pe& pe : g.pes) names += (names.empty() ? "" : ", ") + pe.name;
+    note_at(*b, span_of(arch.decl->name),
+            fmt::format("arch '{}' has processing elements {}", g.name, names));
+  }
+  return std::nullopt;
+}
+
+ArchTable check_archs(const Spec& spec, const ParamTable& params, const SourceManager& sources,
+                      DiagnosticEngine& diags) {
+  ArchTable table;
+  Evaluator eval(params, sources, diags, ExprMode::integer);
+  for (const auto& module : spec.modules) {
+    for (const ast::ArchDecl& a : module->archs) {
+      std::size_t errors_before = diags.error_count();
+      bool declared = table.names.declare(a.name, table.archs.size(), diags);
+      ArchInfo info;
+      info.decl = &a;
+      info.graph.name = a.name.name;
+      info.graph.loc = a.name.loc;
+      ArchBuilder builder(info, eval, sources, diags);
+      if (a.hosts.empty() && !a.name.name.empty())
+        error_at(diags, span_of(a.name), fmt::format("arch '{}' has no hosts", a.name.name));
+      for (const ast::HostDecl& h : a.hosts) builder.host(h);
+      for (const ast::LinkDecl& l : a.links) builder.link(l);
+      info.ok = diags.error_count() == errors_before;
+      if (declared) table.archs.push_back(std::move(info));
+    }
+  }
+  return table;
+}
+
+}  // namespace dfgc::sema

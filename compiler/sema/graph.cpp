@@ -1,0 +1,275 @@
+/// \file
+/// Checks the app's edges and the graph they form.
+#include "sema/graph.hpp"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "sema/source_span.hpp"
+
+namespace dfgc::sema {
+
+namespace {
+
+constexpr std::uint32_t kArrowLength = 2;
+
+struct End {
+  ir::NodeId node = 0;
+  std::uint32_t port = 0;
+};
+
+std::string describe(const ir::TokenType& t) {
+  return fmt::format("{}[{}] ({} elements{})", ir::spec_name(t.elem), t.count.text, t.count.value,
+                     t.count.runtime ? " by default" : "");
+}
+
+std::string edge_text(const ir::Edge& e, const NodeTable& nodes, const ActorTable& actors) {
+  const ir::Actor& src = actors.actors[*nodes.actor_of[e.src]];
+  const ir::Actor& dst = actors.actors[*nodes.actor_of[e.dst]];
+  return fmt::format("{}.{} -> {}.{}", nodes.nodes[e.src].name, src.ports[e.src_port].name,
+                     nodes.nodes[e.dst].name, dst.ports[e.dst_port].name);
+}
+
+class EdgeChecker {
+ public:
+  EdgeChecker(const NodeTable& nodes, const ActorTable& actors, const TypeTable& types,
+              DiagnosticEngine& diags)
+      : nodes_(nodes), actors_(actors), types_(types), diags_(diags) {}
+
+  void edge(const ast::EdgeDecl& e);
+  /// Inputs without a producer (errors) and outputs without a consumer (warnings), for the
+  /// nodes that no broken edge mentions.
+  void connectivity();
+
+  std::vector<ir::Edge> edges;
+
+ private:
+  /// Resolves `i1.a`; a node it names is remembered in `suspect_` when the reference is broken.
+  std::optional<End> resolve(const ast::PortRef& ref);
+  bool check_direction(const ast::PortRef& ref, End end, ir::PortDir wanted) const;
+  bool check_types(const ast::EdgeDecl& e, End src, End dst);
+  const ir::Port& port(End end) const {
+    return actors_.actors[*nodes_.actor_of[end.node]].ports[end.port];
+  }
+  const ast::PortDecl& port_decl(End end) const {
+    return *actors_.info[*nodes_.actor_of[end.node]].ports[end.port];
+  }
+
+  const NodeTable& nodes_;
+  const ActorTable& actors_;
+  const TypeTable& types_;
+  DiagnosticEngine& diags_;
+  std::set<ir::NodeId> suspect_;
+  std::map<std::pair<ir::NodeId, std::uint32_t>, const ast::EdgeDecl*> producer_;
+  std::set<std::pair<ir::NodeId, std::uint32_t>> consumed_;
+};
+
+std::optional<End> EdgeChecker::resolve(const ast::PortRef& ref) {
+  auto node = nodes_.names.resolve(ref.node, diags_);
+  if (!node) return std::nullopt;
+  auto actor = nodes_.actor_of[*node];
+  auto id = static_cast<ir::NodeId>(*node);
+  if (!actor || ref.port.name.empty()) {
+    suspect_.insert(id);
+    return std::nullopt;
+  }
+  const ir::Actor& a = actors_.actors[*actor];
+  if (auto port = a.port_index(ref.port.name)) return End{id, *port};
+  NameTable ports("port");
+  for (std::size_t i = 0; i < a.ports.size(); ++i)
+    ports.declare({a.ports[i].name, a.ports[i].loc}, i, diags_);
+  ports.resolve(
+      ref.port, diags_,
+      fmt::format("node '{}' (actor '{}') has no port '{}'", ref.node.name, a.name, ref.port.name));
+  suspect_.insert(id);
+  return std::nullopt;
+}
+
+bool EdgeChecker::check_direction(const ast::PortRef& ref, End end, ir::PortDir wanted) const {
+  if (port(end).dir == wanted) return true;
+  error_at(
+      diags_, span_of(ref),
+      wanted == ir::PortDir::out
+          ? fmt::format("'{}' is an input port; an edge must start at an output", qualified(ref))
+          : fmt::format("'{}' is an output port; an edge must end at an input", qualified(ref)));
+  return false;
+}
+
+bool EdgeChecker::check_types(const ast::EdgeDecl& e, End src, End dst) {
+  const ActorInfo& si = actors_.info[*nodes_.actor_of[src.node]];
+  const ActorInfo& di = actors_.info[*nodes_.actor_of[dst.node]];
+  if (!si.port_type_ok[src.port] || !di.port_type_ok[dst.port]) return true;
+  const ir::TokenType& st = types_.types[port(src).type];
+  const ir::TokenType& dt = types_.types[port(dst).type];
+  if (compatible(st, dt)) return true;
+  auto b = diags_.error(
+      e.loc,
+      fmt::format("type mismatch on edge {} -> {}: '{}' is {} but '{}' is {}", qualified(e.src),
+                  qualified(e.dst), st.name, describe(st), dt.name, describe(dt)),
+      kArrowLength);
+  note_at(b, span_of(port_decl(src).type),
+          fmt::format("'{}' has type '{}'", qualified(e.src), st.name));
+  note_at(b, span_of(port_decl(dst).type),
+          fmt::format("'{}' has type '{}'", qualified(e.dst), dt.name));
+  return false;
+}
+
+void EdgeChecker::edge(const ast::EdgeDecl& e) {
+  auto src = resolve(e.src);
+  auto dst = resolve(e.dst);
+  bool src_ok = src && check_direction(e.src, *src, ir::PortDir::out);
+  bool dst_ok = dst && check_direction(e.dst, *dst, ir::PortDir::in);
+  if (!src_ok || !dst_ok) {
+    // The other end of a broken edge would otherwise be reported as unconnected.
+    if (src) suspect_.insert(src->node);
+    if (dst) suspect_.insert(dst->node);
+    return;
+  }
+  consumed_.insert({src->node, src->port});
+  auto [first, fresh] = producer_.try_emplace({dst->node, dst->port}, &e);
+  if (!fresh) {
+    auto b = error_at(diags_, span_of(e.dst),
+                      fmt::format("input '{}' already has an edge; an input takes one producer",
+                                  qualified(e.dst)));
+    note_at(b, span_of(first->second->dst),
+            fmt::format("first edge into '{}' is here", qualified(e.dst)));
+    return;
+  }
+  if (src->node == dst->node) {
+    diags_.error(e.loc,
+                 fmt::format("edge from node '{}' to itself; dfgc has no delay tokens yet, so a "
+                             "self-loop can never fire",
+                             e.src.node.name),
+                 kArrowLength);
+    return;
+  }
+  if (!check_types(e, *src, *dst)) return;
+  edges.push_back({src->node, src->port, dst->node, dst->port, port(*src).type, e.loc});
+}
+
+void EdgeChecker::connectivity() {
+  for (std::size_t n = 0; n < nodes_.nodes.size(); ++n) {
+    auto id = static_cast<ir::NodeId>(n);
+    if (!nodes_.actor_of[n] || suspect_.count(id)) continue;
+    const ir::Node& node = nodes_.nodes[n];
+    const ir::Actor& actor = actors_.actors[*nodes_.actor_of[n]];
+    for (std::uint32_t p = 0; p < actor.ports.size(); ++p) {
+      const ir::Port& port = actor.ports[p];
+      auto len = static_cast<std::uint32_t>(node.name.size());
+      if (port.dir == ir::PortDir::in && !producer_.count({id, p}))
+        diags_.error(node.loc,
+                     fmt::format("input '{}' of node '{}' is not connected", port.name, node.name),
+                     len);
+      if (port.dir == ir::PortDir::out && !consumed_.count({id, p}))
+        diags_.warning(
+            node.loc,
+            fmt::format("output '{}' of node '{}' has no consumer; its tokens are dropped",
+                        port.name, node.name),
+            len);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ir::Edge> check_edges(const ast::AppDecl& app, const NodeTable& nodes,
+                                  const ActorTable& actors, const TypeTable& types,
+                                  DiagnosticEngine& diags) {
+  EdgeChecker checker(nodes, actors, types, diags);
+  for (const ast::EdgeDecl& e : app.edges) checker.edge(e);
+  checker.connectivity();
+  return std::move(checker.edges);
+}
+
+void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                  const ActorTable& actors, DiagnosticEngine& diags) {
+  std::vector<std::vector<ir::EdgeId>> out(nodes.nodes.size());
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    out[edges[e].src].push_back(static_cast<ir::EdgeId>(e));
+  enum class Color { white, grey, black };
+  std::vector<Color> color(nodes.nodes.size(), Color::white);
+  struct Frame {
+    ir::NodeId node;
+    std::size_t next = 0;           // index into out[node]
+    std::optional<ir::EdgeId> via;  // the edge that reached the node
+  };
+  for (std::size_t start = 0; start < nodes.nodes.size(); ++start) {
+    if (color[start] != Color::white) continue;
+    std::vector<Frame> stack{{static_cast<ir::NodeId>(start), 0, std::nullopt}};
+    color[start] = Color::grey;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next == out[f.node].size()) {
+        color[f.node] = Color::black;
+        stack.pop_back();
+        continue;
+      }
+      ir::EdgeId e = out[f.node][f.next++];
+      ir::NodeId to = edges[e].dst;
+      if (color[to] == Color::white) {
+        color[to] = Color::grey;
+        stack.push_back({to, 0, e});
+        continue;
+      }
+      if (color[to] != Color::grey) continue;
+      // The stack from `to` up holds the cycle; `e` closes it.
+      std::size_t k = stack.size() - 1;
+      while (stack[k].node != to) --k;
+      std::string path = nodes.nodes[to].name;
+      for (std::size_t i = k + 1; i < stack.size(); ++i)
+        path += " -> " + nodes.nodes[stack[i].node].name;
+      path += " -> " + nodes.nodes[to].name;
+      auto b = diags.error(edges[e].loc,
+                           fmt::format("cycle in the data-flow graph: {}; dfgc has no delay tokens "
+                                       "yet, so a cycle can never fire",
+                                       path),
+                           kArrowLength);
+      for (std::size_t i = k + 1; i < stack.size(); ++i) {
+        const ir::Edge& on = edges[*stack[i].via];
+        b.note(on.loc, fmt::format("edge {} is on the cycle", edge_text(on, nodes, actors)),
+               kArrowLength);
+      }
+    }
+  }
+}
+
+void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                        const ArchInfo& arch, DiagnosticEngine& diags) {
+  const ir::ArchGraph& g = arch.graph;
+  std::map<ir::PeId, std::vector<bool>> reach;  // from a PE: which PEs its links lead to
+  auto reachable_from = [&](ir::PeId from) -> const std::vector<bool>& {
+    auto [it, fresh] = reach.try_emplace(from, g.pes.size(), false);
+    if (!fresh) return it->second;
+    std::vector<bool>& seen = it->second;
+    std::vector<ir::PeId> work{from};
+    seen[from] = true;
+    while (!work.empty()) {
+      ir::PeId p = work.back();
+      work.pop_back();
+      for (const ir::Link& l : g.links) {
+        for (ir::PeId q : {l.a, l.b}) {
+          if (!seen[q] && l.connects(p, q)) {
+            seen[q] = true;
+            work.push_back(q);
+          }
+        }
+      }
+    }
+    return seen;
+  };
+  for (const ir::Edge& e : edges) {
+    auto from = nodes.pe_of[e.src];
+    auto to = nodes.pe_of[e.dst];
+    if (!from || !to || *from == *to || reachable_from(*from)[*to]) continue;
+    auto b = diags.error(e.loc,
+                         fmt::format("no path from {} to {} through the links of arch '{}'",
+                                     g.pes[*from].name, g.pes[*to].name, g.name),
+                         kArrowLength);
+    note_at(b, span_of(arch.decl->name), fmt::format("arch '{}' is declared here", g.name));
+  }
+}
+
+}  // namespace dfgc::sema

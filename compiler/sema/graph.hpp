@@ -1,0 +1,30 @@
+/// \file
+/// The data-flow graph of the app: its edges (ports, directions, types, one producer per input),
+/// ports left unconnected, cycles, and whether the architecture can carry every edge.
+#pragma once
+
+#include <vector>
+
+#include "ir/ir.hpp"
+#include "sema/actors.hpp"
+#include "sema/app.hpp"
+#include "sema/arch.hpp"
+#include "sema/types.hpp"
+
+namespace dfgc::sema {
+
+/// The app's edges whose ports resolve and point the right way, in spec order.
+std::vector<ir::Edge> check_edges(const ast::AppDecl& app, const NodeTable& nodes,
+                                  const ActorTable& actors, const TypeTable& types,
+                                  DiagnosticEngine& diags);
+
+/// One error per cycle found by a depth-first search in spec order, at the edge closing it.
+void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                  const ActorTable& actors, DiagnosticEngine& diags);
+
+/// Every edge between two PEs needs a directed path of links from the source's PE to the
+/// destination's.
+void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                        const ArchInfo& arch, DiagnosticEngine& diags);
+
+}  // namespace dfgc::sema

@@ -1,0 +1,50 @@
+/// \file
+/// A table of declared names of one kind (params, types, actors, ...) that reports a second
+/// declaration of a name, and answers lookups with a did-you-mean for the unknown ones.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/ast.hpp"
+#include "support/diagnostics.hpp"
+
+namespace dfgc::sema {
+
+class NameTable {
+ public:
+  /// `what` names the kind in messages: "param", "actor", "port", ...
+  explicit NameTable(std::string what) : what_(std::move(what)) {}
+
+  /// Records `id` as the declaration with index `index`. A name seen before is reported as
+  /// "duplicate <what> 'x'" with a note at the first declaration, and is not recorded again.
+  /// Returns whether the name was recorded (an empty name, left by a parse error, is not).
+  bool declare(const ast::Ident& id, std::size_t index, DiagnosticEngine& diags);
+
+  std::optional<std::size_t> find(std::string_view name) const;
+
+  /// Looks `id` up; reports "<message>; did you mean 'y'?" when it is unknown (nothing for an
+  /// empty name). `message` defaults to "unknown <what> 'x'".
+  std::optional<std::size_t> resolve(const ast::Ident& id, DiagnosticEngine& diags,
+                                     std::string message = {}) const;
+
+  /// The names in declaration order.
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  struct Entry {
+    std::size_t index;
+    SourceLoc loc;
+    std::uint32_t length;
+  };
+  std::string what_;
+  std::map<std::string, Entry, std::less<>> entries_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace dfgc::sema

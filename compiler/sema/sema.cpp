@@ -1,0 +1,52 @@
+/// \file
+/// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app's
+/// nodes and edges and the graph checks; the IR is built only when nothing was wrong.
+#include "sema/sema.hpp"
+
+#include "sema/actors.hpp"
+#include "sema/app.hpp"
+#include "sema/arch.hpp"
+#include "sema/graph.hpp"
+#include "sema/params.hpp"
+#include "sema/types.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc {
+
+std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
+                                   const SourceManager& sources, DiagnosticEngine& diags) {
+  auto params = sema::check_params(spec, options.defines, sources, diags);
+  auto types = sema::check_types(spec, params, sources, diags);
+  auto actors = sema::check_actors(spec, params, types, sources, diags);
+  auto archs = sema::check_archs(spec, params, sources, diags);
+
+  const ast::AppDecl* app = sema::choose_app(spec, options, diags);
+  if (!app) return std::nullopt;
+  auto arch_index = archs.names.resolve(app->arch, diags);
+  const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
+  auto nodes = sema::check_nodes(*app, actors, arch, params, sources, diags);
+  auto edges = sema::check_edges(*app, nodes, actors, types, diags);
+  sema::check_cycles(edges, nodes, actors, diags);
+  // Links left out of a broken arch would make paths look missing.
+  if (arch && arch->ok) sema::check_reachability(edges, nodes, *arch, diags);
+  // Errors reported before (the parser's) count too: a partial tree gives no program.
+  if (diags.has_errors()) return std::nullopt;
+
+  ir::Program program;
+  program.app_name = app->name.name;
+  program.spec_file = options.spec_file;
+  program.params = params.to_ir();
+  program.types = std::move(types.types);
+  program.dfg.actors = std::move(actors.actors);
+  program.dfg.nodes = std::move(nodes.nodes);
+  program.dfg.edges = std::move(edges);
+  DFGC_INTERNAL_ASSERT(arch, "an app without an arch passed sema");
+  program.arch = arch->graph;
+  for (const auto& pe : nodes.pe_of) {
+    DFGC_INTERNAL_ASSERT(pe, "an unmapped node passed sema");
+    program.mapping.pe_of.push_back(*pe);
+  }
+  return program;
+}
+
+}  // namespace dfgc

@@ -1,0 +1,86 @@
+/// \file
+/// Checks token types and computes their sizes.
+#include "sema/types.hpp"
+
+#include <fmt/format.h>
+
+#include "sema/expr.hpp"
+#include "sema/source_span.hpp"
+#include "sema/suggest.hpp"
+
+namespace dfgc::sema {
+
+namespace {
+
+const std::vector<std::string>& elem_names() {
+  static const std::vector<std::string> names = {"float", "double", "int8",   "int16",  "int32",
+                                                 "int64", "uint8",  "uint16", "uint32", "uint64"};
+  return names;
+}
+
+std::optional<ir::ElemType> check_elem(const ast::Ident& elem, DiagnosticEngine& diags) {
+  if (elem.name.empty()) return std::nullopt;
+  if (auto t = ir::parse_elem_type(elem.name)) return t;
+  std::string expected;
+  for (const std::string& n : elem_names()) expected += (expected.empty() ? "" : ", ") + n;
+  error_at(diags, span_of(elem),
+           fmt::format("unknown element type '{}'; expected {}{}", elem.name, expected,
+                       did_you_mean(elem.name, elem_names())));
+  return std::nullopt;
+}
+
+/// Evaluates the element count and checks that it is positive and that the byte size fits.
+std::optional<ir::SizeExpr> check_count(const ast::TypeDecl& t, std::optional<ir::ElemType> elem,
+                                        Evaluator& eval, const SourceManager& sources,
+                                        DiagnosticEngine& diags) {
+  auto v = eval.eval(t.count.get());
+  if (!v) return std::nullopt;
+  ir::SizeExpr size{v->integer, to_text(*t.count), v->runtime_use != nullptr};
+  Span where = span_of(*t.count, sources);
+  if (size.value <= 0) {
+    error_at(diags, where,
+             fmt::format("token size must be positive, '{}' is {}", size.text, size.value));
+    return std::nullopt;
+  }
+  std::int64_t bytes = 0;
+  if (elem &&
+      __builtin_mul_overflow(size.value, static_cast<std::int64_t>(ir::elem_size(*elem)), &bytes)) {
+    error_at(diags, where,
+             fmt::format("token type '{}' is too large: {} elements of {} bytes overflow a 64-bit "
+                         "byte count",
+                         t.name.name, size.value, ir::elem_size(*elem)));
+    return std::nullopt;
+  }
+  return size;
+}
+
+}  // namespace
+
+bool compatible(const ir::TokenType& a, const ir::TokenType& b) {
+  // Types are structural: two names for the same element type and size are one type. A size
+  // that depends on a runtime param must be the same expression, as equal defaults may differ
+  // once the program sets the param.
+  if (a.elem != b.elem || a.count.value != b.count.value || a.count.runtime != b.count.runtime)
+    return false;
+  return !a.count.runtime || a.count.text == b.count.text;
+}
+
+TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceManager& sources,
+                      DiagnosticEngine& diags) {
+  TypeTable table;
+  Evaluator eval(params, sources, diags, ExprMode::integer);
+  for (const auto& module : spec.modules) {
+    for (const ast::TypeDecl& t : module->types) {
+      bool declared = table.names.declare(t.name, table.types.size(), diags);
+      auto elem = check_elem(t.elem, diags);
+      auto count = check_count(t, elem, eval, sources, diags);
+      if (!declared) continue;
+      table.types.push_back({t.name.name, elem.value_or(ir::ElemType::f32),
+                             count.value_or(ir::SizeExpr{}), t.name.loc});
+      table.ok.push_back(elem && count);
+    }
+  }
+  return table;
+}
+
+}  // namespace dfgc::sema

@@ -1,0 +1,191 @@
+/// \file
+/// The syntax tree of a .dfg file, exactly as written: names are not resolved, expressions are not
+/// evaluated (that is sema's work). Every node carries the location of its first token; names
+/// carry their own location so that errors can point at the name itself.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/source_manager.hpp"
+
+namespace dfgc::ast {
+
+struct Ident {
+  std::string name;
+  SourceLoc loc;
+};
+
+/// An integer (or, for actor parameter values, real) expression.
+///   integer: 42      real: 2.5      name: N
+///   unary:  -e       binary: a op b with op one of + - * / %
+///   call:   min(a, b), max(a, b) (the name in `name`, the arguments in `operands`)
+struct Expr {
+  enum class Kind { integer, real, name, unary, binary, call };
+  Kind kind = Kind::integer;
+  SourceLoc loc;  ///< the operator for unary/binary, the first token otherwise
+  std::int64_t int_value = 0;
+  double real_value = 0;
+  std::string name;  ///< for name and call
+  char op = 0;       ///< for unary and binary
+  std::vector<std::unique_ptr<Expr>> operands;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// `import "file.dfg";` — the path as written (after escape processing), relative to the
+/// importing file's directory.
+struct ImportDecl {
+  std::string path;
+  SourceLoc loc;       ///< the `import` keyword
+  SourceLoc path_loc;  ///< the string literal
+};
+
+/// `param N = 2048;`  or  `runtime param W = 640;`
+struct ParamDecl {
+  Ident name;
+  bool runtime = false;
+  ExprPtr value;
+  SourceLoc loc;
+};
+
+/// `type Matrix = float[N * N];`
+struct TypeDecl {
+  Ident name;
+  Ident elem;  ///< element type name as written: float, double, int8..int64, uint8..uint64
+  ExprPtr count;
+  SourceLoc loc;
+};
+
+/// `in Matrix a;` / `out Matrix b;`
+struct PortDecl {
+  enum class Dir { in, out };
+  Dir dir = Dir::in;
+  Ident type;
+  Ident name;
+  SourceLoc loc;
+};
+
+/// `param int nb_loop = 100;` inside an actor. The default may be absent (then every node must
+/// set it). The type is one of int, int64, float, double, bool.
+struct ActorParamDecl {
+  Ident type;
+  Ident name;
+  ExprPtr default_value;  ///< may be null; `true`/`false` parse as names
+  SourceLoc loc;
+};
+
+/// `gpu "actors/inc.cuh" Inc;` — the class name may be omitted (then it is the actor's name).
+struct ImplDecl {
+  Ident kind;  ///< cpu or gpu
+  std::string header;
+  SourceLoc header_loc;
+  std::optional<Ident> class_name;
+  SourceLoc loc;
+};
+
+struct ActorDecl {
+  Ident name;
+  std::vector<PortDecl> ports;
+  std::vector<ActorParamDecl> params;
+  std::vector<ImplDecl> impls;
+  SourceLoc loc;
+};
+
+/// Inside a host: `cpu;` or `gpu g0 = 0;` (the number is the CUDA device ordinal).
+struct PeDecl {
+  Ident kind;  ///< cpu or gpu
+  Ident name;  ///< "cpu" for the cpu (its location is the keyword's)
+  ExprPtr ordinal;  ///< gpus only
+  SourceLoc loc;
+};
+
+struct HostDecl {
+  Ident name;
+  std::vector<PeDecl> pes;
+  SourceLoc loc;
+};
+
+/// `A.g0`, `A.cpu`
+struct PeRef {
+  Ident host;
+  Ident pe;
+  SourceLoc loc;
+};
+
+/// `link A.cpu <-> A.g0 pcie (25 GB/s);`  `link A.g0 <-> A.g1 nvlink (300 GB/s, 2 us);`
+/// `->` declares a one-way link.
+struct LinkDecl {
+  PeRef a;
+  PeRef b;
+  bool bidirectional = true;
+  Ident kind;                   ///< pcie, nvlink, net
+  double bandwidth = 0;         ///< bytes per second, units applied
+  SourceLoc bandwidth_loc;
+  std::optional<double> latency;  ///< seconds, units applied
+  SourceLoc latency_loc;
+  SourceLoc loc;
+};
+
+struct ArchDecl {
+  Ident name;
+  std::vector<HostDecl> hosts;
+  std::vector<LinkDecl> links;
+  SourceLoc loc;
+};
+
+/// `nb_loop = 120` inside a node's braces.
+struct ParamAssign {
+  Ident name;
+  ExprPtr value;
+};
+
+/// `node i1 : Inc @ A.g0 { nb_loop = 120; }`
+struct NodeDecl {
+  Ident name;
+  Ident actor;
+  PeRef pe;
+  std::vector<ParamAssign> params;
+  SourceLoc loc;
+};
+
+/// `i1.b`
+struct PortRef {
+  Ident node;
+  Ident port;
+  SourceLoc loc;
+};
+
+/// `p.m -> i1.a;` (one statement may chain several: `p.m -> i1.a;` only, one edge each)
+struct EdgeDecl {
+  PortRef src;
+  PortRef dst;
+  SourceLoc loc;  ///< the arrow
+};
+
+/// `app overlap on two_hosts { ... }`
+struct AppDecl {
+  Ident name;
+  Ident arch;
+  std::vector<NodeDecl> nodes;
+  std::vector<EdgeDecl> edges;
+  SourceLoc loc;
+};
+
+/// One parsed file, declarations in source order per kind.
+struct Module {
+  std::uint32_t file = 0;
+  std::vector<ImportDecl> imports;
+  std::vector<ParamDecl> params;
+  std::vector<TypeDecl> types;
+  std::vector<ActorDecl> actors;
+  std::vector<ArchDecl> archs;
+  std::vector<AppDecl> apps;
+};
+
+/// Prints the tree in a stable indented form (`dfgc dump-ast`), with line:col of each item.
+std::string dump(const Module& module, const SourceManager& sources);
+
+}  // namespace dfgc::ast

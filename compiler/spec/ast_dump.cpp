@@ -1,0 +1,164 @@
+/// \file
+/// ast::dump, the text of `dfgc dump-ast`: one item a line, indented by nesting, in source order,
+/// each ending with its line:col. Literals are printed evaluated (16_777_216 as 16777216, 25 GB/s
+/// as bytes per second) and binary sub-expressions are parenthesised, so the dump shows how the
+/// parser grouped them.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "spec/ast.hpp"
+
+namespace dfgc::ast {
+
+namespace {
+
+std::string format_real(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".ein") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string expr_text(const Expr& e);
+
+/// An operand, parenthesised when it is itself a binary expression.
+std::string operand_text(const Expr& e) {
+  return e.kind == Expr::Kind::binary ? "(" + expr_text(e) + ")" : expr_text(e);
+}
+
+std::string expr_text(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::integer: return std::to_string(e.int_value);
+    case Expr::Kind::real: return format_real(e.real_value);
+    case Expr::Kind::name: return e.name;
+    case Expr::Kind::unary: return e.op + operand_text(*e.operands[0]);
+    case Expr::Kind::binary:
+      return fmt::format("{} {} {}", operand_text(*e.operands[0]), e.op,
+                         operand_text(*e.operands[1]));
+    case Expr::Kind::call: {
+      std::vector<std::string> args;
+      for (const ExprPtr& a : e.operands) args.push_back(expr_text(*a));
+      return fmt::format("{}({})", e.name, fmt::join(args, ", "));
+    }
+  }
+  return "?";
+}
+
+/// One line of the dump and the items nested under it (printed in source order).
+struct Item {
+  SourceLoc loc;
+  std::string text;
+  std::vector<Item> children;
+};
+
+void render(std::string& out, std::vector<Item>& items, int indent, const SourceManager& sources) {
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.loc.offset < b.loc.offset; });
+  for (Item& item : items) {
+    LineCol lc = sources.line_col(item.loc);
+    out += fmt::format("{:{}}{} @{}:{}\n", "", indent * 2, item.text, lc.line, lc.col);
+    render(out, item.children, indent + 1, sources);
+  }
+}
+
+std::string pe_text(const PeRef& p) { return p.host.name + "." + p.pe.name; }
+
+Item actor_item(const ActorDecl& a) {
+  Item item{a.loc, "actor " + a.name.name, {}};
+  for (const PortDecl& p : a.ports) {
+    const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
+    item.children.push_back({p.loc, fmt::format("{} {} {}", dir, p.type.name, p.name.name), {}});
+  }
+  for (const ActorParamDecl& p : a.params) {
+    std::string text = fmt::format("param {} {}", p.type.name, p.name.name);
+    if (p.default_value) text += " = " + expr_text(*p.default_value);
+    item.children.push_back({p.loc, text, {}});
+  }
+  for (const ImplDecl& i : a.impls) {
+    std::string text = i.kind.name + " " + quote(i.header);
+    if (i.class_name) text += " " + i.class_name->name;
+    item.children.push_back({i.loc, text, {}});
+  }
+  return item;
+}
+
+Item arch_item(const ArchDecl& a) {
+  Item item{a.loc, "arch " + a.name.name, {}};
+  for (const HostDecl& h : a.hosts) {
+    Item host{h.loc, "host " + h.name.name, {}};
+    for (const PeDecl& pe : h.pes) {
+      std::string text = pe.kind.name;
+      if (pe.ordinal) text += fmt::format(" {} = {}", pe.name.name, expr_text(*pe.ordinal));
+      host.children.push_back({pe.loc, text, {}});
+    }
+    item.children.push_back(std::move(host));
+  }
+  for (const LinkDecl& l : a.links) {
+    std::string text =
+        fmt::format("link {} {} {} {} {} B/s", pe_text(l.a), l.bidirectional ? "<->" : "->",
+                    pe_text(l.b), l.kind.name, l.bandwidth);
+    if (l.latency) text += fmt::format(" {} s", *l.latency);
+    item.children.push_back({l.loc, text, {}});
+  }
+  return item;
+}
+
+Item app_item(const AppDecl& a) {
+  Item item{a.loc, fmt::format("app {} on {}", a.name.name, a.arch.name), {}};
+  for (const NodeDecl& n : a.nodes) {
+    Item node{
+        n.loc, fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, pe_text(n.pe)), {}};
+    for (const ParamAssign& p : n.params)
+      node.children.push_back(
+          {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
+    item.children.push_back(std::move(node));
+  }
+  for (const EdgeDecl& e : a.edges)
+    item.children.push_back({e.loc,
+                             fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
+                                         e.dst.node.name, e.dst.port.name),
+                             {}});
+  return item;
+}
+
+}  // namespace
+
+std::string dump(const Module& module, const SourceManager& sources) {
+  std::vector<Item> items;
+  for (const ImportDecl& i : module.imports)
+    items.push_back({i.loc, "import " + quote(i.path), {}});
+  for (const ParamDecl& p : module.params)
+    items.push_back({p.loc,
+                     fmt::format("{}param {} = {}", p.runtime ? "runtime " : "", p.name.name,
+                                 expr_text(*p.value)),
+                     {}});
+  for (const TypeDecl& t : module.types)
+    items.push_back({t.loc,
+                     fmt::format("type {} = {}[{}]", t.name.name, t.elem.name, expr_text(*t.count)),
+                     {}});
+  for (const ActorDecl& a : module.actors) items.push_back(actor_item(a));
+  for (const ArchDecl& a : module.archs) items.push_back(arch_item(a));
+  for (const AppDecl& a : module.apps) items.push_back(app_item(a));
+  std::string out = fmt::format("module {}\n", sources.name(module.file));
+  render(out, items, 0, sources);
+  return out;
+}
+
+}  // namespace dfgc::ast

@@ -1,0 +1,147 @@
+/// \file
+/// dfg::PinnedBuffer (page-locked host memory, cudaHostAlloc, for the host side of CPU-GPU
+/// transfers) and dfg::DeviceBuffer (cudaMalloc on one GPU): the storage of buffer nodes, with
+/// the same slot layout and naming as dfg::HostBuffer:
+///     cannot allocate 16 MiB for buffer i1.b@A.g0: cudaErrorMemoryAllocation: out of memory
+///
+/// Guarantees: construction allocates and zero-fills (start-up only; a DeviceBuffer is cleared
+/// with a synchronous cudaMemset) and throws dfg::AllocError; destruction frees and never throws
+/// (a failure is recorded in dfg::process_abort()). Slots are 256-byte aligned (the widest
+/// alignment a CUDA kernel may assume of cudaMalloc). Accessors are noexcept, never allocate,
+/// and do not synchronise. Movable, not copyable.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "dfg/cuda/check.hpp"
+#include "dfg/cuda/stream.hpp"
+#include "dfg/host_buffer.hpp"
+
+namespace dfg {
+
+namespace detail {
+
+inline constexpr std::size_t kCudaSlotAlignment = 256;
+
+/// What both buffers share: name, slot layout, the raw pointer.
+class SlottedMemory {
+ public:
+  void* slot(std::size_t i) const noexcept { return static_cast<std::byte*>(data_) + i * stride_; }
+  template <class T>
+  T* slot_as(std::size_t i) const noexcept {
+    return static_cast<T*>(slot(i));
+  }
+  void* data() const noexcept { return data_; }
+  std::size_t slot_bytes() const noexcept { return slot_bytes_; }
+  std::size_t slots() const noexcept { return slots_; }
+  std::size_t stride() const noexcept { return stride_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+  const std::string& name() const noexcept { return name_; }
+
+ protected:
+  SlottedMemory() noexcept = default;
+  SlottedMemory(std::string_view name, std::size_t slot_bytes, std::size_t slots)
+      : name_(name), slot_bytes_(slot_bytes), slots_(slots), stride_(round_up(slot_bytes, kCudaSlotAlignment)) {
+    if (slot_bytes != 0 && slots != 0 &&
+        (slot_bytes > static_cast<std::size_t>(-1) - kCudaSlotAlignment || stride_ > static_cast<std::size_t>(-1) / slots)) {
+      throw AllocError(alloc_message(name, static_cast<std::size_t>(-1)));
+    }
+    bytes_ = stride_ * slots;
+  }
+  void swap(SlottedMemory& o) noexcept {
+    std::swap(name_, o.name_);
+    std::swap(data_, o.data_);
+    std::swap(slot_bytes_, o.slot_bytes_);
+    std::swap(slots_, o.slots_);
+    std::swap(stride_, o.stride_);
+    std::swap(bytes_, o.bytes_);
+  }
+
+  std::string name_;
+  void* data_ = nullptr;
+  std::size_t slot_bytes_ = 0;
+  std::size_t slots_ = 0;
+  std::size_t stride_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace detail
+
+class PinnedBuffer : public detail::SlottedMemory {
+ public:
+  PinnedBuffer() noexcept = default;
+  /// `slots` zeroed slots of `slot_bytes`, page-locked, usable by every device (portable).
+  PinnedBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
+      : SlottedMemory(name, slot_bytes, slots) {
+    const cudaError_t e = cudaHostAlloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_, cudaHostAllocPortable);
+    if (e != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      data_ = nullptr;
+      throw AllocError(detail::alloc_message(name, bytes_, cuda_error_message(e, {})));
+    }
+    std::memset(data_, 0, bytes_);
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cuda_check_noexcept(cudaFreeHost(data_), "free pinned buffer");
+  }
+  PinnedBuffer(PinnedBuffer&& o) noexcept { swap(o); }
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    PinnedBuffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+};
+
+class DeviceBuffer : public detail::SlottedMemory {
+ public:
+  DeviceBuffer() noexcept = default;
+  /// `slots` zeroed slots of `slot_bytes` in the memory of GPU `device`.
+  DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
+      : SlottedMemory(name, slot_bytes, slots), device_(device) {
+    DeviceGuard guard(device);
+    cudaError_t e = cudaMalloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_);
+    if (e == cudaSuccess) e = cudaMemset(data_, 0, bytes_);
+    if (e != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      if (data_ != nullptr) static_cast<void>(cudaFree(data_));
+      data_ = nullptr;
+      throw AllocError(detail::alloc_message(name, bytes_, cuda_error_message(e, {})));
+    }
+  }
+  ~DeviceBuffer() {
+    if (data_ == nullptr) return;
+    int previous = 0;
+    static_cast<void>(cudaGetDevice(&previous));
+    static_cast<void>(cudaSetDevice(device_));
+    cuda_check_noexcept(cudaFree(data_), "free device buffer");
+    static_cast<void>(cudaSetDevice(previous));
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept { swap_all(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    DeviceBuffer tmp(std::move(o));
+    swap_all(tmp);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  int device() const noexcept { return device_; }
+
+ private:
+  void swap_all(DeviceBuffer& o) noexcept {
+    swap(o);
+    std::swap(device_, o.device_);
+  }
+
+  int device_ = -1;
+};
+
+}  // namespace dfg

@@ -1,0 +1,311 @@
+/// \file
+/// dfg::parse_flags: the generated program's command line.
+///
+///     --iterations N        iterations to run (default 100)
+///     --no-overlap          run the strategy without computation/communication overlap
+///     --sync=barrier|events cycle synchronisation: a barrier per phase, or slot rings (default)
+///     --trace FILE          write Chrome/Perfetto trace events to FILE
+///     --stats               print per-node and per-transfer times, iteration period, throughput
+///     --set NAME=VALUE      set a runtime param (an integer)
+///     --params FILE         read runtime params from FILE: `NAME = VALUE` lines, '#' comments
+///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
+///     --help                print the usage and exit
+///
+/// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
+/// overrides the earlier one; --set and --params apply in command-line order, later wins.
+/// Runtime params are validated against the program's table: known name, integer, in range.
+///
+/// Guarantees: pure functions of their arguments (parse_flags reads the --params files);
+/// they never exit, print or throw except std::bad_alloc: a bad command line gives
+/// FlagsResult::exit_code == 1 and a one-line `error:` message that names the flag and the
+/// reason. Thread-safe (no shared state); allocate freely (start-up only).
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace dfg {
+
+/// One row of the program's table of runtime params (from `runtime param` in the spec).
+struct RuntimeParam {
+  std::string_view name;
+  std::int64_t default_value = 0;
+  std::int64_t min = std::numeric_limits<std::int64_t>::min();
+  std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  std::string_view help = {};
+};
+
+enum class SyncMode { events, barrier };
+
+/// --migrate NODE:PE@K; the program checks NODE and PE against its pre-generated alternatives.
+struct MigrationRequest {
+  std::string node;
+  std::string pe;
+  std::int64_t cycle = 0;
+  friend bool operator==(const MigrationRequest&, const MigrationRequest&) = default;
+};
+
+struct Options {
+  std::int64_t iterations = 100;
+  bool overlap = true;
+  SyncMode sync = SyncMode::events;
+  std::string trace_file;  ///< empty: no trace
+  bool stats = false;
+  bool help = false;
+  std::vector<MigrationRequest> migrations;
+  /// The runtime params' values, in the order of the table given to parse_flags.
+  std::vector<std::int64_t> params;
+};
+
+struct FlagsResult {
+  Options options;
+  int exit_code = 0;  ///< 0: go on (or print the usage if options.help); 1: bad command line
+  std::string error;  ///< "error: ..." (one line) when exit_code == 1
+  bool ok() const noexcept { return exit_code == 0; }
+};
+
+namespace detail {
+
+inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+/// Parses a whole string as a decimal int64; nullopt with `why` set otherwise.
+inline std::optional<std::int64_t> parse_int(std::string_view s, std::string& why) {
+  std::int64_t v = 0;
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec == std::errc::result_out_of_range) {
+    why = "integer out of range, got " + quoted(s);
+    return std::nullopt;
+  }
+  if (s.empty() || ec != std::errc() || ptr != last) {
+    why = "expected an integer, got " + quoted(s);
+    return std::nullopt;
+  }
+  return v;
+}
+
+inline std::string_view trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+inline std::string known_params(std::span<const RuntimeParam> table) {
+  if (table.empty()) return "this program has no runtime params";
+  std::string s = "known: ";
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += table[i].name;
+  }
+  return s;
+}
+
+/// Sets param `name` to the text `value`; returns the reason on failure ("" on success).
+/// `where` prefixes messages ("--set", "--params p.txt:3").
+inline std::string set_param(std::span<const RuntimeParam> table, std::vector<std::int64_t>& values,
+                             std::string_view where, std::string_view name, std::string_view value) {
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].name != name) continue;
+    std::string why;
+    const auto v = parse_int(value, why);
+    if (!v) return "error: " + std::string(where) + ": " + std::string(name) + ": " + why;
+    if (*v < table[i].min) {
+      return "error: " + std::string(where) + ": " + std::string(name) + " must be >= " +
+             std::to_string(table[i].min) + ", got " + std::to_string(*v);
+    }
+    if (*v > table[i].max) {
+      return "error: " + std::string(where) + ": " + std::string(name) + " must be <= " +
+             std::to_string(table[i].max) + ", got " + std::to_string(*v);
+    }
+    values[i] = *v;
+    return {};
+  }
+  return "error: " + std::string(where) + ": unknown runtime param " + quoted(name) + " (" +
+         known_params(table) + ")";
+}
+
+}  // namespace detail
+
+/// Applies the `NAME = VALUE` lines of `text` (read from `file`, for messages) to `values`.
+/// Returns "" on success, else the one-line error.
+inline std::string apply_params_text(std::string_view text, std::string_view file,
+                                     std::span<const RuntimeParam> table,
+                                     std::vector<std::int64_t>& values) {
+  std::vector<bool> seen(table.size(), false);
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = detail::trim(line);
+    if (line.empty()) continue;
+    const std::string where = "--params " + std::string(file) + ":" + std::to_string(line_no);
+    const auto eq = line.find('=');
+    const std::string_view name = eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(0, eq));
+    const std::string_view value = eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(eq + 1));
+    if (name.empty() || value.empty()) {
+      return "error: " + where + ": expected NAME = VALUE, got " + detail::quoted(line);
+    }
+    if (std::string e = detail::set_param(table, values, where, name, value); !e.empty()) return e;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      if (table[i].name != name) continue;
+      if (seen[i]) return "error: " + where + ": " + std::string(name) + " is set twice";
+      seen[i] = true;
+    }
+  }
+  return {};
+}
+
+/// Parses argv[1..argc). `table` lists the program's runtime params with their defaults.
+inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<const RuntimeParam> table) {
+  FlagsResult result;
+  Options& o = result.options;
+  for (const RuntimeParam& p : table) o.params.push_back(p.default_value);
+
+  auto fail = [&result](std::string message) {
+    result.exit_code = 1;
+    result.error = std::move(message);
+    return result;
+  };
+
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() < 3 || arg.substr(0, 2) != "--") {
+      return fail("error: unexpected argument " + detail::quoted(arg) + " (see --help)");
+    }
+    std::string_view flag = arg;
+    std::optional<std::string_view> inline_value;
+    if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+      flag = arg.substr(0, eq);
+      inline_value = arg.substr(eq + 1);
+    }
+    // The flag's value: inline after '=', else the next argument.
+    auto value = [&](std::string_view& out) -> bool {
+      if (inline_value) {
+        out = *inline_value;
+        return true;
+      }
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    auto no_value = [&]() { return !inline_value.has_value(); };
+    const std::string f(flag);
+
+    if (flag == "--help") {
+      if (!no_value()) return fail("error: --help: takes no value");
+      o.help = true;
+    } else if (flag == "--no-overlap") {
+      if (!no_value()) return fail("error: --no-overlap: takes no value");
+      o.overlap = false;
+    } else if (flag == "--stats") {
+      if (!no_value()) return fail("error: --stats: takes no value");
+      o.stats = true;
+    } else if (flag == "--iterations") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --iterations: missing value (a positive integer)");
+      std::string why;
+      const auto n = detail::parse_int(v, why);
+      if (!n) return fail("error: --iterations: " + why);
+      if (*n < 1) return fail("error: --iterations: must be >= 1, got " + std::to_string(*n));
+      o.iterations = *n;
+    } else if (flag == "--sync") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --sync: missing value ('barrier' or 'events')");
+      if (v == "barrier") o.sync = SyncMode::barrier;
+      else if (v == "events") o.sync = SyncMode::events;
+      else return fail("error: --sync: expected 'barrier' or 'events', got " + detail::quoted(v));
+    } else if (flag == "--trace") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --trace: missing value (an output file)");
+      o.trace_file = v;
+    } else if (flag == "--set") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --set: missing value (NAME=VALUE)");
+      const auto eq = v.find('=');
+      if (eq == std::string_view::npos || eq == 0 || eq + 1 == v.size()) {
+        return fail("error: --set: expected NAME=VALUE, got " + detail::quoted(v));
+      }
+      if (std::string e = detail::set_param(table, o.params, "--set", v.substr(0, eq), v.substr(eq + 1));
+          !e.empty()) {
+        return fail(std::move(e));
+      }
+    } else if (flag == "--params") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --params: missing value (a file)");
+      const std::string path(v);
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream text;
+      if (in) text << in.rdbuf();
+      if (!in || in.bad()) return fail("error: --params: cannot read " + detail::quoted(path));
+      if (std::string e = apply_params_text(text.str(), path, table, o.params); !e.empty()) {
+        return fail(std::move(e));
+      }
+    } else if (flag == "--migrate") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --migrate: missing value (NODE:PE@CYCLE)");
+      const auto colon = v.find(':');
+      const auto at = v.rfind('@');
+      std::string why;
+      std::optional<std::int64_t> cycle;
+      if (colon != std::string_view::npos && at != std::string_view::npos && colon > 0 &&
+          at > colon + 1) {
+        cycle = detail::parse_int(v.substr(at + 1), why);
+      }
+      if (!cycle || *cycle < 0) {
+        return fail("error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got " + detail::quoted(v));
+      }
+      o.migrations.push_back({std::string(v.substr(0, colon)), std::string(v.substr(colon + 1, at - colon - 1)), *cycle});
+    } else {
+      return fail("error: unknown flag " + detail::quoted(flag) + " (see --help)");
+    }
+  }
+  return result;
+}
+
+inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimeParam> table) {
+  return parse_flags(argc, const_cast<const char* const*>(argv), table);
+}
+
+/// The --help text, one flag a line, then the runtime params with their defaults.
+inline std::string usage(std::string_view program, std::span<const RuntimeParam> table) {
+  std::string s = "usage: " + std::string(program) + " [flags]\n\n";
+  s +=
+      "  --iterations N          iterations to run (default 100)\n"
+      "  --no-overlap            no computation/communication overlap\n"
+      "  --sync=barrier|events   synchronise by barriers or by buffer events (default events)\n"
+      "  --trace FILE            write Chrome/Perfetto trace events to FILE\n"
+      "  --stats                 print times per node and transfer, period, throughput\n"
+      "  --set NAME=VALUE        set a runtime param\n"
+      "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments)\n"
+      "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"
+      "  --help                  print this help\n";
+  if (!table.empty()) {
+    s += "\nruntime params:\n";
+    for (const RuntimeParam& p : table) {
+      std::string line = "  " + std::string(p.name) + " = " + std::to_string(p.default_value);
+      if (!p.help.empty()) {
+        if (line.size() < 26) line.append(26 - line.size(), ' ');
+        else line += ' ';
+        line += p.help;
+      }
+      s += line + '\n';
+    }
+  }
+  return s;
+}
+
+}  // namespace dfg

@@ -1,0 +1,113 @@
+/// \file
+/// dfg::HostBuffer: the storage of a buffer node (or of a colour of shared buffer nodes) on a
+/// CPU-only processing element: `slots` slots of `slot_bytes` each, every slot 64-byte aligned,
+/// zero-initialised, freed on destruction, named for error messages:
+///     cannot allocate 16 MiB for buffer i1.b@A.cpu
+///
+/// Guarantees: construction allocates (start-up only) and throws dfg::AllocError on failure;
+/// everything else is noexcept and never allocates. A buffer is not synchronised: who may touch
+/// which slot when is the business of its SlotRing. Movable, not copyable.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "dfg/bytes.hpp"
+
+namespace dfg {
+
+/// A buffer that could not be allocated; what() is the whole message.
+class AllocError final : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+
+inline constexpr std::size_t kSlotAlignment = 64;
+
+inline constexpr std::size_t round_up(std::size_t n, std::size_t a) noexcept { return (n + a - 1) / a * a; }
+
+/// "cannot allocate 16 MiB for buffer i1.b@A.cpu" (+ ": reason" when given).
+inline std::string alloc_message(std::string_view name, std::size_t bytes, std::string_view reason = {}) {
+  std::string m = "cannot allocate " + format_bytes(bytes) + " for buffer " + std::string(name);
+  if (!reason.empty()) m += ": " + std::string(reason);
+  return m;
+}
+
+/// slots * round_up(slot_bytes, 64), or 0 on overflow.
+inline std::size_t slotted_size(std::size_t slot_bytes, std::size_t slots) noexcept {
+  if (slot_bytes > static_cast<std::size_t>(-1) - kSlotAlignment) return 0;
+  const std::size_t stride = round_up(slot_bytes, kSlotAlignment);
+  if (slots != 0 && stride > static_cast<std::size_t>(-1) / slots) return 0;
+  return stride * slots;
+}
+
+}  // namespace detail
+
+class HostBuffer {
+ public:
+  HostBuffer() noexcept = default;
+
+  /// Allocates `slots` zeroed slots of `slot_bytes` bytes each. Throws AllocError.
+  HostBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
+      : name_(name), slot_bytes_(slot_bytes), slots_(slots),
+        stride_(detail::round_up(slot_bytes, detail::kSlotAlignment)) {
+    const std::size_t total = detail::slotted_size(slot_bytes, slots);
+    if (total == 0 && slot_bytes != 0 && slots != 0) {
+      throw AllocError(detail::alloc_message(name, static_cast<std::size_t>(-1)));
+    }
+    bytes_ = total;
+    data_ = std::aligned_alloc(detail::kSlotAlignment, total == 0 ? detail::kSlotAlignment : total);
+    if (data_ == nullptr) throw AllocError(detail::alloc_message(name, total));
+    std::memset(data_, 0, total);
+  }
+
+  ~HostBuffer() { std::free(data_); }
+
+  HostBuffer(HostBuffer&& o) noexcept { swap(o); }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    HostBuffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+
+  /// Slot i's first byte (i < slots()).
+  void* slot(std::size_t i) const noexcept { return static_cast<std::byte*>(data_) + i * stride_; }
+  template <class T>
+  T* slot_as(std::size_t i) const noexcept {
+    return static_cast<T*>(slot(i));
+  }
+  void* data() const noexcept { return data_; }
+  std::size_t slot_bytes() const noexcept { return slot_bytes_; }
+  std::size_t slots() const noexcept { return slots_; }
+  std::size_t stride() const noexcept { return stride_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+  const std::string& name() const noexcept { return name_; }
+
+ private:
+  void swap(HostBuffer& o) noexcept {
+    std::swap(name_, o.name_);
+    std::swap(data_, o.data_);
+    std::swap(slot_bytes_, o.slot_bytes_);
+    std::swap(slots_, o.slots_);
+    std::swap(stride_, o.stride_);
+    std::swap(bytes_, o.bytes_);
+  }
+
+  std::string name_;
+  void* data_ = nullptr;
+  std::size_t slot_bytes_ = 0;
+  std::size_t slots_ = 0;
+  std::size_t stride_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace dfg

@@ -1,0 +1,211 @@
+/// \file
+/// dfg::Stats: `--stats`. Per firing and per transfer: count, mean, min and max time; the
+/// iteration period (the mean time between consecutive iteration ends in steady state, after
+/// the first `warmup` cycles that fill the pipeline); the throughput (iterations/s, and bytes/s
+/// from the bytes every transfer moves per iteration); the peak memory per processing element.
+/// print() writes a fixed-width table:
+///
+///     kind      name                      pe            count   mean ms    min ms    max ms
+///     firing    i1 (Inc)                  A.g0            100     1.234     1.200     1.500
+///     transfer  p.m -> i1.a               A.cpu>A.g0      100     0.310     0.305     0.400
+///     iteration period: 1.250 ms over 97 iterations (after 2 warm-up cycles)
+///     throughput: 800.0 iterations/s, 12.5 GiB/s
+///     peak memory: A.cpu 32 MiB, A.g0 64 MiB
+///
+/// The end of cycle k is the latest end_cycle(pe, k) over the processing elements.
+///
+/// Guarantees:
+/// - add_entry() and add_pe() are set-up only (they allocate, are not synchronised).
+/// - Each entry has one writer thread (the PE that runs it), which calls add_time(); each PE's
+///   thread calls end_cycle() for its own PE. Neither locks nor allocates (cycle ends go into an
+///   array sized at set-up; cycles beyond it are ignored).
+/// - note_alloc()/note_free() may be called from any thread (relaxed atomics: a counter, no
+///   ordering needed; the peak is a CAS-max).
+/// - summary()/print() run after the workers are joined.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "dfg/bytes.hpp"
+
+namespace dfg {
+
+class Stats {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// `cycles`: how many cycles the run will have (iterations plus the pipeline latency);
+  /// `warmup`: how many first cycles the period leaves out.
+  Stats(std::int64_t cycles, std::int64_t warmup) : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup) {}
+
+  /// A processing element; returns its index.
+  int add_pe(std::string name) {
+    auto pe = std::make_unique<Pe>();
+    pe->name = std::move(name);
+    pe->cycle_end.assign(static_cast<std::size_t>(cycles_), Clock::time_point::min());
+    pes_.push_back(std::move(pe));
+    return static_cast<int>(pes_.size() - 1);
+  }
+
+  /// A firing ("firing", "i1 (Inc)", "A.g0") or a transfer ("transfer", "p.m -> i1.a",
+  /// "A.cpu>A.g0", bytes per iteration); returns its index.
+  int add_entry(std::string kind, std::string name, std::string pe, std::uint64_t bytes_per_iteration = 0) {
+    auto e = std::make_unique<Entry>();
+    e->kind = std::move(kind);
+    e->name = std::move(name);
+    e->pe = std::move(pe);
+    e->bytes = bytes_per_iteration;
+    entries_.push_back(std::move(e));
+    return static_cast<int>(entries_.size() - 1);
+  }
+
+  /// One run of entry `e` took `seconds`. From the entry's writer thread.
+  void add_time(int e, double seconds) noexcept {
+    Entry& x = *entries_[static_cast<std::size_t>(e)];
+    ++x.count;
+    x.sum += seconds;
+    x.min = std::min(x.min, seconds);
+    x.max = std::max(x.max, seconds);
+  }
+
+  /// PE `pe` finished cycle k at time t. From that PE's thread.
+  void end_cycle(int pe, std::int64_t k, Clock::time_point t = Clock::now()) noexcept {
+    if (k < 0 || k >= cycles_) return;
+    pes_[static_cast<std::size_t>(pe)]->cycle_end[static_cast<std::size_t>(k)] = t;
+  }
+
+  void note_alloc(int pe, std::uint64_t bytes) noexcept {
+    Pe& p = *pes_[static_cast<std::size_t>(pe)];
+    const std::uint64_t now = p.current.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    std::uint64_t peak = p.peak.load(std::memory_order_relaxed);
+    while (now > peak && !p.peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+  }
+  void note_free(int pe, std::uint64_t bytes) noexcept {
+    pes_[static_cast<std::size_t>(pe)]->current.fetch_sub(bytes, std::memory_order_relaxed);
+  }
+
+  struct EntrySummary {
+    std::string kind, name, pe;
+    std::uint64_t count = 0;
+    double mean_s = 0, min_s = 0, max_s = 0;
+  };
+  struct Summary {
+    std::vector<EntrySummary> entries;
+    std::int64_t periods = 0;  ///< consecutive iteration ends the period is averaged over
+    double period_s = 0;       ///< 0 when fewer than two steady-state cycle ends were recorded
+    double iterations_per_s = 0;
+    double bytes_per_s = 0;
+    std::vector<std::pair<std::string, std::uint64_t>> peak_memory;  ///< per PE, in add_pe order
+  };
+
+  Summary summary() const {
+    Summary s;
+    std::uint64_t bytes_per_iteration = 0;
+    for (const auto& e : entries_) {
+      EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0};
+      if (e->count > 0) {
+        x.mean_s = e->sum / static_cast<double>(e->count);
+        x.min_s = e->min;
+        x.max_s = e->max;
+      }
+      bytes_per_iteration += e->bytes;
+      s.entries.push_back(std::move(x));
+    }
+    // Iteration ends: the latest PE end of each cycle; the first and last complete steady ones.
+    std::int64_t first = -1, last = -1;
+    Clock::time_point first_t{}, last_t{};
+    for (std::int64_t k = std::max<std::int64_t>(warmup_, 0); k < cycles_; ++k) {
+      Clock::time_point end = Clock::time_point::min();
+      bool complete = !pes_.empty();
+      for (const auto& p : pes_) {
+        const Clock::time_point t = p->cycle_end[static_cast<std::size_t>(k)];
+        if (t == Clock::time_point::min()) complete = false;
+        end = std::max(end, t);
+      }
+      if (!complete) continue;
+      if (first < 0) {
+        first = k;
+        first_t = end;
+      }
+      last = k;
+      last_t = end;
+    }
+    if (first >= 0 && last > first) {
+      s.periods = last - first;
+      s.period_s = std::chrono::duration<double>(last_t - first_t).count() / static_cast<double>(s.periods);
+      if (s.period_s > 0) {
+        s.iterations_per_s = 1.0 / s.period_s;
+        s.bytes_per_s = static_cast<double>(bytes_per_iteration) / s.period_s;
+      }
+    }
+    for (const auto& p : pes_) s.peak_memory.emplace_back(p->name, p->peak.load(std::memory_order_relaxed));
+    return s;
+  }
+
+  /// The fixed-width table shown above.
+  void print(std::ostream& os) const { os << format(summary(), warmup_); }
+
+  static std::string format(const Summary& s, std::int64_t warmup) {
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe", "count",
+                  "mean ms", "min ms", "max ms");
+    out += line;
+    for (const EntrySummary& e : s.entries) {
+      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f\n", e.kind.c_str(), e.name.c_str(),
+                    e.pe.c_str(), static_cast<unsigned long long>(e.count), e.mean_s * 1e3, e.min_s * 1e3,
+                    e.max_s * 1e3);
+      out += line;
+    }
+    if (s.periods > 0) {
+      std::snprintf(line, sizeof line, "iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",
+                    s.period_s * 1e3, static_cast<long long>(s.periods), static_cast<long long>(warmup));
+      out += line;
+      std::snprintf(line, sizeof line, "throughput: %.1f iterations/s, %s/s\n", s.iterations_per_s,
+                    format_bytes(static_cast<std::uint64_t>(s.bytes_per_s)).c_str());
+      out += line;
+    } else {
+      out += "iteration period: not measured (too few cycles after the warm-up)\n";
+    }
+    out += "peak memory:";
+    for (std::size_t i = 0; i < s.peak_memory.size(); ++i) {
+      out += (i == 0 ? " " : ", ") + s.peak_memory[i].first + " " + format_bytes(s.peak_memory[i].second);
+    }
+    out += '\n';
+    return out;
+  }
+
+ private:
+  struct alignas(64) Entry {
+    std::string kind, name, pe;
+    std::uint64_t bytes = 0;
+    std::uint64_t count = 0;
+    double sum = 0;
+    double min = std::numeric_limits<double>::infinity();
+    double max = 0;
+  };
+  struct alignas(64) Pe {
+    std::string name;
+    std::vector<Clock::time_point> cycle_end;
+    std::atomic<std::uint64_t> current{0};
+    std::atomic<std::uint64_t> peak{0};
+  };
+
+  std::int64_t cycles_;
+  std::int64_t warmup_;
+  std::vector<std::unique_ptr<Pe>> pes_;
+  std::vector<std::unique_ptr<Entry>> entries_;
+};
+
+}  // namespace dfg

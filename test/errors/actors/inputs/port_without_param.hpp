@@ -1,0 +1,5 @@
+#pragma once
+
+struct Work {
+  void fire(const float* a) { (void)a; }
+};

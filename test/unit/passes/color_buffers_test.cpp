@@ -1,0 +1,209 @@
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "passes/build_ig.hpp"
+#include "passes/fixtures.hpp"
+#include "passes/ig_helpers.hpp"
+#include "passes/pipeline.hpp"
+#include "passes/simulate.hpp"
+
+using namespace dfgc;
+using ir::Strategy;
+using test::ProgramBuilder;
+
+namespace {
+
+constexpr std::int64_t kMiB = 1 << 20;
+
+struct Passes {
+  Schedule order;
+  BufferPlan plan;
+  BufferDepths depths;
+  Latencies latencies;
+  DelayLines delays;
+  BufferColouring colours;
+};
+
+Passes run(const ir::Program& p) {
+  Passes r;
+  r.order = schedule(p.dfg, p.arch, p.mapping);
+  r.plan = insert_buffers(p.dfg, p.arch, p.mapping);
+  r.depths = buffer_depth(r.plan);
+  r.latencies = compute_latency(p.dfg, r.order, r.plan);
+  r.delays = resync_inputs(p.dfg, p.arch, p.mapping, r.plan, r.latencies);
+  r.colours = color_buffers(p, r.order, r.plan, r.depths, r.latencies, r.delays);
+  return r;
+}
+
+ir::Ig build(const ir::Program& p, const Passes& r) {
+  return build_ig(p, r.order, r.plan, r.depths, r.latencies, r.delays, r.colours);
+}
+
+bool proper(const InterferenceGraph& g, const std::vector<std::uint32_t>& colour) {
+  for (std::uint32_t a = 0; a < g.size(); ++a)
+    for (std::uint32_t b = a + 1; b < g.size(); ++b)
+      if (g.conflicts(a, b) && colour[a] == colour[b]) return false;
+  return true;
+}
+
+bool conflicts(const PeColouring& pc, std::string_view a, std::string_view b) {
+  std::uint32_t i = 0, j = 0;
+  for (std::uint32_t v = 0; v < pc.graph.size(); ++v) {
+    if (pc.graph.names[v] == a) i = v;
+    if (pc.graph.names[v] == b) j = v;
+  }
+  return pc.graph.conflicts(i, j);
+}
+
+/// q on A.cpu sends to B.cpu (a double buffer with overlap); u -> v stays on A.cpu.
+ProgramBuilder sender_and_local(bool local_first) {
+  ProgramBuilder b("inflight");
+  b.type("T", ir::ElemType::f32, 1024);
+  test::add_generic_actors(b, "T");
+  b.host("A", 0).host("B", 0).link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+  if (local_first) b.node("u", "Source", "A.cpu").node("v", "Sink", "A.cpu");
+  b.node("q", "Source", "A.cpu").node("r", "Sink", "B.cpu");
+  if (!local_first) b.node("u", "Source", "A.cpu").node("v", "Sink", "A.cpu");
+  b.edge("q.o", "r.i").edge("u.o", "v.i");
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("P-I-I-C: memory with overlap is exactly twice the memory without", "[color_buffers]") {
+  ir::Program p = test::piic().build();
+  ir::Ig ig = run_passes(p);
+  for (const char* pe : {"A.cpu", "A.g0", "B.cpu", "B.g0"}) {
+    CAPTURE(pe);
+    const ir::MemoryReport& without = test::memory_of(p, ig[Strategy::no_overlap], pe);
+    const ir::MemoryReport& with = test::memory_of(p, ig[Strategy::overlap], pe);
+    CHECK(without.after == 2 * 16 * kMiB);  // the paper: 2 x 16 MB per host and per GPU
+    CHECK(with.after == 2 * without.after);
+    CHECK(with.before == with.after);
+    CHECK(without.before == without.after);
+  }
+}
+
+TEST_CASE("colouring never merges a buffer into a double buffer's slot in use", "[color_buffers]") {
+  SECTION("u -> v after q's firing: q's shareable slot is live, no sharing") {
+    ir::Program p = sender_and_local(false).build();
+    Passes r = run(p);
+    const PeColouring& a = r.colours[Strategy::overlap][0];
+    // Neither touches a common node: the papers' rule alone would merge them.
+    CHECK(conflicts(a, "q.o@A.cpu", "u.o@A.cpu"));
+    CHECK(a.colouring.count == 2);
+    CHECK(conflicts(r.colours[Strategy::no_overlap][0], "q.o@A.cpu", "u.o@A.cpu"));
+    for (Strategy s : ir::kStrategies) CHECK(test::simulate(p, build(p, r)[s], 12).errors.empty());
+    // Forcing the merge the papers' rule allows corrupts q's token in flight.
+    PeColouring& forced = r.colours[Strategy::overlap][0];
+    forced.colouring.colour.assign(forced.graph.size(), 0);
+    forced.colouring.count = 1;
+    test::SimReport bad = test::simulate(p, build(p, r)[Strategy::overlap], 12);
+    REQUIRE_FALSE(bad.errors.empty());
+  }
+  SECTION("u -> v before q's firing: u's token lives in q's free slot") {
+    ir::Program p = sender_and_local(true).build();
+    Passes r = run(p);
+    const PeColouring& a = r.colours[Strategy::overlap][0];
+    CHECK_FALSE(conflicts(a, "q.o@A.cpu", "u.o@A.cpu"));
+    CHECK(a.colouring.count == 1);
+    CHECK(a.bytes_before == 3 * 4096);
+    CHECK(a.colouring.bytes == 2 * 4096);
+    ir::Ig ig = build(p, r);
+    const ir::IgStrategy& with = ig[Strategy::overlap];
+    CHECK(test::buffer_named(with, "u.o@A.cpu").colour_lag == 0);
+    // Slots alternate: u writes the slot q writes later in the same cycle, not the one in flight.
+    const ir::BufferId u = test::buffer_id(with, "u.o@A.cpu"),
+                       q = test::buffer_id(with, "q.o@A.cpu");
+    for (std::int64_t c = 0; c < 4; ++c) {
+      const ir::IgTransfer& t = with.transfers[0];
+      CHECK(with.slot_of(u, with.buffers[u].writer, c) ==
+            with.slot_of(q, with.buffers[q].writer, c));
+      CHECK(with.slot_of(u, with.buffers[u].writer, c) !=
+            with.slot_of(q, {ir::Access::Kind::transfer, 0, 0, t.from_lag}, c));
+    }
+    for (Strategy s : ir::kStrategies) CHECK(test::simulate(p, ig[s], 12).errors.empty());
+    // Without overlap q's buffer is live from its firing to the next cycle's transfer step, which
+    // runs before u fires: u -> v fits in between.
+    CHECK(r.colours[Strategy::no_overlap][0].colouring.count == 1);
+  }
+}
+
+TEST_CASE("a received buffer's slot is free after its last local read", "[color_buffers]") {
+  // On B.cpu: r reads q's token (received, double), then u -> v reuses that slot.
+  ProgramBuilder b("receiver");
+  b.type("T", ir::ElemType::f32, 1024);
+  test::add_generic_actors(b, "T");
+  b.host("A", 0).host("B", 0).link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("q", "Source", "A.cpu").node("r", "Sink", "B.cpu").node("u", "Source", "B.cpu");
+  b.node("v", "Sink", "B.cpu").edge("q.o", "r.i").edge("u.o", "v.i");
+  ir::Program p = b.build();
+  ir::Ig ig = run_passes(p);
+  const ir::IgStrategy& with = ig[Strategy::overlap];
+  CHECK(with.memory[1].colours == 1);
+  CHECK(test::buffer_named(with, "u.o@B.cpu").colour_lag == 1);
+  for (Strategy s : ir::kStrategies) CHECK(test::simulate(p, ig[s], 12).errors.empty());
+}
+
+TEST_CASE("buffers touching one node never share", "[color_buffers]") {
+  ir::Program p = test::paper_example().build();
+  Passes r = run(p);
+  for (Strategy s : ir::kStrategies) {
+    const PeColouring& g1 = r.colours[s][*p.arch.find_pe("A.g1")];
+    CHECK(conflicts(g1, "d.o@A.g1", "e.o@A.g1"));  // e reads one, writes the other
+    CHECK(conflicts(g1, "e.o@A.g1", "f.o@A.g1"));
+    CHECK(conflicts(g1, "d.o@A.g1", "f.o@A.g1"));  // f reads d.o
+  }
+  // a.o@A.g1 is read by b only, f.o written after: they may share without overlap.
+  CHECK_FALSE(
+      conflicts(r.colours[Strategy::no_overlap][*p.arch.find_pe("A.g1")], "a.o@A.g1", "e.o@A.g1"));
+}
+
+TEST_CASE("DSatur is optimal on the papers' examples", "[color_buffers]") {
+  for (ir::Program p : {test::paper_example().build(), test::piic().build()}) {
+    Passes r = run(p);
+    for (Strategy s : ir::kStrategies)
+      for (const PeColouring& pc : r.colours[s]) {
+        CAPTURE(p.app_name, ir::to_string(s), pc.pe);
+        CHECK(proper(pc.graph, pc.colouring.colour));
+        CHECK(pc.colouring.count == exact_colouring(pc.graph, ColouringGoal::fewest_colours).count);
+        CHECK(pc.colouring.bytes == exact_colouring(pc.graph, ColouringGoal::fewest_bytes).bytes);
+      }
+  }
+}
+
+TEST_CASE("DSatur against the exact solver on random graphs", "[color_buffers]") {
+  std::mt19937 rng(20240611);
+  std::uint32_t worse_colours = 0, worst_colour_gap = 0;
+  double worst_bytes_ratio = 1.0;
+  for (int trial = 0; trial < 300; ++trial) {
+    InterferenceGraph g;
+    const int n = 4 + static_cast<int>(rng() % 11);
+    const double density = 0.15 + 0.6 * (rng() % 100) / 100.0;
+    for (int v = 0; v < n; ++v)
+      g.add("b" + std::to_string(v), kMiB << (rng() % 4), rng() % 4 == 0 ? 2 : 1);
+    for (std::uint32_t a = 0; a < g.size(); ++a)
+      for (std::uint32_t b = a + 1; b < g.size(); ++b)
+        if ((g.slots[a] > 1 && g.slots[b] > 1) || (rng() % 1000) < density * 1000)
+          g.add_conflict(a, b);
+    Colouring heuristic = dsatur(g);
+    Colouring fewest = exact_colouring(g, ColouringGoal::fewest_colours);
+    Colouring smallest = exact_colouring(g, ColouringGoal::fewest_bytes);
+    REQUIRE(proper(g, heuristic.colour));
+    REQUIRE(proper(g, fewest.colour));
+    REQUIRE(proper(g, smallest.colour));
+    REQUIRE(smallest.bytes == allocated_bytes(g, smallest.colour));
+    CHECK(heuristic.count <= fewest.count + 1);
+    CHECK(heuristic.bytes >= smallest.bytes);
+    CHECK(heuristic.bytes * 4 <= smallest.bytes * 7);
+    worse_colours += heuristic.count > fewest.count;
+    worst_colour_gap = std::max(worst_colour_gap, heuristic.count - fewest.count);
+    worst_bytes_ratio =
+        std::max(worst_bytes_ratio, static_cast<double>(heuristic.bytes) / smallest.bytes);
+  }
+  // Measured with this seed: 5 graphs in 300 need one colour more; bytes at most 1.72 x optimal.
+  CHECK(worse_colours <= 5);
+  CHECK(worst_colour_gap <= 1);
+  CHECK(worst_bytes_ratio < 1.75);
+}

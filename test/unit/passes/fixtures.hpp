@@ -1,0 +1,116 @@
+// Programs the passes' tests and benchmark share: the papers' examples and generated graphs.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "passes/program_builder.hpp"
+
+namespace dfgc::test {
+
+/// Actors with 0..2 inputs and 1..2 outputs on one token type.
+inline void add_generic_actors(ProgramBuilder& b, const std::string& type) {
+  b.actor("Source", "out " + type + " o");
+  b.actor("Sink", "in " + type + " i");
+  b.actor("Map", "in " + type + " i; out " + type + " o");
+  b.actor("Join", "in " + type + " x; in " + type + " y; out " + type + " o");
+  b.actor("Split", "in " + type + " i; out " + type + " o; out " + type + " p");
+}
+
+/// The PACCO journal paper's figures 5-7: two hosts, each a CPU and three GPUs on PCIe, the CPUs on
+/// Infiniband; b on GPU1 of host 0 broadcasts to c1 (host 1's CPU), c2 (GPU0 of host 1) and d.
+inline ProgramBuilder paper_example() {
+  ProgramBuilder b("paper");
+  b.type("Image", ir::ElemType::f32, 1 << 20, "W * H", true);
+  add_generic_actors(b, "Image");
+  b.host("A", 3).host("B", 3).link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("p", "Source", "A.cpu").node("a", "Map", "A.g0").node("b", "Map", "A.g1");
+  b.node("c1", "Sink", "B.cpu").node("c2", "Sink", "B.g0").node("d", "Map", "A.g1");
+  b.node("e", "Map", "A.g1").node("f", "Join", "A.g1").node("c3", "Sink", "A.g2");
+  b.edge("p.o", "a.i")
+      .edge("a.o", "b.i")
+      .edge("b.o", "c2.i")
+      .edge("b.o", "c1.i")
+      .edge("b.o", "d.i");
+  b.edge("d.o", "e.i").edge("e.o", "f.x").edge("d.o", "f.y").edge("f.o", "c3.i");
+  return b;
+}
+
+/// The journal paper's section 5.1: P -> I -> I -> C over two hosts, 16 MiB matrices.
+inline ProgramBuilder piic() {
+  ProgramBuilder b("overlap");
+  b.type("Matrix", ir::ElemType::f32, 2048 * 2048, "N * N");
+  b.actor("Producer", "out Matrix m").actor("Inc", "in Matrix a; out Matrix b");
+  b.actor("Consumer", "in Matrix m");
+  b.host("A", 1).host("B", 1).link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("p", "Producer", "A.cpu").node("i1", "Inc", "A.g0").node("i2", "Inc", "B.g0");
+  b.node("c", "Consumer", "B.cpu");
+  b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "c.m");
+  return b;
+}
+
+/// 4 hosts A..D, each a CPU and 3 GPUs on PCIe; g0 <-> g1 on NVLink; the CPUs in a ring.
+inline void cluster16(ProgramBuilder& b) {
+  const char* hosts[] = {"A", "B", "C", "D"};
+  for (const char* h : hosts)
+    b.host(h, 3).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
+  for (int h = 0; h < 4; ++h)
+    b.link(std::string(hosts[h]) + ".cpu", std::string(hosts[(h + 1) % 4]) + ".cpu",
+           ir::LinkKind::net, 2.6e9);
+}
+
+/// A random layered DAG of `nodes` nodes on cluster16, randomly mapped. Each input reads one of
+/// the last `window` outputs, preferring those no one reads yet.
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20) {
+  ProgramBuilder b("random");
+  b.type("T", ir::ElemType::f32, 1024);
+  add_generic_actors(b, "T");
+  cluster16(b);
+  std::mt19937 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::vector<std::string> pes;
+  for (const ir::Pe& pe : b.program().arch.pes) pes.push_back(pe.name);
+  std::vector<std::string> open;  // outputs not consumed yet
+  std::vector<std::string> all;   // every output
+  auto producer = [&]() -> std::string {
+    if (!open.empty() && pick(3) != 0) {
+      std::size_t i =
+          open.size() - 1 -
+          static_cast<std::size_t>(pick(std::min<int>(window, static_cast<int>(open.size()))));
+      std::string o = open[i];
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+      return o;
+    }
+    std::size_t back =
+        static_cast<std::size_t>(pick(std::min<int>(window, static_cast<int>(all.size()))));
+    return all[all.size() - 1 - back];
+  };
+  for (int i = 0; i < nodes; ++i) {
+    std::string name = "n" + std::to_string(i);
+    const std::string& pe = pes[static_cast<std::size_t>(pick(static_cast<int>(pes.size())))];
+    int kind = all.empty() ? 0 : i == nodes - 1 ? 1 : pick(10);
+    if (kind == 0) {
+      b.node(name, "Source", pe);
+    } else if (kind == 1) {
+      b.node(name, "Sink", pe).edge(producer(), name + ".i");
+    } else if (kind <= 5) {
+      b.node(name, "Map", pe).edge(producer(), name + ".i");
+    } else if (kind <= 7) {
+      b.node(name, "Split", pe).edge(producer(), name + ".i");
+    } else {
+      std::string x = producer(), y = producer();
+      b.node(name, "Join", pe).edge(x, name + ".x").edge(y, name + ".y");
+    }
+    const ir::Actor& actor = b.program().dfg.actors[b.program().dfg.nodes.back().actor];
+    for (const ir::Port& port : actor.ports)
+      if (port.dir == ir::PortDir::out) {
+        open.push_back(name + "." + port.name);
+        all.push_back(name + "." + port.name);
+      }
+  }
+  return b;
+}
+
+}  // namespace dfgc::test

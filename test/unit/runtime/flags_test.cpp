@@ -1,0 +1,181 @@
+#include "dfg/flags.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace {
+
+const dfg::RuntimeParam kParams[] = {
+    {"N", 2048, 1, 1 << 20, "matrix side"},
+    {"LOOPS", 100, 0},
+    {"OFFSET", -3},
+};
+
+dfg::FlagsResult parse(std::initializer_list<const char*> args, std::span<const dfg::RuntimeParam> table = kParams) {
+  std::vector<const char*> argv{"app"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return dfg::parse_flags(static_cast<int>(argv.size()), argv.data(), table);
+}
+
+std::string error_of(std::initializer_list<const char*> args, std::span<const dfg::RuntimeParam> table = kParams) {
+  const dfg::FlagsResult r = parse(args, table);
+  CHECK(r.exit_code == 1);
+  CHECK(r.error.find('\n') == std::string::npos);
+  return r.error;
+}
+
+// A file in the temporary directory, removed at scope exit.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& name, const std::string& text)
+      : path((std::filesystem::temp_directory_path() / ("dfg_flags_test_" + name)).string()) {
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("flags: defaults", "[flags]") {
+  const dfg::FlagsResult r = parse({});
+  REQUIRE(r.ok());
+  CHECK(r.error.empty());
+  CHECK(r.options.iterations == 100);
+  CHECK(r.options.overlap);
+  CHECK(r.options.sync == dfg::SyncMode::events);
+  CHECK(r.options.trace_file.empty());
+  CHECK_FALSE(r.options.stats);
+  CHECK_FALSE(r.options.help);
+  CHECK(r.options.migrations.empty());
+  CHECK(r.options.params == std::vector<std::int64_t>{2048, 100, -3});
+}
+
+TEST_CASE("flags: every flag, both spellings", "[flags]") {
+  const dfg::FlagsResult r = parse({"--iterations", "500", "--no-overlap", "--sync=barrier", "--trace", "t.json",
+                                    "--stats", "--set", "N=4096", "--set=LOOPS=0", "--migrate", "i2:B.g1@25",
+                                    "--migrate=c:A.cpu@7"});
+  REQUIRE(r.ok());
+  CHECK(r.options.iterations == 500);
+  CHECK_FALSE(r.options.overlap);
+  CHECK(r.options.sync == dfg::SyncMode::barrier);
+  CHECK(r.options.trace_file == "t.json");
+  CHECK(r.options.stats);
+  CHECK(r.options.params == std::vector<std::int64_t>{4096, 0, -3});
+  REQUIRE(r.options.migrations.size() == 2);
+  CHECK(r.options.migrations[0] == dfg::MigrationRequest{"i2", "B.g1", 25});
+  CHECK(r.options.migrations[1] == dfg::MigrationRequest{"c", "A.cpu", 7});
+
+  const dfg::FlagsResult s = parse({"--iterations=3", "--sync", "events", "--trace=x.json", "--set", "OFFSET=-9"});
+  REQUIRE(s.ok());
+  CHECK(s.options.iterations == 3);
+  CHECK(s.options.sync == dfg::SyncMode::events);
+  CHECK(s.options.trace_file == "x.json");
+  CHECK(s.options.params[2] == -9);
+}
+
+TEST_CASE("flags: a repeated flag overrides the earlier one", "[flags]") {
+  const dfg::FlagsResult r = parse({"--iterations", "5", "--iterations", "6", "--set", "N=1", "--set", "N=2"});
+  REQUIRE(r.ok());
+  CHECK(r.options.iterations == 6);
+  CHECK(r.options.params[0] == 2);
+}
+
+TEST_CASE("flags: --help", "[flags]") {
+  const dfg::FlagsResult r = parse({"--help"});
+  REQUIRE(r.ok());
+  CHECK(r.options.help);
+  const std::string u = dfg::usage("app", kParams);
+  CHECK(u.rfind("usage: app [flags]\n", 0) == 0);
+  CHECK(u.find("  --iterations N ") != std::string::npos);
+  CHECK(u.find("\nruntime params:\n  N = 2048                matrix side\n  LOOPS = 100\n  OFFSET = -3\n") !=
+        std::string::npos);
+  CHECK(dfg::usage("app", {}).find("\nruntime params:") == std::string::npos);
+}
+
+TEST_CASE("flags: error messages", "[flags]") {
+  CHECK(error_of({"--iterations"}) == "error: --iterations: missing value (a positive integer)");
+  CHECK(error_of({"--iterations", "abc"}) == "error: --iterations: expected an integer, got 'abc'");
+  CHECK(error_of({"--iterations=12x"}) == "error: --iterations: expected an integer, got '12x'");
+  CHECK(error_of({"--iterations="}) == "error: --iterations: expected an integer, got ''");
+  CHECK(error_of({"--iterations", "0"}) == "error: --iterations: must be >= 1, got 0");
+  CHECK(error_of({"--iterations", "-5"}) == "error: --iterations: must be >= 1, got -5");
+  CHECK(error_of({"--iterations", "99999999999999999999"}) ==
+        "error: --iterations: integer out of range, got '99999999999999999999'");
+  CHECK(error_of({"--no-overlap=1"}) == "error: --no-overlap: takes no value");
+  CHECK(error_of({"--stats=yes"}) == "error: --stats: takes no value");
+  CHECK(error_of({"--help=me"}) == "error: --help: takes no value");
+  CHECK(error_of({"--sync"}) == "error: --sync: missing value ('barrier' or 'events')");
+  CHECK(error_of({"--sync=bsp"}) == "error: --sync: expected 'barrier' or 'events', got 'bsp'");
+  CHECK(error_of({"--trace"}) == "error: --trace: missing value (an output file)");
+  CHECK(error_of({"--trace="}) == "error: --trace: missing value (an output file)");
+  CHECK(error_of({"--set"}) == "error: --set: missing value (NAME=VALUE)");
+  CHECK(error_of({"--set", "N"}) == "error: --set: expected NAME=VALUE, got 'N'");
+  CHECK(error_of({"--set", "=4"}) == "error: --set: expected NAME=VALUE, got '=4'");
+  CHECK(error_of({"--set", "N="}) == "error: --set: expected NAME=VALUE, got 'N='");
+  CHECK(error_of({"--set", "M=4"}) == "error: --set: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
+  CHECK(error_of({"--set", "M=4"}, {}) == "error: --set: unknown runtime param 'M' (this program has no runtime params)");
+  CHECK(error_of({"--set", "N=four"}) == "error: --set: N: expected an integer, got 'four'");
+  CHECK(error_of({"--set", "N=0"}) == "error: --set: N must be >= 1, got 0");
+  CHECK(error_of({"--set", "N=2000000"}) == "error: --set: N must be <= 1048576, got 2000000");
+  CHECK(error_of({"--params"}) == "error: --params: missing value (a file)");
+  CHECK(error_of({"--params", "/nonexistent/p.txt"}) == "error: --params: cannot read '/nonexistent/p.txt'");
+  CHECK(error_of({"--migrate"}) == "error: --migrate: missing value (NODE:PE@CYCLE)");
+  CHECK(error_of({"--migrate", "i2"}) == "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2'");
+  CHECK(error_of({"--migrate", "i2:B.g1"}) ==
+        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:B.g1'");
+  CHECK(error_of({"--migrate", ":B.g1@3"}) ==
+        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got ':B.g1@3'");
+  CHECK(error_of({"--migrate", "i2:@3"}) == "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:@3'");
+  CHECK(error_of({"--migrate", "i2:B.g1@-1"}) ==
+        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:B.g1@-1'");
+  CHECK(error_of({"--frobnicate"}) == "error: unknown flag '--frobnicate' (see --help)");
+  CHECK(error_of({"--frobnicate=3"}) == "error: unknown flag '--frobnicate' (see --help)");
+  CHECK(error_of({"input.txt"}) == "error: unexpected argument 'input.txt' (see --help)");
+  CHECK(error_of({"-n"}) == "error: unexpected argument '-n' (see --help)");
+  CHECK(error_of({"--"}) == "error: unexpected argument '--' (see --help)");
+}
+
+TEST_CASE("flags: --params files", "[flags]") {
+  TempFile good("good.txt",
+                "# sizes for the big run\n"
+                "N = 4096   # side\n"
+                "\n"
+                "  LOOPS=7\n");
+  const dfg::FlagsResult r = parse({"--params", good.path.c_str(), "--set", "LOOPS=9"});
+  REQUIRE(r.ok());
+  CHECK(r.options.params == std::vector<std::int64_t>{4096, 9, -3});
+  // Command-line order: the file applies after the --set that precedes it.
+  const dfg::FlagsResult s = parse({"--set", "LOOPS=9", ("--params=" + good.path).c_str()});
+  REQUIRE(s.ok());
+  CHECK(s.options.params[1] == 7);
+
+  TempFile syntax("syntax.txt", "N = 1\nLOOPS\n");
+  CHECK(error_of({"--params", syntax.path.c_str()}) ==
+        "error: --params " + syntax.path + ":2: expected NAME = VALUE, got 'LOOPS'");
+  TempFile unknown("unknown.txt", "\n\nM = 3\n");
+  CHECK(error_of({"--params", unknown.path.c_str()}) ==
+        "error: --params " + unknown.path + ":3: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
+  TempFile range("range.txt", "N = 0\n");
+  CHECK(error_of({"--params", range.path.c_str()}) == "error: --params " + range.path + ":1: N must be >= 1, got 0");
+  TempFile twice("twice.txt", "N = 1\nN = 2\n");
+  CHECK(error_of({"--params", twice.path.c_str()}) == "error: --params " + twice.path + ":2: N is set twice");
+  TempFile value("value.txt", "N = 1 2\n");
+  CHECK(error_of({"--params", value.path.c_str()}) ==
+        "error: --params " + value.path + ":1: N: expected an integer, got '1 2'");
+  TempFile empty_value("empty.txt", "N =   # nothing\n");
+  CHECK(error_of({"--params", empty_value.path.c_str()}) ==
+        "error: --params " + empty_value.path + ":1: expected NAME = VALUE, got 'N ='");
+}
+
+TEST_CASE("flags: apply_params_text directly", "[flags]") {
+  std::vector<std::int64_t> values{1, 2, 3};
+  CHECK(dfg::apply_params_text("OFFSET = 10\r\nN=5", "p", kParams, values).empty());
+  CHECK(values == std::vector<std::int64_t>{5, 2, 10});
+  CHECK(dfg::apply_params_text("", "p", kParams, values).empty());
+}

@@ -1,0 +1,120 @@
+#include "dfg/stats.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = dfg::Stats::Clock;
+using std::chrono::milliseconds;
+
+}  // namespace
+
+TEST_CASE("stats: per-entry times, period, throughput, memory", "[stats]") {
+  dfg::Stats stats(/*cycles=*/12, /*warmup=*/2);
+  const int cpu = stats.add_pe("A.cpu");
+  const int gpu = stats.add_pe("A.g0");
+  const int fire = stats.add_entry("firing", "i1 (Inc)", "A.g0");
+  const int copy = stats.add_entry("transfer", "p.m -> i1.a", "A.cpu>A.g0", 16u << 20);
+  const int idle = stats.add_entry("firing", "c (Consumer)", "A.cpu");
+  stats.add_time(fire, 0.001);
+  stats.add_time(fire, 0.003);
+  stats.add_time(copy, 0.0005);
+
+  // Cycle k ends at 10 ms * k on the CPU and 1 ms later on the GPU; the warm-up cycles are slow.
+  const Clock::time_point t0{};
+  for (std::int64_t k = 0; k < 12; ++k) {
+    const auto base = t0 + milliseconds(k < 2 ? 100 * k : 10 * k + 200);
+    stats.end_cycle(cpu, k, base);
+    stats.end_cycle(gpu, k, base + milliseconds(1));
+  }
+  stats.end_cycle(cpu, 12, t0);  // beyond the cycles: ignored
+  stats.note_alloc(cpu, 32u << 20);
+  stats.note_alloc(gpu, 64u << 20);
+  stats.note_free(gpu, 64u << 20);
+  stats.note_alloc(gpu, 16u << 20);
+
+  const dfg::Stats::Summary s = stats.summary();
+  REQUIRE(s.entries.size() == 3);
+  CHECK(s.entries[0].count == 2);
+  CHECK(s.entries[0].mean_s == Approx(0.002));
+  CHECK(s.entries[0].min_s == Approx(0.001));
+  CHECK(s.entries[0].max_s == Approx(0.003));
+  CHECK(s.entries[2].count == 0);
+  CHECK(s.periods == 9);
+  CHECK(s.period_s == Approx(0.010));
+  CHECK(s.iterations_per_s == Approx(100.0));
+  CHECK(s.bytes_per_s == Approx(100.0 * (16u << 20)));
+  REQUIRE(s.peak_memory.size() == 2);
+  CHECK(s.peak_memory[0].second == 32u << 20);
+  CHECK(s.peak_memory[1].second == 64u << 20);
+  static_cast<void>(idle);
+
+  std::ostringstream os;
+  stats.print(os);
+  CHECK(os.str() ==
+        "kind      name                      pe             count   mean ms    min ms    max ms\n"
+        "firing    i1 (Inc)                  A.g0               2     2.000     1.000     3.000\n"
+        "transfer  p.m -> i1.a               A.cpu>A.g0         1     0.500     0.500     0.500\n"
+        "firing    c (Consumer)              A.cpu              0     0.000     0.000     0.000\n"
+        "iteration period: 10.000 ms over 9 iterations (after 2 warm-up cycles)\n"
+        "throughput: 100.0 iterations/s, 1.6 GiB/s\n"
+        "peak memory: A.cpu 32 MiB, A.g0 64 MiB\n");
+}
+
+TEST_CASE("stats: too few cycles leave the period unmeasured", "[stats]") {
+  dfg::Stats stats(3, 2);
+  const int pe = stats.add_pe("A.cpu");
+  stats.end_cycle(pe, 0);
+  stats.end_cycle(pe, 1);
+  stats.end_cycle(pe, 2);
+  const auto s = stats.summary();
+  CHECK(s.periods == 0);
+  CHECK(s.period_s == 0);
+  CHECK(dfg::Stats::format(s, 2).find("iteration period: not measured") != std::string::npos);
+}
+
+TEST_CASE("stats: a cycle some PE did not finish does not count", "[stats]") {
+  dfg::Stats stats(5, 0);
+  const int a = stats.add_pe("a");
+  const int b = stats.add_pe("b");
+  const Clock::time_point t0{};
+  for (std::int64_t k = 0; k < 5; ++k) stats.end_cycle(a, k, t0 + milliseconds(k));
+  for (std::int64_t k = 0; k < 3; ++k) stats.end_cycle(b, k, t0 + milliseconds(2 * k));
+  const auto s = stats.summary();
+  CHECK(s.periods == 2);
+  CHECK(s.period_s == Approx(0.002));
+}
+
+TEST_CASE("stats stress: one thread per PE and entry, memory from any thread", "[stats][stress]") {
+  constexpr int kPes = 3;
+  constexpr std::int64_t kCycles = 2000;
+  dfg::Stats stats(kCycles, 1);
+  std::vector<int> pes, entries;
+  for (int i = 0; i < kPes; ++i) {
+    pes.push_back(stats.add_pe("pe" + std::to_string(i)));
+    entries.push_back(stats.add_entry("firing", "n" + std::to_string(i), "pe" + std::to_string(i), 8));
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kPes; ++i) {
+    threads.emplace_back([&, i] {
+      stats.note_alloc(0, 1000);
+      for (std::int64_t k = 0; k < kCycles; ++k) {
+        stats.add_time(entries[static_cast<std::size_t>(i)], 1e-6);
+        stats.end_cycle(pes[static_cast<std::size_t>(i)], k);
+      }
+      stats.note_free(0, 1000);
+    });
+  }
+  for (auto& th : threads) th.join();
+  const auto s = stats.summary();
+  for (const auto& e : s.entries) CHECK(e.count == static_cast<std::uint64_t>(kCycles));
+  CHECK(s.periods == kCycles - 2);
+  CHECK(s.peak_memory[0].second >= 1000);
+  CHECK(s.peak_memory[0].second <= 3000);
+}

@@ -1,0 +1,172 @@
+#include "dfg/worker.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dfg/cycle_barrier.hpp"
+#include "dfg/slot_ring.hpp"
+#include "dfg/window.hpp"
+#include "hang_guard.hpp"
+
+TEST_CASE("workers: a clean run returns 0 and prints nothing", "[worker]") {
+  dfg::Abort abort;
+  dfg::Workers workers(abort);
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 3; ++i) {
+    CHECK(workers.spawn("pe" + std::to_string(i), [&](dfg::Where&) { ran.fetch_add(1); }));
+  }
+  CHECK(workers.size() == 3);
+  std::ostringstream err;
+  CHECK(workers.join_and_report(err) == 0);
+  CHECK(err.str().empty());
+  CHECK(ran.load() == 3);
+}
+
+TEST_CASE("workers stress: an actor that throws mid-run stops the whole P -> I -> I -> C pipeline",
+          "[worker][abort][stress]") {
+  // Four PEs joined by slot rings, as the generated program does with --sync=events; i1 throws
+  // at iteration 17. Every other worker is blocked in, or reaches, a ring wait and leaves with
+  // Aborted; join returns 1 and the message names the node and the iteration.
+  for (int round = 0; round < 20; ++round) {
+    dfg_test::HangGuard guard("pipeline abort, round " + std::to_string(round), dfg_test::kHangSeconds);
+    dfg::Abort abort;
+    dfg::SlotRing p_i1(2, 1, abort), i1_i2(2, 1, abort), i2_c(2, 1, abort);
+    std::vector<std::int64_t> b0(2), b1(2), b2(2);
+    const std::int64_t kIterations = 1'000'000;  // never reached
+    dfg::Workers workers(abort);
+    workers.spawn("A.cpu", [&](dfg::Where& where) {
+      for (std::int64_t k = 0; k < kIterations; ++k) {
+        where.at("node p (Producer) @ A.cpu", k);
+        p_i1.wait_writable(k);
+        b0[p_i1.slot(k)] = k;
+        p_i1.publish(k);
+      }
+    });
+    workers.spawn("A.g0", [&](dfg::Where& where) {
+      for (std::int64_t k = 0; k < kIterations; ++k) {
+        where.at("node i1 (Inc) @ A.g0", k);
+        p_i1.wait_readable(0, k);
+        i1_i2.wait_writable(k);
+        if (k == 17) throw std::runtime_error("bad token");
+        b1[i1_i2.slot(k)] = b0[p_i1.slot(k)] + 1;
+        p_i1.release(0, k);
+        i1_i2.publish(k);
+      }
+    });
+    workers.spawn("B.g0", [&](dfg::Where& where) {
+      for (std::int64_t k = 0; k < kIterations; ++k) {
+        where.at("node i2 (Inc) @ B.g0", k);
+        i1_i2.wait_readable(0, k);
+        i2_c.wait_writable(k);
+        b2[i2_c.slot(k)] = b1[i1_i2.slot(k)] + 1;
+        i1_i2.release(0, k);
+        i2_c.publish(k);
+      }
+    });
+    std::int64_t consumed = 0, bad = 0;
+    workers.spawn("B.cpu", [&](dfg::Where& where) {
+      for (std::int64_t k = 0; k < kIterations; ++k) {
+        where.at("node c (Consumer) @ B.cpu", k);
+        i2_c.wait_readable(0, k);
+        if (b2[i2_c.slot(k)] != k + 2) ++bad;
+        ++consumed;
+        i2_c.release(0, k);
+      }
+    });
+    std::ostringstream err;
+    CHECK(workers.join_and_report(err) == 1);
+    CHECK(err.str() == "error: node i1 (Inc) @ A.g0, iteration 17: bad token\n");
+    CHECK(consumed <= 17);  // 0..16 at most: the stop may reach the consumer first
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("workers: barrier and window waits stop too; a body without a where is named by its worker",
+          "[worker][abort]") {
+  dfg_test::HangGuard guard("barrier abort", dfg_test::kHangSeconds);
+  dfg::Abort abort;
+  dfg::CycleBarrier barrier(3, abort);
+  const dfg::Window initial[] = {{0, dfg::Window::kForever}};
+  dfg::WindowTable windows(initial, 3, abort);
+  dfg::Workers workers(abort);
+  for (int i = 0; i < 2; ++i) {
+    workers.spawn("pe" + std::to_string(i), [&, i](dfg::Where&) {
+      dfg::WindowCursor win = windows.cursor(i);
+      for (std::int64_t k = 0;; ++k) {
+        win.begin(k);
+        barrier.arrive_and_wait();
+      }
+    });
+  }
+  workers.spawn("A.g1", [&](dfg::Where&) {
+    dfg::WindowCursor win = windows.cursor(2);
+    for (std::int64_t k = 0; k < 5; ++k) {
+      win.begin(k);
+      barrier.arrive_and_wait();
+    }
+    throw std::logic_error("cudaErrorIllegalAddress: an illegal memory access was encountered");
+  });
+  std::ostringstream err;
+  CHECK(workers.join_and_report(err) == 1);
+  CHECK(err.str() == "error: worker A.g1: cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+}
+
+TEST_CASE("workers: non-standard exceptions and main_guard", "[worker]") {
+  {
+    dfg::Abort abort;
+    dfg::Workers workers(abort);
+    workers.spawn("A.cpu", [](dfg::Where& where) {
+      where.at("node p (Producer) @ A.cpu", 2);
+      throw 42;
+    });
+    std::ostringstream err;
+    CHECK(workers.join_and_report(err) == 1);
+    CHECK(err.str() == "error: node p (Producer) @ A.cpu, iteration 2: unknown exception\n");
+  }
+  {
+    dfg::Abort abort;
+    std::ostringstream err;
+    CHECK(dfg::main_guard(err, [] { return 0; }, abort) == 0);
+    CHECK(dfg::main_guard(err, [] { return 2; }, abort) == 2);
+    CHECK(err.str().empty());
+    CHECK(dfg::main_guard(err, []() -> int { throw std::runtime_error("cannot allocate 16 MiB for buffer i1.b@A.cpu"); },
+                          abort) == 1);
+    CHECK(err.str() == "error: cannot allocate 16 MiB for buffer i1.b@A.cpu\n");
+  }
+  {
+    // Workers reported inside main_guard's body: the message is printed once.
+    dfg::Abort abort;
+    std::ostringstream err;
+    const int status = dfg::main_guard(
+        err,
+        [&] {
+          dfg::Workers workers(abort);
+          workers.spawn("A.cpu", [](dfg::Where& where) {
+            where.at("node p (Producer) @ A.cpu", 0);
+            throw std::runtime_error("no input");
+          });
+          return workers.join_and_report(err);
+        },
+        abort);
+    CHECK(status == 1);
+    CHECK(err.str() == "error: node p (Producer) @ A.cpu, iteration 0: no input\n");
+  }
+  {
+    // Workers left unjoined: the destructor raises the stop and joins.
+    dfg_test::HangGuard guard("workers destructor", dfg_test::kHangSeconds);
+    dfg::Abort abort;
+    {
+      dfg::SlotRing ring(1, 1, abort);
+      dfg::Workers workers(abort);
+      workers.spawn("A.cpu", [&](dfg::Where&) { ring.wait_readable(0, 0); });
+    }
+    CHECK(abort.stopped());
+    CHECK(abort.message() == "error: worker threads abandoned before join");
+  }
+}

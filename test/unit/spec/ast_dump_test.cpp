@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+
+#include "spec_test_util.hpp"
+
+using namespace dfgc;
+using dfgc::test::Parsed;
+
+TEST_CASE("the dump shows every construct in source order with line:col", "[spec][dump]") {
+  Parsed p(R"(import "a\\b.dfg";
+runtime param W = 0x10 + 16_777_216 * -(2 - 1);
+type Matrix = float[min(W, 4) % 3];
+actor Inc {
+  gpu "inc.cuh" Inc;
+  in Matrix a;
+  param double scale = 2.0;
+  param bool on;
+  out Matrix b;
+  cpu "inc_cpu.hpp";
+}
+arch two {
+  link A.cpu -> A.g0 pcie (2.5 GB/s, 1.5 us);
+  host A { cpu; gpu g0 = 0; }
+}
+app x on two {
+  a.b -> c.d;
+  node i1 : Inc @ A.g0 { scale = 1e9; }
+}
+param N = 1;
+)");
+  REQUIRE(p.errors().empty());
+  CHECK(ast::dump(*p.module, p.sm) ==
+        "module t.dfg\n"
+        "import \"a\\\\b.dfg\" @1:1\n"
+        "runtime param W = 16 + (16777216 * -(2 - 1)) @2:1\n"
+        "type Matrix = float[min(W, 4) % 3] @3:1\n"
+        "actor Inc @4:1\n"
+        "  gpu \"inc.cuh\" Inc @5:3\n"
+        "  in Matrix a @6:3\n"
+        "  param double scale = 2.0 @7:3\n"
+        "  param bool on @8:3\n"
+        "  out Matrix b @9:3\n"
+        "  cpu \"inc_cpu.hpp\" @10:3\n"
+        "arch two @12:1\n"
+        "  link A.cpu -> A.g0 pcie 2500000000 B/s 1.5e-06 s @13:3\n"
+        "  host A @14:3\n"
+        "    cpu @14:12\n"
+        "    gpu g0 = 0 @14:17\n"
+        "app x on two @16:1\n"
+        "  edge a.b -> c.d @17:7\n"
+        "  node i1 : Inc @ A.g0 @18:3\n"
+        "    scale = 1000000000.0 @18:26\n"
+        "param N = 1 @20:1\n");
+}
+
+TEST_CASE("the dump of a sample is stable", "[spec][dump]") {
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  auto file = sm.load_file("samples/overlap/two_hosts.dfg");
+  REQUIRE(file);
+  auto module = parse_module(*file, sm, diags);
+  std::string text = ast::dump(*module, sm);
+  CHECK(
+      text.starts_with("module samples/overlap/two_hosts.dfg\nimport \"overlap.dfg\" @3:1\n"
+                       "arch two_hosts @5:1\n  host A @6:3\n    cpu @6:12\n"));
+  CHECK(text.find("  link A.cpu <-> B.cpu net 2600000000 B/s 5e-06 s @10:3\n") !=
+        std::string::npos);
+  CHECK(text.find("    nb_loop = 120 @15:31\n") != std::string::npos);
+  CHECK(text.find("0x") == std::string::npos);
+}
