@@ -3,11 +3,16 @@
 
 Bad inputs: every test/errors/**/*.dfg (except under a directory named `inputs`, which holds
 imported specs and actor headers) is run as `dfgc check <file>`, from the repository root, with
-the extra arguments of an optional first line `// ARGS: ...`. Its expected file, beside it with
-the suffix `.expected`, holds stdout then stderr and a last line `exit: N`.
+the extra arguments of an optional first line `// ARGS: ...`; a first line `// COMMAND: map ...`
+runs `dfgc map <file> ...` instead. Its expected file, beside it with the suffix `.expected`,
+holds stdout then stderr and a last line `exit: N`.
 
 Samples: every samples/*/*.dfg that declares an app is run through each command of COMMANDS; the
-output goes to test/golden/<sample>/<spec stem>.<command>.txt.
+output goes to test/golden/<sample>/<spec stem>.<command>.txt. Each is also compiled
+(`dfgc compile <spec> -o build/golden/<sample>/<stem>`, a directory as deep below the root as the
+golden one, so that the relative include paths agree): the generated tree, except the copied
+runtime/ (dfgc-manifest.txt lists its files), is compared with test/golden/<sample>/<stem>/; a
+spec dfgc cannot compile has its output in test/golden/<sample>/<stem>.compile.txt instead.
 
 --update rewrites the expected files instead of comparing (tools/update-golden).
 """
@@ -15,6 +20,7 @@ import argparse
 import difflib
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -32,9 +38,12 @@ def cases(root):
             continue
         rel = path.relative_to(root).as_posix()
         first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
-        m = re.match(r"\s*//\s*ARGS:(.*)", first)
-        extra = m.group(1).split() if m else []
-        yield ["check", rel] + extra, path.with_suffix(".expected")
+        m = re.match(r"\s*//\s*(ARGS|COMMAND):(.*)", first)
+        words = m.group(2).split() if m else []
+        if m and m.group(1) == "COMMAND":
+            yield words[:1] + [rel] + words[1:], path.with_suffix(".expected")
+        else:
+            yield ["check", rel] + words, path.with_suffix(".expected")
     for spec in sorted((root / "samples").glob("*/*.dfg")):
         if not re.search(r"^\s*app\s", spec.read_text(encoding="utf-8"), re.M):
             continue
@@ -42,6 +51,64 @@ def cases(root):
         for cmd in COMMANDS:
             out = root / "test" / "golden" / spec.parent.name / f"{spec.stem}.{cmd[0]}.txt"
             yield cmd[:1] + [rel] + cmd[1:], out
+
+
+def tree(directory):
+    """path -> text of every file under `directory` except runtime/."""
+    out = {}
+    if not directory.is_dir():
+        return out
+    for path in sorted(directory.rglob("*")):
+        rel = path.relative_to(directory).as_posix()
+        if path.is_file() and not rel.startswith("runtime/") and not rel.startswith("build/"):
+            out[rel] = path.read_text(encoding="utf-8", errors="replace")
+    return out
+
+
+def compile_cases(root):
+    for spec in sorted((root / "samples").glob("*/*.dfg")):
+        if re.search(r"^\s*app\s", spec.read_text(encoding="utf-8"), re.M):
+            yield spec
+
+
+def check_compile(dfgc, root, spec, update):
+    """Compiles one sample; returns the list of failure messages (diffs)."""
+    rel = spec.relative_to(root).as_posix()
+    out_dir = root / "build" / "golden" / spec.parent.name / spec.stem
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    gen_rel = out_dir.relative_to(root).as_posix()
+    p = subprocess.run([dfgc, "compile", rel, "-o", gen_rel], cwd=root, capture_output=True,
+                       text=True, timeout=300)
+    golden_dir = root / "test" / "golden" / spec.parent.name / spec.stem
+    golden_txt = golden_dir.with_name(spec.stem + ".compile.txt")
+    actual = {} if p.returncode != 0 else tree(out_dir)
+    actual_txt = "" if p.returncode == 0 else p.stdout + p.stderr + f"exit: {p.returncode}\n"
+    if update:
+        if actual:
+            shutil.rmtree(golden_dir, ignore_errors=True)
+            for path, text in actual.items():
+                (golden_dir / path).parent.mkdir(parents=True, exist_ok=True)
+                (golden_dir / path).write_text(text)
+            golden_txt.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(golden_dir, ignore_errors=True)
+            golden_txt.write_text(actual_txt)
+        print(f"updated {golden_dir.relative_to(root)}")
+        return []
+    failures = []
+    expected_txt = golden_txt.read_text() if golden_txt.exists() else ""
+    if actual_txt != expected_txt:
+        failures.append(("compile output", expected_txt, actual_txt, golden_txt))
+    expected = tree(golden_dir)
+    for path in sorted(set(expected) | set(actual)):
+        if expected.get(path) != actual.get(path):
+            failures.append((path, expected.get(path, ""), actual.get(path, ""), golden_dir / path))
+    messages = []
+    for what, exp, act, where in failures:
+        messages.append(f"FAIL: dfgc compile {rel}: {what}\n" + "".join(difflib.unified_diff(
+            exp.splitlines(True), act.splitlines(True), str(where.relative_to(root)), "actual")))
+    return messages
 
 
 def main():
@@ -71,6 +138,17 @@ def main():
             sys.stdout.writelines(difflib.unified_diff(
                 expected.splitlines(True), actual.splitlines(True),
                 str(expected_path.relative_to(root)), "actual"))
+    for spec in compile_cases(root):
+        if a.filter and a.filter not in spec.relative_to(root).as_posix():
+            continue
+        count += 1
+        messages = check_compile(a.dfgc, root, spec, a.update)
+        for m in messages:
+            print(m)
+        if messages:
+            failures.append(spec)
+    if a.update:
+        return 0
     if failures:
         print(f"\n{len(failures)} of {count} golden files differ. If the new output is right, run:\n"
               f"  tools/update-golden\nand review the diff.")

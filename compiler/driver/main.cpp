@@ -1,6 +1,6 @@
 // dfgc's command-line driver: a straight line from the spec to the requested output.
 //   parse -> check (sema) -> read actor headers -> schedule -> insert buffers -> buffer depth
-//   -> latency -> resync inputs -> colour buffers -> implementation graph -> [emit]
+//   -> latency -> resync inputs -> colour buffers -> implementation graph -> [emit | codegen]
 // Exit status: 0 success, 1 user error (diagnostics printed), 2 internal error.
 
 #include <algorithm>
@@ -15,8 +15,10 @@
 #include <fmt/format.h>
 
 #include "actors/frontend.hpp"
+#include "codegen/project.hpp"
 #include "ir/ig.hpp"
 #include "ir/ir.hpp"
+#include "mapping/map_command.hpp"
 #include "passes/build_ig.hpp"
 #include "sema/sema.hpp"
 #include "spec/parser.hpp"
@@ -31,6 +33,10 @@ commands:
   dump-ast   print the syntax tree of the spec (and of its imports)
   dump-ir    print the checked program: params, types, graph, architecture, mapping
   schedule   run the passes and print the implementation graph (schedule.txt)
+  compile    write the generated project (C++/CUDA sources, CMakeLists.txt, schedule.txt,
+             graph.dot, the runtime) into the directory given with -o
+  map        choose the free nodes' PEs and the tunable params' values from a costs file,
+             predict and explain the result (options: 'dfgc map --help')
 
 options:
   -D NAME=VALUE     override a param of the spec (integer)
@@ -41,6 +47,8 @@ options:
   --dump-after=PASS print a pass's result to stderr: schedule, insert_buffers, buffer_depth,
                     latency, resync_inputs, color_buffers, or all
   --emit=WHAT       what 'schedule' prints: ir, schedule (schedule.txt, the default) or dot
+  -o DIR            where 'compile' writes the project: a new or empty directory, or one that
+                    dfgc wrote before (its files are replaced, other files are kept)
   -h, --help        print this help
 )";
 
@@ -53,6 +61,7 @@ struct Options {
   bool time_passes = false;
   std::string dump_after;
   std::string emit = "schedule";
+  std::string out_dir;
 };
 
 const std::vector<std::string_view> kPasses = {"schedule", "insert_buffers", "buffer_depth",
@@ -140,6 +149,10 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
       if (!v || (*v != "ir" && *v != "schedule" && *v != "dot"))
         return fail(fmt::format("'--emit' takes ir, schedule or dot, not '{}'", v.value_or("")));
       o.emit = *v;
+    } else if (a == "-o" || a.starts_with("-o")) {
+      auto v = value("-o");
+      if (!v || v->empty()) return fail("missing directory after '-o'");
+      o.out_dir = *v;
     } else if (a.starts_with("-") && a != "-") {
       return fail(fmt::format("unknown option '{}'", a));
     } else if (o.command.empty()) {
@@ -151,13 +164,18 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
     }
   }
   static const std::vector<std::string_view> commands = {"check", "dump-ast", "dump-ir",
-                                                         "schedule"};
+                                                         "schedule", "compile"};
   if (o.command.empty()) return fail("no command given");
   if (std::find(commands.begin(), commands.end(), o.command) == commands.end())
     return fail(fmt::format("unknown command '{}'", o.command));
   if (o.spec.empty()) return fail(fmt::format("'{}' needs a spec file", o.command));
   if (o.command != "schedule" && (o.emit != "schedule" || !o.dump_after.empty()))
     return fail("'--emit' and '--dump-after' need the 'schedule' command");
+  if (o.command == "compile" && o.out_dir.empty())
+    return fail("'compile' needs an output directory: -o DIR");
+  if (o.command != "compile" && !o.out_dir.empty()) return fail("'-o' needs the 'compile' command");
+  if (o.command == "compile" && !o.read_actors)
+    return fail("'compile' reads the actor headers: drop '--no-actors'");
   o.sema.spec_file = o.spec;
   return o;
 }
@@ -182,14 +200,16 @@ int run(const Options& o) {
   auto program = timer.run("sema", [&] { return dfgc::analyze(*spec, o.sema, sources, diags); });
   if (!program || diags.has_errors()) return finish(1);
 
+  dfgc::ActorSignatures signatures;
   if (o.read_actors) {
-    timer.run("actors", [&] {
+    signatures = timer.run("actors", [&] {
       return dfgc::check_actors(*program, dfgc::ActorFrontendOptions{}, sources, diags);
     });
     if (diags.has_errors()) return finish(1);
   }
   if (o.command == "dump-ir") std::cout << dfgc::ir::dump(*program);
-  if (o.command != "schedule") return finish(0);
+  if (o.command == "compile" && !dfgc::codegen::check_supported(*program, diags)) return finish(1);
+  if (o.command != "schedule" && o.command != "compile") return finish(0);
   if (o.emit == "ir") {
     std::cout << dfgc::ir::dump(*program);
     return finish(0);
@@ -217,6 +237,18 @@ int run(const Options& o) {
   auto ig = timer.run("build_ig", [&] {
     return dfgc::build_ig(p, order, plan, depths, latencies, delays, colours);
   });
+  if (o.command == "compile") {
+    auto files = timer.run("codegen", [&] {
+      return dfgc::codegen::generate_project(p, ig, signatures, o.out_dir);
+    });
+    auto error = timer.run("write", [&] { return dfgc::codegen::write_project(files, o.out_dir); });
+    diags.print(std::cerr);
+    if (error) {
+      std::cerr << "dfgc: error: " << *error << "\n";
+      return 1;
+    }
+    return diags.has_errors() ? 1 : 0;
+  }
   std::cout << (o.emit == "dot" ? dfgc::ir::render_dot(p, ig) : dfgc::ir::render_schedule(p, ig));
   return finish(0);
 }
@@ -224,6 +256,8 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "map")
+    return dfgc::mapping::map_main({argv + 2, argv + argc});
   bool help = false;
   auto options = parse_args(argc, argv, help);
   if (help) {

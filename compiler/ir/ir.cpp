@@ -108,8 +108,11 @@ std::string format_latency(double seconds) {
 std::string dump(const Program& p) {
   std::string out;
   out += fmt::format("app {} on {}\n", p.app_name, p.arch.name);
-  for (const Param& param : p.params)
-    out += fmt::format("param {}{} = {}\n", param.runtime ? "runtime " : "", param.name, param.value);
+  for (const Param& param : p.params) {
+    out += fmt::format("param {}{} = {}", param.runtime ? "runtime " : "", param.name, param.value);
+    if (param.tune) out += fmt::format(" in [{}, {}]", param.tune->min, param.tune->max);
+    out += '\n';
+  }
   for (const TokenType& t : p.types)
     out += fmt::format("type {} = {}[{}]  // {} elements{}, {} bytes\n", t.name, spec_name(t.elem),
                        t.count.text, t.count.value, t.count.runtime ? " by default" : "", t.bytes());
@@ -126,9 +129,12 @@ std::string dump(const Program& p) {
   }
   out += fmt::format("arch {}\n", p.arch.name);
   for (const Host& h : p.arch.hosts) out += fmt::format("  host {}\n", h.name);
-  for (const Pe& pe : p.arch.pes)
-    out += pe.kind == PeKind::cpu ? fmt::format("  pe {} cpu\n", pe.name)
-                                  : fmt::format("  pe {} gpu device {}\n", pe.name, pe.device);
+  for (const Pe& pe : p.arch.pes) {
+    out += pe.kind == PeKind::cpu ? fmt::format("  pe {} cpu", pe.name)
+                                  : fmt::format("  pe {} gpu device {}", pe.name, pe.device);
+    if (pe.memory) out += fmt::format(" memory {} bytes", *pe.memory);
+    out += '\n';
+  }
   for (const Link& l : p.arch.links)
     out += fmt::format("  link {} {} {} {} ({}, {})\n", p.arch.pes[l.a].name,
                        l.bidirectional ? "<->" : "->", p.arch.pes[l.b].name, to_string(l.kind),
@@ -137,6 +143,12 @@ std::string dump(const Program& p) {
     const Node& node = p.dfg.nodes[n];
     out += fmt::format("node {} : {} @ {}", node.name, p.dfg.actors[node.actor].name,
                        p.arch.pes[p.mapping.pe_of[n]].name);
+    if (!node.candidates.empty()) {
+      out += " (free: ";
+      for (std::size_t i = 0; i < node.candidates.size(); ++i)
+        out += (i ? " " : "") + p.arch.pes[node.candidates[i]].name;
+      out += ")";
+    }
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
     out += '\n';
   }

@@ -43,11 +43,18 @@ struct SizeExpr {
   bool runtime = false;
 };
 
+/// The range `dfgc map` may choose a tunable param's value in, both ends included.
+struct TuneRange {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+};
+
 struct Param {
   std::string name;
   std::int64_t value = 0;  ///< after -D overrides; for a runtime param, its default
   bool runtime = false;
   SourceLoc loc;
+  std::optional<TuneRange> tune;  ///< set for `param split = 20 in [1, 39];`
 };
 
 struct TokenType {
@@ -111,6 +118,9 @@ struct Node {
   std::vector<ParamValue> params;  ///< one per actor param, in the actor's order
   SourceLoc loc;
   SourceLoc mapping_loc;  ///< the `@ A.g0` of the spec
+  /// For a free node (`@ any gpu`, `@ B.*`): the PEs `dfgc map` may choose, in arch order; the
+  /// mapping then holds the first as a placeholder. Empty for a pinned node.
+  std::vector<PeId> candidates;
 };
 
 /// One token per iteration flows from (src, src_port) to (dst, dst_port).
@@ -142,6 +152,7 @@ struct Pe {
   PeKind kind = PeKind::cpu;
   int device = -1;  ///< CUDA device ordinal on its host; -1 for a CPU
   SourceLoc loc;
+  std::optional<std::int64_t> memory;  ///< a GPU's memory capacity in bytes, when declared
 };
 
 struct Host {
@@ -189,6 +200,7 @@ struct Mapping {
 /// Everything sema produces for one app.
 struct Program {
   std::string app_name;
+  SourceLoc loc;          ///< the app's name in its declaration
   std::string spec_file;  ///< the root spec as given on the command line
   std::vector<Param> params;
   std::vector<TokenType> types;

@@ -25,6 +25,68 @@ void check_mapping(const ast::NodeDecl& n, const ir::Actor& actor, const ir::Pe&
          static_cast<std::uint32_t>(actor.name.size()));
 }
 
+Span placement_span(const ast::NodeDecl& n) { return {n.placement_loc, n.placement_length}; }
+
+/// The PEs a free node's placement allows, before the actor's implementations are considered;
+/// nullopt after reporting an unknown host.
+std::optional<std::vector<ir::PeId>> placement_pes(const ast::NodeDecl& n, const ArchInfo& arch,
+                                                   DiagnosticEngine& diags) {
+  const ir::ArchGraph& g = arch.graph;
+  std::optional<ir::HostId> host;
+  if (n.free->kind == ast::FreePlacement::Kind::host) {
+    std::vector<std::string> names;
+    for (std::size_t h = 0; h < g.hosts.size(); ++h) {
+      names.push_back(g.hosts[h].name);
+      if (g.hosts[h].name == n.free->host.name) host = static_cast<ir::HostId>(h);
+    }
+    if (!host) {
+      error_at(diags, span_of(n.free->host),
+               fmt::format("arch '{}' has no host '{}'{}", g.name, n.free->host.name,
+                           did_you_mean(n.free->host.name, names)));
+      return std::nullopt;
+    }
+  }
+  std::vector<ir::PeId> pes;
+  for (std::size_t p = 0; p < g.pes.size(); ++p) {
+    const ir::Pe& pe = g.pes[p];
+    bool fits = (n.free->kind != ast::FreePlacement::Kind::any_cpu || pe.kind == ir::PeKind::cpu) &&
+                (n.free->kind != ast::FreePlacement::Kind::any_gpu || pe.kind == ir::PeKind::gpu) &&
+                (!host || pe.host == *host);
+    if (fits) pes.push_back(static_cast<ir::PeId>(p));
+  }
+  return pes;
+}
+
+/// A free node's candidates: the PEs of its placement that the actor has an implementation for.
+/// Reports a placement no PE satisfies, and a free node outside `dfgc map`.
+std::vector<ir::PeId> check_free_node(const ast::NodeDecl& n, const ir::Actor* actor,
+                                      const ArchInfo& arch, bool allow_free,
+                                      DiagnosticEngine& diags) {
+  auto pes = placement_pes(n, arch, diags);
+  if (!pes || !actor) return {};
+  std::vector<ir::PeId> candidates;
+  for (ir::PeId p : *pes)
+    if (actor->impls.empty() || actor->impl_for(arch.graph.pes[p].kind)) candidates.push_back(p);
+  if (candidates.empty()) {
+    std::string why = pes->empty() ? fmt::format("arch '{}' has none", arch.graph.name)
+                      : actor->impl_for(ir::PeKind::cpu)
+                          ? fmt::format("actor '{}' has only a cpu implementation", actor->name)
+                          : fmt::format("actor '{}' has only a gpu implementation", actor->name);
+    error_at(diags, placement_span(n),
+             fmt::format("no processing element fits '{}' for node '{}': {}",
+                         ast::placement_text(n), n.name.name, why));
+    return {};
+  }
+  if (!allow_free) {
+    error_at(diags, placement_span(n),
+             fmt::format("node '{}' is not mapped; run 'dfgc map' to choose its processing "
+                         "element",
+                         n.name.name));
+    return {};
+  }
+  return candidates;
+}
+
 /// The literal of every parameter the node sets, by the parameter's index in the actor.
 std::map<std::size_t, ir::ParamValue> check_assignments(const ast::NodeDecl& n,
                                                         const ir::Actor& actor,
@@ -112,19 +174,23 @@ const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
 }
 
 NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const ArchInfo* arch,
-                      const ParamTable& params, const SourceManager& sources,
+                      const ParamTable& params, bool allow_free, const SourceManager& sources,
                       DiagnosticEngine& diags) {
   NodeTable table;
   Evaluator eval(params, sources, diags, ExprMode::value);
   for (const ast::NodeDecl& n : app.nodes) {
     bool declared = table.names.declare(n.name, table.nodes.size(), diags);
     auto actor = actors.names.resolve(n.actor, diags);
-    auto pe = arch ? resolve_pe(n.pe, *arch, true, diags) : std::nullopt;
+    auto pe = arch && !n.free ? resolve_pe(n.pe, *arch, true, diags) : std::nullopt;
     ir::Node node;
     node.name = n.name.name;
     node.actor = static_cast<ir::ActorId>(actor.value_or(0));
     node.loc = n.name.loc;
-    node.mapping_loc = n.pe.loc;
+    node.mapping_loc = n.placement_loc;
+    if (arch && n.free) {
+      const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;
+      node.candidates = check_free_node(n, a, *arch, allow_free, diags);
+    }
     if (actor) {
       const ir::Actor& a = actors.actors[*actor];
       if (pe) check_mapping(n, a, arch->graph.pes[*pe], diags);

@@ -21,13 +21,15 @@ const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
 struct NodeTable {
   std::vector<ir::Node> nodes;                       ///< one per distinct name, in spec order
   std::vector<std::optional<ir::ActorId>> actor_of;  ///< nullopt: the actor is unknown
-  std::vector<std::optional<ir::PeId>> pe_of;        ///< nullopt: the PE is unknown
+  std::vector<std::optional<ir::PeId>> pe_of;        ///< nullopt: the PE is unknown, or free
   NameTable names{"node"};
 };
 
-/// `arch` is null when the app's arch is unknown (then mappings are not checked).
+/// `arch` is null when the app's arch is unknown (then mappings are not checked). A free node
+/// (`@ any gpu`, `@ B.*`) is an error unless `allow_free`; then its candidate PEs are those of the
+/// placement whose kind the actor implements, and its pe_of is nullopt.
 NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const ArchInfo* arch,
-                      const ParamTable& params, const SourceManager& sources,
+                      const ParamTable& params, bool allow_free, const SourceManager& sources,
                       DiagnosticEngine& diags);
 
 }  // namespace dfgc::sema

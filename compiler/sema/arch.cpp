@@ -124,7 +124,9 @@ void ArchBuilder::host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& p
     }
     if (!declared) continue;
     host.gpus.push_back(static_cast<ir::PeId>(g_.pes.size()));
-    add_pe(host, pe.name.name, ir::PeKind::gpu, pe.name.loc).device = ordinal.value_or(-1);
+    ir::Pe& gpu = add_pe(host, pe.name.name, ir::PeKind::gpu, pe.name.loc);
+    gpu.device = ordinal.value_or(-1);
+    if (pe.memory) gpu.memory = static_cast<std::int64_t>(*pe.memory);
   }
 }
 

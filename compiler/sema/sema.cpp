@@ -24,7 +24,8 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   if (!app) return std::nullopt;
   auto arch_index = archs.names.resolve(app->arch, diags);
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
-  auto nodes = sema::check_nodes(*app, actors, arch, params, sources, diags);
+  auto nodes =
+      sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
   auto edges = sema::check_edges(*app, nodes, actors, types, diags);
   sema::check_cycles(edges, nodes, actors, diags);
   // Links left out of a broken arch would make paths look missing.
@@ -34,6 +35,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
 
   ir::Program program;
   program.app_name = app->name.name;
+  program.loc = app->name.loc;
   program.spec_file = options.spec_file;
   program.params = params.to_ir();
   program.types = std::move(types.types);
@@ -42,9 +44,10 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   program.dfg.edges = std::move(edges);
   DFGC_INTERNAL_ASSERT(arch, "an app without an arch passed sema");
   program.arch = arch->graph;
-  for (const auto& pe : nodes.pe_of) {
-    DFGC_INTERNAL_ASSERT(pe, "an unmapped node passed sema");
-    program.mapping.pe_of.push_back(*pe);
+  for (std::size_t n = 0; n < nodes.pe_of.size(); ++n) {
+    const auto& candidates = program.dfg.nodes[n].candidates;
+    DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
+    program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
   return program;
 }

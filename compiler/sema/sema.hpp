@@ -22,6 +22,9 @@ struct SemaOptions {
   std::vector<Define> defines;     ///< -D NAME=VALUE, in command-line order
   std::optional<std::string> app;  ///< --app NAME; required when the spec has several apps
   std::string spec_file;           ///< the root spec path as given (copied into the Program)
+  /// For `dfgc map`: a free node (`@ any`, `@ B.*`) gets its candidate PEs instead of the error
+  /// "node 'x' is not mapped".
+  bool allow_free_nodes = false;
 };
 
 /// Returns the program when there is no error; every problem found is reported to `diags`

@@ -43,11 +43,15 @@ struct ImportDecl {
   SourceLoc path_loc;  ///< the string literal
 };
 
-/// `param N = 2048;`  or  `runtime param W = 640;`
+/// `param N = 2048;`  or  `runtime param W = 640;`  or  `param split = 20 in [1, 39];` (a
+/// tunable param: `dfgc map` chooses its value in the range, both ends included).
 struct ParamDecl {
   Ident name;
   bool runtime = false;
   ExprPtr value;
+  ExprPtr tune_min;  ///< null unless the param is tunable
+  ExprPtr tune_max;
+  SourceLoc tune_loc;  ///< the `in`
   SourceLoc loc;
 };
 
@@ -94,11 +98,14 @@ struct ActorDecl {
   SourceLoc loc;
 };
 
-/// Inside a host: `cpu;` or `gpu g0 = 0;` (the number is the CUDA device ordinal).
+/// Inside a host: `cpu;` or `gpu g0 = 0;` (the number is the CUDA device ordinal), optionally
+/// with the GPU's memory capacity: `gpu g0 = 0 (memory 24 GiB);`.
 struct PeDecl {
   Ident kind;  ///< cpu or gpu
   Ident name;  ///< "cpu" for the cpu (its location is the keyword's)
   ExprPtr ordinal;  ///< gpus only
+  std::optional<double> memory;  ///< bytes, units applied
+  SourceLoc memory_loc;
   SourceLoc loc;
 };
 
@@ -142,11 +149,22 @@ struct ParamAssign {
   ExprPtr value;
 };
 
+/// Where a free node may run: `@ any`, `@ any cpu`, `@ any gpu` or `@ B.*` (any PE of host B).
+/// `dfgc map` chooses among them; every other command requires a pinned node.
+struct FreePlacement {
+  enum class Kind { any, any_cpu, any_gpu, host };
+  Kind kind = Kind::any;
+  Ident host;  ///< for `B.*`
+};
+
 /// `node i1 : Inc @ A.g0 { nb_loop = 120; }`
 struct NodeDecl {
   Ident name;
   Ident actor;
-  PeRef pe;
+  PeRef pe;                            ///< empty names when the node is free
+  std::optional<FreePlacement> free;   ///< set for `@ any ...` and `@ B.*`
+  SourceLoc placement_loc;             ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
+  std::uint32_t placement_length = 0;  ///< its length in bytes
   std::vector<ParamAssign> params;
   SourceLoc loc;
 };
@@ -184,6 +202,9 @@ struct Module {
   std::vector<ArchDecl> archs;
   std::vector<AppDecl> apps;
 };
+
+/// A node's placement as written, without extra spaces: "A.g0", "any gpu", "B.*".
+std::string placement_text(const NodeDecl& node);
 
 /// Prints the tree in a stable indented form (`dfgc dump-ast`), with line:col of each item.
 std::string dump(const Module& module, const SourceManager& sources);

@@ -106,6 +106,7 @@ Item arch_item(const ArchDecl& a) {
     for (const PeDecl& pe : h.pes) {
       std::string text = pe.kind.name;
       if (pe.ordinal) text += fmt::format(" {} = {}", pe.name.name, expr_text(*pe.ordinal));
+      if (pe.memory) text += fmt::format(" memory {} B", *pe.memory);
       host.children.push_back({pe.loc, text, {}});
     }
     item.children.push_back(std::move(host));
@@ -124,7 +125,7 @@ Item app_item(const AppDecl& a) {
   Item item{a.loc, fmt::format("app {} on {}", a.name.name, a.arch.name), {}};
   for (const NodeDecl& n : a.nodes) {
     Item node{
-        n.loc, fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, pe_text(n.pe)), {}};
+        n.loc, fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n)), {}};
     for (const ParamAssign& p : n.params)
       node.children.push_back(
           {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
@@ -140,15 +141,28 @@ Item app_item(const AppDecl& a) {
 
 }  // namespace
 
+std::string placement_text(const NodeDecl& n) {
+  if (!n.free) return pe_text(n.pe);
+  switch (n.free->kind) {
+    case FreePlacement::Kind::any: return "any";
+    case FreePlacement::Kind::any_cpu: return "any cpu";
+    case FreePlacement::Kind::any_gpu: return "any gpu";
+    case FreePlacement::Kind::host: return n.free->host.name + ".*";
+  }
+  return "?";
+}
+
 std::string dump(const Module& module, const SourceManager& sources) {
   std::vector<Item> items;
   for (const ImportDecl& i : module.imports)
     items.push_back({i.loc, "import " + quote(i.path), {}});
-  for (const ParamDecl& p : module.params)
-    items.push_back({p.loc,
-                     fmt::format("{}param {} = {}", p.runtime ? "runtime " : "", p.name.name,
-                                 expr_text(*p.value)),
-                     {}});
+  for (const ParamDecl& p : module.params) {
+    std::string text = fmt::format("{}param {} = {}", p.runtime ? "runtime " : "", p.name.name,
+                                   expr_text(*p.value));
+    if (p.tune_min)
+      text += fmt::format(" in [{}, {}]", expr_text(*p.tune_min), expr_text(*p.tune_max));
+    items.push_back({p.loc, text, {}});
+  }
   for (const TypeDecl& t : module.types)
     items.push_back({t.loc,
                      fmt::format("type {} = {}[{}]", t.name.name, t.elem.name, expr_text(*t.count)),

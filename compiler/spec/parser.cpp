@@ -55,6 +55,12 @@ constexpr Unit kBandwidthUnits[] = {
 
 constexpr Unit kLatencyUnits[] = {{"ns", 1, 1e9}, {"us", 1, 1e6}, {"ms", 1, 1e3}, {"s", 1, 1}};
 
+constexpr Unit kMemoryUnits[] = {
+    {"B", 1, 1},           {"KB", 1e3, 1},           {"MB", 1e6, 1},
+    {"GB", 1e9, 1},        {"TB", 1e12, 1},          {"KiB", 1024.0, 1},
+    {"MiB", 1048576.0, 1}, {"GiB", 1073741824.0, 1}, {"TiB", 1099511627776.0, 1},
+};
+
 const Unit* find_unit(std::string_view name, const auto& units) {
   for (const Unit& u : units)
     if (u.name == name) return &u;
@@ -116,6 +122,7 @@ class Parser {
   bool parse_declaration();
   bool parse_import();
   bool parse_param();
+  bool parse_tune_range(ast::ParamDecl& param);
   bool parse_type();
   bool parse_actor();
   bool parse_actor_item(ast::ActorDecl& actor);
@@ -126,12 +133,14 @@ class Parser {
   bool parse_arch_item(ast::ArchDecl& arch);
   bool parse_host(ast::ArchDecl& arch);
   bool parse_pe(ast::HostDecl& host);
+  bool parse_memory(ast::PeDecl& gpu);
   bool parse_link(ast::ArchDecl& arch);
   bool parse_bandwidth(ast::LinkDecl& link);
   bool parse_latency(ast::LinkDecl& link);
   bool parse_app();
   bool parse_app_item(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
+  bool parse_placement(ast::NodeDecl& node);
   bool parse_assign(ast::NodeDecl& node);
   bool parse_edge(ast::AppDecl& app);
   std::optional<ast::PeRef> parse_peref(std::string_view context);
@@ -348,7 +357,7 @@ bool Parser::parse_import() {
   return expect_semi("import declaration");
 }
 
-// param := ['runtime'] 'param' IDENT '=' expr ';'
+// param := ['runtime'] 'param' IDENT '=' expr ['in' '[' expr ',' expr ']'] ';'
 bool Parser::parse_param() {
   ast::ParamDecl d;
   d.loc = tok_.loc;
@@ -367,8 +376,28 @@ bool Parser::parse_param() {
   d.name = std::move(*name);
   d.value = parse_expr();
   if (!d.value) return false;
+  if (at_word("in") && !parse_tune_range(d)) return false;
   module_->params.push_back(std::move(d));
   return expect_semi("param declaration");
+}
+
+// The range of a tunable param: 'in' '[' expr ',' expr ']'
+bool Parser::parse_tune_range(ast::ParamDecl& param) {
+  param.tune_loc = tok_.loc;
+  advance();
+  SourceLoc open = tok_.loc;
+  if (!expect(Tok::l_bracket, fmt::format("after 'in' (the range of param '{}')", param.name.name)))
+    return false;
+  param.tune_min = parse_expr();
+  if (!param.tune_min) return false;
+  if (!at(Tok::comma)) {
+    error_here(fmt::format("expected ',' between the ends of the range, found {}", found()),
+               {{open, "to match this '['"}});
+    return false;
+  }
+  advance();
+  param.tune_max = parse_expr();
+  return param.tune_max && expect_closing(Tok::r_bracket, open, "after the range");
 }
 
 // type := 'type' IDENT '=' IDENT '[' expr ']' ';'
@@ -536,8 +565,41 @@ bool Parser::parse_pe(ast::HostDecl& host) {
   d.name = std::move(*name);
   d.ordinal = parse_expr();
   if (!d.ordinal) return false;
+  if (at(Tok::l_paren) && !parse_memory(d)) return false;
   host.pes.push_back(std::move(d));
   return expect_semi("GPU declaration");
+}
+
+// memory := '(' 'memory' NUMBER UNIT ')', UNIT one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB
+bool Parser::parse_memory(ast::PeDecl& gpu) {
+  SourceLoc open = tok_.loc;
+  advance();
+  if (!at_word("memory")) {
+    error_here(fmt::format("expected 'memory' after '(' in GPU declaration, found {}", found()));
+    return false;
+  }
+  advance();
+  if (!at(Tok::integer) && !at(Tok::real)) {
+    error_here(fmt::format("expected a memory size (e.g. 24 GiB), found {}", found()));
+    return false;
+  }
+  double value = at(Tok::integer) ? static_cast<double>(tok_.int_value) : tok_.real_value;
+  gpu.memory_loc = tok_.loc;
+  std::uint32_t number_length = tok_.length;
+  advance();
+  const Unit* factor = at(Tok::identifier) ? find_unit(tok_.text, kMemoryUnits) : nullptr;
+  if (!factor) {
+    error_here(fmt::format(
+        "expected a memory unit (B, KB, MB, GB, TB, KiB, MiB, GiB or TiB), found {}", found()));
+    return false;
+  }
+  advance();
+  gpu.memory = value * factor->multiplier / factor->divisor;
+  if (!(*gpu.memory >= 1) || !std::isfinite(*gpu.memory)) {
+    error(gpu.memory_loc, "GPU memory must be at least one byte and finite", number_length);
+    return false;
+  }
+  return expect_closing(Tok::r_paren, open, "after memory size");
 }
 
 // link := 'link' peref ('<->' | '->') peref IDENT '(' bandwidth [',' latency] ')' ';'
@@ -681,7 +743,7 @@ bool Parser::parse_app_item(ast::AppDecl& app) {
   return false;
 }
 
-// node := 'node' IDENT ':' IDENT '@' peref ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
+// node := 'node' IDENT ':' IDENT '@' placement ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
 bool Parser::parse_node(ast::AppDecl& app) {
   ast::NodeDecl d;
   d.loc = tok_.loc;
@@ -690,11 +752,9 @@ bool Parser::parse_node(ast::AppDecl& app) {
   if (!name || !expect(Tok::colon, fmt::format("after node name '{}'", name->name))) return false;
   auto actor = expect_ident("an actor name after ':'");
   if (!actor || !expect(Tok::at, fmt::format("after actor name '{}'", actor->name))) return false;
-  auto pe = parse_peref("after '@'");
-  if (!pe) return false;
+  if (!parse_placement(d)) return false;
   d.name = std::move(*name);
   d.actor = std::move(*actor);
-  d.pe = std::move(*pe);
   if (!at(Tok::l_brace)) {
     app.nodes.push_back(std::move(d));
     return expect_semi("node declaration");
@@ -702,6 +762,40 @@ bool Parser::parse_node(ast::AppDecl& app) {
   parse_block("node parameter list", [&] { return parse_assign(d); });
   if (at(Tok::semi)) advance();
   app.nodes.push_back(std::move(d));
+  return true;
+}
+
+// placement := peref | 'any' ['cpu' | 'gpu'] | IDENT '.' '*'
+bool Parser::parse_placement(ast::NodeDecl& node) {
+  node.placement_loc = tok_.loc;
+  if (at_word("any") && !peek_next().is(Tok::period)) {
+    advance();
+    ast::FreePlacement free;
+    if (at_word("cpu") || at_word("gpu")) {
+      free.kind =
+          at_word("cpu") ? ast::FreePlacement::Kind::any_cpu : ast::FreePlacement::Kind::any_gpu;
+      advance();
+    }
+    node.free = std::move(free);
+  } else if (at(Tok::identifier)) {
+    ast::Ident host = take_ident();
+    if (!expect(Tok::period, fmt::format("after host name '{}'", host.name))) return false;
+    if (at(Tok::star)) {
+      advance();
+      node.free = ast::FreePlacement{ast::FreePlacement::Kind::host, std::move(host)};
+    } else {
+      auto pe =
+          expect_ident(fmt::format("a processing element name or '*' after '{}.'", host.name));
+      if (!pe) return false;
+      SourceLoc loc = host.loc;
+      node.pe = ast::PeRef{std::move(host), std::move(*pe), loc};
+    }
+  } else {
+    error_here(fmt::format(
+        "expected a processing element (host.pe), 'any' or 'host.*' after '@', found {}", found()));
+    return false;
+  }
+  node.placement_length = prev_end_.offset - node.placement_loc.offset;
   return true;
 }
 

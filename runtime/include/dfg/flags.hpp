@@ -3,12 +3,17 @@
 ///
 ///     --iterations N        iterations to run (default 100)
 ///     --no-overlap          run the strategy without computation/communication overlap
-///     --sync=barrier|events cycle synchronisation: a barrier per phase, or slot rings (default)
+///     --sync=barrier|neighbours  with overlap: end every cycle with a barrier of all PEs, or
+///                           let each PE wait for its neighbours only (default)
 ///     --trace FILE          write Chrome/Perfetto trace events to FILE
 ///     --stats               print per-node and per-transfer times, iteration period, throughput
+///     --stats=period        print the iteration period and throughput only: nothing is timed
+///                           inside a cycle, so the measurement does not perturb the schedule
 ///     --set NAME=VALUE      set a runtime param (an integer)
 ///     --params FILE         read runtime params from FILE: `NAME = VALUE` lines, '#' comments
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
+///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see dfg/mpi/placement.hpp)
+///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is CUDA-aware
 ///     --help                print the usage and exit
 ///
 /// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
@@ -44,7 +49,7 @@ struct RuntimeParam {
   std::string_view help = {};
 };
 
-enum class SyncMode { events, barrier };
+enum class SyncMode { neighbours, barrier };
 
 /// --migrate NODE:PE@K; the program checks NODE and PE against its pre-generated alternatives.
 struct MigrationRequest {
@@ -57,11 +62,14 @@ struct MigrationRequest {
 struct Options {
   std::int64_t iterations = 100;
   bool overlap = true;
-  SyncMode sync = SyncMode::events;
+  SyncMode sync = SyncMode::neighbours;
   std::string trace_file;  ///< empty: no trace
   bool stats = false;
+  bool stats_per_item = true;  ///< false: --stats=period (no timing of each firing and transfer)
   bool help = false;
   std::vector<MigrationRequest> migrations;
+  std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
+  bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
 };
@@ -211,9 +219,19 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
     } else if (flag == "--no-overlap") {
       if (!no_value()) return fail("error: --no-overlap: takes no value");
       o.overlap = false;
+    } else if (flag == "--no-cuda-aware-mpi") {
+      if (!no_value()) return fail("error: --no-cuda-aware-mpi: takes no value");
+      o.cuda_aware_mpi = false;
+    } else if (flag == "--hostmap") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --hostmap: missing value (HOST=RANK,...)");
+      o.hostmap = v;
     } else if (flag == "--stats") {
-      if (!no_value()) return fail("error: --stats: takes no value");
+      std::string_view v;
+      if (!no_value() && (!value(v) || v != "period"))
+        return fail("error: --stats: expected no value or 'period', got '" + std::string(v) + "'");
       o.stats = true;
+      o.stats_per_item = v.empty();
     } else if (flag == "--iterations") {
       std::string_view v;
       if (!value(v)) return fail("error: --iterations: missing value (a positive integer)");
@@ -224,10 +242,10 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       o.iterations = *n;
     } else if (flag == "--sync") {
       std::string_view v;
-      if (!value(v)) return fail("error: --sync: missing value ('barrier' or 'events')");
+      if (!value(v)) return fail("error: --sync: missing value ('barrier' or 'neighbours')");
       if (v == "barrier") o.sync = SyncMode::barrier;
-      else if (v == "events") o.sync = SyncMode::events;
-      else return fail("error: --sync: expected 'barrier' or 'events', got " + detail::quoted(v));
+      else if (v == "neighbours") o.sync = SyncMode::neighbours;
+      else return fail("error: --sync: expected 'barrier' or 'neighbours', got " + detail::quoted(v));
     } else if (flag == "--trace") {
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --trace: missing value (an output file)");
@@ -286,12 +304,16 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
   s +=
       "  --iterations N          iterations to run (default 100)\n"
       "  --no-overlap            no computation/communication overlap\n"
-      "  --sync=barrier|events   synchronise by barriers or by buffer events (default events)\n"
+      "  --sync=barrier|neighbours  with overlap: a barrier per cycle, or wait for neighbours\n"
+      "                          only (default neighbours)\n"
       "  --trace FILE            write Chrome/Perfetto trace events to FILE\n"
       "  --stats                 print times per node and transfer, period, throughput\n"
+      "  --stats=period          print the period and throughput only (no per-item timing)\n"
       "  --set NAME=VALUE        set a runtime param\n"
       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments)\n"
       "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"
+      "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i)\n"
+      "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
       "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";

@@ -6,7 +6,7 @@
 ///
 /// Guarantees: construction allocates (start-up only) and throws dfg::AllocError on failure;
 /// everything else is noexcept and never allocates. A buffer is not synchronised: who may touch
-/// which slot when is the business of its SlotRing. Movable, not copyable.
+/// which slot when is the schedule's business (dfg/slots.hpp). Movable, not copyable.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // what a generated GPU worker uses. Nothing here runs; the build fails on any warning.
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
-#include "dfg/cuda/event_ring.hpp"
+#include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/gpu_timer.hpp"
 #include "dfg/cuda/nvtx.hpp"
 #include "dfg/cuda/stream.hpp"
@@ -11,7 +11,9 @@
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/host_buffer.hpp"
-#include "dfg/slot_ring.hpp"
+#include "dfg/neighbour_sync.hpp"
+#include "dfg/probe.hpp"
+#include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
@@ -37,83 +39,95 @@ struct Inc {
 
 }  // namespace
 
-// A GPU worker of the P -> I -> C pipeline on one host: H2D, fire, D2H.
+// The GPU worker of P -> I -> C on one host with overlap: H2D, fire, D2H, as generated.
 int dfg_cuda_headers_check(std::int64_t iterations) {
   dfg::Tracer tracer(0, false);
-  const int track = tracer.add_track("A.g0");
-  dfg::Stats stats(iterations, 1);
-  const int entry = stats.add_entry("firing", "i1 (Inc)", "A.g0");
-  dfg::enable_peer_access(0, 1);
+  const int track = tracer.add_track("A.g0 compute");
+  dfg::Stats stats(iterations + 3, 3);
+  stats.add_pe("A.cpu");
+  stats.add_pe("A.g0");
+  stats.add_entry("transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 4096);
+  stats.add_entry("firing", "i1 (Inc)", "A.g0");
+  stats.add_entry("transfer", "i1.b@A.g0 -> i1.b@A.cpu", "A.g0>A.cpu", 4096);
+  dfg::Probes probes(tracer, &stats);
+  probes.add(track, "p.m@A.cpu -> p.m@A.g0", "transfer");
+  probes.add(track, "i1 (Inc)", "firing");
+  probes.add(track, "i1.b@A.g0 -> i1.b@A.cpu", "transfer");
+  if (dfg::can_access_peer(0, 1)) dfg::enable_peer_access(0, 1);
   dfg::Stream compute(0, "A.g0 compute"), h2d(0, "A.g0 h2d"), d2h(0, "A.g0 d2h");
-  dfg::PinnedBuffer p_m("p.m@A.cpu", 1024 * sizeof(float), 2);
-  dfg::DeviceBuffer i1_a(0, "i1.a@A.g0", 1024 * sizeof(float), 2), i1_b(0, "i1.b@A.g0", 1024 * sizeof(float), 2);
-  dfg::PinnedBuffer c_m("c.m@A.cpu", 1024 * sizeof(float), 2);
-  dfg::EventRing ring_p(2, -1, {0}), ring_a(2, 0, {0}), ring_b(2, 0, {0}), ring_c(2, 0, {-1});
-  dfg::GpuTimer timer(0, compute, 8, tracer.epoch());
+  dfg::GpuProbes gpu_probes(probes);
+  gpu_probes.add(0, 0, h2d);
+  gpu_probes.add(1, 0, compute);
+  gpu_probes.add(2, 0, d2h);
+  dfg::PinnedBuffer p_m_cpu("p.m@A.cpu", 1024 * sizeof(float), 2), i1_b_cpu("i1.b@A.cpu", 1024 * sizeof(float), 2);
+  dfg::DeviceBuffer p_m_g0(0, "p.m@A.g0", 1024 * sizeof(float), 2), i1_b_g0(0, "i1.b@A.g0", 1024 * sizeof(float), 2);
+  const dfg::SlotView p_m_A_cpu = dfg::SlotView::of(p_m_cpu), i1_b_A_cpu = dfg::SlotView::of(i1_b_cpu);
+  const dfg::SlotView p_m_A_g0 = dfg::SlotView::of(p_m_g0), i1_b_A_g0 = dfg::SlotView::of(i1_b_g0);
   const std::size_t elements[] = {1024, 1024};
   dfg::Context ctx;
   ctx.set_stream(compute);
   ctx.set_device(0);
   ctx.set_port_elements(elements, 2);
   Inc i1;
-  const dfg::Window initial[] = {{0, dfg::Window::kForever}, {1, dfg::Window::kForever}};
-  dfg::WindowTable windows(initial, 1);
-  dfg::WindowCursor win = windows.cursor(0);
+  const dfg::Window initial[] = {{1, iterations + 1}, {2, iterations + 2}, {3, iterations + 3}};
+  dfg::WindowTable windows(initial, 2);
+  dfg::NeighbourSync sync({{1}, {0}});
   dfg::Workers workers;
   workers.spawn("A.g0", [&](dfg::Where& where) {
-    for (std::int64_t k = 0; k < iterations + 1; ++k) {
-      win.begin(k);
-      if (win.active(0)) {  // transfer p.m -> i1.a
-        where.at("transfer p.m -> i1.a", k);
-        ring_p.wait_readable(0, k, h2d);
-        ring_a.wait_writable(k, h2d);
-        dfg::copy_async(i1_a.slot(ring_a.slot(k)), p_m.slot(ring_p.slot(k)), p_m.slot_bytes(), h2d,
+    dfg::WindowCursor win = windows.cursor(1);
+    for (std::int64_t c = 0; c < iterations + 3; ++c) {
+      sync.wait_to_begin(1, c);
+      win.begin(c);
+      if (win.active(0)) {
+        const std::int64_t j = c - 1;
+        where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+        DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
+        gpu_probes.start(0, h2d);
+        dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 2)), p_m_A_cpu.at(dfg::slot(c, 1, 2)), 4096, h2d,
                         "cudaMemcpyAsync");
-        ring_p.release(0, k, h2d);
-        ring_a.publish(k, h2d);
+        gpu_probes.stop(0, h2d, j);
       }
-      if (win.active(1)) {  // node i1 (Inc) @ A.g0
-        const std::int64_t j = k - 1;
+      if (win.active(1)) {
+        const std::int64_t j = c - 2;
         where.at("node i1 (Inc) @ A.g0", j);
-        DFG_NVTX_RANGE("i1 (Inc)");
-        ring_a.wait_readable(0, j, compute);
-        ring_b.wait_writable(j, compute);
+        gpu_probes.start(1, compute);
         ctx.set_iteration(j);
-        timer.start(compute);
-        i1.fire(i1_a.slot_as<const float>(ring_a.slot(j)), i1_b.slot_as<float>(ring_b.slot(j)), ctx);
-        timer.stop(compute, j);
+        i1.fire(p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)), i1_b_A_g0.as<float>(dfg::slot(c, 0, 2)), ctx);
         DFG_CUDA_CHECK(cudaGetLastError(), "launch");
-        ring_a.release(0, j, compute);
-        ring_b.publish(j, compute);
-        ring_b.wait_readable(0, j, d2h);
-        ring_c.wait_writable(j, d2h);
-        dfg::copy_async(c_m.slot(ring_c.slot(j)), i1_b.slot(ring_b.slot(j)), i1_b.slot_bytes(), d2h,
-                        "cudaMemcpyAsync", cudaMemcpyDeviceToHost);
-        ring_b.release(0, j, d2h);
-        ring_c.publish(j, d2h);
+        gpu_probes.stop(1, compute, j);
       }
-      timer.poll([&](std::int64_t it, double begin_us, double dur_us) {
-        tracer.record_us(track, "i1 (Inc)", "fire", begin_us, dur_us, it);
-        stats.add_time(entry, dur_us * 1e-6);
-      });
-      stats.end_cycle(0, k);
+      if (win.active(2)) {
+        const std::int64_t j = c - 3;
+        where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
+        gpu_probes.start(2, d2h);
+        dfg::copy_async(i1_b_A_cpu.at(dfg::slot(c, 0, 2)), i1_b_A_g0.at(dfg::slot(c, 1, 2)), 4096, d2h,
+                        "cudaMemcpyAsync");
+        gpu_probes.stop(2, d2h, j);
+      }
+      compute.synchronize();
+      h2d.synchronize();
+      d2h.synchronize();
+      gpu_probes.poll();
+      stats.end_cycle(1, c);
+      sync.finish(1, c);
     }
     win.finish();
   });
-  // The CPU side of the same rank: produce and consume.
   workers.spawn("A.cpu", [&](dfg::Where&) {
-    for (std::int64_t k = 0; k < iterations; ++k) {
-      ring_p.wait_writable_host(k);
-      p_m.slot_as<float>(ring_p.slot(k))[0] = static_cast<float>(k);
-      ring_p.publish_host(k);
-      ring_c.wait_readable_host(0, k);
-      ring_c.release_host(0, k);
+    dfg::WindowCursor win = windows.cursor(0);
+    for (std::int64_t c = 0; c < iterations + 3; ++c) {
+      sync.wait_to_begin(0, c);
+      win.begin(c);
+      p_m_A_cpu.as<float>(dfg::slot(c, 0, 2))[0] = static_cast<float>(c);
+      stats.end_cycle(0, c);
+      sync.finish(0, c);
     }
+    win.finish();
   });
   dfg::Event done(0, dfg::Event::Timing::on);
   done.record(d2h);
   if (done.query()) done.synchronize();
-  dfg::copy_peer_async(i1_b.data(), 1, i1_a.data(), 0, 16, d2h, "peer");
+  dfg::copy_peer_async(i1_b_g0.data(), 1, p_m_g0.data(), 0, 16, d2h, "peer");
   static_cast<void>(dfg::elapsed_ms(done, done));
   dfg::cuda_check_noexcept(cudaSuccess, "nothing");
   try {

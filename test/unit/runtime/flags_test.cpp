@@ -48,7 +48,7 @@ TEST_CASE("flags: defaults", "[flags]") {
   CHECK(r.error.empty());
   CHECK(r.options.iterations == 100);
   CHECK(r.options.overlap);
-  CHECK(r.options.sync == dfg::SyncMode::events);
+  CHECK(r.options.sync == dfg::SyncMode::neighbours);
   CHECK(r.options.trace_file.empty());
   CHECK_FALSE(r.options.stats);
   CHECK_FALSE(r.options.help);
@@ -71,12 +71,20 @@ TEST_CASE("flags: every flag, both spellings", "[flags]") {
   CHECK(r.options.migrations[0] == dfg::MigrationRequest{"i2", "B.g1", 25});
   CHECK(r.options.migrations[1] == dfg::MigrationRequest{"c", "A.cpu", 7});
 
-  const dfg::FlagsResult s = parse({"--iterations=3", "--sync", "events", "--trace=x.json", "--set", "OFFSET=-9"});
+  const dfg::FlagsResult s = parse({"--iterations=3", "--sync", "neighbours", "--trace=x.json", "--set", "OFFSET=-9"});
   REQUIRE(s.ok());
   CHECK(s.options.iterations == 3);
-  CHECK(s.options.sync == dfg::SyncMode::events);
+  CHECK(s.options.sync == dfg::SyncMode::neighbours);
   CHECK(s.options.trace_file == "x.json");
   CHECK(s.options.params[2] == -9);
+}
+
+TEST_CASE("flags: --stats=period keeps the period and drops per-item timing", "[flags]") {
+  const dfg::FlagsResult a = parse({"--stats"});
+  const dfg::FlagsResult b = parse({"--stats=period"});
+  REQUIRE((a.ok() && b.ok()));
+  CHECK((a.options.stats && a.options.stats_per_item));
+  CHECK((b.options.stats && !b.options.stats_per_item));
 }
 
 TEST_CASE("flags: a repeated flag overrides the earlier one", "[flags]") {
@@ -108,10 +116,10 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--iterations", "99999999999999999999"}) ==
         "error: --iterations: integer out of range, got '99999999999999999999'");
   CHECK(error_of({"--no-overlap=1"}) == "error: --no-overlap: takes no value");
-  CHECK(error_of({"--stats=yes"}) == "error: --stats: takes no value");
+  CHECK(error_of({"--stats=yes"}) == "error: --stats: expected no value or 'period', got 'yes'");
   CHECK(error_of({"--help=me"}) == "error: --help: takes no value");
-  CHECK(error_of({"--sync"}) == "error: --sync: missing value ('barrier' or 'events')");
-  CHECK(error_of({"--sync=bsp"}) == "error: --sync: expected 'barrier' or 'events', got 'bsp'");
+  CHECK(error_of({"--sync"}) == "error: --sync: missing value ('barrier' or 'neighbours')");
+  CHECK(error_of({"--sync=bsp"}) == "error: --sync: expected 'barrier' or 'neighbours', got 'bsp'");
   CHECK(error_of({"--trace"}) == "error: --trace: missing value (an output file)");
   CHECK(error_of({"--trace="}) == "error: --trace: missing value (an output file)");
   CHECK(error_of({"--set"}) == "error: --set: missing value (NAME=VALUE)");

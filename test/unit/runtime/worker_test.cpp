@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
-#include "dfg/slot_ring.hpp"
+#include "dfg/neighbour_sync.hpp"
+#include "dfg/slots.hpp"
 #include "dfg/window.hpp"
 #include "hang_guard.hpp"
 
@@ -30,54 +31,40 @@ TEST_CASE("workers: a clean run returns 0 and prints nothing", "[worker]") {
 
 TEST_CASE("workers stress: an actor that throws mid-run stops the whole P -> I -> I -> C pipeline",
           "[worker][abort][stress]") {
-  // Four PEs joined by slot rings, as the generated program does with --sync=events; i1 throws
-  // at iteration 17. Every other worker is blocked in, or reaches, a ring wait and leaves with
-  // Aborted; join returns 1 and the message names the node and the iteration.
+  // Four PEs in a chain, synchronised with their neighbours as the generated program does with
+  // --sync=neighbours, double buffers between them; i1 throws at iteration 17. Every other worker
+  // is blocked in, or reaches, a neighbour wait and leaves with Aborted; join returns 1 and the
+  // message names the node and the iteration.
   for (int round = 0; round < 20; ++round) {
     dfg_test::HangGuard guard("pipeline abort, round " + std::to_string(round), dfg_test::kHangSeconds);
     dfg::Abort abort;
-    dfg::SlotRing p_i1(2, 1, abort), i1_i2(2, 1, abort), i2_c(2, 1, abort);
+    dfg::NeighbourSync sync({{1}, {0, 2}, {1, 3}, {2}}, abort);
     std::vector<std::int64_t> b0(2), b1(2), b2(2);
-    const std::int64_t kIterations = 1'000'000;  // never reached
+    const std::int64_t kCycles = 1'000'000;  // never reached
     dfg::Workers workers(abort);
-    workers.spawn("A.cpu", [&](dfg::Where& where) {
-      for (std::int64_t k = 0; k < kIterations; ++k) {
-        where.at("node p (Producer) @ A.cpu", k);
-        p_i1.wait_writable(k);
-        b0[p_i1.slot(k)] = k;
-        p_i1.publish(k);
-      }
-    });
-    workers.spawn("A.g0", [&](dfg::Where& where) {
-      for (std::int64_t k = 0; k < kIterations; ++k) {
-        where.at("node i1 (Inc) @ A.g0", k);
-        p_i1.wait_readable(0, k);
-        i1_i2.wait_writable(k);
-        if (k == 17) throw std::runtime_error("bad token");
-        b1[i1_i2.slot(k)] = b0[p_i1.slot(k)] + 1;
-        p_i1.release(0, k);
-        i1_i2.publish(k);
-      }
-    });
-    workers.spawn("B.g0", [&](dfg::Where& where) {
-      for (std::int64_t k = 0; k < kIterations; ++k) {
-        where.at("node i2 (Inc) @ B.g0", k);
-        i1_i2.wait_readable(0, k);
-        i2_c.wait_writable(k);
-        b2[i2_c.slot(k)] = b1[i1_i2.slot(k)] + 1;
-        i1_i2.release(0, k);
-        i2_c.publish(k);
-      }
-    });
     std::int64_t consumed = 0, bad = 0;
-    workers.spawn("B.cpu", [&](dfg::Where& where) {
-      for (std::int64_t k = 0; k < kIterations; ++k) {
-        where.at("node c (Consumer) @ B.cpu", k);
-        i2_c.wait_readable(0, k);
-        if (b2[i2_c.slot(k)] != k + 2) ++bad;
-        ++consumed;
-        i2_c.release(0, k);
-      }
+    auto stage = [&](int pe, const char* who, std::int64_t latency, auto body) {
+      workers.spawn("pe" + std::to_string(pe), [&, pe, who, latency, body](dfg::Where& where) {
+        for (std::int64_t c = 0; c < kCycles; ++c) {
+          sync.wait_to_begin(pe, c);
+          if (c >= latency) {
+            where.at(who, c - latency);
+            body(c, c - latency);
+          }
+          sync.finish(pe, c);
+        }
+      });
+    };
+    stage(0, "node p (Producer) @ A.cpu", 0, [&](std::int64_t c, std::int64_t j) { b0[dfg::slot(c, 0, 2)] = j; });
+    stage(1, "node i1 (Inc) @ A.g0", 1, [&](std::int64_t c, std::int64_t j) {
+      if (j == 17) throw std::runtime_error("bad token");
+      b1[dfg::slot(c, 0, 2)] = b0[dfg::slot(c, 1, 2)] + 1;
+    });
+    stage(2, "node i2 (Inc) @ B.g0", 2,
+          [&](std::int64_t c, std::int64_t) { b2[dfg::slot(c, 0, 2)] = b1[dfg::slot(c, 1, 2)] + 1; });
+    stage(3, "node c (Consumer) @ B.cpu", 3, [&](std::int64_t c, std::int64_t j) {
+      if (b2[dfg::slot(c, 1, 2)] != j + 2) ++bad;
+      ++consumed;
     });
     std::ostringstream err;
     CHECK(workers.join_and_report(err) == 1);
@@ -162,9 +149,9 @@ TEST_CASE("workers: non-standard exceptions and main_guard", "[worker]") {
     dfg_test::HangGuard guard("workers destructor", dfg_test::kHangSeconds);
     dfg::Abort abort;
     {
-      dfg::SlotRing ring(1, 1, abort);
+      dfg::NeighbourSync sync({{1}, {0}}, abort);
       dfg::Workers workers(abort);
-      workers.spawn("A.cpu", [&](dfg::Where&) { ring.wait_readable(0, 0); });
+      workers.spawn("A.cpu", [&](dfg::Where&) { sync.wait_to_begin(0, 1); });
     }
     CHECK(abort.stopped());
     CHECK(abort.message() == "error: worker threads abandoned before join");

@@ -1,0 +1,231 @@
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "codegen/files.hpp"
+#include "codegen/printer.hpp"
+#include "codegen/templates.hpp"
+
+namespace dfgc::codegen {
+
+namespace {
+
+/// The identifiers that occur in a size expression's text.
+std::set<std::string> names_in(std::string_view text) {
+  std::set<std::string> out;
+  std::string word;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ' ';
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (alnum) {
+      word += c;
+      continue;
+    }
+    if (!word.empty() && !(word[0] >= '0' && word[0] <= '9')) out.insert(word);
+    word.clear();
+  }
+  return out;
+}
+
+std::string params(const ir::Program& p) {
+  Printer out;
+  std::vector<const ir::Param*> fixed, runtime;
+  for (const ir::Param& x : p.params) (x.runtime ? runtime : fixed).push_back(&x);
+  if (!fixed.empty()) {
+    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n");
+    for (const ir::Param* x : fixed)
+      out.emit({{"name", x->name}, {"value", std::to_string(x->value)}},
+               "inline constexpr std::int64_t $name$ = $value$;\n");
+    out.emit("\n");
+  }
+  if (runtime.empty()) {
+    out.emit(
+        "/// The runtime params (--set NAME=VALUE, --params FILE): this app has none.\n"
+        "inline constexpr std::array<dfg::RuntimeParam, 0> kRuntimeParams = {};\n"
+        "struct Params {};\n"
+        "inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }");
+    return out.take();
+  }
+  std::string table, fields, values;
+  for (std::size_t i = 0; i < runtime.size(); ++i) {
+    table += fmt::format("    {{\"{}\", {}}},\n", runtime[i]->name, runtime[i]->value);
+    fields += fmt::format("  std::int64_t {} = {};\n", runtime[i]->name, runtime[i]->value);
+    values += fmt::format("{}values[{}]", i == 0 ? "" : ", ", i);
+  }
+  out.emit({{"n", std::to_string(runtime.size())}, {"table", table}, {"fields", fields}, {"values", values}},
+           "/// The runtime params, with their defaults: set with --set NAME=VALUE or --params FILE\n"
+           "/// when the program starts; every size that depends on them is computed then.\n"
+           "inline constexpr std::array<dfg::RuntimeParam, $n$> kRuntimeParams = {{\n"
+           "$table$}};\n"
+           "struct Params {\n"
+           "$fields$};\n"
+           "/// The values parse_flags returns, in the order of kRuntimeParams.\n"
+           "inline Params params_of(const std::vector<std::int64_t>& values) { return Params{$values$}; }");
+  return out.take();
+}
+
+std::string sizes(const ir::Program& p) {
+  Printer out;
+  bool min = false, max = false;
+  for (const ir::TokenType& t : p.types) {
+    min = min || t.count.text.find("min(") != std::string::npos;
+    max = max || t.count.text.find("max(") != std::string::npos;
+  }
+  if (min)
+    out.emit("constexpr std::int64_t min(std::int64_t a, std::int64_t b) { return a < b ? a : b; }\n");
+  if (max)
+    out.emit("constexpr std::int64_t max(std::int64_t a, std::int64_t b) { return a < b ? b : a; }\n");
+  if (min || max) out.emit("\n");
+  std::set<std::string> runtime;
+  for (const ir::Param& x : p.params)
+    if (x.runtime) runtime.insert(x.name);
+  for (std::size_t i = 0; i < p.types.size(); ++i) {
+    const ir::TokenType& t = p.types[i];
+    std::string count = t.count.text.empty() ? std::to_string(t.count.value) : t.count.text;
+    std::string locals;
+    for (const std::string& name : names_in(count))
+      if (runtime.count(name)) locals += fmt::format("  const std::int64_t {0} = params.{0};\n", name);
+    Printer::Vars vars = {{"type", t.name},
+                          {"elem", std::string(ir::spec_name(t.elem))},
+                          {"count", count}};
+    out.emit(vars, "/// $type$ = $elem$[$count$]: elements and bytes per token.\n");
+    vars.erase(vars.begin() + 1);
+    if (locals.empty()) {
+      out.emit(vars,
+               "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($count$); }\n");
+    } else {
+      vars.emplace_back("locals", locals);
+      out.emit(vars,
+               "inline std::size_t elements_$type$(const Params& params) {\n"
+               "$locals$  return static_cast<std::size_t>($count$);\n"
+               "}\n");
+    }
+    out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}, {"sep", i + 1 < p.types.size() ? "\n" : ""}},
+             "inline std::size_t bytes_$type$(const Params& params) {\n"
+             "  return elements_$type$(params) * sizeof($cxx$);\n"
+             "}\n$sep$");
+  }
+  std::string text = out.take();
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
+  std::string id = "kTrack_" + identifier(m.pe(pe).name);
+  if (s) id += "_" + std::string(to_string(*s));
+  return id;
+}
+
+/// Every trace track: a CPU's own, a GPU's streams.
+std::vector<std::pair<std::string, std::string>> tracks(const Model& m) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (ir::PeId pe : m.pes()) {
+    if (m.pe(pe).kind == ir::PeKind::cpu) {
+      out.emplace_back(track_ident(m, pe, nullptr), m.pe(pe).name);
+      continue;
+    }
+    for (StreamKind s : m.streams[pe])
+      out.emplace_back(track_ident(m, pe, &s), fmt::format("{} {}", m.pe(pe).name, to_string(s)));
+  }
+  return out;
+}
+
+std::string strategy_block(const Model& m, ir::Strategy strategy) {
+  const StrategyModel& sm = m.strategies[strategy];
+  const ir::IgStrategy& s = (*m.ig)[strategy];
+  const ir::Program& p = *m.program;
+  bool overlap = strategy == ir::Strategy::overlap;
+  std::string names, infos;
+  for (const Entry& e : sm.entries) {
+    names += fmt::format("  {},  // {}\n", e.ident, e.label);
+    std::string track = e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
+    std::string bytes = e.kind == Entry::Kind::transfer
+                            ? "bytes_" + p.types[s.buffers[s.transfers[e.id].from].type].name
+                            : "nullptr";
+    std::string_view kind = e.kind == Entry::Kind::firing ? "firing" : e.kind == Entry::Kind::transfer ? "transfer" : "copy";
+    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}}},\n", kind, e.short_name, e.where, track,
+                         e.first_cycle, bytes);
+  }
+  Printer out;
+  out.emit({{"ns", overlap ? "overlap" : "no_overlap"},
+            {"doc", overlap ? "With overlap (the default): transfers run during the cycle, beside the "
+                              "firings."
+                            : "Without overlap (--no-overlap): transfer steps, then the firings."},
+            {"names", names},
+            {"n", std::to_string(sm.entries.size())},
+            {"infos", infos},
+            {"latency", std::to_string(sm.latency)}},
+           "/// $doc$\n"
+           "namespace $ns$ {\n"
+           "\n"
+           "/// The firings, transfers and delay copies, in the order the threads run them.\n"
+           "enum Entry : std::size_t {\n"
+           "$names$};\n"
+           "inline constexpr std::array<EntryInfo, $n$> kEntries = {{\n"
+           "$infos$}};\n"
+           "/// The last first cycle: a run has iterations + kLatency cycles.\n"
+           "inline constexpr std::int64_t kLatency = $latency$;\n");
+  if (!overlap && !s.transfers.empty())
+    out.emit({{"steps", std::to_string(s.transfer_steps)}},
+             "/// The steps of a cycle's transfer part, each ending with a barrier.\n"
+             "inline constexpr int kTransferSteps = $steps$;\n");
+  if (overlap) {
+    std::string lists;
+    for (ir::PeId pe : m.pes()) {
+      std::vector<std::string> ns;
+      for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
+      lists += fmt::format("    {{{}}},  // {}\n", fmt::join(ns, ", "), m.pe(pe).name);
+    }
+    out.emit({{"lists", lists}},
+             "/// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of\n"
+             "/// the transfers that touch it. --sync=neighbours waits for these only.\n"
+             "inline std::vector<std::vector<int>> neighbours() {\n"
+             "  return {\n"
+             "$lists$  };\n"
+             "}\n");
+  }
+  out.emit({{"ns", overlap ? "overlap" : "no_overlap"}}, "\n}  // namespace $ns$");
+  return out.take();
+}
+
+}  // namespace
+
+std::string render_app_header(const Model& m) {
+  const ir::Program& p = *m.program;
+  std::string pes, pe_names, memory, factories;
+  for (ir::PeId pe : m.pes()) {
+    std::string id = identifier(m.pe(pe).name);
+    pes += fmt::format("kPe_{},\n", id);
+    pe_names += fmt::format("{}\"{}\"", pe_names.empty() ? "" : ", ", m.pe(pe).name);
+    memory += fmt::format("std::array<dfg::SlotView, {}> {};\n", m.colour_count[pe], id);
+    if (m.pe(pe).kind == ir::PeKind::gpu)
+      factories += fmt::format("\n/// The worker of GPU {} ({}).\nstd::unique_ptr<Worker> make_{}(Run& run);\n",
+                               m.pe(pe).name, gpu_file(m, pe), id);
+  }
+  std::string track_enum, track_names;
+  auto all = tracks(m);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    track_enum += fmt::format("{}{},\n", all[i].first, i == 0 ? " = 1" : "");
+    track_names += fmt::format("{}\"{}\"", i == 0 ? "" : ",\n", all[i].second);
+  }
+  return render_template(
+      template_text("app.hpp"),
+      {{"header", file_header(m, "//")},
+       {"app", p.app_name},
+       {"arch", p.arch.name},
+       {"host", p.arch.hosts[m.host].name},
+       {"params", params(p)},
+       {"sizes", sizes(p)},
+       {"pes", pes},
+       {"pe_names", pe_names},
+       {"tracks", track_enum},
+       {"track_count", std::to_string(all.size())},
+       {"track_names", track_names},
+       {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
+                          strategy_block(m, ir::Strategy::no_overlap)},
+       {"memory", memory},
+       {"factories", factories}});
+}
+
+}  // namespace dfgc::codegen

@@ -1,0 +1,38 @@
+/// \file
+/// The renderers of the generated project's files, one per kind of file, each from its template
+/// in templates/ (see project.hpp for the whole tree):
+///   app.hpp            render_app_header  (app_header.cpp)
+///   rank_<host>.cpp    render_rank        (rank.cpp)
+///   rank_<host>_<gpu>.cu render_gpu       (gpu.cpp)
+///   CMakeLists.txt     render_cmake       (cmake.cpp)
+///   README.md          render_readme      (cmake.cpp)
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/model.hpp"
+
+namespace dfgc::codegen {
+
+/// The fixed first line of every generated file: generator, version, spec, DO NOT EDIT.
+/// `comment` is the line-comment marker of the file's language ("//", "#", "<!--").
+std::string file_header(const Model& m, std::string_view comment);
+
+/// The spec path as the header shows it: as given, made relative when it was absolute.
+std::string spec_path_for_header(const std::string& spec_file);
+
+std::string render_app_header(const Model& m);
+std::string render_rank(const Model& m);
+std::string render_gpu(const Model& m, ir::PeId gpu);
+
+/// `actor_dirs`: the directories of the actor headers, relative to the generated directory.
+std::string render_cmake(const Model& m, const std::vector<std::string>& actor_dirs);
+std::string render_readme(const Model& m);
+
+/// "rank_A.cpp", "rank_A_g0.cu".
+std::string rank_file(const Model& m);
+std::string gpu_file(const Model& m, ir::PeId gpu);
+
+}  // namespace dfgc::codegen

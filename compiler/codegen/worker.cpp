@@ -1,0 +1,446 @@
+#include "codegen/worker.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "codegen/printer.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc::codegen {
+
+std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + identifier(m.pe(pe).name); }
+
+std::string actor_includes(const Model& m, ir::PeId pe) {
+  const ir::Program& p = *m.program;
+  std::set<std::string> headers;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
+    if (p.mapping.pe_of[n] != pe) continue;
+    const ir::Impl* impl = p.dfg.actor_of(n).impl_for(m.pe(pe).kind);
+    DFGC_INTERNAL_ASSERT(impl, "node '", p.dfg.nodes[n].name, "' has no implementation for its PE");
+    headers.insert(std::filesystem::path(impl->header_path).filename().string());
+  }
+  std::string out;
+  for (const std::string& h : headers) out += fmt::format("#include \"{}\"\n", h);
+  return out;
+}
+
+namespace {
+
+std::string_view strategy_ns(ir::Strategy s) {
+  return s == ir::Strategy::overlap ? "overlap" : "no_overlap";
+}
+
+/// Prints one PE's worker.
+class WorkerPrinter {
+ public:
+  WorkerPrinter(const Model& m, ir::PeId pe)
+      : m_(m), p_(*m.program), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
+        cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {}
+
+  std::string render() {
+    declaration();
+    constructor();
+    run();
+    for (ir::Strategy s : ir::kStrategies) loop(s);
+    return out_.take();
+  }
+
+ private:
+  std::vector<ir::NodeId> nodes() const {
+    std::vector<ir::NodeId> out;
+    for (ir::NodeId n : m_.ig->schedule)
+      if (p_.mapping.pe_of[n] == pe_) out.push_back(n);
+    return out;
+  }
+  const ir::Node& node(ir::NodeId n) const { return p_.dfg.nodes[n]; }
+  std::string node_ident(ir::NodeId n) const { return identifier(node(n).name); }
+  const ir::Impl& impl(ir::NodeId n) const { return *p_.dfg.actor_of(n).impl_for(m_.pe(pe_).kind); }
+  std::string device() const { return std::to_string(m_.pe(pe_).device); }
+  std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
+  std::string storage_type() const {
+    if (gpu_) return "dfg::DeviceBuffer";
+    return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
+  }
+
+  void declaration() {
+    std::string node_list;
+    for (ir::NodeId n : nodes())
+      node_list += fmt::format("{}{} ({})", node_list.empty() ? "" : ", ", node(n).name,
+                               p_.dfg.actor_of(n).name);
+    out_.emit({{"cls", cls_},
+               {"pe", m_.pe(pe_).name},
+               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list}},
+              "/// $pe$: $what$.\n"
+              "class $cls$ final : public Worker {\n"
+              " public:\n"
+              "  explicit $cls$(Run& run);\n"
+              "  void run(dfg::Where& where) override;\n"
+              "\n"
+              " private:\n"
+              "  void cycles_overlap(dfg::Where& where);\n"
+              "  void cycles_no_overlap(dfg::Where& where);\n"
+              "\n"
+              "  Run& run_;\n");
+    {
+      auto scope = out_.indent();
+      members();
+    }
+    out_.emit("};\n\n");
+  }
+
+  void members() {
+    if (gpu_) {
+      for (StreamKind s : m_.streams[pe_])
+        out_.emit({{"m", stream_member(s)}}, "dfg::Stream $m$;\n");
+      out_.emit("dfg::GpuProbes probes_;\n");
+    }
+    out_.emit({{"storage", storage_type()}},
+              "std::vector<$storage$> storage_;  // one allocation per colour\n");
+    for (ir::NodeId n : nodes()) {
+      std::size_t ports = p_.dfg.actor_of(n).ports.size();
+      out_.emit({{"n", node_ident(n)},
+                 {"label", node(n).name},
+                 {"actor", p_.dfg.actor_of(n).name},
+                 {"cls", impl(n).class_name},
+                 {"ports", std::to_string(ports)}},
+                "// node $label$ ($actor$)\n"
+                "$cls$ $n$_;\n"
+                "std::array<std::size_t, $ports$> $n$_elements_{};\n"
+                "dfg::Context $n$_ctx_;\n");
+    }
+  }
+
+  void constructor() {
+    std::string init = "run_(run)";
+    if (gpu_) {
+      for (StreamKind s : m_.streams[pe_])
+        init += fmt::format(",\n{}({}, \"{} {}\")", stream_member(s), device(), m_.pe(pe_).name,
+                            to_string(s));
+      init += ",\nprobes_(run.probes)";
+    }
+    out_.emit({{"cls", cls_}, {"init", init}}, "$cls$::$cls$(Run& run)\n    : $init$ {\n");
+    {
+      auto scope = out_.indent();
+      constructor_body();
+    }
+    out_.emit("}\n\n");
+  }
+
+  void constructor_body() {
+    if (gpu_) out_.emit({{"d", device()}}, "dfg::DeviceGuard device($d$);\n");
+    out_.emit("const Params& params = run.params;\n");
+    out_.emit("if (run.overlap) {\n");
+    {
+      auto inner = out_.indent();
+      allocate(ir::Strategy::overlap);
+    }
+    out_.emit("} else {\n");
+    {
+      auto inner = out_.indent();
+      allocate(ir::Strategy::no_overlap);
+    }
+    out_.emit({{"pe", pe_ident_}},
+              "}\n"
+              "for (std::size_t i = 0; i < storage_.size(); ++i) {\n"
+              "  run.memory.$pe$[i] = dfg::SlotView::of(storage_[i]);\n"
+              "  if (run.stats) run.stats->note_alloc(kPe_$pe$, storage_[i].bytes());\n"
+              "}\n");
+    if (gpu_) peers();
+    for (ir::NodeId n : nodes()) actor_setup(n);
+  }
+
+  /// A colour's slot bytes: its largest member.
+  std::string colour_bytes(const ir::IgStrategy& s, const ir::IgColour& c) const {
+    std::set<std::string> types;
+    for (ir::BufferId b : c.members) types.insert(p_.types[s.buffers[b].type].name);
+    std::vector<std::string> calls;
+    for (const std::string& t : types) calls.push_back(fmt::format("bytes_{}(params)", t));
+    if (calls.size() == 1) return calls[0];
+    return fmt::format("std::max({{{}}})", fmt::join(calls, ", "));
+  }
+
+  void allocate(ir::Strategy strategy) {
+    const ir::IgStrategy& s = (*m_.ig)[strategy];
+    std::vector<const ir::IgColour*> colours;
+    for (const ir::IgColour& c : s.colours)
+      if (c.pe == pe_) colours.push_back(&c);
+    std::sort(colours.begin(), colours.end(),
+              [](const ir::IgColour* a, const ir::IgColour* b) { return a->index < b->index; });
+    out_.emit({{"n", std::to_string(colours.size())}}, "storage_.reserve($n$);\n");
+    for (const ir::IgColour* c : colours) {
+      std::vector<std::string> names;
+      for (ir::BufferId b : c->members) names.push_back(s.buffers[b].name);
+      out_.emit({{"dev", gpu_ ? device() + ", " : ""},
+                 {"name", fmt::format("{}", fmt::join(names, ", "))},
+                 {"bytes", colour_bytes(s, *c)},
+                 {"slots", std::to_string(c->slots)},
+                 {"index", std::to_string(c->index)}},
+                "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
+    }
+    if (!gpu_) return;
+    const StrategyModel& sm = m_.strategies[strategy];
+    for (std::size_t e : sm.by_pe[pe_])
+      out_.emit({{"ns", std::string(strategy_ns(strategy))},
+                 {"entry", sm.entries[e].ident},
+                 {"d", device()},
+                 {"stream", stream_member(*sm.entries[e].stream)}},
+                "probes_.add($ns$::$entry$, $d$, $stream$);\n");
+  }
+
+  /// Peer access for the GPU -> GPU transfers this GPU launches, where the devices allow it.
+  void peers() {
+    std::set<int> sources;
+    for (ir::Strategy s : ir::kStrategies)
+      for (const ir::IgTransfer& t : (*m_.ig)[s].transfers)
+        if (launcher(p_, t) == pe_ && stream_of(p_, t) == StreamKind::peer)
+          sources.insert(m_.pe(t.from_pe).device);
+    for (int src : sources)
+      out_.emit({{"d", device()}, {"s", std::to_string(src)}},
+                "if (dfg::can_access_peer($d$, $s$)) dfg::enable_peer_access($d$, $s$);  // else "
+                "staged by the driver\n");
+  }
+
+  void actor_setup(ir::NodeId n) {
+    const ir::Actor& actor = p_.dfg.actor_of(n);
+    const ActorSignature& sig = m_.signatures->at({node(n).actor, m_.pe(pe_).kind});
+    std::string id = node_ident(n);
+    out_.emit({{"label", node(n).name}, {"actor", actor.name}}, "// node $label$ ($actor$)\n");
+    for (const ir::ParamValue& v : node(n).params)
+      out_.emit({{"n", id}, {"param", v.name}, {"value", v.literal}}, "$n$_.$param$ = $value$;\n");
+    std::vector<std::string> elements;
+    for (const ir::Port& port : actor.ports)
+      elements.push_back(fmt::format("elements_{}(params)", p_.types[port.type].name));
+    out_.emit({{"n", id}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
+              "$n$_elements_ = {$elements$};\n"
+              "$n$_ctx_.set_port_elements($n$_elements_.data(), $n$_elements_.size());\n");
+    if (gpu_)
+      out_.emit({{"n", id}, {"d", device()}},
+                "$n$_ctx_.set_stream(compute_);\n"
+                "$n$_ctx_.set_device($d$);\n");
+    if (sig.has_init)
+      out_.emit({{"n", id}, {"ctx", sig.init_takes_context ? id + "_ctx_" : ""}},
+                "$n$_.init($ctx$);\n");
+  }
+
+  void run() {
+    out_.emit({{"cls", cls_}}, "void $cls$::run(dfg::Where& where) {\n");
+    if (gpu_)
+      out_.emit({{"d", device()}, {"pe", m_.pe(pe_).name}},
+                "  DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\");\n");
+    out_.emit(
+        "  if (run_.overlap) {\n"
+        "    cycles_overlap(where);\n"
+        "  } else {\n"
+        "    cycles_no_overlap(where);\n"
+        "  }\n"
+        "}\n\n");
+  }
+
+  // ---- the cycle loops ----
+
+  std::string slot(const ir::IgStrategy& s, ir::BufferId b, std::uint32_t lag) const {
+    const ir::IgBuffer& buf = s.buffers[b];
+    return fmt::format("dfg::slot(c, {}, {})", lag + buf.colour_lag, s.colours[buf.colour].slots);
+  }
+  std::string at(const StrategyModel& sm, const ir::IgStrategy& s, ir::BufferId b,
+                 std::uint32_t lag) const {
+    return fmt::format("{}.at({})", sm.buffer_idents[b], slot(s, b, lag));
+  }
+  std::string bytes_of(const ir::IgStrategy& s, ir::BufferId b) const {
+    return fmt::format("bytes_{}(run_.params)", p_.types[s.buffers[b].type].name);
+  }
+
+  void loop(ir::Strategy strategy) {
+    const StrategyModel& sm = m_.strategies[strategy];
+    const ir::IgStrategy& s = (*m_.ig)[strategy];
+    const bool overlap = strategy == ir::Strategy::overlap;
+    ns_ = std::string(strategy_ns(strategy));
+    const bool idle = sm.by_pe[pe_].empty();
+    out_.emit({{"cls", cls_},
+               {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
+               {"doc", overlap ? "With overlap: launch the transfers, fire, wait for the streams, "
+                                 "end the cycle."
+                               : "Without overlap: the transfer steps, then the firings, each "
+                                 "phase ending with a barrier."},
+               {"where", idle ? "" : " where"}},
+              "/// $doc$\n"
+              "void $cls$::$fn$(dfg::Where&$where$) {\n");
+    {
+      auto body = out_.indent();
+      loop_body(sm, s, overlap);
+    }
+    out_.emit("}\n\n");
+  }
+
+  void loop_body(const StrategyModel& sm, const ir::IgStrategy& s, bool overlap) {
+    std::vector<ir::BufferId> buffers = sm.touched(s, pe_);
+    for (ir::BufferId b : buffers) {
+      const ir::IgBuffer& buf = s.buffers[b];
+      const ir::IgColour& c = s.colours[buf.colour];
+      out_.emit({{"id", sm.buffer_idents[b]},
+                 {"pe", identifier(m_.pe(c.pe).name)},
+                 {"i", std::to_string(c.index)},
+                 {"name", buf.name},
+                 {"depth", std::to_string(buf.depth)}},
+                "const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$, depth "
+                "$depth$\n");
+    }
+    out_.emit({{"pe", pe_ident_}},
+              "dfg::WindowCursor win = run_.windows.cursor(kPe_$pe$);\n"
+              "for (std::int64_t c = 0; c < run_.cycles; ++c) {\n");
+    {
+      auto cycle = out_.indent();
+      if (overlap) {
+        out_.emit({{"pe", pe_ident_}}, "run_.begin_cycle(kPe_$pe$, c);\nwin.begin(c);\n");
+        for (std::size_t e : sm.by_pe[pe_]) item(sm, s, sm.entries[e]);
+      } else {
+        out_.emit("win.begin(c);\n");
+        steps(sm, s);
+        for (std::size_t e : sm.by_pe[pe_])
+          if (sm.entries[e].kind != Entry::Kind::transfer) item(sm, s, sm.entries[e]);
+      }
+      if (gpu_) {
+        out_.emit({{"streams", wait_streams(m_.streams[pe_])}}, "$streams$probes_.poll();\n");
+      }
+      out_.emit({{"pe", pe_ident_}}, "run_.end_cycle(kPe_$pe$, c);\n");
+    }
+    out_.emit("}\nwin.finish();\n");
+  }
+
+  std::string wait_streams(const std::set<StreamKind>& streams) const {
+    std::string out;
+    for (StreamKind k : streams) out += stream_member(k) + ".synchronize();\n";
+    return out;
+  }
+
+  /// Without overlap: the transfer steps, each ending with a wait and a barrier.
+  void steps(const StrategyModel& sm, const ir::IgStrategy& s) {
+    if (s.transfers.empty()) return;
+    std::set<StreamKind> used;
+    for (std::size_t e : sm.by_pe[pe_])
+      if (sm.entries[e].kind == Entry::Kind::transfer) used.insert(*sm.entries[e].stream);
+    if (used.empty()) {
+      out_.emit(
+          "for (int step = 0; step < no_overlap::kTransferSteps; ++step) {\n"
+          "  run_.end_phase();  // transfer step: the GPUs launch them\n"
+          "}\n");
+      return;
+    }
+    for (std::uint32_t step = 0; step < s.transfer_steps; ++step) {
+      out_.emit({{"step", std::to_string(step)}}, "// transfer step $step$\n");
+      for (std::size_t e : sm.by_pe[pe_])
+        if (sm.entries[e].kind == Entry::Kind::transfer && sm.entries[e].step == step)
+          item(sm, s, sm.entries[e]);
+      out_.emit({{"streams", wait_streams(used)}}, "$streams$run_.end_phase();\n");
+    }
+  }
+
+  void item(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+    std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
+    std::string comment = e.label;
+    if (e.kind == Entry::Kind::transfer)
+      comment += fmt::format(" ({})", to_string(p_.arch.links[s.transfers[e.id].link].kind));
+    out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
+              "// $comment$\n"
+              "if (win.active($ns$::$entry$)) {\n"
+              "  const std::int64_t j = $j$;\n"
+              "  where.at(\"$label$\", j);\n");
+    {
+      auto inside = out_.indent();
+      item_body(sm, s, e);
+    }
+    out_.emit("}\n");
+  }
+
+  void item_body(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+    if (m_.has_gpu()) out_.emit({{"name", e.short_name}}, "DFG_NVTX_RANGE(\"$name$\");\n");
+    std::string stream = e.stream ? stream_member(*e.stream) : "";
+    if (gpu_)
+      out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}}, "probes_.start($ns$::$entry$, $s$);\n");
+    else
+      out_.emit({{"ns", ns_}, {"entry", e.ident}}, "dfg::Probe probe(run_.probes, $ns$::$entry$, j);\n");
+    switch (e.kind) {
+      case Entry::Kind::firing: firing(sm, s, e.id); break;
+      case Entry::Kind::transfer: transfer(sm, s, s.transfers[e.id], stream); break;
+      case Entry::Kind::copy: copy(sm, s, s.copies[e.id]); break;
+    }
+    if (gpu_)
+      out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}},
+                "probes_.stop($ns$::$entry$, $s$, j);\n");
+  }
+
+  void firing(const StrategyModel& sm, const ir::IgStrategy& s, ir::NodeId n) {
+    const ir::Actor& actor = p_.dfg.actor_of(n);
+    const ActorSignature& sig = m_.signatures->at({node(n).actor, m_.pe(pe_).kind});
+    const ir::IgFiring& f = s.firings[n];
+    std::vector<std::string> args;
+    for (std::uint32_t port : sig.fire_ports) {
+      const ir::Port& pt = actor.ports[port];
+      const ir::PortBinding& b = f.ports[port];
+      std::string elem(ir::cxx_name(p_.types[pt.type].elem));
+      if (pt.dir == ir::PortDir::in) elem = "const " + elem;
+      args.push_back(fmt::format("{}.as<{}>({})", sm.buffer_idents[b.buffer], elem,
+                                 slot(s, b.buffer, b.lag)));
+    }
+    std::string id = node_ident(n);
+    if (sig.fire_takes_context) args.push_back(id + "_ctx_");
+    std::string one_line = fmt::format("{}", fmt::join(args, ", "));
+    // The loop body is indented by 6; wider calls get one argument a line.
+    bool wide = 6 + id.size() + 8 + one_line.size() + 2 > 100;
+    out_.emit({{"n", id}, {"args", wide ? fmt::format("{}", fmt::join(args, ",\n")) : one_line}},
+              "$n$_ctx_.set_iteration(j);\n"
+              "$n$_.fire($args$);\n");
+    if (gpu_) out_.emit("DFG_CUDA_CHECK(cudaGetLastError(), \"launch\");\n");
+  }
+
+  void transfer(const StrategyModel& sm, const ir::IgStrategy& s, const ir::IgTransfer& t,
+                const std::string& stream) {
+    std::string dst = at(sm, s, t.to, s.buffers[t.to].writer.lag);
+    std::string src = at(sm, s, t.from, t.from_lag);
+    if (stream_of(p_, t) == StreamKind::peer) {
+      out_.emit({{"dst", dst},
+                 {"dd", std::to_string(m_.pe(t.to_pe).device)},
+                 {"src", src},
+                 {"sd", std::to_string(m_.pe(t.from_pe).device)},
+                 {"bytes", bytes_of(s, t.from)},
+                 {"s", stream}},
+                "dfg::copy_peer_async($dst$, $dd$, $src$, $sd$,\n"
+                "                     $bytes$, $s$, \"cudaMemcpyPeerAsync\");\n");
+      return;
+    }
+    out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, t.from)}, {"s", stream}},
+              "dfg::copy_async($dst$, $src$,\n"
+              "                $bytes$, $s$, \"cudaMemcpyAsync\");\n");
+  }
+
+  void copy(const StrategyModel& sm, const ir::IgStrategy& s, const ir::IgCopy& x) {
+    std::string dst = at(sm, s, x.to, s.buffers[x.to].writer.lag);
+    std::string src = at(sm, s, x.from, x.from_lag);
+    if (gpu_)
+      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, x.from)}},
+                "dfg::copy_async($dst$, $src$,\n"
+                "                $bytes$, compute_, \"cudaMemcpyAsync\");\n");
+    else
+      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, x.from)}},
+                "std::memcpy($dst$, $src$,\n"
+                "            $bytes$);\n");
+  }
+
+  const Model& m_;
+  const ir::Program& p_;
+  ir::PeId pe_;
+  bool gpu_;
+  std::string cls_;
+  std::string pe_ident_;
+  std::string ns_;
+  Printer out_;
+};
+
+}  // namespace
+
+std::string render_worker(const Model& m, ir::PeId pe) { return WorkerPrinter(m, pe).render(); }
+
+}  // namespace dfgc::codegen

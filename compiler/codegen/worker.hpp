@@ -1,0 +1,32 @@
+/// \file
+/// The worker of one processing element (PE): a C++ class that owns the PE's actors, allocates
+/// its share of the chosen strategy's storage, and runs its cycle loop for either strategy.
+/// rank.cpp places the CPU's worker in rank_<host>.cpp, gpu.cpp each GPU's in its .cu file.
+///
+/// The loops follow the cycle model of passes/latency.hpp, one thread per PE:
+///  - with overlap, cycle c: wait for the neighbours (--sync=neighbours), launch this PE's
+///    transfers, fire its nodes in schedule order (each followed by its delay copies), wait for
+///    its own streams, end the cycle (publish it, or the barrier of --sync=barrier);
+///  - without overlap: each transfer step ends with a wait for the PE's streams and a barrier;
+///    then the firings, a wait, and the barrier that ends the cycle.
+/// Every entry runs only inside its window (dfg::WindowCursor::active), and an access to a buffer
+/// in cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
+#pragma once
+
+#include <string>
+
+#include "codegen/model.hpp"
+
+namespace dfgc::codegen {
+
+/// "Worker_A_g0".
+std::string worker_class(const Model& m, ir::PeId pe);
+
+/// The worker's class definition and its member functions, for the anonymous namespace of the
+/// PE's source file.
+std::string render_worker(const Model& m, ir::PeId pe);
+
+/// The header files of the actors of `pe`'s nodes, sorted, as `#include "x.hpp"` lines.
+std::string actor_includes(const Model& m, ir::PeId pe);
+
+}  // namespace dfgc::codegen

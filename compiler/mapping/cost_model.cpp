@@ -1,0 +1,41 @@
+#include "mapping/cost_model.hpp"
+
+#include <algorithm>
+
+namespace dfgc::mapping {
+
+namespace {
+
+StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::IgStrategy& g,
+                               const CostTable& costs) {
+  Loads loads(p.arch, costs);
+  loads.reset(g.transfer_steps);
+  for (const ir::IgFiring& f : g.firings) loads.fire(f.pe, costs.firing[f.node][f.pe].value_or(0));
+  for (const ir::IgTransfer& t : g.transfers)
+    loads.transfer(t.from_pe, t.to_pe, t.link, t.bytes, t.step);
+  StrategyPrediction r;
+  r.period = loads.period(s);
+  for (const ir::IgFiring& f : g.firings) r.latency_cycles = std::max(r.latency_cycles, f.latency);
+  r.latency = (r.latency_cycles + 1) * r.period;
+  if (s == ir::Strategy::overlap)
+    r.resources = loads.resources();
+  else
+    r.phases = loads.phases();
+  r.memory.assign(p.arch.pes.size(), 0);
+  for (const ir::MemoryReport& m : g.memory) r.memory[m.pe] = m.after;
+  for (ir::PeId pe = 0; pe < r.memory.size(); ++pe) {
+    r.peak_memory = std::max(r.peak_memory, r.memory[pe]);
+    if (costs.capacity[pe] && r.memory[pe] > *costs.capacity[pe]) r.overflows.push_back(pe);
+  }
+  return r;
+}
+
+}  // namespace
+
+Prediction predict(const ir::Program& program, const ir::Ig& ig, const CostTable& costs) {
+  Prediction result;
+  for (ir::Strategy s : ir::kStrategies) result[s] = predict_one(s, program, ig[s], costs);
+  return result;
+}
+
+}  // namespace dfgc::mapping

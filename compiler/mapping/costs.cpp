@@ -1,0 +1,245 @@
+#include "mapping/costs.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "mapping/json_locations.hpp"
+#include "sema/suggest.hpp"
+
+namespace dfgc::mapping {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// Reads the JSON tree of a costs file into a CostFile, reporting each problem at its key.
+class CostReader {
+ public:
+  CostReader(std::uint32_t file, std::string_view text, DiagnosticEngine& diags)
+      : file_(file), where_(text), diags_(diags) {}
+
+  std::optional<CostFile> read(const Json& doc) {
+    CostFile c;
+    c.file = file_;
+    if (!doc.is_object()) {
+      error("", "a costs file holds a JSON object");
+      return std::nullopt;
+    }
+    for (const auto& [key, value] : doc.items()) {
+      std::string path = "/" + key;
+      if (key == "actors")
+        firing_table(path, value, c.actors, c.actor_locs);
+      else if (key == "nodes")
+        firing_table(path, value, c.nodes, c.node_locs);
+      else if (key == "links")
+        links(path, value, c);
+      else if (key == "pes")
+        pes(path, value, c);
+      else if (key == "cycle_overhead_ms")
+        overhead(path, value, c);
+      else
+        error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, pes or "
+                                "cycle_overhead_ms",
+                                key));
+    }
+    if (failed_) return std::nullopt;
+    return c;
+  }
+
+ private:
+  SourceLoc key_loc(const std::string& path) const { return {file_, where_.key(path)}; }
+  void error(const std::string& path, std::string message) {
+    failed_ = true;
+    diags_.error(key_loc(path), std::move(message));
+  }
+  bool object(const std::string& path, const Json& v, std::string_view what) {
+    if (v.is_object()) return true;
+    error(path, fmt::format("{} must be a JSON object", what));
+    return false;
+  }
+  std::optional<double> number(const std::string& path, const Json& v, std::string_view what,
+                               bool positive) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
+        (positive && v.get<double>() == 0)) {
+      error(path,
+            fmt::format("{} must be a {} number", what, positive ? "positive" : "non-negative"));
+      return std::nullopt;
+    }
+    return v.get<double>();
+  }
+
+  /// `{ NAME: { PE-or-kind: entry } }`
+  void firing_table(const std::string& path, const Json& v,
+                    std::map<std::string, std::map<std::string, FiringCost>>& out,
+                    std::map<std::string, SourceLoc>& locs) {
+    if (!object(path, v, fmt::format("'{}'", path.substr(1)))) return;
+    for (const auto& [name, per_pe] : v.items()) {
+      std::string p = path + "/" + name;
+      locs[name] = key_loc(p);
+      if (!object(p, per_pe, fmt::format("the costs of '{}'", name))) continue;
+      for (const auto& [pe, entry] : per_pe.items())
+        if (auto cost = firing(p + "/" + pe, entry)) out[name][pe] = std::move(*cost);
+    }
+  }
+
+  /// A number (ms), a formula string, or `{"ms": number-or-formula, "per": {param: ms}}`.
+  std::optional<FiringCost> firing(const std::string& path, const Json& v) {
+    FiringCost cost;
+    cost.loc = key_loc(path);
+    if (v.is_number() || v.is_string())
+      return ms(path, v, cost) ? std::optional(cost) : std::nullopt;
+    if (!v.is_object()) {
+      error(path,
+            "a firing time is a number of milliseconds, a formula string or an object "
+            "{\"ms\": ..., \"per\": {...}}");
+      return std::nullopt;
+    }
+    bool ok = true;
+    for (const auto& [key, value] : v.items()) {
+      std::string p = path + "/" + key;
+      if (key == "ms") {
+        ok &= ms(p, value, cost);
+      } else if (key == "per") {
+        ok &= object(p, value, "'per'");
+        if (!value.is_object()) continue;
+        for (const auto& [param, coef] : value.items()) {
+          auto c = number(p + "/" + param, coef, "a cost per unit", false);
+          ok &= c.has_value();
+          if (c) cost.per.emplace_back(param, *c);
+        }
+      } else {
+        error(p, fmt::format("unknown key '{}' in a firing time; expected ms or per", key));
+        ok = false;
+      }
+    }
+    return ok ? std::optional(std::move(cost)) : std::nullopt;
+  }
+
+  bool ms(const std::string& path, const Json& v, FiringCost& cost) {
+    if (v.is_number()) {
+      auto n = number(path, v, "a firing time", false);
+      if (n) cost.ms = CostExpr::constant(*n);
+      return n.has_value();
+    }
+    if (!v.is_string()) {
+      error(path, "'ms' must be a number or a formula string");
+      return false;
+    }
+    std::string message;
+    std::size_t at = 0;
+    auto e = CostExpr::parse(v.get<std::string>(), message, at);
+    // The formula's text starts one byte after the opening quote (exact without escapes).
+    cost.ms_loc = {file_, where_.value(path) + 1};
+    if (!e) {
+      failed_ = true;
+      diags_.error({file_, cost.ms_loc.offset + static_cast<std::uint32_t>(at)},
+                   "in formula: " + message);
+      return false;
+    }
+    cost.ms = std::move(*e);
+    return true;
+  }
+
+  void links(const std::string& path, const Json& v, CostFile& c) {
+    if (!object(path, v, "'links'")) return;
+    for (const auto& [name, fields] : v.items()) {
+      std::string p = path + "/" + name;
+      LinkOverride o;
+      o.loc = key_loc(p);
+      if (!object(p, fields, fmt::format("link '{}'", name))) continue;
+      for (const auto& [key, value] : fields.items()) {
+        if (key == "bandwidth_GB_s") {
+          if (auto n = number(p + "/" + key, value, "a bandwidth", true)) o.bandwidth = *n * 1e9;
+        } else if (key == "latency_us") {
+          if (auto n = number(p + "/" + key, value, "a latency", false)) o.latency = *n * 1e-6;
+        } else {
+          error(p + "/" + key,
+                fmt::format("unknown key '{}' in a link; expected bandwidth_GB_s or latency_us",
+                            key));
+        }
+      }
+      c.links[name] = o;
+    }
+  }
+
+  void pes(const std::string& path, const Json& v, CostFile& c) {
+    if (!object(path, v, "'pes'")) return;
+    for (const auto& [name, fields] : v.items()) {
+      std::string p = path + "/" + name;
+      if (!object(p, fields, fmt::format("PE '{}'", name))) continue;
+      for (const auto& [key, value] : fields.items()) {
+        if (key != "memory_GiB") {
+          error(p + "/" + key, fmt::format("unknown key '{}' in a PE; expected memory_GiB", key));
+          continue;
+        }
+        if (auto n = number(p + "/" + key, value, "a memory size", true))
+          c.memory[name] = {static_cast<std::int64_t>(*n * 1073741824.0), key_loc(p)};
+      }
+    }
+  }
+
+  void overhead(const std::string& path, const Json& v, CostFile& c) {
+    if (v.is_number()) {
+      if (auto n = number(path, v, "the cycle overhead", false))
+        c.overhead = {{*n * 1e-3, *n * 1e-3}};
+      return;
+    }
+    if (!object(path, v, "'cycle_overhead_ms'")) return;
+    for (const auto& [key, value] : v.items()) {
+      std::string p = path + "/" + key;
+      auto n = number(p, value, "the cycle overhead", false);
+      if (key == "overlap" && n)
+        c.overhead[ir::Strategy::overlap] = *n * 1e-3;
+      else if (key == "no-overlap" && n)
+        c.overhead[ir::Strategy::no_overlap] = *n * 1e-3;
+      else if (key != "overlap" && key != "no-overlap")
+        error(p, fmt::format("unknown strategy '{}'; expected overlap or no-overlap", key));
+    }
+  }
+
+  std::uint32_t file_;
+  JsonLocations where_;
+  DiagnosticEngine& diags_;
+  bool failed_ = false;
+};
+
+/// "[json.exception.parse_error.101] parse error at line 2, column 3: syntax error ..." without
+/// the prefix and the position (the diagnostic shows it).
+std::string parse_error_text(const std::string& what) {
+  auto colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+std::optional<CostFile> load_costs(const std::string& path, SourceManager& sources,
+                                   DiagnosticEngine& diags) {
+  std::string why;
+  auto file = sources.load_file(path, &why);
+  if (!file) {
+    diags.error({}, fmt::format("cannot read costs file '{}': {}", path, why));
+    return std::nullopt;
+  }
+  std::string_view text = sources.contents(*file);
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    auto at = static_cast<std::uint32_t>(e.byte == 0 ? 0 : e.byte - 1);
+    at = std::min<std::uint32_t>(at, static_cast<std::uint32_t>(text.size()));
+    diags.error({*file, at}, "invalid JSON: " + parse_error_text(e.what()));
+    return std::nullopt;
+  }
+  return CostReader(*file, text, diags).read(doc);
+}
+
+double CostTable::transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                                std::int64_t bytes) const {
+  const LinkCost& c = links[link][arch.links[link].a == from ? 0 : 1];
+  return static_cast<double>(bytes) / c.bandwidth + c.latency;
+}
+
+}  // namespace dfgc::mapping

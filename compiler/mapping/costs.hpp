@@ -1,0 +1,86 @@
+/// \file
+/// The costs file (docs/costs.md): measured or estimated firing times, link bandwidths and
+/// latencies, GPU memory capacities and the per-cycle overhead, read from JSON and resolved
+/// against a checked program into the numbers the cost model uses.
+///
+/// Loading checks the JSON itself and its shape (located at the offending key); resolving checks
+/// every name against the program (unknown actors, nodes, PEs, links, params) and that every node
+/// has a firing time on every PE it may run on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/ig.hpp"
+#include "mapping/cost_expr.hpp"
+#include "support/diagnostics.hpp"
+
+namespace dfgc::mapping {
+
+/// One firing-time entry: `ms` (a number or a formula over the actor's params) plus, for each
+/// param in `per`, its value times the milliseconds per unit.
+struct FiringCost {
+  CostExpr ms = CostExpr::constant(0);
+  std::vector<std::pair<std::string, double>> per;
+  SourceLoc loc;     ///< the entry's key
+  SourceLoc ms_loc;  ///< the formula's opening quote, when `ms` is a formula
+};
+
+/// A link override; either field may be absent (the spec's value is kept).
+struct LinkOverride {
+  std::optional<double> bandwidth;  ///< bytes per second
+  std::optional<double> latency;    ///< seconds
+  SourceLoc loc;
+};
+
+/// What a costs file says, names unresolved. Maps are keyed by name so iteration is in name
+/// order (deterministic).
+struct CostFile {
+  std::uint32_t file = 0;
+  /// actor -> (PE kind "cpu"/"gpu" or PE name "A.g0") -> cost.
+  std::map<std::string, std::map<std::string, FiringCost>> actors;
+  std::map<std::string, SourceLoc> actor_locs;
+  /// node -> PE name -> cost (what a profile measures).
+  std::map<std::string, std::map<std::string, FiringCost>> nodes;
+  std::map<std::string, SourceLoc> node_locs;
+  /// "A.cpu <-> A.g0" (both directions) or "A.cpu -> A.g0" (that direction).
+  std::map<std::string, LinkOverride> links;
+  /// PE name -> memory capacity in bytes.
+  std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
+  ir::PerStrategy<double> overhead{{0, 0}};  ///< seconds per cycle
+};
+
+/// Reads and checks the JSON of `path` (loaded into `sources` so that diagnostics quote it).
+std::optional<CostFile> load_costs(const std::string& path, SourceManager& sources,
+                                   DiagnosticEngine& diags);
+
+/// A link direction's figures: direction 0 is a -> b, 1 is b -> a.
+struct LinkCost {
+  double bandwidth = 0;  ///< bytes per second
+  double latency = 0;    ///< seconds
+};
+
+/// The numbers of one program.
+struct CostTable {
+  /// [node][pe]: the firing time in seconds; nullopt where the node may not run.
+  std::vector<std::vector<std::optional<double>>> firing;
+  std::vector<std::array<LinkCost, 2>> links;         ///< per LinkId, per direction
+  std::vector<std::optional<std::int64_t>> capacity;  ///< per PE: memory capacity in bytes
+  ir::PerStrategy<double> overhead{{0, 0}};           ///< seconds per cycle
+
+  /// The time to move `bytes` over `link` from PE `from`.
+  double transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                       std::int64_t bytes) const;
+};
+
+/// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it
+/// is free; each of those needs a firing time (node entry, else actor entry for that PE, else for
+/// its kind). Reports every problem; returns nullopt if there was one.
+std::optional<CostTable> resolve_costs(const CostFile& costs, const ir::Program& program,
+                                       DiagnosticEngine& diags);
+
+}  // namespace dfgc::mapping

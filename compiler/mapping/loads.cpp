@@ -1,0 +1,101 @@
+#include "mapping/loads.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace dfgc::mapping {
+
+// Resource slots: [0, P) PE firings, [P, P + 2L) link directions, then P H2D and P D2H engines.
+
+std::string Resource::name(const ir::ArchGraph& arch) const {
+  switch (kind) {
+    case Kind::pe: return fmt::format("{} firings", arch.pes[index].name);
+    case Kind::link: {
+      const ir::Link& l = arch.links[index / 2];
+      bool forward = index % 2 == 0;
+      return fmt::format("link {} -> {} ({})", arch.pes[forward ? l.a : l.b].name,
+                         arch.pes[forward ? l.b : l.a].name, ir::to_string(l.kind));
+    }
+    case Kind::h2d: return fmt::format("{} copy engine H2D", arch.pes[index].name);
+    case Kind::d2h: return fmt::format("{} copy engine D2H", arch.pes[index].name);
+  }
+  return "?";
+}
+
+Loads::Loads(const ir::ArchGraph& arch, const CostTable& costs)
+    : arch_(arch), costs_(costs), pes_(arch.pes.size()), links_(arch.links.size()) {
+  reset(1);
+}
+
+void Loads::reset(std::uint32_t steps) {
+  const std::size_t slots = 3 * pes_ + 2 * links_;
+  load_.assign(slots, 0);
+  steps_.resize(steps);
+  for (auto& s : steps_) s.assign(slots, 0);
+}
+
+void Loads::transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
+                     std::uint32_t step) {
+  double t = costs_.transfer_time(arch_, link, from, bytes);
+  std::size_t dir = arch_.links[link].a == from ? 0 : 1;
+  auto add = [&](std::size_t slot) {
+    load_[slot] += t;
+    steps_[step][slot] += t;
+  };
+  add(pes_ + 2 * link + dir);
+  if (arch_.pes[to].kind == ir::PeKind::gpu) add(pes_ + 2 * links_ + to);
+  if (arch_.pes[from].kind == ir::PeKind::gpu) add(2 * pes_ + 2 * links_ + from);
+}
+
+Resource Loads::resource(std::size_t slot, double load) const {
+  Resource r;
+  r.load = load;
+  if (slot < pes_) {
+    r.kind = Resource::Kind::pe;
+    r.index = static_cast<std::uint32_t>(slot);
+  } else if (slot < pes_ + 2 * links_) {
+    r.kind = Resource::Kind::link;
+    r.index = static_cast<std::uint32_t>(slot - pes_);
+  } else if (slot < 2 * pes_ + 2 * links_) {
+    r.kind = Resource::Kind::h2d;
+    r.index = static_cast<std::uint32_t>(slot - pes_ - 2 * links_);
+  } else {
+    r.kind = Resource::Kind::d2h;
+    r.index = static_cast<std::uint32_t>(slot - 2 * pes_ - 2 * links_);
+  }
+  return r;
+}
+
+/// The first of the largest loads in [first, last).
+Resource Loads::busiest(const std::vector<double>& loads, std::size_t first,
+                        std::size_t last) const {
+  std::size_t best = first;
+  for (std::size_t s = first; s < last; ++s)
+    if (loads[s] > loads[best]) best = s;
+  return resource(best, loads[best]);
+}
+
+double Loads::period(ir::Strategy s) const {
+  if (s == ir::Strategy::overlap)
+    return *std::max_element(load_.begin(), load_.end()) + costs_.overhead[s];
+  double total = costs_.overhead[s] + *std::max_element(load_.begin(), load_.begin() + pes_);
+  for (const auto& step : steps_) total += *std::max_element(step.begin() + pes_, step.end());
+  return total;
+}
+
+std::vector<Resource> Loads::resources() const {
+  std::vector<Resource> result;
+  for (std::size_t s = 0; s < load_.size(); ++s)
+    if (load_[s] > 0) result.push_back(resource(s, load_[s]));
+  return result;
+}
+
+std::vector<Resource> Loads::phases() const {
+  std::vector<Resource> result;
+  for (const auto& step : steps_) result.push_back(busiest(step, pes_, step.size()));
+  result.push_back(busiest(load_, 0, pes_));
+  return result;
+}
+
+}  // namespace dfgc::mapping

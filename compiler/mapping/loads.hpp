@@ -1,0 +1,63 @@
+/// \file
+/// The period of one cycle from the loads it puts on each resource; shared by the cost model
+/// (which reads the transfers of a built implementation graph) and the search's quick model
+/// (which derives them from a mapping), so that both compute the same figures.
+///
+/// Resources: each PE's firings (the sum of its nodes' firing times), each direction of each link
+/// (transfers sharing it add up: bytes / bandwidth + latency each), and each GPU's two copy
+/// engines, host-to-device (every transfer into it) and device-to-host (every transfer out of
+/// it), which run at once (full duplex).
+///  - with overlap: period = the largest load of any resource + the cycle overhead;
+///  - without overlap: period = sum over transfer steps of the step's largest resource load
+///    (the step's longest transfer when no two of its transfers share a resource) + the largest
+///    PE firing load + the cycle overhead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mapping/costs.hpp"
+
+namespace dfgc::mapping {
+
+struct Resource {
+  enum class Kind : std::uint8_t { pe, link, h2d, d2h };
+  Kind kind = Kind::pe;
+  std::uint32_t index = 0;  ///< the PeId; for a link, LinkId * 2 + direction (0: a -> b)
+  double load = 0;          ///< seconds per cycle
+
+  /// "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D".
+  std::string name(const ir::ArchGraph& arch) const;
+};
+
+class Loads {
+ public:
+  Loads(const ir::ArchGraph& arch, const CostTable& costs);
+
+  /// Forgets every load; a cycle's transfer part will have `steps` steps (no overlap).
+  void reset(std::uint32_t steps);
+  void fire(ir::PeId pe, double seconds) { load_[pe] += seconds; }
+  /// A transfer of `bytes` over `link` from `from` to `to`, in step `step` (no overlap).
+  void transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
+                std::uint32_t step);
+
+  double period(ir::Strategy s) const;
+  /// Every resource with a load, with overlap (a cycle's total), in kind then index order.
+  std::vector<Resource> resources() const;
+  /// Without overlap: each step's busiest resource, then the busiest PE (the firing phase).
+  std::vector<Resource> phases() const;
+
+ private:
+  Resource busiest(const std::vector<double>& loads, std::size_t first, std::size_t last) const;
+  Resource resource(std::size_t slot, double load) const;
+
+  const ir::ArchGraph& arch_;
+  const CostTable& costs_;
+  std::size_t pes_;
+  std::size_t links_;
+  std::vector<double> load_;                ///< per resource slot, the cycle's total
+  std::vector<std::vector<double>> steps_;  ///< per step, per resource slot
+};
+
+}  // namespace dfgc::mapping

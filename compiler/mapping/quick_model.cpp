@@ -1,0 +1,245 @@
+#include "mapping/quick_model.hpp"
+
+#include <algorithm>
+#include <queue>
+
+#include "passes/latency.hpp"
+
+namespace dfgc::mapping {
+
+namespace {
+
+std::vector<std::vector<bool>> reachability(const ir::ArchGraph& arch) {
+  const std::size_t n = arch.pes.size();
+  std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+  for (ir::PeId from = 0; from < n; ++from) {
+    std::vector<ir::PeId> work{from};
+    reach[from][from] = true;
+    while (!work.empty()) {
+      ir::PeId p = work.back();
+      work.pop_back();
+      for (const ir::Link& l : arch.links)
+        for (ir::PeId q : {l.a, l.b})
+          if (!reach[from][q] && l.connects(p, q)) {
+            reach[from][q] = true;
+            work.push_back(q);
+          }
+    }
+  }
+  return reach;
+}
+
+std::vector<ir::NodeId> topological_order(const ir::Dfg& dfg) {
+  std::vector<std::uint32_t> waiting(dfg.nodes.size(), 0);
+  for (const ir::Edge& e : dfg.edges) ++waiting[e.dst];
+  std::priority_queue<ir::NodeId, std::vector<ir::NodeId>, std::greater<>> ready;
+  for (ir::NodeId n = 0; n < dfg.nodes.size(); ++n)
+    if (waiting[n] == 0) ready.push(n);
+  std::vector<std::vector<ir::NodeId>> succ(dfg.nodes.size());
+  for (const ir::Edge& e : dfg.edges) succ[e.src].push_back(e.dst);
+  std::vector<ir::NodeId> order;
+  while (!ready.empty()) {
+    ir::NodeId n = ready.top();
+    ready.pop();
+    order.push_back(n);
+    for (ir::NodeId m : succ[n])
+      if (--waiting[m] == 0) ready.push(m);
+  }
+  return order;
+}
+
+}  // namespace
+
+QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
+    : p_(program),
+      costs_(costs),
+      router_(program.arch),
+      loads_(program.arch, costs),
+      order_(topological_order(program.dfg)),
+      reach_(reachability(program.arch)) {
+  const ir::Dfg& dfg = p_.dfg;
+  const std::size_t pes = p_.arch.pes.size();
+  routes_.assign(pes, std::vector<const Route*>(pes, nullptr));
+  for (ir::PeId a = 0; a < pes; ++a)
+    for (ir::PeId b = 0; b < pes; ++b)
+      if (reach_[a][b]) routes_[a][b] = &router_.route(a, b);
+  for (ir::NodeId n = 0; n < dfg.nodes.size(); ++n) {
+    const auto& c = dfg.nodes[n].candidates;
+    allowed_.push_back(c.empty() ? std::vector<ir::PeId>{p_.mapping.pe_of[n]} : c);
+    const ir::Actor& a = dfg.actor_of(n);
+    for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
+      if (a.ports[port].dir != ir::PortDir::out) continue;
+      Output out{n, p_.types[a.ports[port].type].bytes(), {}};
+      for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)
+        if (dfg.edges[e].src == n && dfg.edges[e].src_port == port) out.edges.push_back(e);
+      outputs_.push_back(std::move(out));
+    }
+  }
+  in_edges_.resize(dfg.nodes.size());
+  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges_[dfg.edges[e].dst].push_back(e);
+  edge_hop_.assign(dfg.edges.size(), 0);
+}
+
+bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_of) {
+  const ir::PeId home = pe_of[out.node];
+  on_pe_.assign(1, {home, 0});
+  for (ir::EdgeId e : out.edges) {
+    const ir::PeId dst = pe_of[p_.dfg.edges[e].dst];
+    if (dst == kUnplaced) continue;
+    const Route* route = routes_[home][dst];
+    if (!route) return false;
+    std::size_t prev = 0;
+    for (std::size_t i = 1; i < route->pes.size(); ++i) {
+      std::size_t at = 0;
+      while (at < on_pe_.size() && on_pe_[at].first != route->pes[i]) ++at;
+      if (at == on_pe_.size()) {
+        std::uint32_t hop = on_pe_[prev].second + 1;
+        on_pe_.emplace_back(route->pes[i], hop);
+        transfers_.push_back(
+            {route->pes[i - 1], route->pes[i], route->links[i - 1], out.bytes, hop});
+      }
+      prev = at;
+    }
+    edge_hop_[e] = on_pe_[prev].second;
+  }
+  return true;
+}
+
+QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
+  QuickFigures f;
+  transfers_.clear();
+  for (const Output& out : outputs_) {
+    if (!build_tree(out, pe_of)) {
+      f.routable = false;
+      return f;
+    }
+  }
+  std::uint32_t max_hop = 0;
+  for (const Transfer& t : transfers_) max_hop = std::max(max_hop, t.hop);
+  loads_.reset(std::max(max_hop, 1u));
+  for (ir::NodeId n = 0; n < pe_of.size(); ++n)
+    loads_.fire(pe_of[n], costs_.firing[n][pe_of[n]].value_or(0));
+  for (const Transfer& t : transfers_)
+    loads_.transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);
+  for (ir::Strategy s : ir::kStrategies) {
+    f.period[s] = loads_.period(s);
+    std::vector<std::uint32_t> latency(pe_of.size(), 0);
+    for (ir::NodeId n : order_)
+      for (ir::EdgeId e : in_edges_[n])
+        latency[n] =
+            std::max(latency[n], latency[p_.dfg.edges[e].src] + edge_delay(s, edge_hop_[e]));
+    f.latency[s] = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+  }
+  for (const Resource& r : loads_.resources()) f.total_load += r.load;
+  return f;
+}
+
+double QuickModel::cheapest(ir::PeId pe, std::int64_t bytes, bool into) const {
+  double best = std::numeric_limits<double>::infinity();
+  for (ir::LinkId l = 0; l < p_.arch.links.size(); ++l) {
+    const ir::Link& link = p_.arch.links[l];
+    for (ir::PeId other : {link.a, link.b}) {
+      if (other == pe) continue;
+      ir::PeId from = into ? other : pe;
+      ir::PeId to = into ? pe : other;
+      if (link.connects(from, to))
+        best = std::min(best, costs_.transfer_time(p_.arch, l, from, bytes));
+    }
+  }
+  return best;
+}
+
+double QuickModel::fire_bound(const std::vector<ir::PeId>& partial) const {
+  std::vector<double> load(p_.arch.pes.size(), 0);
+  double unplaced = 0;
+  for (ir::NodeId n = 0; n < partial.size(); ++n)
+    if (partial[n] != kUnplaced) load[partial[n]] += costs_.firing[n][partial[n]].value_or(0);
+  double bound = *std::max_element(load.begin(), load.end());
+  double total = 0;
+  for (double l : load) total += l;
+  for (ir::NodeId n = 0; n < partial.size(); ++n) {
+    if (partial[n] != kUnplaced) continue;
+    double cheapest = std::numeric_limits<double>::infinity();
+    double best_end = std::numeric_limits<double>::infinity();
+    for (ir::PeId pe : allowed_[n]) {
+      double t = costs_.firing[n][pe].value_or(0);
+      cheapest = std::min(cheapest, t);
+      best_end = std::min(best_end, load[pe] + t);
+    }
+    unplaced += cheapest;
+    bound = std::max(bound, best_end);
+  }
+  return std::max(bound, (total + unplaced) / static_cast<double>(load.size()));
+}
+
+double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& partial) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const ir::Edge& e : p_.dfg.edges)
+    if (partial[e.src] != kUnplaced && partial[e.dst] != kUnplaced &&
+        !reach_[partial[e.src]][partial[e.dst]])
+      return inf;
+  const std::size_t pes = p_.arch.pes.size();
+  // Slots as in Loads: link directions, then H2D and D2H engines.
+  std::vector<double> link(2 * p_.arch.links.size(), 0), h2d(pes, 0), d2h(pes, 0);
+  double longest = 0;  // no overlap: a transfer part lasts at least its longest path
+  transfers_.clear();
+  for (const Output& out : outputs_) {
+    const ir::PeId home = partial[out.node];
+    if (home == kUnplaced) continue;
+    bool complete = true;
+    for (ir::EdgeId e : out.edges) complete &= partial[p_.dfg.edges[e].dst] != kUnplaced;
+    if (complete) {
+      std::size_t first = transfers_.size();
+      build_tree(out, partial);
+      for (std::size_t i = first; i < transfers_.size(); ++i) {
+        const Transfer& t = transfers_[i];
+        double time = costs_.transfer_time(p_.arch, t.link, t.from, t.bytes);
+        link[2 * t.link + (p_.arch.links[t.link].a == t.from ? 0 : 1)] += time;
+        if (p_.arch.pes[t.to].kind == ir::PeKind::gpu) h2d[t.to] += time;
+        if (p_.arch.pes[t.from].kind == ir::PeKind::gpu) d2h[t.from] += time;
+        longest = std::max(longest, time);
+      }
+      continue;
+    }
+    std::vector<ir::PeId> remote;
+    for (ir::EdgeId e : out.edges) {
+      ir::PeId dst = partial[p_.dfg.edges[e].dst];
+      if (dst != kUnplaced && dst != home &&
+          std::find(remote.begin(), remote.end(), dst) == remote.end())
+        remote.push_back(dst);
+    }
+    for (ir::PeId dst : remote) {
+      double in = cheapest(dst, out.bytes, true);
+      if (p_.arch.pes[dst].kind == ir::PeKind::gpu) h2d[dst] += in;
+      longest = std::max(longest, in);
+    }
+    if (!remote.empty() && p_.arch.pes[home].kind == ir::PeKind::gpu)
+      d2h[home] += cheapest(home, out.bytes, false);
+  }
+  double fire = fire_bound(partial);
+  if (s == ir::Strategy::no_overlap) return fire + longest + costs_.overhead[s];
+  double bound = fire;
+  for (const auto* v : {&link, &h2d, &d2h})
+    for (double x : *v) bound = std::max(bound, x);
+  return bound + costs_.overhead[s];
+}
+
+std::uint32_t QuickModel::latency_bound(ir::Strategy s,
+                                        const std::vector<ir::PeId>& partial) const {
+  std::vector<std::uint32_t> latency(partial.size(), 0);
+  std::uint32_t bound = 0;
+  for (ir::NodeId n : order_) {
+    for (ir::EdgeId e : in_edges_[n]) {
+      const ir::Edge& edge = p_.dfg.edges[e];
+      ir::PeId a = partial[edge.src], b = partial[edge.dst];
+      std::uint32_t hops = 0;
+      if (a != kUnplaced && b != kUnplaced && a != b && routes_[a][b])
+        hops = static_cast<std::uint32_t>(routes_[a][b]->links.size());
+      latency[n] = std::max(latency[n], latency[edge.src] + edge_delay(s, hops));
+    }
+    bound = std::max(bound, latency[n]);
+  }
+  return bound;
+}
+
+}  // namespace dfgc::mapping

@@ -1,0 +1,89 @@
+/// \file
+/// The search's fast view of one program. It derives a mapping's transfers the way buffer
+/// insertion does (the router's paths; the buffers of one output form a tree, a PE already holding
+/// one is reused) without building the implementation graph, and so evaluates a mapping in
+/// microseconds. Its period and latency equal the cost model's (mapping tests compare them on
+/// random mappings); memory after buffer sharing needs the implementation graph.
+///
+/// It also bounds from below every completion of a partial mapping (free nodes not yet placed),
+/// for branch and bound and the greedy start:
+///  - firings: each PE's load so far; the largest load any unplaced node would add to its best
+///    candidate; the total (placed loads + each unplaced node's cheapest time) over the PEs;
+///  - transfers: an output whose producer and consumers are all placed has its exact tree; a
+///    placed consumer on another PE of a partly placed output needs one transfer into its PE,
+///    which loads that GPU's H2D engine at least as much as the cheapest link into it, and the
+///    producing GPU's D2H engine likewise;
+///  - latency: the delays of the placed edges (an unplaced one may cost nothing).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "mapping/loads.hpp"
+#include "passes/routes.hpp"
+
+namespace dfgc::mapping {
+
+inline constexpr ir::PeId kUnplaced = std::numeric_limits<ir::PeId>::max();
+
+struct QuickFigures {
+  bool routable = true;  ///< every edge has a path through the links
+  ir::PerStrategy<double> period{{0, 0}};
+  ir::PerStrategy<std::uint32_t> latency{{0, 0}};
+  double total_load = 0;  ///< sum of every resource's load (a tie-breaker for the search)
+};
+
+class QuickModel {
+ public:
+  QuickModel(const ir::Program& program, const CostTable& costs);
+
+  QuickFigures evaluate(const std::vector<ir::PeId>& pe_of);
+
+  /// Lower bounds over every completion of `partial` (kUnplaced for unplaced nodes); the period
+  /// is +infinity when a placed edge has no path.
+  double period_bound(ir::Strategy s, const std::vector<ir::PeId>& partial);
+  std::uint32_t latency_bound(ir::Strategy s, const std::vector<ir::PeId>& partial) const;
+
+  /// The nodes in a topological order (ties by node index).
+  const std::vector<ir::NodeId>& order() const { return order_; }
+  /// Where a node may run: its candidates, or its pinned PE.
+  const std::vector<ir::PeId>& allowed(ir::NodeId n) const { return allowed_[n]; }
+  bool reachable(ir::PeId from, ir::PeId to) const { return reach_[from][to]; }
+
+ private:
+  struct Output {
+    ir::NodeId node = 0;
+    std::int64_t bytes = 0;
+    std::vector<ir::EdgeId> edges;  ///< its consumers, in spec order
+  };
+  struct Transfer {
+    ir::PeId from, to;
+    ir::LinkId link;
+    std::int64_t bytes;
+    std::uint32_t hop;
+  };
+  /// The tree of `out` from its node's PE to the consumers placed in `pe_of`; sets each placed
+  /// consumer edge's hop count and appends the transfers. False if a path is missing.
+  bool build_tree(const Output& out, const std::vector<ir::PeId>& pe_of);
+  double fire_bound(const std::vector<ir::PeId>& partial) const;
+  /// The cheapest transfer of `bytes` into (or out of) `pe` over any of its links.
+  double cheapest(ir::PeId pe, std::int64_t bytes, bool into) const;
+
+  const ir::Program& p_;
+  const CostTable& costs_;
+  Router router_;
+  Loads loads_;
+  std::vector<ir::NodeId> order_;
+  std::vector<std::vector<ir::PeId>> allowed_;
+  std::vector<std::vector<bool>> reach_;
+  std::vector<std::vector<const Route*>> routes_;  ///< [from][to], null when unreachable
+  std::vector<Output> outputs_;
+  std::vector<std::vector<ir::EdgeId>> in_edges_;
+  // Scratch, reused by every evaluation.
+  std::vector<Transfer> transfers_;
+  std::vector<std::uint32_t> edge_hop_;
+  std::vector<std::pair<ir::PeId, std::uint32_t>> on_pe_;
+};
+
+}  // namespace dfgc::mapping

@@ -1,0 +1,119 @@
+#include "mapping/report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace dfgc::mapping {
+
+namespace {
+
+std::string_view objective_name(Objective o) {
+  switch (o) {
+    case Objective::period: return "period";
+    case Objective::latency: return "latency";
+    case Objective::memory: return "memory";
+  }
+  return "?";
+}
+
+std::string percent(double part, double whole) {
+  return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "-";
+}
+
+/// How a runner-up differs from the best: "i2 @ A.g1, split = 27".
+std::string difference(const ir::Program& p, const TunedCandidate& best, const TunedCandidate& c) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < c.tuned.size(); ++i)
+    if (c.tuned[i].value != best.tuned[i].value)
+      parts.push_back(fmt::format("{} = {}", c.tuned[i].param, c.tuned[i].value));
+  for (ir::NodeId n = 0; n < c.candidate.pe_of.size(); ++n)
+    if (c.candidate.pe_of[n] != best.candidate.pe_of[n])
+      parts.push_back(
+          fmt::format("{} @ {}", p.dfg.nodes[n].name, p.arch.pes[c.candidate.pe_of[n]].name));
+  std::string text;
+  for (const std::string& s : parts) text += (text.empty() ? "" : ", ") + s;
+  return text;
+}
+
+std::string figures_table(const ir::Program& p, const Prediction& pred) {
+  const StrategyPrediction& ov = pred[ir::Strategy::overlap];
+  const StrategyPrediction& no = pred[ir::Strategy::no_overlap];
+  std::string out = fmt::format("  {:<24} {:>14} {:>14}\n", "", "overlap", "no-overlap");
+  out += fmt::format("  {:<24} {:>14} {:>14}\n", "period", format_time(ov.period),
+                     format_time(no.period));
+  out += fmt::format("  {:<24} {:>14} {:>14}\n", "latency (cycles)", ov.latency_cycles,
+                     no.latency_cycles);
+  out += fmt::format("  {:<24} {:>14} {:>14}\n", "latency", format_time(ov.latency),
+                     format_time(no.latency));
+  for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
+    out += fmt::format("  {:<24} {:>14} {:>14}\n", "memory " + p.arch.pes[pe].name,
+                       format_bytes(ov.memory[pe]), format_bytes(no.memory[pe]));
+  return out;
+}
+
+}  // namespace
+
+std::string format_time(double seconds) { return fmt::format("{:.3f} ms", seconds * 1e3); }
+
+std::string format_bytes(std::int64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / 1048576.0);
+}
+
+std::string render_report(const Report& r) {
+  const TuneResult& res = *r.result;
+  const SearchOptions& o = *r.options;
+  auto free = std::count_if(r.program->dfg.nodes.begin(), r.program->dfg.nodes.end(),
+                            [](const ir::Node& n) { return !n.candidates.empty(); });
+  std::string out = fmt::format(
+      "app {} on {}: free nodes {} ({:.0f} mapping{}), tunable value combinations {}; {} search: "
+      "{} mappings evaluated, {} built\n",
+      r.program->app_name, r.program->arch.name, free, res.mappings, res.mappings == 1 ? "" : "s",
+      res.combinations, res.exact ? "exact" : "heuristic", res.evaluated, res.built);
+  out += fmt::format("objective: {} with {}\n\n", objective_name(o.objective),
+                     ir::to_string(o.strategy));
+  out += "chosen (spec lines to paste, or run with --apply):\n";
+  for (const std::string& line : r.fragment) out += line + "\n";
+  if (r.fragment.empty())
+    out += "  (nothing to choose: every node is pinned, no param is tunable)\n";
+  out += "\npredicted:\n" + figures_table(*r.program, *r.prediction);
+  if (res.best.size() > 1) {
+    out += fmt::format("\nalternatives ({}):\n", ir::to_string(o.strategy));
+    const TunedCandidate& best = res.best.front();
+    for (std::size_t i = 1; i < res.best.size(); ++i) {
+      const Candidate& c = res.best[i].candidate;
+      out += fmt::format("  {}. period {} ({:+.1f}%), latency {} cycles ({}), peak memory {}: {}\n",
+                         i + 1, format_time(c.period), 100 * (c.period / best.candidate.period - 1),
+                         c.latency_cycles, format_time(c.latency), format_bytes(c.peak_memory),
+                         difference(*r.program, best, res.best[i]));
+    }
+  }
+  return out;
+}
+
+std::string render_explain(const ir::Program& p, const Prediction& pred) {
+  const StrategyPrediction& ov = pred[ir::Strategy::overlap];
+  std::vector<Resource> rs = ov.resources;
+  std::stable_sort(rs.begin(), rs.end(),
+                   [](const Resource& a, const Resource& b) { return a.load > b.load; });
+  std::string out = "\nexplain, with overlap (the period is the busiest resource + overhead):\n";
+  if (!rs.empty()) {
+    const Resource& top = rs.front();
+    out += fmt::format("  bottleneck: {}, {} of the {} period ({})\n", top.name(p.arch),
+                       format_time(top.load), format_time(ov.period), percent(top.load, ov.period));
+    out += fmt::format("  {:<36} {:>12} {:>7} {:>12}\n", "resource", "load", "share", "slack");
+    for (const Resource& r : rs)
+      out += fmt::format("  {:<36} {:>12} {:>7} {:>12}\n", r.name(p.arch), format_time(r.load),
+                         percent(r.load, ov.period), format_time(top.load - r.load));
+  }
+  const StrategyPrediction& no = pred[ir::Strategy::no_overlap];
+  out += "explain, without overlap (the period is the sum of the phases + overhead):\n";
+  for (std::size_t i = 0; i < no.phases.size(); ++i) {
+    std::string phase = i + 1 < no.phases.size() ? fmt::format("transfer step {}", i) : "firings";
+    out += fmt::format("  {:<16} {:>12} {:>7}  set by {}\n", phase, format_time(no.phases[i].load),
+                       percent(no.phases[i].load, no.period), no.phases[i].name(p.arch));
+  }
+  return out;
+}
+
+}  // namespace dfgc::mapping

@@ -1,0 +1,32 @@
+/// \file
+/// What `dfgc map` prints: the chosen mapping as spec lines to paste, its predicted figures for
+/// both strategies, the runners-up, and with --explain the resources that set the period.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mapping/cost_model.hpp"
+#include "mapping/search.hpp"
+#include "mapping/tune.hpp"
+
+namespace dfgc::mapping {
+
+struct Report {
+  const ir::Program* program = nullptr;  ///< the chosen mapping's (tuned) program
+  const Prediction* prediction = nullptr;
+  const TuneResult* result = nullptr;
+  const SearchOptions* options = nullptr;
+  std::vector<std::string> fragment;  ///< the edited spec lines
+};
+
+/// "12.345 ms"
+std::string format_time(double seconds);
+/// "16.0 MiB"
+std::string format_bytes(std::int64_t bytes);
+
+std::string render_report(const Report& r);
+/// Which resource sets each strategy's period, by how much, and the slack of the others.
+std::string render_explain(const ir::Program& program, const Prediction& prediction);
+
+}  // namespace dfgc::mapping

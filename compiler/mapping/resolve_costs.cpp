@@ -1,0 +1,234 @@
+/// \file
+/// resolve_costs: a costs file's names checked against one program, and the firing time of every
+/// node on every PE it may run on.
+#include <charconv>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mapping/costs.hpp"
+#include "sema/suggest.hpp"
+
+namespace dfgc::mapping {
+
+namespace {
+
+/// A node parameter's literal as a number ("28", "2.5f", "true").
+double literal_value(std::string_view literal) {
+  if (literal == "true") return 1;
+  if (literal == "false") return 0;
+  if (!literal.empty() && literal.back() == 'f') literal.remove_suffix(1);
+  double v = 0;
+  std::from_chars(literal.data(), literal.data() + literal.size(), v);
+  return v;
+}
+
+class Resolver {
+ public:
+  Resolver(const CostFile& costs, const ir::Program& p, DiagnosticEngine& diags)
+      : c_(costs), p_(p), diags_(diags) {}
+
+  std::optional<CostTable> run() {
+    CostTable t;
+    check_actors();
+    check_nodes();
+    links(t);
+    capacity(t);
+    t.overhead = c_.overhead;
+    firing(t);
+    if (failed_) return std::nullopt;
+    return t;
+  }
+
+ private:
+  void error(SourceLoc loc, std::string message) {
+    failed_ = true;
+    diags_.error(loc, std::move(message));
+  }
+  std::vector<std::string> pe_names() const {
+    std::vector<std::string> names;
+    for (const ir::Pe& pe : p_.arch.pes) names.push_back(pe.name);
+    return names;
+  }
+  /// A formula's names and a `per`'s params must be params of the actor.
+  void check_params(const FiringCost& f, const ir::Actor& a) {
+    std::vector<std::string> names;
+    for (const ir::ActorParam& ap : a.params) names.push_back(ap.name);
+    auto known = [&](const std::string& n) {
+      return std::find(names.begin(), names.end(), n) != names.end();
+    };
+    for (const auto& [name, at] : f.ms.names())
+      if (!known(name))
+        error({f.ms_loc.file, f.ms_loc.offset + static_cast<std::uint32_t>(at)},
+              fmt::format("actor '{}' has no param '{}'{}", a.name, name,
+                          sema::did_you_mean(name, names)));
+    for (const auto& [name, coef] : f.per)
+      if (!known(name))
+        error(f.loc, fmt::format("'per' names param '{}', which actor '{}' does not have{}", name,
+                                 a.name, sema::did_you_mean(name, names)));
+  }
+
+  void check_actors() {
+    std::vector<std::string> names;
+    for (const ir::Actor& a : p_.dfg.actors) names.push_back(a.name);
+    for (const auto& [name, per_pe] : c_.actors) {
+      auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) {
+        error(c_.actor_locs.at(name),
+              fmt::format("unknown actor '{}'{}", name, sema::did_you_mean(name, names)));
+        continue;
+      }
+      const ir::Actor& a = p_.dfg.actors[static_cast<std::size_t>(it - names.begin())];
+      for (const auto& [where, f] : per_pe) {
+        if (where != "cpu" && where != "gpu" && !p_.arch.find_pe(where))
+          error(f.loc, fmt::format("unknown processing element or kind '{}'; expected cpu, gpu "
+                                   "or a PE of arch '{}'{}",
+                                   where, p_.arch.name, sema::did_you_mean(where, pe_names())));
+        check_params(f, a);
+      }
+    }
+  }
+
+  void check_nodes() {
+    std::vector<std::string> names;
+    for (const ir::Node& n : p_.dfg.nodes) names.push_back(n.name);
+    for (const auto& [name, per_pe] : c_.nodes) {
+      auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) {
+        error(c_.node_locs.at(name),
+              fmt::format("unknown node '{}'{}", name, sema::did_you_mean(name, names)));
+        continue;
+      }
+      const ir::Actor& a = p_.dfg.actor_of(static_cast<ir::NodeId>(it - names.begin()));
+      for (const auto& [where, f] : per_pe) {
+        if (!p_.arch.find_pe(where))
+          error(f.loc, fmt::format("unknown processing element '{}'{}", where,
+                                   sema::did_you_mean(where, pe_names())));
+        check_params(f, a);
+      }
+    }
+  }
+
+  /// The spec's figures, then the file's: "X <-> Y" for both directions, "X -> Y" for one.
+  void links(CostTable& t) {
+    for (const ir::Link& l : p_.arch.links)
+      t.links.push_back({LinkCost{l.bandwidth, l.latency}, LinkCost{l.bandwidth, l.latency}});
+    for (const auto& [name, o] : c_.links) {
+      bool both = name.find("<->") != std::string::npos;
+      auto arrow = name.find(both ? "<->" : "->");
+      auto trim = [](std::string s) {
+        while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        return s;
+      };
+      if (arrow == std::string::npos) {
+        error(o.loc, fmt::format("link '{}' must read 'X <-> Y' or 'X -> Y'", name));
+        continue;
+      }
+      std::string from = trim(name.substr(0, arrow));
+      std::string to = trim(name.substr(arrow + (both ? 3 : 2)));
+      auto a = p_.arch.find_pe(from);
+      auto b = p_.arch.find_pe(to);
+      std::optional<ir::LinkId> found;
+      for (std::size_t i = 0; a && b && i < p_.arch.links.size(); ++i)
+        if (p_.arch.links[i].connects(*a, *b) || p_.arch.links[i].connects(*b, *a))
+          found = static_cast<ir::LinkId>(i);
+      if (!found) {
+        error(o.loc,
+              fmt::format("arch '{}' has no link between '{}' and '{}'", p_.arch.name, from, to));
+        continue;
+      }
+      const ir::Link& l = p_.arch.links[*found];
+      for (int dir = 0; dir < 2; ++dir) {
+        ir::PeId src = dir == 0 ? l.a : l.b;
+        if (!both && src != *a) continue;
+        if (o.bandwidth) t.links[*found][dir].bandwidth = *o.bandwidth;
+        if (o.latency) t.links[*found][dir].latency = *o.latency;
+      }
+    }
+  }
+
+  void capacity(CostTable& t) {
+    for (const ir::Pe& pe : p_.arch.pes) t.capacity.push_back(pe.memory);
+    for (const auto& [name, entry] : c_.memory) {
+      auto pe = p_.arch.find_pe(name);
+      if (!pe)
+        error(entry.second, fmt::format("unknown processing element '{}'{}", name,
+                                        sema::did_you_mean(name, pe_names())));
+      else
+        t.capacity[*pe] = entry.first;
+    }
+  }
+
+  /// The entry for node `n` on PE `pe`: the node's, else the actor's for the PE, else for its kind.
+  const FiringCost* entry_for(ir::NodeId n, ir::PeId pe) const {
+    const ir::Pe& q = p_.arch.pes[pe];
+    if (auto it = c_.nodes.find(p_.dfg.nodes[n].name); it != c_.nodes.end())
+      if (auto e = it->second.find(q.name); e != it->second.end()) return &e->second;
+    auto it = c_.actors.find(p_.dfg.actor_of(n).name);
+    if (it == c_.actors.end()) return nullptr;
+    if (auto e = it->second.find(q.name); e != it->second.end()) return &e->second;
+    if (auto e = it->second.find(std::string(ir::to_string(q.kind))); e != it->second.end())
+      return &e->second;
+    return nullptr;
+  }
+
+  double seconds(const FiringCost& f, const ir::Node& node) const {
+    auto value = [&](const std::string& name) {
+      for (const ir::ParamValue& v : node.params)
+        if (v.name == name) return literal_value(v.literal);
+      return 0.0;
+    };
+    double ms = f.ms.eval(value);
+    for (const auto& [param, coef] : f.per) ms += coef * value(param);
+    return ms * 1e-3;
+  }
+
+  void firing(CostTable& t) {
+    const std::size_t pes = p_.arch.pes.size();
+    t.firing.assign(p_.dfg.nodes.size(), std::vector<std::optional<double>>(pes));
+    std::set<std::pair<std::string, std::string>> reported;
+    for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
+      const ir::Node& node = p_.dfg.nodes[n];
+      std::vector<ir::PeId> allowed = node.candidates;
+      if (allowed.empty()) allowed.push_back(p_.mapping.pe_of[n]);
+      for (ir::PeId pe : allowed) {
+        const FiringCost* f = entry_for(n, pe);
+        if (!f) {
+          const std::string& actor = p_.dfg.actor_of(n).name;
+          const ir::Pe& q = p_.arch.pes[pe];
+          if (reported.emplace(actor, q.name).second)
+            error({c_.file, 0},
+                  fmt::format("no firing time for actor '{}' on {} (a {}), where "
+                              "node '{}' may run; add \"actors\": {{\"{}\": {{\"{}\": "
+                              "...}}}}",
+                              actor, q.name, ir::to_string(q.kind), node.name, actor,
+                              ir::to_string(q.kind)));
+          continue;
+        }
+        double s = seconds(*f, node);
+        if (!(s >= 0) || !std::isfinite(s)) {
+          error(f->loc, fmt::format("the firing time of node '{}' on {} is {} ms; it must be a "
+                                    "non-negative number",
+                                    node.name, p_.arch.pes[pe].name, s * 1e3));
+          continue;
+        }
+        t.firing[n][pe] = s;
+      }
+    }
+  }
+
+  const CostFile& c_;
+  const ir::Program& p_;
+  DiagnosticEngine& diags_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<CostTable> resolve_costs(const CostFile& costs, const ir::Program& program,
+                                       DiagnosticEngine& diags) {
+  return Resolver(costs, program, diags).run();
+}
+
+}  // namespace dfgc::mapping

@@ -1,0 +1,312 @@
+#include "mapping/search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "mapping/quick_model.hpp"
+#include "passes/pipeline.hpp"
+
+namespace dfgc::mapping {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Bounds and exact figures add the same terms in different orders: allow for the rounding.
+constexpr double kSlack = 1e-9;
+
+/// splitmix64: a small generator whose sequence is the same on every platform.
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+
+ private:
+  std::uint64_t state_;
+};
+
+class Searcher {
+ public:
+  Searcher(const ir::Program& p, const CostTable& costs, const SearchOptions& o)
+      : p_(p), costs_(costs), o_(o), model_(p, costs) {
+    for (ir::NodeId n : model_.order())
+      if (!p.dfg.nodes[n].candidates.empty()) free_.push_back(n);
+    needs_ig_ = o.objective == Objective::memory || o.max_memory.has_value();
+    for (const auto& c : costs.capacity) needs_ig_ |= c.has_value();
+  }
+
+  /// Starts from the heuristic's best (a tight threshold from the first branch on), then
+  /// branches.
+  SearchResult exact() {
+    if (!free_.empty() && o_.objective != Objective::memory) {
+      std::vector<ir::PeId> current = greedy();
+      anneal(current, std::min<std::uint64_t>(annealing_steps(), 20000));
+      descend(best_.empty() ? current : best_.front().pe_of);
+    }
+    std::vector<ir::PeId> partial = p_.mapping.pe_of;
+    for (ir::NodeId n : free_) partial[n] = kUnplaced;
+    branch(partial, 0);
+    return finish(true);
+  }
+
+  SearchResult heuristic() {
+    std::vector<ir::PeId> current = greedy();
+    anneal(current, annealing_steps());
+    descend(best_.empty() ? current : best_.front().pe_of);
+    return finish(false);
+  }
+
+ private:
+  /// A complete mapping's figures and what the annealing minimises.
+  struct Scored {
+    Candidate c;
+    double guide = 0;  ///< score plus a small share of the total load: breaks plateaus
+  };
+
+  /// The quick model's figures of a complete mapping (memory too for that objective); nullopt
+  /// when it breaks a constraint or has an edge without a path.
+  std::optional<Scored> evaluate(const std::vector<ir::PeId>& pe_of) {
+    ++result_.evaluated;
+    QuickFigures q = model_.evaluate(pe_of);
+    if (!q.routable) return std::nullopt;
+    Candidate c;
+    c.pe_of = pe_of;
+    c.period = q.period[o_.strategy];
+    c.latency_cycles = q.latency[o_.strategy];
+    c.latency = (c.latency_cycles + 1) * c.period;
+    if (o_.max_latency_cycles && c.latency_cycles > *o_.max_latency_cycles) return std::nullopt;
+    if (o_.max_latency && c.latency > *o_.max_latency * (1 + kSlack)) return std::nullopt;
+    switch (o_.objective) {
+      case Objective::period: c.score = c.period; break;
+      case Objective::latency: c.score = c.latency; break;
+      case Objective::memory:
+        if (!memory(c)) return std::nullopt;
+        c.score = static_cast<double>(c.peak_memory);
+        break;
+    }
+    return Scored{c, c.score + 1e-4 * q.total_load};
+  }
+
+  /// Builds the implementation graph (memoised): sets the peak memory; false when a PE's
+  /// capacity or --max-memory is exceeded.
+  bool memory(Candidate& c) {
+    auto [it, fresh] = memory_.try_emplace(c.pe_of, -1);
+    if (fresh) {
+      ++result_.built;
+      ir::Program mapped = with_mapping(p_, c.pe_of);
+      Prediction pred = predict(mapped, run_passes(mapped), costs_);
+      const StrategyPrediction& s = pred[o_.strategy];
+      bool fits = s.overflows.empty() && (!o_.max_memory || s.peak_memory <= *o_.max_memory);
+      it->second = fits ? s.peak_memory : -2;
+    }
+    c.peak_memory = it->second;
+    return c.peak_memory >= 0;
+  }
+
+  /// A branch whose bound reaches this cannot improve the list of the best: it may only tie.
+  double threshold() const {
+    return best_.size() <= o_.alternatives ? kInf : best_.back().score * (1 - kSlack);
+  }
+
+  void offer(Candidate c) {
+    if (best_.size() > o_.alternatives && !better(c, best_.back())) return;
+    for (const Candidate& b : best_)
+      if (b.pe_of == c.pe_of) return;
+    if (needs_ig_ && c.peak_memory == -1 && !memory(c)) return;
+    best_.insert(std::upper_bound(best_.begin(), best_.end(), c, better), std::move(c));
+    if (best_.size() > o_.alternatives + 1) best_.pop_back();
+  }
+
+  /// A lower bound of the score of every completion; +infinity when a constraint is broken.
+  double bound(std::vector<ir::PeId>& partial) {
+    double period = model_.period_bound(o_.strategy, partial);
+    if (period == kInf) return kInf;
+    std::uint32_t cycles = model_.latency_bound(o_.strategy, partial);
+    double latency = (cycles + 1) * period;
+    if (o_.max_latency_cycles && cycles > *o_.max_latency_cycles) return kInf;
+    if (o_.max_latency && latency > *o_.max_latency * (1 + kSlack)) return kInf;
+    switch (o_.objective) {
+      case Objective::period: return period;
+      case Objective::latency: return latency;
+      case Objective::memory: return 0;
+    }
+    return 0;
+  }
+
+  void branch(std::vector<ir::PeId>& partial, std::size_t depth) {
+    if (depth == free_.size()) {
+      if (auto s = evaluate(partial)) offer(std::move(s->c));
+      return;
+    }
+    ir::NodeId n = free_[depth];
+    std::vector<std::pair<double, ir::PeId>> children;
+    for (ir::PeId pe : model_.allowed(n)) {
+      partial[n] = pe;
+      children.emplace_back(bound(partial), pe);
+    }
+    std::stable_sort(children.begin(), children.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [b, pe] : children) {
+      if (b >= threshold()) break;
+      partial[n] = pe;
+      branch(partial, depth + 1);
+    }
+    partial[n] = kUnplaced;
+  }
+
+  /// Each free node in topological order where the partial mapping's bound is least.
+  std::vector<ir::PeId> greedy() {
+    std::vector<ir::PeId> partial = p_.mapping.pe_of;
+    for (ir::NodeId n : free_) partial[n] = kUnplaced;
+    for (ir::NodeId n : free_) {
+      ir::PeId choice = model_.allowed(n).front();
+      double least = kInf;
+      for (ir::PeId pe : model_.allowed(n)) {
+        partial[n] = pe;
+        double b = bound(partial);
+        if (b < least) {
+          least = b;
+          choice = pe;
+        }
+      }
+      partial[n] = choice;
+    }
+    return partial;
+  }
+
+  std::uint64_t annealing_steps() const {
+    if (o_.annealing_steps) return o_.annealing_steps;
+    std::uint64_t moves = 0;
+    for (ir::NodeId n : free_) moves += model_.allowed(n).size();
+    return std::clamp<std::uint64_t>(1000 * moves, 50000, 300000);
+  }
+
+  /// A random neighbour: one free node on another candidate, or two free nodes swapping PEs.
+  bool neighbour(std::vector<ir::PeId>& m, Random& rng) const {
+    ir::NodeId a = free_[rng.below(free_.size())];
+    const auto& allowed_a = model_.allowed(a);
+    if (rng.unit() < 0.8 || free_.size() < 2) {
+      if (allowed_a.size() < 2) return false;
+      ir::PeId pe = allowed_a[rng.below(allowed_a.size())];
+      if (pe == m[a]) return false;
+      m[a] = pe;
+      return true;
+    }
+    ir::NodeId b = free_[rng.below(free_.size())];
+    const auto& allowed_b = model_.allowed(b);
+    if (m[a] == m[b] || std::find(allowed_a.begin(), allowed_a.end(), m[b]) == allowed_a.end() ||
+        std::find(allowed_b.begin(), allowed_b.end(), m[a]) == allowed_b.end())
+      return false;
+    std::swap(m[a], m[b]);
+    return true;
+  }
+
+  void anneal(std::vector<ir::PeId> current, std::uint64_t steps) {
+    auto now = evaluate(current);
+    if (now) offer(now->c);
+    if (free_.empty()) return;
+    Random rng(o_.seed);
+    const double start = now && now->guide < kInf ? 0.05 * now->guide : 1.0;
+    double energy = now ? now->guide : kInf;
+    std::vector<ir::PeId> next;
+    for (std::uint64_t k = 0; k < steps; ++k) {
+      double temperature =
+          start * std::pow(1e-4, static_cast<double>(k) / static_cast<double>(steps));
+      next = current;
+      if (!neighbour(next, rng)) continue;
+      auto s = evaluate(next);
+      if (!s) continue;
+      double delta = s->guide - energy;
+      if (delta <= 0 || rng.unit() < std::exp(-delta / temperature)) {
+        current.swap(next);
+        energy = s->guide;
+        if (best_.size() <= o_.alternatives || better(s->c, best_.back())) offer(std::move(s->c));
+      }
+    }
+  }
+
+  /// Steepest descent over single moves from `m`, by score then guide.
+  void descend(std::vector<ir::PeId> m) {
+    auto now = evaluate(m);
+    if (!now) return;
+    for (;;) {
+      std::optional<Scored> step;
+      for (ir::NodeId n : free_) {
+        ir::PeId keep = m[n];
+        for (ir::PeId pe : model_.allowed(n)) {
+          if (pe == keep) continue;
+          m[n] = pe;
+          auto s = evaluate(m);
+          if (s &&
+              (s->c.score < now->c.score ||
+               (s->c.score == now->c.score && s->guide < now->guide)) &&
+              (!step || s->c.score < step->c.score ||
+               (s->c.score == step->c.score && s->guide < step->guide)))
+            step = std::move(s);
+        }
+        m[n] = keep;
+      }
+      if (!step) return;
+      m = step->c.pe_of;
+      now = step;
+      offer(step->c);
+    }
+  }
+
+  SearchResult finish(bool exact) {
+    result_.best = std::move(best_);
+    result_.exact = exact;
+    for (Candidate& c : result_.best) memory(c);
+    return std::move(result_);
+  }
+
+  const ir::Program& p_;
+  const CostTable& costs_;
+  const SearchOptions& o_;
+  QuickModel model_;
+  std::vector<ir::NodeId> free_;
+  bool needs_ig_ = false;
+  std::vector<Candidate> best_;
+  std::map<std::vector<ir::PeId>, std::int64_t> memory_;
+  SearchResult result_;
+};
+
+}  // namespace
+
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.score != b.score) return a.score < b.score;
+  if (a.period != b.period) return a.period < b.period;
+  return a.pe_of < b.pe_of;
+}
+
+double mapping_count(const ir::Program& program) {
+  double count = 1;
+  for (const ir::Node& n : program.dfg.nodes)
+    if (!n.candidates.empty()) count *= static_cast<double>(n.candidates.size());
+  return count;
+}
+
+ir::Program with_mapping(const ir::Program& program, const std::vector<ir::PeId>& pe_of) {
+  ir::Program p = program;
+  p.mapping.pe_of = pe_of;
+  return p;
+}
+
+SearchResult search(const ir::Program& program, const CostTable& costs,
+                    const SearchOptions& options) {
+  Searcher s(program, costs, options);
+  bool exact = options.method == SearchOptions::Method::exact ||
+               (options.method == SearchOptions::Method::automatic &&
+                mapping_count(program) <= options.exact_limit);
+  return exact ? s.exact() : s.heuristic();
+}
+
+}  // namespace dfgc::mapping

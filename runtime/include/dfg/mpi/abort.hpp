@@ -1,0 +1,110 @@
+/// \file
+/// dfg::mpi::abort_job, run_mpi_worker, main_guard: a failing rank ends the whole job promptly,
+/// saying which rank and why, instead of leaving the other ranks waiting for its messages.
+///
+///     workers.spawn("B.cpu", [&](dfg::Where& where) {            // the rank's MPI thread
+///       dfg::mpi::run_mpi_worker(mpi, where, [&] { run_B_cpu(where); });
+///     });
+///     workers.spawn("B.g0", [&](dfg::Where& where) { run_B_g0(where); });
+///     return dfg::mpi::main_guard(mpi, [&] { return workers.join(); });
+///
+/// prints, once, on the failing rank
+///     error: rank 1 (host B): node i2 (Inc) @ B.g0, iteration 17: <what>
+/// then calls MPI_Abort(MPI_COMM_WORLD, 1): the MPI launcher ends every rank, and mpirun exits
+/// with a non-zero status.
+///
+/// Protocol. Errors are recorded in the rank's dfg::Abort as before (first error wins, with the
+/// worker's Where); this layer adds who calls MPI_Abort. Under MPI_THREAD_SERIALIZED it must be
+/// the thread that owns MPI at that moment, never a second thread next to it:
+/// - during the cycle loop, the host's CPU worker (run_mpi_worker). Once any thread of the rank
+///   raises the stop, that worker leaves promptly: its SlotRing / barrier waits throw
+///   dfg::Aborted (the Abort's listeners wake them), and its MPI waits (Endpoint::wait,
+///   wait_all, RankBarrier) check stopped() between polls. run_mpi_worker then ends the job; the
+///   rank's other threads are not waited for. Only a long firing of a CPU actor on that thread
+///   delays the abort, until the firing returns.
+/// - before the workers start and after they are joined, main (main_guard): an error in set-up
+///   or tear-down, or a worker failing after the MPI thread had finished its cycles.
+///
+/// Guarantees:
+/// - abort_job() does not return. It prints one line on stderr (flushed), then MPI_Abort. If two
+///   threads call it, the second sleeps until the process is ended (and exits with status 1 should
+///   that take more than a minute), so MPI_Abort is never called concurrently.
+/// - run_mpi_worker() and main_guard() do not allocate on the success path and add no MPI call to
+///   it; they rethrow nothing (an escaping exception is recorded in the Abort).
+#pragma once
+
+#include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "dfg/abort.hpp"
+#include "dfg/mpi/session.hpp"
+#include "dfg/worker.hpp"
+
+namespace dfg::mpi {
+
+/// The line abort_job() prints: "error: <who>: <the first error>" (Abort::message() less its
+/// own "error: "), or "error: <who>: stopped" when nothing was recorded.
+inline std::string job_error_message(std::string_view who, const Abort& abort) {
+  std::string first = abort.message();
+  constexpr std::string_view prefix = "error: ";
+  if (first.compare(0, prefix.size(), prefix) == 0) first.erase(0, prefix.size());
+  if (first.empty()) first = "stopped";
+  return "error: " + std::string(who) + ": " + first;
+}
+
+/// Ends the whole job after printing the rank's first error once. Called only by the thread
+/// that owns MPI (see the file comment).
+[[noreturn]] inline void abort_job(const Session& session, const Abort& abort = process_abort()) noexcept {
+  static std::atomic<bool> aborting{false};
+  if (aborting.exchange(true, std::memory_order_acq_rel)) {
+    std::this_thread::sleep_for(std::chrono::minutes(1));
+    std::_Exit(1);
+  }
+  try {
+    const std::string line = job_error_message(session.who(), abort) + "\n";
+    std::fputs(line.c_str(), stderr);
+  } catch (...) {
+    std::fprintf(stderr, "error: rank %d: stopped\n", session.rank());
+  }
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);  // MPI_Abort does not return; should it, this rank still stops.
+}
+
+/// Runs `body()`, the cycle loop of the rank's MPI thread (the host's CPU worker), inside a
+/// dfg::Workers worker: an exception escaping it is recorded with `where`; if the stop is
+/// raised by then (by this thread or any other of the rank), ends the job.
+template <class Body>
+void run_mpi_worker(const Session& session, Where& where, Body&& body, Abort& abort = process_abort()) {
+  try {
+    body();
+  } catch (...) {
+    dfg::detail::record_current_exception(abort, "the MPI thread", where);
+  }
+  if (abort.stopped()) abort_job(session, abort);
+}
+
+/// main's set-up, worker spawning, join and tear-down: `body()` returns an exit status. If the
+/// stop was raised (by body or any worker), ends the job; otherwise returns body's status.
+template <class Body>
+int main_guard(const Session& session, Body&& body, Abort& abort = process_abort()) {
+  Where where;
+  int status = 0;
+  try {
+    status = body();
+  } catch (...) {
+    dfg::detail::record_current_exception(abort, {}, where);
+  }
+  if (abort.stopped()) abort_job(session, abort);
+  return status;
+}
+
+}  // namespace dfg::mpi

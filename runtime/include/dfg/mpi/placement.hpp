@@ -1,0 +1,169 @@
+/// \file
+/// dfg::mpi placement: which MPI rank runs which host of the architecture, and the start-up
+/// checks whose messages every rank must agree on. Pure functions, no MPI: dfg/mpi/session.hpp
+/// calls them with the communicator's size and prints their errors once for the whole job.
+///
+///     host i of the architecture is rank i            (the default)
+///     --hostmap A=1,B=0   or   DFG_HOSTMAP=A=1,B=0    (an override: every host exactly once,
+///                                                      every rank in [0, ranks), no rank twice)
+///
+/// Guarantees: pure functions of their arguments; thread-safe; they allocate (start-up only) and
+/// never throw except std::bad_alloc. An error is one line that starts with "error: " and names
+/// its source (`--hostmap`, `DFG_HOSTMAP`) and the offending entry.
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace dfg::mpi {
+
+/// The environment variable that overrides the default placement when --hostmap is not given.
+inline constexpr const char* kHostmapEnv = "DFG_HOSTMAP";
+
+/// The result of placing the hosts: rank_of_host[i] is the rank that runs host i.
+struct Placement {
+  std::vector<int> rank_of_host;
+  std::string error;  ///< "error: ..." (one line) when the placement is invalid
+  bool ok() const noexcept { return error.empty(); }
+
+  /// The host that `rank` runs, or -1 when it runs none.
+  int host_of_rank(int rank) const noexcept {
+    for (std::size_t i = 0; i < rank_of_host.size(); ++i) {
+      if (rank_of_host[i] == rank) return static_cast<int>(i);
+    }
+    return -1;
+  }
+};
+
+namespace detail {
+
+inline std::string host_list(std::span<const std::string_view> hosts) {
+  std::string s;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += hosts[i];
+  }
+  return s;
+}
+
+inline std::string_view trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+}  // namespace detail
+
+/// "" when `ranks` MPI ranks can run `hosts`, else the one-line error, e.g.
+///   error: this program runs 2 hosts (A, B) and needs exactly 2 MPI ranks; mpirun started 3
+inline std::string rank_count_error(std::span<const std::string_view> hosts, int ranks) {
+  if (ranks == static_cast<int>(hosts.size())) return {};
+  const std::size_t n = hosts.size();
+  return "error: this program runs " + std::to_string(n) + (n == 1 ? " host (" : " hosts (") +
+         detail::host_list(hosts) + ") and needs exactly " + std::to_string(n) +
+         (n == 1 ? " MPI rank" : " MPI ranks") + "; mpirun started " + std::to_string(ranks);
+}
+
+/// Places `hosts` on `ranks` MPI ranks. `hostmap` is the override text (`A=1,B=0`; empty: host i
+/// is rank i) and `source` names where it came from, for messages ("--hostmap", "DFG_HOSTMAP").
+/// Checks the rank count first (rank_count_error), then the map: syntax, known hosts, every host
+/// exactly once, ranks in range, no rank twice.
+inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks, std::string_view hostmap,
+                             std::string_view source = "--hostmap") {
+  Placement p;
+  if (std::string e = rank_count_error(hosts, ranks); !e.empty()) {
+    p.error = std::move(e);
+    return p;
+  }
+  p.rank_of_host.resize(hosts.size());
+  if (detail::trim(hostmap).empty()) {
+    for (std::size_t i = 0; i < hosts.size(); ++i) p.rank_of_host[i] = static_cast<int>(i);
+    return p;
+  }
+  const std::string src(source);
+  auto fail = [&p, &src](std::string why) {
+    p.rank_of_host.clear();
+    p.error = "error: " + src + ": " + why;
+    return p;
+  };
+  std::vector<int> rank_of_host(hosts.size(), -1);
+  std::vector<int> host_of_rank(static_cast<std::size_t>(ranks), -1);
+  std::string_view rest = hostmap;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string_view entry = detail::trim(rest.substr(0, comma));
+    const auto eq = entry.find('=');
+    const std::string_view name = eq == std::string_view::npos ? entry : detail::trim(entry.substr(0, eq));
+    const std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : detail::trim(entry.substr(eq + 1));
+    if (eq == std::string_view::npos || name.empty() || value.empty()) {
+      return fail("expected HOST=RANK[,HOST=RANK...], got " + detail::quoted(entry.empty() ? hostmap : entry));
+    }
+    std::size_t host = hosts.size();
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      if (hosts[i] == name) host = i;
+    }
+    if (host == hosts.size()) {
+      return fail("unknown host " + detail::quoted(name) + " (hosts: " + detail::host_list(hosts) + ")");
+    }
+    if (rank_of_host[host] >= 0) return fail("host " + detail::quoted(name) + " is given twice");
+    int rank = -1;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), rank);
+    if (ec != std::errc() || ptr != value.data() + value.size()) {
+      return fail(std::string(name) + ": expected a rank (an integer), got " + detail::quoted(value));
+    }
+    if (rank < 0 || rank >= ranks) {
+      return fail(std::string(name) + "=" + std::string(value) + ": rank out of range (mpirun started " +
+                  std::to_string(ranks) + (ranks == 1 ? " rank: 0)" : " ranks: 0.." + std::to_string(ranks - 1) + ")"));
+    }
+    if (host_of_rank[static_cast<std::size_t>(rank)] >= 0) {
+      return fail("rank " + std::to_string(rank) + " is given to both " +
+                  std::string(hosts[static_cast<std::size_t>(host_of_rank[static_cast<std::size_t>(rank)])]) +
+                  " and " + std::string(name));
+    }
+    rank_of_host[host] = rank;
+    host_of_rank[static_cast<std::size_t>(rank)] = static_cast<int>(host);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (rank_of_host[i] < 0) {
+      return fail("host " + detail::quoted(hosts[i]) + " has no rank (every host needs one: " +
+                  detail::host_list(hosts) + ")");
+    }
+  }
+  p.rank_of_host = std::move(rank_of_host);
+  return p;
+}
+
+/// One GPU that a host's PEs use: its spec name ("B.g1") and its CUDA device ordinal.
+struct GpuUse {
+  std::string_view name;
+  int ordinal = 0;
+};
+
+/// "" when every GPU in `used` is a device of this machine (`device_count`, from
+/// cudaGetDeviceCount), else the reason, without the "error: rank R (host H): " prefix that
+/// Session::agree() adds, e.g.
+///   B.g1 is CUDA device 1, but this machine has 1 CUDA device (ordinal 0)
+inline std::string gpu_ordinals_error(std::span<const GpuUse> used, int device_count) {
+  for (const GpuUse& g : used) {
+    if (g.ordinal >= 0 && g.ordinal < device_count) continue;
+    std::string has;
+    if (device_count <= 0) has = "no CUDA device";
+    else if (device_count == 1) has = "1 CUDA device (ordinal 0)";
+    else has = std::to_string(device_count) + " CUDA devices (ordinals 0.." + std::to_string(device_count - 1) + ")";
+    return std::string(g.name) + " is CUDA device " + std::to_string(g.ordinal) + ", but this machine has " + has;
+  }
+  return {};
+}
+
+}  // namespace dfg::mpi

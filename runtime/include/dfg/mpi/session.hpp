@@ -1,0 +1,229 @@
+/// \file
+/// dfg::mpi::Session: MPI for the lifetime of main, the placement of the architecture's hosts on
+/// the ranks, the start-up checks every rank agrees on, and whether the library is CUDA-aware.
+///
+///     dfg::mpi::Session mpi(argc, argv);                       // MPI_Init_thread(SERIALIZED)
+///     if (int s = mpi.place(kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr)) return s;
+///     if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()], device_count), std::cerr)) return s;
+///     ... spawn the workers; the CPU worker of this host makes every MPI call ...
+///     return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   // dfg/mpi/abort.hpp
+///
+/// A start-up error (wrong number of ranks, a bad --hostmap, a GPU ordinal this machine lacks)
+/// is printed once for the whole job, by the lowest rank that found it (rank 0 when every rank
+/// found the same), and every rank returns 1 from place()/agree(); main returns it and the
+/// Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
+/// communication is an MPI_Allreduce per check, which every rank reaches.
+///
+/// Thread level. The rank's MPI calls are made by one thread at a time, but not always by the
+/// thread that initialised MPI: main makes the start-up calls, then the worker thread of the
+/// host's CPU PE makes every call of the cycle loop (transfers, barriers, MPI_Abort), then main
+/// finalizes after joining it. MPI_THREAD_FUNNELED would require every call on main, so the
+/// Session asks for MPI_THREAD_SERIALIZED; thread creation and join order the two threads' calls.
+/// MPI_THREAD_MULTIPLE is not needed, and it costs locking inside the library on every call.
+/// place() fails with a clear message if the library provides less than SERIALIZED.
+///
+/// CUDA-aware MPI. cuda_aware() is true only when the library says so at run time
+/// (MPIX_Query_cuda_support, called only where the MPI header declares it: Open MPI's mpi-ext.h
+/// with MPIX_CUDA_AWARE_SUPPORT, MPICH >= 4.0 with MPIX_GPU_SUPPORT_CUDA) and the program was
+/// not told otherwise (--no-cuda-aware-mpi). Anywhere else it is false and transfers stage
+/// through pinned host memory.
+///
+/// Guarantees:
+/// - Construction, place(), agree() and destruction are called by main, outside the cycle loop;
+///   place() and agree() are collective (every rank calls them, in the same order) and block in
+///   MPI_Allreduce (agree() one, place() two: the checks, then that every rank holds the same
+///   map). They allocate. The accessors are const, noexcept and never block.
+/// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
+///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
+///   (dfg/mpi/check.hpp turns them into MpiError).
+/// - The destructor frees the communicator and calls MPI_Finalize unless MPI was already
+///   finalized; it never throws.
+#pragma once
+
+#include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
+#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
+
+#include <cstdlib>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dfg/mpi/placement.hpp"
+
+namespace dfg::mpi {
+
+/// Whether the MPI library reports, at run time, that it can send from and receive into CUDA
+/// device memory. False where the library offers no way to ask.
+inline bool library_cuda_aware() noexcept {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;  // Open MPI built with CUDA support
+#elif defined(MPICH_NUMVERSION) && defined(MPIX_GPU_SUPPORT_CUDA)
+  return MPIX_Query_cuda_support() == 1;  // MPICH >= 4.0
+#else
+  return false;
+#endif
+}
+
+/// What main tells the Session from its command line (dfg/flags.hpp).
+struct SessionOptions {
+  std::string_view hostmap;  ///< --hostmap; empty: DFG_HOSTMAP if set, else host i on rank i
+  bool cuda_aware = true;    ///< false: --no-cuda-aware-mpi (stage through host memory)
+};
+
+class Session {
+ public:
+  static constexpr int kThreadLevel = MPI_THREAD_SERIALIZED;
+
+  /// Initialises MPI (MPI_Init_thread asking for MPI_THREAD_SERIALIZED) unless it already is,
+  /// and duplicates MPI_COMM_WORLD. A failure here is fatal by MPI's default error handler.
+  Session(int& argc, char**& argv) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized == 0) {
+      MPI_Init_thread(&argc, &argv, kThreadLevel, &provided_);
+      owns_mpi_ = true;
+    } else {
+      MPI_Query_thread(&provided_);
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);
+    tag_ub_ = found != 0 && tag_ub != nullptr ? *tag_ub : 32767;  // 32767: the standard's minimum
+  }
+
+  ~Session() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized != 0) return;
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    if (owns_mpi_) MPI_Finalize();
+  }
+
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  MPI_Comm comm() const noexcept { return comm_; }
+  /// The largest tag comm() accepts (MPI_TAG_UB; at least 32767 by the standard).
+  int tag_ub() const noexcept { return tag_ub_; }
+  /// The thread level MPI provided (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE).
+  int thread_level() const noexcept { return provided_; }
+
+  /// The index of the host this rank runs, -1 before a successful place().
+  int host() const noexcept { return host_; }
+  std::string_view host_name() const noexcept {
+    return host_ >= 0 ? hosts_[static_cast<std::size_t>(host_)] : std::string_view();
+  }
+  /// The rank that runs host `host` (after a successful place()).
+  int rank_of_host(int host) const noexcept { return placement_.rank_of_host[static_cast<std::size_t>(host)]; }
+  /// Whether transfers may pass CUDA device pointers to MPI (see the file comment).
+  bool cuda_aware() const noexcept { return cuda_aware_; }
+
+  /// "rank 1 (host B)", or "rank 1" before place(): how messages name this rank.
+  std::string who() const {
+    std::string w = "rank " + std::to_string(rank_);
+    if (host_ >= 0) w += " (host " + std::string(host_name()) + ")";
+    return w;
+  }
+
+  /// Collective. Places `hosts` (the architecture's, in spec order; the strings must outlive the
+  /// Session) on the ranks, from options.hostmap, else the DFG_HOSTMAP environment variable, else
+  /// host i on rank i; checks the thread level MPI provided and the rank count. Returns 0, or 1
+  /// on every rank after the error was printed once on `err`.
+  int place(std::span<const std::string_view> hosts, const SessionOptions& options, std::ostream& err) {
+    hosts_.assign(hosts.begin(), hosts.end());
+    std::string error;
+    if (provided_ < kThreadLevel) {
+      error = "error: the MPI library provides only " + thread_level_name(provided_) +
+              "; this program needs MPI_THREAD_SERIALIZED (its CPU worker thread makes the MPI calls)";
+    } else {
+      std::string_view text = options.hostmap;
+      std::string_view source = "--hostmap";
+      if (text.empty()) {
+        if (const char* env = std::getenv(kHostmapEnv); env != nullptr) {
+          text = env;
+          source = kHostmapEnv;
+        }
+      }
+      placement_ = place_hosts(hosts_, size_, text, source);
+      error = placement_.error;
+    }
+    if (const int status = agree(error, err); status != 0) return status;
+    // Every rank must hold the same map (an environment variable may differ between ranks):
+    // the element-wise maximum of (r, -r) over the ranks gives each entry's max and -min.
+    const std::size_t n = placement_.rank_of_host.size();
+    std::vector<int> bounds(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      bounds[i] = placement_.rank_of_host[i];
+      bounds[n + i] = -placement_.rank_of_host[i];
+    }
+    check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX, comm_),
+          "MPI_Allreduce (host map)");
+    bool same = true;
+    for (std::size_t i = 0; i < n; ++i) same = same && bounds[i] == -bounds[n + i];
+    if (!same) {
+      if (rank_ == 0) {
+        print_line(err, "error: the ranks were given different host maps (--hostmap or " + std::string(kHostmapEnv) +
+                            " must be the same on every rank)");
+      }
+      return 1;
+    }
+    host_ = placement_.host_of_rank(rank_);
+    cuda_aware_ = options.cuda_aware && library_cuda_aware();
+    return 0;
+  }
+
+  /// Collective. Every rank passes its own check's result ("" when fine); when some rank failed,
+  /// the lowest failing rank prints its error on `err` (prefixed "error: <who()>: " unless it
+  /// already starts with "error: ") and every rank returns 1; otherwise 0.
+  int agree(std::string_view local_error, std::ostream& err) {
+    const int mine = local_error.empty() ? size_ : rank_;
+    int lowest = size_;
+    check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce (start-up check)");
+    if (lowest == size_) return 0;
+    if (lowest == rank_) {
+      print_line(err, local_error.substr(0, 7) == "error: " ? std::string(local_error)
+                                                             : "error: " + who() + ": " + std::string(local_error));
+    }
+    return 1;
+  }
+
+ private:
+  /// One write, so that the launcher does not interleave the line with other ranks' output.
+  static void print_line(std::ostream& err, std::string line) {
+    line += '\n';
+    err.write(line.data(), static_cast<std::streamsize>(line.size()));
+    err.flush();
+  }
+
+  static std::string thread_level_name(int level) {
+    if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";
+    if (level == MPI_THREAD_FUNNELED) return "MPI_THREAD_FUNNELED";
+    if (level == MPI_THREAD_SERIALIZED) return "MPI_THREAD_SERIALIZED";
+    return "MPI_THREAD_MULTIPLE";
+  }
+
+  bool owns_mpi_ = false;
+  int provided_ = MPI_THREAD_SINGLE;
+  int rank_ = 0;
+  int size_ = 1;
+  int tag_ub_ = 32767;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::vector<std::string_view> hosts_;
+  Placement placement_;
+  int host_ = -1;
+  bool cuda_aware_ = false;
+};
+
+}  // namespace dfg::mpi

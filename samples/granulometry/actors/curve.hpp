@@ -1,0 +1,20 @@
+// Curve: the granulometric curve of one iteration, the head's counts then the tail's. A real
+// application would plot it or take the peak of its derivative (the pattern spectrum).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include <dfg/context.hpp>
+
+struct Curve {
+  void fire(const std::int64_t* head, const std::int64_t* tail, dfg::Context& ctx) {
+    const std::size_t n = ctx.elements(0);
+    std::int64_t last = 0;
+    for (std::size_t k = 0; k < n; ++k) last = head[k] + tail[k] != 0 ? head[k] + tail[k] : last;
+    if (ctx.iteration() % 100 == 0)
+      std::printf("granulometry: iteration %lld, %lld voxels left after the last opening\n",
+                  static_cast<long long>(ctx.iteration()), static_cast<long long>(last));
+  }
+};

@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "mapping/map_command.hpp"
+#include "mapping/tune.hpp"
+
+using namespace dfgc;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSample = fs::path(DFGC_SOURCE_DIR) / "samples" / "granulometry";
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Runs `dfgc map` with `args`; returns its exit status and what it printed to stdout.
+std::pair<int, std::string> map(std::vector<std::string> args) {
+  std::ostringstream out;
+  auto* old = std::cout.rdbuf(out.rdbuf());
+  std::vector<std::string_view> views(args.begin(), args.end());
+  int status = mapping::map_main(views);
+  std::cout.rdbuf(old);
+  return {status, out.str()};
+}
+
+/// The sample in a fresh directory, with `edits` (from, to) made to its spec.
+fs::path copy_sample(const std::vector<std::pair<std::string, std::string>>& edits) {
+  fs::path dir = fs::temp_directory_path() / "dfgc_map_command_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string spec = read(kSample / "granulometry.dfg");
+  for (const auto& [from, to] : edits) {
+    auto at = spec.find(from);
+    REQUIRE(at != std::string::npos);
+    spec.replace(at, from.size(), to);
+  }
+  std::ofstream(dir / "granulometry.dfg", std::ios::binary) << spec;
+  fs::copy_file(kSample / "costs.json", dir / "costs.json");
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("granulometry: the optimiser finds the paper's split, openings 1-28 and 29-40",
+          "[mapping][granulometry]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  SemaOptions sema;
+  sema.spec_file = (kSample / "granulometry.dfg").string();
+  sema.allow_free_nodes = true;
+  auto spec = load_spec(sema.spec_file, sources, diags);
+  REQUIRE(spec);
+  auto program = analyze(*spec, sema, sources, diags);
+  auto costs = mapping::load_costs((kSample / "costs.json").string(), sources, diags);
+  INFO(diags.render());
+  REQUIRE(program);
+  REQUIRE(costs);
+  mapping::SearchOptions o;
+  auto result = mapping::tune_and_search(*spec, *program, sema, *costs, o, sources, diags);
+  REQUIRE(result);
+  CHECK(result->combinations == 39);
+  REQUIRE(result->best.size() == 6);
+  const auto& best = result->best.front();
+  REQUIRE(best.tuned.size() == 1);
+  CHECK(best.tuned[0].param == "split");
+  CHECK(best.tuned[0].value == 28);
+  // Opening k costs 0.25 ms * 2k: the tail's openings 29..40 take 0.25 * (40 * 41 - 28 * 29)
+  // = 207 ms, the head's 203 ms; plus the 0.1 ms cycle overhead.
+  CHECK(best.candidate.period == Approx(207.1e-3));
+  CHECK(result->best[1].tuned[0].value == 29);  // 217.5 ms, then 27: 221 ms
+  CHECK(result->best[2].tuned[0].value == 27);
+}
+
+TEST_CASE("--apply rewrites the placements and the tuned value, nothing else", "[mapping][apply]") {
+  fs::path dir = copy_sample({{"@ A.g0 {", "@ any gpu {"}, {"@ A.g1 {", "@ A.* {"}});
+  std::string before = read(dir / "granulometry.dfg");
+  auto [status, out] = map(
+      {(dir / "granulometry.dfg").string(), "--costs", (dir / "costs.json").string(), "--apply"});
+  INFO(out);
+  REQUIRE(status == 0);
+  std::string expected = before;
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"split = 20 in", "split = 28 in"},
+                                                        {"@ any gpu {", "@ A.g0 {"},
+                                                        {"@ A.* {", "@ A.g1 {"}})
+    expected.replace(expected.find(from), from.size(), to);
+  CHECK(read(dir / "granulometry.dfg") == expected);
+  CHECK(out.find("param split = 28 in [1, OPENINGS - 1];") != std::string::npos);
+  // Applied, the spec has nothing left to choose but the split, which now is already the best.
+  auto [again, out2] = map(
+      {(dir / "granulometry.dfg").string(), "--costs", (dir / "costs.json").string(), "--apply"});
+  CHECK(again == 0);
+  CHECK(read(dir / "granulometry.dfg") == expected);
+}
+
+TEST_CASE("dfgc map prints the same report every run", "[mapping][determinism]") {
+  fs::path dir = copy_sample({{"@ A.g0 {", "@ any {"}, {"@ A.g1 {", "@ any gpu {"}});
+  std::vector<std::string> args = {(dir / "granulometry.dfg").string(), "--costs",
+                                   (dir / "costs.json").string(), "--explain"};
+  auto first = map(args);
+  auto second = map(args);
+  CHECK(first.first == 0);
+  CHECK(first.second == second.second);
+  CHECK(first.second.find("bottleneck: A.g1 firings") != std::string::npos);
+}

@@ -1,0 +1,143 @@
+#include <catch2/catch.hpp>
+
+#include "mapping/cost_model.hpp"
+#include "mapping/quick_model.hpp"
+#include "passes/pipeline.hpp"
+#include "passes/program_builder.hpp"
+#include "random_problems.hpp"
+
+using namespace dfgc;
+using dfgc::ir::Strategy;
+using dfgc::test::ProgramBuilder;
+
+namespace {
+
+constexpr double kMiB4 = 4194304;  // bytes of one token: 1 Mi floats
+
+/// P-I-I-C on two hosts (section 5.1 of the journal paper), with figures chosen so that a token
+/// takes 1 ms over PCIe and 2 ms over the network.
+ProgramBuilder piic() {
+  ProgramBuilder b("piic");
+  b.type("Matrix", ir::ElemType::f32, 1 << 20);
+  b.actor("Producer", "out Matrix m");
+  b.actor("Inc", "in Matrix a; out Matrix b");
+  b.actor("Consumer", "in Matrix m");
+  b.host("A", 1, kMiB4 / 1e-3).host("B", 1, kMiB4 / 1e-3);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, kMiB4 / 2e-3);
+  b.node("p", "Producer", "A.cpu").node("i1", "Inc", "A.g0").node("i2", "Inc", "B.g0");
+  b.node("c", "Consumer", "B.cpu");
+  b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "c.m");
+  return b;
+}
+
+/// Every node costs `ms[node]` milliseconds on every PE.
+mapping::CostTable costs_of(const ir::Program& p, std::vector<double> ms) {
+  mapping::CostTable t;
+  for (double m : ms) t.firing.emplace_back(p.arch.pes.size(), m * 1e-3);
+  for (const ir::Link& l : p.arch.links)
+    t.links.push_back({mapping::LinkCost{l.bandwidth, 0}, mapping::LinkCost{l.bandwidth, 0}});
+  t.capacity.assign(p.arch.pes.size(), std::nullopt);
+  t.overhead = {{1e-4, 1e-4}};
+  return t;
+}
+
+mapping::Prediction predict(const ir::Program& p, const mapping::CostTable& t) {
+  return mapping::predict(p, run_passes(p), t);
+}
+
+}  // namespace
+
+TEST_CASE("P-I-I-C on two hosts: periods and latencies by hand", "[mapping][cost-model]") {
+  ir::Program p = piic().build();
+  auto t = costs_of(p, {1.0, 1.5, 1.5, 0.5});
+  auto r = predict(p, t);
+  // With overlap every resource works at once: the network link (2 ms) is the busiest; the
+  // GPUs fire 1.5 ms, each PCIe direction carries one 1 ms token.
+  CHECK(r[Strategy::overlap].period == Approx(2.1e-3));
+  // Without: steps by hop, farthest first: B.cpu -> B.g0 (1 ms), the network (2 ms), then the
+  // first hops (1 ms each, on different links); then the firings (1.5 ms), plus the overhead.
+  CHECK(r[Strategy::no_overlap].period == Approx(5.6e-3));
+  // Delays: a path of t transfers costs t + 1 cycles with overlap, t without: 1, 3, 1 transfers.
+  CHECK(r[Strategy::overlap].latency_cycles == 8);
+  CHECK(r[Strategy::overlap].latency == Approx(9 * 2.1e-3));
+  CHECK(r[Strategy::no_overlap].latency_cycles == 5);
+  CHECK(r[Strategy::no_overlap].latency == Approx(6 * 5.6e-3));
+  // Memory after sharing: with overlap the GPUs hold double buffers of 4 MiB tokens.
+  CHECK(r[Strategy::overlap].memory[1] > r[Strategy::no_overlap].memory[1]);
+}
+
+TEST_CASE("the paper's period formulas: max of the parts with overlap, sum without",
+          "[mapping][cost-model]") {
+  // One host, one GPU: T_with = max(Th, alpha), T_without = Th + alpha (section 5.1).
+  ProgramBuilder b("one_gpu");
+  b.type("Matrix", ir::ElemType::f32, 1 << 20);
+  b.actor("Producer", "out Matrix m");
+  b.actor("Inc", "in Matrix a; out Matrix b");
+  b.actor("Consumer", "in Matrix m");
+  b.host("A", 1, kMiB4 / 1e-3);
+  b.node("p", "Producer", "A.cpu").node("i", "Inc", "A.g0").node("c", "Consumer", "A.cpu");
+  b.edge("p.m", "i.a").edge("i.b", "c.m");
+  ir::Program p = b.build();
+  for (double alpha : {0.5, 1.0, 3.0}) {
+    auto r = predict(p, costs_of(p, {0, alpha, 0}));
+    CHECK(r[Strategy::overlap].period == Approx(std::max(1.0, alpha) * 1e-3 + 1e-4));
+    CHECK(r[Strategy::no_overlap].period == Approx((1.0 + alpha) * 1e-3 + 1e-4));
+  }
+}
+
+TEST_CASE("transfers sharing a link direction add up", "[mapping][cost-model]") {
+  ir::Program p = piic().map("i2", "A.cpu").map("c", "A.g0").build();
+  auto t = costs_of(p, {1.0, 1.5, 0.5, 0.2});
+  auto r = predict(p, t);
+  // A.cpu -> A.g0 carries p.m and i2.b: 2 ms, more than any PE's firings (A.g0: 1.7 ms).
+  CHECK(r[Strategy::overlap].period == Approx(2.1e-3));
+  const auto& top = *std::max_element(r[Strategy::overlap].resources.begin(),
+                                      r[Strategy::overlap].resources.end(),
+                                      [](const auto& a, const auto& b) { return a.load < b.load; });
+  CHECK(top.name(p.arch) == "link A.cpu -> A.g0 (pcie)");
+  // Without overlap both are in the one step: 2 ms, then the firings: 1.7 ms.
+  CHECK(r[Strategy::no_overlap].period == Approx(3.8e-3));
+}
+
+TEST_CASE("link latency and per-direction figures", "[mapping][cost-model]") {
+  ir::Program p = piic().build();
+  auto t = costs_of(p, {0, 0, 0, 0});
+  t.links[2][0].latency = 0.5e-3;  // the network, A.cpu -> B.cpu
+  t.links[2][0].bandwidth = kMiB4 / 4e-3;
+  auto r = predict(p, t);
+  CHECK(r[Strategy::overlap].period == Approx(4.6e-3));
+}
+
+TEST_CASE("GPU memory capacity", "[mapping][cost-model]") {
+  ir::Program p = piic().build();
+  auto t = costs_of(p, {1, 1, 1, 1});
+  t.capacity[1] = 3 * static_cast<std::int64_t>(kMiB4);  // A.g0: two single or double buffers
+  auto r = predict(p, t);
+  CHECK(r[Strategy::no_overlap].overflows.empty());
+  CHECK(r[Strategy::overlap].overflows == std::vector<ir::PeId>{1});
+}
+
+TEST_CASE("the quick model agrees with the cost model on random mappings", "[mapping][quick]") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    auto r = test::random_problem({.nodes = 5 + static_cast<int>(seed % 8),
+                                   .pes = 3 + static_cast<int>(seed % 5),
+                                   .seed = seed});
+    mapping::QuickModel quick(r.program, r.costs);
+    test::Lcg rng(seed);
+    for (int trial = 0; trial < 5; ++trial) {
+      ir::Program p = r.program;
+      for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+        if (!p.dfg.nodes[n].candidates.empty())
+          p.mapping.pe_of[n] =
+              static_cast<ir::PeId>(rng.in(0, static_cast<int>(p.arch.pes.size()) - 1));
+      auto full = predict(p, r.costs);
+      auto fast = quick.evaluate(p.mapping.pe_of);
+      INFO("seed " << seed << " trial " << trial);
+      REQUIRE(fast.routable);
+      for (Strategy s : ir::kStrategies) {
+        CHECK(fast.period[s] == Approx(full[s].period).epsilon(1e-12));
+        CHECK(fast.latency[s] == full[s].latency_cycles);
+      }
+    }
+  }
+}

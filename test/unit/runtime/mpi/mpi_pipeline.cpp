@@ -1,0 +1,273 @@
+// A chain of hosts joined by dfg::mpi transfers, shaped like a generated program: one rank per
+// host, the host's CPU worker makes every MPI call, cycles with (double buffers, transfers in
+// flight while the node fires) or without overlap (single buffers, a transfer phase, then a
+// firing phase). Host 0 produces token j, every middle host adds 1 to each payload element, the
+// last host checks every token: its iteration and every byte, so a lost, duplicated, reordered
+// or misplaced message (or chunk) fails the run.
+//
+// Each hop h -> h+1 carries two transfers: a small token (tag 2h, 256 bytes, sent eagerly by
+// MPI) and a large one (tag 2h+1, --big bytes, default 64 KiB + 13, cut into --chunk-byte messages).
+//
+//   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
+//                             [--big BYTES] [--chunk BYTES] [--standard-send]
+//                             [--fail-host B --fail-thread cpu|gpu --fail-at K]
+//
+// Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
+// second worker standing for its GPU PE (gpu) throws at iteration K while the job would
+// otherwise run for --iterations: the job must end through dfg::mpi::abort_job.
+#include "dfg/abort.hpp"
+#include "dfg/mpi/abort.hpp"
+#include "dfg/mpi/barrier.hpp"
+#include "dfg/mpi/session.hpp"
+#include "dfg/mpi/transfer.hpp"
+#include "dfg/worker.hpp"
+
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kAllHosts = {"A", "B", "C", "D"};
+constexpr std::size_t kSmallWords = 32;  // 256-byte small token: word 0 is the iteration
+
+struct Args {
+  int hosts = 2;
+  std::int64_t iterations = 1000;
+  bool overlap = true;
+  std::string hostmap;
+  std::size_t big = 64 * 1024 + 13;  // above the eager limits: sent by rendezvous
+  std::size_t chunk = dfg::mpi::kDefaultChunkBytes;
+  dfg::mpi::SendMode send_mode = dfg::mpi::SendMode::synchronous;
+  std::string fail_host;
+  std::string fail_thread = "cpu";
+  std::int64_t fail_at = -1;
+  bool rank_barrier = false;
+};
+
+std::int64_t to_int(std::string_view s) {
+  std::int64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) throw std::invalid_argument("not an integer: " + std::string(s));
+  return v;
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view f = argv[i];
+    auto next = [&]() -> std::string_view {
+      if (i + 1 >= argc) throw std::invalid_argument("missing value for " + std::string(f));
+      return argv[++i];
+    };
+    if (f == "--hosts") a.hosts = static_cast<int>(to_int(next()));
+    else if (f == "--iterations") a.iterations = to_int(next());
+    else if (f == "--no-overlap") a.overlap = false;
+    else if (f == "--hostmap") a.hostmap = next();
+    else if (f == "--big") a.big = static_cast<std::size_t>(to_int(next()));
+    else if (f == "--chunk") a.chunk = static_cast<std::size_t>(to_int(next()));
+    else if (f == "--standard-send") a.send_mode = dfg::mpi::SendMode::standard;
+    else if (f == "--rank-barrier") a.rank_barrier = true;
+    else if (f == "--fail-host") a.fail_host = next();
+    else if (f == "--fail-thread") a.fail_thread = next();
+    else if (f == "--fail-at") a.fail_at = to_int(next());
+    else throw std::invalid_argument("unknown argument " + std::string(f));
+  }
+  return a;
+}
+
+std::uint64_t small_word(std::int64_t j, std::size_t i) {
+  std::uint64_t x = static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull + i * 0xBF58476D1CE4E5B9ull;
+  return x ^ (x >> 29);
+}
+
+unsigned char big_byte(std::int64_t j, std::size_t i) {
+  const std::uint32_t x = static_cast<std::uint32_t>(j) * 2654435761u ^ static_cast<std::uint32_t>(i) * 40503u ^
+                          static_cast<std::uint32_t>(i >> 8);
+  return static_cast<unsigned char>(x ^ (x >> 11));
+}
+
+// One token: the small and the large message of a hop, in one slot of a buffer.
+struct Token {
+  std::vector<std::uint64_t> small;
+  std::vector<unsigned char> big;
+  explicit Token(std::size_t big_bytes) : small(kSmallWords), big(big_bytes) {}
+};
+
+struct Buffer {
+  std::vector<Token> slots;
+  Buffer(int depth, std::size_t big_bytes) : slots(static_cast<std::size_t>(depth), Token(big_bytes)) {}
+  Token& slot(std::int64_t j) { return slots[static_cast<std::size_t>(j % static_cast<std::int64_t>(slots.size()))]; }
+};
+
+[[noreturn]] void bad_token(std::string_view what, std::int64_t j, std::size_t i) {
+  throw std::runtime_error("token check failed: " + std::string(what) + " of iteration " + std::to_string(j) +
+                           " at index " + std::to_string(i));
+}
+
+// The node of host h on token j: produce (h == 0), add one (middle), or check (last host, which
+// sees the tokens after `hops` additions).
+void fire(int h, int hosts, std::int64_t j, Token* in, Token* out) {
+  if (h == 0) {
+    out->small[0] = static_cast<std::uint64_t>(j);
+    for (std::size_t i = 1; i < kSmallWords; ++i) out->small[i] = small_word(j, i);
+    for (std::size_t i = 0; i < out->big.size(); ++i) out->big[i] = big_byte(j, i);
+    return;
+  }
+  if (in->small[0] != static_cast<std::uint64_t>(j)) {
+    throw std::runtime_error("host " + std::to_string(h) + " expected iteration " + std::to_string(j) + ", got " +
+                             std::to_string(in->small[0]));
+  }
+  const auto adds = static_cast<unsigned>(h - 1);
+  for (std::size_t i = 1; i < kSmallWords; ++i) {
+    if (in->small[i] != small_word(j, i) + adds) bad_token("small token", j, i);
+  }
+  for (std::size_t i = 0; i < in->big.size(); ++i) {
+    if (in->big[i] != static_cast<unsigned char>(big_byte(j, i) + adds)) bad_token("large token", j, i);
+  }
+  if (h + 1 == hosts) return;
+  out->small[0] = in->small[0];
+  for (std::size_t i = 1; i < kSmallWords; ++i) out->small[i] = in->small[i] + 1;
+  for (std::size_t i = 0; i < in->big.size(); ++i) out->big[i] = static_cast<unsigned char>(in->big[i] + 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dfg::mpi::Session mpi(argc, argv);
+  Args args;
+  try {
+    args = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
+  }
+  const std::span<const std::string_view> hosts(kAllHosts.data(), static_cast<std::size_t>(args.hosts));
+  if (const int s = mpi.place(hosts, {args.hostmap, true}, std::cerr); s != 0) return s;
+
+  const int h = mpi.host();
+  const int n = args.hosts;
+  const bool first = h == 0;
+  const bool last = h + 1 == n;
+  // Latencies (cycles) of this host's receive, firing and send, as the latency pass gives them:
+  // with overlap each inter-host double buffer adds a cycle, without it the firing follows the
+  // transfer phase of the same cycle.
+  const std::int64_t l_fire = args.overlap ? 2 * h : h;
+  const std::int64_t l_in = args.overlap ? l_fire - 1 : l_fire;
+  const std::int64_t l_out = l_fire + 1;
+  const int depth = args.overlap ? 2 : 1;
+  const std::int64_t cycles = args.iterations + (args.overlap ? 2 * (n - 1) : n - 1);
+
+  std::unique_ptr<Buffer> in = first ? nullptr : std::make_unique<Buffer>(depth, args.big);
+  std::unique_ptr<Buffer> out = last ? nullptr : std::make_unique<Buffer>(depth, args.big);
+  using dfg::mpi::RecvEndpoint;
+  using dfg::mpi::SendEndpoint;
+  auto host_name = [&](int i) { return i < 0 || i >= n ? std::string() : std::string(hosts[static_cast<std::size_t>(i)]); };
+  const std::string in_name = host_name(h - 1) + " -> " + host_name(h);
+  const std::string out_name = host_name(h) + " -> " + host_name(h + 1);
+  std::unique_ptr<RecvEndpoint> recv_small, recv_big;
+  std::unique_ptr<SendEndpoint> send_small, send_big;
+  if (!first) {
+    const int peer = mpi.rank_of_host(h - 1);
+    recv_small = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1), kSmallWords * 8, in_name + " (small)");
+    recv_big = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1) + 1, args.big, in_name + " (large)", args.chunk);
+  }
+  if (!last) {
+    const int peer = mpi.rank_of_host(h + 1);
+    send_small = std::make_unique<SendEndpoint>(mpi, peer, 2 * h, kSmallWords * 8, out_name + " (small)",
+                                                dfg::mpi::kDefaultChunkBytes, args.send_mode);
+    send_big = std::make_unique<SendEndpoint>(mpi, peer, 2 * h + 1, args.big, out_name + " (large)", args.chunk,
+                                              args.send_mode);
+  }
+  std::vector<dfg::mpi::Endpoint*> endpoints;
+  for (dfg::mpi::Endpoint* e : {static_cast<dfg::mpi::Endpoint*>(recv_small.get()),
+                                static_cast<dfg::mpi::Endpoint*>(recv_big.get()),
+                                static_cast<dfg::mpi::Endpoint*>(send_small.get()),
+                                static_cast<dfg::mpi::Endpoint*>(send_big.get())}) {
+    if (e != nullptr) endpoints.push_back(e);
+  }
+  dfg::mpi::RankBarrier barrier(mpi);
+
+  const bool failing_host = !args.fail_host.empty() && args.fail_host == mpi.host_name();
+  std::atomic<std::int64_t> cycle_done{-1};
+  std::int64_t checked = 0;
+  std::string fire_where = "node " + std::string(mpi.host_name()) + " @ " + std::string(mpi.host_name()) + ".cpu";
+
+  auto in_window = [&](std::int64_t c, std::int64_t lag) { return c - lag >= 0 && c - lag < args.iterations; };
+
+  auto cpu_worker = [&](dfg::Where& where) {
+    for (std::int64_t c = 0; c < cycles; ++c) {
+      // Transfers of the cycle: every receive and send posted before anything waits.
+      if (!first && in_window(c, l_in)) {
+        const std::int64_t j = c - l_in;
+        where.at("transfer (receive)", j);
+        Token& t = in->slot(j);
+        recv_small->start(j, t.small.data());
+        recv_big->start(j, t.big.data());
+      }
+      if (!last && in_window(c, l_out)) {
+        const std::int64_t j = c - l_out;
+        where.at("transfer (send)", j);
+        Token& t = out->slot(j);
+        send_small->start(j, t.small.data());
+        send_big->start(j, t.big.data());
+      }
+      if (!args.overlap) {
+        where.at("transfer phase", c);
+        dfg::mpi::wait_all(endpoints);
+      }
+      if (in_window(c, l_fire)) {
+        const std::int64_t j = c - l_fire;
+        where.at(fire_where, j);
+        if (failing_host && args.fail_thread == "cpu" && j == args.fail_at) {
+          throw std::runtime_error("injected failure");
+        }
+        // With overlap, the transfers of this cycle are in flight while the node fires.
+        fire(h, n, j, first ? nullptr : &in->slot(j), last ? nullptr : &out->slot(j));
+        if (last) ++checked;
+        for (dfg::mpi::Endpoint* e : endpoints) e->test();
+      }
+      where.at("end of cycle", c);
+      dfg::mpi::wait_all(endpoints);
+      if (args.rank_barrier) barrier.arrive_and_wait();
+      cycle_done.store(c, std::memory_order_release);
+    }
+  };
+
+  return dfg::mpi::main_guard(mpi, [&] {
+    dfg::Workers workers;
+    const std::string cpu_name = std::string(mpi.host_name()) + ".cpu";
+    workers.spawn(cpu_name, [&](dfg::Where& where) { dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu_worker(where); }); });
+    if (failing_host && args.fail_thread == "gpu") {
+      // Stands for the worker of GPU PE B.g0: it fails while the CPU worker waits on MPI.
+      workers.spawn("B.g0", [&](dfg::Where& where) {
+        while (cycle_done.load(std::memory_order_acquire) < args.fail_at) {
+          dfg::process_abort().throw_if_stopped();
+          std::this_thread::yield();
+        }
+        where.at("node i2 (Inc) @ B.g0", args.fail_at);
+        throw std::runtime_error("cudaErrorIllegalAddress: an illegal memory access was encountered");
+      });
+    }
+    const int status = workers.join();
+    if (status == 0) {
+      // One write per rank: mpiexec forwards every rank's output as it comes.
+      std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
+      if (last) line += ", " + std::to_string(checked) + " tokens checked";
+      line += '\n';
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      std::fflush(stdout);
+    }
+    return status;
+  });
+}
