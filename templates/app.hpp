@@ -7,19 +7,21 @@ $header$
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/profile.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
 #include "dfg/worker.hpp"
 
-namespace app {
+namespace $ns$ {
 
 $params$
 
@@ -31,6 +33,7 @@ enum Pe : int {
   kPeCount
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {$pe_names$};
+inline constexpr std::array<const char*, kPeCount> kPeKinds = {$pe_kinds$};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
@@ -50,6 +53,8 @@ struct EntryInfo {
   int track;
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
+  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
 $strategies$
@@ -83,8 +88,11 @@ struct Run {
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
-  /// After the workers: writes the trace and prints the stats. Returns the exit status.
+  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
+  /// exit status.
   int report(const dfg::Options& options);
+  /// The entries of the strategy that runs.
+  std::span<const EntryInfo> entries() const;
 
   const Params params;
   const std::int64_t iterations;
@@ -95,7 +103,7 @@ struct Run {
   dfg::NeighbourSync neighbours;
   dfg::WindowTable windows;
   dfg::Tracer tracer;
-  std::unique_ptr<dfg::Stats> stats;  ///< with --stats only
+  std::unique_ptr<dfg::Stats> stats;  ///< with --stats or --profile only
   dfg::Probes probes;
   Memory memory;
 };
@@ -107,4 +115,4 @@ class Worker {
   virtual void run(dfg::Where& where) = 0;
 };
 $factories$
-}  // namespace app
+}  // namespace $ns$

@@ -10,7 +10,7 @@ $header$
 
 #include <cuda_runtime.h>
 
-#include "app.hpp"
+#include "$app_header$"
 #include "dfg/context.hpp"
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
@@ -20,7 +20,7 @@ $header$
 
 $actor_includes$
 
-namespace app {
+namespace $ns$ {
 namespace {
 
 $worker$
@@ -28,4 +28,4 @@ $worker$
 
 std::unique_ptr<Worker> make_$pe_ident$(Run& run) { return std::make_unique<$cls$>(run); }
 
-}  // namespace app
+}  // namespace $ns$

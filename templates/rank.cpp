@@ -1,5 +1,5 @@
 $header$
-// Host $host$: main, the run's set-up, and the worker of $cpu$.
+// Host $host$: $what$
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -9,13 +9,13 @@ $header$
 #include <span>
 #include <vector>
 
-#include "app.hpp"
+#include "$app_header$"
 #include "dfg/context.hpp"
 $runtime_includes$
 
 $actor_includes$
 
-namespace app {
+namespace $ns$ {
 namespace {
 
 /// Every entry's initial window: [first_cycle, first_cycle + iterations).
@@ -39,20 +39,23 @@ Run::Run(const dfg::Options& options)
                          iterations),
               kPeCount),
       tracer(0, !options.trace_file.empty()),
-      stats(options.stats ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                         : no_overlap::kLatency)
-                          : nullptr),
-      probes(tracer, options.stats_per_item ? stats.get() : nullptr) {
+      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
+                                                                              : no_overlap::kLatency)
+                               : nullptr),
+      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
   for (const char* track : kTrackNames) tracer.add_track(track);
   if (stats) {
     for (const char* pe : kPeNames) stats->add_pe(pe);
   }
-  for (const EntryInfo& e : overlap ? std::span<const EntryInfo>(overlap::kEntries)
-                                    : std::span<const EntryInfo>(no_overlap::kEntries)) {
+  for (const EntryInfo& e : entries()) {
     probes.add(e.track, e.name, e.kind);
-    if (stats && options.stats_per_item)
+    if (stats && options.measures_items())
       stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
   }
+}
+
+std::span<const EntryInfo> Run::entries() const {
+  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
 }
 
 int Run::report(const dfg::Options& options) {
@@ -62,43 +65,23 @@ int Run::report(const dfg::Options& options) {
       return 1;
     }
   }
-  if (stats) stats->print(std::cout);
+  if (stats && options.stats) stats->print(std::cout, options.stats_per_item);
+  if (!options.profile_file.empty()) {
+    dfg::Profile profile(overlap, iterations, stats->summary());
+    for (std::size_t pe = 0; pe < kPeCount; ++pe) profile.add_pe(kPeNames[pe], kPeKinds[pe]);
+    for (const EntryInfo& e : entries())
+      profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step);
+    if (const std::string error = profile.write(options.profile_file); !error.empty()) {
+      std::cerr << error << '\n';
+      return 1;
+    }
+    if (!profile.period_measured())
+      std::cerr << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
+  }
   return 0;
 }
 
 namespace {
 
 $worker$
-/// Builds the workers of host $host$ (allocating the storage), runs one thread per PE, reports.
-int run_host(const dfg::Options& options) {
-  Run run(options);
-  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order
-  $make_workers$
-  dfg::Workers threads;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
-  }
-  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
-  return run.report(options);
-}
-
-}  // namespace
-}  // namespace app
-
-int main(int argc, char** argv) {
-  const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::kRuntimeParams);
-  if (!flags.ok()) {
-    std::cerr << flags.error << '\n';
-    return 1;
-  }
-  if (flags.options.help) {
-    std::cout << dfg::usage(argv[0], app::kRuntimeParams);
-    return 0;
-  }
-  if (!flags.options.migrations.empty()) {
-    std::cerr << "error: --migrate: this program has no alternative mappings\n";
-    return 1;
-  }
-  return dfg::main_guard(std::cerr, [&] { return app::run_host(flags.options); });
-}
+$run_host$

@@ -4,13 +4,16 @@
 # CASE:
 #   cpu_run      compile samples/overlap/cpu_only.dfg, build it with g++ -Wall -Wextra -Werror,
 #                run 1,000 iterations with and without overlap, with --sync=neighbours and
-#                barrier (the consumer checks every element of every token), --stats, --trace
+#                barrier (the consumer checks every element of every token), --stats, --trace;
+#                --profile in both strategies: the costs file parses, names every node, and
+#                `dfgc map --costs` accepts it and predicts for the profiled mapping what the
+#                profile measured (period = the model's load + the measured overhead)
 #   cpu_tsan     the same, built and run with ThreadSanitizer
 #   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
 #   determinism  two compiles give byte-identical trees; a second compile into the same
 #                directory changes nothing
-#   refusals     -o into a foreign non-empty directory, an app on two hosts, a spec with an
+#   refusals     -o into a foreign non-empty directory, a spec with an
 #                error: exit 1, nothing written
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
@@ -49,6 +52,44 @@ run_all() {  # run_all APP: both strategies, both sync modes
   grep -q "no alternative mappings" "$work/migrate.txt" || fail "--migrate message"
 }
 
+check_profile() {  # check_profile APP SPEC [dfgc args]: --profile, read back by dfgc map
+  local app=$1 spec=$2
+  shift 2
+  for strategy in overlap no-overlap; do
+    local profile="$work/profile-$strategy.json" flag=""
+    [[ $strategy == no-overlap ]] && flag=--no-overlap
+    "$app" --iterations 200 $flag --profile "$profile" >"$work/profile-run.txt" || fail "--profile $flag"
+    [[ ! -s $work/profile-run.txt ]] || fail "--profile printed: $(head -3 "$work/profile-run.txt")"
+    cat "$profile"
+    "$dfgc" map "$spec" "$@" --costs "$profile" >"$work/map.txt" || fail "dfgc map rejected the profile"
+    grep -q "^predicted:" "$work/map.txt" || fail "dfgc map predicted nothing"
+    "$dfgc" map "$spec" "$@" --costs "$profile" --evaluate >"$work/evaluate.json" || fail "dfgc map --evaluate"
+    python3 - "$profile" "$work/evaluate.json" "$strategy" p i1 i2 c <<'EOF' || fail "profile $strategy: see above"
+import json, sys
+profile, evaluation = (json.load(open(f)) for f in sys.argv[1:3])
+strategy, nodes = sys.argv[3], sys.argv[4:]
+assert sorted(profile["nodes"]) == sorted(nodes), profile["nodes"]
+for n in nodes:
+    assert profile["nodes"][n]["A.cpu"]["ms"] > 0, n
+assert profile["links"] == {}, "a CPU-only run has no link"
+run = profile["profile"]
+assert run["strategy"] == strategy and run["iterations"] == 200, run
+overhead = profile["cycle_overhead_ms"][strategy]
+assert overhead >= 0 and list(profile["cycle_overhead_ms"]) == [strategy]
+# The model applied to the profile gives back the measured period (or its load, if larger).
+predicted = evaluation[strategy]["period_ms"]
+expected = max(run["period_ms"], run["model_ms"])
+assert abs(predicted - expected) <= 1e-4 * expected + 1e-6, (predicted, expected)
+print(f"profile {strategy}: period {run['period_ms']} ms, model {run['model_ms']} ms, "
+      f"overhead {overhead} ms; dfgc map predicts {predicted} ms")
+EOF
+  done
+  "$app" --iterations 50 --stats=period --profile "$work/profile.json" | tee "$work/period.txt"
+  if grep -q "^firing " "$work/period.txt"; then fail "--stats=period --profile printed the firings"; fi
+  if "$app" --iterations 5 --profile /nonexistent/p.json 2>"$work/err.txt"; then fail "--profile to a bad path"; fi
+  grep -q "error: --profile: cannot write '/nonexistent/p.json'" "$work/err.txt" || fail "--profile message"
+}
+
 build_cpu() {  # build_cpu DIR CXXFLAGS
   cmake -S "$1" -B "$1/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$2" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$1/build" -j 2
@@ -59,6 +100,7 @@ case $case in
     compile samples/overlap/cpu_only.dfg "$work/gen" -D N=64
     build_cpu "$work/gen" "-Werror"
     run_all "$work/gen/build/app"
+    check_profile "$work/gen/build/app" samples/overlap/cpu_only.dfg -D N=64
     ;;
   cpu_tsan)
     compile samples/overlap/cpu_only.dfg "$work/gen" -D N=64
@@ -91,12 +133,6 @@ case $case in
     if compile samples/overlap/cpu_only.dfg "$work/foreign" 2>"$work/err.txt"; then fail "foreign dir accepted"; fi
     grep -q "refusing to write into" "$work/err.txt" || fail "foreign dir message"
     [[ $(ls "$work/foreign") == notes.txt ]] || fail "foreign dir touched"
-    status=0
-    compile samples/overlap/two_hosts.dfg "$work/hosts" 2>"$work/err.txt" || status=$?
-    [[ $status == 1 ]] || fail "two hosts: exit $status"
-    grep -q "two_hosts.dfg:[0-9]*:[0-9]*: error: app 'overlap_two_hosts' spans 2 hosts; generating MPI programs is not supported yet" \
-      "$work/err.txt" || fail "two hosts message: $(cat "$work/err.txt")"
-    [[ ! -e $work/hosts ]] || fail "two hosts: something written"
     printf 'import "%s/samples/overlap/overlap.dfg";\narch a { host A { cpu; } }\napp x on a { node p : Producer @ A.cpu; node q : Nope @ A.cpu; }\n' "$root" >"$work/bad.dfg"
     status=0
     compile "$work/bad.dfg" "$work/bad" 2>"$work/err.txt" || status=$?

@@ -144,8 +144,15 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
                             ? "bytes_" + p.types[s.buffers[s.transfers[e.id].from].type].name
                             : "nullptr";
     std::string_view kind = e.kind == Entry::Kind::firing ? "firing" : e.kind == Entry::Kind::transfer ? "transfer" : "copy";
-    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}}},\n", kind, e.short_name, e.where, track,
-                         e.first_cycle, bytes);
+    // --profile's name: the node, or the link direction as the costs file names it.
+    std::string profile = "nullptr";
+    if (e.kind == Entry::Kind::firing) profile = fmt::format("\"{}\"", p.dfg.nodes[e.id].name);
+    if (e.kind == Entry::Kind::transfer)
+      profile = fmt::format("\"{} -> {}\"", p.arch.pes[s.transfers[e.id].from_pe].name,
+                            p.arch.pes[s.transfers[e.id].to_pe].name);
+    std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
+    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}}},\n", kind, e.short_name, e.where,
+                         track, e.first_cycle, bytes, profile, step);
   }
   Printer out;
   out.emit({{"ns", overlap ? "overlap" : "no_overlap"},
@@ -193,11 +200,13 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
 
 std::string render_app_header(const Model& m) {
   const ir::Program& p = *m.program;
-  std::string pes, pe_names, memory, factories;
+  std::string pes, pe_names, pe_kinds, memory, factories;
   for (ir::PeId pe : m.pes()) {
     std::string id = identifier(m.pe(pe).name);
     pes += fmt::format("kPe_{},\n", id);
     pe_names += fmt::format("{}\"{}\"", pe_names.empty() ? "" : ", ", m.pe(pe).name);
+    pe_kinds += fmt::format("{}\"{}\"", pe_kinds.empty() ? "" : ", ",
+                            m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu");
     memory += fmt::format("std::array<dfg::SlotView, {}> {};\n", m.colour_count[pe], id);
     if (m.pe(pe).kind == ir::PeKind::gpu)
       factories += fmt::format("\n/// The worker of GPU {} ({}).\nstd::unique_ptr<Worker> make_{}(Run& run);\n",
@@ -212,6 +221,7 @@ std::string render_app_header(const Model& m) {
   return render_template(
       template_text("app.hpp"),
       {{"header", file_header(m, "//")},
+       {"ns", host_namespace(m)},
        {"app", p.app_name},
        {"arch", p.arch.name},
        {"host", p.arch.hosts[m.host].name},
@@ -219,6 +229,7 @@ std::string render_app_header(const Model& m) {
        {"sizes", sizes(p)},
        {"pes", pes},
        {"pe_names", pe_names},
+       {"pe_kinds", pe_kinds},
        {"tracks", track_enum},
        {"track_count", std::to_string(all.size())},
        {"track_names", track_names},

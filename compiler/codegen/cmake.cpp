@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <span>
+
 #include <fmt/format.h>
 
 #include "codegen/files.hpp"
@@ -23,12 +26,68 @@ endif()
 )cmake";
 }
 
+/// Whether some host has a GPU: the project then needs the CUDA language.
+bool any_gpu(std::span<const Model> hosts) {
+  for (const Model& m : hosts)
+    if (m.has_gpu()) return true;
+  return false;
+}
+
+/// How a program on several hosts runs: ranks, placement, host-to-host transfers and their tags.
+std::string mpi_note(std::span<const Model> hosts) {
+  const Model& m = hosts.front();
+  const ir::Program& p = *m.program;
+  std::string names, tags;
+  for (const Model& h : hosts) names += fmt::format("{}{}", names.empty() ? "" : ", ", p.arch.hosts[h.host].name);
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = (*m.ig)[strategy];
+    const StrategyModel& sm = m.strategies[strategy];
+    std::vector<std::pair<int, std::string>> rows;
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
+      if (sm.net_tags[t] >= 0)
+        rows.emplace_back(sm.net_tags[t], fmt::format("| {} | {} | `{} -> {}` |\n", sm.net_tags[t], ir::to_string(strategy),
+                                                      s.buffers[s.transfers[t].from].name, s.buffers[s.transfers[t].to].name));
+    std::sort(rows.begin(), rows.end());
+    for (const auto& row : rows) tags += row.second;
+  }
+  return fmt::format(
+      "The program runs on {} hosts ({}), one MPI rank each (MPI_THREAD_SERIALIZED): host i is\n"
+      "rank i, unless `--hostmap A=1,B=0` (or the environment variable `DFG_HOSTMAP`) says otherwise.\n"
+      "A wrong number of ranks, a bad map or a GPU ordinal this machine lacks stops every rank at\n"
+      "start-up with one message. The CPU worker of each host makes its MPI calls: in cycle c it posts\n"
+      "the receives, then the sends of its host-to-host transfers (MPI_Irecv, MPI_Issend), fires its\n"
+      "nodes and completes them before it ends the cycle (without overlap: in their transfer step).\n"
+      "`--sync=barrier` adds a barrier of all ranks at the end of every cycle. A failing rank ends\n"
+      "the job (MPI_Abort) with its rank and the reason. `--trace FILE` writes one file per host\n"
+      "(FILE with the host's name before the extension).\n"
+      "\n"
+      "Each host-to-host transfer has a tag, unique in the program: numbered in schedule.txt order,\n"
+      "the overlap strategy first.\n"
+      "\n"
+      "| tag | strategy | transfer |\n"
+      "| --- | --- | --- |\n"
+      "{}\n",
+      hosts.size(), names, tags);
+}
+
 }  // namespace
 
-std::string render_cmake(const Model& m, const std::vector<std::string>& actor_dirs) {
-  const bool cuda = m.has_gpu();
-  std::string sources = rank_file(m);
-  for (ir::PeId gpu : m.program->arch.hosts[m.host].gpus) sources += "\n" + gpu_file(m, gpu);
+std::string render_cmake(std::span<const Model> hosts, const std::vector<std::string>& actor_dirs) {
+  const Model& m = hosts.front();
+  const bool cuda = any_gpu(hosts);
+  const bool mpi = m.multi_host();
+  std::string sources = mpi ? "main.cpp" : "";
+  for (const Model& h : hosts) {
+    sources += (sources.empty() ? "" : "\n") + rank_file(h);
+    for (ir::PeId gpu : h.program->arch.hosts[h.host].gpus) sources += "\n" + gpu_file(h, gpu);
+  }
+  std::string packages = cuda ? "find_package(CUDAToolkit REQUIRED)\n" : "";
+  if (mpi) packages += "# One MPI rank per host: mpirun -np " + std::to_string(hosts.size()) + " app\n"
+                       "find_package(MPI REQUIRED COMPONENTS CXX)\n";
+  if (!packages.empty()) packages += "\n";
+  std::string libraries = "Threads::Threads";
+  if (mpi) libraries += " MPI::MPI_CXX";
+  if (cuda) libraries += " CUDA::cudart";
   std::string dirs;
   for (const std::string& d : actor_dirs)
     dirs += fmt::format("{}${{CMAKE_CURRENT_SOURCE_DIR}}/{}", dirs.empty() ? "" : "\n", d);
@@ -44,7 +103,7 @@ std::string render_cmake(const Model& m, const std::vector<std::string>& actor_d
                            "# flag, and it would give CUDA sources the CXX_STANDARD otherwise. One CUDA runtime, shared.\n"
                            "set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)"
                          : "set(CMAKE_CXX_STANDARD 20)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\nset(CMAKE_CXX_EXTENSIONS OFF)"},
-       {"find_cuda", cuda ? "find_package(CUDAToolkit REQUIRED)\n\n" : ""},
+       {"find_packages", packages},
        {"sources", sources},
        {"actor_dirs", dirs},
        {"warnings", cuda ? "$<$<COMPILE_LANGUAGE:CXX>:-std=c++20 -Wall -Wextra>\n"
@@ -53,22 +112,30 @@ std::string render_cmake(const Model& m, const std::vector<std::string>& actor_d
        {"definitions", cuda ? "# NVTX ranges around firings and transfers, for Nsight Systems.\n"
                               "target_compile_definitions(app PRIVATE DFG_ENABLE_NVTX=1)\n"
                             : ""},
-       {"libraries", cuda ? "Threads::Threads CUDA::cudart" : "Threads::Threads"}});
+       {"libraries", libraries}});
 }
 
-std::string render_readme(const Model& m) {
-  const ir::Host& host = m.program->arch.hosts[m.host];
+std::string render_readme(std::span<const Model> hosts) {
+  const Model& m = hosts.front();
+  const bool mpi = m.multi_host();
   std::string pes;
-  for (ir::PeId pe : m.pes()) pes += fmt::format("{}`{}`", pes.empty() ? "" : ", ", m.pe(pe).name);
-  std::string files = fmt::format(
-      "| `CMakeLists.txt` | the build: one executable `app` |\n"
-      "| `app.hpp` | params, token sizes, processing elements, every firing/transfer/copy with its "
-      "window, the shared run state |\n"
-      "| `{}` | host {}: main, the set-up, the worker of {} |\n",
-      rank_file(m), host.name, m.pe(host.cpu).name);
-  for (ir::PeId gpu : host.gpus)
-    files += fmt::format("| `{}` | the worker of GPU {}: its storage, streams, transfers, firings |\n",
-                         gpu_file(m, gpu), m.pe(gpu).name);
+  for (const Model& h : hosts)
+    for (ir::PeId pe : h.pes()) pes += fmt::format("{}`{}`", pes.empty() ? "" : ", ", h.pe(pe).name);
+  std::string files = "| `CMakeLists.txt` | the build: one executable `app` |\n";
+  if (mpi)
+    files += "| `main.cpp` | main: MPI, the hosts' placement on the ranks, the start-up checks |\n";
+  for (const Model& h : hosts) {
+    const ir::Host& host = h.program->arch.hosts[h.host];
+    files += fmt::format(
+        "| `{}` | {}params, token sizes, processing elements, every firing/transfer/copy with its "
+        "window, the shared run state |\n",
+        app_header_file(h), mpi ? "host " + host.name + ": " : "");
+    files += fmt::format("| `{}` | host {}: {}the set-up, the worker of {} |\n", rank_file(h), host.name,
+                         mpi ? "" : "main, ", h.pe(host.cpu).name);
+    for (ir::PeId gpu : host.gpus)
+      files += fmt::format("| `{}` | the worker of GPU {}: its storage, streams, transfers, firings |\n",
+                           gpu_file(h, gpu), h.pe(gpu).name);
+  }
   files +=
       "| `schedule.txt` | the implementation graph of both strategies, one item a line |\n"
       "| `graph.dot` | the same as a graph (`dot -Tsvg graph.dot`) |\n"
@@ -81,10 +148,13 @@ std::string render_readme(const Model& m) {
        {"app", m.program->app_name},
        {"arch", m.program->arch.name},
        {"spec", spec_path_for_header(m.program->spec_file)},
-       {"cmake_flags", m.has_gpu() ? "  # -DCMAKE_CUDA_ARCHITECTURES=90 to choose the GPU" : ""},
-       {"cuda_note", m.has_gpu() ? "The GPU code needs the CUDA toolkit (nvcc) and, to run, the GPUs the "
-                                   "architecture names\n(CUDA device ordinals).\n"
-                                 : ""},
+       {"cmake_flags", any_gpu(hosts) ? "  # -DCMAKE_CUDA_ARCHITECTURES=90 to choose the GPU" : ""},
+       {"run", mpi ? fmt::format("mpirun -np {} build/app --iterations 1000 --stats", hosts.size())
+                   : "build/app --iterations 1000 --stats"},
+       {"cuda_note", any_gpu(hosts) ? "The GPU code needs the CUDA toolkit (nvcc) and, to run, the GPUs the "
+                                      "architecture names\n(CUDA device ordinals).\n"
+                                    : ""},
+       {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
        {"pes", pes},
        {"files", files}});
 }

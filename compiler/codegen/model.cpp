@@ -1,6 +1,7 @@
 #include "codegen/model.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,30 @@ ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t) {
   return program.arch.pes[t.to_pe].kind == ir::PeKind::gpu ? t.to_pe : t.from_pe;
 }
 
+bool is_net(const ir::Program& program, const ir::IgTransfer& t) {
+  return program.arch.pes[t.from_pe].host != program.arch.pes[t.to_pe].host;
+}
+
+ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig) {
+  ir::PerStrategy<std::vector<int>> tags;
+  int next = 0;
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = ig[strategy];
+    tags[strategy].assign(s.transfers.size(), -1);
+    // schedule.txt lists a transfer under its source PE, by (source, destination) name.
+    std::vector<ir::TransferId> order;
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
+      if (is_net(program, s.transfers[t])) order.push_back(t);
+    auto key = [&](ir::TransferId t) {
+      const ir::IgTransfer& x = s.transfers[t];
+      return std::tie(x.from_pe, s.buffers[x.from].name, s.buffers[x.to].name);
+    };
+    std::sort(order.begin(), order.end(), [&](ir::TransferId a, ir::TransferId b) { return key(a) < key(b); });
+    for (ir::TransferId t : order) tags[strategy][t] = next++;
+  }
+  return tags;
+}
+
 StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t) {
   bool from_gpu = program.arch.pes[t.from_pe].kind == ir::PeKind::gpu;
   bool to_gpu = program.arch.pes[t.to_pe].kind == ir::PeKind::gpu;
@@ -55,9 +80,9 @@ std::vector<ir::BufferId> StrategyModel::touched(const ir::IgStrategy& s, ir::Pe
       case Entry::Kind::firing:
         for (const ir::PortBinding& b : s.firings[x.id].ports) buffers.insert(b.buffer);
         break;
-      case Entry::Kind::transfer:
-        buffers.insert(s.transfers[x.id].from);
-        buffers.insert(s.transfers[x.id].to);
+      case Entry::Kind::transfer:  // a host-to-host transfer: this host's end only
+        if (x.net != Entry::Net::recv) buffers.insert(s.transfers[x.id].from);
+        if (x.net != Entry::Net::send) buffers.insert(s.transfers[x.id].to);
         break;
       case Entry::Kind::copy:
         buffers.insert(s.copies[x.id].from);
@@ -75,20 +100,24 @@ namespace {
 
 class StrategyBuilder {
  public:
-  StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s) : p_(p), s_(s) {}
+  StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s, ir::HostId host) : p_(p), s_(s), host_(host) {}
 
   StrategyModel run() {
     out_.strategy = s_.strategy;
     out_.by_pe.resize(p_.arch.pes.size());
     out_.neighbours.resize(p_.arch.pes.size());
     for (ir::PeId pe = 0; pe < p_.arch.pes.size(); ++pe) {
+      if (p_.arch.pes[pe].host != host_) continue;
       add_transfers(pe);
       for (ir::NodeId n : s_.order[pe]) {
         add_firing(n);
         for (ir::CopyId c : s_.copies_after(n)) add_copy(c);
       }
     }
-    for (const Entry& e : out_.entries) out_.latency = std::max(out_.latency, e.first_cycle);
+    // Every host runs the whole program's cycles, so that the ranks' cycles correspond.
+    for (const ir::IgFiring& f : s_.firings) out_.latency = std::max(out_.latency, f.latency);
+    for (const ir::IgTransfer& t : s_.transfers) out_.latency = std::max(out_.latency, t.first_cycle);
+    for (const ir::IgCopy& c : s_.copies) out_.latency = std::max(out_.latency, c.first_cycle);
     std::set<std::string> taken;
     for (const ir::IgBuffer& b : s_.buffers) out_.buffer_idents.push_back(unique(taken, identifier(b.name)));
     add_neighbours();
@@ -111,13 +140,26 @@ class StrategyBuilder {
     out_.entries.push_back(std::move(e));
   }
 
+  /// The transfers `pe` runs: host-to-host receives, then sends (every MPI operation of a cycle
+  /// is posted before the PE fires or waits), then the ones it launches within its host.
   void add_transfers(ir::PeId pe) {
+    std::vector<ir::TransferId> recvs, sends, local;
+    for (ir::TransferId t = 0; t < s_.transfers.size(); ++t) {
+      const ir::IgTransfer& x = s_.transfers[t];
+      if (is_net(p_, x)) {
+        if (x.to_pe == pe) recvs.push_back(t);
+        if (x.from_pe == pe) sends.push_back(t);
+      } else if (launcher(p_, x) == pe) {
+        local.push_back(t);
+      }
+    }
     std::vector<ir::TransferId> mine;
-    for (ir::TransferId t = 0; t < s_.transfers.size(); ++t)
-      if (launcher(p_, s_.transfers[t]) == pe) mine.push_back(t);
-    std::sort(mine.begin(), mine.end(), [&](ir::TransferId a, ir::TransferId b) {
-      return buffer_name(s_.transfers[a].to) < buffer_name(s_.transfers[b].to);
-    });
+    for (auto* group : {&recvs, &sends, &local}) {
+      std::sort(group->begin(), group->end(), [&](ir::TransferId a, ir::TransferId b) {
+        return buffer_name(s_.transfers[a].to) < buffer_name(s_.transfers[b].to);
+      });
+      mine.insert(mine.end(), group->begin(), group->end());
+    }
     for (ir::TransferId t : mine) {
       const ir::IgTransfer& x = s_.transfers[t];
       Entry e;
@@ -128,7 +170,11 @@ class StrategyBuilder {
       e.label = "transfer " + e.short_name;
       e.where = fmt::format("{}>{}", p_.arch.pes[x.from_pe].name, p_.arch.pes[x.to_pe].name);
       e.runner = pe;
-      e.stream = stream_of(p_, x);
+      if (is_net(p_, x)) {
+        e.net = x.to_pe == pe ? Entry::Net::recv : Entry::Net::send;
+      } else {
+        e.stream = stream_of(p_, x);
+      }
       e.first_cycle = x.first_cycle;
       e.step = x.step;
       push(std::move(e));
@@ -167,11 +213,13 @@ class StrategyBuilder {
     push(std::move(e));
   }
 
-  /// The owner of each colour and every launcher of a transfer touching it share memory.
+  /// The owner of each colour and every launcher of a transfer touching it share memory. Each
+  /// end of a host-to-host transfer touches only the colour its own PE owns.
   void add_neighbours() {
     std::vector<std::set<ir::PeId>> users(s_.colours.size());
     for (ir::ColourId c = 0; c < s_.colours.size(); ++c) users[c].insert(s_.colours[c].pe);
     for (const ir::IgTransfer& t : s_.transfers) {
+      if (is_net(p_, t)) continue;
       ir::PeId l = launcher(p_, t);
       users[s_.buffers[t.from].colour].insert(l);
       users[s_.buffers[t.to].colour].insert(l);
@@ -184,22 +232,27 @@ class StrategyBuilder {
 
   const ir::Program& p_;
   const ir::IgStrategy& s_;
+  ir::HostId host_;
   StrategyModel out_;
   std::set<std::string> entry_idents_;
 };
 
 }  // namespace
 
-Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures) {
-  DFGC_INTERNAL_ASSERT(program.arch.hosts.size() == 1, "code generation for one host only");
+Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
+                  ir::HostId host) {
+  DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   Model m;
   m.program = &program;
   m.ig = &ig;
   m.signatures = &signatures;
+  m.host = host;
   m.streams.resize(program.arch.pes.size());
   m.colour_count.resize(program.arch.pes.size(), 0);
+  const ir::PerStrategy<std::vector<int>> tags = net_tags(program, ig);
   for (ir::Strategy s : ir::kStrategies) {
-    m.strategies[s] = StrategyBuilder(program, ig[s]).run();
+    m.strategies[s] = StrategyBuilder(program, ig[s], host).run();
+    m.strategies[s].net_tags = tags[s];
     for (const Entry& e : m.strategies[s].entries)
       if (e.stream) m.streams[e.runner].insert(*e.stream);
     std::vector<std::uint32_t> count(program.arch.pes.size(), 0);
@@ -207,7 +260,7 @@ Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSigna
     for (std::size_t pe = 0; pe < count.size(); ++pe)
       m.colour_count[pe] = std::max(m.colour_count[pe], count[pe]);
   }
-  for (ir::PeId gpu : program.arch.hosts[0].gpus) m.streams[gpu].insert(StreamKind::compute);
+  for (ir::PeId gpu : program.arch.hosts[host].gpus) m.streams[gpu].insert(StreamKind::compute);
   return m;
 }
 

@@ -4,12 +4,17 @@
 /// (PE) whose thread runs it and the CUDA stream it goes on; which PEs share memory (the
 /// neighbours of --sync=neighbours); the streams of each GPU; C++ identifiers for spec names.
 ///
-/// Who runs what, on one host: a firing and a delay copy run on their own PE (a GPU's on its
-/// compute stream); a transfer is launched by its GPU end: CPU -> GPU by the destination on its
-/// h2d stream, GPU -> CPU by the source on its d2h stream, GPU -> GPU by the destination on its
-/// peer stream. Two PEs are neighbours when their threads touch a common allocation (a colour):
-/// the owner of a colour and the launcher of every transfer that reads or writes one of its
-/// members.
+/// A model describes one host (one MPI rank of a program on several hosts): its PEs' entries
+/// only, in a program whose cycle count (the latency) is the whole program's.
+///
+/// Who runs what: a firing and a delay copy run on their own PE (a GPU's on its compute stream);
+/// a transfer is launched by its GPU end: CPU -> GPU by the destination on its h2d stream,
+/// GPU -> CPU by the source on its d2h stream, GPU -> GPU by the destination on its peer stream.
+/// A host-to-host transfer (a net link between two CPUs) is an entry of both CPUs: the source's
+/// sends it, the destination's receives it, through MPI, with the transfer's tag (net_tags()).
+/// Two PEs are neighbours when their threads touch a common allocation (a colour): the owner of
+/// a colour and the launcher of every transfer that reads or writes one of its members (both
+/// ends of a host-to-host transfer own the colours they touch: no neighbour across hosts).
 #pragma once
 
 #include <cstdint>
@@ -43,16 +48,21 @@ struct Entry {
   std::optional<StreamKind> stream;  ///< on a GPU runner
   std::uint32_t first_cycle = 0;
   std::uint32_t step = 0;   ///< a transfer's step without overlap
+  /// A host-to-host transfer: this host's end sends or receives it (MPI); none otherwise.
+  enum class Net : std::uint8_t { none, send, recv };
+  Net net = Net::none;
 };
 
 /// One strategy's entries, in the order the threads run them.
 struct StrategyModel {
   ir::Strategy strategy = ir::Strategy::overlap;
-  std::vector<Entry> entries;  ///< PE by PE: its transfers (by destination name), then its
+  std::vector<Entry> entries;  ///< PE by PE: its transfers (host-to-host receives, then sends,
+                               ///< then the others, each group by destination name), then its
                                ///< firings in schedule order, each followed by its delay copies
   std::vector<std::vector<std::size_t>> by_pe;  ///< entry indices per PE, in run order
   std::vector<std::set<ir::PeId>> neighbours;   ///< per PE
-  std::uint32_t latency = 0;  ///< the largest first cycle
+  std::uint32_t latency = 0;  ///< the largest first cycle of the whole program (every host)
+  std::vector<int> net_tags;  ///< per transfer: its MPI tag (net_tags()), -1 within a host
   std::vector<std::string> buffer_idents;  ///< per buffer, unique: "p_m_A_g0"
 
   /// The buffers the thread of `pe` touches, sorted by name.
@@ -69,13 +79,25 @@ struct Model {
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
 
   const ir::Pe& pe(ir::PeId p) const { return program->arch.pes[p]; }
+  /// Whether this host has a GPU PE.
   bool has_gpu() const;
+  /// Whether the program spans several hosts (an MPI program, one rank per host).
+  bool multi_host() const { return program->arch.hosts.size() > 1; }
   /// The host's PEs, cpu first, then its gpus.
   std::vector<ir::PeId> pes() const;
 };
 
-/// Builds the model of a single-host program.
-Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures);
+/// Builds the model of host `host` of the program.
+Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
+                  ir::HostId host = 0);
+
+/// Whether `t` goes between two hosts (a net link): an MPI message.
+bool is_net(const ir::Program& program, const ir::IgTransfer& t);
+
+/// The MPI tag of every host-to-host transfer, per strategy and TransferId (-1 for the others):
+/// numbered 0, 1, ... in schedule.txt order, the overlap strategy first, then no-overlap (a tag
+/// is unique in the program).
+ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig);
 
 /// The PE whose thread launches a transfer.
 ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t);

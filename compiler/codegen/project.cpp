@@ -34,15 +34,6 @@ std::string spec_path_for_header(const std::string& spec_file) {
   return ec || rel.empty() ? path.filename().generic_string() : rel.generic_string();
 }
 
-bool check_supported(const ir::Program& program, DiagnosticEngine& diags) {
-  if (program.arch.hosts.size() <= 1) return true;
-  diags.error(program.loc,
-              fmt::format("app '{}' spans {} hosts; generating MPI programs is not supported yet",
-                          program.app_name, program.arch.hosts.size()),
-              static_cast<std::uint32_t>(program.app_name.size()));
-  return false;
-}
-
 namespace {
 
 /// The actor headers' directories, relative to `out_dir`, sorted.
@@ -57,12 +48,17 @@ std::vector<std::string> actor_dirs(const ir::Program& p, const fs::path& out_di
   return {dirs.begin(), dirs.end()};
 }
 
-/// The runtime headers the program includes: the host-only ones, and dfg/cuda/ with a GPU.
-void add_runtime(const Model& m, Files& files) {
+/// The runtime headers the program includes: the host-only ones, dfg/cuda/ where a host has a
+/// GPU, dfg/mpi/ on several hosts.
+void add_runtime(std::span<const Model> hosts, Files& files) {
+  bool gpu = false;
+  for (const Model& m : hosts) gpu = gpu || m.has_gpu();
   for (const auto& [path, text] : runtime_files()) {
     bool cuda = path.starts_with("cuda/");
+    bool mpi = path.starts_with("mpi/");
     bool host = path.find('/') == std::string_view::npos || path.starts_with("detail/");
-    if (host || (cuda && m.has_gpu())) files[fmt::format("runtime/dfg/{}", path)] = std::string(text);
+    if (host || (cuda && gpu) || (mpi && hosts.size() > 1))
+      files[fmt::format("runtime/dfg/{}", path)] = std::string(text);
   }
 }
 
@@ -79,17 +75,21 @@ std::string manifest(const Model& m, const Files& files) {
 
 Files generate_project(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
                        const fs::path& out_dir) {
-  Model m = build_model(program, ig, signatures);
+  std::vector<Model> hosts;
+  for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h) hosts.push_back(build_model(program, ig, signatures, h));
   Files files;
-  files["CMakeLists.txt"] = render_cmake(m, actor_dirs(program, out_dir));
-  files["README.md"] = render_readme(m);
-  files["app.hpp"] = render_app_header(m);
-  files[rank_file(m)] = render_rank(m);
-  for (ir::PeId gpu : program.arch.hosts[m.host].gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
+  files["CMakeLists.txt"] = render_cmake(hosts, actor_dirs(program, out_dir));
+  files["README.md"] = render_readme(hosts);
+  if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
+  for (const Model& m : hosts) {
+    files[app_header_file(m)] = render_app_header(m);
+    files[rank_file(m)] = render_rank(m);
+    for (ir::PeId gpu : program.arch.hosts[m.host].gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
+  }
   files["schedule.txt"] = ir::render_schedule(program, ig);
   files["graph.dot"] = ir::render_dot(program, ig);
-  add_runtime(m, files);
-  files[std::string(kManifest)] = manifest(m, files);
+  add_runtime(hosts, files);
+  files[std::string(kManifest)] = manifest(hosts.front(), files);
   return files;
 }
 

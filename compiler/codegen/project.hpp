@@ -4,6 +4,10 @@
 ///   CMakeLists.txt, README.md, app.hpp, rank_<host>.cpp, rank_<host>_<gpu>.cu (one per GPU),
 ///   schedule.txt, graph.dot, runtime/dfg/... (the runtime headers), dfgc-manifest.txt
 ///
+/// An app on several hosts is one MPI program (one rank per host, one executable): main.cpp,
+/// and per host app_<host>.hpp, rank_<host>.cpp and its GPUs' files, each host's sources in
+/// namespace app::host_<host>; the runtime's dfg/mpi/ headers are copied too.
+///
 /// generate_project() renders everything in memory, so that a failure leaves nothing on disk;
 /// write_project() then writes it: into a new or empty directory through a temporary sibling
 /// that is renamed at the end, or over a directory dfgc wrote before (it has a manifest),
@@ -27,10 +31,6 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
-
-/// Reports, at the app, what code generation does not support yet (an app on several hosts).
-/// Returns false after reporting.
-bool check_supported(const ir::Program& program, DiagnosticEngine& diags);
 
 /// Every file of the project. `out_dir` is where it will be written: the actor headers'
 /// directories are given to CMake relative to it.

@@ -16,22 +16,50 @@ std::string gpu_file(const Model& m, ir::PeId gpu) {
                      identifier(m.pe(gpu).local_name));
 }
 
+std::string app_header_file(const Model& m) {
+  if (!m.multi_host()) return "app.hpp";
+  return fmt::format("app_{}.hpp", identifier(m.program->arch.hosts[m.host].name));
+}
+
+std::string host_namespace(const Model& m) {
+  if (!m.multi_host()) return "app";
+  return fmt::format("app::host_{}", identifier(m.program->arch.hosts[m.host].name));
+}
+
 std::string render_rank(const Model& m) {
   const ir::Host& host = m.program->arch.hosts[m.host];
-  std::string makes =
-      fmt::format("workers.push_back(std::make_unique<{}>(run));\n", worker_class(m, host.cpu));
+  const bool mpi = m.multi_host();
+  std::string makes = fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, host.cpu),
+                                  mpi ? ", mpi" : "");
   for (ir::PeId gpu : host.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
   std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n#include \"dfg/cuda/nvtx.hpp\"\n"
                                     : "#include \"dfg/host_buffer.hpp\"\n";
+  if (mpi) {
+    // The dfg/mpi headers first: they include <mpi.h> without its C++ bindings.
+    runtime = "#include \"dfg/mpi/abort.hpp\"\n#include \"dfg/mpi/barrier.hpp\"\n"
+              "#include \"dfg/mpi/cycle_transfers.hpp\"\n#include \"dfg/mpi/session.hpp\"\n"
+              "#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
+  }
+  std::string run_host = render_template(template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
+                                         mpi ? Printer::Vars{{"host", host.name},
+                                                             {"cpu", m.pe(host.cpu).name},
+                                                             {"make_workers", makes},
+                                                             {"ns", host_namespace(m)}}
+                                             : Printer::Vars{{"host", host.name}, {"make_workers", makes}});
   return render_template(template_text("rank.cpp"),
                          {{"header", file_header(m, "//")},
                           {"host", host.name},
-                          {"cpu", m.pe(host.cpu).name},
+                          {"what", mpi ? fmt::format("the run's set-up, run_host, and the worker of {}.",
+                                                     m.pe(host.cpu).name)
+                                       : fmt::format("main, the run's set-up, and the worker of {}.",
+                                                     m.pe(host.cpu).name)},
+                          {"app_header", app_header_file(m)},
+                          {"ns", host_namespace(m)},
                           {"runtime_includes", runtime},
                           {"actor_includes", actor_includes(m, host.cpu)},
                           {"worker", render_worker(m, host.cpu)},
-                          {"make_workers", makes}});
+                          {"run_host", run_host}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -40,10 +68,68 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                           {"pe", m.pe(gpu).name},
                           {"device", std::to_string(m.pe(gpu).device)},
                           {"host", m.program->arch.hosts[m.host].name},
+                          {"app_header", app_header_file(m)},
+                          {"ns", host_namespace(m)},
                           {"actor_includes", actor_includes(m, gpu)},
                           {"worker", render_worker(m, gpu)},
                           {"pe_ident", identifier(m.pe(gpu).name)},
                           {"cls", worker_class(m, gpu)}});
+}
+
+std::string render_main(std::span<const Model> hosts) {
+  const Model& first = hosts.front();
+  const ir::Program& p = *first.program;
+  std::string host_list, host_names, decls, cases, gpu_tables, gpu_spans;
+  bool any_gpu = false;
+  for (const Model& m : hosts) {
+    const ir::Host& h = p.arch.hosts[m.host];
+    const std::string id = identifier(h.name);
+    host_list += fmt::format("{}{}", host_list.empty() ? "" : ", ", h.name);
+    host_names += fmt::format("{}\"{}\"", host_names.empty() ? "" : ", ", h.name);
+    decls += fmt::format("namespace host_{} {{\nint run_host(const dfg::Options& options, dfg::mpi::Session& mpi);  // {}\n}}\n",
+                         id, rank_file(m));
+    if (m.host + 1 == hosts.size()) decls += "\n";
+    cases += fmt::format("case {}: return host_{}::run_host(options, mpi);  // host {}\n", m.host, id, h.name);
+    std::vector<std::string> gpus;
+    for (ir::PeId g : h.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
+    any_gpu = any_gpu || !gpus.empty();
+    if (!gpus.empty())
+      gpu_tables += fmt::format("constexpr dfg::mpi::GpuUse kGpus_{}[] = {{{}}};\n", id, fmt::join(gpus, ", "));
+    gpu_spans += fmt::format("{}{}", gpu_spans.empty() ? "" : ", ",
+                             gpus.empty() ? std::string("{}") : "kGpus_" + id);
+  }
+  std::string gpu_check;
+  if (any_gpu) {
+    gpu_check = render_template(
+        "/// The GPUs each host's PEs use (spec name, CUDA device ordinal), in kHosts order.\n"
+        "$tables$constexpr std::span<const dfg::mpi::GpuUse> kGpus[] = {$spans$};\n"
+        "\n"
+        "/// \"\" when every GPU of `host` is a CUDA device of this machine, else the reason.\n"
+        "std::string gpu_error(int host) {\n"
+        "  const std::span<const dfg::mpi::GpuUse> gpus = kGpus[host];\n"
+        "  if (gpus.empty()) return {};\n"
+        "  int count = 0;\n"
+        "  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;\n"
+        "  return dfg::mpi::gpu_ordinals_error(gpus, count);\n"
+        "}\n"
+        "\n",
+        {{"tables", gpu_tables}, {"spans", gpu_spans}});
+  }
+  const std::string params = host_namespace(first) + "::kRuntimeParams";
+  return render_template(
+      template_text("main.cpp"),
+      {{"header", file_header(first, "//")},
+       {"host_count", std::to_string(hosts.size())},
+       {"host_list", host_list},
+       {"cuda_include", any_gpu ? "\n#include <cuda_runtime.h>\n\n" : ""},
+       {"first_header", app_header_file(first)},
+       {"run_host_decls", decls},
+       {"hosts", host_names},
+       {"gpu_check", gpu_check},
+       {"cases", cases},
+       {"params", params},
+       {"agree_gpus", any_gpu ? "  if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;\n"
+                              : ""}});
 }
 
 }  // namespace dfgc::codegen

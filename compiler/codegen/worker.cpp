@@ -38,7 +38,18 @@ class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
       : m_(m), p_(*m.program), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
-        cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {}
+        mpi_(m.multi_host() && !gpu_), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
+    for (ir::Strategy s : ir::kStrategies) {
+      const StrategyModel& sm = m_.strategies[s];
+      std::size_t count = 0;
+      for (std::size_t e : sm.by_pe[pe_]) {
+        if (sm.entries[e].net == Entry::Net::none) continue;
+        endpoints_.insert({sm.entries[e].net, endpoint_member(sm, sm.entries[e])});
+        ++count;
+      }
+      net_capacity_ = std::max(net_capacity_, count);
+    }
+  }
 
   std::string render() {
     declaration();
@@ -60,6 +71,18 @@ class WorkerPrinter {
   const ir::Impl& impl(ir::NodeId n) const { return *p_.dfg.actor_of(n).impl_for(m_.pe(pe_).kind); }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
+  /// The member that holds a host-to-host transfer's endpoint: "recv_i1_b_B_cpu_".
+  std::string endpoint_member(const StrategyModel& sm, const Entry& e) const {
+    const ir::IgStrategy& s = (*m_.ig)[sm.strategy];
+    return fmt::format("{}_{}_", e.net == Entry::Net::send ? "send" : "recv",
+                       identifier(s.buffers[s.transfers[e.id].to].name));
+  }
+  /// The host at the other end of a host-to-host transfer.
+  const ir::Host& peer_host(const Entry& e, const ir::IgTransfer& t) const {
+    ir::PeId other = e.net == Entry::Net::send ? t.to_pe : t.from_pe;
+    return p_.arch.hosts[m_.pe(other).host];
+  }
+  bool has_net() const { return !endpoints_.empty(); }
   std::string storage_type() const {
     if (gpu_) return "dfg::DeviceBuffer";
     return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
@@ -71,12 +94,13 @@ class WorkerPrinter {
       node_list += fmt::format("{}{} ({})", node_list.empty() ? "" : ", ", node(n).name,
                                p_.dfg.actor_of(n).name);
     out_.emit({{"cls", cls_},
+               {"ctor", mpi_ ? cls_ + "(Run& run, dfg::mpi::Session& mpi)" : "explicit " + cls_ + "(Run& run)"},
                {"pe", m_.pe(pe_).name},
                {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list}},
               "/// $pe$: $what$.\n"
               "class $cls$ final : public Worker {\n"
               " public:\n"
-              "  explicit $cls$(Run& run);\n"
+              "  $ctor$;\n"
               "  void run(dfg::Where& where) override;\n"
               "\n"
               " private:\n"
@@ -99,6 +123,14 @@ class WorkerPrinter {
     }
     out_.emit({{"storage", storage_type()}},
               "std::vector<$storage$> storage_;  // one allocation per colour\n");
+    if (mpi_) {
+      if (has_net()) out_.emit("// host-to-host transfers (MPI) of the chosen strategy, built by the constructor\n");
+      for (const auto& [net, member] : endpoints_)
+        out_.emit({{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}},
+                  "std::optional<dfg::mpi::$type$> $m$;\n");
+      if (has_net()) out_.emit("dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle\n");
+      out_.emit("dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together\n");
+    }
     for (ir::NodeId n : nodes()) {
       std::size_t ports = p_.dfg.actor_of(n).ports.size();
       out_.emit({{"n", node_ident(n)},
@@ -115,13 +147,18 @@ class WorkerPrinter {
 
   void constructor() {
     std::string init = "run_(run)";
+    if (mpi_) {
+      if (has_net()) init += fmt::format(",\nnet_(run.probes, {})", net_capacity_);
+      init += ",\nranks_(mpi)";
+    }
     if (gpu_) {
       for (StreamKind s : m_.streams[pe_])
         init += fmt::format(",\n{}({}, \"{} {}\")", stream_member(s), device(), m_.pe(pe_).name,
                             to_string(s));
       init += ",\nprobes_(run.probes)";
     }
-    out_.emit({{"cls", cls_}, {"init", init}}, "$cls$::$cls$(Run& run)\n    : $init$ {\n");
+    out_.emit({{"cls", cls_}, {"init", init}, {"mpi", mpi_ ? ", dfg::mpi::Session& mpi" : ""}},
+              "$cls$::$cls$(Run& run$mpi$)\n    : $init$ {\n");
     {
       auto scope = out_.indent();
       constructor_body();
@@ -180,7 +217,10 @@ class WorkerPrinter {
                  {"index", std::to_string(c->index)}},
                 "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
     }
-    if (!gpu_) return;
+    if (!gpu_) {
+      endpoints(strategy);
+      return;
+    }
     const StrategyModel& sm = m_.strategies[strategy];
     for (std::size_t e : sm.by_pe[pe_])
       out_.emit({{"ns", std::string(strategy_ns(strategy))},
@@ -188,6 +228,27 @@ class WorkerPrinter {
                  {"d", device()},
                  {"stream", stream_member(*sm.entries[e].stream)}},
                 "probes_.add($ns$::$entry$, $d$, $stream$);\n");
+  }
+
+  /// The endpoints of the strategy's host-to-host transfers: the peer's rank, the tag, the bytes.
+  void endpoints(ir::Strategy strategy) {
+    const StrategyModel& sm = m_.strategies[strategy];
+    const ir::IgStrategy& s = (*m_.ig)[strategy];
+    for (std::size_t i : sm.by_pe[pe_]) {
+      const Entry& e = sm.entries[i];
+      if (e.net == Entry::Net::none) continue;
+      const ir::IgTransfer& t = s.transfers[e.id];
+      const ir::Host& peer = peer_host(e, t);
+      out_.emit({{"m", endpoint_member(sm, e)},
+                 {"host", std::to_string(m_.pe(e.net == Entry::Net::send ? t.to_pe : t.from_pe).host)},
+                 {"tag", std::to_string(sm.net_tags[e.id])},
+                 {"bytes", fmt::format("bytes_{}(params)", p_.types[s.buffers[t.from].type].name)},
+                 {"name", e.short_name},
+                 {"dir", e.net == Entry::Net::send ? "to" : "from"},
+                 {"peer", peer.name}},
+                "// $dir$ host $peer$, tag $tag$\n"
+                "$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, \"$name$\");\n");
+    }
   }
 
   /// Peer access for the GPU -> GPU transfers this GPU launches, where the devices allow it.
@@ -305,7 +366,17 @@ class WorkerPrinter {
       if (gpu_) {
         out_.emit({{"streams", wait_streams(m_.streams[pe_])}}, "$streams$probes_.poll();\n");
       }
+      if (overlap && has_net())
+        out_.emit("where.clear();\nnet_.wait();  // this cycle's host-to-host transfers\n");
       out_.emit({{"pe", pe_ident_}}, "run_.end_cycle(kPe_$pe$, c);\n");
+      if (overlap && mpi_)
+        out_.emit(
+            "if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's\n"
+            "  ranks_.arrive_and_wait();\n"
+            "  run_.end_phase();\n"
+            "}\n");
+      else if (overlap && m_.multi_host())
+        out_.emit("if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks\n");
     }
     out_.emit("}\nwin.finish();\n");
   }
@@ -320,9 +391,14 @@ class WorkerPrinter {
   void steps(const StrategyModel& sm, const ir::IgStrategy& s) {
     if (s.transfers.empty()) return;
     std::set<StreamKind> used;
-    for (std::size_t e : sm.by_pe[pe_])
-      if (sm.entries[e].kind == Entry::Kind::transfer) used.insert(*sm.entries[e].stream);
-    if (used.empty()) {
+    std::set<std::uint32_t> net_steps;
+    for (std::size_t e : sm.by_pe[pe_]) {
+      const Entry& x = sm.entries[e];
+      if (x.kind != Entry::Kind::transfer) continue;
+      if (x.net != Entry::Net::none) net_steps.insert(x.step);
+      else used.insert(*x.stream);
+    }
+    if (used.empty() && net_steps.empty()) {
       out_.emit(
           "for (int step = 0; step < no_overlap::kTransferSteps; ++step) {\n"
           "  run_.end_phase();  // transfer step: the GPUs launch them\n"
@@ -334,6 +410,7 @@ class WorkerPrinter {
       for (std::size_t e : sm.by_pe[pe_])
         if (sm.entries[e].kind == Entry::Kind::transfer && sm.entries[e].step == step)
           item(sm, s, sm.entries[e]);
+      if (net_steps.count(step)) out_.emit("where.clear();\nnet_.wait();\n");
       out_.emit({{"streams", wait_streams(used)}}, "$streams$run_.end_phase();\n");
     }
   }
@@ -341,7 +418,10 @@ class WorkerPrinter {
   void item(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
     std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
     std::string comment = e.label;
-    if (e.kind == Entry::Kind::transfer)
+    if (e.net != Entry::Net::none)
+      comment += fmt::format(" (net: {} host {}, tag {})", e.net == Entry::Net::send ? "send to" : "receive from",
+                             peer_host(e, s.transfers[e.id]).name, sm.net_tags[e.id]);
+    else if (e.kind == Entry::Kind::transfer)
       comment += fmt::format(" ({})", to_string(p_.arch.links[s.transfers[e.id].link].kind));
     out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
               "// $comment$\n"
@@ -360,11 +440,14 @@ class WorkerPrinter {
     std::string stream = e.stream ? stream_member(*e.stream) : "";
     if (gpu_)
       out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}}, "probes_.start($ns$::$entry$, $s$);\n");
-    else
+    else if (e.net == Entry::Net::none)
       out_.emit({{"ns", ns_}, {"entry", e.ident}}, "dfg::Probe probe(run_.probes, $ns$::$entry$, j);\n");
     switch (e.kind) {
       case Entry::Kind::firing: firing(sm, s, e.id); break;
-      case Entry::Kind::transfer: transfer(sm, s, s.transfers[e.id], stream); break;
+      case Entry::Kind::transfer:
+        if (e.net != Entry::Net::none) net_transfer(sm, s, e);
+        else transfer(sm, s, s.transfers[e.id], stream);
+        break;
       case Entry::Kind::copy: copy(sm, s, s.copies[e.id]); break;
     }
     if (gpu_)
@@ -394,6 +477,16 @@ class WorkerPrinter {
               "$n$_ctx_.set_iteration(j);\n"
               "$n$_.fire($args$);\n");
     if (gpu_) out_.emit("DFG_CUDA_CHECK(cudaGetLastError(), \"launch\");\n");
+    if (has_net() && ns_ == "overlap") out_.emit("net_.poll();  // progress the host-to-host transfers\n");
+  }
+
+  /// Posts this host's end of a host-to-host transfer; net_.wait() completes it.
+  void net_transfer(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+    const ir::IgTransfer& t = s.transfers[e.id];
+    std::string slot = e.net == Entry::Net::send ? at(sm, s, t.from, t.from_lag)
+                                                 : at(sm, s, t.to, s.buffers[t.to].writer.lag);
+    out_.emit({{"m", endpoint_member(sm, e)}, {"ns", ns_}, {"entry", e.ident}, {"slot", slot}},
+              "net_.start(*$m$, $ns$::$entry$, j, $slot$);\n");
   }
 
   void transfer(const StrategyModel& sm, const ir::IgStrategy& s, const ir::IgTransfer& t,
@@ -433,9 +526,12 @@ class WorkerPrinter {
   const ir::Program& p_;
   ir::PeId pe_;
   bool gpu_;
+  bool mpi_;  ///< the CPU worker of a program on several hosts: the rank's MPI thread
   std::string cls_;
   std::string pe_ident_;
   std::string ns_;
+  std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
+  std::size_t net_capacity_ = 0;  ///< the most host-to-host transfers of one strategy
   Printer out_;
 };
 

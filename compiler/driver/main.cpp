@@ -208,7 +208,6 @@ int run(const Options& o) {
     if (diags.has_errors()) return finish(1);
   }
   if (o.command == "dump-ir") std::cout << dfgc::ir::dump(*program);
-  if (o.command == "compile" && !dfgc::codegen::check_supported(*program, diags)) return finish(1);
   if (o.command != "schedule" && o.command != "compile") return finish(0);
   if (o.emit == "ir") {
     std::cout << dfgc::ir::dump(*program);

@@ -40,9 +40,11 @@ class CostReader {
         pes(path, value, c);
       else if (key == "cycle_overhead_ms")
         overhead(path, value, c);
+      else if (key == "profile")
+        object(path, value, "'profile'");  // what a profile run was: not a cost, not read
       else
-        error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, pes or "
-                                "cycle_overhead_ms",
+        error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, pes, "
+                                "cycle_overhead_ms or profile",
                                 key));
     }
     if (failed_) return std::nullopt;

@@ -31,6 +31,8 @@ options:
   --seed=N               the heuristic's seed (default 1)
   --explain              which resource sets the period, by how much, the others' slack
   --apply                write the choice into the spec (only the placements and tuned values)
+  --evaluate             no search: print the model's figures for the spec's own mapping (every
+                         node pinned, params as the spec sets them) as JSON on stdout
   -D NAME=VALUE          fix a param (a tunable one is then not tuned)
   --app NAME             the app to use when the spec declares several
 )";
@@ -44,6 +46,7 @@ struct MapOptions {
   SearchOptions search;
   bool explain = false;
   bool apply = false;
+  bool evaluate = false;
 };
 
 int usage_error(const std::string& message) {
@@ -121,6 +124,8 @@ std::optional<MapOptions> parse(const std::vector<std::string_view>& args, bool&
       o.explain = true;
     } else if (a == "--apply") {
       o.apply = true;
+    } else if (a == "--evaluate") {
+      o.evaluate = true;
     } else if (is("--costs")) {
       auto v = value("--costs");
       if (!v || v->empty()) return bad("--costs", "a file name");
@@ -198,6 +203,10 @@ std::optional<MapOptions> parse(const std::vector<std::string_view>& args, bool&
     usage_error("'map' needs a costs file: --costs FILE (docs/costs.md)");
     return std::nullopt;
   }
+  if (o.evaluate && (o.apply || o.explain)) {
+    usage_error("'--evaluate' prints the figures only; it takes neither --apply nor --explain");
+    return std::nullopt;
+  }
   o.sema.spec_file = o.spec;
   o.sema.allow_free_nodes = true;
   return o;
@@ -230,7 +239,19 @@ int run(const MapOptions& o) {
   auto base = analyze(*spec, o.sema, sources, diags);
   if (!base || diags.has_errors()) return finish(1);
   auto costs = load_costs(o.costs, sources, diags);
-  if (!costs || !resolve_costs(*costs, *base, diags)) return finish(1);
+  if (!costs) return finish(1);
+  auto base_table = resolve_costs(*costs, *base, diags);
+  if (!base_table) return finish(1);
+  if (o.evaluate) {
+    for (const ir::Node& n : base->dfg.nodes)
+      if (!n.candidates.empty())
+        diags.error(n.mapping_loc, fmt::format("--evaluate needs every node pinned; node '{}' is free",
+                                       n.name));
+    if (diags.has_errors()) return finish(1);
+    std::cout << render_evaluation(*base, predict(*base, run_passes(*base), *base_table),
+                                   base_table->overhead);
+    return finish(0);
+  }
 
   auto result = tune_and_search(*spec, *base, o.sema, *costs, o.search, sources, diags);
   if (!result) return finish(1);

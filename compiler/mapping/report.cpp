@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <cmath>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace dfgc::mapping {
 
@@ -114,6 +117,53 @@ std::string render_explain(const ir::Program& p, const Prediction& pred) {
                        percent(no.phases[i].load, no.period), no.phases[i].name(p.arch));
   }
   return out;
+}
+
+namespace {
+
+/// Seconds to milliseconds, rounded to the nanosecond (so that the JSON shows short numbers).
+double ms(double seconds) { return std::round(seconds * 1e9) / 1e6; }
+
+}  // namespace
+
+std::string render_evaluation(const ir::Program& p, const Prediction& pred,
+                              const ir::PerStrategy<double>& overhead) {
+  using Json = nlohmann::ordered_json;
+  Json out;
+  out["app"] = p.app_name;
+  out["arch"] = p.arch.name;
+  for (ir::Strategy s : ir::kStrategies) {
+    const StrategyPrediction& x = pred[s];
+    Json j;
+    j["period_ms"] = ms(x.period);
+    j["overhead_ms"] = ms(overhead[s]);
+    j["latency_cycles"] = x.latency_cycles;
+    j["latency_ms"] = ms(x.latency);
+    if (s == ir::Strategy::overlap) {
+      Json loads = Json::object();
+      const Resource* top = nullptr;
+      for (const Resource& r : x.resources) {
+        loads[r.name(p.arch)] = ms(r.load);
+        if (!top || r.load > top->load) top = &r;
+      }
+      j["bottleneck"] = top ? top->name(p.arch) : "";
+      j["loads_ms"] = loads;
+    } else {
+      Json phases = Json::array();
+      for (std::size_t i = 0; i < x.phases.size(); ++i)
+        phases.push_back({{"phase", i + 1 < x.phases.size() ? fmt::format("transfer step {}", i)
+                                                             : std::string("firings")},
+                          {"resource", x.phases[i].name(p.arch)},
+                          {"ms", ms(x.phases[i].load)}});
+      j["phases_ms"] = phases;
+    }
+    Json memory = Json::object();
+    for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe) memory[p.arch.pes[pe].name] = x.memory[pe];
+    j["memory_bytes"] = memory;
+    j["fits"] = x.overflows.empty();
+    out[std::string(ir::to_string(s))] = j;
+  }
+  return out.dump(2) + "\n";
 }
 
 }  // namespace dfgc::mapping

@@ -29,4 +29,14 @@ std::string render_report(const Report& r);
 /// Which resource sets each strategy's period, by how much, and the slack of the others.
 std::string render_explain(const ir::Program& program, const Prediction& prediction);
 
+/// `dfgc map --evaluate`: the figures of `program`'s own mapping as JSON, keys in a fixed order,
+/// times in milliseconds rounded to the nanosecond:
+///
+///     {"app": ..., "arch": ...,
+///      "overlap":    {"period_ms", "overhead_ms", "latency_cycles", "latency_ms", "bottleneck",
+///                     "loads_ms": {resource: ms, ...}, "memory_bytes": {PE: bytes}, "fits"},
+///      "no-overlap": {..., "phases_ms": [{"phase", "resource", "ms"}, ...], ...}}
+std::string render_evaluation(const ir::Program& program, const Prediction& prediction,
+                              const ir::PerStrategy<double>& overhead);
+
 }  // namespace dfgc::mapping

@@ -9,6 +9,9 @@
 ///     --stats               print per-node and per-transfer times, iteration period, throughput
 ///     --stats=period        print the iteration period and throughput only: nothing is timed
 ///                           inside a cycle, so the measurement does not perturb the schedule
+///     --profile FILE        after the run, write a costs file of `dfgc map` (docs/costs.md) with
+///                           the measured firing and transfer times (times every item, like
+///                           --stats, without printing; see dfg/profile.hpp)
 ///     --set NAME=VALUE      set a runtime param (an integer)
 ///     --params FILE         read runtime params from FILE: `NAME = VALUE` lines, '#' comments
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
@@ -66,12 +69,18 @@ struct Options {
   std::string trace_file;  ///< empty: no trace
   bool stats = false;
   bool stats_per_item = true;  ///< false: --stats=period (no timing of each firing and transfer)
+  std::string profile_file;    ///< --profile; empty: no profile
   bool help = false;
   std::vector<MigrationRequest> migrations;
   std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
   bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
+
+  /// Whether the run keeps dfg::Stats (--stats or --profile).
+  bool measures() const noexcept { return stats || !profile_file.empty(); }
+  /// Whether every firing and transfer is timed (--stats without =period, or --profile).
+  bool measures_items() const noexcept { return (stats && stats_per_item) || !profile_file.empty(); }
 };
 
 struct FlagsResult {
@@ -246,6 +255,10 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       if (v == "barrier") o.sync = SyncMode::barrier;
       else if (v == "neighbours") o.sync = SyncMode::neighbours;
       else return fail("error: --sync: expected 'barrier' or 'neighbours', got " + detail::quoted(v));
+    } else if (flag == "--profile") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --profile: missing value (an output file)");
+      o.profile_file = v;
     } else if (flag == "--trace") {
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --trace: missing value (an output file)");
@@ -309,6 +322,7 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
       "  --trace FILE            write Chrome/Perfetto trace events to FILE\n"
       "  --stats                 print times per node and transfer, period, throughput\n"
       "  --stats=period          print the period and throughput only (no per-item timing)\n"
+      "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
       "  --set NAME=VALUE        set a runtime param\n"
       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments)\n"
       "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"

@@ -153,8 +153,13 @@ class Stats {
     return s;
   }
 
-  /// The fixed-width table shown above.
-  void print(std::ostream& os) const { os << format(summary(), warmup_); }
+  /// The fixed-width table shown above; without `entries`, the period, throughput and memory
+  /// lines only (--stats=period when --profile timed the entries all the same).
+  void print(std::ostream& os, bool entries = true) const {
+    Summary s = summary();
+    if (!entries) s.entries.clear();
+    os << format(s, warmup_);
+  }
 
   static std::string format(const Summary& s, std::int64_t warmup) {
     std::string out;

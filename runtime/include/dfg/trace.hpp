@@ -39,6 +39,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dfg/detail/json.hpp"
+
 namespace dfg {
 
 class Tracer {
@@ -134,7 +136,7 @@ class Tracer {
     for (std::size_t i = 0; i < tracks_.size(); ++i) {
       const std::string tid = std::to_string(i + 1);
       line(R"({"name":"thread_name","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" + tid +
-           R"(,"args":{"name":)" + json_string(tracks_[i]->name) + "}}");
+           R"(,"args":{"name":)" + detail::json_string(tracks_[i]->name) + "}}");
       line(R"({"name":"thread_sort_index","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" + tid +
            R"(,"args":{"sort_index":)" + tid + "}}");
     }
@@ -157,7 +159,7 @@ class Tracer {
       return a.e->dur_us < b.e->dur_us;
     });
     for (const Row& r : rows) {
-      line(R"({"name":)" + json_string(r.e->name) + R"(,"cat":)" + json_string(r.e->cat) + R"(,"ph":"X","ts":)" +
+      line(R"({"name":)" + detail::json_string(r.e->name) + R"(,"cat":)" + detail::json_string(r.e->cat) + R"(,"ph":"X","ts":)" +
            fixed3(r.e->ts_us) + R"(,"dur":)" + fixed3(r.e->dur_us) + R"(,"pid":)" + std::to_string(rank_) +
            R"(,"tid":)" + std::to_string(r.tid) + R"(,"args":{"iteration":)" + std::to_string(r.e->iteration) +
            "}}");
@@ -173,29 +175,6 @@ class Tracer {
     out.flush();
     if (!out) return "error: --trace " + path + ": write failed";
     return {};
-  }
-
-  /// A JSON string literal with the escapes JSON requires.
-  static std::string json_string(std::string_view s) {
-    std::string out = "\"";
-    for (const char c : s) {
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += buf;
-          } else {
-            out += c;
-          }
-      }
-    }
-    return out + "\"";
   }
 
  private:

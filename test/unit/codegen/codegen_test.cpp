@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -115,16 +116,90 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
   }
 }
 
-TEST_CASE("codegen: an app on several hosts is refused at the app", "[codegen]") {
-  test::ProgramBuilder b("wide");
-  b.type("T", ir::ElemType::f32, 4).actor("S", "out T o").host("A", 0).host("B", 0);
-  b.node("s", "S", "A.cpu");
-  SourceManager sources;
-  DiagnosticEngine diags(sources);
-  CHECK_FALSE(codegen::check_supported(b.build(), diags));
-  REQUIRE(diags.diagnostics().size() == 1);
-  CHECK(diags.diagnostics()[0].message ==
-        "app 'wide' spans 2 hosts; generating MPI programs is not supported yet");
+/// s @ A.cpu -> t @ B.g0 -> c @ C.cpu over net links A-B and B-C: two host-to-host transfers.
+ir::Program hosts_program() {
+  test::ProgramBuilder b("chain");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 0).host("B", 1).host("C", 0);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.cpu").node("t", "I", "B.g0").node("c", "C", "C.cpu");
+  b.edge("s.o", "t.a").edge("t.b", "c.m");
+  ir::Program p = b.build();
+  p.spec_file = "chain.dfg";
+  return p;
+}
+
+TEST_CASE("codegen model: a host-to-host transfer is an entry of both CPUs, with one tag", "[codegen]") {
+  ir::Program program = hosts_program();
+  ir::Ig ig = run_passes(program);
+  ActorSignatures signatures = signatures_of(program);
+  std::vector<codegen::Model> hosts;
+  for (ir::HostId h = 0; h < 3; ++h) hosts.push_back(codegen::build_model(program, ig, signatures, h));
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = ig[strategy];
+    std::set<int> tags;
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t) {
+      const ir::IgTransfer& x = s.transfers[t];
+      const int tag = hosts[0].strategies[strategy].net_tags[t];
+      CHECK((tag >= 0) == codegen::is_net(program, x));
+      if (tag < 0) continue;
+      tags.insert(tag);
+      // Sent by the source's CPU, received by the destination's, both with the same tag.
+      for (const codegen::Model& m : hosts) {
+        const codegen::StrategyModel& sm = m.strategies[strategy];
+        CHECK(sm.net_tags[t] == tag);
+        for (const codegen::Entry& e : sm.entries) {
+          if (e.kind != codegen::Entry::Kind::transfer || e.id != t) continue;
+          CHECK(program.arch.pes[e.runner].host == m.host);
+          CHECK(e.runner == (e.net == codegen::Entry::Net::send ? x.from_pe : x.to_pe));
+          CHECK_FALSE(e.stream);
+        }
+      }
+    }
+    CHECK(tags.size() == 2);
+    // Overlap first: 0 and 1, then 2 and 3.
+    CHECK(*tags.begin() == (strategy == ir::Strategy::overlap ? 0 : 2));
+    for (const codegen::Model& m : hosts) {
+      const codegen::StrategyModel& sm = m.strategies[strategy];
+      CHECK(sm.latency == hosts[0].strategies[strategy].latency);
+      for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
+        for (ir::PeId n : sm.neighbours[pe]) CHECK(program.arch.pes[n].host == program.arch.pes[pe].host);
+    }
+  }
+  // B's CPU receives from A, then sends to C: receives are posted first.
+  const codegen::StrategyModel& b = hosts[1].strategies[ir::Strategy::overlap];
+  const ir::PeId b_cpu = program.arch.hosts[1].cpu;
+  std::vector<codegen::Entry::Net> order;
+  for (std::size_t e : b.by_pe[b_cpu])
+    if (b.entries[e].net != codegen::Entry::Net::none) order.push_back(b.entries[e].net);
+  CHECK(order == std::vector<codegen::Entry::Net>{codegen::Entry::Net::recv, codegen::Entry::Net::send});
+}
+
+TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its own namespace",
+          "[codegen]") {
+  ir::Program program = hosts_program();
+  ir::Ig ig = run_passes(program);
+  ActorSignatures signatures = signatures_of(program);
+  codegen::Files files = codegen::generate_project(program, ig, signatures, fs::current_path());
+  for (const char* name : {"main.cpp", "app_A.hpp", "app_B.hpp", "app_C.hpp", "rank_A.cpp", "rank_B.cpp",
+                           "rank_B_g0.cu", "rank_C.cpp", "runtime/dfg/mpi/session.hpp",
+                           "runtime/dfg/mpi/cycle_transfers.hpp", "runtime/dfg/cuda/stream.hpp"}) {
+    INFO(name);
+    CHECK(files.count(name) == 1);
+  }
+  CHECK(files.count("app.hpp") == 0);
+  CHECK(files.at("app_B.hpp").find("namespace app::host_B {") != std::string::npos);
+  CHECK(files.at("CMakeLists.txt").find("find_package(MPI REQUIRED COMPONENTS CXX)") != std::string::npos);
+  CHECK(files.at("CMakeLists.txt").find("LANGUAGES CXX CUDA") != std::string::npos);
+  // A CPU-only host compiles without CUDA.
+  for (const char* name : {"rank_A.cpp", "app_A.hpp", "rank_C.cpp"}) {
+    INFO(name);
+    CHECK(files.at(name).find("cuda") == std::string::npos);
+  }
+  CHECK(files.at("rank_A.cpp").find("net_.start(*send_s_o_B_cpu_, overlap::transfer_s_o_B_cpu, j,") !=
+        std::string::npos);
+  CHECK(files.at("main.cpp").find("case 2: return host_C::run_host(options, mpi);  // host C") !=
+        std::string::npos);
 }
 
 TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps other files",

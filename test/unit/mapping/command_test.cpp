@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "mapping/map_command.hpp"
 #include "mapping/tune.hpp"
 
@@ -109,4 +111,54 @@ TEST_CASE("dfgc map prints the same report every run", "[mapping][determinism]")
   CHECK(first.first == 0);
   CHECK(first.second == second.second);
   CHECK(first.second.find("bottleneck: A.g1 firings") != std::string::npos);
+}
+
+TEST_CASE("--evaluate prints the model's figures for the spec's own mapping as JSON",
+          "[mapping][evaluate]") {
+  fs::path dir = fs::temp_directory_path() / "dfgc_map_evaluate_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // 16 MiB tokens: H2D 1 ms, D2H 2 ms; P + C = 3 ms on the CPU, the incrementers 1 ms on g0.
+  std::ofstream(dir / "costs.json", std::ios::binary) << R"({
+    "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 2}, "Inc": {"gpu": 0.5}},
+    "links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 16.777216, "latency_us": 0},
+              "A.g0 -> A.cpu": {"bandwidth_GB_s": 8.388608, "latency_us": 0}},
+    "cycle_overhead_ms": {"overlap": 0.1, "no-overlap": 0.2}
+  })";
+  const std::string spec = (fs::path(DFGC_SOURCE_DIR) / "samples/overlap/one_gpu.dfg").string();
+  const std::string costs = (dir / "costs.json").string();
+  auto [status, out] = map({spec, "--costs", costs, "--evaluate"});
+  INFO(out);
+  REQUIRE(status == 0);
+  const auto doc = nlohmann::json::parse(out);
+  CHECK(doc["app"] == "overlap_one_gpu");
+  const auto& ov = doc["overlap"];
+  CHECK(ov["period_ms"].get<double>() == Approx(3.1));  // the CPU's 3 ms + 0.1
+  CHECK(ov["overhead_ms"].get<double>() == Approx(0.1));
+  CHECK(ov["bottleneck"] == "A.cpu firings");
+  CHECK(ov["loads_ms"]["link A.g0 -> A.cpu (pcie)"].get<double>() == Approx(2.0));
+  CHECK(ov["loads_ms"]["A.g0 copy engine H2D"].get<double>() == Approx(1.0));
+  CHECK(ov["latency_cycles"] == 4);
+  CHECK(ov["fits"] == true);
+  const auto& no = doc["no-overlap"];
+  CHECK(no["period_ms"].get<double>() == Approx(5.2));  // D2H 2 ms (step 0) + 3 ms + 0.2
+  REQUIRE(no["phases_ms"].size() == 2);
+  CHECK(no["phases_ms"][0]["resource"] == "link A.g0 -> A.cpu (pcie)");
+  CHECK(no["phases_ms"][1]["phase"] == "firings");
+  // The same figures the report prints, and the same text every run.
+  auto [status2, report] = map({spec, "--costs", costs});
+  CHECK(status2 == 0);
+  CHECK(report.find("  period                         3.100 ms       5.200 ms") != std::string::npos);
+  CHECK(map({spec, "--costs", costs, "--evaluate"}).second == out);
+
+  // A free node, or --apply / --explain with it: refused.
+  std::string text = read(spec);
+  text.replace(text.find("@ A.g0;"), 7, "@ any gpu;");
+  text.replace(text.find("import \"overlap.dfg\""), 20,
+               "import \"" + (fs::path(DFGC_SOURCE_DIR) / "samples/overlap/overlap.dfg").string() + "\"");
+  std::ofstream(dir / "free.dfg", std::ios::binary) << text;
+  CHECK(map({(dir / "free.dfg").string(), "--costs", costs, "--evaluate"}).first == 1);
+  CHECK(map({(dir / "free.dfg").string(), "--costs", costs}).first == 0);
+  CHECK(map({spec, "--costs", costs, "--evaluate", "--apply"}).first == 1);
+  CHECK(map({spec, "--costs", costs, "--evaluate", "--explain"}).first == 1);
 }

@@ -90,8 +90,9 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
        "invalid JSON: syntax error while parsing object - "
        "unexpected end of input; expected '}'"},
       {"[1]", "a costs file holds a JSON object"},
+      {"{\"profile\": 3}", "'profile' must be a JSON object"},
       {"{\"actor\": {}}",
-       "unknown key 'actor'; expected actors, nodes, links, pes or cycle_overhead_ms"},
+       "unknown key 'actor'; expected actors, nodes, links, pes, cycle_overhead_ms or profile"},
       {"{\"actors\": {\"Incc\": {\"gpu\": 1}}}", "unknown actor 'Incc'; did you mean 'Inc'?"},
       {"{\"actors\": {\"Inc\": {\"tpu\": 1}}}",
        "unknown processing element or kind 'tpu'; expected cpu, gpu or a PE of arch 'arch'"},

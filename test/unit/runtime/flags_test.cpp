@@ -87,6 +87,29 @@ TEST_CASE("flags: --stats=period keeps the period and drops per-item timing", "[
   CHECK((b.options.stats && !b.options.stats_per_item));
 }
 
+TEST_CASE("flags: --profile FILE times every item without printing", "[flags]") {
+  const dfg::FlagsResult none = parse({});
+  REQUIRE(none.ok());
+  CHECK(none.options.profile_file.empty());
+  CHECK_FALSE(none.options.measures());
+  CHECK_FALSE(none.options.measures_items());
+
+  const dfg::FlagsResult a = parse({"--profile", "costs.json"});
+  const dfg::FlagsResult b = parse({"--profile=p.json", "--stats=period"});
+  const dfg::FlagsResult c = parse({"--stats=period"});
+  const dfg::FlagsResult d = parse({"--stats"});
+  REQUIRE((a.ok() && b.ok() && c.ok() && d.ok()));
+  CHECK(a.options.profile_file == "costs.json");
+  CHECK_FALSE(a.options.stats);  // nothing printed
+  CHECK((a.options.measures() && a.options.measures_items()));
+  CHECK(b.options.profile_file == "p.json");
+  CHECK((b.options.stats && !b.options.stats_per_item));
+  CHECK(b.options.measures_items());  // the profile needs the items even with --stats=period
+  CHECK((c.options.measures() && !c.options.measures_items()));
+  CHECK((d.options.measures() && d.options.measures_items()));
+  CHECK(dfg::usage("app", kParams).find("  --profile FILE ") != std::string::npos);
+}
+
 TEST_CASE("flags: a repeated flag overrides the earlier one", "[flags]") {
   const dfg::FlagsResult r = parse({"--iterations", "5", "--iterations", "6", "--set", "N=1", "--set", "N=2"});
   REQUIRE(r.ok());
@@ -122,6 +145,8 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--sync=bsp"}) == "error: --sync: expected 'barrier' or 'neighbours', got 'bsp'");
   CHECK(error_of({"--trace"}) == "error: --trace: missing value (an output file)");
   CHECK(error_of({"--trace="}) == "error: --trace: missing value (an output file)");
+  CHECK(error_of({"--profile"}) == "error: --profile: missing value (an output file)");
+  CHECK(error_of({"--profile="}) == "error: --profile: missing value (an output file)");
   CHECK(error_of({"--set"}) == "error: --set: missing value (NAME=VALUE)");
   CHECK(error_of({"--set", "N"}) == "error: --set: expected NAME=VALUE, got 'N'");
   CHECK(error_of({"--set", "=4"}) == "error: --set: expected NAME=VALUE, got '=4'");

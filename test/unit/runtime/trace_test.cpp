@@ -85,7 +85,7 @@ TEST_CASE("trace: the text is deterministic, three decimals, escaped", "[trace]"
         "{\"name\":\"a\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}},\n"
         "{\"name\":\"b\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}}\n"
         "]\n");
-  CHECK(dfg::Tracer::json_string("a\\b\n\x01") == "\"a\\\\b\\n\\u0001\"");
+  CHECK(dfg::detail::json_string("a\\b\n\x01") == "\"a\\\\b\\n\\u0001\"");
 }
 
 TEST_CASE("trace: a disabled tracer records nothing", "[trace]") {

@@ -26,9 +26,10 @@
 ///   or tear-down, or a worker failing after the MPI thread had finished its cycles.
 ///
 /// Guarantees:
-/// - abort_job() does not return. It prints one line on stderr (flushed), then MPI_Abort. If two
-///   threads call it, the second sleeps until the process is ended (and exits with status 1 should
-///   that take more than a minute), so MPI_Abort is never called concurrently.
+/// - abort_job() does not return. It prints one line on stderr (flushed), waits kAbortGrace for
+///   the launcher to forward it, then MPI_Abort. If two threads call it, the second sleeps until
+///   the process is ended (and exits with status 1 should that take more than a minute), so
+///   MPI_Abort is never called concurrently.
 /// - run_mpi_worker() and main_guard() do not allocate on the success path and add no MPI call to
 ///   it; they rethrow nothing (an escaping exception is recorded in the Abort).
 #pragma once
@@ -60,6 +61,9 @@ inline std::string job_error_message(std::string_view who, const Abort& abort) {
   return "error: " + std::string(who) + ": " + first;
 }
 
+/// How long abort_job() waits between printing its line and MPI_Abort.
+inline constexpr std::chrono::milliseconds kAbortGrace{250};
+
 /// Ends the whole job after printing the rank's first error once. Called only by the thread
 /// that owns MPI (see the file comment).
 [[noreturn]] inline void abort_job(const Session& session, const Abort& abort = process_abort()) noexcept {
@@ -75,6 +79,9 @@ inline std::string job_error_message(std::string_view who, const Abort& abort) {
     std::fprintf(stderr, "error: rank %d: stopped\n", session.rank());
   }
   std::fflush(stderr);
+  // The launcher forwards each rank's output asynchronously, and MPI_Abort makes it kill every
+  // process of the job at once: a line still in the pipe would be lost. Give it time to drain.
+  std::this_thread::sleep_for(kAbortGrace);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);  // MPI_Abort does not return; should it, this rank still stops.
 }

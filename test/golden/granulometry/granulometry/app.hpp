@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/profile.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -51,6 +53,7 @@ enum Pe : int {
   kPeCount
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
+inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
@@ -82,6 +85,8 @@ struct EntryInfo {
   int track;
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
+  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
 /// With overlap (the default): transfers run during the cycle, beside the firings.
@@ -101,16 +106,16 @@ enum Entry : std::size_t {
   fire_tail,  // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Counts},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Volume},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4, bytes_Volume},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6, bytes_Counts},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Counts, "A.g0 -> A.cpu", 0},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Volume, "A.g0 -> A.cpu", 0},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", 0},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "head", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4, bytes_Volume, "A.cpu -> A.g1", 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6, bytes_Counts, "A.g1 -> A.cpu", 0},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 7;
@@ -143,16 +148,16 @@ enum Entry : std::size_t {
   fire_tail,  // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Counts},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Volume},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3, bytes_Volume},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4, bytes_Counts},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Counts, "A.g0 -> A.cpu", 1},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Volume, "A.g0 -> A.cpu", 1},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", 1},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "head", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3, bytes_Volume, "A.cpu -> A.g1", 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4, bytes_Counts, "A.g1 -> A.cpu", 1},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -192,8 +197,11 @@ struct Run {
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
-  /// After the workers: writes the trace and prints the stats. Returns the exit status.
+  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
+  /// exit status.
   int report(const dfg::Options& options);
+  /// The entries of the strategy that runs.
+  std::span<const EntryInfo> entries() const;
 
   const Params params;
   const std::int64_t iterations;
@@ -204,7 +212,7 @@ struct Run {
   dfg::NeighbourSync neighbours;
   dfg::WindowTable windows;
   dfg::Tracer tracer;
-  std::unique_ptr<dfg::Stats> stats;  ///< with --stats only
+  std::unique_ptr<dfg::Stats> stats;  ///< with --stats or --profile only
   dfg::Probes probes;
   Memory memory;
 };

@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/profile.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -41,6 +43,7 @@ enum Pe : int {
   kPeCount
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
+inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
@@ -60,6 +63,8 @@ struct EntryInfo {
   int track;
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
+  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
 /// With overlap (the default): transfers run during the cycle, beside the firings.
@@ -73,10 +78,10 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -101,10 +106,10 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -140,8 +145,11 @@ struct Run {
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
-  /// After the workers: writes the trace and prints the stats. Returns the exit status.
+  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
+  /// exit status.
   int report(const dfg::Options& options);
+  /// The entries of the strategy that runs.
+  std::span<const EntryInfo> entries() const;
 
   const Params params;
   const std::int64_t iterations;
@@ -152,7 +160,7 @@ struct Run {
   dfg::NeighbourSync neighbours;
   dfg::WindowTable windows;
   dfg::Tracer tracer;
-  std::unique_ptr<dfg::Stats> stats;  ///< with --stats only
+  std::unique_ptr<dfg::Stats> stats;  ///< with --stats or --profile only
   dfg::Probes probes;
   Memory memory;
 };

@@ -41,20 +41,23 @@ Run::Run(const dfg::Options& options)
                          iterations),
               kPeCount),
       tracer(0, !options.trace_file.empty()),
-      stats(options.stats ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                         : no_overlap::kLatency)
-                          : nullptr),
-      probes(tracer, options.stats_per_item ? stats.get() : nullptr) {
+      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
+                                                                              : no_overlap::kLatency)
+                               : nullptr),
+      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
   for (const char* track : kTrackNames) tracer.add_track(track);
   if (stats) {
     for (const char* pe : kPeNames) stats->add_pe(pe);
   }
-  for (const EntryInfo& e : overlap ? std::span<const EntryInfo>(overlap::kEntries)
-                                    : std::span<const EntryInfo>(no_overlap::kEntries)) {
+  for (const EntryInfo& e : entries()) {
     probes.add(e.track, e.name, e.kind);
-    if (stats && options.stats_per_item)
+    if (stats && options.measures_items())
       stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
   }
+}
+
+std::span<const EntryInfo> Run::entries() const {
+  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
 }
 
 int Run::report(const dfg::Options& options) {
@@ -64,7 +67,19 @@ int Run::report(const dfg::Options& options) {
       return 1;
     }
   }
-  if (stats) stats->print(std::cout);
+  if (stats && options.stats) stats->print(std::cout, options.stats_per_item);
+  if (!options.profile_file.empty()) {
+    dfg::Profile profile(overlap, iterations, stats->summary());
+    for (std::size_t pe = 0; pe < kPeCount; ++pe) profile.add_pe(kPeNames[pe], kPeKinds[pe]);
+    for (const EntryInfo& e : entries())
+      profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step);
+    if (const std::string error = profile.write(options.profile_file); !error.empty()) {
+      std::cerr << error << '\n';
+      return 1;
+    }
+    if (!profile.period_measured())
+      std::cerr << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
+  }
   return 0;
 }
 

@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/profile.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -43,6 +45,7 @@ enum Pe : int {
   kPeCount
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
+inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
@@ -72,6 +75,8 @@ struct EntryInfo {
   int track;
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
+  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
 /// With overlap (the default): transfers run during the cycle, beside the firings.
@@ -88,13 +93,13 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 6, nullptr},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Matrix},
-    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Matrix},
-    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 4, nullptr},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 6, nullptr, "c", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Matrix, "A.g0 -> A.g1", 0},
+    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Matrix, "A.g1 -> A.cpu", 0},
+    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "i2", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -124,13 +129,13 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 3, nullptr},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Matrix},
-    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Matrix},
-    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 2, nullptr},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 3, nullptr, "c", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Matrix, "A.g0 -> A.g1", 0},
+    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Matrix, "A.g1 -> A.cpu", 0},
+    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "i2", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
@@ -170,8 +175,11 @@ struct Run {
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
-  /// After the workers: writes the trace and prints the stats. Returns the exit status.
+  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
+  /// exit status.
   int report(const dfg::Options& options);
+  /// The entries of the strategy that runs.
+  std::span<const EntryInfo> entries() const;
 
   const Params params;
   const std::int64_t iterations;
@@ -182,7 +190,7 @@ struct Run {
   dfg::NeighbourSync neighbours;
   dfg::WindowTable windows;
   dfg::Tracer tracer;
-  std::unique_ptr<dfg::Stats> stats;  ///< with --stats only
+  std::unique_ptr<dfg::Stats> stats;  ///< with --stats or --profile only
   dfg::Probes probes;
   Memory memory;
 };

@@ -3,6 +3,7 @@
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/check.hpp"
+#include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/placement.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
@@ -22,6 +23,12 @@ int main(int argc, char** argv) {
     send.start(0, slot.data());
     dfg::mpi::Endpoint* all[] = {&send, &recv};
     dfg::mpi::wait_all(all);
+    dfg::Tracer tracer(0, false);
+    dfg::Probes probes(tracer, nullptr);
+    dfg::mpi::CycleTransfers net(probes, 2);
+    net.start(recv, 0, 1, slot.data());
+    net.start(send, 1, 1, slot.data());
+    net.wait();
     barrier.arrive_and_wait();
     return mpi.cuda_aware() ? 0 : 0;
   });

@@ -1,0 +1,23 @@
+}  // namespace
+
+/// Builds the workers of host $host$ (allocating the storage) and runs one thread per PE. The
+/// worker of $cpu$ is the rank's MPI thread: it makes every MPI call of the cycle loop, and ends
+/// the whole job (MPI_Abort, with the rank and the reason) once any thread of the rank failed.
+int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
+  Run run(options);
+  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
+  $make_workers$
+  dfg::Workers threads;
+  Worker& cpu = *workers[0];
+  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  });
+  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+  }
+  if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
+  return run.report(options);
+}
+
+}  // namespace $ns$

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Run tests of generated programs on several hosts, one MPI rank per host (ctest runs each case
+# as its own test; CI has MPICH's mpiexec):
+#   run_hosts.sh DFGC ROOT WORK CASE
+# CASE:
+#   cpu2        samples/overlap/two_hosts_cpu.dfg built with g++ -Wall -Wextra -Werror, run under
+#               mpiexec -n 2 for 1,000 iterations with and without overlap, --sync=neighbours and
+#               barrier (the consumer on host B checks every element of every token); --stats
+#               and --trace on both ranks; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
+#               and a bad --hostmap fail at once, with their message printed exactly once
+#   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
+#               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
+#   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
+#               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
+#               rank and host printed once (with overlap, without, and with --sync=barrier)
+#   gpu_build   samples/overlap/two_hosts.dfg (a GPU on each host) built with nvcc and MPI,
+#               warnings as errors; compile and link, then a run on this machine without GPUs
+#               must stop at start-up with the GPU check's message; skipped without nvcc
+set -euo pipefail
+dfgc=$1 root=$2 work=$3 case=$4
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+work="$work/$case"
+rm -rf "$work"
+mkdir -p "$work"
+cd "$root"
+mpiexec=${MPIEXEC:-mpiexec}
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+build_cpu() {  # build_cpu SPEC DIR: compile with N=64 and build with g++, warnings as errors
+  "$dfgc" compile "$1" -o "$2" -D N=64
+  cmake -S "$2" -B "$2/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$2/build" -j 2
+}
+
+run_all() {  # run_all NP APP: both strategies, both sync modes, 1,000 iterations
+  local np=$1 app=$2
+  for strategy in "" --no-overlap; do
+    for sync in neighbours barrier; do
+      echo "== mpiexec -n $np app --iterations 1000 $strategy --sync=$sync"
+      timeout 120 "$mpiexec" -n "$np" "$app" --iterations 1000 $strategy --sync=$sync ||
+        fail "run $strategy --sync=$sync"
+    done
+  done
+}
+
+# expect_failure NAME STATUS SECONDS LINE -- COMMAND...: the command exits with STATUS ("nonzero":
+# any but 0) within SECONDS, and its output holds LINE exactly once.
+expect_failure() {
+  local name=$1 status=$2 seconds=$3 line=$4
+  shift 5
+  local start=$SECONDS rc=0
+  timeout "$((seconds + 30))" "$@" >"$work/$name.txt" 2>&1 || rc=$?
+  local took=$((SECONDS - start))
+  cat "$work/$name.txt"
+  if [[ $status == nonzero ]]; then
+    [[ $rc != 0 && $rc != 124 ]] || fail "$name: exit $rc"
+  else
+    [[ $rc == "$status" ]] || fail "$name: exit $rc, expected $status"
+  fi
+  ((took <= seconds)) || fail "$name: took ${took}s"
+  [[ $(grep -cxF -- "$line" "$work/$name.txt") == 1 ]] || fail "$name: '$line' not printed exactly once"
+}
+
+case $case in
+  cpu2)
+    build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"
+    app="$work/gen/build/app"
+    run_all 2 "$app"
+    "$mpiexec" -n 2 "$app" --iterations 200 --stats >"$work/stats.txt"
+    cat "$work/stats.txt"
+    [[ $(grep -c "^iteration period: [0-9.]* ms" "$work/stats.txt") == 2 ]] || fail "--stats: a period per rank"
+    grep -q "^transfer  i1.b@A.cpu -> i1.b@B.cpu  A.cpu>B.cpu *200 " "$work/stats.txt" || fail "--stats: the net transfer"
+    "$mpiexec" -n 2 "$app" --iterations 10 --trace "$work/trace.json"
+    for h in A B; do
+      python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/trace.$h.json" || fail "trace of host $h"
+    done
+    "$mpiexec" -n 2 "$app" --iterations 1000 --hostmap A=1,B=0 || fail "--hostmap A=1,B=0"
+    [[ $("$mpiexec" -n 2 "$app" --help | grep -c -- "--sync=barrier|neighbours") == 1 ]] || fail "--help once"
+    expect_failure ranks3 1 20 "error: this program runs 2 hosts (A, B) and needs exactly 2 MPI ranks; mpirun started 3" \
+      -- "$mpiexec" -n 3 "$app" --iterations 1000
+    expect_failure ranks1 1 20 "error: this program runs 2 hosts (A, B) and needs exactly 2 MPI ranks; mpirun started 1" \
+      -- "$mpiexec" -n 1 "$app" --iterations 1000
+    expect_failure hostmap 1 20 "error: --hostmap: rank 1 is given to both A and B" \
+      -- "$mpiexec" -n 2 "$app" --hostmap A=1,B=1
+    expect_failure migrate 1 20 "error: --migrate: this program has no alternative mappings" \
+      -- "$mpiexec" -n 2 "$app" --migrate i1:A.cpu@3
+    ;;
+  cpu3)
+    build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"
+    run_all 3 "$work/gen/build/app"
+    DFG_HOSTMAP=C=0,A=1,B=2 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 || fail "DFG_HOSTMAP"
+    ;;
+  abort)
+    build_cpu test/hosts/failing_hosts.dfg "$work/gen"
+    line="error: rank 1 (host B): node c (FailingConsumer) @ B.cpu, iteration 17: injected failure"
+    for flags in "" --no-overlap --sync=barrier; do
+      expect_failure "abort${flags}" nonzero 20 "$line" \
+        -- env DFG_TEST_FAIL_AT=17 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 100000000 $flags
+    done
+    ;;
+  gpu_build)
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    if [[ ! -x $nvcc ]]; then echo "nvcc not found: skipped"; exit 77; fi
+    "$dfgc" compile samples/overlap/two_hosts.dfg -o "$work/gen"
+    cmake -S "$work/gen" -B "$work/gen/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
+      -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
+      -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
+    cmake --build "$work/gen/build" -j 2
+    [[ -x $work/gen/build/app ]] || fail "no executable"
+    if ! nvidia-smi -L >/dev/null 2>&1; then
+      expect_failure no_gpu 1 30 "error: rank 0 (host A): A.g0 is CUDA device 0, but this machine has no CUDA device" \
+        -- "$mpiexec" -n 2 "$work/gen/build/app" --iterations 10
+    fi
+    ;;
+  *) fail "unknown case '$case'" ;;
+esac
+echo "ok: $case"
