@@ -11,6 +11,7 @@
 
 #include "app_B.hpp"
 #include "dfg/context.hpp"
+#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
@@ -21,16 +22,6 @@
 #include "inc_cpu.hpp"
 
 namespace app::host_B {
-namespace {
-
-/// Every entry's initial window: [first_cycle, first_cycle + iterations).
-std::vector<dfg::Window> windows_of(std::span<const EntryInfo> entries, std::int64_t iterations) {
-  std::vector<dfg::Window> windows;
-  for (const EntryInfo& e : entries) windows.push_back({e.first_cycle, e.first_cycle + iterations});
-  return windows;
-}
-
-}  // namespace
 
 Run::Run(const dfg::Options& options)
     : params(params_of(options.params)),
@@ -39,10 +30,7 @@ Run::Run(const dfg::Options& options)
       barrier_sync(options.sync == dfg::SyncMode::barrier),
       cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
       neighbours(overlap::neighbours()),
-      windows(windows_of(overlap ? std::span<const EntryInfo>(overlap::kEntries)
-                                 : std::span<const EntryInfo>(no_overlap::kEntries),
-                         iterations),
-              kPeCount),
+      windows(dfg::initial_windows(entries(), iterations), kPeCount),
       tracer(0, !options.trace_file.empty()),
       stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
                                                                               : no_overlap::kLatency)
@@ -52,11 +40,7 @@ Run::Run(const dfg::Options& options)
   if (stats) {
     for (const char* pe : kPeNames) stats->add_pe(pe);
   }
-  for (const EntryInfo& e : entries()) {
-    probes.add(e.track, e.name, e.kind);
-    if (stats && options.measures_items())
-      stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
-  }
+  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
 }
 
 std::span<const EntryInfo> Run::entries() const {
@@ -64,26 +48,7 @@ std::span<const EntryInfo> Run::entries() const {
 }
 
 int Run::report(const dfg::Options& options) {
-  if (!options.trace_file.empty()) {
-    if (const std::string error = tracer.write_file(options.trace_file); !error.empty()) {
-      std::cerr << error << '\n';
-      return 1;
-    }
-  }
-  if (stats && options.stats) stats->print(std::cout, options.stats_per_item);
-  if (!options.profile_file.empty()) {
-    dfg::Profile profile(overlap, iterations, stats->summary());
-    for (std::size_t pe = 0; pe < kPeCount; ++pe) profile.add_pe(kPeNames[pe], kPeKinds[pe]);
-    for (const EntryInfo& e : entries())
-      profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step);
-    if (const std::string error = profile.write(options.profile_file); !error.empty()) {
-      std::cerr << error << '\n';
-      return 1;
-    }
-    if (!profile.period_measured())
-      std::cerr << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
-  }
-  return 0;
+  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
 }
 
 namespace {
