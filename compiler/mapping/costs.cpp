@@ -1,5 +1,7 @@
 #include "mapping/costs.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -31,9 +33,19 @@ class CostReader {
     for (const auto& [key, value] : doc.items()) {
       std::string path = "/" + key;
       if (key == "actors")
-        firing_table(path, value, c.actors, c.actor_locs);
+        firing_table(
+            path, value, false,
+            [&](const std::string& actor, const std::string& pe, FiringCost f) {
+              c.actors[actor][pe] = std::move(f);
+            },
+            c.actor_locs);
       else if (key == "nodes")
-        firing_table(path, value, c.nodes, c.node_locs);
+        firing_table(
+            path, value, true,
+            [&](const std::string& node, const std::string& pe, FiringCost f) {
+              c.nodes[node][pe].push_back(std::move(f));
+            },
+            c.node_locs);
       else if (key == "links")
         links(path, value, c);
       else if (key == "pes")
@@ -73,9 +85,10 @@ class CostReader {
     return v.get<double>();
   }
 
-  /// `{ NAME: { PE-or-kind: entry } }`
-  void firing_table(const std::string& path, const Json& v,
-                    std::map<std::string, std::map<std::string, FiringCost>>& out,
+  /// `{ NAME: { PE-or-kind: entry } }`; `nodes` says whether these are node measurements (which
+  /// may say `at`) or actor entries (which may say `fit`).
+  template <class Store>
+  void firing_table(const std::string& path, const Json& v, bool nodes, Store store,
                     std::map<std::string, SourceLoc>& locs) {
     if (!object(path, v, fmt::format("'{}'", path.substr(1)))) return;
     for (const auto& [name, per_pe] : v.items()) {
@@ -83,12 +96,13 @@ class CostReader {
       locs[name] = key_loc(p);
       if (!object(p, per_pe, fmt::format("the costs of '{}'", name))) continue;
       for (const auto& [pe, entry] : per_pe.items())
-        if (auto cost = firing(p + "/" + pe, entry)) out[name][pe] = std::move(*cost);
+        if (auto cost = firing(p + "/" + pe, entry, nodes)) store(name, pe, std::move(*cost));
     }
   }
 
-  /// A number (ms), a formula string, or `{"ms": number-or-formula, "per": {param: ms}}`.
-  std::optional<FiringCost> firing(const std::string& path, const Json& v) {
+  /// A number (ms), a formula string, or `{"ms": number-or-formula, "per": {param: ms}}`, with
+  /// `"fit": [names]` in an actor's entry or `"at": {param: value}` in a node's.
+  std::optional<FiringCost> firing(const std::string& path, const Json& v, bool node) {
     FiringCost cost;
     cost.loc = key_loc(path);
     if (v.is_number() || v.is_string())
@@ -112,12 +126,68 @@ class CostReader {
           ok &= c.has_value();
           if (c) cost.per.emplace_back(param, *c);
         }
+      } else if (key == "fit" && !node) {
+        ok &= fit_names(p, value, cost);
+      } else if (key == "at" && node) {
+        ok &= object(p, value, "'at'");
+        if (!value.is_object()) continue;
+        cost.at.emplace();
+        for (const auto& [param, x] : value.items()) {
+          if (!x.is_number() || !std::isfinite(x.get<double>())) {
+            error(p + "/" + param, fmt::format("'at' gives param '{}' a number", param));
+            ok = false;
+            continue;
+          }
+          cost.at->emplace_back(param, x.get<double>());
+        }
+      } else if (key == "fit" || key == "at") {
+        error(p, key == "fit" ? "'fit' belongs in an actor's entry (\"actors\"): it names the "
+                                "coefficients of the actor's formula that measurements of its "
+                                "nodes determine"
+                              : "'at' belongs in a node's measurement (\"nodes\"): it gives the "
+                                "node's params when it was measured");
+        ok = false;
       } else {
-        error(p, fmt::format("unknown key '{}' in a firing time; expected ms or per", key));
+        error(p, fmt::format("unknown key '{}' in a firing time; expected ms, per{}", key,
+                             node ? " or at" : " or fit"));
         ok = false;
       }
     }
+    if (ok && !cost.fit.empty() && !v.contains("ms")) {
+      error(path, "'fit' needs an 'ms' formula that uses the fitted names");
+      ok = false;
+    }
     return ok ? std::optional(std::move(cost)) : std::nullopt;
+  }
+
+  /// `["c_open", "c_pass"]`: distinct identifiers, each used by the entry's formula.
+  bool fit_names(const std::string& path, const Json& v, FiringCost& cost) {
+    if (!v.is_array() || v.empty()) {
+      error(path, "'fit' must be a non-empty array of coefficient names");
+      return false;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string p = path + "/" + std::to_string(i);
+      const Json& name = v[i];
+      auto identifier = [](const std::string& n) {
+        if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+        return std::all_of(n.begin(), n.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+      };
+      if (!name.is_string() || !identifier(name.get<std::string>())) {
+        error(p, "'fit' names a coefficient with an identifier string, such as \"c_pass\"");
+        ok = false;
+      } else if (std::find(cost.fit.begin(), cost.fit.end(), name.get<std::string>()) !=
+                 cost.fit.end()) {
+        error(p, fmt::format("'fit' names '{}' twice", name.get<std::string>()));
+        ok = false;
+      } else {
+        cost.fit.push_back(name.get<std::string>());
+      }
+    }
+    return ok;
   }
 
   bool ms(const std::string& path, const Json& v, FiringCost& cost) {
@@ -183,10 +253,15 @@ class CostReader {
     }
   }
 
+  static void set_overhead(CostFile& c, ir::Strategy s, double ms) {
+    c.overhead[s] = ms * 1e-3;
+    c.overhead_given[s] = true;
+  }
+
   void overhead(const std::string& path, const Json& v, CostFile& c) {
     if (v.is_number()) {
       if (auto n = number(path, v, "the cycle overhead", false))
-        c.overhead = {{*n * 1e-3, *n * 1e-3}};
+        for (ir::Strategy s : ir::kStrategies) set_overhead(c, s, *n);
       return;
     }
     if (!object(path, v, "'cycle_overhead_ms'")) return;
@@ -194,9 +269,9 @@ class CostReader {
       std::string p = path + "/" + key;
       auto n = number(p, value, "the cycle overhead", false);
       if (key == "overlap" && n)
-        c.overhead[ir::Strategy::overlap] = *n * 1e-3;
+        set_overhead(c, ir::Strategy::overlap, *n);
       else if (key == "no-overlap" && n)
-        c.overhead[ir::Strategy::no_overlap] = *n * 1e-3;
+        set_overhead(c, ir::Strategy::no_overlap, *n);
       else if (key != "overlap" && key != "no-overlap")
         error(p, fmt::format("unknown strategy '{}'; expected overlap or no-overlap", key));
     }
@@ -236,6 +311,32 @@ std::optional<CostFile> load_costs(const std::string& path, SourceManager& sourc
     return std::nullopt;
   }
   return CostReader(*file, text, diags).read(doc);
+}
+
+double param_literal_value(std::string_view literal) {
+  if (literal == "true") return 1;
+  if (literal == "false") return 0;
+  if (!literal.empty() && literal.back() == 'f') literal.remove_suffix(1);
+  double v = 0;
+  std::from_chars(literal.data(), literal.data() + literal.size(), v);
+  return v;
+}
+
+void merge_costs(CostFile& into, CostFile later) {
+  for (auto& [actor, per_pe] : later.actors)
+    for (auto& [where, f] : per_pe) into.actors[actor][where] = std::move(f);
+  for (auto& [actor, loc] : later.actor_locs) into.actor_locs.try_emplace(actor, loc);
+  for (auto& [node, per_pe] : later.nodes)
+    for (auto& [pe, list] : per_pe)
+      for (FiringCost& f : list) into.nodes[node][pe].push_back(std::move(f));
+  for (auto& [node, loc] : later.node_locs) into.node_locs.try_emplace(node, loc);
+  for (auto& [name, o] : later.links) into.links[name] = o;
+  for (auto& [pe, m] : later.memory) into.memory[pe] = m;
+  for (ir::Strategy s : ir::kStrategies)
+    if (later.overhead_given[s]) {
+      into.overhead[s] = later.overhead[s];
+      into.overhead_given[s] = true;
+    }
 }
 
 double CostTable::transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,

@@ -26,6 +26,12 @@ namespace dfgc::mapping {
 struct FiringCost {
   CostExpr ms = CostExpr::constant(0);
   std::vector<std::pair<std::string, double>> per;
+  /// An actor entry's coefficients to fit (`"fit": ["c_open", "c_pass"]`): names of its formula
+  /// that are not params, found by least squares from the node measurements (fit_costs()).
+  std::vector<std::string> fit;
+  /// A node entry's param values when it was measured (`"at": {"last": 28}`); the entry then
+  /// stands for the node only while its params have these values. Absent: always.
+  std::optional<std::vector<std::pair<std::string, double>>> at;
   SourceLoc loc;     ///< the entry's key
   SourceLoc ms_loc;  ///< the formula's opening quote, when `ms` is a formula
 };
@@ -37,26 +43,35 @@ struct LinkOverride {
   SourceLoc loc;
 };
 
-/// What a costs file says, names unresolved. Maps are keyed by name so iteration is in name
-/// order (deterministic).
+/// What one or more costs files say, names unresolved. Maps are keyed by name so iteration is in
+/// name order (deterministic).
 struct CostFile {
-  std::uint32_t file = 0;
+  std::uint32_t file = 0;  ///< the first file (where errors about the whole are reported)
   /// actor -> (PE kind "cpu"/"gpu" or PE name "A.g0") -> cost.
   std::map<std::string, std::map<std::string, FiringCost>> actors;
   std::map<std::string, SourceLoc> actor_locs;
-  /// node -> PE name -> cost (what a profile measures).
-  std::map<std::string, std::map<std::string, FiringCost>> nodes;
+  /// node -> PE name -> its measurements, in file order (what profiles measure). The last one
+  /// whose `at` matches the node's params is its firing time; all of them feed fit_costs().
+  std::map<std::string, std::map<std::string, std::vector<FiringCost>>> nodes;
   std::map<std::string, SourceLoc> node_locs;
   /// "A.cpu <-> A.g0" (both directions) or "A.cpu -> A.g0" (that direction).
   std::map<std::string, LinkOverride> links;
   /// PE name -> memory capacity in bytes.
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
   ir::PerStrategy<double> overhead{{0, 0}};  ///< seconds per cycle
+  ir::PerStrategy<bool> overhead_given{{false, false}};
+  /// The fitted coefficients (fit_costs()), in milliseconds per unit of what they multiply.
+  std::map<std::string, double> coefficients;
 };
 
 /// Reads and checks the JSON of `path` (loaded into `sources` so that diagnostics quote it).
 std::optional<CostFile> load_costs(const std::string& path, SourceManager& sources,
                                    DiagnosticEngine& diags);
+
+/// Adds `later` to `into`: node measurements accumulate; an actor's entry for a PE or kind, a
+/// link, a PE's memory and a strategy's overhead that `later` gives replace `into`'s (a profile
+/// given after an estimate overrides it).
+void merge_costs(CostFile& into, CostFile later);
 
 /// A link direction's figures: direction 0 is a -> b, 1 is b -> a.
 struct LinkCost {
@@ -76,6 +91,9 @@ struct CostTable {
   double transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
                        std::int64_t bytes) const;
 };
+
+/// A node param's C++ literal as the number formulas see ("28", "2.5f", "true" -> 1).
+double param_literal_value(std::string_view literal);
 
 /// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it
 /// is free; each of those needs a firing time (node entry, else actor entry for that PE, else for

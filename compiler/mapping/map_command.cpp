@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "mapping/fit.hpp"
 #include "mapping/report.hpp"
 #include "passes/pipeline.hpp"
 #include "support/assert.hpp"
@@ -21,7 +22,10 @@ Chooses a PE for every free node (`@ any`, `@ any gpu`, `@ any cpu`, `@ B.*`) an
 every tunable param (`param split = 20 in [1, 39];`), predicts the result and explains it.
 
 options:
-  --costs FILE           firing times, link figures, memory, overhead (docs/costs.md); required
+  --costs FILE           firing times, link figures, memory, overhead (docs/costs.md); required;
+                         several are merged in order (node measurements add up, a later
+                         file's other entries replace an earlier's), e.g. an estimate with
+                         `fit` formulas, then the profiles of runs (`--profile FILE`)
   --objective=WHAT       period (the default), latency or memory
   --strategy=WHICH       the strategy optimised: overlap (the default) or no-overlap
   --max-latency=L        a bound: L cycles (an integer) or a time (20ms, 500us, 1s)
@@ -41,7 +45,7 @@ namespace {
 
 struct MapOptions {
   std::string spec;
-  std::string costs;
+  std::vector<std::string> costs;
   SemaOptions sema;
   SearchOptions search;
   bool explain = false;
@@ -129,7 +133,7 @@ std::optional<MapOptions> parse(const std::vector<std::string_view>& args, bool&
     } else if (is("--costs")) {
       auto v = value("--costs");
       if (!v || v->empty()) return bad("--costs", "a file name");
-      o.costs = *v;
+      o.costs.emplace_back(*v);
     } else if (is("--objective")) {
       auto v = value("--objective");
       if (v == "period")
@@ -238,8 +242,19 @@ int run(const MapOptions& o) {
   if (!spec || diags.has_errors()) return finish(1);
   auto base = analyze(*spec, o.sema, sources, diags);
   if (!base || diags.has_errors()) return finish(1);
-  auto costs = load_costs(o.costs, sources, diags);
-  if (!costs) return finish(1);
+  std::optional<CostFile> costs;
+  for (const std::string& file : o.costs) {
+    auto next = load_costs(file, sources, diags);
+    if (!next) continue;
+    if (!costs)
+      costs = std::move(next);
+    else
+      merge_costs(*costs, std::move(*next));
+  }
+  if (!costs || diags.has_errors()) return finish(1);
+  auto fit = fit_costs(*costs, *base, diags);
+  if (!fit) return finish(1);
+  if (o.evaluate && !fit->coefficients.empty()) std::cerr << "dfgc map: " << describe_fit(*fit) << "\n";
   auto base_table = resolve_costs(*costs, *base, diags);
   if (!base_table) return finish(1);
   if (o.evaluate) {
@@ -270,7 +285,8 @@ int run(const MapOptions& o) {
   Prediction prediction = predict(*program, run_passes(*program), *table);
 
   auto edits = mapping_edits(*spec, *program, best.candidate.pe_of, best.tuned, sources);
-  Report report{&*program, &prediction, &*result, &o.search, edited_lines(edits, sources)};
+  Report report{&*program, &prediction, &*result, &o.search, edited_lines(edits, sources),
+                describe_fit(*fit)};
   std::cout << render_report(report);
   if (o.explain) std::cout << render_explain(*program, prediction);
   if (o.apply) {

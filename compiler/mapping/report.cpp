@@ -73,8 +73,10 @@ std::string render_report(const Report& r) {
       "{} mappings evaluated, {} built\n",
       r.program->app_name, r.program->arch.name, free, res.mappings, res.mappings == 1 ? "" : "s",
       res.combinations, res.exact ? "exact" : "heuristic", res.evaluated, res.built);
-  out += fmt::format("objective: {} with {}\n\n", objective_name(o.objective),
+  out += fmt::format("objective: {} with {}\n", objective_name(o.objective),
                      ir::to_string(o.strategy));
+  if (!r.fit.empty()) out += "costs: " + r.fit + "\n";
+  out += "\n";
   out += "chosen (spec lines to paste, or run with --apply):\n";
   for (const std::string& line : r.fragment) out += line + "\n";
   if (r.fragment.empty())

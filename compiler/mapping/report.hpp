@@ -18,6 +18,7 @@ struct Report {
   const TuneResult* result = nullptr;
   const SearchOptions* options = nullptr;
   std::vector<std::string> fragment;  ///< the edited spec lines
+  std::string fit;                    ///< describe_fit() of the costs, or empty
 };
 
 /// "12.345 ms"

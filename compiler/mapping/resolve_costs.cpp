@@ -1,7 +1,6 @@
 /// \file
 /// resolve_costs: a costs file's names checked against one program, and the firing time of every
 /// node on every PE it may run on.
-#include <charconv>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,16 +11,6 @@
 namespace dfgc::mapping {
 
 namespace {
-
-/// A node parameter's literal as a number ("28", "2.5f", "true").
-double literal_value(std::string_view literal) {
-  if (literal == "true") return 1;
-  if (literal == "false") return 0;
-  if (!literal.empty() && literal.back() == 'f') literal.remove_suffix(1);
-  double v = 0;
-  std::from_chars(literal.data(), literal.data() + literal.size(), v);
-  return v;
-}
 
 class Resolver {
  public:
@@ -57,8 +46,16 @@ class Resolver {
     auto known = [&](const std::string& n) {
       return std::find(names.begin(), names.end(), n) != names.end();
     };
+    auto fitted = [&](const std::string& n) {
+      return std::find(f.fit.begin(), f.fit.end(), n) != f.fit.end();
+    };
+    for (const std::string& name : f.fit)
+      if (known(name))
+        error(f.loc, fmt::format("'fit' names '{}', a param of actor '{}'; a fitted coefficient "
+                                 "needs a name of its own",
+                                 name, a.name));
     for (const auto& [name, at] : f.ms.names())
-      if (!known(name))
+      if (!known(name) && !fitted(name))
         error({f.ms_loc.file, f.ms_loc.offset + static_cast<std::uint32_t>(at)},
               fmt::format("actor '{}' has no param '{}'{}", a.name, name,
                           sema::did_you_mean(name, names)));
@@ -66,6 +63,11 @@ class Resolver {
       if (!known(name))
         error(f.loc, fmt::format("'per' names param '{}', which actor '{}' does not have{}", name,
                                  a.name, sema::did_you_mean(name, names)));
+    if (f.at)
+      for (const auto& [name, value] : *f.at)
+        if (!known(name))
+          error(f.loc, fmt::format("'at' names param '{}', which actor '{}' does not have{}",
+                                   name, a.name, sema::did_you_mean(name, names)));
   }
 
   void check_actors() {
@@ -85,6 +87,11 @@ class Resolver {
                                    "or a PE of arch '{}'{}",
                                    where, p_.arch.name, sema::did_you_mean(where, pe_names())));
         check_params(f, a);
+        for (const std::string& name : f.fit)
+          if (!c_.coefficients.contains(name))
+            error(f.loc, fmt::format("coefficient '{}' of actor '{}' has not been fitted "
+                                     "(fit_costs() runs before resolve_costs())",
+                                     name, a.name));
       }
     }
   }
@@ -100,12 +107,13 @@ class Resolver {
         continue;
       }
       const ir::Actor& a = p_.dfg.actor_of(static_cast<ir::NodeId>(it - names.begin()));
-      for (const auto& [where, f] : per_pe) {
-        if (!p_.arch.find_pe(where))
-          error(f.loc, fmt::format("unknown processing element '{}'{}", where,
-                                   sema::did_you_mean(where, pe_names())));
-        check_params(f, a);
-      }
+      for (const auto& [where, list] : per_pe)
+        for (const FiringCost& f : list) {
+          if (!p_.arch.find_pe(where))
+            error(f.loc, fmt::format("unknown processing element '{}'{}", where,
+                                     sema::did_you_mean(where, pe_names())));
+          check_params(f, a);
+        }
     }
   }
 
@@ -160,11 +168,15 @@ class Resolver {
     }
   }
 
-  /// The entry for node `n` on PE `pe`: the node's, else the actor's for the PE, else for its kind.
+  /// The entry for node `n` on PE `pe`: the node's last measurement there taken at its params,
+  /// else the actor's for the PE, else for its kind.
   const FiringCost* entry_for(ir::NodeId n, ir::PeId pe) const {
     const ir::Pe& q = p_.arch.pes[pe];
-    if (auto it = c_.nodes.find(p_.dfg.nodes[n].name); it != c_.nodes.end())
-      if (auto e = it->second.find(q.name); e != it->second.end()) return &e->second;
+    const ir::Node& node = p_.dfg.nodes[n];
+    if (auto it = c_.nodes.find(node.name); it != c_.nodes.end())
+      if (auto e = it->second.find(q.name); e != it->second.end())
+        for (auto f = e->second.rbegin(); f != e->second.rend(); ++f)
+          if (measured_at(*f, node)) return &*f;
     auto it = c_.actors.find(p_.dfg.actor_of(n).name);
     if (it == c_.actors.end()) return nullptr;
     if (auto e = it->second.find(q.name); e != it->second.end()) return &e->second;
@@ -173,11 +185,24 @@ class Resolver {
     return nullptr;
   }
 
+  static double param_value(const ir::Node& node, const std::string& name) {
+    for (const ir::ParamValue& v : node.params)
+      if (v.name == name) return param_literal_value(v.literal);
+    return 0.0;
+  }
+
+  /// Whether a node measurement stands for `node` with its current params.
+  static bool measured_at(const FiringCost& f, const ir::Node& node) {
+    if (!f.at) return true;
+    for (const auto& [name, value] : *f.at)
+      if (param_value(node, name) != value) return false;
+    return true;
+  }
+
   double seconds(const FiringCost& f, const ir::Node& node) const {
     auto value = [&](const std::string& name) {
-      for (const ir::ParamValue& v : node.params)
-        if (v.name == name) return literal_value(v.literal);
-      return 0.0;
+      if (auto c = c_.coefficients.find(name); c != c_.coefficients.end()) return c->second;
+      return param_value(node, name);
     };
     double ms = f.ms.eval(value);
     for (const auto& [param, coef] : f.per) ms += coef * value(param);

@@ -35,6 +35,8 @@ class Random {
 
 class Searcher {
  public:
+  static constexpr double kDirectSpace = 256;
+
   Searcher(const ir::Program& p, const CostTable& costs, const SearchOptions& o)
       : p_(p), costs_(costs), o_(o), model_(p, costs) {
     for (ir::NodeId n : model_.order())
@@ -44,9 +46,12 @@ class Searcher {
   }
 
   /// Starts from the heuristic's best (a tight threshold from the first branch on), then
-  /// branches.
+  /// branches. A space of a few hundred mappings is branched at once: the warm-up would cost
+  /// more than it saves.
   SearchResult exact() {
-    if (!free_.empty() && o_.objective != Objective::memory) {
+    double space = 1;
+    for (ir::NodeId n : free_) space *= static_cast<double>(p_.dfg.nodes[n].candidates.size());
+    if (!free_.empty() && o_.objective != Objective::memory && space > kDirectSpace) {
       std::vector<ir::PeId> current = greedy();
       anneal(current, std::min<std::uint64_t>(annealing_steps(), 20000));
       descend(best_.empty() ? current : best_.front().pe_of);

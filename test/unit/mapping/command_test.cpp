@@ -162,3 +162,41 @@ TEST_CASE("--evaluate prints the model's figures for the spec's own mapping as J
   CHECK(map({spec, "--costs", costs, "--evaluate", "--apply"}).first == 1);
   CHECK(map({spec, "--costs", costs, "--evaluate", "--explain"}).first == 1);
 }
+
+TEST_CASE("granulometry: run once, map, run again: the split from a profile of split 20",
+          "[mapping][granulometry][fit]") {
+  // A profile as the generated program writes it after a run with split = 20, from GPUs where
+  // an opening costs 0.05 ms plus 0.02 ms per erosion or dilation pass: the head (openings 1-20,
+  // 210 passes) 5.2 ms, the tail (21-40, 610 passes) 13.2 ms.
+  fs::path dir = fs::temp_directory_path() / "dfgc_map_fit_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "profile.json", std::ios::binary) << R"({
+  "profile": {"strategy": "overlap", "iterations": 100},
+  "nodes": {
+    "curve": {"A.cpu": {"ms": 0.01}},
+    "head": {"A.g0": {"ms": 5.2, "at": {"first": 1, "last": 20}}},
+    "read": {"A.cpu": {"ms": 2}},
+    "tail": {"A.g1": {"ms": 13.2, "at": {"first": 21, "last": 40}}}
+  },
+  "links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 50, "latency_us": 0}},
+  "cycle_overhead_ms": {"overlap": 0.05}
+})";
+  const std::string spec = (kSample / "granulometry.dfg").string();
+  auto [status, out] = map({spec, "--costs", (kSample / "fit.json").string(), "--costs",
+                            (dir / "profile.json").string()});
+  INFO(out);
+  REQUIRE(status == 0);
+  CHECK(out.find("costs: fitted c_open = 0.05 ms, c_pass = 0.02 ms from 2 measurements (exact)") !=
+        std::string::npos);
+  // head(s) = 0.05 s + 0.01 s (s + 1), tail(s) = 0.05 (40 - s) + 0.01 (1640 - s (s + 1)):
+  // split 27 gives 8.91 and 9.49 ms, 28 gives 9.52 and 8.88 ms: 27 is the best.
+  CHECK(out.find("param split = 27 in [1, OPENINGS - 1];") != std::string::npos);
+  CHECK(out.find("9.540 ms") != std::string::npos);  // 9.49 + 0.05
+
+  // The profiled split is predicted from its own measurements: the larger, 13.2 ms, + 0.05.
+  auto [status20, eval20] = map({spec, "--costs", (kSample / "fit.json").string(), "--costs",
+                                 (dir / "profile.json").string(), "--evaluate"});
+  REQUIRE(status20 == 0);
+  CHECK(nlohmann::json::parse(eval20)["overlap"]["period_ms"].get<double>() == Approx(13.25));
+}

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "mapping/costs.hpp"
+#include "mapping/fit.hpp"
 #include "passes/program_builder.hpp"
 
 using namespace dfgc;
@@ -113,5 +114,162 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
     INFO(c.json << "\n" << l.diags.render());
     CHECK(!l.table);
     CHECK(l.first_error() == c.message);
+  }
+}
+
+namespace {
+
+/// Several costs files merged in order, fitted against `p`, then resolved.
+struct Fitted {
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  std::optional<mapping::CostFile> file;
+  std::optional<mapping::FitResult> fit;
+  std::optional<mapping::CostTable> table;
+
+  Fitted(const std::vector<std::string>& jsons, const ir::Program& p = piic()) {
+    for (std::size_t i = 0; i < jsons.size(); ++i) {
+      auto path = std::filesystem::temp_directory_path() /
+                  ("dfgc_costs_fit_test_" + std::to_string(i) + ".json");
+      std::ofstream(path) << jsons[i];
+      auto next = mapping::load_costs(path.string(), sources, diags);
+      if (!next) return;
+      if (!file)
+        file = std::move(next);
+      else
+        mapping::merge_costs(*file, std::move(*next));
+    }
+    fit = mapping::fit_costs(*file, p, diags);
+    if (fit) table = mapping::resolve_costs(*file, p, diags);
+  }
+  std::string first_error() const {
+    return diags.diagnostics().empty() ? "" : diags.diagnostics().front().message;
+  }
+};
+
+constexpr const char* kLinearInc = R"({
+  "actors": {
+    "Producer": {"cpu": 1}, "Consumer": {"cpu": 1},
+    "Inc": {"gpu": {"ms": "a + b * nb_loop", "fit": ["a", "b"]}}
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("fitted costs: two measurements determine two coefficients", "[mapping][costs][fit]") {
+  Fitted f({kLinearInc, R"({"nodes": {
+    "i1": {"A.g0": {"ms": 2.0, "at": {"nb_loop": 100}}},
+    "i2": {"A.g1": {"ms": 4.0, "at": {"nb_loop": 300}}}}})"});
+  INFO(f.diags.render());
+  REQUIRE(f.table);
+  REQUIRE(f.fit->coefficients.size() == 2);
+  CHECK(f.fit->coefficients[0].first == "a");
+  CHECK(f.fit->coefficients[0].second == Approx(1.0));
+  CHECK(f.fit->coefficients[1].second == Approx(0.01));
+  CHECK(f.fit->measurements == 2);
+  CHECK(mapping::describe_fit(*f.fit) == "fitted a = 1 ms, b = 0.01 ms from 2 measurements (exact)");
+  CHECK(*f.table->firing[1][1] == Approx(2e-3));  // i1's own measurement (at its nb_loop)
+  CHECK(*f.table->firing[2][2] == Approx(4e-3));  // i2's own measurement on A.g1
+  CHECK(*f.table->firing[2][1] == Approx(4e-3));  // i2 on A.g0: the fitted formula, 1 + 0.01 * 300
+
+  // With other params a measurement no longer stands for its node: the formula does.
+  ir::Program moved = piic();
+  moved.dfg.nodes[1].params[0].literal = "200";
+  Fitted g({kLinearInc, R"({"nodes": {
+    "i1": {"A.g0": {"ms": 2.0, "at": {"nb_loop": 100}}},
+    "i2": {"A.g1": {"ms": 4.0, "at": {"nb_loop": 300}}}}})"},
+           moved);
+  INFO(g.diags.render());
+  REQUIRE(g.table);
+  CHECK(*g.table->firing[1][1] == Approx(3e-3));  // 1 + 0.01 * 200
+}
+
+TEST_CASE("fitted costs: least squares on relative errors over several profiles",
+          "[mapping][costs][fit]") {
+  // Three profiles of i1 at three nb_loop values: 1 + 0.01 x with +-1% noise.
+  Fitted f({kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": 1.515, "at": {"nb_loop": 50}}}}})",
+            R"({"nodes": {"i1": {"A.g0": {"ms": 1.98, "at": {"nb_loop": 100}}}}})",
+            R"({"nodes": {"i1": {"A.g0": {"ms": 5.05, "at": {"nb_loop": 400}}}}})"});
+  INFO(f.diags.render());
+  REQUIRE(f.table);
+  CHECK(f.fit->measurements == 3);
+  CHECK(f.fit->coefficients[0].second == Approx(1.0).epsilon(0.05));
+  CHECK(f.fit->coefficients[1].second == Approx(0.01).epsilon(0.05));
+  CHECK(f.fit->rms_relative > 0);
+  CHECK(f.fit->max_relative < 0.02);
+  CHECK(mapping::describe_fit(*f.fit).find("from 3 measurements (rms error") != std::string::npos);
+  CHECK(*f.table->firing[1][1] == Approx(1.98e-3));  // i1 (nb_loop 100) was measured at 100
+  CHECK(*f.table->firing[2][1] == Approx(4e-3).epsilon(0.05));  // i2 (300): the formula
+}
+
+TEST_CASE("merged costs files: measurements add up, later entries replace earlier ones",
+          "[mapping][costs]") {
+  Fitted f({R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 5}},
+               "links": {"A.cpu <-> A.g0": {"bandwidth_GB_s": 1}},
+               "cycle_overhead_ms": 0.5})",
+            R"({"actors": {"Inc": {"gpu": 7}}, "nodes": {"i1": {"A.g0": {"ms": 3}}},
+               "links": {"A.cpu <-> A.g0": {"bandwidth_GB_s": 2}},
+               "cycle_overhead_ms": {"overlap": 0.25}})"});
+  INFO(f.diags.render());
+  REQUIRE(f.table);
+  CHECK(*f.table->firing[1][1] == Approx(3e-3));  // the measurement (no `at`: always)
+  CHECK(*f.table->firing[2][2] == Approx(7e-3));  // the later actor entry
+  CHECK(f.table->links[0][0].bandwidth == 2e9);
+  CHECK(f.table->overhead[ir::Strategy::overlap] == Approx(0.25e-3));
+  CHECK(f.table->overhead[ir::Strategy::no_overlap] == Approx(0.5e-3));  // the later file has none
+  CHECK(f.fit->coefficients.empty());
+}
+
+TEST_CASE("fitted costs errors", "[mapping][costs][fit]") {
+  struct Case {
+    std::vector<std::string> jsons;
+    const char* message;
+  };
+  const std::string i1_at_100 = R"({"nodes": {"i1": {"A.g0": {"ms": 2, "at": {"nb_loop": 100}}}}})";
+  const Case cases[] = {
+      {{kLinearInc},
+       "no measurement determines 'a': give the costs of a run where a node of actor 'Inc' on "
+       "gpu was measured (--profile FILE, then --costs FILE)"},
+      {{kLinearInc, i1_at_100},
+       "the 1 measurement of 'Inc' on gpu cannot tell 'b' apart from the other coefficients (a, "
+       "b); measure nodes at more param values"},
+      {{kLinearInc, i1_at_100, i1_at_100},
+       "the 2 measurements of 'Inc' on gpu cannot tell 'b' apart from the other coefficients "
+       "(a, b); measure nodes at more param values"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "a * b + nb_loop", "fit": ["a", "b"]}}}})",
+        i1_at_100, R"({"nodes": {"i2": {"A.g1": {"ms": 4, "at": {"nb_loop": 300}}}}})"},
+       "this formula is not linear in its fitted coefficients (a, b); dfgc fits them by linear "
+       "least squares"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "a * nb_loop", "fit": ["a", "c"]}}}})"},
+       "'fit' names 'c', which the formula of actor 'Inc' on gpu does not use"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "nb_loop * 2", "fit": ["nb_loop"]}}}})", i1_at_100},
+       "'fit' names 'nb_loop', a param of actor 'Inc'; a fitted coefficient needs a name of its "
+       "own"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "a", "fit": "a"}}}})"},
+       "'fit' must be a non-empty array of coefficient names"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "a", "fit": ["a", "a"]}}}})"},
+       "'fit' names 'a' twice"},
+      {{R"({"actors": {"Inc": {"gpu": {"fit": ["a"]}}}})"},
+       "'fit' needs an 'ms' formula that uses the fitted names"},
+      {{R"({"nodes": {"i1": {"A.g0": {"ms": 1, "fit": ["a"]}}}})"},
+       "'fit' belongs in an actor's entry (\"actors\"): it names the coefficients of the actor's "
+       "formula that measurements of its nodes determine"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": 1, "at": {"nb_loop": 1}}}}})"},
+       "'at' belongs in a node's measurement (\"nodes\"): it gives the node's params when it was "
+       "measured"},
+      {{R"({"nodes": {"i1": {"A.g0": {"ms": 1, "at": {"nb_loop": "many"}}}}})"},
+       "'at' gives param 'nb_loop' a number"},
+      {{kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": 1, "at": {"loops": 3}}}}})"},
+       "the measurement of node 'i1' on A.g0 gives no value of param 'nb_loop' in 'at', which "
+       "actor 'Inc''s fitted formula uses"},
+      {{R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 1}},
+           "nodes": {"i1": {"A.g0": {"ms": 1, "at": {"loops": 3}}}}})"},
+       "'at' names param 'loops', which actor 'Inc' does not have"},
+  };
+  for (const Case& c : cases) {
+    Fitted f(c.jsons);
+    INFO(c.jsons.front() << "\n" << f.diags.render());
+    CHECK(!f.table);
+    CHECK(f.first_error() == c.message);
   }
 }
