@@ -13,7 +13,11 @@
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
-#   gpu_build   samples/overlap/two_hosts.dfg (a GPU on each host) built with nvcc and MPI,
+#   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
+#               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
+#               at start-up with exit status 1, the message printed exactly once, no hang
+#   gpu_build   samples/overlap/two_hosts.dfg (a GPU on each host) and two_hosts_gpudirect.dfg
+#               (the same with a gpudirect link between the GPUs) built with nvcc and MPI,
 #               warnings as errors; compile and link, then a run on this machine without GPUs
 #               must stop at start-up with the GPU check's message; skipped without nvcc
 set -euo pipefail
@@ -100,19 +104,36 @@ case $case in
         -- env DFG_TEST_FAIL_AT=17 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 100000000 $flags
     done
     ;;
+  flags)
+    build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"
+    app="$work/gen/build/app"
+    expect_failure iterations 1 30 \
+      "error: rank 1 (host B) was started with --iterations 20, rank 0 (host A) with 10; every rank needs the same --iterations, --no-overlap and --sync" \
+      -- "$mpiexec" -n 1 "$app" --iterations 10 : -n 1 "$app" --iterations 20
+    expect_failure no_overlap 1 30 \
+      "error: rank 1 (host B) was started with --no-overlap, rank 0 (host A) without it; every rank needs the same --iterations, --no-overlap and --sync" \
+      -- "$mpiexec" -n 1 "$app" --iterations 10 : -n 1 "$app" --iterations 10 --no-overlap
+    expect_failure sync 1 30 \
+      "error: rank 1 (host A) was started with --sync=neighbours, rank 0 (host B) with --sync=barrier; every rank needs the same --iterations, --no-overlap and --sync" \
+      -- "$mpiexec" -n 1 "$app" --sync=barrier --hostmap A=1,B=0 : -n 1 "$app" --hostmap A=1,B=0
+    ;;
   gpu_build)
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     if [[ ! -x $nvcc ]]; then echo "nvcc not found: skipped"; exit 77; fi
-    "$dfgc" compile samples/overlap/two_hosts.dfg -o "$work/gen"
-    cmake -S "$work/gen" -B "$work/gen/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
-      -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
-      -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
-    cmake --build "$work/gen/build" -j 2
-    [[ -x $work/gen/build/app ]] || fail "no executable"
-    if ! nvidia-smi -L >/dev/null 2>&1; then
-      expect_failure no_gpu 1 30 "error: rank 0 (host A): A.g0 is CUDA device 0, but this machine has no CUDA device" \
-        -- "$mpiexec" -n 2 "$work/gen/build/app" --iterations 10
-    fi
+    for spec in two_hosts two_hosts_gpudirect; do
+      gen="$work/$spec"
+      "$dfgc" compile "samples/overlap/$spec.dfg" -o "$gen"
+      cmake -S "$gen" -B "$gen/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
+        -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
+        -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
+      cmake --build "$gen/build" -j 2
+      [[ -x $gen/build/app ]] || fail "$spec: no executable"
+      if ! nvidia-smi -L >/dev/null 2>&1; then
+        expect_failure "no_gpu_$spec" 1 30 \
+          "error: rank 0 (host A): A.g0 is CUDA device 0, but this machine has no CUDA device" \
+          -- "$mpiexec" -n 2 "$gen/build/app" --iterations 10
+      fi
+    done
     ;;
   *) fail "unknown case '$case'" ;;
 esac

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include <fmt/format.h>
@@ -131,6 +133,20 @@ std::vector<std::pair<std::string, std::string>> tracks(const Model& m) {
   return out;
 }
 
+/// A node's params as --profile's "at" gives them, "first=1 last=28": each literal as a plain
+/// number (true 1, false 0, no suffixes), so that the profile can write it as JSON.
+std::string profile_params(const ir::Node& node) {
+  std::string out;
+  for (const ir::ParamValue& v : node.params) {
+    std::string literal = v.literal;
+    while (!literal.empty() && std::strchr("fFlLuU", literal.back()) && !literal.starts_with("0x"))
+      literal.pop_back();
+    double value = literal == "true" ? 1 : literal == "false" ? 0 : std::strtod(literal.c_str(), nullptr);
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", v.name, value);
+  }
+  return out;
+}
+
 std::string strategy_block(const Model& m, ir::Strategy strategy) {
   const StrategyModel& sm = m.strategies[strategy];
   const ir::IgStrategy& s = (*m.ig)[strategy];
@@ -151,8 +167,9 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
       profile = fmt::format("\"{} -> {}\"", p.arch.pes[s.transfers[e.id].from_pe].name,
                             p.arch.pes[s.transfers[e.id].to_pe].name);
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
-    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}}},\n", kind, e.short_name, e.where,
-                         track, e.first_cycle, bytes, profile, step);
+    std::string at = e.kind == Entry::Kind::firing ? fmt::format("\"{}\"", profile_params(p.dfg.nodes[e.id])) : "nullptr";
+    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}, {}}},\n", kind, e.short_name, e.where,
+                         track, e.first_cycle, bytes, profile, at, step);
   }
   Printer out;
   out.emit({{"ns", overlap ? "overlap" : "no_overlap"},

@@ -70,6 +70,23 @@ std::string mpi_note(std::span<const Model> hosts) {
       hosts.size(), names, tags);
 }
 
+/// Which host-to-host transfers go over gpudirect links, and the two ways they may run.
+std::string gpudirect_note(std::span<const Model> hosts) {
+  const Model& m = hosts.front();
+  std::vector<int> tags;
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = (*m.ig)[strategy];
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
+      if (is_gpudirect(*m.program, s.transfers[t])) tags.push_back(m.strategies[strategy].net_tags[t]);
+  }
+  if (tags.empty()) return "";
+  std::sort(tags.begin(), tags.end());
+  std::string list = std::to_string(tags[0]);
+  for (std::size_t i = 1; i < tags.size(); ++i)
+    list += (i + 1 == tags.size() ? " and " : ", ") + std::to_string(tags[i]);
+  return render_template(template_text("README_gpudirect.md"), {{"tags", list}});
+}
+
 }  // namespace
 
 std::string render_cmake(std::span<const Model> hosts, const std::vector<std::string>& actor_dirs) {
@@ -155,6 +172,7 @@ std::string render_readme(std::span<const Model> hosts) {
                                       "architecture names\n(CUDA device ordinals).\n"
                                     : ""},
        {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
+       {"gpudirect_note", mpi ? gpudirect_note(hosts) : ""},
        {"pes", pes},
        {"files", files}});
 }

@@ -36,6 +36,14 @@ bool is_net(const ir::Program& program, const ir::IgTransfer& t) {
   return program.arch.pes[t.from_pe].host != program.arch.pes[t.to_pe].host;
 }
 
+bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t) {
+  return program.arch.links[t.link].kind == ir::LinkKind::gpudirect;
+}
+
+ir::PeId net_runner(const ir::Program& program, ir::PeId end) {
+  return program.arch.hosts[program.arch.pes[end].host].cpu;
+}
+
 ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig) {
   ir::PerStrategy<std::vector<int>> tags;
   int next = 0;
@@ -64,6 +72,13 @@ StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t) {
 }
 
 bool Model::has_gpu() const { return !program->arch.hosts[host].gpus.empty(); }
+
+bool Model::has_gpudirect() const {
+  for (ir::Strategy s : ir::kStrategies)
+    for (const Entry& e : strategies[s].entries)
+      if (e.gpudirect) return true;
+  return false;
+}
 
 std::vector<ir::PeId> Model::pes() const {
   std::vector<ir::PeId> out = {program->arch.hosts[host].cpu};
@@ -147,8 +162,8 @@ class StrategyBuilder {
     for (ir::TransferId t = 0; t < s_.transfers.size(); ++t) {
       const ir::IgTransfer& x = s_.transfers[t];
       if (is_net(p_, x)) {
-        if (x.to_pe == pe) recvs.push_back(t);
-        if (x.from_pe == pe) sends.push_back(t);
+        if (net_runner(p_, x.to_pe) == pe) recvs.push_back(t);
+        if (net_runner(p_, x.from_pe) == pe) sends.push_back(t);
       } else if (launcher(p_, x) == pe) {
         local.push_back(t);
       }
@@ -171,7 +186,8 @@ class StrategyBuilder {
       e.where = fmt::format("{}>{}", p_.arch.pes[x.from_pe].name, p_.arch.pes[x.to_pe].name);
       e.runner = pe;
       if (is_net(p_, x)) {
-        e.net = x.to_pe == pe ? Entry::Net::recv : Entry::Net::send;
+        e.net = net_runner(p_, x.to_pe) == pe ? Entry::Net::recv : Entry::Net::send;
+        if (is_gpudirect(p_, x)) e.gpudirect = e.net == Entry::Net::recv ? x.to_pe : x.from_pe;
       } else {
         e.stream = stream_of(p_, x);
       }
@@ -214,15 +230,15 @@ class StrategyBuilder {
   }
 
   /// The owner of each colour and every launcher of a transfer touching it share memory. Each
-  /// end of a host-to-host transfer touches only the colour its own PE owns.
+  /// end of a host-to-host transfer touches only a colour of its own host, run by its CPU (the
+  /// colour's owner over a net link; over a gpudirect link, the GPU owns it).
   void add_neighbours() {
     std::vector<std::set<ir::PeId>> users(s_.colours.size());
     for (ir::ColourId c = 0; c < s_.colours.size(); ++c) users[c].insert(s_.colours[c].pe);
     for (const ir::IgTransfer& t : s_.transfers) {
-      if (is_net(p_, t)) continue;
-      ir::PeId l = launcher(p_, t);
-      users[s_.buffers[t.from].colour].insert(l);
-      users[s_.buffers[t.to].colour].insert(l);
+      const bool net = is_net(p_, t);
+      users[s_.buffers[t.from].colour].insert(net ? net_runner(p_, t.from_pe) : launcher(p_, t));
+      users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : launcher(p_, t));
     }
     for (const auto& group : users)
       for (ir::PeId a : group)

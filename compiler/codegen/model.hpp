@@ -10,11 +10,13 @@
 /// Who runs what: a firing and a delay copy run on their own PE (a GPU's on its compute stream);
 /// a transfer is launched by its GPU end: CPU -> GPU by the destination on its h2d stream,
 /// GPU -> CPU by the source on its d2h stream, GPU -> GPU by the destination on its peer stream.
-/// A host-to-host transfer (a net link between two CPUs) is an entry of both CPUs: the source's
-/// sends it, the destination's receives it, through MPI, with the transfer's tag (net_tags()).
-/// Two PEs are neighbours when their threads touch a common allocation (a colour): the owner of
-/// a colour and the launcher of every transfer that reads or writes one of its members (both
-/// ends of a host-to-host transfer own the colours they touch: no neighbour across hosts).
+/// A host-to-host transfer (a net link between two CPUs, or a gpudirect link between two GPUs)
+/// is an entry of both hosts' CPUs: the source host's sends it, the destination host's receives
+/// it, through MPI, with the transfer's tag (net_tags()); over a gpudirect link from and into
+/// the GPU's own buffer (device memory). Two PEs are neighbours when their threads touch a
+/// common allocation (a colour): the owner of a colour and the launcher of every transfer that
+/// reads or writes one of its members; a host-to-host transfer's end on a host is run by that
+/// host's CPU (a GPU and its CPU are neighbours through a gpudirect buffer; never across hosts).
 #pragma once
 
 #include <cstdint>
@@ -51,6 +53,9 @@ struct Entry {
   /// A host-to-host transfer: this host's end sends or receives it (MPI); none otherwise.
   enum class Net : std::uint8_t { none, send, recv };
   Net net = Net::none;
+  /// A host-to-host transfer over a gpudirect link: this host's end is in the memory of this
+  /// GPU; none otherwise.
+  std::optional<ir::PeId> gpudirect;
 };
 
 /// One strategy's entries, in the order the threads run them.
@@ -83,6 +88,8 @@ struct Model {
   bool has_gpu() const;
   /// Whether the program spans several hosts (an MPI program, one rank per host).
   bool multi_host() const { return program->arch.hosts.size() > 1; }
+  /// Whether this host sends or receives a transfer over a gpudirect link.
+  bool has_gpudirect() const;
   /// The host's PEs, cpu first, then its gpus.
   std::vector<ir::PeId> pes() const;
 };
@@ -91,15 +98,19 @@ struct Model {
 Model build_model(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
                   ir::HostId host = 0);
 
-/// Whether `t` goes between two hosts (a net link): an MPI message.
+/// Whether `t` goes between two hosts (a net or gpudirect link): an MPI message.
 bool is_net(const ir::Program& program, const ir::IgTransfer& t);
+/// Whether `t` goes over a gpudirect link: an MPI message between two GPUs' buffers.
+bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t);
+/// The PE that runs one end of a host-to-host transfer: the CPU of `end`'s host.
+ir::PeId net_runner(const ir::Program& program, ir::PeId end);
 
 /// The MPI tag of every host-to-host transfer, per strategy and TransferId (-1 for the others):
 /// numbered 0, 1, ... in schedule.txt order, the overlap strategy first, then no-overlap (a tag
 /// is unique in the program).
 ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig);
 
-/// The PE whose thread launches a transfer.
+/// The PE whose thread launches a transfer within a host.
 ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t);
 StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t);
 

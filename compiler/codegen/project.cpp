@@ -49,13 +49,17 @@ std::vector<std::string> actor_dirs(const ir::Program& p, const fs::path& out_di
 }
 
 /// The runtime headers the program includes: the host-only ones, dfg/cuda/ where a host has a
-/// GPU, dfg/mpi/ on several hosts.
+/// GPU, dfg/mpi/ on several hosts (dfg/mpi/gpudirect.hpp, which needs CUDA too, only where a
+/// transfer goes over a gpudirect link).
 void add_runtime(std::span<const Model> hosts, Files& files) {
-  bool gpu = false;
-  for (const Model& m : hosts) gpu = gpu || m.has_gpu();
+  bool gpu = false, gpudirect = false;
+  for (const Model& m : hosts) {
+    gpu = gpu || m.has_gpu();
+    gpudirect = gpudirect || m.has_gpudirect();
+  }
   for (const auto& [path, text] : runtime_files()) {
     bool cuda = path.starts_with("cuda/");
-    bool mpi = path.starts_with("mpi/");
+    bool mpi = path.starts_with("mpi/") && (path != "mpi/gpudirect.hpp" || gpudirect);
     bool host = path.find('/') == std::string_view::npos || path.starts_with("detail/");
     if (host || (cuda && gpu) || (mpi && hosts.size() > 1))
       files[fmt::format("runtime/dfg/{}", path)] = std::string(text);

@@ -38,8 +38,9 @@ std::string render_rank(const Model& m) {
   if (mpi) {
     // The dfg/mpi headers first: they include <mpi.h> without its C++ bindings.
     runtime = "#include \"dfg/mpi/abort.hpp\"\n#include \"dfg/mpi/barrier.hpp\"\n"
-              "#include \"dfg/mpi/cycle_transfers.hpp\"\n#include \"dfg/mpi/session.hpp\"\n"
-              "#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
+              "#include \"dfg/mpi/cycle_transfers.hpp\"\n" +
+              std::string(m.has_gpudirect() ? "#include \"dfg/mpi/gpudirect.hpp\"\n" : "") +
+              "#include \"dfg/mpi/session.hpp\"\n#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
   }
   std::string run_host = render_template(template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
                                          mpi ? Printer::Vars{{"host", host.name},

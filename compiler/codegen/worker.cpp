@@ -45,6 +45,7 @@ class WorkerPrinter {
       for (std::size_t e : sm.by_pe[pe_]) {
         if (sm.entries[e].net == Entry::Net::none) continue;
         endpoints_.insert({sm.entries[e].net, endpoint_member(sm, sm.entries[e])});
+        if (sm.entries[e].gpudirect) gpudirect_.insert(*sm.entries[e].gpudirect);
         ++count;
       }
       net_capacity_ = std::max(net_capacity_, count);
@@ -83,6 +84,8 @@ class WorkerPrinter {
     return p_.arch.hosts[m_.pe(other).host];
   }
   bool has_net() const { return !endpoints_.empty(); }
+  /// The member that gives a GPU's end of the gpudirect transfers its path: "gpudirect_A_g0_".
+  std::string gpudirect_member(ir::PeId gpu) const { return "gpudirect_" + identifier(m_.pe(gpu).name) + "_"; }
   std::string storage_type() const {
     if (gpu_) return "dfg::DeviceBuffer";
     return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
@@ -124,6 +127,9 @@ class WorkerPrinter {
     out_.emit({{"storage", storage_type()}},
               "std::vector<$storage$> storage_;  // one allocation per colour\n");
     if (mpi_) {
+      for (ir::PeId gpu : gpudirect_)
+        out_.emit({{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}},
+                  "dfg::mpi::GpuDirect $m$;  // $pe$'s end of the gpudirect transfers: device memory or staged\n");
       if (has_net()) out_.emit("// host-to-host transfers (MPI) of the chosen strategy, built by the constructor\n");
       for (const auto& [net, member] : endpoints_)
         out_.emit({{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}},
@@ -148,6 +154,8 @@ class WorkerPrinter {
   void constructor() {
     std::string init = "run_(run)";
     if (mpi_) {
+      for (ir::PeId gpu : gpudirect_)
+        init += fmt::format(",\n{}(mpi, {}, \"{}\")", gpudirect_member(gpu), m_.pe(gpu).device, m_.pe(gpu).name);
       if (has_net()) init += fmt::format(",\nnet_(run.probes, {})", net_capacity_);
       init += ",\nranks_(mpi)";
     }
@@ -168,6 +176,8 @@ class WorkerPrinter {
 
   void constructor_body() {
     if (gpu_) out_.emit({{"d", device()}}, "dfg::DeviceGuard device($d$);\n");
+    if (!gpudirect_.empty())
+      out_.emit("dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take\n");
     out_.emit("const Params& params = run.params;\n");
     out_.emit("if (run.overlap) {\n");
     {
@@ -239,15 +249,22 @@ class WorkerPrinter {
       if (e.net == Entry::Net::none) continue;
       const ir::IgTransfer& t = s.transfers[e.id];
       const ir::Host& peer = peer_host(e, t);
+      std::string memory;
+      if (e.gpudirect)
+        memory = fmt::format(", {} the memory of {} (gpudirect)", e.net == Entry::Net::send ? "from" : "into",
+                             m_.pe(*e.gpudirect).name);
       out_.emit({{"m", endpoint_member(sm, e)},
                  {"host", std::to_string(m_.pe(e.net == Entry::Net::send ? t.to_pe : t.from_pe).host)},
                  {"tag", std::to_string(sm.net_tags[e.id])},
                  {"bytes", fmt::format("bytes_{}(params)", p_.types[s.buffers[t.from].type].name)},
                  {"name", e.short_name},
                  {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                 {"peer", peer.name}},
-                "// $dir$ host $peer$, tag $tag$\n"
+                 {"peer", peer.name},
+                 {"memory", memory}},
+                "// $dir$ host $peer$, tag $tag$$memory$\n"
                 "$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, \"$name$\");\n");
+      if (e.gpudirect)
+        out_.emit({{"g", gpudirect_member(*e.gpudirect)}, {"m", endpoint_member(sm, e)}}, "$g$.attach(*$m$);\n");
     }
   }
 
@@ -256,7 +273,7 @@ class WorkerPrinter {
     std::set<int> sources;
     for (ir::Strategy s : ir::kStrategies)
       for (const ir::IgTransfer& t : (*m_.ig)[s].transfers)
-        if (launcher(p_, t) == pe_ && stream_of(p_, t) == StreamKind::peer)
+        if (!is_net(p_, t) && launcher(p_, t) == pe_ && stream_of(p_, t) == StreamKind::peer)
           sources.insert(m_.pe(t.from_pe).device);
     for (int src : sources)
       out_.emit({{"d", device()}, {"s", std::to_string(src)}},
@@ -419,7 +436,8 @@ class WorkerPrinter {
     std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
     std::string comment = e.label;
     if (e.net != Entry::Net::none)
-      comment += fmt::format(" (net: {} host {}, tag {})", e.net == Entry::Net::send ? "send to" : "receive from",
+      comment += fmt::format(" ({}: {} host {}, tag {})", to_string(p_.arch.links[s.transfers[e.id].link].kind),
+                             e.net == Entry::Net::send ? "send to" : "receive from",
                              peer_host(e, s.transfers[e.id]).name, sm.net_tags[e.id]);
     else if (e.kind == Entry::Kind::transfer)
       comment += fmt::format(" ({})", to_string(p_.arch.links[s.transfers[e.id].link].kind));
@@ -531,6 +549,7 @@ class WorkerPrinter {
   std::string pe_ident_;
   std::string ns_;
   std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
+  std::set<ir::PeId> gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies
   std::size_t net_capacity_ = 0;  ///< the most host-to-host transfers of one strategy
   Printer out_;
 };

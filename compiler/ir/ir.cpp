@@ -49,6 +49,7 @@ std::string_view to_string(LinkKind k) {
     case LinkKind::pcie: return "pcie";
     case LinkKind::nvlink: return "nvlink";
     case LinkKind::net: return "net";
+    case LinkKind::gpudirect: return "gpudirect";
   }
   DFGC_UNREACHABLE("link kind");
 }

@@ -162,7 +162,9 @@ struct Host {
   SourceLoc loc;
 };
 
-enum class LinkKind { pcie, nvlink, net };
+/// pcie and nvlink join PEs of one host, net the CPUs of two hosts, gpudirect the GPUs of two
+/// hosts (MPI with device pointers: CUDA-aware MPI, GPUDirect RDMA).
+enum class LinkKind { pcie, nvlink, net, gpudirect };
 std::string_view to_string(LinkKind k);
 /// A bandwidth in the largest decimal unit that keeps it >= 1, as a spec writes it: "2.6 GB/s".
 std::string format_bandwidth(double bytes_per_s);

@@ -39,6 +39,8 @@ class ArchBuilder {
 
   void host(const ast::HostDecl& h);
   void link(const ast::LinkDecl& l);
+  /// Once every link is in: each gpudirect link's fallback path through host memory exists.
+  void check_gpudirect();
 
  private:
   /// Adds the host's cpu; reports a missing or second one.
@@ -46,6 +48,8 @@ class ArchBuilder {
   void host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names);
   std::optional<ir::LinkKind> link_kind(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
   void check_duplicate(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
+  /// Whether a link joins `from` to `to` directly (`net`: or a path of net links).
+  bool joined(ir::PeId from, ir::PeId to, bool net) const;
   ir::Pe& add_pe(ir::Host& host, std::string local_name, ir::PeKind kind, SourceLoc loc);
 
   ArchInfo& arch_;
@@ -55,6 +59,7 @@ class ArchBuilder {
   DiagnosticEngine& diags_;
   NameTable hosts_{"host"};
   std::map<std::pair<ir::PeId, ir::PeId>, std::vector<const ast::LinkDecl*>> links_by_pair_;
+  std::vector<std::pair<ir::LinkId, const ast::LinkDecl*>> gpudirect_;  ///< the gpudirect links
 };
 
 ir::Pe& ArchBuilder::add_pe(ir::Host& host, std::string local_name, ir::PeKind kind,
@@ -131,29 +136,48 @@ void ArchBuilder::host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& p
 }
 
 std::optional<ir::LinkKind> ArchBuilder::link_kind(const ast::LinkDecl& l, ir::PeId a, ir::PeId b) {
-  static const std::vector<std::string> kinds = {"pcie", "nvlink", "net"};
+  static const std::vector<std::string> kinds = {"pcie", "nvlink", "net", "gpudirect"};
   const ir::Pe& pa = g_.pes[a];
   const ir::Pe& pb = g_.pes[b];
   bool same_host = pa.host == pb.host;
+  bool two_gpus = pa.kind == ir::PeKind::gpu && pb.kind == ir::PeKind::gpu;
+  // Between two hosts, where a link of the other kind would have been right.
+  std::string_view remote_hint =
+      two_gpus ? "; GPUs of different hosts are joined by gpudirect links" : "; hosts are joined by net links";
   if (l.kind.name == "pcie" || l.kind.name == "nvlink") {
     if (same_host) return l.kind.name == "pcie" ? ir::LinkKind::pcie : ir::LinkKind::nvlink;
     error_at(diags_, span_of(l.kind),
-             fmt::format("a {} link must join two processing elements of one host, not {} and {}; "
-                         "hosts are joined by net links",
-                         l.kind.name, pa.name, pb.name));
+             fmt::format("a {} link must join two processing elements of one host, not {} and {}{}",
+                         l.kind.name, pa.name, pb.name, remote_hint));
     return std::nullopt;
   }
   if (l.kind.name == "net") {
     if (!same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu)
       return ir::LinkKind::net;
     error_at(diags_, span_of(l.kind),
-             fmt::format("a net link must join the cpus of two different hosts, not {} and {}",
-                         pa.name, pb.name));
+             fmt::format("a net link must join the cpus of two different hosts, not {} and {}{}", pa.name,
+                         pb.name, !same_host && two_gpus ? remote_hint : ""));
+    return std::nullopt;
+  }
+  if (l.kind.name == "gpudirect") {
+    if (two_gpus && !same_host) return ir::LinkKind::gpudirect;
+    if (two_gpus)
+      error_at(diags_, span_of(l.kind),
+               fmt::format("a gpudirect link must join GPUs of two different hosts, but {} and {} are both "
+                           "on host {}; join GPUs of one host with an nvlink (or pcie) link",
+                           pa.name, pb.name, g_.hosts[pa.host].name));
+    else
+      error_at(diags_, span_of(l.kind),
+               fmt::format("a gpudirect link must join GPUs of two different hosts, not {} and {}{}", pa.name,
+                           pb.name,
+                           !same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu
+                               ? "; the cpus of two hosts are joined by net links"
+                               : ""));
     return std::nullopt;
   }
   if (!l.kind.name.empty())
     error_at(diags_, span_of(l.kind),
-             fmt::format("unknown link kind '{}'; expected pcie, nvlink or net{}", l.kind.name,
+             fmt::format("unknown link kind '{}'; expected pcie, nvlink, net or gpudirect{}", l.kind.name,
                          did_you_mean(l.kind.name, kinds)));
   return std::nullopt;
 }
@@ -187,6 +211,68 @@ void ArchBuilder::link(const ast::LinkDecl& l) {
   if (!kind) return;
   check_duplicate(l, *a, *b);
   g_.links.push_back({*a, *b, *kind, l.bandwidth, l.latency.value_or(0), l.bidirectional, l.loc});
+  if (*kind == ir::LinkKind::gpudirect) gpudirect_.push_back({static_cast<ir::LinkId>(g_.links.size() - 1), &l});
+}
+
+bool ArchBuilder::joined(ir::PeId from, ir::PeId to, bool net) const {
+  if (!net) {
+    for (const ir::Link& l : g_.links)
+      if (l.kind != ir::LinkKind::net && l.kind != ir::LinkKind::gpudirect && l.connects(from, to)) return true;
+    return false;
+  }
+  std::vector<bool> seen(g_.pes.size(), false);
+  std::vector<ir::PeId> todo = {from};
+  seen[from] = true;
+  while (!todo.empty()) {
+    ir::PeId pe = todo.back();
+    todo.pop_back();
+    if (pe == to) return true;
+    for (const ir::Link& l : g_.links) {
+      if (l.kind != ir::LinkKind::net) continue;
+      for (ir::PeId next : {l.a, l.b})
+        if (!seen[next] && l.connects(pe, next)) {
+          seen[next] = true;
+          todo.push_back(next);
+        }
+    }
+  }
+  return false;
+}
+
+void ArchBuilder::check_gpudirect() {
+  for (const auto& [id, decl] : gpudirect_) {
+    const ir::Link& link = g_.links[id];
+    const ir::PeId cpu_a = g_.hosts[g_.pes[link.a].host].cpu;
+    const ir::PeId cpu_b = g_.hosts[g_.pes[link.b].host].cpu;
+    // What a transfer a -> b stages through, in its direction: a's pcie to its cpu, the
+    // network between the cpus, b's pcie from its cpu; the reverse too on a two-way link.
+    struct Need {
+      const char* what;
+      ir::PeId from, to;
+      bool net;
+    };
+    const Need needs[] = {{"a pcie link", link.a, cpu_a, false},
+                          {"a net path", cpu_a, cpu_b, true},
+                          {"a pcie link", cpu_b, link.b, false}};
+    std::vector<std::string> missing;
+    for (const Need& n : needs) {
+      const bool forward = !joined(n.from, n.to, n.net);
+      const bool back = link.bidirectional && !joined(n.to, n.from, n.net);
+      if (forward && back)
+        missing.push_back(fmt::format("{} between {} and {}", n.what, g_.pes[n.from].name, g_.pes[n.to].name));
+      else if (forward || back)
+        missing.push_back(fmt::format("{} from {} to {}", n.what, g_.pes[forward ? n.from : n.to].name,
+                                      g_.pes[forward ? n.to : n.from].name));
+    }
+    if (missing.empty()) continue;
+    std::string list = missing[0];
+    for (std::size_t i = 1; i < missing.size(); ++i)
+      list += (i + 1 == missing.size() ? " and " : ", ") + missing[i];
+    error_at(diags_, span_of(decl->kind),
+             fmt::format("gpudirect link {} {} {} also needs {}: where MPI is not CUDA-aware, its transfers "
+                         "are staged through host memory",
+                         g_.pes[link.a].name, link.bidirectional ? "<->" : "->", g_.pes[link.b].name, list));
+  }
 }
 
 }  // namespace
@@ -241,6 +327,7 @@ ArchTable check_archs(const Spec& spec, const ParamTable& params, const SourceMa
         error_at(diags, span_of(a.name), fmt::format("arch '{}' has no hosts", a.name.name));
       for (const ast::HostDecl& h : a.hosts) builder.host(h);
       for (const ast::LinkDecl& l : a.links) builder.link(l);
+      builder.check_gpudirect();
       info.ok = diags.error_count() == errors_before;
       if (declared) table.archs.push_back(std::move(info));
     }

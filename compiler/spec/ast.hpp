@@ -123,12 +123,12 @@ struct PeRef {
 };
 
 /// `link A.cpu <-> A.g0 pcie (25 GB/s);`  `link A.g0 <-> A.g1 nvlink (300 GB/s, 2 us);`
-/// `->` declares a one-way link.
+/// `link A.g0 <-> B.g0 gpudirect (12 GB/s, 5 us);`  `->` declares a one-way link.
 struct LinkDecl {
   PeRef a;
   PeRef b;
   bool bidirectional = true;
-  Ident kind;                   ///< pcie, nvlink, net
+  Ident kind;                   ///< pcie, nvlink, net, gpudirect
   double bandwidth = 0;         ///< bytes per second, units applied
   SourceLoc bandwidth_loc;
   std::optional<double> latency;  ///< seconds, units applied

@@ -620,7 +620,7 @@ bool Parser::parse_link(ast::ArchDecl& arch) {
   auto b = parse_peref(fmt::format("after '{}'", arrow));
   if (!b) return false;
   auto kind = expect_ident(
-      fmt::format("a link kind (pcie, nvlink or net) after '{}.{}'", b->host.name, b->pe.name));
+      fmt::format("a link kind (pcie, nvlink, net or gpudirect) after '{}.{}'", b->host.name, b->pe.name));
   if (!kind) return false;
   SourceLoc open = tok_.loc;
   if (!expect(Tok::l_paren, fmt::format("after link kind '{}'", kind->name)) || !parse_bandwidth(d))

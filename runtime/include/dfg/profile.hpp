@@ -3,6 +3,7 @@
 /// run measured, valid input to `dfgc map --costs`:
 ///
 ///     nodes.<node>.<PE>.ms              the mean firing time of each node on the PE it ran on
+///     nodes.<node>.<PE>.at              the node's params in this run (dfgc map fits with them)
 ///     links."<X> -> <Y>"                each link direction used: bandwidth_GB_s, latency_us
 ///     cycle_overhead_ms.<strategy>      the strategy that ran: period minus the model's loads
 ///     profile                           what the run was (ignored by dfgc map)
@@ -74,8 +75,11 @@ class Profile {
   /// The next Stats entry: `kind` "firing", "transfer" or "copy"; `key` a firing's node or a
   /// transfer's link direction ("A.cpu -> A.g0"), null for a copy; `where` a firing's PE or a
   /// transfer's "A.cpu>A.g0"; a transfer's bytes and (without overlap) step.
-  void add_entry(std::string_view kind, const char* key, std::string_view where, std::uint64_t bytes, int step) {
+  /// `at`: a firing's node params, "first=1 last=28" (written as the entry's "at"); may be null.
+  void add_entry(std::string_view kind, const char* key, std::string_view where, std::uint64_t bytes, int step,
+                 const char* at = nullptr) {
     Item item;
+    item.at = at != nullptr ? at : "";
     item.kind = kind == "firing" ? Item::Kind::firing : kind == "transfer" ? Item::Kind::transfer : Item::Kind::other;
     item.key = key != nullptr ? key : "";
     item.bytes = bytes;
@@ -185,16 +189,18 @@ class Profile {
     out += "  },\n";
 
     // nodes: node -> PE -> mean ms, sorted by node then PE.
-    std::map<std::string, std::map<std::string, double>> nodes;
+    std::map<std::string, std::map<std::string, const Item*>> nodes;
     for (const Item& it : items_)
-      if (it.kind == Item::Kind::firing && it.count > 0 && !it.key.empty()) nodes[it.key][it.from] = it.mean_s;
+      if (it.kind == Item::Kind::firing && it.count > 0 && !it.key.empty()) nodes[it.key][it.from] = &it;
     out += "  \"nodes\": {";
     bool first = true;
     for (const auto& [node, per_pe] : nodes) {
       out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(node) + ": {";
       bool first_pe = true;
-      for (const auto& [pe, seconds] : per_pe) {
-        out += std::string(first_pe ? "" : ", ") + detail::json_string(pe) + ": {\"ms\": " + number(seconds * 1e3) + "}";
+      for (const auto& [pe, item] : per_pe) {
+        out += std::string(first_pe ? "" : ", ") + detail::json_string(pe) + ": {\"ms\": " + number(item->mean_s * 1e3);
+        if (!item->at.empty()) out += ", \"at\": " + at_json(item->at);
+        out += "}";
         first_pe = false;
       }
       out += "}";
@@ -258,7 +264,22 @@ class Profile {
     int step = 0;
     std::uint64_t count = 0;
     double mean_s = 0;
+    std::string at;  ///< a firing's node params: "first=1 last=28"
   };
+
+  /// "first=1 last=28" as a JSON object, {"first": 1, "last": 28}.
+  static std::string at_json(std::string_view at) {
+    std::string out = "{";
+    while (!at.empty()) {
+      const std::size_t space = at.find(' ');
+      const std::string_view pair = at.substr(0, space);
+      const std::size_t eq = pair.find('=');
+      if (out.size() > 1) out += ", ";
+      out += detail::json_string(pair.substr(0, eq)) + ": " + std::string(pair.substr(eq + 1));
+      at = space == std::string_view::npos ? std::string_view() : at.substr(space + 1);
+    }
+    return out + "}";
+  }
 
   int pe_index(const std::string& name) const {
     for (std::size_t i = 0; i < pes_.size(); ++i)

@@ -5,7 +5,7 @@
 /// (--trace, --stats, --profile).
 ///
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
-/// bytes(params) (or null), profile, step. `Params` is its runtime-param struct.
+/// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
 ///
 /// Guarantees: called by the main thread only, before the workers start (initial_windows,
 /// register_entries) or after they joined (write_reports); they allocate, and do not block
@@ -65,7 +65,7 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
     Profile profile(overlap, iterations, stats->summary());
     for (std::size_t pe = 0; pe < PeCount; ++pe) profile.add_pe(pe_names[pe], pe_kinds[pe]);
     for (const Entry& e : entries)
-      profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step);
+      profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step, e.at);
     if (const std::string error = profile.write(options.profile_file); !error.empty()) {
       std::cerr << error << '\n';
       return 1;

@@ -27,14 +27,23 @@ static __global__ void morpho_step(const std::uint8_t* in, std::uint8_t* out, in
   out[i] = v;
 }
 
-// One thread per z-slice counts its voxels; then one thread adds the slices up. No atomics.
+// One block per z-slice counts its voxels (coalesced reads, a shared-memory reduction); then one
+// thread adds the slices up. No atomics, so the count does not depend on the order of the blocks.
+static constexpr unsigned kCountThreads = 256;
+
 static __global__ void count_slices(const std::uint8_t* in, int side, long long* per_slice) {
-  const int z = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (z >= side) return;
+  __shared__ long long partial[kCountThreads];
   const std::size_t plane = static_cast<std::size_t>(side) * side;
+  const std::uint8_t* slice = in + blockIdx.x * plane;
   long long count = 0;
-  for (std::size_t i = 0; i < plane; ++i) count += in[z * plane + i] != 0;
-  per_slice[z] = count;
+  for (std::size_t i = threadIdx.x; i < plane; i += blockDim.x) count += slice[i] != 0;
+  partial[threadIdx.x] = count;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) per_slice[blockIdx.x] = partial[0];
 }
 
 static __global__ void add_slices(const long long* per_slice, int side, std::int64_t* count) {
@@ -72,8 +81,8 @@ struct OpeningsBase {
       for (int d = 0; d < k; ++d)
         morpho_step<<<blocks, threads, 0, ctx.stream()>>>(work_[d % 2], work_[(d + 1) % 2], side_,
                                                           false);
-      const unsigned slice_blocks = static_cast<unsigned>((side_ + threads - 1) / threads);
-      count_slices<<<slice_blocks, threads, 0, ctx.stream()>>>(work_[k % 2], side_, per_slice_);
+      count_slices<<<static_cast<unsigned>(side_), kCountThreads, 0, ctx.stream()>>>(work_[k % 2], side_,
+                                                                                     per_slice_);
       add_slices<<<1, 1, 0, ctx.stream()>>>(per_slice_, side_, counts + (k - 1));
     }
   }

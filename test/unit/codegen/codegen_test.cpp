@@ -202,6 +202,87 @@ TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its
         std::string::npos);
 }
 
+/// s @ A.cpu -> i @ A.g0 -> j @ B.g0 -> c @ B.cpu; the GPUs are joined by a gpudirect link.
+ir::Program gpudirect_program() {
+  test::ProgramBuilder b("direct");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1).host("B", 1);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
+  b.node("s", "S", "A.cpu").node("i", "I", "A.g0").node("j", "I", "B.g0").node("c", "C", "B.cpu");
+  b.edge("s.o", "i.a").edge("i.b", "j.a").edge("j.b", "c.m");
+  ir::Program p = b.build();
+  p.spec_file = "direct.dfg";
+  return p;
+}
+
+TEST_CASE("codegen model: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers",
+          "[codegen]") {
+  ir::Program program = gpudirect_program();
+  ir::Ig ig = run_passes(program);
+  ActorSignatures signatures = signatures_of(program);
+  std::vector<codegen::Model> hosts;
+  for (ir::HostId h = 0; h < 2; ++h) hosts.push_back(codegen::build_model(program, ig, signatures, h));
+  const ir::PeId a_cpu = 0, a_g0 = 1, b_cpu = 2, b_g0 = 3;
+  REQUIRE(program.arch.pes[b_g0].name == "B.g0");
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = ig[strategy];
+    // The router takes the direct link: one transfer from A.g0's buffer to B.g0's.
+    std::vector<ir::TransferId> direct;
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
+      if (codegen::is_gpudirect(program, s.transfers[t])) direct.push_back(t);
+    REQUIRE(direct.size() == 1);
+    const ir::IgTransfer& x = s.transfers[direct[0]];
+    CHECK(x.from_pe == a_g0);
+    CHECK(x.to_pe == b_g0);
+    CHECK(codegen::is_net(program, x));
+    CHECK(s.transfers.size() == 3);
+    for (const codegen::Model& m : hosts) {
+      const codegen::StrategyModel& sm = m.strategies[strategy];
+      CHECK(sm.net_tags[direct[0]] >= 0);
+      for (const codegen::Entry& e : sm.entries) {
+        if (e.kind != codegen::Entry::Kind::transfer || e.id != direct[0]) continue;
+        // Each end on the CPU of its host, on the GPU's buffer; no stream.
+        CHECK(e.runner == (m.host == 0 ? a_cpu : b_cpu));
+        CHECK(e.net == (m.host == 0 ? codegen::Entry::Net::send : codegen::Entry::Net::recv));
+        REQUIRE(e.gpudirect);
+        CHECK(*e.gpudirect == (m.host == 0 ? a_g0 : b_g0));
+        CHECK_FALSE(e.stream);
+        CHECK(e.where == "A.g0>B.g0");
+      }
+      CHECK(m.has_gpudirect());
+    }
+    // The CPU that runs a GPU's end shares that GPU's memory: they are neighbours, within a host.
+    const codegen::StrategyModel& a = hosts[0].strategies[strategy];
+    const codegen::StrategyModel& b = hosts[1].strategies[strategy];
+    CHECK(a.neighbours[a_cpu].count(a_g0) == 1);
+    CHECK(a.neighbours[a_g0].count(a_cpu) == 1);
+    CHECK(b.neighbours[b_cpu].count(b_g0) == 1);
+    CHECK(b.neighbours[b_g0].count(b_cpu) == 1);
+    for (const codegen::Model& m : hosts)
+      for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
+        for (ir::PeId n : m.strategies[strategy].neighbours[pe])
+          CHECK(program.arch.pes[n].host == program.arch.pes[pe].host);
+  }
+
+  codegen::Files files = codegen::generate_project(program, ig, signatures, fs::current_path());
+  CHECK(files.count("runtime/dfg/mpi/gpudirect.hpp") == 1);
+  const std::string& rank_a = files.at("rank_A.cpp");
+  CHECK(rank_a.find("#include \"dfg/mpi/gpudirect.hpp\"") != std::string::npos);
+  CHECK(rank_a.find("gpudirect_A_g0_(mpi, 0, \"A.g0\")") != std::string::npos);
+  CHECK(rank_a.find("gpudirect_A_g0_.attach(*send_i_b_B_g0_);") != std::string::npos);
+  CHECK(rank_a.find("net_.start(*send_i_b_B_g0_, overlap::transfer_i_b_B_g0, j, i_b_A_g0.at(") !=
+        std::string::npos);
+  CHECK(files.at("rank_B.cpp").find("gpudirect_B_g0_.attach(*recv_i_b_B_g0_);") != std::string::npos);
+  // No GPU launches it: no peer access between the two hosts' devices.
+  CHECK(files.at("rank_B_g0.cu").find("peer") == std::string::npos);
+  CHECK(files.at("README.md").find("tags 0 and 1 go over gpudirect links") != std::string::npos);
+  // A program without gpudirect links does not get the header.
+  ir::Program plain = hosts_program();
+  codegen::Files other = codegen::generate_project(plain, run_passes(plain), signatures_of(plain), fs::current_path());
+  CHECK(other.count("runtime/dfg/mpi/gpudirect.hpp") == 0);
+  CHECK(other.at("rank_B.cpp").find("gpudirect") == std::string::npos);
+}
+
 TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps other files",
           "[codegen]") {
   fs::path root = fs::temp_directory_path() / ("dfgc_codegen_test_" + std::to_string(::getpid()));

@@ -51,8 +51,8 @@ dfg::Profile one_gpu(std::int64_t cycles) {
   profile.add_pe("A.g0", "gpu");
   profile.add_entry("transfer", "A.cpu -> A.g0", "A.cpu>A.g0", kMiB16, 0);
   profile.add_entry("firing", "p", "A.cpu", 0, 0);
-  profile.add_entry("firing", "i1", "A.g0", 0, 0);
-  profile.add_entry("firing", "i2", "A.g0", 0, 0);
+  profile.add_entry("firing", "i1", "A.g0", 0, 0, "nb_loop=100");
+  profile.add_entry("firing", "i2", "A.g0", 0, 0, "nb_loop=300 fast=1");
   profile.add_entry("copy", nullptr, "A.g0", 0, 0);
   profile.add_entry("transfer", "A.g0 -> A.cpu", "A.g0>A.cpu", kMiB16, 0);
   profile.add_entry("firing", "c", "A.cpu", 0, 0);
@@ -97,8 +97,8 @@ TEST_CASE("profile: firing means, link bandwidths and the overlap overhead", "[p
         "  },\n"
         "  \"nodes\": {\n"
         "    \"c\": {\"A.cpu\": {\"ms\": 2}},\n"
-        "    \"i1\": {\"A.g0\": {\"ms\": 0.5}},\n"
-        "    \"i2\": {\"A.g0\": {\"ms\": 0.5}},\n"
+        "    \"i1\": {\"A.g0\": {\"ms\": 0.5, \"at\": {\"nb_loop\": 100}}},\n"
+        "    \"i2\": {\"A.g0\": {\"ms\": 0.5, \"at\": {\"nb_loop\": 300, \"fast\": 1}}},\n"
         "    \"p\": {\"A.cpu\": {\"ms\": 1}}\n"
         "  },\n"
         "  \"links\": {\n"
@@ -110,6 +110,8 @@ TEST_CASE("profile: firing means, link bandwidths and the overlap overhead", "[p
   CHECK(profile.json() == one_gpu(12).json());  // deterministic
   const Json doc = Json::parse(profile.json());
   CHECK(doc["nodes"]["i1"]["A.g0"]["ms"].get<double>() == Approx(0.5));
+  CHECK(doc["nodes"]["i2"]["A.g0"]["at"]["nb_loop"].get<int>() == 300);  // the node's params
+  CHECK(!doc["nodes"]["p"]["A.cpu"].contains("at"));                      // a node without params
 }
 
 TEST_CASE("profile: transfers into one GPU over two links load its H2D engine", "[profile]") {

@@ -20,14 +20,15 @@ struct Entry {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);
   const char* profile;
+  const char* at;
   int step;
 };
 
 std::size_t bytes_of(const Params& p) { return p.n * 4; }
 
 constexpr std::array<Entry, 2> kEntries = {{
-    {"fire", "p (P)", "A.cpu", 0, 0, nullptr, "p", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", 0},
+    {"firing", "p (P)", "A.cpu", 0, 0, nullptr, "p", "n=4", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
 }};
 
 }  // namespace

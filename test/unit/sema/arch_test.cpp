@@ -93,14 +93,46 @@ TEST_CASE("links join known processing elements in the way their kind allows", "
       "4:8: error: arch 'a' has no host 'C'; did you mean 'A'?\n"
       "5:10-11: error: host 'A' has no processing element 'g2'; did you mean 'g0'?\n"
       "6:17-20: error: link from A.g0 to itself\n"
-      "7:23-25: error: unknown link kind 'pci'; expected pcie, nvlink or net; did you mean "
+      "7:23-25: error: unknown link kind 'pci'; expected pcie, nvlink, net or gpudirect; did you mean "
       "'pcie'?\n"
       "8:22-27: error: a nvlink link must join two processing elements of one host, not A.g0 "
-      "and B.g0; hosts are joined by net links\n"
+      "and B.g0; GPUs of different hosts are joined by gpudirect links\n"
       "9:23-25: error: a net link must join the cpus of two different hosts, not A.cpu and A.g1\n"
       "10:23-25: error: a net link must join the cpus of two different hosts, not A.cpu and B.g0\n"
       "13:3-6: error: duplicate link between A.g1 and A.cpu\n"
       "  11:3-6: note: previous link is here\n"
       "15:3-6: error: duplicate link between B.cpu and B.g0\n"
       "  14:3-6: note: previous link is here\n");
+}
+
+TEST_CASE("gpudirect links join GPUs of two hosts that host memory also joins", "[sema]") {
+  // B's GPU reaches A's and C's directly; the hosts' cpus are joined through B (a net path of
+  // two links is enough) and every GPU has its pcie link.
+  auto a = test::analyze(
+      with_app("arch a {\n  host A { cpu; gpu g0 = 0; }\n  host B { cpu; gpu g0 = 0; }\n"
+               "  host C { cpu; gpu g0 = 0; }\n"
+               "  link A.cpu <-> A.g0 pcie (25 GB/s);\n  link B.cpu <-> B.g0 pcie (25 GB/s);\n"
+               "  link C.cpu <-> C.g0 pcie (25 GB/s);\n"
+               "  link A.cpu <-> B.cpu net (2.6 GB/s);\n  link B.cpu <-> C.cpu net (2.6 GB/s);\n"
+               "  link A.g0 <-> C.g0 gpudirect (12 GB/s, 5 us);\n"
+               "  link B.g0 -> A.g0 gpudirect (10 GB/s);\n}"));
+  REQUIRE(a->program);
+  const ir::ArchGraph& g = a->program->arch;
+  REQUIRE(g.links.size() == 7);
+  CHECK(g.links[5].kind == ir::LinkKind::gpudirect);
+  CHECK(ir::to_string(g.links[5].kind) == "gpudirect");
+  CHECK(g.links[5].bandwidth == Approx(12e9));
+  CHECK(g.links[5].latency == Approx(5e-6));
+  CHECK(g.links[5].bidirectional);
+  CHECK_FALSE(g.links[6].bidirectional);
+
+  // One-way fallbacks count in their direction only.
+  CHECK(diagnose(with_app("arch a {\n  host A { cpu; gpu g0 = 0; }\n  host B { cpu; gpu g0 = 0; }\n"
+                          "  link A.g0 -> A.cpu pcie (25 GB/s);\n  link B.cpu -> B.g0 pcie (25 GB/s);\n"
+                          "  link A.cpu -> B.cpu net (2.6 GB/s);\n"
+                          "  link A.g0 -> B.g0 gpudirect (12 GB/s);\n"
+                          "  link B.g0 -> A.g0 gpudirect (12 GB/s);\n}")) ==
+        "8:21-29: error: gpudirect link B.g0 -> A.g0 also needs a pcie link from B.g0 to B.cpu, a net path "
+        "from B.cpu to A.cpu and a pcie link from A.cpu to A.g0: where MPI is not CUDA-aware, its transfers "
+        "are staged through host memory\n");
 }

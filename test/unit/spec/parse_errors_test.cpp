@@ -104,7 +104,7 @@ TEST_CASE("link errors", "[spec][parse-errors]") {
       {"arch a { link A.cpu -> (1 B/s); }",
        "expected a processing element (host.pe) after '->', found '('", "1:24"},
       {"arch a { link A.cpu <-> B.cpu (1 B/s); }",
-       "expected a link kind (pcie, nvlink or net) after 'B.cpu', found '('", "1:31"},
+       "expected a link kind (pcie, nvlink, net or gpudirect) after 'B.cpu', found '('", "1:31"},
       {"arch a { link A.cpu <-> B.cpu net 1 B/s; }",
        "expected '(' after link kind 'net', found '1'", "1:35"},
       {"arch a { link A.cpu <-> B.cpu net (fast); }",

@@ -7,6 +7,10 @@
 ///     --hostmap A=1,B=0   or   DFG_HOSTMAP=A=1,B=0    (an override: every host exactly once,
 ///                                                      every rank in [0, ranks), no rank twice)
 ///
+/// The ranks must also be started with the same run flags (--iterations, --no-overlap, --sync):
+/// a rank that runs other cycles than its peers would wait forever for their messages.
+/// run_flags_error() says how one rank's flags differ from rank 0's.
+///
 /// Guarantees: pure functions of their arguments; thread-safe; they allocate (start-up only) and
 /// never throw except std::bad_alloc. An error is one line that starts with "error: " and names
 /// its source (`--hostmap`, `DFG_HOSTMAP`) and the offending entry.
@@ -14,6 +18,7 @@
 
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -142,6 +147,36 @@ inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks,
   }
   p.rank_of_host = std::move(rank_of_host);
   return p;
+}
+
+/// The run flags every rank must share (dfg/flags.hpp's Options).
+struct RunFlags {
+  std::int64_t iterations = 0;  ///< --iterations
+  bool overlap = true;          ///< false: --no-overlap
+  bool barrier_sync = false;    ///< --sync=barrier
+};
+
+/// "" when `mine`, the flags of rank `me` ("rank 1 (host B)"), are `first`'s, the flags of rank 0
+/// (`first_who`), else the one-line error naming the first flag that differs, e.g.
+///   error: rank 1 (host B) was started with --iterations 50, rank 0 (host A) with 100; every
+///   rank needs the same --iterations, --no-overlap and --sync
+inline std::string run_flags_error(const RunFlags& mine, std::string_view me, const RunFlags& first,
+                                   std::string_view first_who) {
+  std::string mine_text, first_text;
+  if (mine.iterations != first.iterations) {
+    mine_text = "with --iterations " + std::to_string(mine.iterations);
+    first_text = "with " + std::to_string(first.iterations);
+  } else if (mine.overlap != first.overlap) {
+    mine_text = mine.overlap ? "without --no-overlap" : "with --no-overlap";
+    first_text = first.overlap ? "without it" : "with it";
+  } else if (mine.barrier_sync != first.barrier_sync) {
+    mine_text = mine.barrier_sync ? "with --sync=barrier" : "with --sync=neighbours";
+    first_text = first.barrier_sync ? "with --sync=barrier" : "with --sync=neighbours";
+  } else {
+    return {};
+  }
+  return "error: " + std::string(me) + " was started " + mine_text + ", " + std::string(first_who) + " " +
+         first_text + "; every rank needs the same --iterations, --no-overlap and --sync";
 }
 
 /// One GPU that a host's PEs use: its spec name ("B.g1") and its CUDA device ordinal.

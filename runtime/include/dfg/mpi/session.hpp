@@ -4,15 +4,17 @@
 ///
 ///     dfg::mpi::Session mpi(argc, argv);                       // MPI_Init_thread(SERIALIZED)
 ///     if (int s = mpi.place(kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr)) return s;
+///     if (int s = mpi.agree_run_flags({iterations, overlap, barrier_sync}, std::cerr)) return s;
 ///     if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()], device_count), std::cerr)) return s;
 ///     ... spawn the workers; the CPU worker of this host makes every MPI call ...
 ///     return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   // dfg/mpi/abort.hpp
 ///
-/// A start-up error (wrong number of ranks, a bad --hostmap, a GPU ordinal this machine lacks)
-/// is printed once for the whole job, by the lowest rank that found it (rank 0 when every rank
-/// found the same), and every rank returns 1 from place()/agree(); main returns it and the
+/// A start-up error (wrong number of ranks, a bad --hostmap, ranks started with different
+/// --iterations, --no-overlap or --sync, a GPU ordinal this machine lacks) is printed once for
+/// the whole job, by the lowest rank that found it (rank 0 when every rank found the same), and
+/// every rank returns 1 from place()/agree()/agree_run_flags(); main returns it and the
 /// Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
-/// communication is an MPI_Allreduce per check, which every rank reaches.
+/// communication is a collective per check (MPI_Allreduce, MPI_Bcast), which every rank reaches.
 ///
 /// Thread level. The rank's MPI calls are made by one thread at a time, but not always by the
 /// thread that initialised MPI: main makes the start-up calls, then the worker thread of the
@@ -29,10 +31,11 @@
 /// through pinned host memory.
 ///
 /// Guarantees:
-/// - Construction, place(), agree() and destruction are called by main, outside the cycle loop;
-///   place() and agree() are collective (every rank calls them, in the same order) and block in
-///   MPI_Allreduce (agree() one, place() two: the checks, then that every rank holds the same
-///   map). They allocate. The accessors are const, noexcept and never block.
+/// - Construction, place(), agree(), agree_run_flags() and destruction are called by main,
+///   outside the cycle loop; place(), agree() and agree_run_flags() are collective (every rank
+///   calls them, in the same order) and block in MPI_Allreduce (agree() one, place() two: the
+///   checks, then that every rank holds the same map) or MPI_Bcast (agree_run_flags(): rank 0's
+///   flags, then one agree()). They allocate. The accessors are const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError).
@@ -47,6 +50,7 @@
 #endif
 #endif
 
+#include <cstdint>
 #include <cstdlib>
 #include <ostream>
 #include <span>
@@ -131,9 +135,13 @@ class Session {
   bool cuda_aware() const noexcept { return cuda_aware_; }
 
   /// "rank 1 (host B)", or "rank 1" before place(): how messages name this rank.
-  std::string who() const {
-    std::string w = "rank " + std::to_string(rank_);
-    if (host_ >= 0) w += " (host " + std::string(host_name()) + ")";
+  std::string who() const { return who_of(rank_); }
+
+  /// How messages name rank `rank`: "rank 0 (host A)", or "rank 0" before place().
+  std::string who_of(int rank) const {
+    std::string w = "rank " + std::to_string(rank);
+    const int host = host_ >= 0 ? placement_.host_of_rank(rank) : -1;
+    if (host >= 0) w += " (host " + std::string(hosts_[static_cast<std::size_t>(host)]) + ")";
     return w;
   }
 
@@ -182,6 +190,16 @@ class Session {
     host_ = placement_.host_of_rank(rank_);
     cuda_aware_ = options.cuda_aware && library_cuda_aware();
     return 0;
+  }
+
+  /// Collective, after a successful place(). Compares this rank's run flags with rank 0's; when
+  /// some rank differs, the lowest such rank prints run_flags_error() once on `err` and every
+  /// rank returns 1; otherwise 0.
+  int agree_run_flags(const RunFlags& mine, std::ostream& err) {
+    std::int64_t values[3] = {mine.iterations, mine.overlap ? 1 : 0, mine.barrier_sync ? 1 : 0};
+    check(MPI_Bcast(values, 3, MPI_INT64_T, 0, comm_), "MPI_Bcast (run flags)");
+    const RunFlags first{values[0], values[1] != 0, values[2] != 0};
+    return agree(run_flags_error(mine, who(), first, who_of(0)), err);
   }
 
   /// Collective. Every rank passes its own check's result ("" when fine); when some rank failed,

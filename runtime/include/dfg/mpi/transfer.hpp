@@ -35,6 +35,14 @@
 /// transfer. The generated cycle must post every receive and send of a cycle before waiting on
 /// any of them (with and without overlap), which makes the exchange deadlock-free.
 ///
+/// Staging. An endpoint moves the token from and into the slot itself, unless it was given a
+/// Staging (stage_through(), before its first start()): then MPI sends from and receives into
+/// the staging host buffer, and the Staging's copy moves the token between the slot and that
+/// buffer: before the sends are posted (start() of a SendEndpoint), and once the receives
+/// completed (the test() that sees them complete, before it returns true). This is how a GPU's
+/// slot reaches a library that is not CUDA-aware (dfg/mpi/gpudirect.hpp); the chunks are cut
+/// from the staging buffer exactly as from a slot, so both paths send the same messages.
+///
 /// Guarantees:
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
 ///   communicator and tag bound) and then used by one thread at a time, the rank's MPI thread
@@ -46,7 +54,9 @@
 /// - Allocation: requests and statuses are allocated by the constructor; start/test/wait never
 ///   allocate except to build an MpiError's message.
 /// - The slot passed to start() must stay valid, and (for a send) unchanged, until test()
-///   returned true or wait() returned.
+///   returned true or wait() returned. A staging buffer must outlive the endpoint. With a
+///   Staging, start() (send) and the completing test() (receive) also run its copy, which
+///   blocks until the copy is done; they still allocate nothing.
 /// - Destroying an endpoint with a token in flight happens only on an error path: it cancels a
 ///   pending receive and frees (MPI_Request_free) a pending send.
 #pragma once
@@ -84,6 +94,29 @@ struct ChunkPlan {
   }
 };
 
+/// How an endpoint reaches a slot that MPI must not be given (a GPU's device memory when the
+/// library is not CUDA-aware): copies between the slot and a host staging buffer. Both calls
+/// are made by the endpoint's thread, the rank's MPI thread, and return once the copy is done.
+class StagingCopy {
+ public:
+  /// Before a send: the token's `bytes` from `slot` into the host buffer `host`.
+  virtual void to_host(void* host, const void* slot, std::size_t bytes) = 0;
+  /// After a receive: the token's `bytes` from the host buffer `host` into `slot`.
+  virtual void to_slot(void* slot, const void* host, std::size_t bytes) = 0;
+
+ protected:
+  StagingCopy() = default;
+  StagingCopy(const StagingCopy&) = default;
+  StagingCopy& operator=(const StagingCopy&) = default;
+  ~StagingCopy() = default;
+};
+
+/// A staging host buffer of the endpoint's bytes() and the copy to and from it.
+struct Staging {
+  void* host = nullptr;
+  StagingCopy* copy = nullptr;
+};
+
 /// How the sender completes: synchronous (MPI_Issend, the default: see the file comment), or
 /// standard (MPI_Isend: may complete before the receive is posted; for measurements).
 enum class SendMode { synchronous, standard };
@@ -104,6 +137,19 @@ class Endpoint {
   std::string_view name() const noexcept { return name_; }
   /// The iteration of the token last started.
   std::int64_t iteration() const noexcept { return iteration_; }
+  /// Whether MPI moves the token through a staging buffer (stage_through()).
+  bool staged() const noexcept { return staging_.copy != nullptr; }
+
+  /// From now on, send from / receive into `staging.host` and copy between it and the slots
+  /// with `staging.copy` (see the file comment). Only while no token is in flight.
+  void stage_through(Staging staging) {
+    const std::string what = "dfg::mpi transfer '" + name_ + "': ";
+    if (staging.host == nullptr || staging.copy == nullptr) {
+      throw std::invalid_argument(what + "a staging needs a host buffer and a copy");
+    }
+    if (in_flight_) throw std::logic_error(what + "stage_through() while a token is in flight");
+    staging_ = staging;
+  }
 
   /// True when no token is in flight (the last one completed); one MPI_Testall, never blocks.
   bool test() {
@@ -113,7 +159,10 @@ class Endpoint {
     if (rc != MPI_SUCCESS) fail(rc, "MPI_Testall");
     if (done == 0) return false;
     in_flight_ = false;
-    if (receiving_) check_counts();
+    if (receiving_) {
+      check_counts();
+      if (staging_.copy != nullptr && plan_.bytes != 0) staging_.copy->to_slot(slot_, staging_.host, plan_.bytes);
+    }
     return true;
   }
 
@@ -197,6 +246,8 @@ class Endpoint {
   Abort& abort_;
   std::vector<MPI_Request> requests_;
   std::vector<MPI_Status> statuses_;
+  Staging staging_;
+  void* slot_ = nullptr;  ///< a staged receive's slot, written once the receives complete
   bool in_flight_ = false;
   std::int64_t iteration_ = -1;
 };
@@ -210,10 +261,15 @@ class SendEndpoint final : public Endpoint {
                Abort& abort = process_abort())
       : Endpoint(session, false, peer, id, bytes, name, chunk_bytes, abort), mode_(mode) {}
 
-  /// Posts the sends of token `iteration` from `slot` (bytes() bytes). The previous token must
-  /// have completed (test() returned true, or wait() returned).
+  /// Posts the sends of token `iteration` from `slot` (bytes() bytes), staged: after copying it
+  /// into the staging buffer. The previous token must have completed (test() returned true, or
+  /// wait() returned).
   void start(std::int64_t iteration, const void* slot) {
     begin(iteration);
+    if (staging_.copy != nullptr) {
+      if (plan_.bytes != 0) staging_.copy->to_host(staging_.host, slot, plan_.bytes);
+      slot = staging_.host;
+    }
     const auto* base = static_cast<const unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const int n = static_cast<int>(plan_.size(c));
@@ -237,10 +293,12 @@ class RecvEndpoint final : public Endpoint {
                std::size_t chunk_bytes = kDefaultChunkBytes, Abort& abort = process_abort())
       : Endpoint(session, true, peer, id, bytes, name, chunk_bytes, abort) {}
 
-  /// Posts the receives of token `iteration` into `slot` (bytes() bytes). The previous token
-  /// must have completed.
+  /// Posts the receives of token `iteration` into `slot` (bytes() bytes), staged: into the
+  /// staging buffer, copied into `slot` on completion. The previous token must have completed.
   void start(std::int64_t iteration, void* slot) {
     begin(iteration);
+    slot_ = slot;
+    if (staging_.copy != nullptr) slot = staging_.host;
     auto* base = static_cast<unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const int n = static_cast<int>(plan_.size(c));

@@ -86,6 +86,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -106,16 +107,16 @@ enum Entry : std::size_t {
   fire_tail,  // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", 0},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", 0},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr, nullptr, 0},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Counts, "A.g0 -> A.cpu", 0},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Volume, "A.g0 -> A.cpu", 0},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", 0},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "head", 0},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4, bytes_Volume, "A.cpu -> A.g1", 0},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6, bytes_Counts, "A.g1 -> A.cpu", 0},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail", 0},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", "", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr, nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Counts, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Volume, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "head", "first=1 last=20", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4, bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6, bytes_Counts, "A.g1 -> A.cpu", nullptr, 0},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail", "first=21 last=40", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 7;
@@ -148,16 +149,16 @@ enum Entry : std::size_t {
   fire_tail,  // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", 0},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", 0},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, 0},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Counts, "A.g0 -> A.cpu", 1},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Volume, "A.g0 -> A.cpu", 1},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", 1},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "head", 0},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3, bytes_Volume, "A.cpu -> A.g1", 0},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4, bytes_Counts, "A.g1 -> A.cpu", 1},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail", 0},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", "", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Counts, "A.g0 -> A.cpu", nullptr, 1},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Volume, "A.g0 -> A.cpu", nullptr, 1},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", nullptr, 1},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "head", "first=1 last=20", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3, bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4, bytes_Counts, "A.g1 -> A.cpu", nullptr, 1},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail", "first=21 last=40", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;

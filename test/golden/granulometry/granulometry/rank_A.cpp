@@ -97,6 +97,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   // node read (Reader)
   read_elements_ = {elements_Volume(params)};
   read_ctx_.set_port_elements(read_elements_.data(), read_elements_.size());
+  read_.init(read_ctx_);
   // node curve (Curve)
   curve_elements_ = {elements_Counts(params), elements_Counts(params)};
   curve_ctx_.set_port_elements(curve_elements_.data(), curve_elements_.size());

@@ -64,6 +64,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -78,10 +79,10 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -106,10 +107,10 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -64,6 +64,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -76,8 +77,8 @@ enum Entry : std::size_t {
   fire_p,  // node p (Producer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 2> kEntries = {{
-    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -100,8 +101,8 @@ enum Entry : std::size_t {
   fire_p,  // node p (Producer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 2> kEntries = {{
-    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
+    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

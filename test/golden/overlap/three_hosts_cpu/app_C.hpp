@@ -64,6 +64,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -77,9 +78,9 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ C.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 3, bytes_Matrix, "B.cpu -> C.cpu", 0},
-    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 4, nullptr, "i2", 0},
-    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 4, nullptr, "c", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 3, bytes_Matrix, "B.cpu -> C.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 4, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 4, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -103,9 +104,9 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ C.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 2, bytes_Matrix, "B.cpu -> C.cpu", 0},
-    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 2, nullptr, "i2", 0},
-    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 2, nullptr, "c", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 2, bytes_Matrix, "B.cpu -> C.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 2, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 2, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -71,6 +71,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -86,11 +87,11 @@ enum Entry : std::size_t {
   fire_i1,  // node i1 (Inc) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 4, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Matrix, "A.g0 -> A.cpu", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 4, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Matrix, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 8;
@@ -117,11 +118,11 @@ enum Entry : std::size_t {
   fire_i1,  // node i1 (Inc) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 3, bytes_Matrix, "A.cpu -> B.cpu", 1},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Matrix, "A.g0 -> A.cpu", 2},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", 2},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 3, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 1},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Matrix, "A.g0 -> A.cpu", nullptr, 2},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 2},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 5;

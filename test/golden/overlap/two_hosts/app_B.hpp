@@ -71,6 +71,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -86,11 +87,11 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ B.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 4, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 8, nullptr, "c", 0},
-    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 5, bytes_Matrix, "B.cpu -> B.g0", 0},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 7, bytes_Matrix, "B.g0 -> B.cpu", 0},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 6, nullptr, "i2", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 4, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 8, nullptr, "c", "", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 5, bytes_Matrix, "B.cpu -> B.g0", nullptr, 0},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 7, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 6, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 8;
@@ -117,11 +118,11 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ B.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 3, bytes_Matrix, "A.cpu -> B.cpu", 1},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 5, nullptr, "c", 0},
-    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 4, bytes_Matrix, "B.cpu -> B.g0", 0},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix, "B.g0 -> B.cpu", 2},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 3, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 1},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 5, nullptr, "c", "", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 4, bytes_Matrix, "B.cpu -> B.g0", nullptr, 0},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 2},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 5;

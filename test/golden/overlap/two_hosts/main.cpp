@@ -45,8 +45,8 @@ std::string gpu_error(int host) {
   return dfg::mpi::gpu_ordinals_error(gpus, count);
 }
 
-/// --trace FILE: each rank writes its own file, FILE with the host's name before the extension
-/// (trace.json -> trace.A.json).
+/// --trace FILE and --profile FILE: each rank writes its own file, FILE with the host's name
+/// before the extension (trace.json -> trace.A.json).
 std::string per_host_file(const std::string& file, std::string_view host) {
   const std::size_t slash = file.find_last_of('/');
   const std::size_t dot = file.find_last_of('.');
@@ -82,8 +82,13 @@ int main(int argc, char** argv) {
     return s;
   if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)
     return s;
+  // Ranks that ran different cycles would wait forever for each other's messages.
+  const dfg::mpi::RunFlags run_flags{flags.options.iterations, flags.options.overlap,
+                                     flags.options.sync == dfg::SyncMode::barrier};
+  if (const int s = mpi.agree_run_flags(run_flags, std::cerr); s != 0) return s;
   if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;
   dfg::Options options = flags.options;
   if (!options.trace_file.empty()) options.trace_file = app::per_host_file(options.trace_file, mpi.host_name());
+  if (!options.profile_file.empty()) options.profile_file = app::per_host_file(options.profile_file, mpi.host_name());
   return dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
 }

@@ -64,6 +64,7 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
 };
 
@@ -77,9 +78,9 @@ enum Entry : std::size_t {
   fire_i1,  // node i1 (Inc) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -103,9 +104,9 @@ enum Entry : std::size_t {
   fire_i1,  // node i1 (Inc) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

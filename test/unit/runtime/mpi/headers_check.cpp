@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   dfg::mpi::Session mpi(argc, argv);
   static constexpr std::string_view kHosts[] = {"A", "B"};
   if (const int s = mpi.place(kHosts, {}, std::cerr); s != 0) return s;
+  if (const int s = mpi.agree_run_flags({100, true, false}, std::cerr); s != 0) return s;
   std::vector<unsigned char> slot(16);
   dfg::mpi::SendEndpoint send(mpi, 1 - mpi.rank(), 0, slot.size(), "A -> B");
   dfg::mpi::RecvEndpoint recv(mpi, 1 - mpi.rank(), 0, slot.size(), "B -> A");

@@ -9,8 +9,15 @@
 // MPI) and a large one (tag 2h+1, --big bytes, default 64 KiB + 13, cut into --chunk-byte messages).
 //
 //   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
-//                             [--big BYTES] [--chunk BYTES] [--standard-send]
+//                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
 //                             [--fail-host B --fail-thread cpu|gpu --fail-at K]
+//
+// With --staged the large token takes the path of a gpudirect transfer on a library that is not
+// CUDA-aware (dfg::mpi::Staging): MPI sends from and receives into a staging buffer, and a
+// StagingCopy moves the token between it and the slot. Here the "device" is host memory and the
+// copy XORs every byte with 0x5A on the way out and back on the way in, so a token reaches the
+// next host intact only if both copies ran, once each, on the whole token; each rank then
+// also reports how many tokens it staged.
 //
 // Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
 // second worker standing for its GPU PE (gpu) throws at iteration K while the job would
@@ -53,6 +60,27 @@ struct Args {
   std::string fail_thread = "cpu";
   std::int64_t fail_at = -1;
   bool rank_barrier = false;
+  bool staged = false;
+};
+
+// The stand-in for dfg::mpi::GpuDirect's copies (see the file comment).
+class XorStaging final : public dfg::mpi::StagingCopy {
+ public:
+  void to_host(void* host, const void* slot, std::size_t bytes) override {
+    scramble(static_cast<unsigned char*>(host), static_cast<const unsigned char*>(slot), bytes);
+    ++out;
+  }
+  void to_slot(void* slot, const void* host, std::size_t bytes) override {
+    scramble(static_cast<unsigned char*>(slot), static_cast<const unsigned char*>(host), bytes);
+    ++in;
+  }
+  std::int64_t out = 0;
+  std::int64_t in = 0;
+
+ private:
+  static void scramble(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+    for (std::size_t i = 0; i < bytes; ++i) dst[i] = static_cast<unsigned char>(src[i] ^ 0x5A);
+  }
 };
 
 std::int64_t to_int(std::string_view s) {
@@ -78,6 +106,7 @@ Args parse(int argc, char** argv) {
     else if (f == "--chunk") a.chunk = static_cast<std::size_t>(to_int(next()));
     else if (f == "--standard-send") a.send_mode = dfg::mpi::SendMode::standard;
     else if (f == "--rank-barrier") a.rank_barrier = true;
+    else if (f == "--staged") a.staged = true;
     else if (f == "--fail-host") a.fail_host = next();
     else if (f == "--fail-thread") a.fail_thread = next();
     else if (f == "--fail-at") a.fail_at = to_int(next());
@@ -189,6 +218,11 @@ int main(int argc, char** argv) {
     send_big = std::make_unique<SendEndpoint>(mpi, peer, 2 * h + 1, args.big, out_name + " (large)", args.chunk,
                                               args.send_mode);
   }
+  XorStaging staging;
+  std::vector<unsigned char> staging_in(args.staged && !first ? args.big : 0);
+  std::vector<unsigned char> staging_out(args.staged && !last ? args.big : 0);
+  if (args.staged && !first) recv_big->stage_through({staging_in.data(), &staging});
+  if (args.staged && !last) send_big->stage_through({staging_out.data(), &staging});
   std::vector<dfg::mpi::Endpoint*> endpoints;
   for (dfg::mpi::Endpoint* e : {static_cast<dfg::mpi::Endpoint*>(recv_small.get()),
                                 static_cast<dfg::mpi::Endpoint*>(recv_big.get()),
@@ -264,6 +298,7 @@ int main(int argc, char** argv) {
       // One write per rank: mpiexec forwards every rank's output as it comes.
       std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
       if (last) line += ", " + std::to_string(checked) + " tokens checked";
+      if (args.staged) line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) + " in";
       line += '\n';
       std::fwrite(line.data(), 1, line.size(), stdout);
       std::fflush(stdout);

@@ -141,3 +141,23 @@ TEST_CASE("flags: --hostmap and --no-cuda-aware-mpi", "[mpi][flags]") {
   const char* valued[] = {"app", "--no-cuda-aware-mpi=1"};
   CHECK(dfg::parse_flags(2, valued, {}).error == "error: --no-cuda-aware-mpi: takes no value");
 }
+
+TEST_CASE("run flags: a rank started with other --iterations, --no-overlap or --sync is named", "[mpi][flags]") {
+  const dfg::mpi::RunFlags first{100, true, false};
+  CHECK(dfg::mpi::run_flags_error(first, "rank 1 (host B)", first, "rank 0 (host A)").empty());
+  CHECK(dfg::mpi::run_flags_error({50, true, false}, "rank 1 (host B)", first, "rank 0 (host A)") ==
+        "error: rank 1 (host B) was started with --iterations 50, rank 0 (host A) with 100; every rank needs the "
+        "same --iterations, --no-overlap and --sync");
+  CHECK(dfg::mpi::run_flags_error({100, false, false}, "rank 2 (host C)", first, "rank 0 (host A)") ==
+        "error: rank 2 (host C) was started with --no-overlap, rank 0 (host A) without it; every rank needs the "
+        "same --iterations, --no-overlap and --sync");
+  CHECK(dfg::mpi::run_flags_error(first, "rank 1 (host A)", {100, false, false}, "rank 0 (host B)") ==
+        "error: rank 1 (host A) was started without --no-overlap, rank 0 (host B) with it; every rank needs the "
+        "same --iterations, --no-overlap and --sync");
+  CHECK(dfg::mpi::run_flags_error({100, true, true}, "rank 1 (host B)", first, "rank 0 (host A)") ==
+        "error: rank 1 (host B) was started with --sync=barrier, rank 0 (host A) with --sync=neighbours; every "
+        "rank needs the same --iterations, --no-overlap and --sync");
+  // The first difference is named: --iterations before --no-overlap before --sync.
+  CHECK(dfg::mpi::run_flags_error({7, false, true}, "rank 1", first, "rank 0").find("--iterations 7,") !=
+        std::string::npos);
+}
