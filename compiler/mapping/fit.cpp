@@ -109,8 +109,8 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
       for (const FiringCost& m : list) {
         Row row{entry, {}, 0, fmt::format("node '{}' on {}", node_name, pe)};
         if (!m.ms.names().empty() || !m.per.empty()) {
-          diags.error(m.loc, fmt::format("a measurement of {} fits actor '{}''s coefficients; "
-                                         "it must be a number of milliseconds",
+          diags.error(m.loc, fmt::format("a measurement of {} is an equation of the fitted "
+                                         "formula of actor '{}'; it must be a number of milliseconds",
                                          row.what, actor.name));
           failed = true;
           continue;
@@ -128,7 +128,7 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
                                    [&](const auto& pv) { return pv.first == name; });
           if (!coefficient && !given && m.at) {
             diags.error(m.loc, fmt::format("the measurement of {} gives no value of param '{}' in "
-                                           "'at', which actor '{}''s fitted formula uses",
+                                           "'at', which the fitted formula of actor '{}' uses",
                                            row.what, name, actor.name));
             failed = true;
           }

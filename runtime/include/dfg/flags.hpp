@@ -323,6 +323,7 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
       "  --stats                 print times per node and transfer, period, throughput\n"
       "  --stats=period          print the period and throughput only (no per-item timing)\n"
       "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
+      "                          (on several hosts, --trace and --profile write FILE.<host>.ext)\n"
       "  --set NAME=VALUE        set a runtime param\n"
       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments)\n"
       "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"

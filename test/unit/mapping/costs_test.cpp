@@ -261,7 +261,10 @@ TEST_CASE("fitted costs errors", "[mapping][costs][fit]") {
        "'at' gives param 'nb_loop' a number"},
       {{kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": 1, "at": {"loops": 3}}}}})"},
        "the measurement of node 'i1' on A.g0 gives no value of param 'nb_loop' in 'at', which "
-       "actor 'Inc''s fitted formula uses"},
+       "the fitted formula of actor 'Inc' uses"},
+      {{kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": "2 * nb_loop", "at": {"nb_loop": 100}}}}})"},
+       "a measurement of node 'i1' on A.g0 is an equation of the fitted formula of actor 'Inc'; it "
+       "must be a number of milliseconds"},
       {{R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 1}},
            "nodes": {"i1": {"A.g0": {"ms": 1, "at": {"loops": 3}}}}})"},
        "'at' names param 'loops', which actor 'Inc' does not have"},
