@@ -9,13 +9,18 @@
 /// namespace app::host_<host>; the runtime's dfg/mpi/ headers are copied too.
 ///
 /// generate_project() renders everything in memory, so that a failure leaves nothing on disk;
-/// write_project() then writes it: into a new or empty directory through a temporary sibling
-/// that is renamed at the end, or over a directory dfgc wrote before (it has a manifest),
-/// replacing the files of the old manifest and keeping every other file (a build directory).
-/// A non-empty directory without a manifest is refused.
+/// write_project() then writes it: into a new directory (made whole beside it, then renamed), or
+/// into an existing one that is empty or that dfgc wrote before (it has a manifest), where the
+/// files of the old manifest are replaced and every other file is kept (a build directory).
+/// A non-empty directory without a manifest is refused. The new files are staged first and moved
+/// into place after a journal is committed: a failure leaves the old project as it was, a kill
+/// leaves it old or the journal that the next compile into the directory carries out (project.cpp
+/// says what each point of the write leaves). Nothing outside the directory is touched, whatever
+/// its manifest says.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,7 +42,21 @@ using Files = std::map<std::string, std::string>;
 Files generate_project(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
                        const std::filesystem::path& out_dir);
 
+/// Ways for tests to stop or fail write_project() part-way.
+struct WriteHooks {
+  /// Asked before each step of the write ("stage PATH", "commit", "remove PATH", "move PATH",
+  /// "clean"); true stops the write there, leaving everything as a kill at that point would.
+  std::function<bool(std::string_view step)> interrupt;
+  /// An errno with which writing the staged file PATH fails (0: none), as on a full disk.
+  std::function<int(std::string_view path)> write_error;
+};
+
 /// Writes `files` into `out_dir` as described above; returns the reason it could not.
-std::optional<std::string> write_project(const Files& files, const std::filesystem::path& out_dir);
+std::optional<std::string> write_project(const Files& files, const std::filesystem::path& out_dir,
+                                         const WriteHooks& hooks = {});
+
+/// Finishes or discards what an interrupted write_project() left in `out_dir` (which exists):
+/// write_project() does it first.
+std::optional<std::string> recover_project(const std::filesystem::path& out_dir);
 
 }  // namespace dfgc::codegen
