@@ -4,12 +4,14 @@
 // Exit status: 0 success, 1 user error (diagnostics printed), 2 internal error.
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -252,9 +254,7 @@ int run(const Options& o) {
   return finish(0);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "map")
     return dfgc::mapping::map_main({argv + 2, argv + argc});
   bool help = false;
@@ -266,3 +266,21 @@ int main(int argc, char** argv) {
   if (!options) return 1;
   return run(*options);
 }
+
+/// Flushes stdout: a command whose output did not all reach it (a full disk, a closed descriptor) has
+/// failed, whatever it returned.
+int flush_stdout(int status) {
+  errno = 0;
+  bool lost = std::fflush(stdout) != 0;  // std::cout writes through stdout's buffer
+  int error = errno;
+  std::cout.flush();
+  lost = lost || !std::cout || std::ferror(stdout);
+  if (!lost) return status;
+  std::cerr << "dfgc: error: cannot write to standard output"
+            << (error ? fmt::format(": {}", std::generic_category().message(error)) : std::string()) << "\n";
+  return status == 0 ? 1 : status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return flush_stdout(run_command(argc, argv)); }
