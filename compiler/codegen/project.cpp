@@ -155,6 +155,7 @@ std::optional<std::string> write_whole(const fs::path& path, std::string_view te
   for (std::size_t done = 0; !error && done < text.size();) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno != EINTR) error = errno;
+    if (n == 0) error = EIO;
     if (n > 0) done += static_cast<std::size_t>(n);
   }
   if (!error && sync && ::fsync(fd) != 0) error = errno;
