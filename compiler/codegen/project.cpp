@@ -320,11 +320,14 @@ std::optional<std::string> Writer::apply(const fs::path& staging, const std::vec
       return fmt::format("cannot write {}: it is {}", quoted(target), *why);
     if (step.kind == Step::remove) {
       fs::remove(target, ec);
-      if (ec && ec != std::errc::not_a_directory) return fmt::format("cannot remove {}: {}", quoted(target), ec.message());
+      if (ec && ec != std::errc::not_a_directory)
+        return fmt::format("cannot remove {}: {}", quoted(target), ec.message());
       remove_empty_parents(dir_, step.path);
       continue;
     }
     fs::path source = staging / "files" / step.path;
+    if (auto why = bad_way(staging, "files/" + step.path, Use::remove))
+      return fmt::format("cannot move {}: it is {}", quoted(source), *why);
     if (!fs::exists(fs::symlink_status(source, ec))) continue;  // moved before
     fs::create_directories(target.parent_path(), ec);
     if (!ec) fs::rename(source, target, ec);
@@ -333,7 +336,7 @@ std::optional<std::string> Writer::apply(const fs::path& staging, const std::vec
   return std::nullopt;
 }
 
-/// Removes DIR.dfgc-tmp-<pid> beside `dir_` where the process is dead.
+/// Removes the directories DIR.dfgc-tmp-<pid> beside `dir_` whose process is dead.
 void Writer::remove_stale_siblings() const {
   fs::path parent = dir_.parent_path().empty() ? fs::path(".") : dir_.parent_path();
   std::string prefix = dir_.filename().string() + std::string(kSibling);
@@ -341,7 +344,8 @@ void Writer::remove_stale_siblings() const {
   for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
     long pid = pid_after(it->path().filename().string(), prefix);
     std::error_code ignored;
-    if (pid > 0 && stale(pid)) fs::remove_all(it->path(), ignored);
+    if (pid > 0 && it->is_directory(ignored) && !it->is_symlink(ignored) && stale(pid))
+      fs::remove_all(it->path(), ignored);
   }
 }
 
@@ -351,7 +355,8 @@ std::optional<std::string> Writer::recover() {
   std::vector<fs::path> left;
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     long pid = pid_after(it->path().filename().string(), kStaging);
-    if (pid == 0) continue;
+    std::error_code ignored;
+    if (pid == 0 || it->is_symlink(ignored)) continue;  // not a staging directory that dfgc made
     if (!stale(pid))
       return fmt::format("another dfgc (process {}) is writing into {}; if it is not, remove {}", pid,
                          quoted(dir_), quoted(it->path()));
@@ -425,8 +430,10 @@ std::optional<std::string> Writer::write_over(const Files& files, const std::set
     if (fs::is_directory(fs::symlink_status(dir_ / path, ec)) && !fs::is_empty(dir_ / path, ec))
       return fmt::format("cannot remove {}: it is a directory that is not empty", quoted(dir_ / path));
   // A file left by dfgc versions that wrote each file through its own temporary.
-  for (const std::string& path : old)
-    if (fs::is_regular_file(fs::symlink_status(dir_ / (path + ".dfgc-tmp"), ec))) fs::remove(dir_ / (path + ".dfgc-tmp"), ec);
+  for (const std::string& path : old) {
+    fs::path leftover = dir_ / (path + ".dfgc-tmp");
+    if (fs::is_regular_file(fs::symlink_status(leftover, ec))) fs::remove(leftover, ec);
+  }
   if (changed.empty() && going.empty()) return std::nullopt;
 
   std::vector<Step> steps;

@@ -245,6 +245,15 @@ TEST_CASE("write: a journal left by a dead process is checked as the manifest is
   REQUIRE(error);
   CHECK(error->find("an absolute path") != std::string::npos);
   CHECK(fs::exists(s.root / "outside" / "f"));
+
+  // A staging directory that is a symlink out is not dfgc's: its files are not moved in.
+  fs::remove_all(staging);
+  put(s.root / "outside" / "journal", "move app.hpp\n");
+  put(s.root / "outside" / "files" / "app.hpp", "not dfgc's\n");
+  fs::create_directory_symlink(fs::absolute(s.root / "outside"), staging);
+  REQUIRE_FALSE(codegen::write_project(kNew, dir));
+  CHECK(text_of(dir / "app.hpp") == "new app\n");
+  CHECK(text_of(s.root / "outside" / "files" / "app.hpp") == "not dfgc's\n");
 }
 
 TEST_CASE("write: an empty directory, a mount point or a symlink to one, is written into",
