@@ -61,6 +61,7 @@ std::optional<std::uint32_t> first_too_deep(std::string_view text, std::size_t m
 
 JsonLocations::JsonLocations(std::string_view text, std::size_t max_depth)
     : text_(text), max_depth_(max_depth) {
+  if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte order mark, as nlohmann skips
   skip_space();
   places_[""] = {static_cast<std::uint32_t>(pos_), static_cast<std::uint32_t>(pos_)};
   walk("", 0);

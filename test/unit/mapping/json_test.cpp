@@ -81,6 +81,11 @@ TEST_CASE("a key given twice in one object is an error at the repeat, noted at t
   REQUIRE(!escaped.doc);
   CHECK(escaped.diags.error_count() == 2);
 
+  // After a byte order mark (nlohmann skips it).
+  Parsed bom("\xEF\xBB\xBF{\"a\": 1, \"a\": 2}");
+  REQUIRE(!bom.doc);
+  CHECK(bom.first().loc.offset == 12);
+
   // The same key in two objects, and keys that differ by an escape, are no repeat.
   Parsed distinct("{\"a\": {\"k\": 1}, \"b\": {\"k\": 1}, \"x\\ny\": 1, \"xny\": 2}");
   INFO(distinct.diags.render());
