@@ -160,7 +160,8 @@ TEST_CASE("costs file numbers are finite and sane; nothing is silently zero or i
     CHECK(l.first_error() == c.message);
   }
   // Formulas: a value past a day (or not finite) is refused once evaluated at the node's params.
-  for (const char* formula : {"1e300 * nb_loop * nb_loop", "1e6 * nb_loop", "1 / (nb_loop - 100)"}) {
+  for (const char* formula :
+       {"1e300 * nb_loop * nb_loop", "1e6 * nb_loop", "1 / (nb_loop - 100)"}) {
     Loaded l(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": ")" + formula +
              "\"}}}");
     INFO(formula << "\n" << l.diags.render());
