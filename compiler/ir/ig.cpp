@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/byte_count.hpp"
+
 namespace dfgc::ir {
 
 std::string_view to_string(Strategy s) { return s == Strategy::overlap ? "overlap" : "no-overlap"; }
@@ -79,7 +81,8 @@ class PeSection {
     copies(out);
     firings(out);
     const MemoryReport& m = s_.memory[pe_];
-    out += fmt::format("  memory {} -> {} bytes, {} colours\n", m.before, m.after, m.colours);
+    out += fmt::format("  memory {} -> {} bytes, {} colours\n", byte_count_text(m.before),
+                       byte_count_text(m.after), m.colours);
     return out;
   }
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "mapping/json_locations.hpp"
+#include "mapping/json_document.hpp"
 #include "sema/suggest.hpp"
 
 namespace dfgc::mapping {
@@ -17,11 +17,26 @@ namespace {
 
 using Json = nlohmann::json;
 
+/// The values a number of a costs file may take (docs/costs.md), and how an error says so.
+struct Range {
+  double low = 0;
+  double high = 0;
+  bool positive = false;
+  std::string_view text;  ///< the bounds, after "must be a positive number"
+};
+
+constexpr Range kFiringRange{0, kMaxFiringMs, false, " of milliseconds, at most 86400000 (a day)"};
+constexpr Range kBandwidthRange{kMinBandwidthGBs, kMaxBandwidthGBs, true,
+                                " of GB/s from 1e-9 (a byte per second) to 1e6"};
+constexpr Range kLatencyRange{0, kMaxLatencyUs, false,
+                              " of microseconds, at most 86400000000 (a day)"};
+constexpr Range kMemoryRange{0, kMaxMemoryGiB, true, " of GiB, at most 1073741824 (2^60 bytes)"};
+
 /// Reads the JSON tree of a costs file into a CostFile, reporting each problem at its key.
 class CostReader {
  public:
-  CostReader(std::uint32_t file, std::string_view text, DiagnosticEngine& diags)
-      : file_(file), where_(text), diags_(diags) {}
+  CostReader(std::uint32_t file, const JsonLocations& where, DiagnosticEngine& diags)
+      : file_(file), where_(where), diags_(diags) {}
 
   std::optional<CostFile> read(const Json& doc) {
     CostFile c;
@@ -74,15 +89,17 @@ class CostReader {
     error(path, fmt::format("{} must be a JSON object", what));
     return false;
   }
+  /// A number in [low, high]; `positive` excludes 0 (when low is 0). -0 reads as 0.
   std::optional<double> number(const std::string& path, const Json& v, std::string_view what,
-                               bool positive) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
-        (positive && v.get<double>() == 0)) {
-      error(path,
-            fmt::format("{} must be a {} number", what, positive ? "positive" : "non-negative"));
+                               const Range& range) {
+    double x = v.is_number() ? v.get<double>() + 0.0 : -1;
+    if (!v.is_number() || !std::isfinite(x) || x < range.low || x > range.high ||
+        (range.positive && x == 0)) {
+      error(path, fmt::format("{} must be a {} number{}", what,
+                              range.positive ? "positive" : "non-negative", range.text));
       return std::nullopt;
     }
-    return v.get<double>();
+    return x;
   }
 
   /// `{ NAME: { PE-or-kind: entry } }`; `nodes` says whether these are node measurements (which
@@ -122,7 +139,7 @@ class CostReader {
         ok &= object(p, value, "'per'");
         if (!value.is_object()) continue;
         for (const auto& [param, coef] : value.items()) {
-          auto c = number(p + "/" + param, coef, "a cost per unit", false);
+          auto c = number(p + "/" + param, coef, "a cost per unit", kFiringRange);
           ok &= c.has_value();
           if (c) cost.per.emplace_back(param, *c);
         }
@@ -138,7 +155,7 @@ class CostReader {
             ok = false;
             continue;
           }
-          cost.at->emplace_back(param, x.get<double>());
+          cost.at->emplace_back(param, x.get<double>() + 0.0);
         }
       } else if (key == "fit" || key == "at") {
         error(p, key == "fit" ? "'fit' belongs in an actor's entry (\"actors\"): it names the "
@@ -155,6 +172,9 @@ class CostReader {
     }
     if (ok && !cost.fit.empty() && !v.contains("ms")) {
       error(path, "'fit' needs an 'ms' formula that uses the fitted names");
+      ok = false;
+    } else if (ok && !v.contains("ms")) {
+      error(path, "a firing time object needs 'ms' (a number of milliseconds or a formula)");
       ok = false;
     }
     return ok ? std::optional(std::move(cost)) : std::nullopt;
@@ -192,7 +212,7 @@ class CostReader {
 
   bool ms(const std::string& path, const Json& v, FiringCost& cost) {
     if (v.is_number()) {
-      auto n = number(path, v, "a firing time", false);
+      auto n = number(path, v, "a firing time", kFiringRange);
       if (n) cost.ms = CostExpr::constant(*n);
       return n.has_value();
     }
@@ -224,9 +244,11 @@ class CostReader {
       if (!object(p, fields, fmt::format("link '{}'", name))) continue;
       for (const auto& [key, value] : fields.items()) {
         if (key == "bandwidth_GB_s") {
-          if (auto n = number(p + "/" + key, value, "a bandwidth", true)) o.bandwidth = *n * 1e9;
+          if (auto n = number(p + "/" + key, value, "a bandwidth", kBandwidthRange))
+            o.bandwidth = *n * 1e9;
         } else if (key == "latency_us") {
-          if (auto n = number(p + "/" + key, value, "a latency", false)) o.latency = *n * 1e-6;
+          if (auto n = number(p + "/" + key, value, "a latency", kLatencyRange))
+            o.latency = *n * 1e-6;
         } else {
           error(p + "/" + key,
                 fmt::format("unknown key '{}' in a link; expected bandwidth_GB_s or latency_us",
@@ -247,7 +269,7 @@ class CostReader {
           error(p + "/" + key, fmt::format("unknown key '{}' in a PE; expected memory_GiB", key));
           continue;
         }
-        if (auto n = number(p + "/" + key, value, "a memory size", true))
+        if (auto n = number(p + "/" + key, value, "a memory size", kMemoryRange))
           c.memory[name] = {static_cast<std::int64_t>(*n * 1073741824.0), key_loc(p)};
       }
     }
@@ -260,14 +282,14 @@ class CostReader {
 
   void overhead(const std::string& path, const Json& v, CostFile& c) {
     if (v.is_number()) {
-      if (auto n = number(path, v, "the cycle overhead", false))
+      if (auto n = number(path, v, "the cycle overhead", kFiringRange))
         for (ir::Strategy s : ir::kStrategies) set_overhead(c, s, *n);
       return;
     }
     if (!object(path, v, "'cycle_overhead_ms'")) return;
     for (const auto& [key, value] : v.items()) {
       std::string p = path + "/" + key;
-      auto n = number(p, value, "the cycle overhead", false);
+      auto n = number(p, value, "the cycle overhead", kFiringRange);
       if (key == "overlap" && n)
         set_overhead(c, ir::Strategy::overlap, *n);
       else if (key == "no-overlap" && n)
@@ -278,39 +300,25 @@ class CostReader {
   }
 
   std::uint32_t file_;
-  JsonLocations where_;
+  const JsonLocations& where_;
   DiagnosticEngine& diags_;
   bool failed_ = false;
 };
-
-/// "[json.exception.parse_error.101] parse error at line 2, column 3: syntax error ..." without
-/// the prefix and the position (the diagnostic shows it).
-std::string parse_error_text(const std::string& what) {
-  auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
 
 }  // namespace
 
 std::optional<CostFile> load_costs(const std::string& path, SourceManager& sources,
                                    DiagnosticEngine& diags) {
-  std::string why;
-  auto file = sources.load_file(path, &why);
-  if (!file) {
-    diags.error({}, fmt::format("cannot read costs file '{}': {}", path, why));
-    return std::nullopt;
-  }
-  std::string_view text = sources.contents(*file);
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    auto at = static_cast<std::uint32_t>(e.byte == 0 ? 0 : e.byte - 1);
-    at = std::min<std::uint32_t>(at, static_cast<std::uint32_t>(text.size()));
-    diags.error({*file, at}, "invalid JSON: " + parse_error_text(e.what()));
-    return std::nullopt;
-  }
-  return CostReader(*file, text, diags).read(doc);
+  auto file = load_json_file(path, "costs file", sources, diags);
+  if (!file) return std::nullopt;
+  return read_costs(*file, sources, diags);
+}
+
+std::optional<CostFile> read_costs(std::uint32_t file, const SourceManager& sources,
+                                   DiagnosticEngine& diags) {
+  auto doc = parse_json(file, sources, diags);
+  if (!doc) return std::nullopt;
+  return CostReader(file, doc->where, diags).read(doc->root);
 }
 
 double param_literal_value(std::string_view literal) {

@@ -21,6 +21,16 @@
 
 namespace dfgc::mapping {
 
+/// The bounds of a costs file's numbers (docs/costs.md): a firing time, a cost per unit of a param
+/// and the cycle overhead are at most a day; a link's bandwidth is from a byte per second to
+/// 10^15 bytes per second and its latency at most a day; a PE's memory is at most 2^60 bytes. So
+/// every figure the model adds up stays finite.
+inline constexpr double kMaxFiringMs = 86'400'000;
+inline constexpr double kMinBandwidthGBs = 1e-9;
+inline constexpr double kMaxBandwidthGBs = 1e6;
+inline constexpr double kMaxLatencyUs = 86'400'000'000;
+inline constexpr double kMaxMemoryGiB = 1073741824;
+
 /// One firing-time entry: `ms` (a number or a formula over the actor's params) plus, for each
 /// param in `per`, its value times the milliseconds per unit.
 struct FiringCost {
@@ -64,8 +74,12 @@ struct CostFile {
   std::map<std::string, double> coefficients;
 };
 
-/// Reads and checks the JSON of `path` (loaded into `sources` so that diagnostics quote it).
+/// Reads and checks the JSON of `path` (loaded into `sources` so that diagnostics quote it):
+/// load_json_file() (json_document.hpp), then read_costs().
 std::optional<CostFile> load_costs(const std::string& path, SourceManager& sources,
+                                   DiagnosticEngine& diags);
+/// Checks the JSON of `file`, a file of `sources`, and reads it.
+std::optional<CostFile> read_costs(std::uint32_t file, const SourceManager& sources,
                                    DiagnosticEngine& diags);
 
 /// Adds `later` to `into`: node measurements accumulate; an actor's entry for a PE or kind, a

@@ -229,8 +229,9 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
   FitResult result;
   result.measurements = rows.size();
   for (std::size_t j = 0; j < n; ++j) {
-    result.coefficients.emplace_back(unknowns[j], x[j]);
-    c.coefficients[unknowns[j]] = x[j];
+    const double value = x[j] + 0.0;  // -0 is 0
+    result.coefficients.emplace_back(unknowns[j], value);
+    c.coefficients[unknowns[j]] = value;
   }
   double sum = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -246,7 +247,8 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
 std::string describe_fit(const FitResult& fit) {
   if (fit.coefficients.empty()) return "";
   std::vector<std::string> parts;
-  for (const auto& [name, ms] : fit.coefficients) parts.push_back(fmt::format("{} = {:.6g} ms", name, ms));
+  for (const auto& [name, ms] : fit.coefficients)
+    parts.push_back(fmt::format("{} = {:.6g} ms", name, ms + 0.0));  // -0 prints as 0
   std::string quality =
       fit.measurements == fit.coefficients.size()
           ? "exact"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -29,7 +30,8 @@ options:
   --objective=WHAT       period (the default), latency or memory
   --strategy=WHICH       the strategy optimised: overlap (the default) or no-overlap
   --max-latency=L        a bound: L cycles (an integer) or a time (20ms, 500us, 1s)
-  --max-memory=M         a bound on any one PE after buffer sharing (512MiB, 2GiB, 1000000B)
+  --max-memory=M         a bound on any one PE after buffer sharing (512MiB, 2GiB, 1000000B),
+                         below 8 EiB
   --search=HOW           auto (exact up to 1e6 mappings, the default), exact or heuristic
   --alternatives=N       runners-up to show (default 5)
   --seed=N               the heuristic's seed (default 1)
@@ -72,7 +74,7 @@ bool parse_latency(std::string_view text, SearchOptions& o) {
   auto v = number(text, unit);
   if (!v) return false;
   if (unit.empty()) {
-    if (*v != std::floor(*v)) return false;
+    if (*v != std::floor(*v) || *v > std::numeric_limits<std::uint32_t>::max()) return false;
     o.max_latency_cycles = static_cast<std::uint32_t>(*v);
     return true;
   }
@@ -90,7 +92,10 @@ bool parse_memory(std::string_view text, SearchOptions& o) {
       {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
   for (const auto& [name, scale] : units)
     if (v && unit == name) {
-      o.max_memory = static_cast<std::int64_t>(*v * scale);
+      // Below 2^63 bytes, so that a saturated count (ir/byte_count.hpp) exceeds every bound.
+      double bytes = *v * scale;
+      if (bytes >= 0x1p63) return false;
+      o.max_memory = static_cast<std::int64_t>(bytes);
       return true;
     }
   return false;
@@ -159,7 +164,7 @@ std::optional<MapOptions> parse(const std::vector<std::string_view>& args, bool&
     } else if (is("--max-memory")) {
       auto v = value("--max-memory");
       if (!v || !parse_memory(*v, o.search))
-        return bad("--max-memory", "a size such as 512MiB or 2GiB");
+        return bad("--max-memory", "a size below 8 EiB such as 512MiB or 2GiB");
     } else if (is("--search")) {
       auto v = value("--search");
       if (v == "auto")

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ir/byte_count.hpp"
+
 namespace dfgc::mapping {
 
 namespace {
@@ -60,7 +62,8 @@ std::string figures_table(const ir::Program& p, const Prediction& pred) {
 std::string format_time(double seconds) { return fmt::format("{:.3f} ms", seconds * 1e3); }
 
 std::string format_bytes(std::int64_t bytes) {
-  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / 1048576.0);
+  return fmt::format("{}{:.1f} MiB", ir::saturated(bytes) ? "at least " : "",
+                     static_cast<double>(bytes) / 1048576.0);
 }
 
 std::string render_report(const Report& r) {

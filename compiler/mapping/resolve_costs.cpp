@@ -222,19 +222,22 @@ class Resolver {
         if (!f) {
           const std::string& actor = p_.dfg.actor_of(n).name;
           const ir::Pe& q = p_.arch.pes[pe];
+          // At the actor's entry when the file has one (it lacks this PE and its kind).
+          auto entry = c_.actor_locs.find(actor);
+          SourceLoc at = entry != c_.actor_locs.end() ? entry->second : SourceLoc{c_.file, 0};
           if (reported.emplace(actor, q.name).second)
-            error({c_.file, 0},
-                  fmt::format("no firing time for actor '{}' on {} (a {}), where "
-                              "node '{}' may run; add \"actors\": {{\"{}\": {{\"{}\": "
-                              "...}}}}",
-                              actor, q.name, ir::to_string(q.kind), node.name, actor,
-                              ir::to_string(q.kind)));
+            error(at, fmt::format("no firing time for actor '{}' on {} (a {}), where "
+                                  "node '{}' may run; add \"actors\": {{\"{}\": {{\"{}\": "
+                                  "...}}}}",
+                                  actor, q.name, ir::to_string(q.kind), node.name, actor,
+                                  ir::to_string(q.kind)));
           continue;
         }
-        double s = seconds(*f, node);
-        if (!(s >= 0) || !std::isfinite(s)) {
-          error(f->loc, fmt::format("the firing time of node '{}' on {} is {} ms; it must be a "
-                                    "non-negative number",
+        double s = seconds(*f, node) + 0.0;  // -0 is 0
+        if (!(s >= 0) || !(s * 1e3 <= kMaxFiringMs)) {
+          error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be a "
+                                    "non-negative number of milliseconds, at most 86400000 "
+                                    "(a day)",
                                     node.name, p_.arch.pes[pe].name, s * 1e3));
           continue;
         }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/byte_count.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -32,9 +33,10 @@ namespace {
 struct ColourClass {
   std::uint32_t slots = 0;
   std::int64_t bytes = 0;
-  std::int64_t cost() const { return slots * bytes; }
+  // Byte counts saturate (ir/byte_count.hpp).
+  std::int64_t cost() const { return ir::mul_bytes(slots, bytes); }
   std::int64_t cost_with(std::uint32_t s, std::int64_t b) const {
-    return std::max(slots, s) * std::max(bytes, b);
+    return ir::mul_bytes(std::max(slots, s), std::max(bytes, b));
   }
 };
 
@@ -66,7 +68,7 @@ std::int64_t allocated_bytes(const InterferenceGraph& g, const std::vector<std::
     c.bytes = std::max(c.bytes, g.bytes[v]);
   }
   std::int64_t total = 0;
-  for (const auto& [index, c] : classes) total += c.cost();
+  for (const auto& [index, c] : classes) total = ir::add_bytes(total, c.cost());
   return total;
 }
 
@@ -155,7 +157,7 @@ class ExactSearch {
     return goal_ == ColouringGoal::fewest_colours ? c.count : c.bytes;
   }
   std::int64_t opening_cost(std::uint32_t v) const {
-    return goal_ == ColouringGoal::fewest_colours ? 1 : g_.slots[v] * g_.bytes[v];
+    return goal_ == ColouringGoal::fewest_colours ? 1 : ir::mul_bytes(g_.slots[v], g_.bytes[v]);
   }
   bool fits(std::uint32_t v, std::uint32_t c) const {
     for (std::uint32_t u : members_[c])
@@ -171,7 +173,7 @@ class ExactSearch {
                       [&](std::uint32_t u) { return g_.conflicts(v, u); }))
         clique.push_back(v);
     std::int64_t bound = 0;
-    for (std::uint32_t v : clique) bound += opening_cost(v);
+    for (std::uint32_t v : clique) bound = ir::add_bytes(bound, opening_cost(v));
     return bound;
   }
 
@@ -187,7 +189,7 @@ class ExactSearch {
   }
 
   void search(std::size_t i, std::int64_t spent) {
-    if (cost(best_) == floor_ || spent + remaining_bound(i) >= cost(best_)) return;
+    if (cost(best_) == floor_ || ir::add_bytes(spent, remaining_bound(i)) >= cost(best_)) return;
     if (i == order_.size()) {
       best_ = canonical(g_, colour_, static_cast<std::uint32_t>(classes_.size()));
       return;
@@ -202,14 +204,14 @@ class ExactSearch {
       classes_[c] = {std::max(saved.slots, g_.slots[v]), std::max(saved.bytes, g_.bytes[v])};
       members_[c].push_back(v);
       colour_[v] = c;
-      search(i + 1, spent + grows);
+      search(i + 1, ir::add_bytes(spent, grows));
       members_[c].pop_back();
       classes_[c] = saved;
     }
     classes_.push_back({g_.slots[v], g_.bytes[v]});
     members_.push_back({v});
     colour_[v] = static_cast<std::uint32_t>(classes_.size() - 1);
-    search(i + 1, spent + opening_cost(v));
+    search(i + 1, ir::add_bytes(spent, opening_cost(v)));
     members_.pop_back();
     classes_.pop_back();
   }
@@ -334,7 +336,7 @@ PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
     std::uint32_t slots = planned ? depth[b] : line->cycles;
     std::int64_t bytes = p.types[type].bytes();
     result.graph.add(planned ? plan.buffers[b].name : line->name, bytes, slots);
-    result.bytes_before += slots * bytes;
+    result.bytes_before = ir::add_bytes(result.bytes_before, ir::mul_bytes(slots, bytes));
   }
   for (std::uint32_t i = 0; i < buffers.size(); ++i)
     for (std::uint32_t j = i + 1; j < buffers.size(); ++j) {
@@ -379,8 +381,8 @@ std::string dump(const BufferColouring& colouring, const ir::Program& p) {
         out += fmt::format("{} {} colour {}\n", ir::to_string(s), pc.graph.names[v],
                            pc.colouring.colour[v]);
       out += fmt::format("{} {} memory {} -> {} bytes, {} colours\n", ir::to_string(s),
-                         p.arch.pes[pc.pe].name, pc.bytes_before, pc.colouring.bytes,
-                         pc.colouring.count);
+                         p.arch.pes[pc.pe].name, ir::byte_count_text(pc.bytes_before),
+                         ir::byte_count_text(pc.colouring.bytes), pc.colouring.count);
     }
   return out;
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -97,7 +98,8 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
       {"{\"actors\": {\"Incc\": {\"gpu\": 1}}}", "unknown actor 'Incc'; did you mean 'Inc'?"},
       {"{\"actors\": {\"Inc\": {\"tpu\": 1}}}",
        "unknown processing element or kind 'tpu'; expected cpu, gpu or a PE of arch 'arch'"},
-      {"{\"actors\": {\"Inc\": {\"gpu\": -1}}}", "a firing time must be a non-negative number"},
+      {"{\"actors\": {\"Inc\": {\"gpu\": -1}}}",
+       "a firing time must be a non-negative number of milliseconds, at most 86400000 (a day)"},
       {"{\"actors\": {\"Inc\": {\"gpu\": \"2 * (nb_loop\"}}}", "in formula: expected ')'"},
       {"{\"actors\": {\"Inc\": {\"gpu\": \"2 * nb_lop\"}}}",
        "actor 'Inc' has no param 'nb_lop'; did you mean 'nb_loop'?"},
@@ -115,6 +117,74 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
     CHECK(!l.table);
     CHECK(l.first_error() == c.message);
   }
+}
+
+TEST_CASE("costs file numbers are finite and sane; nothing is silently zero or ignored",
+          "[mapping][costs]") {
+  struct Case {
+    const char* json;
+    const char* message;
+  };
+  const char* const kPiic = R"("Producer": {"cpu": 1}, "Consumer": {"cpu": 1})";
+  const Case cases[] = {
+      {R"({"actors": {"Inc": {"gpu": 1e308}}})",
+       "a firing time must be a non-negative number of milliseconds, at most 86400000 (a day)"},
+      {R"({"actors": {"Inc": {"gpu": 86400001}}})",
+       "a firing time must be a non-negative number of milliseconds, at most 86400000 (a day)"},
+      {R"({"actors": {"Inc": {"gpu": {}}}})",
+       "a firing time object needs 'ms' (a number of milliseconds or a formula)"},
+      {R"({"actors": {"Inc": {"gpu": {"per": {"nb_loop": 1}}}}})",
+       "a firing time object needs 'ms' (a number of milliseconds or a formula)"},
+      {R"({"actors": {"Inc": {"gpu": {"ms": 1, "per": {"nb_loop": 1e300}}}}})",
+       "a cost per unit must be a non-negative number of milliseconds, at most 86400000 (a day)"},
+      {R"({"links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 1e-300}}})",
+       "a bandwidth must be a positive number of GB/s from 1e-9 (a byte per second) to 1e6"},
+      {R"({"links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 1e308}}})",
+       "a bandwidth must be a positive number of GB/s from 1e-9 (a byte per second) to 1e6"},
+      {R"({"links": {"A.cpu -> A.g0": {"latency_us": 1e300}}})",
+       "a latency must be a non-negative number of microseconds, at most 86400000000 (a day)"},
+      {R"({"pes": {"A.g0": {"memory_GiB": 1e300}}})",
+       "a memory size must be a positive number of GiB, at most 1073741824 (2^60 bytes)"},
+      {R"({"cycle_overhead_ms": 1e300})",
+       "the cycle overhead must be a non-negative number of milliseconds, at most 86400000 (a "
+       "day)"},
+      {R"({"actors": {"Inc": {"gpu": 1, "gpu": 2}}})",
+       "duplicate key 'gpu'; an object gives a key once"},
+      {R"({"actors": {"Inc": {"gpu": 1}}, "actors": {}})",
+       "duplicate key 'actors'; an object gives a key once"},
+  };
+  for (const Case& c : cases) {
+    Loaded l(c.json);
+    INFO(c.json << "\n" << l.diags.render());
+    CHECK(!l.table);
+    CHECK(l.first_error() == c.message);
+  }
+  // Formulas: a value past a day (or not finite) is refused once evaluated at the node's params.
+  for (const char* formula :
+       {"1e300 * nb_loop * nb_loop", "1e6 * nb_loop", "1 / (nb_loop - 100)"}) {
+    Loaded l(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": ")" + formula +
+             "\"}}}");
+    INFO(formula << "\n" << l.diags.render());
+    CHECK(!l.table);
+    CHECK(l.first_error().starts_with("the firing time of node 'i"));
+    CHECK(l.first_error().ends_with("ms; it must be a non-negative number of milliseconds, at "
+                                    "most 86400000 (a day)"));
+  }
+  // -0 reads as 0.
+  Loaded zero(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": "0 * -1"}}})");
+  INFO(zero.diags.render());
+  REQUIRE(zero.table);
+  CHECK(!std::signbit(*zero.table->firing[1][1]));
+}
+
+TEST_CASE("an actor without a firing time on a PE its node may use: an error at its entry",
+          "[mapping][costs]") {
+  Loaded l(R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1},
+               "Inc": {"A.g0": 1}}})");
+  REQUIRE(!l.table);
+  CHECK(l.first_error() == "no firing time for actor 'Inc' on A.g1 (a gpu), where node 'i2' may "
+                           "run; add \"actors\": {\"Inc\": {\"gpu\": ...}}");
+  CHECK(l.diags.diagnostics().front().loc.offset == 75);  // "Inc"
 }
 
 namespace {
@@ -182,6 +252,13 @@ TEST_CASE("fitted costs: two measurements determine two coefficients", "[mapping
   INFO(g.diags.render());
   REQUIRE(g.table);
   CHECK(*g.table->firing[1][1] == Approx(3e-3));  // 1 + 0.01 * 200
+}
+
+TEST_CASE("fitted costs: a coefficient of -0 prints as 0", "[mapping][costs][fit]") {
+  mapping::FitResult fit;
+  fit.coefficients = {{"a", -0.0}, {"b", 0.01}};
+  fit.measurements = 2;
+  CHECK(mapping::describe_fit(fit) == "fitted a = 0 ms, b = 0.01 ms from 2 measurements (exact)");
 }
 
 TEST_CASE("fitted costs: least squares on relative errors over several profiles",
