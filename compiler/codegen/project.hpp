@@ -23,6 +23,7 @@
 
 #include "actors/frontend.hpp"
 #include "ir/ig.hpp"
+#include "passes/plan_hosts.hpp"
 #include "support/diagnostics.hpp"
 
 namespace dfgc::codegen {
@@ -32,10 +33,10 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project. `out_dir` is where it will be written: the actor headers'
-/// directories are given to CMake relative to it.
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
-                       const std::filesystem::path& out_dir);
+/// Every file of the project, printed from `plans` (plan_hosts). `out_dir` is where it will be
+/// written: the actor headers' directories are given to CMake relative to it.
+Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
+                       const ActorSignatures& signatures, const std::filesystem::path& out_dir);
 
 /// Writes `files` into `out_dir` as described above; returns the reason it could not.
 std::optional<std::string> write_project(const Files& files, const std::filesystem::path& out_dir);
