@@ -400,7 +400,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.host_name = program.arch.hosts[host].name;
   h.cpu = program.arch.hosts[host].cpu;
   h.gpus = program.arch.hosts[host].gpus;
-  h.host_count = program.arch.hosts.size();
+  for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
   for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   h.streams.resize(program.arch.pes.size());
   h.colour_count.resize(program.arch.pes.size(), 0);
@@ -446,10 +446,6 @@ std::string slot_text(const HostPlan& h, const StrategyPlan& sp, const SlotRef& 
 
 std::string dump(const HostPlans& plans) {
   std::string out;
-  if (plans.hosts.empty()) return out;
-  const HostPlan& first = plans.hosts.front();
-  std::vector<std::string> host_names(first.host_count);
-  for (const HostPlan& h : plans.hosts) host_names[h.host] = h.host_name;
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {}\n", h.host_name);
     for (ir::PeId pe : h.pes()) {
@@ -496,7 +492,7 @@ std::string dump(const HostPlans& plans) {
               if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
               if (e.net != Entry::Net::none) {
                 out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
-                                   host_names[h.pe(*e.peer).host], e.tag);
+                                   h.host_names[h.pe(*e.peer).host], e.tag);
                 if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
               }
               out += "\n";

@@ -171,8 +171,8 @@ struct HostPlan {
   std::string host_name;
   ir::PeId cpu = 0;
   std::vector<ir::PeId> gpus;
-  std::vector<PlanPe> pe_table;  ///< every PE of the program, by PeId
-  std::size_t host_count = 1;
+  std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
+  std::vector<std::string> host_names;  ///< every host of the program, by HostId
   ir::PerStrategy<StrategyPlan> strategies;
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
@@ -181,7 +181,7 @@ struct HostPlan {
   /// Whether this host has a GPU PE.
   bool has_gpu() const { return !gpus.empty(); }
   /// Whether the program spans several hosts (an MPI program, one rank per host).
-  bool multi_host() const { return host_count > 1; }
+  bool multi_host() const { return host_names.size() > 1; }
   /// Whether this host sends or receives a transfer over a gpudirect link.
   bool has_gpudirect() const;
   /// The host's PEs, cpu first, then its gpus.

@@ -272,6 +272,10 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
     for (const HostPlan& h : plans.hosts)
       CHECK(h.strategies[strategy].latency == plans.hosts[0].strategies[strategy].latency);
   }
+  // Each host names its peers' hosts.
+  for (const HostPlan& h : plans.hosts) CHECK(h.host_names == std::vector<std::string>{"A", "B", "C"});
+  const Entry& recv = entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
+  CHECK(plans.hosts[2].host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
   // Unique in the program.
   std::set<int> tags;
   std::size_t count = 0;
