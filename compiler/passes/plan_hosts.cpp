@@ -442,6 +442,40 @@ std::string slot_text(const HostPlan& h, const StrategyPlan& sp, const SlotRef& 
                      r.lag, r.slots);
 }
 
+/// One step, "      fire node p (Producer) @ A.cpu (fire_p) from cycle 0", then its slots.
+std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) {
+  std::string out = fmt::format("      {}", to_string(s.kind));
+  switch (s.kind) {
+    case Step::Kind::wait: return out + fmt::format(" {}\n", streams_text(s.streams));
+    case Step::Kind::end_phase: return out + fmt::format(" {}\n", s.phase);
+    case Step::Kind::net_complete:
+    case Step::Kind::end_cycle: return out + "\n";
+    case Step::Kind::fire:
+    case Step::Kind::copy:
+    case Step::Kind::net_post:
+    case Step::Kind::delay_copy: break;
+  }
+  const Entry& e = sp.entries[s.entry];
+  if (e.net != Entry::Net::none) out += e.net == Entry::Net::send ? " send" : " receive";
+  out += fmt::format(" {} ({}) from cycle {}", e.label, e.ident, e.first_cycle);
+  if (e.kind == Entry::Kind::transfer && sp.strategy == ir::Strategy::no_overlap)
+    out += fmt::format(" in step {}", e.step);
+  if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
+  if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
+  if (e.net != Entry::Net::none) {
+    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
+                       h.host_names[h.pe(*e.peer).host], e.tag);
+    if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
+  }
+  out += "\n";
+  for (const PortRef& port : e.ports)
+    out += fmt::format("        {} {}: {}\n", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+  if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
+  if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
+  if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);
+  return out;
+}
+
 }  // namespace
 
 std::string dump(const HostPlans& plans) {
@@ -476,41 +510,7 @@ std::string dump(const HostPlans& plans) {
           out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name, x.ident,
                              h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
         }
-        for (const Step& s : sp.steps[pe]) {
-          out += fmt::format("      {}", to_string(s.kind));
-          switch (s.kind) {
-            case Step::Kind::fire:
-            case Step::Kind::copy:
-            case Step::Kind::net_post:
-            case Step::Kind::delay_copy: {
-              const Entry& e = sp.entries[s.entry];
-              if (e.net != Entry::Net::none) out += e.net == Entry::Net::send ? " send" : " receive";
-              out += fmt::format(" {} ({}) from cycle {}", e.label, e.ident, e.first_cycle);
-              if (e.kind == Entry::Kind::transfer && sp.strategy == ir::Strategy::no_overlap)
-                out += fmt::format(" in step {}", e.step);
-              if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
-              if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
-              if (e.net != Entry::Net::none) {
-                out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
-                                   h.host_names[h.pe(*e.peer).host], e.tag);
-                if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
-              }
-              out += "\n";
-              for (const PortRef& port : e.ports)
-                out += fmt::format("        {} {}: {}\n", port.input ? "reads" : "writes", port.port,
-                                   slot_text(h, sp, port.slot));
-              if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
-              if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
-              if (!e.type.empty() && e.kind != Entry::Kind::firing)
-                out += fmt::format("        bytes {}\n", e.type);
-              break;
-            }
-            case Step::Kind::wait: out += fmt::format(" {}\n", streams_text(s.streams)); break;
-            case Step::Kind::end_phase: out += fmt::format(" {}\n", s.phase); break;
-            case Step::Kind::net_complete:
-            case Step::Kind::end_cycle: out += "\n"; break;
-          }
-        }
+        for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
       }
     }
   }
