@@ -8,11 +8,14 @@ runs `dfgc map <file> ...` instead. Its expected file, beside it with the suffix
 holds stdout then stderr and a last line `exit: N`.
 
 Samples: every samples/*/*.dfg that declares an app is run through each command of COMMANDS; the
-output goes to test/golden/<sample>/<spec stem>.<command>.txt. Each is also compiled
+output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
+plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
 (`dfgc compile <spec> -o build/golden/<sample>/<stem>`, a directory as deep below the root as the
 golden one, so that the relative include paths agree): the generated tree, except the copied
 runtime/ (dfgc-manifest.txt lists its files), is compared with test/golden/<sample>/<stem>/; a
 spec dfgc cannot compile has its output in test/golden/<sample>/<stem>.compile.txt instead.
+`dfgc compile <spec> --emit=plan` must print the plan of <stem>.plan.txt, the one the project
+was printed from.
 
 --update rewrites the expected files instead of comparing (tools/update-golden).
 """
@@ -24,7 +27,8 @@ import shutil
 import subprocess
 import sys
 
-COMMANDS = [["dump-ir"], ["schedule"]]
+# (name, command, arguments after the spec)
+COMMANDS = [("dump-ir", "dump-ir", []), ("schedule", "schedule", []), ("plan", "schedule", ["--emit=plan"])]
 
 
 def run(dfgc, args, root):
@@ -48,9 +52,9 @@ def cases(root):
         if not re.search(r"^\s*app\s", spec.read_text(encoding="utf-8"), re.M):
             continue
         rel = spec.relative_to(root).as_posix()
-        for cmd in COMMANDS:
-            out = root / "test" / "golden" / spec.parent.name / f"{spec.stem}.{cmd[0]}.txt"
-            yield cmd[:1] + [rel] + cmd[1:], out
+        for name, command, args in COMMANDS:
+            out = root / "test" / "golden" / spec.parent.name / f"{spec.stem}.{name}.txt"
+            yield [command, rel] + args, out
 
 
 def tree(directory):
@@ -104,6 +108,11 @@ def check_compile(dfgc, root, spec, update):
     for path in sorted(set(expected) | set(actual)):
         if expected.get(path) != actual.get(path):
             failures.append((path, expected.get(path, ""), actual.get(path, ""), golden_dir / path))
+    plan_txt = golden_dir.with_name(spec.stem + ".plan.txt")
+    if p.returncode == 0 and plan_txt.exists():
+        plan = run(dfgc, ["compile", rel, "--emit=plan"], root)
+        if plan != plan_txt.read_text():
+            failures.append(("compile --emit=plan", plan_txt.read_text(), plan, plan_txt))
     messages = []
     for what, exp, act, where in failures:
         messages.append(f"FAIL: dfgc compile {rel}: {what}\n" + "".join(difflib.unified_diff(

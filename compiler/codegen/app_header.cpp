@@ -148,7 +148,7 @@ std::string profile_params(const ir::Node& node) {
 }
 
 std::string strategy_block(const Model& m, ir::Strategy strategy) {
-  const StrategyModel& sm = m.strategies[strategy];
+  const StrategyPlan& sm = m.strategies[strategy];
   const ir::IgStrategy& s = (*m.ig)[strategy];
   const ir::Program& p = *m.program;
   bool overlap = strategy == ir::Strategy::overlap;

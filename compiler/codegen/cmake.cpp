@@ -41,7 +41,7 @@ std::string mpi_note(std::span<const Model> hosts) {
   for (const Model& h : hosts) names += fmt::format("{}{}", names.empty() ? "" : ", ", p.arch.hosts[h.host].name);
   for (ir::Strategy strategy : ir::kStrategies) {
     const ir::IgStrategy& s = (*m.ig)[strategy];
-    const StrategyModel& sm = m.strategies[strategy];
+    const StrategyPlan& sm = m.strategies[strategy];
     std::vector<std::pair<int, std::string>> rows;
     for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
       if (sm.net_tags[t] >= 0)

@@ -14,9 +14,20 @@
 #include <string_view>
 #include <vector>
 
-#include "codegen/model.hpp"
+#include "actors/frontend.hpp"
+#include "ir/ig.hpp"
+#include "passes/plan_hosts.hpp"
 
 namespace dfgc::codegen {
+
+/// What the renderers read for one host: its plan (passes/plan_hosts.hpp), and the program, the
+/// implementation graph and the actor signatures, which they still read for what the plan does
+/// not carry yet (names of params and types, actor classes and ports, IG transfers by id).
+struct Model : HostPlan {
+  const ir::Program* program = nullptr;
+  const ir::Ig* ig = nullptr;
+  const ActorSignatures* signatures = nullptr;
+};
 
 /// The fixed first line of every generated file: generator, version, spec, DO NOT EDIT.
 /// `comment` is the line-comment marker of the file's language ("//", "#", "<!--").

@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 
 #include "codegen/files.hpp"
-#include "codegen/model.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
 #include "codegen/templates.hpp"
@@ -83,10 +82,10 @@ std::string manifest(const Model& m, const Files& files) {
 
 }  // namespace
 
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
-                       const fs::path& out_dir) {
+Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
+                       const ActorSignatures& signatures, const fs::path& out_dir) {
   std::vector<Model> hosts;
-  for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h) hosts.push_back(build_model(program, ig, signatures, h));
+  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures});
   Files files;
   files["CMakeLists.txt"] = render_cmake(hosts, actor_dirs(program, out_dir));
   files["README.md"] = render_readme(hosts);

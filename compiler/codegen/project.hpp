@@ -28,6 +28,7 @@
 
 #include "actors/frontend.hpp"
 #include "ir/ig.hpp"
+#include "passes/plan_hosts.hpp"
 #include "support/diagnostics.hpp"
 
 namespace dfgc::codegen {
@@ -37,10 +38,10 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project. `out_dir` is where it will be written: the actor headers'
-/// directories are given to CMake relative to it.
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const ActorSignatures& signatures,
-                       const std::filesystem::path& out_dir);
+/// Every file of the project, printed from `plans` (plan_hosts). `out_dir` is where it will be
+/// written: the actor headers' directories are given to CMake relative to it.
+Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
+                       const ActorSignatures& signatures, const std::filesystem::path& out_dir);
 
 /// Ways for tests to stop or fail write_project() part-way.
 struct WriteHooks {

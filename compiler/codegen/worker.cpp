@@ -40,7 +40,7 @@ class WorkerPrinter {
       : m_(m), p_(*m.program), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
         mpi_(m.multi_host() && !gpu_), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
-      const StrategyModel& sm = m_.strategies[s];
+      const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;
       for (std::size_t e : sm.by_pe[pe_]) {
         if (sm.entries[e].net == Entry::Net::none) continue;
@@ -73,7 +73,7 @@ class WorkerPrinter {
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
   /// The member that holds a host-to-host transfer's endpoint: "recv_i1_b_B_cpu_".
-  std::string endpoint_member(const StrategyModel& sm, const Entry& e) const {
+  std::string endpoint_member(const StrategyPlan& sm, const Entry& e) const {
     const ir::IgStrategy& s = (*m_.ig)[sm.strategy];
     return fmt::format("{}_{}_", e.net == Entry::Net::send ? "send" : "recv",
                        identifier(s.buffers[s.transfers[e.id].to].name));
@@ -231,7 +231,7 @@ class WorkerPrinter {
       endpoints(strategy);
       return;
     }
-    const StrategyModel& sm = m_.strategies[strategy];
+    const StrategyPlan& sm = m_.strategies[strategy];
     for (std::size_t e : sm.by_pe[pe_])
       out_.emit({{"ns", std::string(strategy_ns(strategy))},
                  {"entry", sm.entries[e].ident},
@@ -242,7 +242,7 @@ class WorkerPrinter {
 
   /// The endpoints of the strategy's host-to-host transfers: the peer's rank, the tag, the bytes.
   void endpoints(ir::Strategy strategy) {
-    const StrategyModel& sm = m_.strategies[strategy];
+    const StrategyPlan& sm = m_.strategies[strategy];
     const ir::IgStrategy& s = (*m_.ig)[strategy];
     for (std::size_t i : sm.by_pe[pe_]) {
       const Entry& e = sm.entries[i];
@@ -323,7 +323,7 @@ class WorkerPrinter {
     const ir::IgBuffer& buf = s.buffers[b];
     return fmt::format("dfg::slot(c, {}, {})", lag + buf.colour_lag, s.colours[buf.colour].slots);
   }
-  std::string at(const StrategyModel& sm, const ir::IgStrategy& s, ir::BufferId b,
+  std::string at(const StrategyPlan& sm, const ir::IgStrategy& s, ir::BufferId b,
                  std::uint32_t lag) const {
     return fmt::format("{}.at({})", sm.buffer_idents[b], slot(s, b, lag));
   }
@@ -332,7 +332,7 @@ class WorkerPrinter {
   }
 
   void loop(ir::Strategy strategy) {
-    const StrategyModel& sm = m_.strategies[strategy];
+    const StrategyPlan& sm = m_.strategies[strategy];
     const ir::IgStrategy& s = (*m_.ig)[strategy];
     const bool overlap = strategy == ir::Strategy::overlap;
     ns_ = std::string(strategy_ns(strategy));
@@ -353,8 +353,8 @@ class WorkerPrinter {
     out_.emit("}\n\n");
   }
 
-  void loop_body(const StrategyModel& sm, const ir::IgStrategy& s, bool overlap) {
-    std::vector<ir::BufferId> buffers = sm.touched(s, pe_);
+  void loop_body(const StrategyPlan& sm, const ir::IgStrategy& s, bool overlap) {
+    std::vector<ir::BufferId> buffers = sm.touched[pe_];
     for (ir::BufferId b : buffers) {
       const ir::IgBuffer& buf = s.buffers[b];
       const ir::IgColour& c = s.colours[buf.colour];
@@ -405,7 +405,7 @@ class WorkerPrinter {
   }
 
   /// Without overlap: the transfer steps, each ending with a wait and a barrier.
-  void steps(const StrategyModel& sm, const ir::IgStrategy& s) {
+  void steps(const StrategyPlan& sm, const ir::IgStrategy& s) {
     if (s.transfers.empty()) return;
     std::set<StreamKind> used;
     std::set<std::uint32_t> net_steps;
@@ -432,7 +432,7 @@ class WorkerPrinter {
     }
   }
 
-  void item(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+  void item(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
     std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
     std::string comment = e.label;
     if (e.net != Entry::Net::none)
@@ -453,7 +453,7 @@ class WorkerPrinter {
     out_.emit("}\n");
   }
 
-  void item_body(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+  void item_body(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
     if (m_.has_gpu()) out_.emit({{"name", e.short_name}}, "DFG_NVTX_RANGE(\"$name$\");\n");
     std::string stream = e.stream ? stream_member(*e.stream) : "";
     if (gpu_)
@@ -473,7 +473,7 @@ class WorkerPrinter {
                 "probes_.stop($ns$::$entry$, $s$, j);\n");
   }
 
-  void firing(const StrategyModel& sm, const ir::IgStrategy& s, ir::NodeId n) {
+  void firing(const StrategyPlan& sm, const ir::IgStrategy& s, ir::NodeId n) {
     const ir::Actor& actor = p_.dfg.actor_of(n);
     const ActorSignature& sig = m_.signatures->at({node(n).actor, m_.pe(pe_).kind});
     const ir::IgFiring& f = s.firings[n];
@@ -499,7 +499,7 @@ class WorkerPrinter {
   }
 
   /// Posts this host's end of a host-to-host transfer; net_.wait() completes it.
-  void net_transfer(const StrategyModel& sm, const ir::IgStrategy& s, const Entry& e) {
+  void net_transfer(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
     const ir::IgTransfer& t = s.transfers[e.id];
     std::string slot = e.net == Entry::Net::send ? at(sm, s, t.from, t.from_lag)
                                                  : at(sm, s, t.to, s.buffers[t.to].writer.lag);
@@ -507,7 +507,7 @@ class WorkerPrinter {
               "net_.start(*$m$, $ns$::$entry$, j, $slot$);\n");
   }
 
-  void transfer(const StrategyModel& sm, const ir::IgStrategy& s, const ir::IgTransfer& t,
+  void transfer(const StrategyPlan& sm, const ir::IgStrategy& s, const ir::IgTransfer& t,
                 const std::string& stream) {
     std::string dst = at(sm, s, t.to, s.buffers[t.to].writer.lag);
     std::string src = at(sm, s, t.from, t.from_lag);
@@ -527,7 +527,7 @@ class WorkerPrinter {
               "                $bytes$, $s$, \"cudaMemcpyAsync\");\n");
   }
 
-  void copy(const StrategyModel& sm, const ir::IgStrategy& s, const ir::IgCopy& x) {
+  void copy(const StrategyPlan& sm, const ir::IgStrategy& s, const ir::IgCopy& x) {
     std::string dst = at(sm, s, x.to, s.buffers[x.to].writer.lag);
     std::string src = at(sm, s, x.from, x.from_lag);
     if (gpu_)

@@ -15,7 +15,7 @@
 
 #include <string>
 
-#include "codegen/model.hpp"
+#include "codegen/files.hpp"
 
 namespace dfgc::codegen {
 

@@ -1,6 +1,7 @@
 // dfgc's command-line driver: a straight line from the spec to the requested output.
 //   parse -> check (sema) -> read actor headers -> schedule -> insert buffers -> buffer depth
-//   -> latency -> resync inputs -> colour buffers -> implementation graph -> [emit | codegen]
+//   -> latency -> resync inputs -> colour buffers -> implementation graph -> host plan
+//   -> [emit | codegen]
 // Exit status: 0 success, 1 user error (diagnostics printed), 2 internal error.
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "ir/ir.hpp"
 #include "mapping/map_command.hpp"
 #include "passes/build_ig.hpp"
+#include "passes/plan_hosts.hpp"
 #include "sema/sema.hpp"
 #include "spec/parser.hpp"
 #include "support/diagnostics.hpp"
@@ -36,7 +38,8 @@ commands:
   dump-ir    print the checked program: params, types, graph, architecture, mapping
   schedule   run the passes and print the implementation graph (schedule.txt)
   compile    write the generated project (C++/CUDA sources, CMakeLists.txt, schedule.txt,
-             graph.dot, the runtime) into the directory given with -o
+             graph.dot, the runtime) into the directory given with -o; with --emit=plan,
+             print the host plan the sources are printed from instead, and write nothing
   map        choose the free nodes' PEs and the tunable params' values from a costs file,
              predict and explain the result (options: 'dfgc map --help')
 
@@ -46,9 +49,12 @@ options:
   --Werror          treat warnings as errors
   --no-actors       do not read the actor headers
   --time-passes     print the time each stage took to stderr
-  --dump-after=PASS print a pass's result to stderr: schedule, insert_buffers, buffer_depth,
-                    latency, resync_inputs, color_buffers, or all
-  --emit=WHAT       what 'schedule' prints: ir, schedule (schedule.txt, the default) or dot
+  --dump-after=PASS print a pass's result to stderr ('schedule' and 'compile'): schedule,
+                    insert_buffers, buffer_depth, latency, resync_inputs, color_buffers,
+                    plan_hosts, or all
+  --emit=WHAT       what 'schedule' prints: ir, schedule (schedule.txt, the default), dot, or
+                    plan (what each host's threads do: storage, streams, steps, MPI tags);
+                    'compile --emit=plan' prints the plan and writes nothing
   -o DIR            where 'compile' writes the project: a new or empty directory, or one that
                     dfgc wrote before (its files are replaced, other files are kept)
   -h, --help        print this help
@@ -62,12 +68,13 @@ struct Options {
   bool read_actors = true;
   bool time_passes = false;
   std::string dump_after;
-  std::string emit = "schedule";
+  std::string emit;  ///< empty: schedule.txt for 'schedule', the project for 'compile'
   std::string out_dir;
 };
 
-const std::vector<std::string_view> kPasses = {"schedule", "insert_buffers", "buffer_depth",
-                                               "latency",  "resync_inputs",  "color_buffers"};
+const std::vector<std::string_view> kPasses = {"schedule",      "insert_buffers", "buffer_depth",
+                                               "latency",       "resync_inputs",  "color_buffers",
+                                               "plan_hosts"};
 
 /// Times the stages of one run for --time-passes.
 class StageTimer {
@@ -148,8 +155,8 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
       o.dump_after = *v;
     } else if (a == "--emit" || a.starts_with("--emit=")) {
       auto v = value("--emit");
-      if (!v || (*v != "ir" && *v != "schedule" && *v != "dot"))
-        return fail(fmt::format("'--emit' takes ir, schedule or dot, not '{}'", v.value_or("")));
+      if (!v || (*v != "ir" && *v != "schedule" && *v != "dot" && *v != "plan"))
+        return fail(fmt::format("'--emit' takes ir, schedule, dot or plan, not '{}'", v.value_or("")));
       o.emit = *v;
     } else if (a == "-o" || a.starts_with("-o")) {
       auto v = value("-o");
@@ -171,10 +178,15 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
   if (std::find(commands.begin(), commands.end(), o.command) == commands.end())
     return fail(fmt::format("unknown command '{}'", o.command));
   if (o.spec.empty()) return fail(fmt::format("'{}' needs a spec file", o.command));
-  if (o.command != "schedule" && (o.emit != "schedule" || !o.dump_after.empty()))
-    return fail("'--emit' and '--dump-after' need the 'schedule' command");
-  if (o.command == "compile" && o.out_dir.empty())
+  const bool passes = o.command == "schedule" || o.command == "compile";
+  if (!passes && (!o.emit.empty() || !o.dump_after.empty()))
+    return fail("'--emit' and '--dump-after' need the 'schedule' or 'compile' command");
+  if (o.command == "compile" && !o.emit.empty() && o.emit != "plan")
+    return fail(fmt::format("'compile' emits the project or, with '--emit=plan', the plan; not '{}'", o.emit));
+  if (o.command == "compile" && o.emit.empty() && o.out_dir.empty())
     return fail("'compile' needs an output directory: -o DIR");
+  if (o.command == "compile" && !o.emit.empty() && !o.out_dir.empty())
+    return fail("'compile --emit=plan' writes nothing: drop '-o'");
   if (o.command != "compile" && !o.out_dir.empty()) return fail("'-o' needs the 'compile' command");
   if (o.command == "compile" && !o.read_actors)
     return fail("'compile' reads the actor headers: drop '--no-actors'");
@@ -238,9 +250,15 @@ int run(const Options& o) {
   auto ig = timer.run("build_ig", [&] {
     return dfgc::build_ig(p, order, plan, depths, latencies, delays, colours);
   });
+  auto hosts = timer.run("plan_hosts", [&] { return dfgc::plan_hosts(p, ig); });
+  dump.after("plan_hosts", [&] { return dfgc::dump(hosts); });
+  if (o.emit == "plan") {
+    std::cout << dfgc::dump(hosts);
+    return finish(0);
+  }
   if (o.command == "compile") {
     auto files = timer.run("codegen", [&] {
-      return dfgc::codegen::generate_project(p, ig, signatures, o.out_dir);
+      return dfgc::codegen::generate_project(p, ig, hosts, signatures, o.out_dir);
     });
     auto error = timer.run("write", [&] { return dfgc::codegen::write_project(files, o.out_dir); });
     diags.print(std::cerr);

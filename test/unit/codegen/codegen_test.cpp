@@ -2,15 +2,14 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <string>
 
 #include <unistd.h>
 
 #include "codegen/files.hpp"
-#include "codegen/model.hpp"
 #include "codegen/project.hpp"
 #include "passes/pipeline.hpp"
+#include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
 
 namespace fs = std::filesystem;
@@ -48,6 +47,12 @@ ir::Program relay_program() {
   return p;
 }
 
+/// The project of `p`, printed from its host plan.
+codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures,
+                        const fs::path& out_dir) {
+  return codegen::generate_project(p, ig, plan_hosts(p, ig), signatures, out_dir);
+}
+
 struct Fixture {
   ir::Program program = relay_program();
   ir::Ig ig = run_passes(program);
@@ -56,47 +61,10 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("codegen model: the GPU end launches every transfer, on the stream of its direction",
-          "[codegen]") {
-  Fixture f;
-  codegen::Model m = codegen::build_model(f.program, f.ig, f.signatures);
-  const ir::IgStrategy& s = f.ig[ir::Strategy::overlap];
-  REQUIRE_FALSE(s.transfers.empty());
-  for (const ir::IgTransfer& t : s.transfers) {
-    ir::PeId l = codegen::launcher(f.program, t);
-    CHECK(f.program.arch.pes[l].kind == ir::PeKind::gpu);
-    CHECK((l == t.from_pe || l == t.to_pe));
-    codegen::StreamKind k = codegen::stream_of(f.program, t);
-    CHECK(k == (l == t.to_pe ? codegen::StreamKind::h2d : codegen::StreamKind::d2h));
-  }
-  // The two GPUs both touch the CPU's relay buffer of i1.b: they are neighbours.
-  const codegen::StrategyModel& sm = m.strategies[ir::Strategy::overlap];
-  CHECK(sm.neighbours[1].count(2) == 1);
-  CHECK(sm.neighbours[2].count(1) == 1);
-  CHECK(sm.neighbours[0].count(1) == 1);
-  // Entries: PE by PE, transfers first, each firing followed by its delay copies.
-  for (ir::PeId pe = 0; pe < 3; ++pe) {
-    bool fired = false;
-    for (std::size_t e : sm.by_pe[pe]) {
-      if (sm.entries[e].kind == codegen::Entry::Kind::firing) fired = true;
-      if (sm.entries[e].kind == codegen::Entry::Kind::transfer) CHECK_FALSE(fired);
-    }
-  }
-  CHECK_FALSE(s.copies.empty());
-  std::uint32_t latency = 0;
-  for (const ir::IgFiring& x : s.firings) latency = std::max(latency, x.latency);
-  CHECK(sm.latency == latency);
-}
-
-TEST_CASE("codegen: identifiers for spec names", "[codegen]") {
-  CHECK(codegen::identifier("p.m@A.g0") == "p_m_A_g0");
-  CHECK(codegen::identifier("j.x.delay@A.g1") == "j_x_delay_A_g1");
-}
-
 TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime params", "[codegen]") {
   Fixture f;
-  codegen::Files a = codegen::generate_project(f.program, f.ig, f.signatures, "gen");
-  codegen::Files b = codegen::generate_project(f.program, f.ig, f.signatures, "gen");
+  codegen::Files a = generate(f.program, f.ig, f.signatures, "gen");
+  codegen::Files b = generate(f.program, f.ig, f.signatures, "gen");
   CHECK(a == b);
   for (const char* name : {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "rank_A_g0.cu",
                            "rank_A_g1.cu", "schedule.txt", "graph.dot", "dfgc-manifest.txt",
@@ -129,58 +97,12 @@ ir::Program hosts_program() {
   return p;
 }
 
-TEST_CASE("codegen model: a host-to-host transfer is an entry of both CPUs, with one tag", "[codegen]") {
-  ir::Program program = hosts_program();
-  ir::Ig ig = run_passes(program);
-  ActorSignatures signatures = signatures_of(program);
-  std::vector<codegen::Model> hosts;
-  for (ir::HostId h = 0; h < 3; ++h) hosts.push_back(codegen::build_model(program, ig, signatures, h));
-  for (ir::Strategy strategy : ir::kStrategies) {
-    const ir::IgStrategy& s = ig[strategy];
-    std::set<int> tags;
-    for (ir::TransferId t = 0; t < s.transfers.size(); ++t) {
-      const ir::IgTransfer& x = s.transfers[t];
-      const int tag = hosts[0].strategies[strategy].net_tags[t];
-      CHECK((tag >= 0) == codegen::is_net(program, x));
-      if (tag < 0) continue;
-      tags.insert(tag);
-      // Sent by the source's CPU, received by the destination's, both with the same tag.
-      for (const codegen::Model& m : hosts) {
-        const codegen::StrategyModel& sm = m.strategies[strategy];
-        CHECK(sm.net_tags[t] == tag);
-        for (const codegen::Entry& e : sm.entries) {
-          if (e.kind != codegen::Entry::Kind::transfer || e.id != t) continue;
-          CHECK(program.arch.pes[e.runner].host == m.host);
-          CHECK(e.runner == (e.net == codegen::Entry::Net::send ? x.from_pe : x.to_pe));
-          CHECK_FALSE(e.stream);
-        }
-      }
-    }
-    CHECK(tags.size() == 2);
-    // Overlap first: 0 and 1, then 2 and 3.
-    CHECK(*tags.begin() == (strategy == ir::Strategy::overlap ? 0 : 2));
-    for (const codegen::Model& m : hosts) {
-      const codegen::StrategyModel& sm = m.strategies[strategy];
-      CHECK(sm.latency == hosts[0].strategies[strategy].latency);
-      for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
-        for (ir::PeId n : sm.neighbours[pe]) CHECK(program.arch.pes[n].host == program.arch.pes[pe].host);
-    }
-  }
-  // B's CPU receives from A, then sends to C: receives are posted first.
-  const codegen::StrategyModel& b = hosts[1].strategies[ir::Strategy::overlap];
-  const ir::PeId b_cpu = program.arch.hosts[1].cpu;
-  std::vector<codegen::Entry::Net> order;
-  for (std::size_t e : b.by_pe[b_cpu])
-    if (b.entries[e].net != codegen::Entry::Net::none) order.push_back(b.entries[e].net);
-  CHECK(order == std::vector<codegen::Entry::Net>{codegen::Entry::Net::recv, codegen::Entry::Net::send});
-}
-
 TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its own namespace",
           "[codegen]") {
   ir::Program program = hosts_program();
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
-  codegen::Files files = codegen::generate_project(program, ig, signatures, fs::current_path());
+  codegen::Files files = generate(program, ig, signatures, fs::current_path());
   for (const char* name : {"main.cpp", "app_A.hpp", "app_B.hpp", "app_C.hpp", "rank_A.cpp", "rank_B.cpp",
                            "rank_B_g0.cu", "rank_C.cpp", "runtime/dfg/mpi/session.hpp",
                            "runtime/dfg/mpi/cycle_transfers.hpp", "runtime/dfg/cuda/stream.hpp"}) {
@@ -215,56 +137,11 @@ ir::Program gpudirect_program() {
   return p;
 }
 
-TEST_CASE("codegen model: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers",
-          "[codegen]") {
+TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, through MPI", "[codegen]") {
   ir::Program program = gpudirect_program();
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
-  std::vector<codegen::Model> hosts;
-  for (ir::HostId h = 0; h < 2; ++h) hosts.push_back(codegen::build_model(program, ig, signatures, h));
-  const ir::PeId a_cpu = 0, a_g0 = 1, b_cpu = 2, b_g0 = 3;
-  REQUIRE(program.arch.pes[b_g0].name == "B.g0");
-  for (ir::Strategy strategy : ir::kStrategies) {
-    const ir::IgStrategy& s = ig[strategy];
-    // The router takes the direct link: one transfer from A.g0's buffer to B.g0's.
-    std::vector<ir::TransferId> direct;
-    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
-      if (codegen::is_gpudirect(program, s.transfers[t])) direct.push_back(t);
-    REQUIRE(direct.size() == 1);
-    const ir::IgTransfer& x = s.transfers[direct[0]];
-    CHECK(x.from_pe == a_g0);
-    CHECK(x.to_pe == b_g0);
-    CHECK(codegen::is_net(program, x));
-    CHECK(s.transfers.size() == 3);
-    for (const codegen::Model& m : hosts) {
-      const codegen::StrategyModel& sm = m.strategies[strategy];
-      CHECK(sm.net_tags[direct[0]] >= 0);
-      for (const codegen::Entry& e : sm.entries) {
-        if (e.kind != codegen::Entry::Kind::transfer || e.id != direct[0]) continue;
-        // Each end on the CPU of its host, on the GPU's buffer; no stream.
-        CHECK(e.runner == (m.host == 0 ? a_cpu : b_cpu));
-        CHECK(e.net == (m.host == 0 ? codegen::Entry::Net::send : codegen::Entry::Net::recv));
-        REQUIRE(e.gpudirect);
-        CHECK(*e.gpudirect == (m.host == 0 ? a_g0 : b_g0));
-        CHECK_FALSE(e.stream);
-        CHECK(e.where == "A.g0>B.g0");
-      }
-      CHECK(m.has_gpudirect());
-    }
-    // The CPU that runs a GPU's end shares that GPU's memory: they are neighbours, within a host.
-    const codegen::StrategyModel& a = hosts[0].strategies[strategy];
-    const codegen::StrategyModel& b = hosts[1].strategies[strategy];
-    CHECK(a.neighbours[a_cpu].count(a_g0) == 1);
-    CHECK(a.neighbours[a_g0].count(a_cpu) == 1);
-    CHECK(b.neighbours[b_cpu].count(b_g0) == 1);
-    CHECK(b.neighbours[b_g0].count(b_cpu) == 1);
-    for (const codegen::Model& m : hosts)
-      for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
-        for (ir::PeId n : m.strategies[strategy].neighbours[pe])
-          CHECK(program.arch.pes[n].host == program.arch.pes[pe].host);
-  }
-
-  codegen::Files files = codegen::generate_project(program, ig, signatures, fs::current_path());
+  codegen::Files files = generate(program, ig, signatures, fs::current_path());
   CHECK(files.count("runtime/dfg/mpi/gpudirect.hpp") == 1);
   const std::string& rank_a = files.at("rank_A.cpp");
   CHECK(rank_a.find("#include \"dfg/mpi/gpudirect.hpp\"") != std::string::npos);
@@ -278,7 +155,7 @@ TEST_CASE("codegen model: a gpudirect transfer is run by both hosts' CPUs on the
   CHECK(files.at("README.md").find("tags 0 and 1 go over gpudirect links") != std::string::npos);
   // A program without gpudirect links does not get the header.
   ir::Program plain = hosts_program();
-  codegen::Files other = codegen::generate_project(plain, run_passes(plain), signatures_of(plain), fs::current_path());
+  codegen::Files other = generate(plain, run_passes(plain), signatures_of(plain), fs::current_path());
   CHECK(other.count("runtime/dfg/mpi/gpudirect.hpp") == 0);
   CHECK(other.at("rank_B.cpp").find("gpudirect") == std::string::npos);
 }

@@ -1,0 +1,520 @@
+#include "passes/plan_hosts.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "support/assert.hpp"
+
+namespace dfgc {
+
+std::string identifier(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    out += word ? c : '_';
+  }
+  return out;
+}
+
+std::string_view to_string(StreamKind s) {
+  switch (s) {
+    case StreamKind::compute: return "compute";
+    case StreamKind::h2d: return "h2d";
+    case StreamKind::d2h: return "d2h";
+    case StreamKind::peer: return "peer";
+  }
+  DFGC_UNREACHABLE("bad stream kind");
+}
+
+std::string_view to_string(Step::Kind k) {
+  switch (k) {
+    case Step::Kind::fire: return "fire";
+    case Step::Kind::copy: return "copy";
+    case Step::Kind::net_post: return "net post";
+    case Step::Kind::net_complete: return "net complete";
+    case Step::Kind::delay_copy: return "delay copy";
+    case Step::Kind::wait: return "wait";
+    case Step::Kind::end_phase: return "end phase";
+    case Step::Kind::end_cycle: return "end cycle";
+  }
+  DFGC_UNREACHABLE("bad step kind");
+}
+
+ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t) {
+  return program.arch.pes[t.to_pe].kind == ir::PeKind::gpu ? t.to_pe : t.from_pe;
+}
+
+bool is_net(const ir::Program& program, const ir::IgTransfer& t) {
+  return program.arch.pes[t.from_pe].host != program.arch.pes[t.to_pe].host;
+}
+
+bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t) {
+  return program.arch.links[t.link].kind == ir::LinkKind::gpudirect;
+}
+
+ir::PeId net_runner(const ir::Program& program, ir::PeId end) {
+  return program.arch.hosts[program.arch.pes[end].host].cpu;
+}
+
+ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig) {
+  ir::PerStrategy<std::vector<int>> tags;
+  int next = 0;
+  for (ir::Strategy strategy : ir::kStrategies) {
+    const ir::IgStrategy& s = ig[strategy];
+    tags[strategy].assign(s.transfers.size(), -1);
+    // schedule.txt lists a transfer under its source PE, by (source, destination) name.
+    std::vector<ir::TransferId> order;
+    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
+      if (is_net(program, s.transfers[t])) order.push_back(t);
+    auto key = [&](ir::TransferId t) {
+      const ir::IgTransfer& x = s.transfers[t];
+      return std::tie(x.from_pe, s.buffers[x.from].name, s.buffers[x.to].name);
+    };
+    std::sort(order.begin(), order.end(), [&](ir::TransferId a, ir::TransferId b) { return key(a) < key(b); });
+    for (ir::TransferId t : order) tags[strategy][t] = next++;
+  }
+  return tags;
+}
+
+StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t) {
+  bool from_gpu = program.arch.pes[t.from_pe].kind == ir::PeKind::gpu;
+  bool to_gpu = program.arch.pes[t.to_pe].kind == ir::PeKind::gpu;
+  if (from_gpu && to_gpu) return StreamKind::peer;
+  return to_gpu ? StreamKind::h2d : StreamKind::d2h;
+}
+
+bool HostPlan::has_gpudirect() const {
+  for (ir::Strategy s : ir::kStrategies)
+    for (const Entry& e : strategies[s].entries)
+      if (e.gpudirect) return true;
+  return false;
+}
+
+std::vector<ir::PeId> HostPlan::pes() const {
+  std::vector<ir::PeId> out = {cpu};
+  out.insert(out.end(), gpus.begin(), gpus.end());
+  return out;
+}
+
+namespace {
+
+class StrategyBuilder {
+ public:
+  StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s, ir::HostId host, const std::vector<int>& tags)
+      : p_(p), s_(s), host_(host), tags_(tags) {}
+
+  StrategyPlan run() {
+    out_.strategy = s_.strategy;
+    out_.net_tags = tags_;
+    out_.transfer_steps = s_.transfer_steps;
+    out_.has_transfers = !s_.transfers.empty();
+    out_.by_pe.resize(p_.arch.pes.size());
+    out_.neighbours.resize(p_.arch.pes.size());
+    out_.storage.resize(p_.arch.pes.size());
+    out_.touched.resize(p_.arch.pes.size());
+    out_.steps.resize(p_.arch.pes.size());
+    add_buffers();
+    for (ir::PeId pe = 0; pe < p_.arch.pes.size(); ++pe) {
+      if (p_.arch.pes[pe].host != host_) continue;
+      add_transfers(pe);
+      for (ir::NodeId n : s_.order[pe]) {
+        add_firing(n);
+        for (ir::CopyId c : s_.copies_after(n)) add_copy(c);
+      }
+      add_storage(pe);
+      add_touched(pe);
+    }
+    // Every host runs the whole program's cycles, so that the ranks' cycles correspond.
+    for (const ir::IgFiring& f : s_.firings) out_.latency = std::max(out_.latency, f.latency);
+    for (const ir::IgTransfer& t : s_.transfers) out_.latency = std::max(out_.latency, t.first_cycle);
+    for (const ir::IgCopy& c : s_.copies) out_.latency = std::max(out_.latency, c.first_cycle);
+    add_neighbours();
+    return std::move(out_);
+  }
+
+ private:
+  const std::string& buffer_name(ir::BufferId b) const { return s_.buffers[b].name; }
+  const std::string& pe_name(ir::PeId pe) const { return p_.arch.pes[pe].name; }
+
+  /// `base`, or `base_2`, `base_3` ... when taken.
+  static std::string unique(std::set<std::string>& taken, const std::string& base) {
+    std::string name = base;
+    for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
+    return name;
+  }
+
+  void add_buffers() {
+    std::set<std::string> taken;
+    for (const ir::IgBuffer& b : s_.buffers) {
+      const ir::IgColour& c = s_.colours[b.colour];
+      PlanBuffer x;
+      x.name = b.name;
+      x.ident = unique(taken, identifier(b.name));
+      x.type = p_.types[b.type].name;
+      x.pe = c.pe;
+      x.colour = c.index;
+      x.colour_lag = b.colour_lag;
+      x.slots = c.slots;
+      x.depth = b.depth;
+      out_.buffer_idents.push_back(x.ident);
+      out_.buffers.push_back(std::move(x));
+    }
+  }
+
+  SlotRef slot(ir::BufferId b, std::uint32_t lag) const {
+    const PlanBuffer& x = out_.buffers[b];
+    return SlotRef{b, x.pe, x.colour, lag + x.colour_lag, x.slots};
+  }
+
+  void push(Entry e) {
+    e.ident = unique(entry_idents_, e.ident);
+    out_.by_pe[e.runner].push_back(out_.entries.size());
+    out_.entries.push_back(std::move(e));
+  }
+
+  /// The transfers `pe` runs: host-to-host receives, then sends (every MPI operation of a cycle
+  /// is posted before the PE fires or waits), then the ones it launches within its host.
+  void add_transfers(ir::PeId pe) {
+    std::vector<ir::TransferId> recvs, sends, local;
+    for (ir::TransferId t = 0; t < s_.transfers.size(); ++t) {
+      const ir::IgTransfer& x = s_.transfers[t];
+      if (is_net(p_, x)) {
+        if (net_runner(p_, x.to_pe) == pe) recvs.push_back(t);
+        if (net_runner(p_, x.from_pe) == pe) sends.push_back(t);
+      } else if (launcher(p_, x) == pe) {
+        local.push_back(t);
+      }
+    }
+    std::vector<ir::TransferId> mine;
+    for (auto* group : {&recvs, &sends, &local}) {
+      std::sort(group->begin(), group->end(), [&](ir::TransferId a, ir::TransferId b) {
+        return buffer_name(s_.transfers[a].to) < buffer_name(s_.transfers[b].to);
+      });
+      mine.insert(mine.end(), group->begin(), group->end());
+    }
+    for (ir::TransferId t : mine) {
+      const ir::IgTransfer& x = s_.transfers[t];
+      Entry e;
+      e.kind = Entry::Kind::transfer;
+      e.id = t;
+      e.ident = "transfer_" + identifier(buffer_name(x.to));
+      e.short_name = fmt::format("{} -> {}", buffer_name(x.from), buffer_name(x.to));
+      e.label = "transfer " + e.short_name;
+      e.where = fmt::format("{}>{}", pe_name(x.from_pe), pe_name(x.to_pe));
+      e.runner = pe;
+      e.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
+      e.type = out_.buffers[x.from].type;
+      const SlotRef read = slot(x.from, x.from_lag);
+      const SlotRef write = slot(x.to, s_.buffers[x.to].writer.lag);
+      if (is_net(p_, x)) {
+        e.net = net_runner(p_, x.to_pe) == pe ? Entry::Net::recv : Entry::Net::send;
+        if (is_gpudirect(p_, x)) e.gpudirect = e.net == Entry::Net::recv ? x.to_pe : x.from_pe;
+        e.tag = tags_[t];
+        e.peer = e.net == Entry::Net::send ? x.to_pe : x.from_pe;
+        if (e.net == Entry::Net::send) e.read = read;
+        else e.write = write;
+      } else {
+        e.stream = stream_of(p_, x);
+        e.read = read;
+        e.write = write;
+      }
+      e.first_cycle = x.first_cycle;
+      e.step = x.step;
+      push(std::move(e));
+    }
+  }
+
+  void add_firing(ir::NodeId n) {
+    const ir::Node& node = p_.dfg.nodes[n];
+    const ir::Actor& actor = p_.dfg.actor_of(n);
+    const ir::IgFiring& f = s_.firings[n];
+    Entry e;
+    e.kind = Entry::Kind::firing;
+    e.id = n;
+    e.ident = "fire_" + identifier(node.name);
+    e.short_name = fmt::format("{} ({})", node.name, actor.name);
+    e.label = fmt::format("node {} @ {}", e.short_name, pe_name(f.pe));
+    e.where = pe_name(f.pe);
+    e.runner = f.pe;
+    if (p_.arch.pes[f.pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
+    e.first_cycle = f.latency;
+    for (std::size_t port = 0; port < f.ports.size(); ++port)
+      e.ports.push_back({actor.ports[port].name, actor.ports[port].dir == ir::PortDir::in,
+                         slot(f.ports[port].buffer, f.ports[port].lag)});
+    push(std::move(e));
+  }
+
+  void add_copy(ir::CopyId c) {
+    const ir::IgCopy& x = s_.copies[c];
+    ir::PeId pe = s_.buffers[x.to].pe;
+    Entry e;
+    e.kind = Entry::Kind::copy;
+    e.id = c;
+    e.ident = "copy_" + identifier(buffer_name(x.to));
+    e.short_name = fmt::format("{} <- {}", buffer_name(x.to), buffer_name(x.from));
+    e.label = "delay " + e.short_name;
+    e.where = pe_name(pe);
+    e.runner = pe;
+    if (p_.arch.pes[pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
+    e.first_cycle = x.first_cycle;
+    e.type = out_.buffers[x.from].type;
+    e.read = slot(x.from, x.from_lag);
+    e.write = slot(x.to, s_.buffers[x.to].writer.lag);
+    push(std::move(e));
+  }
+
+  /// The colours `pe` owns, by index: one allocation each.
+  void add_storage(ir::PeId pe) {
+    std::vector<const ir::IgColour*> colours;
+    for (const ir::IgColour& c : s_.colours)
+      if (c.pe == pe) colours.push_back(&c);
+    std::sort(colours.begin(), colours.end(),
+              [](const ir::IgColour* a, const ir::IgColour* b) { return a->index < b->index; });
+    for (const ir::IgColour* c : colours) {
+      PlanColour x;
+      x.index = c->index;
+      x.slots = c->slots;
+      x.bytes = c->bytes;
+      std::set<std::string> types, texts;
+      for (ir::BufferId b : c->members) {
+        x.members.push_back(buffer_name(b));
+        types.insert(out_.buffers[b].type);
+        texts.insert(s_.buffers[b].bytes_text);
+      }
+      x.types.assign(types.begin(), types.end());
+      x.bytes_text = texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
+      out_.storage[pe].push_back(std::move(x));
+    }
+  }
+
+  /// The buffers the thread of `pe` touches, sorted by name.
+  void add_touched(ir::PeId pe) {
+    std::set<ir::BufferId> buffers;
+    for (std::size_t i : out_.by_pe[pe]) {
+      const Entry& e = out_.entries[i];
+      for (const PortRef& port : e.ports) buffers.insert(port.slot.buffer);
+      if (e.read) buffers.insert(e.read->buffer);
+      if (e.write) buffers.insert(e.write->buffer);
+    }
+    std::vector<ir::BufferId> out(buffers.begin(), buffers.end());
+    std::sort(out.begin(), out.end(), [&](ir::BufferId a, ir::BufferId b) { return buffer_name(a) < buffer_name(b); });
+    out_.touched[pe] = std::move(out);
+  }
+
+  /// The owner of each colour and every launcher of a transfer touching it share memory. Each
+  /// end of a host-to-host transfer touches only a colour of its own host, run by its CPU (the
+  /// colour's owner over a net link; over a gpudirect link, the GPU owns it).
+  void add_neighbours() {
+    std::vector<std::set<ir::PeId>> users(s_.colours.size());
+    for (ir::ColourId c = 0; c < s_.colours.size(); ++c) users[c].insert(s_.colours[c].pe);
+    for (const ir::IgTransfer& t : s_.transfers) {
+      const bool net = is_net(p_, t);
+      users[s_.buffers[t.from].colour].insert(net ? net_runner(p_, t.from_pe) : launcher(p_, t));
+      users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : launcher(p_, t));
+    }
+    for (const auto& group : users)
+      for (ir::PeId a : group)
+        for (ir::PeId b : group)
+          if (a != b) out_.neighbours[a].insert(b);
+  }
+
+  const ir::Program& p_;
+  const ir::IgStrategy& s_;
+  ir::HostId host_;
+  const std::vector<int>& tags_;
+  StrategyPlan out_;
+  std::set<std::string> entry_idents_;
+};
+
+Step entry_step(const Entry& e, std::size_t index) {
+  Step s;
+  s.entry = index;
+  switch (e.kind) {
+    case Entry::Kind::firing: s.kind = Step::Kind::fire; break;
+    case Entry::Kind::transfer: s.kind = e.net == Entry::Net::none ? Step::Kind::copy : Step::Kind::net_post; break;
+    case Entry::Kind::copy: s.kind = Step::Kind::delay_copy; break;
+  }
+  return s;
+}
+
+Step wait_step(const std::set<StreamKind>& streams) {
+  Step s;
+  s.kind = Step::Kind::wait;
+  s.streams.assign(streams.begin(), streams.end());
+  return s;
+}
+
+Step plain_step(Step::Kind kind, std::uint32_t phase = 0) {
+  Step s;
+  s.kind = kind;
+  s.phase = phase;
+  return s;
+}
+
+/// The steps of `pe`'s cycle (the file comment of plan_hosts.hpp).
+std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const std::set<StreamKind>& streams) {
+  std::vector<Step> out;
+  const std::vector<std::size_t>& mine = sp.by_pe[pe];
+  bool net = false;
+  for (std::size_t i : mine) net = net || sp.entries[i].net != Entry::Net::none;
+  if (sp.strategy == ir::Strategy::overlap) {
+    for (std::size_t i : mine) out.push_back(entry_step(sp.entries[i], i));
+    if (gpu) out.push_back(wait_step(streams));
+    if (net) out.push_back(plain_step(Step::Kind::net_complete));
+    out.push_back(plain_step(Step::Kind::end_cycle));
+    return out;
+  }
+  if (sp.has_transfers) {
+    std::set<StreamKind> used;
+    std::set<std::uint32_t> net_steps;
+    for (std::size_t i : mine) {
+      const Entry& e = sp.entries[i];
+      if (e.kind != Entry::Kind::transfer) continue;
+      if (e.net != Entry::Net::none) net_steps.insert(e.step);
+      else used.insert(*e.stream);
+    }
+    for (std::uint32_t phase = 0; phase < sp.transfer_steps; ++phase) {
+      for (std::size_t i : mine)
+        if (sp.entries[i].kind == Entry::Kind::transfer && sp.entries[i].step == phase)
+          out.push_back(entry_step(sp.entries[i], i));
+      if (net_steps.count(phase)) out.push_back(plain_step(Step::Kind::net_complete));
+      if (!used.empty()) out.push_back(wait_step(used));
+      out.push_back(plain_step(Step::Kind::end_phase, phase));
+    }
+  }
+  for (std::size_t i : mine)
+    if (sp.entries[i].kind != Entry::Kind::transfer) out.push_back(entry_step(sp.entries[i], i));
+  if (gpu) out.push_back(wait_step(streams));
+  out.push_back(plain_step(Step::Kind::end_cycle));
+  return out;
+}
+
+}  // namespace
+
+HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host) {
+  DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
+  HostPlan h;
+  h.host = host;
+  h.host_name = program.arch.hosts[host].name;
+  h.cpu = program.arch.hosts[host].cpu;
+  h.gpus = program.arch.hosts[host].gpus;
+  for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
+  for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
+  h.streams.resize(program.arch.pes.size());
+  h.colour_count.resize(program.arch.pes.size(), 0);
+  const ir::PerStrategy<std::vector<int>> tags = net_tags(program, ig);
+  for (ir::Strategy s : ir::kStrategies) {
+    h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s]).run();
+    for (const Entry& e : h.strategies[s].entries)
+      if (e.stream) h.streams[e.runner].insert(*e.stream);
+    std::vector<std::uint32_t> count(program.arch.pes.size(), 0);
+    for (const ir::IgColour& c : ig[s].colours) count[c.pe]++;
+    for (std::size_t pe = 0; pe < count.size(); ++pe) h.colour_count[pe] = std::max(h.colour_count[pe], count[pe]);
+  }
+  for (ir::PeId gpu : h.gpus) h.streams[gpu].insert(StreamKind::compute);
+  for (ir::Strategy s : ir::kStrategies)
+    for (ir::PeId pe : h.pes())
+      h.strategies[s].steps[pe] = pe_steps(h.strategies[s], pe, h.pe(pe).kind == ir::PeKind::gpu, h.streams[pe]);
+  return h;
+}
+
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig) {
+  HostPlans out;
+  for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h) out.hosts.push_back(plan_host(program, ig, h));
+  return out;
+}
+
+// ---- the dump ----
+
+namespace {
+
+std::string streams_text(const std::vector<StreamKind>& streams) {
+  std::vector<std::string_view> names;
+  for (StreamKind s : streams) names.push_back(to_string(s));
+  return fmt::format("{}", fmt::join(names, " "));
+}
+
+/// "p.m@A.cpu[A.cpu colour 0, slot (c - 1) mod 2]".
+std::string slot_text(const HostPlan& h, const StrategyPlan& sp, const SlotRef& r) {
+  return fmt::format("{}[{} colour {}, slot (c - {}) mod {}]", sp.buffers[r.buffer].name, h.pe(r.pe).name, r.colour,
+                     r.lag, r.slots);
+}
+
+/// One step, "      fire node p (Producer) @ A.cpu (fire_p) from cycle 0", then its slots.
+std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) {
+  std::string out = fmt::format("      {}", to_string(s.kind));
+  switch (s.kind) {
+    case Step::Kind::wait: return out + fmt::format(" {}\n", streams_text(s.streams));
+    case Step::Kind::end_phase: return out + fmt::format(" {}\n", s.phase);
+    case Step::Kind::net_complete:
+    case Step::Kind::end_cycle: return out + "\n";
+    case Step::Kind::fire:
+    case Step::Kind::copy:
+    case Step::Kind::net_post:
+    case Step::Kind::delay_copy: break;
+  }
+  const Entry& e = sp.entries[s.entry];
+  if (e.net != Entry::Net::none) out += e.net == Entry::Net::send ? " send" : " receive";
+  out += fmt::format(" {} ({}) from cycle {}", e.label, e.ident, e.first_cycle);
+  if (e.kind == Entry::Kind::transfer && sp.strategy == ir::Strategy::no_overlap)
+    out += fmt::format(" in step {}", e.step);
+  if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
+  if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
+  if (e.net != Entry::Net::none) {
+    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
+                       h.host_names[h.pe(*e.peer).host], e.tag);
+    if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
+  }
+  out += "\n";
+  for (const PortRef& port : e.ports)
+    out += fmt::format("        {} {}: {}\n", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+  if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
+  if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
+  if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);
+  return out;
+}
+
+}  // namespace
+
+std::string dump(const HostPlans& plans) {
+  std::string out;
+  for (const HostPlan& h : plans.hosts) {
+    out += fmt::format("host {}\n", h.host_name);
+    for (ir::PeId pe : h.pes()) {
+      const PlanPe& x = h.pe(pe);
+      out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));
+      if (x.kind == ir::PeKind::gpu) {
+        out += fmt::format(" device {} streams {}",
+                           x.device, streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
+      }
+      out += fmt::format(" colours {}\n", h.colour_count[pe]);
+    }
+    for (ir::Strategy strategy : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[strategy];
+      out += fmt::format("  strategy {} latency {}", ir::to_string(strategy), sp.latency);
+      if (strategy == ir::Strategy::no_overlap && sp.has_transfers)
+        out += fmt::format(" transfer steps {}", sp.transfer_steps);
+      out += "\n";
+      for (ir::PeId pe : h.pes()) {
+        out += fmt::format("    pe {}\n", h.pe(pe).name);
+        std::vector<std::string> ns;
+        for (ir::PeId q : sp.neighbours[pe]) ns.push_back(h.pe(q).name);
+        out += fmt::format("      neighbours{}{}\n", ns.empty() ? "" : " ", fmt::join(ns, " "));
+        for (const PlanColour& c : sp.storage[pe])
+          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults: {}\n", c.index,
+                             fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes, fmt::join(c.members, " "));
+        for (ir::BufferId b : sp.touched[pe]) {
+          const PlanBuffer& x = sp.buffers[b];
+          out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name, x.ident,
+                             h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
+        }
+        for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace dfgc

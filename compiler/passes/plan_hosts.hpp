@@ -1,0 +1,220 @@
+/// \file
+/// The host plan: what each host's threads do, as data, before any code is printed. For each host
+/// (one MPI rank of a program on several hosts) and each strategy: every firing, transfer and
+/// delay copy as an entry with the processing element (PE) whose thread runs it, the CUDA stream
+/// it goes on, the slots it reads and writes and, between hosts, its MPI tag; per PE its storage
+/// (one allocation per colour), the buffers its thread touches, its neighbours and its steps (the
+/// order its cycle runs in); per GPU its streams. Code generation (compiler/codegen/) prints it.
+///
+/// Who runs what: a firing and a delay copy run on their own PE (a GPU's on its compute stream);
+/// a transfer within a host is launched by its GPU end: CPU -> GPU by the destination on its h2d
+/// stream, GPU -> CPU by the source on its d2h stream, GPU -> GPU by the destination on its peer
+/// stream. A host-to-host transfer (a net link between two CPUs, or a gpudirect link between two
+/// GPUs) is an entry of both hosts' CPUs: the source host's sends it, the destination host's
+/// receives it, through MPI, with the transfer's tag (net_tags()); over a gpudirect link from and
+/// into the GPU's own buffer (device memory). Two PEs are neighbours when their threads touch a
+/// common allocation (a colour): the owner of a colour and the launcher of every transfer that
+/// reads or writes one of its members; a host-to-host transfer's end on a host is run by that
+/// host's CPU (a GPU and its CPU are neighbours through a gpudirect buffer; never across hosts).
+///
+/// A PE's steps, in the cycle model of latency.hpp:
+///  - with overlap: its transfers (host-to-host receives, then sends, then the ones it launches
+///    within its host, each group by destination name), its firings in schedule order, each
+///    followed by its delay copies; a GPU waits for all its streams; the MPI transfers complete;
+///    the cycle ends;
+///  - without overlap: per transfer step, the step's transfers, the MPI ones completed, a wait for
+///    the streams of the PE's transfers, the end of the phase (a PE without transfers only ends
+///    the phases); then the firings with their delay copies, a GPU's wait, the end of the cycle.
+/// Every host runs the whole program's cycles (the latency is the largest first cycle of any
+/// host), so that the ranks' cycles correspond.
+///
+/// Needs: the Program and the Ig. Produces: HostPlans, one HostPlan per host in spec order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/ig.hpp"
+
+namespace dfgc {
+
+/// A C++ identifier for a spec name: "p.m@A.g0" -> "p_m_A_g0".
+std::string identifier(std::string_view name);
+
+enum class StreamKind : std::uint8_t { compute, h2d, d2h, peer };
+/// "compute", "h2d", "d2h", "peer".
+std::string_view to_string(StreamKind s);
+
+/// A PE as the plan names it.
+struct PlanPe {
+  std::string name;        ///< "A.g0"
+  std::string local_name;  ///< "g0"
+  ir::HostId host = 0;
+  ir::PeKind kind = ir::PeKind::cpu;
+  int device = -1;  ///< CUDA device ordinal on its host; -1 for a CPU
+};
+
+/// A buffer node as the threads see it: a view of its colour's allocation.
+struct PlanBuffer {
+  std::string name;   ///< "p.m@A.g0"
+  std::string ident;  ///< the view's C++ name, unique in the strategy: "p_m_A_g0"
+  std::string type;   ///< its token type: "Matrix"
+  ir::PeId pe = 0;    ///< the PE that owns its colour
+  std::uint32_t colour = 0;      ///< the colour's index on its PE
+  std::uint32_t colour_lag = 0;  ///< added to every access's lag
+  std::uint32_t slots = 1;       ///< the colour's slots
+  std::uint32_t depth = 1;       ///< the buffer's own slots
+};
+
+/// One access to a buffer: in cycle c it uses slot (c - lag) mod slots of colour `colour` of PE
+/// `pe` (the generated dfg::slot(c, lag, slots)). `lag` includes the buffer's colour lag.
+struct SlotRef {
+  ir::BufferId buffer = 0;
+  ir::PeId pe = 0;
+  std::uint32_t colour = 0;
+  std::uint32_t lag = 0;
+  std::uint32_t slots = 1;
+};
+
+/// A firing's access through one actor port.
+struct PortRef {
+  std::string port;  ///< the actor's port name
+  bool input = true;
+  SlotRef slot;
+};
+
+/// One allocation of a PE: a colour shared by buffer nodes that are never live at once.
+struct PlanColour {
+  std::uint32_t index = 0;
+  std::vector<std::string> members;  ///< buffer names, sorted
+  std::vector<std::string> types;    ///< the members' token types, sorted, unique: the slot's
+                                     ///< bytes are the largest of bytes_<type>(params)
+  std::string bytes_text;            ///< the same as an expression of the params
+  std::int64_t bytes = 0;            ///< per slot, at the defaults of the runtime params
+  std::uint32_t slots = 1;
+};
+
+/// One firing, transfer or delay copy: an entry of the window table.
+struct Entry {
+  enum class Kind : std::uint8_t { firing, transfer, copy };
+  Kind kind = Kind::firing;
+  std::uint32_t id = 0;     ///< NodeId, TransferId or CopyId
+  std::string ident;        ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
+  std::string label;        ///< for comments and errors: "node p (Producer) @ A.cpu"
+  std::string short_name;   ///< for --stats and --trace: "p (Producer)"
+  std::string where;        ///< for --stats: "A.cpu", "A.cpu>A.g0"
+  ir::PeId runner = 0;      ///< the PE whose thread runs it
+  std::optional<StreamKind> stream;  ///< on a GPU runner, and every transfer within a host
+  std::uint32_t first_cycle = 0;
+  std::uint32_t step = 0;   ///< a transfer's step without overlap
+  /// A host-to-host transfer: this host's end sends or receives it (MPI); none otherwise.
+  enum class Net : std::uint8_t { none, send, recv };
+  Net net = Net::none;
+  /// A host-to-host transfer over a gpudirect link: this host's end is in the memory of this
+  /// GPU; none otherwise.
+  std::optional<ir::PeId> gpudirect;
+  int tag = -1;                  ///< a host-to-host transfer's MPI tag; -1 otherwise
+  std::optional<ir::PeId> peer;  ///< a host-to-host transfer: the PE at the other end
+  std::string link;              ///< a transfer's link kind: "pcie", "net", "gpudirect", ...
+  std::string type;              ///< a transfer's or copy's token type: bytes_<type>(params)
+  /// A transfer's or copy's source and destination slots; a host-to-host transfer's end has the
+  /// one on its own host only.
+  std::optional<SlotRef> read, write;
+  std::vector<PortRef> ports;  ///< a firing's, in actor port order
+};
+
+/// One thing a PE's thread does in a cycle, in order.
+struct Step {
+  enum class Kind : std::uint8_t {
+    fire,          ///< a firing (entry)
+    copy,          ///< a transfer within the host, launched on a stream (entry)
+    net_post,      ///< this host's end of a host-to-host transfer, posted to MPI (entry)
+    net_complete,  ///< wait for the MPI transfers posted in this cycle or transfer step
+    delay_copy,    ///< a delay line's copy (entry)
+    wait,          ///< wait for `streams`
+    end_phase,     ///< without overlap: the end of transfer step `phase` (a barrier)
+    end_cycle,     ///< the end of the cycle
+  };
+  Kind kind = Kind::fire;
+  std::size_t entry = 0;            ///< fire, copy, net_post, delay_copy: index into entries
+  std::vector<StreamKind> streams;  ///< wait
+  std::uint32_t phase = 0;          ///< end_phase
+};
+/// "fire", "copy", "net post", "net complete", "delay copy", "wait", "end phase", "end cycle".
+std::string_view to_string(Step::Kind k);
+
+/// One strategy's plan of a host.
+struct StrategyPlan {
+  ir::Strategy strategy = ir::Strategy::overlap;
+  std::vector<Entry> entries;  ///< PE by PE, in the order the threads run them
+  std::vector<std::vector<std::size_t>> by_pe;  ///< entry indices per PE, in run order
+  std::vector<std::set<ir::PeId>> neighbours;   ///< per PE
+  std::uint32_t latency = 0;  ///< the largest first cycle of the whole program (every host)
+  std::vector<int> net_tags;  ///< per transfer of the Ig: its MPI tag (net_tags()), -1 within a host
+  std::vector<PlanBuffer> buffers;         ///< per buffer of the Ig
+  std::vector<std::string> buffer_idents;  ///< per buffer, unique: "p_m_A_g0"
+  std::vector<std::vector<PlanColour>> storage;     ///< per PE of the host: its colours by index
+  std::vector<std::vector<ir::BufferId>> touched;   ///< per PE: the buffers its thread touches,
+                                                    ///< sorted by name
+  std::vector<std::vector<Step>> steps;             ///< per PE of the host
+  std::uint32_t transfer_steps = 1;  ///< without overlap: the steps of a cycle's transfer part
+  bool has_transfers = false;        ///< whether the program has any transfer
+};
+
+/// The plan of one host.
+struct HostPlan {
+  ir::HostId host = 0;
+  std::string host_name;
+  ir::PeId cpu = 0;
+  std::vector<ir::PeId> gpus;
+  std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
+  std::vector<std::string> host_names;  ///< every host of the program, by HostId
+  ir::PerStrategy<StrategyPlan> strategies;
+  std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
+  std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
+
+  const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
+  /// Whether this host has a GPU PE.
+  bool has_gpu() const { return !gpus.empty(); }
+  /// Whether the program spans several hosts (an MPI program, one rank per host).
+  bool multi_host() const { return host_names.size() > 1; }
+  /// Whether this host sends or receives a transfer over a gpudirect link.
+  bool has_gpudirect() const;
+  /// The host's PEs, cpu first, then its gpus.
+  std::vector<ir::PeId> pes() const;
+};
+
+struct HostPlans {
+  std::vector<HostPlan> hosts;  ///< by HostId
+};
+
+/// Plans every host of the program.
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig);
+/// Plans host `host` of the program.
+HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host);
+
+/// Whether `t` goes between two hosts (a net or gpudirect link): an MPI message.
+bool is_net(const ir::Program& program, const ir::IgTransfer& t);
+/// Whether `t` goes over a gpudirect link: an MPI message between two GPUs' buffers.
+bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t);
+/// The PE that runs one end of a host-to-host transfer: the CPU of `end`'s host.
+ir::PeId net_runner(const ir::Program& program, ir::PeId end);
+
+/// The MPI tag of every host-to-host transfer, per strategy and TransferId (-1 for the others):
+/// numbered 0, 1, ... in schedule.txt order, the overlap strategy first, then no-overlap (a tag
+/// is unique in the program).
+ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig);
+
+/// The PE whose thread launches a transfer within a host.
+ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t);
+StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t);
+
+/// The plan, host by host, PE by PE, one item a line, by spec names only (`dfgc schedule
+/// --emit=plan`, --dump-after=plan_hosts).
+std::string dump(const HostPlans& plans);
+
+}  // namespace dfgc

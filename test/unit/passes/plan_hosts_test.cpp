@@ -1,0 +1,344 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "passes/pipeline.hpp"
+#include "passes/plan_hosts.hpp"
+#include "passes/program_builder.hpp"
+
+using namespace dfgc;
+using ir::Strategy;
+
+namespace {
+
+ir::PeId pe_named(const ir::Program& p, std::string_view name) {
+  if (auto id = p.arch.find_pe(name)) return *id;
+  throw std::invalid_argument("unknown PE " + std::string(name));
+}
+
+/// The entry of a plan's strategy with this short name ("p.m@A.cpu -> p.m@A.g0", "p (Producer)").
+const Entry& entry_named(const StrategyPlan& sp, std::string_view short_name) {
+  for (const Entry& e : sp.entries)
+    if (e.short_name == short_name) return e;
+  throw std::invalid_argument("no entry " + std::string(short_name));
+}
+
+/// A PE's steps as text: "copy transfer_i_b_A_cpu", "wait h2d d2h", "end phase 0", ...
+std::vector<std::string> step_names(const StrategyPlan& sp, ir::PeId pe) {
+  std::vector<std::string> out;
+  for (const Step& s : sp.steps[pe]) {
+    std::string text(to_string(s.kind));
+    switch (s.kind) {
+      case Step::Kind::fire:
+      case Step::Kind::copy:
+      case Step::Kind::net_post:
+      case Step::Kind::delay_copy: text += " " + sp.entries[s.entry].ident; break;
+      case Step::Kind::wait:
+        for (StreamKind k : s.streams) text += " " + std::string(to_string(k));
+        break;
+      case Step::Kind::end_phase: text += " " + std::to_string(s.phase); break;
+      case Step::Kind::net_complete:
+      case Step::Kind::end_cycle: break;
+    }
+    out.push_back(text);
+  }
+  return out;
+}
+
+/// p @ A.cpu -> i1 @ A.g0 -> i2 @ A.g1 -> c @ A.cpu, the GPUs joined by NVLink.
+ir::Program nvlink_program() {
+  test::ProgramBuilder b("chain");
+  b.type("T", ir::ElemType::f32, 64, "N * 4", true);
+  b.actor("P", "out T m").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 2).link("A.g0", "A.g1", ir::LinkKind::nvlink, 50e9);
+  b.node("p", "P", "A.cpu").node("i1", "I", "A.g0").node("i2", "I", "A.g1").node("c", "C", "A.cpu");
+  b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "c.m");
+  return b.build();
+}
+
+/// p @ A.cpu -> i @ A.g0 -> c @ A.cpu.
+ir::Program one_gpu_program() {
+  test::ProgramBuilder b("one");
+  b.type("T", ir::ElemType::f32, 64);
+  b.actor("P", "out T m").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1);
+  b.node("p", "P", "A.cpu").node("i", "I", "A.g0").node("c", "C", "A.cpu");
+  b.edge("p.m", "i.a").edge("i.b", "c.m");
+  return b.build();
+}
+
+/// s @ A.cpu -> t @ B.g0 -> c @ C.cpu over net links A-B and B-C: two host-to-host transfers.
+ir::Program hosts_program() {
+  test::ProgramBuilder b("chain");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 0).host("B", 1).host("C", 0);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.cpu").node("t", "I", "B.g0").node("c", "C", "C.cpu");
+  b.edge("s.o", "t.a").edge("t.b", "c.m");
+  return b.build();
+}
+
+/// s @ A.cpu -> i @ A.g0 -> j @ B.g0 -> c @ B.cpu; the GPUs are joined by a gpudirect link.
+ir::Program gpudirect_program() {
+  test::ProgramBuilder b("direct");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1).host("B", 1);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
+  b.node("s", "S", "A.cpu").node("i", "I", "A.g0").node("j", "I", "B.g0").node("c", "C", "B.cpu");
+  b.edge("s.o", "i.a").edge("i.b", "j.a").edge("j.b", "c.m");
+  return b.build();
+}
+
+}  // namespace
+
+TEST_CASE("plan: identifiers for spec names", "[plan_hosts]") {
+  CHECK(identifier("p.m@A.g0") == "p_m_A_g0");
+  CHECK(identifier("j.x.delay@A.g1") == "j_x_delay_A_g1");
+}
+
+TEST_CASE("plan: a transfer within a host is launched by its GPU end, on the stream of its direction",
+          "[plan_hosts]") {
+  ir::Program p = nvlink_program();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  REQUIRE(plans.hosts.size() == 1);
+  const ir::PeId g0 = pe_named(p, "A.g0"), g1 = pe_named(p, "A.g1");
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const StrategyPlan& sp = plans.hosts[0].strategies[strategy];
+    // CPU -> GPU: the destination, on h2d.
+    const Entry& h2d = entry_named(sp, "p.m@A.cpu -> p.m@A.g0");
+    CHECK(h2d.runner == g0);
+    CHECK(h2d.stream == StreamKind::h2d);
+    // GPU -> GPU: the destination, on its peer stream.
+    const Entry& peer = entry_named(sp, "i1.b@A.g0 -> i1.b@A.g1");
+    CHECK(peer.runner == g1);
+    CHECK(peer.stream == StreamKind::peer);
+    CHECK(peer.link == "nvlink");
+    // GPU -> CPU: the source, on d2h.
+    const Entry& d2h = entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu");
+    CHECK(d2h.runner == g1);
+    CHECK(d2h.stream == StreamKind::d2h);
+    for (const Entry* e : {&h2d, &peer, &d2h}) {
+      CHECK(e->net == Entry::Net::none);
+      CHECK(e->tag == -1);
+      REQUIRE(e->read);
+      REQUIRE(e->write);
+      CHECK(e->type == "T");
+    }
+    // The transfer writes the destination buffer's slot and reads its source's, in their colours.
+    CHECK(sp.buffers[h2d.write->buffer].name == "p.m@A.g0");
+    CHECK(h2d.write->pe == g0);
+    CHECK(sp.buffers[h2d.read->buffer].name == "p.m@A.cpu");
+    CHECK(h2d.read->slots == sp.buffers[h2d.read->buffer].slots);
+    // A firing's ports in actor order, its output written with lag 0 of its own colour.
+    const Entry& i1 = entry_named(sp, "i1 (I)");
+    REQUIRE(i1.ports.size() == 2);
+    CHECK(i1.ports[0].port == "a");
+    CHECK(i1.ports[0].input);
+    CHECK(sp.buffers[i1.ports[0].slot.buffer].name == "p.m@A.g0");
+    CHECK(i1.ports[1].port == "b");
+    CHECK_FALSE(i1.ports[1].input);
+    CHECK(i1.ports[1].slot.lag == sp.buffers[i1.ports[1].slot.buffer].colour_lag);
+    CHECK(i1.stream == StreamKind::compute);
+  }
+  // The streams of each GPU: compute and those of the transfers it launches.
+  CHECK(plans.hosts[0].streams[g0] == std::set<StreamKind>{StreamKind::compute, StreamKind::h2d});
+  CHECK(plans.hosts[0].streams[g1] ==
+        std::set<StreamKind>{StreamKind::compute, StreamKind::d2h, StreamKind::peer});
+}
+
+TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hosts]") {
+  ir::Program p = nvlink_program();
+  ir::Ig ig = run_passes(p);
+  HostPlans plans = plan_hosts(p, ig);
+  const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0"), g1 = pe_named(p, "A.g1");
+  const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
+  // g0 launches the copy out of the CPU's p.m, g1 the one into the CPU's i2.b.
+  CHECK(sp.neighbours[cpu] == std::set<ir::PeId>{g0, g1});
+  CHECK(sp.neighbours[g0].count(cpu) == 1);
+  CHECK(sp.neighbours[g1].count(cpu) == 1);
+  // g1 launches the peer copy out of g0's i1.b: they share that colour.
+  CHECK(sp.neighbours[g0].count(g1) == 1);
+  // Storage: each colour of the CPU with its members, slots and bytes expression.
+  std::set<std::string> members;
+  for (const PlanColour& c : sp.storage[cpu]) {
+    CHECK(c.types == std::vector<std::string>{"T"});
+    CHECK(c.bytes_text == "N * 4 * 4");
+    for (const std::string& m : c.members) members.insert(m);
+  }
+  CHECK(members == std::set<std::string>{"i2.b@A.cpu", "p.m@A.cpu"});
+  CHECK(sp.storage[cpu].size() == plans.hosts[0].colour_count[cpu]);
+}
+
+TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
+  ir::Program p = one_gpu_program();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0");
+  const HostPlan& h = plans.hosts[0];
+  // With overlap: the GPU launches both copies (by destination name), fires, waits, ends.
+  CHECK(step_names(h.strategies[Strategy::overlap], g0) ==
+        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "fire fire_i",
+                                 "wait compute h2d d2h", "end cycle"});
+  CHECK(step_names(h.strategies[Strategy::overlap], cpu) ==
+        std::vector<std::string>{"fire fire_p", "fire fire_c", "end cycle"});
+  // Without overlap: one transfer step (every hop is 1), its wait and barrier, then the firings.
+  const StrategyPlan& no = h.strategies[Strategy::no_overlap];
+  REQUIRE(no.transfer_steps == 1);
+  CHECK(step_names(no, g0) ==
+        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "wait h2d d2h",
+                                 "end phase 0", "fire fire_i", "wait compute h2d d2h", "end cycle"});
+  // The CPU launches nothing: it only ends the phases.
+  CHECK(step_names(no, cpu) == std::vector<std::string>{"end phase 0", "fire fire_p", "fire fire_c", "end cycle"});
+}
+
+TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings", "[plan_hosts]") {
+  // GPU -> CPU -> GPU: the relay's second hop runs in an earlier step than its first.
+  test::ProgramBuilder b("relay");
+  b.type("T", ir::ElemType::f32, 64);
+  b.actor("P", "out T m").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 2);
+  b.node("p", "P", "A.g0").node("i", "I", "A.g1").node("c", "C", "A.cpu");
+  b.edge("p.m", "i.a").edge("i.b", "c.m");
+  ir::Program p = b.build();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  const StrategyPlan& no = plans.hosts[0].strategies[Strategy::no_overlap];
+  REQUIRE(no.transfer_steps == 2);
+  for (ir::PeId pe : plans.hosts[0].pes()) {
+    CAPTURE(p.arch.pes[pe].name);
+    std::uint32_t phase = 0;
+    bool fired = false;
+    std::vector<std::uint32_t> phases;
+    for (const Step& s : no.steps[pe]) {
+      if (s.kind == Step::Kind::copy) {
+        CHECK_FALSE(fired);
+        CHECK(no.entries[s.entry].step == phase);
+      }
+      if (s.kind == Step::Kind::end_phase) {
+        CHECK(s.phase == phase);
+        phases.push_back(s.phase);
+        ++phase;
+      }
+      if (s.kind == Step::Kind::fire) {
+        CHECK(phase == no.transfer_steps);
+        fired = true;
+      }
+    }
+    CHECK(phases == std::vector<std::uint32_t>{0, 1});
+    CHECK(no.steps[pe].back().kind == Step::Kind::end_cycle);
+  }
+  // The hop into g1 (hop 2) goes first, the hop out of g0 (hop 1) second.
+  CHECK(entry_named(no, "p.m@A.cpu -> p.m@A.g1").step == 0);
+  CHECK(entry_named(no, "p.m@A.g0 -> p.m@A.cpu").step == 1);
+}
+
+TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique", "[plan_hosts]") {
+  ir::Program p = hosts_program();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  REQUIRE(plans.hosts.size() == 3);
+  const ir::PeId a = pe_named(p, "A.cpu"), b = pe_named(p, "B.cpu"), c = pe_named(p, "C.cpu");
+  struct Expected {
+    ir::HostId host;
+    std::string transfer;
+    Entry::Net net;
+    ir::PeId runner, peer;
+    int tag;
+  };
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const int base = strategy == Strategy::overlap ? 0 : 2;
+    const std::vector<Expected> expected = {
+        {0, "s.o@A.cpu -> s.o@B.cpu", Entry::Net::send, a, b, base},
+        {1, "s.o@A.cpu -> s.o@B.cpu", Entry::Net::recv, b, a, base},
+        {1, "t.b@B.cpu -> t.b@C.cpu", Entry::Net::send, b, c, base + 1},
+        {2, "t.b@B.cpu -> t.b@C.cpu", Entry::Net::recv, c, b, base + 1},
+    };
+    for (const Expected& x : expected) {
+      CAPTURE(x.host, x.transfer);
+      const Entry& e = entry_named(plans.hosts[x.host].strategies[strategy], x.transfer);
+      CHECK(e.net == x.net);
+      CHECK(e.runner == x.runner);
+      CHECK(e.peer == x.peer);
+      CHECK(e.tag == x.tag);
+      CHECK_FALSE(e.stream);
+      CHECK(e.link == "net");
+      // Each end touches its own host's buffer only.
+      CHECK(bool(e.read) == (x.net == Entry::Net::send));
+      CHECK(bool(e.write) == (x.net == Entry::Net::recv));
+    }
+    // Every host runs the whole program's cycles.
+    for (const HostPlan& h : plans.hosts)
+      CHECK(h.strategies[strategy].latency == plans.hosts[0].strategies[strategy].latency);
+  }
+  // Each host names its peers' hosts.
+  for (const HostPlan& h : plans.hosts) CHECK(h.host_names == std::vector<std::string>{"A", "B", "C"});
+  const Entry& recv = entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
+  CHECK(plans.hosts[2].host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
+  // Unique in the program.
+  std::set<int> tags;
+  std::size_t count = 0;
+  for (Strategy strategy : ir::kStrategies)
+    for (int tag : plans.hosts[0].strategies[strategy].net_tags)
+      if (tag >= 0) {
+        tags.insert(tag);
+        ++count;
+      }
+  CHECK(count == 4);
+  CHECK(tags == std::set<int>{0, 1, 2, 3});
+  // B's CPU posts its receive, then its send, before it fires (it fires nothing), and completes
+  // them before the cycle ends.
+  CHECK(step_names(plans.hosts[1].strategies[Strategy::overlap], b) ==
+        std::vector<std::string>{"net post transfer_s_o_B_cpu", "net post transfer_t_b_C_cpu", "net complete",
+                                 "end cycle"});
+}
+
+TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers", "[plan_hosts]") {
+  ir::Program p = gpudirect_program();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  const ir::PeId a_cpu = pe_named(p, "A.cpu"), a_g0 = pe_named(p, "A.g0");
+  const ir::PeId b_cpu = pe_named(p, "B.cpu"), b_g0 = pe_named(p, "B.g0");
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const StrategyPlan& a = plans.hosts[0].strategies[strategy];
+    const StrategyPlan& b = plans.hosts[1].strategies[strategy];
+    const Entry& send = entry_named(a, "i.b@A.g0 -> i.b@B.g0");
+    const Entry& recv = entry_named(b, "i.b@A.g0 -> i.b@B.g0");
+    CHECK(send.runner == a_cpu);
+    CHECK(recv.runner == b_cpu);
+    CHECK(send.net == Entry::Net::send);
+    CHECK(recv.net == Entry::Net::recv);
+    CHECK(send.gpudirect == a_g0);
+    CHECK(recv.gpudirect == b_g0);
+    CHECK(send.link == "gpudirect");
+    CHECK(send.tag >= 0);
+    CHECK(send.tag == recv.tag);
+    CHECK(send.where == "A.g0>B.g0");
+    REQUIRE(send.read);
+    CHECK(send.read->pe == a_g0);  // the GPU's own memory
+    REQUIRE(recv.write);
+    CHECK(recv.write->pe == b_g0);
+    // The CPU that runs a GPU's end shares that GPU's memory: neighbours, within a host.
+    CHECK(a.neighbours[a_cpu].count(a_g0) == 1);
+    CHECK(a.neighbours[a_g0].count(a_cpu) == 1);
+    CHECK(b.neighbours[b_cpu].count(b_g0) == 1);
+    CHECK(b.neighbours[b_g0].count(b_cpu) == 1);
+    for (const HostPlan& h : plans.hosts)
+      for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
+        for (ir::PeId n : h.strategies[strategy].neighbours[pe]) CHECK(p.arch.pes[n].host == p.arch.pes[pe].host);
+  }
+  CHECK(plans.hosts[0].has_gpudirect());
+  CHECK(plans.hosts[1].has_gpudirect());
+}
+
+TEST_CASE("plan: the dump names everything by spec names, the same every time", "[plan_hosts]") {
+  ir::Program p = hosts_program();
+  std::string first = dump(plan_hosts(p, run_passes(p)));
+  CHECK(first == dump(plan_hosts(p, run_passes(p))));
+  CHECK(first.find("host B\n") != std::string::npos);
+  CHECK(first.find("net post send transfer s.o@A.cpu -> s.o@B.cpu (transfer_s_o_B_cpu) from cycle") !=
+        std::string::npos);
+  CHECK(first.find("from host A tag 0") != std::string::npos);
+  CHECK(first.find("0x") == std::string::npos);
+}
