@@ -65,20 +65,22 @@ std::string display_path(const std::string& path) {
   return normal.empty() ? path : normal;
 }
 
-/// A source line as it is echoed under a diagnostic, with the marker line (caret and tildes)
-/// that points at characters [first, first + count) of it. Characters that are not printable
-/// (control characters, malformed UTF-8) are shown escaped, as Clang does: `<U+0000>`, `<FF>`;
-/// the marker follows the escapes and keeps tabs, so that it lines up under the text.
+/// A quoted source line and the marker line (caret and tildes) under it.
 struct EchoedLine {
   std::string text;
   std::string marker;
 };
 
+/// Whether a character may be printed as it is: not a control character (tab excepted), not
+/// malformed UTF-8.
 bool printable(const utf8::Char& c) {
   return c.valid && (c.code >= 0x20 || c.code == '\t') && c.code != 0x7F &&
          !(c.code >= 0x80 && c.code < 0xA0);
 }
 
+/// `line` as it is echoed under a diagnostic, marked at its characters [first, first + count).
+/// Characters that are not printable are shown escaped, as Clang does: `<U+0000>`, `<FF>`; the
+/// marker follows the escapes and keeps tabs, so that it lines up under the text.
 EchoedLine echo(std::string_view line, std::size_t first, std::size_t count) {
   EchoedLine out;
   std::size_t column = 0;  // characters of `line` before the current one
