@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "support/assert.hpp"
 #include "support/utf8.hpp"
@@ -21,8 +22,26 @@ const char* kind_of(mode_t mode) {
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
+  return "a special file";
 }
+
+/// Why a file of this stat cannot be a source file, or nullopt.
+std::optional<std::string> refusal(const struct stat& st) {
+  if (S_ISDIR(st.st_mode)) return std::strerror(EISDIR);
+  if (!S_ISREG(st.st_mode)) return fmt::format("not a regular file ({})", kind_of(st.st_mode));
+  if (static_cast<std::uint64_t>(st.st_size) > SourceManager::kMaxFileSize)
+    return fmt::format("file too large ({} bytes; dfgc reads at most {} MiB)", st.st_size,
+                       SourceManager::kMaxFileSize >> 20);
+  return std::nullopt;
+}
+
+/// Closes a file descriptor at scope exit.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
 
 }  // namespace
 
@@ -32,44 +51,31 @@ std::optional<std::uint32_t> SourceManager::find(const std::string& path) const 
   return std::nullopt;
 }
 
-std::optional<std::string> SourceManager::unreadable(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
-  if (S_ISDIR(st.st_mode)) return std::strerror(EISDIR);
-  if (!S_ISREG(st.st_mode))
-    return fmt::format("not a regular file ({})", kind_of(st.st_mode));
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxFileSize)
-    return fmt::format("file too large ({} bytes; dfgc reads at most {} MiB)", st.st_size,
-                       kMaxFileSize >> 20);
-  return std::nullopt;
-}
-
 std::optional<std::uint32_t> SourceManager::load_file(const std::string& path, std::string* error) {
   if (auto id = find(path)) return id;
-  // Checked before opening: opening a FIFO blocks, and a device never ends.
-  if (auto reason = unreadable(path)) {
-    if (error) *error = *reason;
+  auto fail = [&](std::string reason) -> std::optional<std::uint32_t> {
+    if (error) *error = std::move(reason);
     return std::nullopt;
+  };
+  // Non-blocking, so that opening a FIFO does not wait for a writer; what is opened is then
+  // checked (a device such as /dev/zero never ends) before anything is read.
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) return fail(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) return fail(std::strerror(errno));
+  if (auto reason = refusal(st)) return fail(*reason);
+  // Read to the end, stopping past the limit: the file may have grown since fstat.
+  std::string text;
+  char chunk[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(file.fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(std::strerror(errno));
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+    if (text.size() > kMaxFileSize)
+      return fail(fmt::format("file too large (dfgc reads at most {} MiB)", kMaxFileSize >> 20));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = std::strerror(errno);
-    return std::nullopt;
-  }
-  // Read at most one byte past the limit: the file may have grown since it was checked.
-  std::string text(kMaxFileSize + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) {
-    if (error) *error = "read error";
-    return std::nullopt;
-  }
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxFileSize) {
-    if (error)
-      *error = fmt::format("file too large (dfgc reads at most {} MiB)", kMaxFileSize >> 20);
-    return std::nullopt;
-  }
-  text.shrink_to_fit();
   return add_buffer(path, std::move(text));
 }
 

@@ -42,13 +42,9 @@ class SourceManager {
   /// Reads `path` (kept as given: diagnostics print it as the user wrote it). Loading the same
   /// path twice returns the same id. On failure returns nullopt and sets `error` to the reason:
   /// the file cannot be opened, is not a regular file (a directory, a device such as /dev/zero,
-  /// a FIFO: refused before it is opened, so that nothing blocks) or is larger than
-  /// kMaxFileSize.
+  /// a FIFO: opened without blocking and refused before anything is read) or is larger than
+  /// kMaxFileSize. Every reader of specs and actor headers goes through here.
   std::optional<std::uint32_t> load_file(const std::string& path, std::string* error = nullptr);
-
-  /// Why `path` cannot be read as a source file (as load_file would say), or nullopt when it is
-  /// a regular file within kMaxFileSize. For files read by others (Clang reads actor headers).
-  static std::optional<std::string> unreadable(const std::string& path);
 
   /// Adds an in-memory buffer under `name` (tests, fuzzing, the command line).
   std::uint32_t add_buffer(std::string name, std::string contents);
