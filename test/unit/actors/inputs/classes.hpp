@@ -65,3 +65,18 @@ struct Base {
 };
 struct Derived : Base {};
 class HiddenBase : Base {};
+
+// Defined out of its class with `inline`: fine, however many generated sources include it.
+struct InlineFire {
+  void fire(const float* a);
+};
+inline void InlineFire::fire(const float* a) {}
+
+// The generated code cannot create an object whose default constructor is protected.
+class ProtectedCtor {
+ protected:
+  ProtectedCtor() = default;
+
+ public:
+  void fire(const float* a) {}
+};
