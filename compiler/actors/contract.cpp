@@ -4,10 +4,15 @@
 #include "actors/contract.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Type.h>
+#include <clang/Sema/Sema.h>
 #include <fmt/format.h>
+#include <llvm/ADT/APFloat.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include "support/assert.hpp"
@@ -131,22 +136,92 @@ bool holds(const std::string& param_type, clang::QualType type) {
   DFGC_UNREACHABLE("actor param type '", param_type, "'");
 }
 
+/// A param value as sema rendered it (ir::ParamValue::literal): an integer, a real (with an `f`
+/// for float) or a bool.
+struct Value {
+  enum class Kind { integer, real, boolean } kind = Kind::integer;
+  std::int64_t integer = 0;
+  double real = 0;
+};
+
+std::optional<Value> parse_literal(const std::string& literal) {
+  if (literal == "true" || literal == "false")
+    return Value{Value::Kind::boolean, literal == "true", 0};
+  if (literal == "(-9223372036854775807 - 1)")
+    return Value{Value::Kind::integer, std::numeric_limits<std::int64_t>::min(), 0};
+  std::int64_t integer = 0;
+  const char* end = literal.data() + literal.size();
+  auto [ptr, ec] = std::from_chars(literal.data(), end, integer);
+  if (ec == std::errc() && ptr == end) return Value{Value::Kind::integer, integer, 0};
+  std::string text = literal;
+  if (!text.empty() && text.back() == 'f') text.pop_back();
+  char* real_end = nullptr;
+  double real = std::strtod(text.c_str(), &real_end);
+  if (!text.empty() && real_end == text.c_str() + text.size())
+    return Value{Value::Kind::real, 0, real};
+  return std::nullopt;
+}
+
+/// Why `value` does not survive the assignment to a member of builtin type `type` (which
+/// holds() accepted), or nothing when it does: an integer out of the type's range, a real
+/// beyond the largest finite value of the type.
+std::optional<std::string> does_not_fit(clang::ASTContext& ast, clang::QualType type,
+                                        const Value& value) {
+  if (type->isBooleanType()) return std::nullopt;
+  if (type->isIntegerType()) {
+    if (value.kind != Value::Kind::integer) return std::nullopt;
+    unsigned width = ast.getIntWidth(type);
+    if (type->isSignedIntegerType()) {
+      if (width >= 64) return std::nullopt;
+      std::int64_t max = (std::int64_t{1} << (width - 1)) - 1;
+      if (value.integer >= -max - 1 && value.integer <= max) return std::nullopt;
+      return fmt::format("{} to {}", -max - 1, max);
+    }
+    std::uint64_t max = width >= 64 ? std::numeric_limits<std::uint64_t>::max()
+                                    : (std::uint64_t{1} << width) - 1;
+    if (value.integer >= 0 && static_cast<std::uint64_t>(value.integer) <= max) return std::nullopt;
+    return fmt::format("0 to {}", max);
+  }
+  if (type->isRealFloatingType()) {
+    double real = value.kind == Value::Kind::real ? value.real : static_cast<double>(value.integer);
+    llvm::APFloat converted(real);
+    bool loses = false;
+    auto status = converted.convert(ast.getFloatTypeSemantics(type),
+                                    llvm::APFloat::rmNearestTiesToEven, &loses);
+    if (!(status & llvm::APFloat::opOverflow)) return std::nullopt;
+    llvm::SmallString<32> largest;
+    llvm::APFloat::getLargest(ast.getFloatTypeSemantics(type)).toString(largest);
+    return fmt::format("at most {} in magnitude", largest.str());
+  }
+  return std::nullopt;
+}
+
 class ContractChecker {
  public:
-  ContractChecker(clang::ASTContext& ast, const ir::Program& program, const ir::Actor& actor,
-                  const ir::Impl& impl, Locator& where, DiagnosticEngine& diags)
-      : ast_(ast), program_(program), actor_(actor), impl_(impl), where_(where), diags_(diags) {}
+  ContractChecker(clang::ASTContext& ast, clang::Sema& sema, const ir::Program& program,
+                  const ir::Actor& actor, const ir::Impl& impl, Locator& where,
+                  DiagnosticEngine& diags)
+      : ast_(ast),
+        sema_(sema),
+        program_(program),
+        actor_(actor),
+        impl_(impl),
+        where_(where),
+        diags_(diags) {}
 
   ContractResult run();
 
  private:
   const clang::CXXRecordDecl* find_class();
+  void check_object(const clang::CXXRecordDecl& record);
   std::optional<const clang::CXXMethodDecl*> find_method(const clang::CXXRecordDecl& record,
                                                          const char* name);
+  void check_callable(const clang::CXXMethodDecl& method, const char* name);
   void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
+  void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
 
   DiagnosticBuilder error(Place place, std::string message) {
     ok_ = false;
@@ -166,6 +241,7 @@ class ContractChecker {
   }
 
   clang::ASTContext& ast_;
+  clang::Sema& sema_;
   const ir::Program& program_;
   const ir::Actor& actor_;
   const ir::Impl& impl_;
@@ -178,6 +254,7 @@ ContractResult ContractChecker::run() {
   ContractResult result;
   const clang::CXXRecordDecl* record = find_class();
   if (!record) return result;
+  check_object(*record);
   auto fire = find_method(*record, "fire");
   if (!fire) {
     auto d = error(where_.token(record->getLocation()),
@@ -186,6 +263,7 @@ ContractResult ContractChecker::run() {
   }
   ActorSignature signature;
   if (fire && *fire) {
+    check_callable(**fire, "fire");
     check_fire_params(**fire, signature);
     const clang::FunctionDecl* definition = (*fire)->getDefinition();
     if (definition && definition->getBody())
@@ -227,6 +305,93 @@ const clang::CXXRecordDecl* ContractChecker::find_class() {
     return nullptr;
   }
   return definition;
+}
+
+/// The generated code holds one object of the class per node, a data member of its worker
+/// (`Inc i1_;`): the class must be default-constructible and destructible from outside, and
+/// not abstract.
+void ContractChecker::check_object(const clang::CXXRecordDecl& record) {
+  auto* mutable_record = const_cast<clang::CXXRecordDecl*>(&record);
+  Place class_at = where_.token(record.getLocation());
+  if (record.isAbstract()) {
+    auto d = error(class_at, fmt::format("class '{}' is abstract; dfgc creates an object of it "
+                                         "for each node",
+                                         impl_.class_name));
+    for (const clang::CXXMethodDecl* m : record.methods())
+      if (m->isPureVirtual()) {
+        Place at = where_.token(m->getLocation());
+        d.note(at.loc, fmt::format("'{}' is pure virtual", m->getNameAsString()), at.length);
+      }
+    note_impl(d);
+    return;
+  }
+  // A constructor or destructor that is missing, deleted (explicitly, or implicitly by a member
+  // or a base) or not public.
+  auto problem = [&](const clang::CXXMethodDecl* m,
+                     const char* what) -> std::optional<std::string> {
+    if (!m) return fmt::format("it has no {}", what);
+    if (m->isDeleted()) return fmt::format("its {} is deleted", what);
+    if (m->getAccess() != clang::AS_public)
+      return fmt::format("its {} is {}", what, spelling(m->getAccess()));
+    return std::nullopt;
+  };
+  auto report = [&](const clang::CXXMethodDecl* m, const char* verb, const std::string& why) {
+    auto d = error(class_at, fmt::format("class '{}' cannot be {}: {}; dfgc creates an object of "
+                                         "it for each node",
+                                         impl_.class_name, verb, why));
+    if (m && !m->isImplicit()) {
+      Place at = where_.token(m->getLocation());
+      d.note(at.loc, "declared here", at.length);
+    }
+    if (!m)  // it declares constructors, none of them a default one
+      for (const clang::CXXConstructorDecl* other : record.ctors())
+        if (!other->isImplicit()) {
+          Place at = where_.token(other->getLocation());
+          d.note(at.loc, "constructor declared here", at.length);
+          break;
+        }
+    note_impl(d);
+  };
+  const clang::CXXConstructorDecl* ctor = sema_.LookupDefaultConstructor(mutable_record);
+  if (auto why = problem(ctor, "default constructor")) report(ctor, "default-constructed", *why);
+  const clang::CXXDestructorDecl* dtor = sema_.LookupDestructor(mutable_record);
+  if (auto why = problem(dtor, "destructor")) report(dtor, "destroyed", *why);
+}
+
+/// What makes a member function that find_method accepted impossible to call from the generated
+/// code: deleted, `&&`-qualified, or not defined in the headers (the generated project compiles
+/// only its own sources), or defined out of its class without `inline` (the header is included
+/// by several generated sources).
+void ContractChecker::check_callable(const clang::CXXMethodDecl& method, const char* name) {
+  Place at = where_.token(method.getCanonicalDecl()->getLocation());  // in the class
+  if (method.isDeleted()) {
+    auto d = error(at, fmt::format("'{}' is deleted; the generated code calls it", name));
+    note_impl(d);
+    return;
+  }
+  if (method.getRefQualifier() == clang::RQ_RValue) {
+    auto d = error(at, fmt::format("'{}' is '&&'-qualified; the generated code calls it on the "
+                                   "actor object, an lvalue",
+                                   name));
+    note_impl(d);
+  }
+  const clang::FunctionDecl* definition = method.getDefinition();
+  if (!definition) {
+    error(at, fmt::format("'{}' is declared but not defined", name))
+        .note(impl_.loc, fmt::format("the generated project compiles no source of its own for "
+                                     "actors: define '{}' in '{}' or a file it includes",
+                                     name, impl_.header));
+    return;
+  }
+  if (definition->isOutOfLine() && !definition->isInlined()) {
+    Place def_at = where_.token(definition->getLocation());
+    auto d = error(def_at, fmt::format("'{}' is defined outside its class without 'inline'; the "
+                                       "header is included by several generated sources, which "
+                                       "would each define it",
+                                       name));
+    d.note(at.loc, "declared here", at.length);
+    note_impl(d);
+  }
 }
 
 /// nullopt: the class has no member `name`. Null: it has one, but not one dfgc can call (reported).
@@ -344,6 +509,7 @@ void ContractChecker::check_init(const clang::CXXRecordDecl& record, ActorSignat
   if (!init) return;
   signature.has_init = true;
   if (!*init) return;
+  check_callable(**init, "init");
   unsigned count = (*init)->getNumParams();
   if (count == 1 && is_context_ref((*init)->getParamDecl(0)->getType())) {
     signature.init_takes_context = true;
@@ -386,15 +552,46 @@ void ContractChecker::check_param_member(const clang::CXXRecordDecl& record,
                               param.name, type.getAsString(ast_.getPrintingPolicy()), param.type,
                               param.name));
   }
-  if (d) note_param(*d, param);
+  if (d)
+    note_param(*d, param);
+  else
+    check_param_values(param, *llvm::cast<clang::FieldDecl>(member->decl));
+}
+
+/// Every value the nodes of the actor give `param` (their own or the default) must fit in the
+/// member's type: the generated code assigns it, and a narrowing conversion would change it
+/// silently while the trace and the profile show the spec's value.
+void ContractChecker::check_param_values(const ir::ActorParam& param,
+                                         const clang::FieldDecl& member) {
+  auto index = static_cast<std::size_t>(&param - actor_.params.data());
+  clang::QualType type = member.getType().getCanonicalType();
+  std::string type_name = member.getType().getAsString(ast_.getPrintingPolicy());
+  std::vector<SourceLoc> reported;
+  for (const ir::Node& node : program_.dfg.nodes) {
+    if (&program_.dfg.actors[node.actor] != &actor_ || index >= node.params.size()) continue;
+    const ir::ParamValue& value = node.params[index];
+    if (std::find(reported.begin(), reported.end(), value.loc) != reported.end()) continue;
+    auto parsed = parse_literal(value.literal);
+    DFGC_INTERNAL_ASSERT(parsed, "param value '", value.literal, "'");
+    auto range = does_not_fit(ast_, type, *parsed);
+    if (!range) continue;
+    reported.push_back(value.loc);
+    Place member_at = where_.token(member.getLocation());
+    auto d = error({value.loc, 1},
+                   fmt::format("value {} of param '{}' does not fit in data member '{}' of class "
+                               "'{}', of type '{}' ({})",
+                               value.literal, param.name, param.name, impl_.class_name, type_name,
+                               *range));
+    d.note(member_at.loc, fmt::format("'{}' declared here", param.name), member_at.length);
+  }
 }
 
 }  // namespace
 
-ContractResult check_contract(clang::ASTContext& ast, const ir::Program& program,
-                              const ir::Actor& actor, const ir::Impl& impl, Locator& where,
-                              DiagnosticEngine& diags) {
-  return ContractChecker(ast, program, actor, impl, where, diags).run();
+ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema,
+                              const ir::Program& program, const ir::Actor& actor,
+                              const ir::Impl& impl, Locator& where, DiagnosticEngine& diags) {
+  return ContractChecker(ast, sema, program, actor, impl, where, diags).run();
 }
 
 }  // namespace dfgc::actors

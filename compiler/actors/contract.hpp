@@ -8,6 +8,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/Sema/Sema.h>
 
 #include "actors/frontend.hpp"
 #include "actors/locations.hpp"
@@ -21,10 +22,14 @@ struct ContractResult {
   const clang::CXXMethodDecl* fire = nullptr;
 };
 
-/// Checks `impl` of `actor` against the AST of its batch, reporting every violation.
-/// A const-qualified `fire` or `init` is accepted: dfgc calls them on a non-const object.
-ContractResult check_contract(clang::ASTContext& ast, const ir::Program& program,
-                              const ir::Actor& actor, const ir::Impl& impl, Locator& where,
-                              DiagnosticEngine& diags);
+/// Checks `impl` of `actor` against the AST of its batch, reporting every violation: the class
+/// must be default-constructible, destructible and not abstract; `fire` and `init` callable
+/// (public, not static, not deleted, not `&&`-qualified) and defined in the headers, inline;
+/// every value the nodes give an actor param must fit in its data member. A const-qualified
+/// `fire` or `init` is accepted: dfgc calls them on a non-const object. `sema` (the batch's) is
+/// asked for the default constructor and the destructor, which Clang declares on demand.
+ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema,
+                              const ir::Program& program, const ir::Actor& actor,
+                              const ir::Impl& impl, Locator& where, DiagnosticEngine& diags);
 
 }  // namespace dfgc::actors

@@ -88,11 +88,9 @@ std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
   std::string reason;
   llvm::sys::fs::UniqueID id;
   llvm::SmallString<256> absolute(impl.header_path);
-  std::optional<std::uint32_t> file;
-  if (llvm::sys::fs::is_directory(impl.header_path))
-    reason = std::make_error_code(std::errc::is_a_directory).message();
-  else
-    file = sources_.load_file(impl.header_path, &reason);
+  // The source manager refuses what is not a regular file of a sane size (a directory,
+  // /dev/zero, a FIFO) before Clang, which reads the header on its own, is given its path.
+  std::optional<std::uint32_t> file = sources_.load_file(impl.header_path, &reason);
   if (file) {
     std::error_code ec = llvm::sys::fs::getUniqueID(impl.header_path, id);
     if (!ec) ec = llvm::sys::fs::make_absolute(absolute);
@@ -202,7 +200,8 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
       continue;
     const ir::Actor& actor = program_.dfg.actors[ref.actor];
     actors::ContractResult result =
-        actors::check_contract(ast, program_, actor, impl, *where, diags_);
+        actors::check_contract(ast, batch.unit.ast->getSema(), program_, actor, impl, *where,
+                               diags_);
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);

@@ -10,14 +10,18 @@ namespace dfgc::actors {
 
 namespace {
 
-/// `path` relative to the working directory when it lies below it, so that diagnostics read the
-/// same on every machine.
-std::string display_name(llvm::StringRef path) {
+/// `path` resolved (Clang names the C++ library's headers as "/../lib/gcc/x86_64-linux-gnu/12/
+/// ../../../../include/c++/12/vector", where "lib" may be a symbolic link, so dropping the dots
+/// lexically could name another file), then relative to the working directory when it lies
+/// below it, so that diagnostics read the same on every machine.
+std::string display_name(llvm::StringRef name) {
+  llvm::SmallString<256> path;
+  if (llvm::sys::fs::real_path(name, path)) path = name;
   llvm::SmallString<256> cwd;
   if (!llvm::sys::fs::current_path(cwd) && path.starts_with(cwd) && path.size() > cwd.size() &&
       path[cwd.size()] == '/')
     return path.substr(cwd.size() + 1).str();
-  return path.str();
+  return path.str().str();
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 /// \file
 /// Turns Clang's source locations into dfgc's: the file is loaded into dfgc's SourceManager (an
-/// actor header under the name the spec gave it, any other file under the name Clang used, made
+/// actor header under the name the spec gave it, any other file under its resolved path, made
 /// relative to the working directory when it lies below it) and the byte offset is kept.
 #pragma once
 

@@ -44,7 +44,7 @@ commands:
              predict and explain the result (options: 'dfgc map --help')
 
 options:
-  -D NAME=VALUE     override a param of the spec (integer)
+  -D NAME=VALUE     override a param of the spec (integer; one -D per param)
   --app NAME        the app to use when the spec declares several
   --Werror          treat warnings as errors
   --no-actors       do not read the actor headers

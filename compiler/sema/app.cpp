@@ -161,13 +161,15 @@ const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
   }
   if (apps.size() == 1) return apps.front();
   if (apps.empty()) {
-    diags.error({}, "no app in spec; declare one with 'app NAME on ARCH { ... }'");
+    diags.error(SourceLoc::whole_file(spec.root().file),
+                "no app in spec; declare one with 'app NAME on ARCH { ... }'");
     return nullptr;
   }
   std::string list;
   for (const std::string& n : names.names()) list += (list.empty() ? "" : ", ") + n;
-  auto b = diags.error({}, fmt::format("the spec declares {} apps ({}); choose one with --app NAME",
-                                       apps.size(), list));
+  auto b = diags.error(SourceLoc::whole_file(spec.root().file),
+                       fmt::format("the spec declares {} apps ({}); choose one with --app NAME",
+                                   apps.size(), list));
   for (const ast::AppDecl* a : apps)
     note_at(b, span_of(a->name), fmt::format("app '{}' is declared here", a->name.name));
   return nullptr;

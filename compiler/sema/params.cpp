@@ -16,11 +16,13 @@ namespace dfgc::sema {
 
 namespace {
 
-/// The -D values by param name (the last -D of a name wins, as with a C compiler's -D).
+/// The -D values by param name. A param set by two -D is an error: silently keeping one value
+/// would hide a mistake in a build script.
 std::map<std::string, std::int64_t, std::less<>> check_defines(const std::vector<Define>& defines,
                                                                const ParamTable& table,
                                                                DiagnosticEngine& diags) {
   std::map<std::string, std::int64_t, std::less<>> values;
+  std::map<std::string, const Define*, std::less<>> first;
   for (const Define& d : defines) {
     std::string flag = fmt::format("-D {}={}", d.name, d.value);
     std::int64_t v = 0;
@@ -39,7 +41,13 @@ std::map<std::string, std::int64_t, std::less<>> check_defines(const std::vector
                                   did_you_mean(d.name, table.names.names())));
       ok = false;
     }
-    if (ok) values[d.name] = v;
+    if (!ok) continue;
+    if (auto [earlier, inserted] = first.emplace(d.name, &d); !inserted) {
+      diags.error({}, fmt::format("{}: param '{}' is already set by -D {}={}", flag, d.name,
+                                  earlier->second->name, earlier->second->value));
+      continue;
+    }
+    values[d.name] = v;
   }
   return values;
 }

@@ -1,7 +1,8 @@
 /// \file
 /// The lexer of the .dfg language: comments, identifiers (ASCII only, with a clear error for any
 /// other character), integers (decimal or 0x hexadecimal, with '_' separators, checked against
-/// int64), reals, strings with escapes, and punctuation.
+/// int64), reals, strings with escapes (a raw control character, NUL included, is an error), and
+/// punctuation. Lines end at LF, CRLF or a lone CR.
 #include "spec/lexer.hpp"
 
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "spec/reporter.hpp"
+#include "support/utf8.hpp"
 
 namespace dfgc::spec {
 
@@ -58,36 +60,14 @@ bool is_ascii_word_start(char c) {
 }
 bool is_ascii_word(char c) { return is_ascii_word_start(c) || is_digit(c); }
 bool is_non_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
-
-/// One decoded UTF-8 sequence: its code point, or `valid == false` for a malformed byte.
-struct CodePoint {
-  bool valid = false;
-  char32_t value = 0;
-};
-
-CodePoint decode_utf8(std::string_view s) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  unsigned char b0 = byte(0);
-  std::size_t len = b0 >= 0xC2 && b0 <= 0xDF   ? 2
-                    : b0 >= 0xE0 && b0 <= 0xEF ? 3
-                    : b0 >= 0xF0 && b0 <= 0xF4 ? 4
-                                               : 0;
-  if (len == 0 || s.size() < len) return {};
-  char32_t cp = b0 & (0x7F >> len);
-  for (std::size_t i = 1; i < len; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) return {};
-    cp = (cp << 6) | (byte(i) & 0x3F);
-  }
-  static constexpr char32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMinimum[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {};
-  return {true, cp};
-}
+bool is_line_end(char c) { return c == '\n' || c == '\r'; }
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }
 
 /// "non-ASCII character U+00E9" or "invalid UTF-8 byte 0xFF" for the sequence starting `s`.
 std::string describe_non_ascii(std::string_view s) {
-  CodePoint cp = decode_utf8(s);
-  if (cp.valid)
-    return fmt::format("non-ASCII character U+{:04X}", static_cast<std::uint32_t>(cp.value));
+  utf8::Char c = utf8::decode(s);
+  if (c.valid)
+    return fmt::format("non-ASCII character U+{:04X}", static_cast<std::uint32_t>(c.code));
   return fmt::format("invalid UTF-8 byte 0x{:02X}", static_cast<unsigned char>(s[0]));
 }
 
@@ -113,20 +93,21 @@ bool Lexer::skip_trivia() {
   bool newline = false;
   while (!at_end()) {
     char c = peek();
-    if (c == '\n') {
+    if (is_line_end(c)) {
       newline = true;
       ++pos_;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
       ++pos_;
     } else if (c == '/' && peek(1) == '/') {
-      while (!at_end() && peek() != '\n') ++pos_;
+      while (!at_end() && !is_line_end(peek())) ++pos_;
     } else if (c == '/' && peek(1) == '*') {
       std::size_t end = text_.find("*/", pos_ + 2);
       if (end == std::string_view::npos) {
         error(pos_, "unterminated block comment", 2);
         pos_ = text_.size();
       } else {
-        if (text_.substr(pos_, end - pos_).find('\n') != std::string_view::npos) newline = true;
+        if (text_.substr(pos_, end - pos_).find_first_of("\r\n") != std::string_view::npos)
+          newline = true;
         pos_ = end + 2;
       }
     } else {
@@ -252,7 +233,7 @@ void Lexer::lex_string(Token& t) {
   std::size_t open = pos_++;
   t.kind = Tok::string;
   for (;;) {
-    if (at_end() || peek() == '\n') {
+    if (at_end() || is_line_end(peek())) {
       error(open, "missing terminating '\"' character");
       t.kind = Tok::unknown;
       return;
@@ -262,12 +243,20 @@ void Lexer::lex_string(Token& t) {
       ++pos_;
       return;
     }
+    if (is_control(c)) {
+      // A NUL would cut the path short wherever it is used as a C string (#include "a\0b").
+      error(pos_, fmt::format("control character U+{:04X} in string literal",
+                              static_cast<unsigned char>(c)));
+      t.kind = Tok::unknown;
+      ++pos_;
+      continue;
+    }
     if (c != '\\') {
       t.string_value += c;
       ++pos_;
       continue;
     }
-    if (pos_ + 1 >= text_.size() || peek(1) == '\n') {
+    if (pos_ + 1 >= text_.size() || is_line_end(peek(1))) {
       ++pos_;  // a backslash ending the line: the string is unterminated
       continue;
     }

@@ -3,10 +3,9 @@
 /// the importing file's directory and joined lexically (so diagnostics print readable relative
 /// paths); a file is identified by its weakly canonical path, parsed once, and placed after every
 /// module it imports. Reports files that cannot be read and import cycles (with the chain as
-/// notes); a file imported twice by the same module is a warning.
+/// notes); a file imported twice by the same module is a warning. A chain of imports deeper than
+/// kMaxImportDepth is an error at the import that goes too deep, which bounds the recursion.
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -29,6 +28,9 @@ using spec::Note;
 using spec::report_error;
 using spec::too_many_errors;
 
+/// How many files a chain of imports may hold, the root included.
+constexpr std::size_t kMaxImportDepth = 256;
+
 /// The identity of a file: its weakly canonical path (the lexical absolute path if even that
 /// fails).
 std::string identity(const fs::path& path) {
@@ -44,17 +46,6 @@ std::uint32_t literal_length(const SourceManager& sources, SourceLoc loc) {
   std::size_t i = 1;
   while (i < text.size() && text[i] != '"' && text[i] != '\n') i += text[i] == '\\' ? 2 : 1;
   return static_cast<std::uint32_t>(std::min(i + 1, text.size()));
-}
-
-/// Reads `path` into `sources`; on failure sets `reason` (a directory is not a spec).
-std::optional<std::uint32_t> read_file(SourceManager& sources, const std::string& path,
-                                       std::string& reason) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    reason = std::strerror(EISDIR);
-    return std::nullopt;
-  }
-  return sources.load_file(path, &reason);
 }
 
 class Loader {
@@ -87,7 +78,7 @@ class Loader {
 
 std::unique_ptr<Spec> Loader::load(const std::string& path) {
   std::string reason;
-  auto file = read_file(sources_, path, reason);
+  auto file = sources_.load_file(path, &reason);
   if (!file) {
     diags_.error({}, fmt::format("cannot open '{}': {}", path, reason));
     return nullptr;
@@ -127,8 +118,15 @@ void Loader::follow(const ast::Module& from, const ast::ImportDecl& import,
     if (state->second == State::loading) report_cycle(import, id);
     return;
   }
+  if (stack_.size() >= kMaxImportDepth) {
+    report_error(diags_, import.path_loc,
+                 fmt::format("imports are nested too deeply (more than {} files in a chain)",
+                             kMaxImportDepth),
+                 length);
+    return;
+  }
   std::string reason;
-  auto file = read_file(sources_, path.generic_string(), reason);
+  auto file = sources_.load_file(path.generic_string(), &reason);
   if (!file) {
     report_error(diags_, import.path_loc,
                  fmt::format("cannot open imported file '{}': {}", import.path, reason), length);

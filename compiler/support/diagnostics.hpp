@@ -1,8 +1,11 @@
 /// \file
-/// Clang-style diagnostics: `file:line:col: error: message`, the source line, a caret (and a `~`
-/// underline for a range), then notes at related places. Diagnostics are collected, then printed
-/// sorted by location (stable, so equal locations keep their emission order), followed by the
-/// count ("2 errors generated.").
+/// Clang-style diagnostics: `file:line:col: error: message` (the column in characters), the
+/// source line (unprintable bytes escaped), a caret (and a `~` underline for a range), then notes
+/// at related places; `file: error: message` for one about a whole file, `dfgc: error: message`
+/// for one about the command line. Diagnostics are collected, then printed sorted (located ones
+/// by location, then file-wide ones, then command-line ones; stable, so equals keep their
+/// emission order), followed by the count ("2 errors generated."). Paths are shown lexically
+/// normal.
 #pragma once
 
 #include <cstdint>

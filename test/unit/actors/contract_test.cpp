@@ -225,3 +225,19 @@ TEST_CASE("each actor param is a public non-static data member of a compatible t
   CHECK(s.size() == 1);
   CHECK(s.count({0, ir::PeKind::cpu}) == 1);
 }
+
+TEST_CASE("the generated code must be able to create the object and call an inline fire",
+          "[actors]") {
+  ActorProgram p = one_input_actors(kClasses, {"InlineFire", "ProtectedCtor"});
+  ActorSignatures s = p.check();
+  CHECK(p.reported() ==
+        Lines{
+            "test/unit/actors/inputs/classes.hpp:76:7: error: class 'ProtectedCtor' cannot be "
+            "default-constructed: its default constructor is protected; dfgc creates an object "
+            "of it for each node",
+            "  test/unit/actors/inputs/classes.hpp:78:3: note: declared here",
+            "  spec.dfg:7:3: note: actor 'A_ProtectedCtor' implementation declared here",
+        });
+  CHECK(s.size() == 1);
+  CHECK(s.count({0, ir::PeKind::cpu}) == 1);
+}

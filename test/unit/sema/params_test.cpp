@@ -100,11 +100,19 @@ TEST_CASE("reals are not integers, and min and max take two arguments", "[sema]"
 
 TEST_CASE("-D overrides a param and keeps its expression's text", "[sema]") {
   SemaOptions o;
-  o.defines = {{"N", "3"}, {"N", "7"}};
+  o.defines = {{"N", "7"}};
   auto a = test::analyze(with_app("param N = 2;\ntype T = float[N * N];"), o);
   CHECK(a->program->params[0].value == 7);
   CHECK(type_t(*a).count.value == 49);
   CHECK(type_t(*a).count.text == "N * N");
+}
+
+TEST_CASE("a param set by two -D is an error naming both", "[sema]") {
+  SemaOptions o;
+  o.defines = {{"N", "3"}, {"N", "7"}, {"N", "3"}};
+  CHECK(diagnose(with_app("param N = 2;\ntype T = float[N];"), o) ==
+        "error: -D N=7: param 'N' is already set by -D N=3\n"
+        "error: -D N=3: param 'N' is already set by -D N=3\n");
 }
 
 TEST_CASE("bad -D flags are reported without a location", "[sema]") {

@@ -24,7 +24,7 @@ const char* severity_name(Severity s) {
 
 void print(std::string& out, const SourceManager& sources, const Diagnostic& d, bool is_note) {
   out += is_note ? "  " : "";
-  if (d.loc.valid()) {
+  if (d.loc.has_position()) {
     LineCol lc = sources.line_col(d.loc);
     out += fmt::format("{}:{}", lc.line, lc.col);
     if (d.length > 1) out += fmt::format("-{}", lc.col + d.length - 1);

@@ -229,3 +229,23 @@ TEST_CASE("spelling names the non-punctuation tokens", "[spec][lexer]") {
   CHECK(spelling(Tok::string) == "string");
   CHECK(spelling(Tok::unknown) == "unknown token");
 }
+
+TEST_CASE("a lone CR ends a line and a line comment", "[spec][lexer]") {
+  Lexed l("a // b\rc\r\nd");
+  REQUIRE(l.tokens.size() == 3);
+  CHECK(l.tokens[1].text == "c");
+  CHECK(l.tokens[1].first_on_line);
+  CHECK(l.tokens[2].first_on_line);
+  CHECK_FALSE(l.diags.has_errors());
+}
+
+TEST_CASE("control characters in a string are refused where they stand", "[spec][lexer]") {
+  Lexed nul(std::string("\"a.hpp\0b\" x", 11));
+  CHECK(nul.first_error() == "control character U+0000 in string literal");
+  CHECK(nul.first_error_offset() == 6);
+  CHECK(nul.kinds() == std::vector<Tok>{Tok::unknown, Tok::identifier});
+  Lexed escape("\"a\x1b\"");
+  CHECK(escape.first_error() == "control character U+001B in string literal");
+  Lexed cr("\"a\rb\"");
+  CHECK(cr.first_error() == "missing terminating '\"' character");
+}

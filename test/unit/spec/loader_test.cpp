@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "spec/parser.hpp"
 
 using namespace dfgc;
@@ -189,4 +191,30 @@ TEST_CASE("the error limit holds across files and stops the loading", "[spec][lo
   CHECK(l.diags.diagnostics().back().message == "too many errors; stopping");
   // c.dfg was never read.
   CHECK(l.sm.file_count() == 3);
+}
+
+TEST_CASE("a chain of imports deeper than 256 files is an error at the import too deep",
+          "[spec][loader]") {
+  TempDir dir("deep_chain");
+  const int files = 2000;
+  for (int i = 0; i < files; ++i) {
+    std::string next = i + 1 < files ? "import \"f" + std::to_string(i + 1) + ".dfg\";\n" : "";
+    dir.write("f" + std::to_string(i) + ".dfg", next + "param P" + std::to_string(i) + " = 1;\n");
+  }
+  Loaded l((dir.path() / "f0.dfg").string());
+  const Diagnostic& d = l.only_diagnostic();
+  CHECK(d.message == "imports are nested too deeply (more than 256 files in a chain)");
+  CHECK(l.where(d) == (dir.path() / "f255.dfg").string() + ":1:8");
+  CHECK(l.sm.file_count() == 256);
+}
+
+TEST_CASE("a FIFO is refused before it is opened, so nothing blocks", "[spec][loader]") {
+  TempDir dir("fifo");
+  std::string fifo = (dir.path() / "pipe.dfg").string();
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::string root = dir.write("root.dfg", "import \"pipe.dfg\";\n");
+  Loaded l(root);
+  const Diagnostic& d = l.only_diagnostic();
+  CHECK(d.message == "cannot open imported file 'pipe.dfg': not a regular file (a FIFO)");
+  CHECK(l.where(d) == root + ":1:8");
 }

@@ -4,42 +4,42 @@
 #include <dfg/context.hpp>
 
 struct InitPlain {
-  void init();
-  void fire(const float* a);
+  void init() {}
+  void fire(const float* a) {}
 };
 
 struct InitContext {
-  void init(dfg::Context& ctx);
-  void fire(const float* a);
+  void init(dfg::Context& ctx) {}
+  void fire(const float* a) {}
 };
 
 struct InitInt {
-  void init(int n);
-  void fire(const float* a);
+  void init(int n) {}
+  void fire(const float* a) {}
 };
 
 struct InitConstContext {
-  void init(const dfg::Context& ctx);
-  void fire(const float* a);
+  void init(const dfg::Context& ctx) {}
+  void fire(const float* a) {}
 };
 
 struct InitOverloaded {
-  void init();
-  void init(dfg::Context& ctx);
-  void fire(const float* a);
+  void init() {}
+  void init(dfg::Context& ctx) {}
+  void fire(const float* a) {}
 };
 
 struct InitStatic {
-  static void init();
-  void fire(const float* a);
+  static void init() {}
+  void fire(const float* a) {}
 };
 
 class InitProtected {
  public:
-  void fire(const float* a);
+  void fire(const float* a) {}
 
  protected:
-  void init();
+  void init() {}
 };
 
 // Params: int n, int64 big, float scale, double ratio, bool flag.
@@ -49,7 +49,7 @@ struct ParamsGood {
   float scale;
   double ratio;
   bool flag;
-  void fire(const float* a);
+  void fire(const float* a) {}
 };
 
 struct ParamsBad {
@@ -57,13 +57,13 @@ struct ParamsBad {
   static long big;
   const float scale = 1.0f;
   int ratio;
-  void fire(const float* a);
+  void fire(const float* a) {}
 };
 
 // Param: int n.
 class ParamsPrivate {
  public:
-  void fire(const float* a);
+  void fire(const float* a) {}
 
  private:
   int n;
