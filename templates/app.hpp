@@ -15,6 +15,7 @@ $header$
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/profile.hpp"
+#include "dfg/size.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"

@@ -7,6 +7,7 @@ $header$
 #include <iostream>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "$app_header$"

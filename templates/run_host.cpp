@@ -23,11 +23,13 @@ int main(int argc, char** argv) {
   }
   if (flags.options.help) {
     std::cout << dfg::usage(argv[0], app::kRuntimeParams);
-    return 0;
+    return dfg::finish_stdout(0, std::cerr);
   }
-  if (!flags.options.migrations.empty()) {
-    std::cerr << "error: --migrate: this program has no alternative mappings\n";
+  const std::string error = dfg::start_up_error(flags.options, "$host$", app::kRuntimeSizes,
+                                                app::params_of(flags.options.params), app::kRuntimeParams);
+  if (!error.empty()) {
+    std::cerr << error << '\n';
     return 1;
   }
-  return dfg::main_guard(std::cerr, [&] { return app::run_host(flags.options); });
+  return dfg::finish_stdout(dfg::main_guard(std::cerr, [&] { return app::run_host(flags.options); }), std::cerr);
 }

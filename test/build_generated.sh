@@ -15,6 +15,14 @@
 #                directory changes nothing
 #   refusals     -o into a foreign non-empty directory, a spec with an
 #                error: exit 1, nothing written
+#   runtime_params  test/generated/square_one_host.dfg (type Square = float[N * N], N a runtime
+#                param) built with g++ -Werror and run with valid --set and --params; every bad
+#                start is refused at once with exit 1 and one line on stderr: sizes that are 0 or
+#                overflow (--set N=0, 4294967296, 4611686018427387905, 3037000499), values out of
+#                bounds or not integers, --iterations INT64_MAX, --params of a directory or a
+#                device, an unknown --hostmap host, --trace and --profile paths that cannot be
+#                written (before a run of 10^11 iterations); --stats and --help into /dev/full
+#                exit 1
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -87,7 +95,7 @@ EOF
   "$app" --iterations 50 --stats=period --profile "$work/profile.json" | tee "$work/period.txt"
   if grep -q "^firing " "$work/period.txt"; then fail "--stats=period --profile printed the firings"; fi
   if "$app" --iterations 5 --profile /nonexistent/p.json 2>"$work/err.txt"; then fail "--profile to a bad path"; fi
-  grep -q "error: --profile: cannot write '/nonexistent/p.json'" "$work/err.txt" || fail "--profile message"
+  grep -q "error: --profile /nonexistent/p.json: cannot open for writing" "$work/err.txt" || fail "--profile message"
 }
 
 build_cpu() {  # build_cpu DIR CXXFLAGS
@@ -139,6 +147,53 @@ case $case in
     [[ $status == 1 ]] || fail "bad spec: exit $status"
     [[ ! -e $work/bad ]] || fail "bad spec: something written"
     ls "$work" | grep -q dfgc-tmp && fail "a temporary directory was left"
+    ;;
+  runtime_params)
+    compile test/generated/square_one_host.dfg "$work/gen"
+    build_cpu "$work/gen" "-Werror"
+    app="$work/gen/build/app"
+    "$app" --iterations 100 --set N=16 --set LOOPS=1000 || fail "a valid --set"
+    printf 'N = 8   # side\nLOOPS = 1\n' >"$work/params.txt"
+    "$app" --iterations 100 --params "$work/params.txt" || fail "a valid --params"
+    "$app" --iterations 10 --trace /dev/null --hostmap A=0 || fail "--trace /dev/null, --hostmap A=0"
+    # refuse LINE ARGS...: exit 1 within seconds, LINE alone on stderr, nothing on stdout.
+    refuse() {
+      local line=$1 rc=0
+      shift
+      echo "== app $*"
+      timeout 20 "$app" "$@" >"$work/out.txt" 2>"$work/err.txt" || rc=$?
+      cat "$work/err.txt"
+      [[ $rc == 1 ]] || fail "app $*: exit $rc"
+      [[ $(cat "$work/err.txt") == "$line" ]] || fail "app $*: expected '$line'"
+      [[ ! -s $work/out.txt ]] || fail "app $*: printed $(head -3 "$work/out.txt")"
+    }
+    square="error: type Square = float[N * N] with N"
+    refuse "$square = 0: a token size must be positive, N * N is 0" --set N=0
+    refuse "$square = 4294967296: the element count overflows a 64-bit integer" --set N=4294967296
+    refuse "$square = 4611686018427387905: the element count overflows a 64-bit integer" --set N=4611686018427387905
+    refuse "$square = 3037000499: 9223372030926249001 elements of 4 bytes overflow a 64-bit byte count" \
+      --set N=3037000499
+    printf 'N = 0\n' >"$work/zero.txt"
+    refuse "$square = 0: a token size must be positive, N * N is 0" --params "$work/zero.txt"
+    refuse "error: --set LOOPS=0: LOOPS must be in [1, 1000]" --set LOOPS=0
+    refuse "error: --set N=12x: N: expected an integer, got '12x'" --set N=12x
+    refuse "error: --set N=99999999999999999999: N: integer out of range, got '99999999999999999999'" \
+      --set N=99999999999999999999
+    refuse "error: --iterations: must be in [1, 4611686018427387904], got 9223372036854775807" \
+      --iterations 9223372036854775807
+    refuse "error: --params: '/tmp' is a directory, not a file" --params /tmp
+    refuse "error: --params: '/dev/zero' is not a regular file" --params /dev/zero
+    refuse "error: --hostmap: unknown host 'Z'; this program runs one host, A, on rank 0 (it is not an MPI program)" \
+      --hostmap Z=9
+    refuse "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)" \
+      --iterations 100000000000 --trace /nonexistent/dir/t.json
+    refuse "error: --profile /tmp: is a directory, not a file" --iterations 100000000000 --profile /tmp
+    for flags in "--iterations 10 --stats" --help; do
+      rc=0
+      "$app" $flags >/dev/full 2>"$work/err.txt" || rc=$?
+      [[ $rc == 1 ]] || fail "app $flags >/dev/full: exit $rc"
+      grep -qx "error: cannot write the standard output" "$work/err.txt" || fail "app $flags >/dev/full: message"
+    done
     ;;
   *) fail "unknown case '$case'" ;;
 esac

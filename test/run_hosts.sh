@@ -16,6 +16,11 @@
 #   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
 #               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
 #               at start-up with exit status 1, the message printed exactly once, no hang
+#   params      test/hosts/square_two_hosts.dfg (type Square = float[N * N], N a runtime param)
+#               run with the same --set on both ranks; started with different --set values
+#               (MPMD form), a size that overflows, --iterations INT64_MAX, an unknown --hostmap
+#               host, --trace into a special file: every rank stops at start-up with exit
+#               status 1 and the message printed exactly once
 #   gpu_build   samples/overlap/two_hosts.dfg (a GPU on each host) and two_hosts_gpudirect.dfg
 #               (the same with a gpudirect link between the GPUs) built with nvcc and MPI,
 #               warnings as errors; compile and link, then a run on this machine without GPUs
@@ -116,6 +121,26 @@ case $case in
     expect_failure sync 1 30 \
       "error: rank 1 (host A) was started with --sync=neighbours, rank 0 (host B) with --sync=barrier; every rank needs the same --iterations, --no-overlap and --sync" \
       -- "$mpiexec" -n 1 "$app" --sync=barrier --hostmap A=1,B=0 : -n 1 "$app" --hostmap A=1,B=0
+    ;;
+  params)
+    build_cpu test/hosts/square_two_hosts.dfg "$work/gen"
+    app="$work/gen/build/app"
+    timeout 120 "$mpiexec" -n 2 "$app" --iterations 200 --set N=16 || fail "the same --set on both ranks"
+    expect_failure set 1 30 \
+      "error: rank 1 (host B) was started with N=128, rank 0 (host A) with N=256; every rank needs the same runtime params (--set, --params)" \
+      -- "$mpiexec" -n 1 "$app" --set N=256 : -n 1 "$app" --set N=128
+    expect_failure size 1 30 \
+      "error: type Square = float[N * N] with N = 4294967296: the element count overflows a 64-bit integer" \
+      -- "$mpiexec" -n 2 "$app" --set N=4294967296
+    expect_failure iterations_max 1 30 \
+      "error: --iterations: must be in [1, 4611686018427387904], got 9223372036854775807" \
+      -- "$mpiexec" -n 2 "$app" --iterations 9223372036854775807
+    expect_failure hostmap_unknown 1 30 "error: --hostmap: unknown host 'Z' (hosts: A, B)" \
+      -- "$mpiexec" -n 2 "$app" --hostmap Z=9
+    expect_failure trace_device 1 30 \
+      "error: --trace /dev/full: not a regular file; on several hosts each host writes its own file, named FILE with the host's name before the extension" \
+      -- "$mpiexec" -n 2 "$app" --iterations 10 --trace /dev/full
+    [[ ! -e /dev/full.A && ! -e /dev/full.B ]] || fail "a per-host file beside /dev/full"
     ;;
   gpu_build)
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -13,21 +13,62 @@ namespace dfgc::codegen {
 
 namespace {
 
-/// The identifiers that occur in a size expression's text.
-std::set<std::string> names_in(std::string_view text) {
-  std::set<std::string> out;
-  std::string word;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    char c = i < text.size() ? text[i] : ' ';
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (alnum) {
-      word += c;
-      continue;
-    }
-    if (!word.empty() && !(word[0] >= '0' && word[0] <= '9')) out.insert(word);
-    word.clear();
+/// Binding strength of a size term, as in C++ and the spec: + - loosest, then * / %, then unary
+/// minus (and a negative literal), then names, literals and calls.
+int precedence(const ir::SizeTerm& t) {
+  using K = ir::SizeTerm::Kind;
+  switch (t.kind) {
+    case K::add:
+    case K::subtract: return 1;
+    case K::multiply:
+    case K::divide:
+    case K::modulo: return 2;
+    case K::negate: return 3;
+    case K::integer: return t.value < 0 ? 3 : 4;
+    case K::param:
+    case K::min:
+    case K::max: return 4;
   }
-  return out;
+  return 4;
+}
+
+/// The size expression as C++, with the fewest parentheses that keep its structure: "N * N",
+/// "(W + 2) * H", "min(N, 4)". Every name is the param's: a constant of app.hpp for a param
+/// fixed at compile time, a local dfg::Size for a runtime param.
+std::string cxx_expr(const ir::SizeTerm& t) {
+  using K = ir::SizeTerm::Kind;
+  auto operand = [](const ir::SizeTerm& o, bool parens) { return parens ? "(" + cxx_expr(o) + ")" : cxx_expr(o); };
+  switch (t.kind) {
+    case K::integer: return std::to_string(t.value);
+    case K::param: return t.param;
+    case K::negate: return "-" + operand(t.operands.at(0), precedence(t.operands.at(0)) <= 3);
+    case K::min:
+    case K::max:
+      return fmt::format("{}({}, {})", t.kind == K::min ? "min" : "max", cxx_expr(t.operands.at(0)),
+                         cxx_expr(t.operands.at(1)));
+    case K::add:
+    case K::subtract:
+    case K::multiply:
+    case K::divide:
+    case K::modulo: break;
+  }
+  const char op = t.kind == K::add ? '+' : t.kind == K::subtract ? '-' : t.kind == K::multiply ? '*' : t.kind == K::divide ? '/' : '%';
+  // Operators associate to the left: a right operand of equal strength keeps its parentheses.
+  const int p = precedence(t);
+  return fmt::format("{} {} {}", operand(t.operands.at(0), precedence(t.operands.at(0)) < p), op,
+                     operand(t.operands.at(1), precedence(t.operands.at(1)) <= p));
+}
+
+/// Whether a call of `kind` (min or max) occurs in the term.
+bool calls(const ir::SizeTerm& t, ir::SizeTerm::Kind kind) {
+  if (t.kind == kind) return true;
+  return std::any_of(t.operands.begin(), t.operands.end(), [&](const ir::SizeTerm& o) { return calls(o, kind); });
+}
+
+/// Adds the runtime params that occur in the term to `used`.
+void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
+  if (t.kind == ir::SizeTerm::Kind::param && t.runtime) used.insert(t.param);
+  for (const ir::SizeTerm& o : t.operands) runtime_params_in(o, used);
 }
 
 std::string params(const ir::Program& p) {
@@ -51,13 +92,15 @@ std::string params(const ir::Program& p) {
   }
   std::string table, fields, values;
   for (std::size_t i = 0; i < runtime.size(); ++i) {
-    table += fmt::format("    {{\"{}\", {}}},\n", runtime[i]->name, runtime[i]->value);
-    fields += fmt::format("  std::int64_t {} = {};\n", runtime[i]->name, runtime[i]->value);
+    const ir::Param& x = *runtime[i];
+    std::string bounds = x.bounds ? fmt::format(", {}, {}", x.bounds->min, x.bounds->max) : "";
+    table += fmt::format("    {{\"{}\", {}{}}},\n", x.name, x.value, bounds);
+    fields += fmt::format("  std::int64_t {} = {};\n", x.name, x.value);
     values += fmt::format("{}values[{}]", i == 0 ? "" : ", ", i);
   }
   out.emit({{"n", std::to_string(runtime.size())}, {"table", table}, {"fields", fields}, {"values", values}},
-           "/// The runtime params, with their defaults: set with --set NAME=VALUE or --params FILE\n"
-           "/// when the program starts; every size that depends on them is computed then.\n"
+           "/// The runtime params, with their defaults (and bounds): set with --set NAME=VALUE or\n"
+           "/// --params FILE when the program starts; every size that depends on them is computed then.\n"
            "inline constexpr std::array<dfg::RuntimeParam, $n$> kRuntimeParams = {{\n"
            "$table$}};\n"
            "struct Params {\n"
@@ -71,46 +114,65 @@ std::string sizes(const ir::Program& p) {
   Printer out;
   bool min = false, max = false;
   for (const ir::TokenType& t : p.types) {
-    min = min || t.count.text.find("min(") != std::string::npos;
-    max = max || t.count.text.find("max(") != std::string::npos;
+    min = min || calls(t.count.tree, ir::SizeTerm::Kind::min);
+    max = max || calls(t.count.tree, ir::SizeTerm::Kind::max);
   }
   if (min)
     out.emit("constexpr std::int64_t min(std::int64_t a, std::int64_t b) { return a < b ? a : b; }\n");
   if (max)
     out.emit("constexpr std::int64_t max(std::int64_t a, std::int64_t b) { return a < b ? b : a; }\n");
   if (min || max) out.emit("\n");
-  std::set<std::string> runtime;
-  for (const ir::Param& x : p.params)
-    if (x.runtime) runtime.insert(x.name);
+  std::string checks;
+  std::size_t checked = 0;
   for (std::size_t i = 0; i < p.types.size(); ++i) {
     const ir::TokenType& t = p.types[i];
-    std::string count = t.count.text.empty() ? std::to_string(t.count.value) : t.count.text;
-    std::string locals;
-    for (const std::string& name : names_in(count))
-      if (runtime.count(name)) locals += fmt::format("  const std::int64_t {0} = params.{0};\n", name);
-    Printer::Vars vars = {{"type", t.name},
-                          {"elem", std::string(ir::spec_name(t.elem))},
-                          {"count", count}};
-    out.emit(vars, "/// $type$ = $elem$[$count$]: elements and bytes per token.\n");
-    vars.erase(vars.begin() + 1);
-    if (locals.empty()) {
+    const std::string count = cxx_expr(t.count.tree);
+    const std::string elem(ir::spec_name(t.elem));
+    Printer::Vars vars = {{"type", t.name}, {"elem", elem}, {"count", count}};
+    std::set<std::string> used;
+    runtime_params_in(t.count.tree, used);
+    if (used.empty()) {
       out.emit(vars,
+               "/// $type$ = $elem$[$count$]: elements and bytes per token.\n"
                "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($count$); }\n");
     } else {
+      // In kRuntimeParams order: the locals, and the params kRuntimeSizes names.
+      std::string locals, names;
+      for (const ir::Param& x : p.params) {
+        if (!x.runtime || !used.count(x.name)) continue;
+        locals += fmt::format("  const dfg::Size {0} = params.{0};\n", x.name);
+        names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
+      }
       vars.emplace_back("locals", locals);
       out.emit(vars,
+               "/// $type$ = $elem$[$count$]: elements and bytes per token, computed from the runtime params\n"
+               "/// (and checked when the program starts: kRuntimeSizes).\n"
+               "inline dfg::Size count_$type$(const Params& params) {\n"
+               "$locals$  return $count$;\n"
+               "}\n"
                "inline std::size_t elements_$type$(const Params& params) {\n"
-               "$locals$  return static_cast<std::size_t>($count$);\n"
+               "  return static_cast<std::size_t>(count_$type$(params).value());\n"
                "}\n");
+      checks += fmt::format("    {{\"{}\", \"{}[{}]\", \"{}\", sizeof({}), count_{}}},\n", t.name, elem, t.count.text,
+                            names, ir::cxx_name(t.elem), t.name);
+      ++checked;
     }
-    out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}, {"sep", i + 1 < p.types.size() ? "\n" : ""}},
+    out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}},
              "inline std::size_t bytes_$type$(const Params& params) {\n"
              "  return elements_$type$(params) * sizeof($cxx$);\n"
-             "}\n$sep$");
+             "}\n\n");
   }
-  std::string text = out.take();
-  if (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
+  if (checked == 0) {
+    out.emit("/// The token sizes that depend on runtime params (dfg::token_size_error): none.\n"
+             "inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};");
+  } else {
+    out.emit({{"n", std::to_string(checked)}, {"checks", checks}},
+             "/// The token sizes that depend on runtime params: main refuses to start when one is not\n"
+             "/// positive or overflows at the values given (dfg::token_size_error).\n"
+             "inline constexpr std::array<dfg::TokenSize<Params>, $n$> kRuntimeSizes = {{\n"
+             "$checks$}};");
+  }
+  return out.take();
 }
 
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {

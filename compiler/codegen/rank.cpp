@@ -116,7 +116,6 @@ std::string render_main(std::span<const Model> hosts) {
         "\n",
         {{"tables", gpu_tables}, {"spans", gpu_spans}});
   }
-  const std::string params = host_namespace(first) + "::kRuntimeParams";
   return render_template(
       template_text("main.cpp"),
       {{"header", file_header(first, "//")},
@@ -128,7 +127,7 @@ std::string render_main(std::span<const Model> hosts) {
        {"hosts", host_names},
        {"gpu_check", gpu_check},
        {"cases", cases},
-       {"params", params},
+       {"ns", host_namespace(first)},
        {"agree_gpus", any_gpu ? "  if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;\n"
                               : ""}});
 }

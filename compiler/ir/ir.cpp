@@ -112,6 +112,7 @@ std::string dump(const Program& p) {
   for (const Param& param : p.params) {
     out += fmt::format("param {}{} = {}", param.runtime ? "runtime " : "", param.name, param.value);
     if (param.tune) out += fmt::format(" in [{}, {}]", param.tune->min, param.tune->max);
+    if (param.bounds) out += fmt::format(" in [{}, {}]", param.bounds->min, param.bounds->max);
     out += '\n';
   }
   for (const TokenType& t : p.types)

@@ -34,13 +34,25 @@ std::string_view canonical_cxx_name(ElemType t);
 std::size_t elem_size(ElemType t);
 std::optional<ElemType> parse_elem_type(std::string_view spec_spelling);
 
+/// A size expression's tree, with params by name: what generated code prints, operator by
+/// operator, to compute a size from the runtime params when the program starts.
+struct SizeTerm {
+  enum class Kind { integer, param, negate, add, subtract, multiply, divide, modulo, min, max };
+  Kind kind = Kind::integer;
+  std::int64_t value = 0;          ///< integer: the literal
+  std::string param;               ///< param: its name
+  bool runtime = false;            ///< param: whether it is a runtime param
+  std::vector<SizeTerm> operands;  ///< negate: one; the operators, min and max: two
+};
+
 /// A size that may depend on runtime params. `value` is the value used at compile time (the
 /// default of every runtime param); `text` is the expression as written, with params by name
-/// ("N * N"); `runtime` says whether any runtime param occurs in it.
+/// ("N * N"); `runtime` says whether any runtime param occurs in it; `tree` is the expression.
 struct SizeExpr {
   std::int64_t value = 0;
   std::string text;
   bool runtime = false;
+  SizeTerm tree;
 };
 
 /// The range `dfgc map` may choose a tunable param's value in, both ends included.
@@ -55,6 +67,9 @@ struct Param {
   bool runtime = false;
   SourceLoc loc;
   std::optional<TuneRange> tune;  ///< set for `param split = 20 in [1, 39];`
+  /// A runtime param's bounds, `runtime param N = 256 in [1, 65536];`: the generated program
+  /// refuses a value outside them.
+  std::optional<TuneRange> bounds;
 };
 
 struct TokenType {

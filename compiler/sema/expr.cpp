@@ -93,6 +93,37 @@ std::string to_text(const ast::Expr& e) {
   return "?";
 }
 
+ir::SizeTerm size_term(const ast::Expr& e, const ParamTable& params) {
+  using T = ir::SizeTerm::Kind;
+  ir::SizeTerm t;
+  for (const auto& operand : e.operands)
+    if (operand) t.operands.push_back(size_term(*operand, params));
+  switch (e.kind) {
+    case Kind::integer: t.value = e.int_value; break;
+    case Kind::real: break;  // not in a size: the evaluation refused it
+    case Kind::name: {
+      t.kind = T::param;
+      t.param = e.name;
+      const ParamEntry* p = params.find(e.name);
+      t.runtime = p && p->decl->runtime;
+      break;
+    }
+    case Kind::unary:
+      if (e.op != '-' && t.operands.size() == 1) return std::move(t.operands.front());
+      t.kind = T::negate;
+      break;
+    case Kind::binary:
+      t.kind = e.op == '+'   ? T::add
+               : e.op == '-' ? T::subtract
+               : e.op == '*' ? T::multiply
+               : e.op == '/' ? T::divide
+                             : T::modulo;
+      break;
+    case Kind::call: t.kind = e.name == "min" ? T::min : T::max; break;
+  }
+  return t;
+}
+
 std::optional<Number> Evaluator::eval(const ast::Expr* e) {
   if (!e) return std::nullopt;
   switch (e->kind) {

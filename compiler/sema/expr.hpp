@@ -65,6 +65,9 @@ class Evaluator {
   std::optional<std::size_t> visible_before_;
 };
 
+/// The tree of a size expression that evaluated without error (`params` resolves its names).
+ir::SizeTerm size_term(const ast::Expr& e, const ParamTable& params);
+
 /// The expression re-printed canonically with the fewest parentheses that keep its structure:
 /// "N * N", "(W + 2) * H", "N - (M - 1)", "-(-N)", "min(a, b)".
 std::string to_text(const ast::Expr& e);

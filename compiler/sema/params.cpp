@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <map>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -52,39 +53,34 @@ std::map<std::string, std::int64_t, std::less<>> check_defines(const std::vector
   return values;
 }
 
-/// The range of a tunable param (`param split = 20 in [1, 39];`): two compile-time integers, the
-/// first not above the second, on a param that is not a runtime param.
-std::optional<ir::TuneRange> check_tune_range(const ast::ParamDecl& p, Evaluator& eval,
-                                              const SourceManager& sources,
-                                              DiagnosticEngine& diags) {
-  if (p.runtime) {
-    diags.error(p.tune_loc,
-                fmt::format("runtime param '{}' cannot be tunable; 'dfgc map' chooses a tunable "
-                            "param's value at compile time",
-                            p.name.name),
-                2);
-    return std::nullopt;
-  }
+/// `in [lo, hi]`: two compile-time integers, the first not above the second. On a param, the
+/// range that `dfgc map` chooses its value in (`param split = 20 in [1, 39];`); on a runtime
+/// param, the bounds that the generated program enforces (`runtime param N = 256 in [1, 65536];`).
+std::optional<ir::TuneRange> check_range(const ast::ParamDecl& p, Evaluator& eval,
+                                         const SourceManager& sources, DiagnosticEngine& diags) {
   auto lo = eval.eval(p.tune_min.get());
   auto hi = eval.eval(p.tune_max.get());
-  std::string what = fmt::format("the range of param '{}'", p.name.name);
+  std::string what = p.runtime ? fmt::format("a bound of runtime param '{}'", p.name.name)
+                               : fmt::format("the range of param '{}'", p.name.name);
   if (!lo || !hi || !eval.require_fixed(*lo, what) || !eval.require_fixed(*hi, what))
     return std::nullopt;
   if (lo->integer > hi->integer) {
+    std::string empty = p.runtime ? fmt::format("the bounds of runtime param '{}' are empty", p.name.name)
+                                  : fmt::format("the range of param '{}' is empty", p.name.name);
     error_at(diags, span_of(*p.tune_max, sources),
-             fmt::format("the range of param '{}' is empty: {} is greater than {}", p.name.name,
-                         lo->integer, hi->integer));
+             fmt::format("{}: {} is greater than {}", empty, lo->integer, hi->integer));
     return std::nullopt;
   }
   return ir::TuneRange{lo->integer, hi->integer};
 }
 
-/// A tunable param's value (its own or a -D's) must lie in its range.
+/// A param's value (its own or a -D's) must lie in its range or bounds.
 void check_in_range(const ast::ParamDecl& p, std::int64_t value, const ir::TuneRange& range,
                     bool defined, const SourceManager& sources, DiagnosticEngine& diags) {
   if (value >= range.min && value <= range.max) return;
-  std::string message = fmt::format("value {} of param '{}' is outside its range [{}, {}]", value,
-                                    p.name.name, range.min, range.max);
+  std::string message =
+      fmt::format("value {} of {}param '{}' is outside its {} [{}, {}]", value, p.runtime ? "runtime " : "",
+                  p.name.name, p.runtime ? "bounds" : "range", range.min, range.max);
   if (defined)
     diags.error({}, fmt::format("-D {}={}: {}", p.name.name, value, message));
   else
@@ -97,7 +93,7 @@ std::vector<ir::Param> ParamTable::to_ir() const {
   std::vector<ir::Param> result;
   for (const ParamEntry& e : entries)
     result.push_back(
-        {e.decl->name.name, e.value.value_or(0), e.decl->runtime, e.decl->name.loc, e.tune});
+        {e.decl->name.name, e.value.value_or(0), e.decl->runtime, e.decl->name.loc, e.tune, e.bounds});
   return result;
 }
 
@@ -111,7 +107,7 @@ ParamTable check_params(const Spec& spec, const std::vector<Define>& defines,
       entry_of.push_back(std::nullopt);
       if (table.names.declare(p.name, table.entries.size(), diags)) {
         entry_of.back() = table.entries.size();
-        table.entries.push_back({&p, declared.size(), std::nullopt, std::nullopt});
+        table.entries.push_back({&p, declared.size(), std::nullopt, std::nullopt, std::nullopt});
       }
       declared.push_back(&p);
     }
@@ -134,9 +130,10 @@ ParamTable check_params(const Spec& spec, const std::vector<Define>& defines,
     else if (v)
       entry.value = v->integer;
     if (!p.tune_min) continue;
-    entry.tune = check_tune_range(p, eval, sources, diags);
-    if (entry.tune && entry.value)
-      check_in_range(p, *entry.value, *entry.tune, o != overrides.end(), sources, diags);
+    std::optional<ir::TuneRange>& range = p.runtime ? entry.bounds : entry.tune;
+    range = check_range(p, eval, sources, diags);
+    if (range && entry.value)
+      check_in_range(p, *entry.value, *range, o != overrides.end(), sources, diags);
   }
   return table;
 }

@@ -17,7 +17,8 @@ struct ParamEntry {
   const ast::ParamDecl* decl = nullptr;
   std::size_t seq = 0;                ///< position among all param declarations of the spec
   std::optional<std::int64_t> value;  ///< nullopt when its expression has an error
-  std::optional<ir::TuneRange> tune;  ///< a tunable param's range, when it has no error
+  std::optional<ir::TuneRange> tune;    ///< a tunable param's range, when it has no error
+  std::optional<ir::TuneRange> bounds;  ///< a runtime param's bounds, when they have no error
 };
 
 struct ParamTable {

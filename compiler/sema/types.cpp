@@ -31,11 +31,11 @@ std::optional<ir::ElemType> check_elem(const ast::Ident& elem, DiagnosticEngine&
 
 /// Evaluates the element count and checks that it is positive and that the byte size fits.
 std::optional<ir::SizeExpr> check_count(const ast::TypeDecl& t, std::optional<ir::ElemType> elem,
-                                        Evaluator& eval, const SourceManager& sources,
-                                        DiagnosticEngine& diags) {
+                                        Evaluator& eval, const ParamTable& params,
+                                        const SourceManager& sources, DiagnosticEngine& diags) {
   auto v = eval.eval(t.count.get());
   if (!v) return std::nullopt;
-  ir::SizeExpr size{v->integer, to_text(*t.count), v->runtime_use != nullptr};
+  ir::SizeExpr size{v->integer, to_text(*t.count), v->runtime_use != nullptr, size_term(*t.count, params)};
   Span where = span_of(*t.count, sources);
   if (size.value <= 0) {
     error_at(diags, where,
@@ -73,7 +73,7 @@ TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceMa
     for (const ast::TypeDecl& t : module->types) {
       bool declared = table.names.declare(t.name, table.types.size(), diags);
       auto elem = check_elem(t.elem, diags);
-      auto count = check_count(t, elem, eval, sources, diags);
+      auto count = check_count(t, elem, eval, params, sources, diags);
       if (!declared) continue;
       table.types.push_back({t.name.name, elem.value_or(ir::ElemType::f32),
                              count.value_or(ir::SizeExpr{}), t.name.loc});

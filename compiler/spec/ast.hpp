@@ -44,12 +44,13 @@ struct ImportDecl {
 };
 
 /// `param N = 2048;`  or  `runtime param W = 640;`  or  `param split = 20 in [1, 39];` (a
-/// tunable param: `dfgc map` chooses its value in the range, both ends included).
+/// tunable param: `dfgc map` chooses its value in the range, both ends included)  or
+/// `runtime param N = 256 in [1, 65536];` (bounds that the generated program enforces).
 struct ParamDecl {
   Ident name;
   bool runtime = false;
   ExprPtr value;
-  ExprPtr tune_min;  ///< null unless the param is tunable
+  ExprPtr tune_min;  ///< null unless the param has a range (tunable) or bounds (runtime)
   ExprPtr tune_max;
   SourceLoc tune_loc;  ///< the `in`
   SourceLoc loc;

@@ -1,19 +1,21 @@
 /// \file
 /// dfg::parse_flags: the generated program's command line.
 ///
-///     --iterations N        iterations to run (default 100)
+///     --iterations N        iterations to run (default 100; 1 .. kMaxIterations)
 ///     --no-overlap          run the strategy without computation/communication overlap
 ///     --sync=barrier|neighbours  with overlap: end every cycle with a barrier of all PEs, or
 ///                           let each PE wait for its neighbours only (default)
-///     --trace FILE          write Chrome/Perfetto trace events to FILE
+///     --trace FILE          write Chrome/Perfetto trace events to FILE (--trace and --profile
+///                           open FILE at start-up: dfg/outputs.hpp)
 ///     --stats               print per-node and per-transfer times, iteration period, throughput
 ///     --stats=period        print the iteration period and throughput only: nothing is timed
 ///                           inside a cycle, so the measurement does not perturb the schedule
 ///     --profile FILE        after the run, write a costs file of `dfgc map` (docs/costs.md) with
 ///                           the measured firing and transfer times (times every item, like
 ///                           --stats, without printing; see dfg/profile.hpp)
-///     --set NAME=VALUE      set a runtime param (an integer)
+///     --set NAME=VALUE      set a runtime param (an integer within its bounds)
 ///     --params FILE         read runtime params from FILE: `NAME = VALUE` lines, '#' comments
+///                           (a regular file of at most kMaxParamsFileBytes)
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
 ///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see dfg/mpi/placement.hpp)
 ///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is CUDA-aware
@@ -21,7 +23,10 @@
 ///
 /// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
 /// overrides the earlier one; --set and --params apply in command-line order, later wins.
-/// Runtime params are validated against the program's table: known name, integer, in range.
+/// Runtime params are validated against the program's table: known name, a whole decimal
+/// integer that fits in an int64 (no sign but '-', no spaces, no trailing text), within the
+/// param's bounds (`runtime param N = 256 in [1, 65536];`). The token sizes computed from them are
+/// checked when the program starts (dfg/size.hpp).
 ///
 /// Guarantees: pure functions of their arguments (parse_flags reads the --params files);
 /// they never exit, print or throw except std::bad_alloc: a bad command line gives
@@ -31,6 +36,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -53,6 +59,13 @@ struct RuntimeParam {
 };
 
 enum class SyncMode { neighbours, barrier };
+
+/// The most --iterations accepts: a run has iterations plus its latency cycles, and every cycle
+/// count and window end (first cycle + iterations) stays far from overflowing an int64.
+inline constexpr std::int64_t kMaxIterations = std::int64_t{1} << 62;
+
+/// The largest --params file read (a few lines are expected; a larger file is a wrong path).
+inline constexpr std::uintmax_t kMaxParamsFileBytes = 1 << 20;
 
 /// --migrate NODE:PE@K; the program checks NODE and PE against its pre-generated alternatives.
 struct MigrationRequest {
@@ -128,28 +141,58 @@ inline std::string known_params(std::span<const RuntimeParam> table) {
   return s;
 }
 
-/// Sets param `name` to the text `value`; returns the reason on failure ("" on success).
-/// `where` prefixes messages ("--set", "--params p.txt:3").
+/// "in [1, 65536]", ">= 0", "<= 9", or "" when `p` has no bounds.
+inline std::string bounds_text(const RuntimeParam& p) {
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  if (p.min != lo && p.max != hi) return "in [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]";
+  if (p.min != lo) return ">= " + std::to_string(p.min);
+  if (p.max != hi) return "<= " + std::to_string(p.max);
+  return {};
+}
+
+/// Sets param `name` to the text `value`; returns the error on failure ("" on success).
+/// `where` prefixes messages ("--set N=0", "--params p.txt:3"); `where_has_value` says whether it
+/// already shows the value (else a range error adds ", got VALUE").
 inline std::string set_param(std::span<const RuntimeParam> table, std::vector<std::int64_t>& values,
-                             std::string_view where, std::string_view name, std::string_view value) {
+                             std::string_view where, bool where_has_value, std::string_view name,
+                             std::string_view value) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     if (table[i].name != name) continue;
     std::string why;
     const auto v = parse_int(value, why);
     if (!v) return "error: " + std::string(where) + ": " + std::string(name) + ": " + why;
-    if (*v < table[i].min) {
-      return "error: " + std::string(where) + ": " + std::string(name) + " must be >= " +
-             std::to_string(table[i].min) + ", got " + std::to_string(*v);
-    }
-    if (*v > table[i].max) {
-      return "error: " + std::string(where) + ": " + std::string(name) + " must be <= " +
-             std::to_string(table[i].max) + ", got " + std::to_string(*v);
+    if (*v < table[i].min || *v > table[i].max) {
+      return "error: " + std::string(where) + ": " + std::string(name) + " must be " + bounds_text(table[i]) +
+             (where_has_value ? "" : ", got " + std::to_string(*v));
     }
     values[i] = *v;
     return {};
   }
   return "error: " + std::string(where) + ": unknown runtime param " + quoted(name) + " (" +
          known_params(table) + ")";
+}
+
+/// Reads a --params file: a regular file of at most kMaxParamsFileBytes. Returns "" and sets
+/// `text`, else the one-line error.
+inline std::string read_params_file(const std::string& path, std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return "error: --params: cannot read " + detail::quoted(path);
+  if (fs::is_directory(status)) return "error: --params: " + detail::quoted(path) + " is a directory, not a file";
+  if (!fs::is_regular_file(status)) return "error: --params: " + detail::quoted(path) + " is not a regular file";
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxParamsFileBytes) {
+    return "error: --params: " + detail::quoted(path) + " is too large (" + std::to_string(size) + " bytes; at most " +
+           std::to_string(kMaxParamsFileBytes) + ")";
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  if (in) out << in.rdbuf();
+  if (!in || in.bad()) return "error: --params: cannot read " + detail::quoted(path);
+  text = std::move(out).str();
+  return {};
 }
 
 }  // namespace detail
@@ -176,7 +219,7 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
     if (name.empty() || value.empty()) {
       return "error: " + where + ": expected NAME = VALUE, got " + detail::quoted(line);
     }
-    if (std::string e = detail::set_param(table, values, where, name, value); !e.empty()) return e;
+    if (std::string e = detail::set_param(table, values, where, false, name, value); !e.empty()) return e;
     for (std::size_t i = 0; i < table.size(); ++i) {
       if (table[i].name != name) continue;
       if (seen[i]) return "error: " + where + ": " + std::string(name) + " is set twice";
@@ -247,7 +290,10 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       std::string why;
       const auto n = detail::parse_int(v, why);
       if (!n) return fail("error: --iterations: " + why);
-      if (*n < 1) return fail("error: --iterations: must be >= 1, got " + std::to_string(*n));
+      if (*n < 1 || *n > kMaxIterations) {
+        return fail("error: --iterations: must be in [1, " + std::to_string(kMaxIterations) + "], got " +
+                    std::to_string(*n));
+      }
       o.iterations = *n;
     } else if (flag == "--sync") {
       std::string_view v;
@@ -270,7 +316,8 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       if (eq == std::string_view::npos || eq == 0 || eq + 1 == v.size()) {
         return fail("error: --set: expected NAME=VALUE, got " + detail::quoted(v));
       }
-      if (std::string e = detail::set_param(table, o.params, "--set", v.substr(0, eq), v.substr(eq + 1));
+      if (std::string e = detail::set_param(table, o.params, "--set " + std::string(v), true, v.substr(0, eq),
+                                            v.substr(eq + 1));
           !e.empty()) {
         return fail(std::move(e));
       }
@@ -278,11 +325,9 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --params: missing value (a file)");
       const std::string path(v);
-      std::ifstream in(path, std::ios::binary);
-      std::ostringstream text;
-      if (in) text << in.rdbuf();
-      if (!in || in.bad()) return fail("error: --params: cannot read " + detail::quoted(path));
-      if (std::string e = apply_params_text(text.str(), path, table, o.params); !e.empty()) {
+      std::string text;
+      if (std::string e = detail::read_params_file(path, text); !e.empty()) return fail(std::move(e));
+      if (std::string e = apply_params_text(text, path, table, o.params); !e.empty()) {
         return fail(std::move(e));
       }
     } else if (flag == "--migrate") {
@@ -315,25 +360,29 @@ inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimePar
 inline std::string usage(std::string_view program, std::span<const RuntimeParam> table) {
   std::string s = "usage: " + std::string(program) + " [flags]\n\n";
   s +=
-      "  --iterations N          iterations to run (default 100)\n"
+      "  --iterations N          iterations to run (default 100, at most 2^62)\n"
       "  --no-overlap            no computation/communication overlap\n"
       "  --sync=barrier|neighbours  with overlap: a barrier per cycle, or wait for neighbours\n"
       "                          only (default neighbours)\n"
-      "  --trace FILE            write Chrome/Perfetto trace events to FILE\n"
+      "  --trace FILE            write Chrome/Perfetto trace events to FILE (opened at start-up)\n"
       "  --stats                 print times per node and transfer, period, throughput\n"
       "  --stats=period          print the period and throughput only (no per-item timing)\n"
       "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
-      "                          (on several hosts, --trace and --profile write FILE.<host>.ext)\n"
+      "                          (on several hosts, --trace and --profile write FILE.<host>.ext,\n"
+      "                          and FILE must be a regular file or a new one)\n"
       "  --set NAME=VALUE        set a runtime param\n"
-      "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments)\n"
+      "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments;\n"
+      "                          a regular file of at most 1 MiB)\n"
       "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"
-      "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i)\n"
+      "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
+      "                          on one host accepts only its host on rank 0)\n"
       "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
       "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";
     for (const RuntimeParam& p : table) {
       std::string line = "  " + std::string(p.name) + " = " + std::to_string(p.default_value);
+      if (const std::string bounds = detail::bounds_text(p); !bounds.empty()) line += " (" + bounds + ")";
       if (!p.help.empty()) {
         if (line.size() < 26) line.append(26 - line.size(), ' ');
         else line += ' ';

@@ -1,15 +1,15 @@
 /// \file
 /// The start-up and the end of a generated program's run, written once here instead of in every
-/// generated rank file: the initial iteration windows, the registration of every firing, transfer
-/// and delay copy with the probes and the stats, and the reports written after the workers joined
-/// (--trace, --stats, --profile).
+/// generated rank file: the checks before anything runs (the token sizes at the runtime params'
+/// values, the output files, and on one host --migrate and --hostmap), the initial iteration
+/// windows, the registration of every firing, transfer and delay copy with the probes and the
+/// stats, and the reports written after the workers joined (--trace, --stats, --profile).
 ///
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
 /// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
 ///
-/// Guarantees: called by the main thread only, before the workers start (initial_windows,
-/// register_entries) or after they joined (write_reports); they allocate, and do not block
-/// beyond writing the report files.
+/// Guarantees: called by the main thread only, before the workers start (start_up_error, initial_windows, register_entries) or after they joined (write_reports); they
+/// allocate, and do not block beyond opening and writing the report files.
 #pragma once
 
 #include <array>
@@ -18,16 +18,51 @@
 #include <iostream>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dfg/flags.hpp"
+#include "dfg/outputs.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/profile.hpp"
+#include "dfg/size.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
 
 namespace dfg {
+
+/// --hostmap given to a program on the one host `host`: it is not an MPI program, so the only
+/// map is its host on rank 0 (`A=0`). "" for that, else the one-line error; an unknown host name
+/// is named.
+inline std::string one_host_hostmap_error(std::string_view hostmap, std::string_view host) {
+  auto trim = [](std::string_view s) {
+    const auto b = s.find_first_not_of(" \t");
+    return b == std::string_view::npos ? std::string_view() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+  };
+  const std::string runs = "this program runs one host, " + std::string(host) + ", on rank 0 (it is not an MPI program)";
+  const auto eq = hostmap.find('=');
+  const std::string_view name = trim(hostmap.substr(0, eq));
+  if (eq != std::string_view::npos && name != host && !name.empty() && name.find(',') == std::string_view::npos) {
+    return "error: --hostmap: unknown host '" + std::string(name) + "'; " + runs;
+  }
+  if (eq != std::string_view::npos && name == host && trim(hostmap.substr(eq + 1)) == "0") return {};
+  return "error: --hostmap: expected " + std::string(host) + "=0, got '" + std::string(hostmap) + "'; " + runs;
+}
+
+/// The start-up checks of a program on the one host `host`, after parse_flags: no --migrate (it
+/// has no alternative mappings), a --hostmap that names only `host` on rank 0, every token size
+/// of `sizes` valid at `params` (dfg/size.hpp), the output files. "" or the one-line error.
+template <class Sizes, class Params>
+std::string start_up_error(const Options& options, std::string_view host, const Sizes& sizes,
+                           const Params& params, std::span<const RuntimeParam> table) {
+  if (!options.migrations.empty()) return "error: --migrate: this program has no alternative mappings";
+  if (!options.hostmap.empty()) {
+    if (std::string e = one_host_hostmap_error(options.hostmap, host); !e.empty()) return e;
+  }
+  if (std::string e = token_size_error(sizes, params, table, options.params); !e.empty()) return e;
+  return open_outputs(options, false);
+}
 
 /// Every entry's initial window: [first_cycle, first_cycle + iterations).
 template <class Entry>

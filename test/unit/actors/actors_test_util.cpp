@@ -47,7 +47,7 @@ ActorProgram& ActorProgram::port(ir::PortDir dir, const std::string& name, ir::E
   ir::TokenType type;
   type.name = fmt::format("T{}", program_.types.size());
   type.elem = elem;
-  type.count = {16, "16", false};
+  type.count = {16, "16", false, {ir::SizeTerm::Kind::integer, 16, "", false, {}}};
   program_.types.push_back(type);
   ir::Port p;
   p.name = name;

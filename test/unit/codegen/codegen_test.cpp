@@ -42,7 +42,9 @@ ir::Program relay_program() {
   b.node("j", "Join", "A.g1").node("c", "Consumer", "A.cpu");
   b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "j.x").edge("p.m", "j.y").edge("j.o", "c.m");
   ir::Program p = b.build();
-  p.params.push_back({"W", 256, true, {}, {}});
+  p.params.push_back({"W", 256, true, {}, {}, ir::TuneRange{1, 4096}});
+  using K = ir::SizeTerm::Kind;
+  p.types[0].count.tree = {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::integer, 4, "", false, {}}}};
   p.spec_file = "relay.dfg";
   return p;
 }
@@ -73,8 +75,9 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
     CHECK(a.count(name) == 1);
   }
   const std::string& app = a.at("app.hpp");
-  CHECK(app.find("const std::int64_t W = params.W;") != std::string::npos);
-  CHECK(app.find("{\"W\", 256},") != std::string::npos);
+  CHECK(app.find("const dfg::Size W = params.W;\n  return W * 4;") != std::string::npos);
+  CHECK(app.find("{\"W\", 256, 1, 4096},") != std::string::npos);
+  CHECK(app.find("{\"Matrix\", \"float[W * 4]\", \"W\", sizeof(float), count_Matrix},") != std::string::npos);
   CHECK(a.at("rank_A_g1.cu").find("std::memcpy") == std::string::npos);
   CHECK(a.at("rank_A.cpp").find("dfg::PinnedBuffer") != std::string::npos);
   for (const auto& [path, text] : a) {

@@ -34,6 +34,7 @@ class ProgramBuilder {
     t.count.value = count;
     t.count.text = text.empty() ? std::to_string(count) : std::move(text);
     t.count.runtime = runtime;
+    t.count.tree.value = count;  // a literal: set the tree of an expression where it matters
     p_.types.push_back(std::move(t));
     return *this;
   }

@@ -124,8 +124,8 @@ TEST_CASE("flags: --help", "[flags]") {
   const std::string u = dfg::usage("app", kParams);
   CHECK(u.rfind("usage: app [flags]\n", 0) == 0);
   CHECK(u.find("  --iterations N ") != std::string::npos);
-  CHECK(u.find("\nruntime params:\n  N = 2048                matrix side\n  LOOPS = 100\n  OFFSET = -3\n") !=
-        std::string::npos);
+  CHECK(u.find("\nruntime params:\n  N = 2048 (in [1, 1048576]) matrix side\n  LOOPS = 100 (>= 0)\n"
+               "  OFFSET = -3\n") != std::string::npos);
   CHECK(dfg::usage("app", {}).find("\nruntime params:") == std::string::npos);
 }
 
@@ -134,8 +134,16 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--iterations", "abc"}) == "error: --iterations: expected an integer, got 'abc'");
   CHECK(error_of({"--iterations=12x"}) == "error: --iterations: expected an integer, got '12x'");
   CHECK(error_of({"--iterations="}) == "error: --iterations: expected an integer, got ''");
-  CHECK(error_of({"--iterations", "0"}) == "error: --iterations: must be >= 1, got 0");
-  CHECK(error_of({"--iterations", "-5"}) == "error: --iterations: must be >= 1, got -5");
+  CHECK(error_of({"--iterations", "0"}) == "error: --iterations: must be in [1, 4611686018427387904], got 0");
+  CHECK(error_of({"--iterations", "-5"}) == "error: --iterations: must be in [1, 4611686018427387904], got -5");
+  // Iterations plus the latency must stay far from overflowing: INT64_MAX is refused.
+  CHECK(error_of({"--iterations", "9223372036854775807"}) ==
+        "error: --iterations: must be in [1, 4611686018427387904], got 9223372036854775807");
+  CHECK(error_of({"--iterations", "4611686018427387905"}) ==
+        "error: --iterations: must be in [1, 4611686018427387904], got 4611686018427387905");
+  CHECK(parse({"--iterations", "4611686018427387904"}).options.iterations == dfg::kMaxIterations);
+  CHECK(error_of({"--iterations", "+5"}) == "error: --iterations: expected an integer, got '+5'");
+  CHECK(error_of({"--iterations", " 5"}) == "error: --iterations: expected an integer, got ' 5'");
   CHECK(error_of({"--iterations", "99999999999999999999"}) ==
         "error: --iterations: integer out of range, got '99999999999999999999'");
   CHECK(error_of({"--no-overlap=1"}) == "error: --no-overlap: takes no value");
@@ -151,11 +159,18 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--set", "N"}) == "error: --set: expected NAME=VALUE, got 'N'");
   CHECK(error_of({"--set", "=4"}) == "error: --set: expected NAME=VALUE, got '=4'");
   CHECK(error_of({"--set", "N="}) == "error: --set: expected NAME=VALUE, got 'N='");
-  CHECK(error_of({"--set", "M=4"}) == "error: --set: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
-  CHECK(error_of({"--set", "M=4"}, {}) == "error: --set: unknown runtime param 'M' (this program has no runtime params)");
-  CHECK(error_of({"--set", "N=four"}) == "error: --set: N: expected an integer, got 'four'");
-  CHECK(error_of({"--set", "N=0"}) == "error: --set: N must be >= 1, got 0");
-  CHECK(error_of({"--set", "N=2000000"}) == "error: --set: N must be <= 1048576, got 2000000");
+  CHECK(error_of({"--set", "M=4"}) == "error: --set M=4: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
+  CHECK(error_of({"--set", "M=4"}, {}) ==
+        "error: --set M=4: unknown runtime param 'M' (this program has no runtime params)");
+  CHECK(error_of({"--set", "N=four"}) == "error: --set N=four: N: expected an integer, got 'four'");
+  CHECK(error_of({"--set", "N=12x"}) == "error: --set N=12x: N: expected an integer, got '12x'");
+  CHECK(error_of({"--set", "N=0x10"}) == "error: --set N=0x10: N: expected an integer, got '0x10'");
+  CHECK(error_of({"--set", "N=4611686018427387905000"}) ==
+        "error: --set N=4611686018427387905000: N: integer out of range, got '4611686018427387905000'");
+  CHECK(error_of({"--set", "N=0"}) == "error: --set N=0: N must be in [1, 1048576]");
+  CHECK(error_of({"--set", "N=-4"}) == "error: --set N=-4: N must be in [1, 1048576]");
+  CHECK(error_of({"--set", "N=2000000"}) == "error: --set N=2000000: N must be in [1, 1048576]");
+  CHECK(error_of({"--set", "LOOPS=-1"}) == "error: --set LOOPS=-1: LOOPS must be >= 0");
   CHECK(error_of({"--params"}) == "error: --params: missing value (a file)");
   CHECK(error_of({"--params", "/nonexistent/p.txt"}) == "error: --params: cannot read '/nonexistent/p.txt'");
   CHECK(error_of({"--migrate"}) == "error: --migrate: missing value (NODE:PE@CYCLE)");
@@ -195,7 +210,8 @@ TEST_CASE("flags: --params files", "[flags]") {
   CHECK(error_of({"--params", unknown.path.c_str()}) ==
         "error: --params " + unknown.path + ":3: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
   TempFile range("range.txt", "N = 0\n");
-  CHECK(error_of({"--params", range.path.c_str()}) == "error: --params " + range.path + ":1: N must be >= 1, got 0");
+  CHECK(error_of({"--params", range.path.c_str()}) ==
+        "error: --params " + range.path + ":1: N must be in [1, 1048576], got 0");
   TempFile twice("twice.txt", "N = 1\nN = 2\n");
   CHECK(error_of({"--params", twice.path.c_str()}) == "error: --params " + twice.path + ":2: N is set twice");
   TempFile value("value.txt", "N = 1 2\n");
@@ -204,6 +220,17 @@ TEST_CASE("flags: --params files", "[flags]") {
   TempFile empty_value("empty.txt", "N =   # nothing\n");
   CHECK(error_of({"--params", empty_value.path.c_str()}) ==
         "error: --params " + empty_value.path + ":1: expected NAME = VALUE, got 'N ='");
+}
+
+TEST_CASE("flags: --params reads only a regular file of reasonable size", "[flags]") {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  CHECK(error_of({"--params", dir.c_str()}) == "error: --params: '" + dir + "' is a directory, not a file");
+  CHECK(error_of({"--params", "/dev/null"}) == "error: --params: '/dev/null' is not a regular file");
+  TempFile big("big.txt", std::string(dfg::kMaxParamsFileBytes + 1, '#'));
+  CHECK(error_of({"--params", big.path.c_str()}) ==
+        "error: --params: '" + big.path + "' is too large (1048577 bytes; at most 1048576)");
+  TempFile fits("fits.txt", std::string(dfg::kMaxParamsFileBytes - 6, '#') + "\nN = 7");
+  CHECK(parse({"--params", fits.path.c_str()}).options.params[0] == 7);
 }
 
 TEST_CASE("flags: apply_params_text directly", "[flags]") {

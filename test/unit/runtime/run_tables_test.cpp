@@ -59,3 +59,39 @@ TEST_CASE("run tables: reports are written as the options ask", "[run_tables]") 
   CHECK(dfg::write_reports(unwritable, tracer, &stats, true, 3, names, kinds,
                            std::span<const Entry>(kEntries), Params{}) == 1);
 }
+
+namespace {
+
+dfg::Size count_of(const Params& p) { return dfg::Size(static_cast<std::int64_t>(p.n)) - 8; }
+
+const dfg::RuntimeParam kRuntimeParams[] = {{"n", 8}};
+
+}  // namespace
+
+TEST_CASE("run tables: a program on one host accepts only its own host on rank 0 as --hostmap", "[run_tables]") {
+  CHECK(dfg::one_host_hostmap_error("A=0", "A").empty());
+  CHECK(dfg::one_host_hostmap_error(" A = 0 ", "A").empty());
+  const std::string runs = "; this program runs one host, A, on rank 0 (it is not an MPI program)";
+  CHECK(dfg::one_host_hostmap_error("Z=9", "A") == "error: --hostmap: unknown host 'Z'" + runs);
+  CHECK(dfg::one_host_hostmap_error("A=1", "A") == "error: --hostmap: expected A=0, got 'A=1'" + runs);
+  CHECK(dfg::one_host_hostmap_error("A=0,B=1", "A") == "error: --hostmap: expected A=0, got 'A=0,B=1'" + runs);
+  CHECK(dfg::one_host_hostmap_error("junk", "A") == "error: --hostmap: expected A=0, got 'junk'" + runs);
+}
+
+TEST_CASE("run tables: the start-up checks of a program on one host", "[run_tables]") {
+  constexpr std::array<dfg::TokenSize<Params>, 1> kSizes = {{{"T", "uint8[n - 8]", "n", 1, count_of}}};
+  dfg::Options o;
+  o.params = {9};
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams).empty());
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{8}, kRuntimeParams) ==
+        "error: type T = uint8[n - 8] with n = 9: a token size must be positive, n - 8 is 0");
+  o.hostmap = "Z=9";
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams).rfind("error: --hostmap: unknown host 'Z'", 0) == 0);
+  o.hostmap.clear();
+  o.trace_file = "/nonexistent/dir/t.json";
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
+        "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
+  o.migrations.push_back({"i2", "A.cpu", 3});
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
+        "error: --migrate: this program has no alternative mappings");
+}

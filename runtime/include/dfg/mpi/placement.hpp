@@ -9,7 +9,8 @@
 ///
 /// The ranks must also be started with the same run flags (--iterations, --no-overlap, --sync):
 /// a rank that runs other cycles than its peers would wait forever for their messages.
-/// run_flags_error() says how one rank's flags differ from rank 0's.
+/// run_flags_error() says how one rank's flags differ from rank 0's, run_params_error() how its
+/// runtime params do (they size the tokens that the ranks send each other).
 ///
 /// Guarantees: pure functions of their arguments; thread-safe; they allocate (start-up only) and
 /// never throw except std::bad_alloc. An error is one line that starts with "error: " and names
@@ -177,6 +178,24 @@ inline std::string run_flags_error(const RunFlags& mine, std::string_view me, co
   }
   return "error: " + std::string(me) + " was started " + mine_text + ", " + std::string(first_who) + " " +
          first_text + "; every rank needs the same --iterations, --no-overlap and --sync";
+}
+
+/// "" when `mine`, the runtime params' values of rank `me`, are `first`'s, the values of rank 0
+/// (`first_who`), else the one-line error naming the first param that differs (`names` in the
+/// order of the values), e.g.
+///   error: rank 1 (host B) was started with N=128, rank 0 (host A) with N=256; every rank needs
+///   the same runtime params (--set, --params)
+inline std::string run_params_error(std::span<const std::string_view> names, std::span<const std::int64_t> mine,
+                                    std::string_view me, std::span<const std::int64_t> first,
+                                    std::string_view first_who) {
+  for (std::size_t i = 0; i < names.size() && i < mine.size() && i < first.size(); ++i) {
+    if (mine[i] == first[i]) continue;
+    const std::string name(names[i]);
+    return "error: " + std::string(me) + " was started with " + name + "=" + std::to_string(mine[i]) + ", " +
+           std::string(first_who) + " with " + name + "=" + std::to_string(first[i]) +
+           "; every rank needs the same runtime params (--set, --params)";
+  }
+  return {};
 }
 
 /// One GPU that a host's PEs use: its spec name ("B.g1") and its CUDA device ordinal.

@@ -5,12 +5,13 @@
 ///     dfg::mpi::Session mpi(argc, argv);                       // MPI_Init_thread(SERIALIZED)
 ///     if (int s = mpi.place(kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr)) return s;
 ///     if (int s = mpi.agree_run_flags({iterations, overlap, barrier_sync}, std::cerr)) return s;
+///     if (int s = mpi.agree_params(kRuntimeParams, flags.options.params, std::cerr)) return s;
 ///     if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()], device_count), std::cerr)) return s;
 ///     ... spawn the workers; the CPU worker of this host makes every MPI call ...
 ///     return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   // dfg/mpi/abort.hpp
 ///
 /// A start-up error (wrong number of ranks, a bad --hostmap, ranks started with different
-/// --iterations, --no-overlap or --sync, a GPU ordinal this machine lacks) is printed once for
+/// --iterations, --no-overlap, --sync or runtime params, a GPU ordinal this machine lacks) is printed once for
 /// the whole job, by the lowest rank that found it (rank 0 when every rank found the same), and
 /// every rank returns 1 from place()/agree()/agree_run_flags(); main returns it and the
 /// Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
@@ -31,11 +32,11 @@
 /// through pinned host memory.
 ///
 /// Guarantees:
-/// - Construction, place(), agree(), agree_run_flags() and destruction are called by main,
-///   outside the cycle loop; place(), agree() and agree_run_flags() are collective (every rank
-///   calls them, in the same order) and block in MPI_Allreduce (agree() one, place() two: the
-///   checks, then that every rank holds the same map) or MPI_Bcast (agree_run_flags(): rank 0's
-///   flags, then one agree()). They allocate. The accessors are const, noexcept and never block.
+/// - Construction, place(), agree(), agree_run_flags(), agree_params() and destruction are
+///   called by main, outside the cycle loop; place(), agree(), agree_run_flags() and
+///   agree_params() are collective (every rank calls them, in the same order) and block in
+///   MPI_Allreduce (agree() one, place() two: the checks, then that every rank holds the same
+///   map) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one agree()). They allocate. The accessors are const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError).
@@ -58,6 +59,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dfg/flags.hpp"
 #include "dfg/mpi/placement.hpp"
 
 namespace dfg::mpi {
@@ -200,6 +202,20 @@ class Session {
     check(MPI_Bcast(values, 3, MPI_INT64_T, 0, comm_), "MPI_Bcast (run flags)");
     const RunFlags first{values[0], values[1] != 0, values[2] != 0};
     return agree(run_flags_error(mine, who(), first, who_of(0)), err);
+  }
+
+  /// Collective, after a successful place(). Compares this rank's runtime params' values
+  /// (`values`, named by `table`, as parse_flags gives them) with rank 0's; when some rank
+  /// differs, the lowest such rank prints run_params_error() once on `err` and every rank
+  /// returns 1; otherwise 0.
+  int agree_params(std::span<const RuntimeParam> table, std::span<const std::int64_t> values, std::ostream& err) {
+    std::vector<std::int64_t> first(values.begin(), values.end());
+    if (!first.empty()) {
+      check(MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_INT64_T, 0, comm_), "MPI_Bcast (runtime params)");
+    }
+    std::vector<std::string_view> names;
+    for (const RuntimeParam& p : table) names.push_back(p.name);
+    return agree(run_params_error(names, values, who(), first, who_of(0)), err);
   }
 
   /// Collective. Every rank passes its own check's result ("" when fine); when some rank failed,

@@ -14,7 +14,9 @@
 #include <cuda_runtime.h>
 
 #include "dfg/flags.hpp"
-#include "app_A.hpp"  // kRuntimeParams: the same in every host's header
+#include "dfg/outputs.hpp"
+#include "dfg/size.hpp"
+#include "app_A.hpp"  // kRuntimeParams, kRuntimeSizes: the same in every host's header
 
 namespace app {
 
@@ -45,16 +47,6 @@ std::string gpu_error(int host) {
   return dfg::mpi::gpu_ordinals_error(gpus, count);
 }
 
-/// --trace FILE and --profile FILE: each rank writes its own file, FILE with the host's name
-/// before the extension (trace.json -> trace.A.json).
-std::string per_host_file(const std::string& file, std::string_view host) {
-  const std::size_t slash = file.find_last_of('/');
-  const std::size_t dot = file.find_last_of('.');
-  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
-  const std::size_t at = has_ext ? dot : file.size();
-  return file.substr(0, at) + "." + std::string(host) + file.substr(at);
-}
-
 /// Runs host `host` on this rank.
 int run_host(int host, const dfg::Options& options, dfg::mpi::Session& mpi) {
   switch (host) {
@@ -74,7 +66,7 @@ int main(int argc, char** argv) {
   if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0) return s;
   if (flags.options.help) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], app::host_A::kRuntimeParams);
-    return 0;
+    return dfg::finish_stdout(0, std::cerr);
   }
   const bool migrate = !flags.options.migrations.empty();
   if (const int s = mpi.agree(migrate ? "error: --migrate: this program has no alternative mappings" : "", std::cerr);
@@ -82,13 +74,24 @@ int main(int argc, char** argv) {
     return s;
   if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)
     return s;
-  // Ranks that ran different cycles would wait forever for each other's messages.
+  // Ranks that ran different cycles, or sized their tokens differently, would wait forever for
+  // each other's messages.
   const dfg::mpi::RunFlags run_flags{flags.options.iterations, flags.options.overlap,
                                      flags.options.sync == dfg::SyncMode::barrier};
   if (const int s = mpi.agree_run_flags(run_flags, std::cerr); s != 0) return s;
+  if (const int s = mpi.agree_params(app::host_A::kRuntimeParams, flags.options.params, std::cerr); s != 0) return s;
+  const std::string size_error =
+      dfg::token_size_error(app::host_A::kRuntimeSizes, app::host_A::params_of(flags.options.params),
+                            app::host_A::kRuntimeParams, flags.options.params);
+  if (const int s = mpi.agree(size_error, std::cerr); s != 0) return s;
   if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;
+  // --trace FILE and --profile FILE: each rank writes its own file, FILE with its host's name
+  // before the extension (trace.json -> trace.A.json).
   dfg::Options options = flags.options;
-  if (!options.trace_file.empty()) options.trace_file = app::per_host_file(options.trace_file, mpi.host_name());
-  if (!options.profile_file.empty()) options.profile_file = app::per_host_file(options.profile_file, mpi.host_name());
-  return dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
+  if (const int s = mpi.agree(dfg::open_outputs(options, true), std::cerr); s != 0) return s;
+  if (!options.trace_file.empty()) options.trace_file = dfg::per_host_file(options.trace_file, mpi.host_name());
+  if (!options.profile_file.empty()) options.profile_file = dfg::per_host_file(options.profile_file, mpi.host_name());
+  if (const int s = mpi.agree(dfg::open_outputs(options, false), std::cerr); s != 0) return s;
+  const int status = dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
+  return dfg::finish_stdout(status, std::cerr);
 }

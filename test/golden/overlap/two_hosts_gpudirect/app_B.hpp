@@ -15,6 +15,7 @@
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/profile.hpp"
+#include "dfg/size.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -36,6 +37,9 @@ inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
+
+/// The token sizes that depend on runtime params (dfg::token_size_error): none.
+inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
 enum Pe : int {

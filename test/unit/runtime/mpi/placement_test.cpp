@@ -161,3 +161,18 @@ TEST_CASE("run flags: a rank started with other --iterations, --no-overlap or --
   CHECK(dfg::mpi::run_flags_error({7, false, true}, "rank 1", first, "rank 0").find("--iterations 7,") !=
         std::string::npos);
 }
+
+TEST_CASE("run params: a rank started with other runtime params is named, with both values", "[mpi][flags]") {
+  const std::array<std::string_view, 2> names = {"N", "LOOPS"};
+  const std::vector<std::int64_t> first = {256, 2};
+  CHECK(dfg::mpi::run_params_error(names, first, "rank 1 (host B)", first, "rank 0 (host A)").empty());
+  const std::vector<std::int64_t> other = {128, 2};
+  CHECK(dfg::mpi::run_params_error(names, other, "rank 1 (host B)", first, "rank 0 (host A)") ==
+        "error: rank 1 (host B) was started with N=128, rank 0 (host A) with N=256; every rank needs the same "
+        "runtime params (--set, --params)");
+  const std::vector<std::int64_t> loops = {256, 7};
+  CHECK(dfg::mpi::run_params_error(names, loops, "rank 2 (host C)", first, "rank 0 (host A)") ==
+        "error: rank 2 (host C) was started with LOOPS=7, rank 0 (host A) with LOOPS=2; every rank needs the same "
+        "runtime params (--set, --params)");
+  CHECK(dfg::mpi::run_params_error({}, {}, "rank 1", {}, "rank 0").empty());
+}
