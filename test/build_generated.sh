@@ -15,6 +15,9 @@
 #                directory changes nothing
 #   refusals     -o into a foreign non-empty directory, a spec with an
 #                error: exit 1, nothing written
+#   actor_headers two actors whose headers have the same file name (filter.hpp) in two
+#                directories, one named with a space, ';' and ')': built with g++ -Werror
+#                and run (each actor adds one; the consumer checks)
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -139,6 +142,45 @@ case $case in
     [[ $status == 1 ]] || fail "bad spec: exit $status"
     [[ ! -e $work/bad ]] || fail "bad spec: something written"
     ls "$work" | grep -q dfgc-tmp && fail "a temporary directory was left"
+    ;;
+  actor_headers)
+    actors='odd dir;q) x/actors'  # the include directory CMake is given
+    mkdir -p "$work/$actors/a" "$work/$actors/b"
+    for class in PlusOne PlusOneMore; do
+      dir=$([[ $class == PlusOne ]] && echo a || echo b)
+      cat >"$work/$actors/$dir/filter.hpp" <<EOF
+#pragma once
+#include <cstddef>
+#include <dfg/context.hpp>
+struct $class {
+  void fire(const float* a, float* b, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) b[i] = a[i] + 1.0f;
+  }
+};
+EOF
+    done
+    cp samples/overlap/actors/producer.hpp samples/overlap/actors/consumer.hpp "$work/$actors"
+    cat >"$work/spec.dfg" <<EOF
+type Row = float[64];
+actor Producer { out Row m; cpu "$actors/producer.hpp" Producer; }
+actor First    { in Row a; out Row b; cpu "$actors/a/filter.hpp" PlusOne; }
+actor Second   { in Row a; out Row b; cpu "$actors/b/filter.hpp" PlusOneMore; }
+actor Consumer { in Row m; cpu "$actors/consumer.hpp" Consumer; }
+arch one { host A { cpu; } }
+app headers on one {
+  node p : Producer @ A.cpu;
+  node f : First @ A.cpu;
+  node s : Second @ A.cpu;
+  node c : Consumer @ A.cpu;
+  p.m -> f.a;  f.b -> s.a;  s.b -> c.m;
+}
+EOF
+    compile "$work/spec.dfg" "$work/gen"
+    grep -q 'odd dir\\;q) x/actors' "$work/gen/CMakeLists.txt" || fail "the include directory is not in CMakeLists.txt"
+    build_cpu "$work/gen" "-Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
+    done
     ;;
   *) fail "unknown case '$case'" ;;
 esac

@@ -1,11 +1,11 @@
 #include "codegen/worker.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "codegen/actor_headers.hpp"
 #include "codegen/printer.hpp"
 #include "support/assert.hpp"
 
@@ -15,15 +15,12 @@ std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + ident
 
 std::string actor_includes(const Model& m, ir::PeId pe) {
   const ir::Program& p = *m.program;
-  std::set<std::string> headers;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-    if (p.mapping.pe_of[n] != pe) continue;
-    const ir::Impl* impl = p.dfg.actor_of(n).impl_for(m.pe(pe).kind);
-    DFGC_INTERNAL_ASSERT(impl, "node '", p.dfg.nodes[n].name, "' has no implementation for its PE");
-    headers.insert(std::filesystem::path(impl->header_path).filename().string());
-  }
+  const ActorHeaders headers(p);
+  std::set<std::string> lines;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
   std::string out;
-  for (const std::string& h : headers) out += fmt::format("#include \"{}\"\n", h);
+  for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
 }
 
