@@ -18,6 +18,10 @@
 #   actor_headers two actors whose headers have the same file name (filter.hpp) in two
 #                directories, one named with a space, ';' and ')': built with g++ -Werror
 #                and run (each actor adds one; the consumer checks)
+#   hostile_names a spec whose names are legal but meet the generated code's own: nodes run, p,
+#                p_elements, p_ctx, params, main, app, dfg, std, storage, c, j; params std, dfg,
+#                runtime params params and Params; actor classes Run, Worker, Params; host app;
+#                ports in, params, main: built with g++ -Werror and run, --set checked
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -181,6 +185,77 @@ EOF
     for strategy in "" --no-overlap; do
       "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
     done
+    ;;
+  hostile_names)
+    mkdir -p "$work/actors"
+    cat >"$work/actors/hostile.hpp" <<'EOF'
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <dfg/context.hpp>
+struct Run {  // the source: iteration + offset
+  int offset = 0;
+  void fire(float* out, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) out[i] = static_cast<float>(ctx.iteration() % 1000 + offset);
+  }
+};
+struct Worker {  // adds one
+  void fire(const float* in, float* params, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) params[i] = in[i] + 1.0f;
+  }
+};
+struct Params {  // the sink: checks iteration + expected, and the token size
+  int expected = 0;
+  std::int64_t size = 0;
+  void fire(const float* main, dfg::Context& ctx) {
+    if (static_cast<std::int64_t>(ctx.elements(0)) != size)
+      throw std::runtime_error("size " + std::to_string(ctx.elements(0)) + ", expected " + std::to_string(size));
+    for (std::size_t i = 0; i < ctx.elements(0); ++i)
+      if (main[i] != static_cast<float>(ctx.iteration() % 1000 + expected))
+        throw std::runtime_error("iteration " + std::to_string(ctx.iteration()) + ": got " + std::to_string(main[i]));
+  }
+};
+EOF
+    cat >"$work/hostile.dfg" <<'EOF'
+param std = 4;
+param dfg = 2;
+runtime param params = 3;
+runtime param Params = 1;
+type T = float[std * dfg + min(params, Params)];
+type elements_T = float[std];
+actor Run    { out T out; param int offset = 0; cpu "actors/hostile.hpp" Run; }
+actor Worker { in T in; out T params; cpu "actors/hostile.hpp" Worker; }
+actor Params { in T main; param int expected = 0; param int64 size = 0; cpu "actors/hostile.hpp" Params; }
+arch std { host app { cpu; } }
+app main on std {
+  node run        : Run    @ app.cpu { offset = 5; }
+  node p          : Worker @ app.cpu;
+  node p_elements : Worker @ app.cpu;
+  node p_ctx      : Worker @ app.cpu;
+  node params     : Worker @ app.cpu;
+  node main       : Worker @ app.cpu;
+  node app        : Worker @ app.cpu;
+  node dfg        : Worker @ app.cpu;
+  node std        : Worker @ app.cpu;
+  node storage    : Worker @ app.cpu;
+  node c          : Worker @ app.cpu;
+  node j          : Params @ app.cpu { expected = 15; size = 9; }
+  run.out -> p.in;  p.params -> p_elements.in;  p_elements.params -> p_ctx.in;
+  p_ctx.params -> params.in;  params.params -> main.in;  main.params -> app.in;
+  app.params -> dfg.in;  dfg.params -> std.in;  std.params -> storage.in;
+  storage.params -> c.in;  c.params -> j.main;
+}
+EOF
+    compile "$work/hostile.dfg" "$work/gen"
+    build_cpu "$work/gen" "-Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
+    done
+    # min(params, Params) = 1 by default; with Params = 5 the token has 4 * 2 + 3 elements.
+    if "$work/gen/build/app" --iterations 3 --set Params=5 2>"$work/err.txt"; then fail "--set Params=5 left the size"; fi
+    grep -q "size 11, expected 9" "$work/err.txt" || fail "--set Params=5: $(cat "$work/err.txt")"
     ;;
   *) fail "unknown case '$case'" ;;
 esac

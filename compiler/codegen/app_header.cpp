@@ -13,10 +13,10 @@ namespace dfgc::codegen {
 
 namespace {
 
-/// The identifiers that occur in a size expression's text.
-std::set<std::string> names_in(std::string_view text) {
-  std::set<std::string> out;
-  std::string word;
+/// A size expression's text as C++ in elements_<type>(params): a fixed param N as param::N, a
+/// runtime param W as params.W; min and max stay calls. Sets `uses_runtime`.
+std::string size_cxx(std::string_view text, const std::set<std::string>& runtime, bool& uses_runtime) {
+  std::string out, word;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     char c = i < text.size() ? text[i] : ' ';
     bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -24,8 +24,22 @@ std::set<std::string> names_in(std::string_view text) {
       word += c;
       continue;
     }
-    if (!word.empty() && !(word[0] >= '0' && word[0] <= '9')) out.insert(word);
+    if (!word.empty() && !(word[0] >= '0' && word[0] <= '9')) {
+      std::size_t next = text.find_first_not_of(' ', i);
+      bool call = next != std::string_view::npos && text[next] == '(';
+      if (call) {
+        out += word;
+      } else if (runtime.count(word)) {
+        out += "params." + word;
+        uses_runtime = true;
+      } else {
+        out += "param::" + word;
+      }
+    } else {
+      out += word;
+    }
     word.clear();
+    if (i < text.size()) out += c;
   }
   return out;
 }
@@ -35,11 +49,13 @@ std::string params(const ir::Program& p) {
   std::vector<const ir::Param*> fixed, runtime;
   for (const ir::Param& x : p.params) (x.runtime ? runtime : fixed).push_back(&x);
   if (!fixed.empty()) {
-    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n");
+    // In a namespace of their own, so that no name of the generated code can collide with them.
+    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n"
+             "namespace param {\n");
     for (const ir::Param* x : fixed)
       out.emit({{"name", x->name}, {"value", std::to_string(x->value)}},
-               "inline constexpr std::int64_t $name$ = $value$;\n");
-    out.emit("\n");
+               "inline constexpr ::std::int64_t $name$ = $value$;\n");
+    out.emit("}  // namespace param\n\n");
   }
   if (runtime.empty()) {
     out.emit(
@@ -52,7 +68,7 @@ std::string params(const ir::Program& p) {
   std::string table, fields, values;
   for (std::size_t i = 0; i < runtime.size(); ++i) {
     table += fmt::format("    {{\"{}\", {}}},\n", runtime[i]->name, runtime[i]->value);
-    fields += fmt::format("  std::int64_t {} = {};\n", runtime[i]->name, runtime[i]->value);
+    fields += fmt::format("  ::std::int64_t {} = {};\n", runtime[i]->name, runtime[i]->value);
     values += fmt::format("{}values[{}]", i == 0 ? "" : ", ", i);
   }
   out.emit({{"n", std::to_string(runtime.size())}, {"table", table}, {"fields", fields}, {"values", values}},
@@ -85,24 +101,14 @@ std::string sizes(const ir::Program& p) {
   for (std::size_t i = 0; i < p.types.size(); ++i) {
     const ir::TokenType& t = p.types[i];
     std::string count = t.count.text.empty() ? std::to_string(t.count.value) : t.count.text;
-    std::string locals;
-    for (const std::string& name : names_in(count))
-      if (runtime.count(name)) locals += fmt::format("  const std::int64_t {0} = params.{0};\n", name);
-    Printer::Vars vars = {{"type", t.name},
-                          {"elem", std::string(ir::spec_name(t.elem))},
-                          {"count", count}};
-    out.emit(vars, "/// $type$ = $elem$[$count$]: elements and bytes per token.\n");
-    vars.erase(vars.begin() + 1);
-    if (locals.empty()) {
-      out.emit(vars,
-               "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($count$); }\n");
-    } else {
-      vars.emplace_back("locals", locals);
-      out.emit(vars,
-               "inline std::size_t elements_$type$(const Params& params) {\n"
-               "$locals$  return static_cast<std::size_t>($count$);\n"
-               "}\n");
-    }
+    bool uses_runtime = false;
+    std::string cxx = size_cxx(count, runtime, uses_runtime);
+    out.emit({{"type", t.name}, {"elem", std::string(ir::spec_name(t.elem))}, {"count", count}},
+             "/// $type$ = $elem$[$count$]: elements and bytes per token.\n");
+    out.emit({{"type", t.name}, {"cxx", cxx}, {"params", uses_runtime ? " params" : ""}},
+             "inline std::size_t elements_$type$(const Params&$params$) {\n"
+             "  return static_cast<std::size_t>($cxx$);\n"
+             "}\n");
     out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}, {"sep", i + 1 < p.types.size() ? "\n" : ""}},
              "inline std::size_t bytes_$type$(const Params& params) {\n"
              "  return elements_$type$(params) * sizeof($cxx$);\n"

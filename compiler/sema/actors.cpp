@@ -18,6 +18,7 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, ir::Actor& act
   for (const ast::PortDecl& p : a.ports) {
     auto type = types.names.resolve(p.type, diags);
     if (!names.declare(p.name, actor.ports.size(), diags)) continue;
+    check_cxx_name(p.name, "port", diags);
     ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
     actor.ports.push_back(
         {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc});
@@ -36,6 +37,7 @@ void check_params(const ast::ActorDecl& a, Evaluator& eval, ir::Actor& actor, Ac
       default_literal =
           check_param_value(p.default_value.get(), *type, p, false, eval, sources, diags);
     if (!names.declare(p.name, actor.params.size(), diags)) continue;
+    check_cxx_name(p.name, "param", diags);
     actor.params.push_back({p.name.name, p.type.name, default_literal, p.name.loc});
     info.params.push_back(&p);
     info.param_types.push_back(type);
@@ -92,6 +94,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
     const std::string spec_file = module->file != 0 ? sources.name(module->file) : std::string();
     for (const ast::ActorDecl& a : module->actors) {
       bool declared = table.names.declare(a.name, table.actors.size(), diags);
+      if (declared) check_cxx_name(a.name, "actor", diags);
       ir::Actor actor;
       actor.name = a.name.name;
       actor.loc = a.name.loc;
