@@ -312,3 +312,27 @@ TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps
     CHECK(entry.path().filename().string().find("dfgc-tmp") == std::string::npos);
   fs::remove_all(root);
 }
+
+TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get files of their own",
+          "[codegen]") {
+  // Host A's GPU x_g0 and host A_x's GPU g0 both join as A_x_g0.
+  test::ProgramBuilder b("joins");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1).host("A_x", 1);
+  b.link("A.cpu", "A_x.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.cpu").node("t", "I", "A.g0").node("u", "I", "A_x.g0").node("c", "C", "A_x.cpu");
+  b.edge("s.o", "t.a").edge("t.b", "u.a").edge("u.b", "c.m");
+  ir::Program p = b.build();
+  ir::Pe& gpu = p.arch.pes[p.arch.hosts[0].gpus[0]];
+  gpu.local_name = "x_g0";
+  gpu.name = "A.x_g0";
+  p.spec_file = "joins.dfg";
+  codegen::Files files = codegen::generate_project(p, run_passes(p), signatures_of(p), fs::current_path());
+  REQUIRE(files.count("rank_A_x_g0.cu") == 1);
+  REQUIRE(files.count("rank_A_x_g0_2.cu") == 1);
+  CHECK(files.at("rank_A_x_g0.cu").find("GPU A.x_g0") != std::string::npos);
+  CHECK(files.at("rank_A_x_g0_2.cu").find("GPU A_x.g0") != std::string::npos);
+  const std::string& cmake = files.at("CMakeLists.txt");
+  CHECK(cmake.find("rank_A_x_g0.cu\n") != std::string::npos);
+  CHECK(cmake.find("rank_A_x_g0_2.cu") != std::string::npos);
+}
