@@ -21,7 +21,8 @@
 #   hostile_names a spec whose names are legal but meet the generated code's own: nodes run, p,
 #                p_elements, p_ctx, params, main, app, dfg, std, storage, c, j; params std, dfg,
 #                runtime params params and Params; actor classes Run, Worker, Params; host app;
-#                ports in, params, main: built with g++ -Werror and run, --set checked
+#                ports in, params, main: built with g++ -Werror and run, --set checked; GPU
+#                nodes compute, probes, h2d, peer built with nvcc where there is one
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -226,9 +227,10 @@ runtime param Params = 1;
 type T = float[std * dfg + min(params, Params)];
 type elements_T = float[std];
 actor Run    { out T out; param int offset = 0; cpu "actors/hostile.hpp" Run; }
-actor Worker { in T in; out T params; cpu "actors/hostile.hpp" Worker; }
+actor Worker { in T in; out T params; cpu "actors/hostile.hpp" Worker; gpu "actors/hostile.cuh" WorkerGpu; }
 actor Params { in T main; param int expected = 0; param int64 size = 0; cpu "actors/hostile.hpp" Params; }
 arch std { host app { cpu; } }
+arch gpus { host app { cpu; gpu compute = 0; } link app.cpu <-> app.compute pcie (25 GB/s); }
 app main on std {
   node run        : Run    @ app.cpu { offset = 5; }
   node p          : Worker @ app.cpu;
@@ -247,8 +249,33 @@ app main on std {
   app.params -> dfg.in;  dfg.params -> std.in;  std.params -> storage.in;
   storage.params -> c.in;  c.params -> j.main;
 }
+app on_gpu on gpus {
+  node run     : Run    @ app.cpu;
+  node compute : Worker @ app.compute;
+  node probes  : Worker @ app.compute;
+  node h2d     : Worker @ app.compute;
+  node peer    : Worker @ app.compute;
+  node j       : Params @ app.cpu { expected = 4; size = 9; }
+  run.out -> compute.in;  compute.params -> probes.in;  probes.params -> h2d.in;
+  h2d.params -> peer.in;  peer.params -> j.main;
+}
 EOF
-    compile "$work/hostile.dfg" "$work/gen"
+    cat >"$work/actors/hostile.cuh" <<'EOF'
+#pragma once
+#include <cstddef>
+#include <cuda_runtime.h>
+#include <dfg/context.hpp>
+static __global__ void hostile_add_one(const float* in, float* out, std::size_t n) {
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + 1.0f;
+}
+struct WorkerGpu {
+  void fire(const float* in, float* params, dfg::Context& ctx) {
+    hostile_add_one<<<1, 256, 0, ctx.stream()>>>(in, params, ctx.elements(0));
+  }
+};
+EOF
+    compile "$work/hostile.dfg" "$work/gen" --app main
     build_cpu "$work/gen" "-Werror"
     for strategy in "" --no-overlap; do
       "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
@@ -256,6 +283,17 @@ EOF
     # min(params, Params) = 1 by default; with Params = 5 the token has 4 * 2 + 3 elements.
     if "$work/gen/build/app" --iterations 3 --set Params=5 2>"$work/err.txt"; then fail "--set Params=5 left the size"; fi
     grep -q "size 11, expected 9" "$work/err.txt" || fail "--set Params=5: $(cat "$work/err.txt")"
+    # GPU nodes named like the GPU worker's own members (compute_, probes_, h2d_, peer_): built
+    # with nvcc where there is one (not run: CI has no GPU).
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    if [[ -x $nvcc ]]; then
+      compile "$work/hostile.dfg" "$work/gpu" --app on_gpu
+      cmake -S "$work/gpu" -B "$work/gpu/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
+        -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
+        -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
+      cmake --build "$work/gpu/build" -j 2
+      [[ -x $work/gpu/build/app ]] || fail "no GPU executable"
+    fi
     ;;
   *) fail "unknown case '$case'" ;;
 esac
