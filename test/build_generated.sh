@@ -23,6 +23,14 @@
 #                device, an unknown --hostmap host, --trace and --profile paths that cannot be
 #                written (before a run of 10^11 iterations); --stats and --help into /dev/full
 #                exit 1
+#   actor_headers two actors whose headers have the same file name (filter.hpp) in two
+#                directories, one named with a space, ';' and ')': built with g++ -Werror
+#                and run (each actor adds one; the consumer checks)
+#   hostile_names a spec whose names are legal but meet the generated code's own: nodes run, p,
+#                p_elements, p_ctx, params, main, app, dfg, std, storage, c, j; params std, dfg,
+#                runtime params params and Params; actor classes Run, Worker, Params; host app;
+#                ports in, params, main: built with g++ -Werror and run, --set checked; GPU
+#                nodes compute, probes, h2d, peer built with nvcc where there is one
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4 mapping=${5:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -194,6 +202,153 @@ case $case in
       [[ $rc == 1 ]] || fail "app $flags >/dev/full: exit $rc"
       grep -qx "error: cannot write the standard output" "$work/err.txt" || fail "app $flags >/dev/full: message"
     done
+    ;;
+  actor_headers)
+    actors='odd dir;q) x/actors'  # the include directory CMake is given
+    mkdir -p "$work/$actors/a" "$work/$actors/b"
+    for class in PlusOne PlusOneMore; do
+      dir=$([[ $class == PlusOne ]] && echo a || echo b)
+      cat >"$work/$actors/$dir/filter.hpp" <<EOF
+#pragma once
+#include <cstddef>
+#include <dfg/context.hpp>
+struct $class {
+  void fire(const float* a, float* b, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) b[i] = a[i] + 1.0f;
+  }
+};
+EOF
+    done
+    cp samples/overlap/actors/producer.hpp samples/overlap/actors/consumer.hpp "$work/$actors"
+    cat >"$work/spec.dfg" <<EOF
+type Row = float[64];
+actor Producer { out Row m; cpu "$actors/producer.hpp" Producer; }
+actor First    { in Row a; out Row b; cpu "$actors/a/filter.hpp" PlusOne; }
+actor Second   { in Row a; out Row b; cpu "$actors/b/filter.hpp" PlusOneMore; }
+actor Consumer { in Row m; cpu "$actors/consumer.hpp" Consumer; }
+arch one { host A { cpu; } }
+app headers on one {
+  node p : Producer @ A.cpu;
+  node f : First @ A.cpu;
+  node s : Second @ A.cpu;
+  node c : Consumer @ A.cpu;
+  p.m -> f.a;  f.b -> s.a;  s.b -> c.m;
+}
+EOF
+    compile "$work/spec.dfg" "$work/gen"
+    grep -q 'odd dir\\;q) x/actors' "$work/gen/CMakeLists.txt" || fail "the include directory is not in CMakeLists.txt"
+    build_cpu "$work/gen" "-Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
+    done
+    ;;
+  hostile_names)
+    mkdir -p "$work/actors"
+    cat >"$work/actors/hostile.hpp" <<'EOF'
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <dfg/context.hpp>
+struct Run {  // the source: iteration + offset
+  int offset = 0;
+  void fire(float* out, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) out[i] = static_cast<float>(ctx.iteration() % 1000 + offset);
+  }
+};
+struct Worker {  // adds one
+  void fire(const float* in, float* params, dfg::Context& ctx) {
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) params[i] = in[i] + 1.0f;
+  }
+};
+struct Params {  // the sink: checks iteration + expected, and the token size
+  int expected = 0;
+  std::int64_t size = 0;
+  void fire(const float* main, dfg::Context& ctx) {
+    if (static_cast<std::int64_t>(ctx.elements(0)) != size)
+      throw std::runtime_error("size " + std::to_string(ctx.elements(0)) + ", expected " + std::to_string(size));
+    for (std::size_t i = 0; i < ctx.elements(0); ++i)
+      if (main[i] != static_cast<float>(ctx.iteration() % 1000 + expected))
+        throw std::runtime_error("iteration " + std::to_string(ctx.iteration()) + ": got " + std::to_string(main[i]));
+  }
+};
+EOF
+    cat >"$work/hostile.dfg" <<'EOF'
+param std = 4;
+param dfg = 2;
+runtime param params = 3;
+runtime param Params = 1;
+type T = float[std * dfg + min(params, Params)];
+type elements_T = float[std];
+actor Run    { out T out; param int offset = 0; cpu "actors/hostile.hpp" Run; }
+actor Worker { in T in; out T params; cpu "actors/hostile.hpp" Worker; gpu "actors/hostile.cuh" WorkerGpu; }
+actor Params { in T main; param int expected = 0; param int64 size = 0; cpu "actors/hostile.hpp" Params; }
+arch std { host app { cpu; } }
+arch gpus { host app { cpu; gpu compute = 0; } link app.cpu <-> app.compute pcie (25 GB/s); }
+app main on std {
+  node run        : Run    @ app.cpu { offset = 5; }
+  node p          : Worker @ app.cpu;
+  node p_elements : Worker @ app.cpu;
+  node p_ctx      : Worker @ app.cpu;
+  node params     : Worker @ app.cpu;
+  node main       : Worker @ app.cpu;
+  node app        : Worker @ app.cpu;
+  node dfg        : Worker @ app.cpu;
+  node std        : Worker @ app.cpu;
+  node storage    : Worker @ app.cpu;
+  node c          : Worker @ app.cpu;
+  node j          : Params @ app.cpu { expected = 15; size = 9; }
+  run.out -> p.in;  p.params -> p_elements.in;  p_elements.params -> p_ctx.in;
+  p_ctx.params -> params.in;  params.params -> main.in;  main.params -> app.in;
+  app.params -> dfg.in;  dfg.params -> std.in;  std.params -> storage.in;
+  storage.params -> c.in;  c.params -> j.main;
+}
+app on_gpu on gpus {
+  node run     : Run    @ app.cpu;
+  node compute : Worker @ app.compute;
+  node probes  : Worker @ app.compute;
+  node h2d     : Worker @ app.compute;
+  node peer    : Worker @ app.compute;
+  node j       : Params @ app.cpu { expected = 4; size = 9; }
+  run.out -> compute.in;  compute.params -> probes.in;  probes.params -> h2d.in;
+  h2d.params -> peer.in;  peer.params -> j.main;
+}
+EOF
+    cat >"$work/actors/hostile.cuh" <<'EOF'
+#pragma once
+#include <cstddef>
+#include <cuda_runtime.h>
+#include <dfg/context.hpp>
+static __global__ void hostile_add_one(const float* in, float* out, std::size_t n) {
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + 1.0f;
+}
+struct WorkerGpu {
+  void fire(const float* in, float* params, dfg::Context& ctx) {
+    hostile_add_one<<<1, 256, 0, ctx.stream()>>>(in, params, ctx.elements(0));
+  }
+};
+EOF
+    compile "$work/hostile.dfg" "$work/gen" --app main
+    build_cpu "$work/gen" "-Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
+    done
+    # min(params, Params) = 1 by default; with Params = 5 the token has 4 * 2 + 3 elements.
+    if "$work/gen/build/app" --iterations 3 --set Params=5 2>"$work/err.txt"; then fail "--set Params=5 left the size"; fi
+    grep -q "size 11, expected 9" "$work/err.txt" || fail "--set Params=5: $(cat "$work/err.txt")"
+    # GPU nodes named like the GPU worker's own members (compute_, probes_, h2d_, peer_): built
+    # with nvcc where there is one (not run: CI has no GPU).
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    if [[ -x $nvcc ]]; then
+      compile "$work/hostile.dfg" "$work/gpu" --app on_gpu
+      cmake -S "$work/gpu" -B "$work/gpu/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
+        -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
+        -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
+      cmake --build "$work/gpu/build" -j 2
+      [[ -x $work/gpu/build/app ]] || fail "no GPU executable"
+    fi
     ;;
   *) fail "unknown case '$case'" ;;
 esac

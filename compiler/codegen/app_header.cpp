@@ -32,20 +32,28 @@ int precedence(const ir::SizeTerm& t) {
   return 4;
 }
 
-/// The size expression as C++, with the fewest parentheses that keep its structure: "N * N",
-/// "(W + 2) * H", "min(N, 4)". Every name is the param's: a constant of app.hpp for a param
-/// fixed at compile time, a local dfg::Size for a runtime param.
-std::string cxx_expr(const ir::SizeTerm& t) {
+/// How cxx_expr writes a param: by its spec name (comments), or as the generated code reads it.
+enum class Names : bool { spec, code };
+
+/// The size expression with the fewest parentheses that keep its structure: "N * N",
+/// "(W + 2) * H", "min(N, 4)". In code, a param fixed at compile time is app.hpp's constant
+/// (param::N) and a runtime param a checked dfg::Size (dfg::Size(params.W)), so that every
+/// operation that involves a runtime param is checked.
+std::string cxx_expr(const ir::SizeTerm& t, Names names) {
   using K = ir::SizeTerm::Kind;
-  auto operand = [](const ir::SizeTerm& o, bool parens) { return parens ? "(" + cxx_expr(o) + ")" : cxx_expr(o); };
+  auto operand = [names](const ir::SizeTerm& o, bool parens) {
+    return parens ? "(" + cxx_expr(o, names) + ")" : cxx_expr(o, names);
+  };
   switch (t.kind) {
     case K::integer: return std::to_string(t.value);
-    case K::param: return t.param;
+    case K::param:
+      if (names == Names::spec) return t.param;
+      return t.runtime ? fmt::format("dfg::Size(params.{})", t.param) : "param::" + t.param;
     case K::negate: return "-" + operand(t.operands.at(0), precedence(t.operands.at(0)) <= 3);
     case K::min:
     case K::max:
-      return fmt::format("{}({}, {})", t.kind == K::min ? "min" : "max", cxx_expr(t.operands.at(0)),
-                         cxx_expr(t.operands.at(1)));
+      return fmt::format("{}({}, {})", t.kind == K::min ? "min" : "max", cxx_expr(t.operands.at(0), names),
+                         cxx_expr(t.operands.at(1), names));
     case K::add:
     case K::subtract:
     case K::multiply:
@@ -76,11 +84,13 @@ std::string params(const ir::Program& p) {
   std::vector<const ir::Param*> fixed, runtime;
   for (const ir::Param& x : p.params) (x.runtime ? runtime : fixed).push_back(&x);
   if (!fixed.empty()) {
-    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n");
+    // In a namespace of their own, so that no name of the generated code can collide with them.
+    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n"
+             "namespace param {\n");
     for (const ir::Param* x : fixed)
       out.emit({{"name", x->name}, {"value", std::to_string(x->value)}},
-               "inline constexpr std::int64_t $name$ = $value$;\n");
-    out.emit("\n");
+               "inline constexpr ::std::int64_t $name$ = $value$;\n");
+    out.emit("}  // namespace param\n\n");
   }
   if (runtime.empty()) {
     out.emit(
@@ -95,7 +105,7 @@ std::string params(const ir::Program& p) {
     const ir::Param& x = *runtime[i];
     std::string bounds = x.bounds ? fmt::format(", {}, {}", x.bounds->min, x.bounds->max) : "";
     table += fmt::format("    {{\"{}\", {}{}}},\n", x.name, x.value, bounds);
-    fields += fmt::format("  std::int64_t {} = {};\n", x.name, x.value);
+    fields += fmt::format("  ::std::int64_t {} = {};\n", x.name, x.value);
     values += fmt::format("{}values[{}]", i == 0 ? "" : ", ", i);
   }
   out.emit({{"n", std::to_string(runtime.size())}, {"table", table}, {"fields", fields}, {"values", values}},
@@ -126,29 +136,27 @@ std::string sizes(const ir::Program& p) {
   std::size_t checked = 0;
   for (std::size_t i = 0; i < p.types.size(); ++i) {
     const ir::TokenType& t = p.types[i];
-    const std::string count = cxx_expr(t.count.tree);
     const std::string elem(ir::spec_name(t.elem));
-    Printer::Vars vars = {{"type", t.name}, {"elem", elem}, {"count", count}};
+    Printer::Vars vars = {{"type", t.name},
+                          {"elem", elem},
+                          {"count", cxx_expr(t.count.tree, Names::spec)},
+                          {"cxx", cxx_expr(t.count.tree, Names::code)}};
     std::set<std::string> used;
     runtime_params_in(t.count.tree, used);
     if (used.empty()) {
       out.emit(vars,
                "/// $type$ = $elem$[$count$]: elements and bytes per token.\n"
-               "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($count$); }\n");
+               "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($cxx$); }\n");
     } else {
-      // In kRuntimeParams order: the locals, and the params kRuntimeSizes names.
-      std::string locals, names;
-      for (const ir::Param& x : p.params) {
-        if (!x.runtime || !used.count(x.name)) continue;
-        locals += fmt::format("  const dfg::Size {0} = params.{0};\n", x.name);
-        names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
-      }
-      vars.emplace_back("locals", locals);
+      // In kRuntimeParams order: the params kRuntimeSizes names.
+      std::string names;
+      for (const ir::Param& x : p.params)
+        if (x.runtime && used.count(x.name)) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
       out.emit(vars,
                "/// $type$ = $elem$[$count$]: elements and bytes per token, computed from the runtime params\n"
                "/// (and checked when the program starts: kRuntimeSizes).\n"
                "inline dfg::Size count_$type$(const Params& params) {\n"
-               "$locals$  return $count$;\n"
+               "  return $cxx$;\n"
                "}\n"
                "inline std::size_t elements_$type$(const Params& params) {\n"
                "  return static_cast<std::size_t>(count_$type$(params).value());\n"

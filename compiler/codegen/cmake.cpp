@@ -26,6 +26,17 @@ endif()
 )cmake";
 }
 
+/// `text` as a CMake bracket argument, [==[text]==], with `;` escaped (a list separator once the
+/// argument is expanded): nothing else in it is interpreted.
+std::string bracket_argument(std::string_view text) {
+  std::string escaped;
+  for (char c : text) escaped += c == ';' ? std::string("\\;") : std::string(1, c);
+  std::string equals;
+  // The closing bracket must not occur in the text, nor begin at its end.
+  while ((escaped + "]").find("]" + equals + "]") != std::string::npos) equals += '=';
+  return fmt::format("[{0}[{1}]{0}]", equals, escaped);
+}
+
 /// Whether some host has a GPU: the project then needs the CUDA language.
 bool any_gpu(std::span<const Model> hosts) {
   for (const Model& m : hosts)
@@ -105,9 +116,13 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   std::string libraries = "Threads::Threads";
   if (mpi) libraries += " MPI::MPI_CXX";
   if (cuda) libraries += " CUDA::cudart";
-  std::string dirs;
-  for (const std::string& d : actor_dirs)
-    dirs += fmt::format("{}${{CMAKE_CURRENT_SOURCE_DIR}}/{}", dirs.empty() ? "" : "\n", d);
+  // Each directory as a bracket argument, taken as written, then as one quoted argument.
+  std::string dir_vars, dirs;
+  for (std::size_t i = 0; i < actor_dirs.size(); ++i) {
+    std::string var = actor_dirs.size() == 1 ? "dfg_actor_headers" : fmt::format("dfg_actor_headers_{}", i);
+    dir_vars += fmt::format("{}set({} {})", i == 0 ? "" : "\n", var, bracket_argument(actor_dirs[i]));
+    dirs += fmt::format("{}\"${{CMAKE_CURRENT_SOURCE_DIR}}/${{{}}}\"", i == 0 ? "" : "\n", var);
+  }
   return render_template(
       template_text("CMakeLists.txt"),
       {{"header", file_header(m, "#")},
@@ -122,6 +137,7 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
                          : "set(CMAKE_CXX_STANDARD 20)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\nset(CMAKE_CXX_EXTENSIONS OFF)"},
        {"find_packages", packages},
        {"sources", sources},
+       {"actor_dir_vars", dir_vars},
        {"actor_dirs", dirs},
        {"warnings", cuda ? "$<$<COMPILE_LANGUAGE:CXX>:-std=c++20 -Wall -Wextra>\n"
                            "$<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 -Xcompiler=-Wall,-Wextra>"

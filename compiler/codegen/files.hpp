@@ -49,7 +49,8 @@ std::string render_main(std::span<const Model> hosts);
 std::string render_cmake(std::span<const Model> hosts, const std::vector<std::string>& actor_dirs);
 std::string render_readme(std::span<const Model> hosts);
 
-/// "rank_A.cpp", "rank_A_g0.cu".
+/// "rank_A.cpp", "rank_A_g0.cu" (a number added where two GPUs' names would join the same way:
+/// "rank_A_b_c_2.cu").
 std::string rank_file(const Model& m);
 std::string gpu_file(const Model& m, ir::PeId gpu);
 /// "app.hpp" for a single host, else "app_A.hpp" (each host's own).

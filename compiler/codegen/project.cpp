@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
@@ -41,16 +42,10 @@ std::string spec_path_for_header(const std::string& spec_file) {
 
 namespace {
 
-/// The actor headers' directories, relative to `out_dir`, sorted.
+/// The actor headers' include directory (actor_headers.hpp), relative to `out_dir`.
 std::vector<std::string> actor_dirs(const ir::Program& p, const fs::path& out_dir) {
-  std::set<std::string> dirs;
   fs::path base = fs::weakly_canonical(fs::absolute(out_dir));
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-    const ir::Impl* impl = p.dfg.actor_of(n).impl_for(p.arch.pes[p.mapping.pe_of[n]].kind);
-    fs::path dir = fs::weakly_canonical(fs::absolute(impl->header_path)).parent_path();
-    dirs.insert(dir.lexically_relative(base).generic_string());
-  }
-  return {dirs.begin(), dirs.end()};
+  return {ActorHeaders(p).root().lexically_relative(base).generic_string()};
 }
 
 /// The runtime headers the program includes: the host-only ones, dfg/cuda/ where a host has a

@@ -1,9 +1,12 @@
+#include <set>
+
 #include <fmt/format.h>
 
 #include "codegen/files.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/templates.hpp"
 #include "codegen/worker.hpp"
+#include "support/assert.hpp"
 
 namespace dfgc::codegen {
 
@@ -12,8 +15,19 @@ std::string rank_file(const Model& m) {
 }
 
 std::string gpu_file(const Model& m, ir::PeId gpu) {
-  return fmt::format("rank_{}_{}.cu", identifier(m.program->arch.hosts[m.host].name),
-                     identifier(m.pe(gpu).local_name));
+  // Two GPUs whose names join the same way (host A's b_c, host A_b's c) are told apart by a
+  // number: the later one in spec order gets rank_A_b_c_2.cu.
+  const ir::ArchGraph& arch = m.program->arch;
+  std::set<std::string> taken;
+  for (ir::PeId pe = 0; pe < arch.pes.size(); ++pe) {
+    if (arch.pes[pe].kind != ir::PeKind::gpu) continue;
+    const std::string base =
+        fmt::format("rank_{}_{}", identifier(arch.hosts[arch.pes[pe].host].name), identifier(arch.pes[pe].local_name));
+    std::string name = base;
+    for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
+    if (pe == gpu) return name + ".cu";
+  }
+  DFGC_UNREACHABLE("gpu_file of a PE that is no GPU");
 }
 
 std::string app_header_file(const Model& m) {

@@ -1,11 +1,11 @@
 #include "codegen/worker.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "codegen/actor_headers.hpp"
 #include "codegen/printer.hpp"
 #include "support/assert.hpp"
 
@@ -15,15 +15,12 @@ std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + ident
 
 std::string actor_includes(const Model& m, ir::PeId pe) {
   const ir::Program& p = *m.program;
-  std::set<std::string> headers;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-    if (p.mapping.pe_of[n] != pe) continue;
-    const ir::Impl* impl = p.dfg.actor_of(n).impl_for(m.pe(pe).kind);
-    DFGC_INTERNAL_ASSERT(impl, "node '", p.dfg.nodes[n].name, "' has no implementation for its PE");
-    headers.insert(std::filesystem::path(impl->header_path).filename().string());
-  }
+  const ActorHeaders headers(p);
+  std::set<std::string> lines;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
   std::string out;
-  for (const std::string& h : headers) out += fmt::format("#include \"{}\"\n", h);
+  for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
 }
 
@@ -68,15 +65,22 @@ class WorkerPrinter {
     return out;
   }
   const ir::Node& node(ir::NodeId n) const { return p_.dfg.nodes[n]; }
+  /// The stem of node n's members: n_actor_, n_elements_, n_ctx_. Every member derived from a
+  /// spec name ends with a suffix of its own (_actor_, _elements_, _ctx_, _send_, _recv_,
+  /// _gpudirect_), none the end of another nor of a fixed member, and spec names neither end with
+  /// '_' nor contain '__' (sema), so no two members can meet and no member can hide a name of
+  /// namespace scope (those never end with '_').
   std::string node_ident(ir::NodeId n) const { return identifier(node(n).name); }
+  /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
+  /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
+  std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const { return "buf_" + sm.buffer_idents[b]; }
   const ir::Impl& impl(ir::NodeId n) const { return *p_.dfg.actor_of(n).impl_for(m_.pe(pe_).kind); }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
-  /// The member that holds a host-to-host transfer's endpoint: "recv_i1_b_B_cpu_".
+  /// The member that holds a host-to-host transfer's endpoint: "i1_b_B_cpu_recv_".
   std::string endpoint_member(const StrategyPlan& sm, const Entry& e) const {
     const ir::IgStrategy& s = (*m_.ig)[sm.strategy];
-    return fmt::format("{}_{}_", e.net == Entry::Net::send ? "send" : "recv",
-                       identifier(s.buffers[s.transfers[e.id].to].name));
+    return fmt::format("{}_{}_", sm.buffer_idents[s.transfers[e.id].to], e.net == Entry::Net::send ? "send" : "recv");
   }
   /// The host at the other end of a host-to-host transfer.
   const ir::Host& peer_host(const Entry& e, const ir::IgTransfer& t) const {
@@ -84,8 +88,8 @@ class WorkerPrinter {
     return p_.arch.hosts[m_.pe(other).host];
   }
   bool has_net() const { return !endpoints_.empty(); }
-  /// The member that gives a GPU's end of the gpudirect transfers its path: "gpudirect_A_g0_".
-  std::string gpudirect_member(ir::PeId gpu) const { return "gpudirect_" + identifier(m_.pe(gpu).name) + "_"; }
+  /// The member that gives a GPU's end of the gpudirect transfers its path: "A_g0_gpudirect_".
+  std::string gpudirect_member(ir::PeId gpu) const { return identifier(m_.pe(gpu).name) + "_gpudirect_"; }
   std::string storage_type() const {
     if (gpu_) return "dfg::DeviceBuffer";
     return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
@@ -145,7 +149,7 @@ class WorkerPrinter {
                  {"cls", impl(n).class_name},
                  {"ports", std::to_string(ports)}},
                 "// node $label$ ($actor$)\n"
-                "$cls$ $n$_;\n"
+                "::$cls$ $n$_actor_;\n"
                 "std::array<std::size_t, $ports$> $n$_elements_{};\n"
                 "dfg::Context $n$_ctx_;\n");
     }
@@ -287,7 +291,7 @@ class WorkerPrinter {
     std::string id = node_ident(n);
     out_.emit({{"label", node(n).name}, {"actor", actor.name}}, "// node $label$ ($actor$)\n");
     for (const ir::ParamValue& v : node(n).params)
-      out_.emit({{"n", id}, {"param", v.name}, {"value", v.literal}}, "$n$_.$param$ = $value$;\n");
+      out_.emit({{"n", id}, {"param", v.name}, {"value", v.literal}}, "$n$_actor_.$param$ = $value$;\n");
     std::vector<std::string> elements;
     for (const ir::Port& port : actor.ports)
       elements.push_back(fmt::format("elements_{}(params)", p_.types[port.type].name));
@@ -300,7 +304,7 @@ class WorkerPrinter {
                 "$n$_ctx_.set_device($d$);\n");
     if (sig.has_init)
       out_.emit({{"n", id}, {"ctx", sig.init_takes_context ? id + "_ctx_" : ""}},
-                "$n$_.init($ctx$);\n");
+                "$n$_actor_.init($ctx$);\n");
   }
 
   void run() {
@@ -325,7 +329,7 @@ class WorkerPrinter {
   }
   std::string at(const StrategyPlan& sm, const ir::IgStrategy& s, ir::BufferId b,
                  std::uint32_t lag) const {
-    return fmt::format("{}.at({})", sm.buffer_idents[b], slot(s, b, lag));
+    return fmt::format("{}.at({})", buffer_local(sm, b), slot(s, b, lag));
   }
   std::string bytes_of(const ir::IgStrategy& s, ir::BufferId b) const {
     return fmt::format("bytes_{}(run_.params)", p_.types[s.buffers[b].type].name);
@@ -358,7 +362,7 @@ class WorkerPrinter {
     for (ir::BufferId b : buffers) {
       const ir::IgBuffer& buf = s.buffers[b];
       const ir::IgColour& c = s.colours[buf.colour];
-      out_.emit({{"id", sm.buffer_idents[b]},
+      out_.emit({{"id", buffer_local(sm, b)},
                  {"pe", identifier(m_.pe(c.pe).name)},
                  {"i", std::to_string(c.index)},
                  {"name", buf.name},
@@ -483,17 +487,17 @@ class WorkerPrinter {
       const ir::PortBinding& b = f.ports[port];
       std::string elem(ir::cxx_name(p_.types[pt.type].elem));
       if (pt.dir == ir::PortDir::in) elem = "const " + elem;
-      args.push_back(fmt::format("{}.as<{}>({})", sm.buffer_idents[b.buffer], elem,
+      args.push_back(fmt::format("{}.as<{}>({})", buffer_local(sm, b.buffer), elem,
                                  slot(s, b.buffer, b.lag)));
     }
     std::string id = node_ident(n);
     if (sig.fire_takes_context) args.push_back(id + "_ctx_");
     std::string one_line = fmt::format("{}", fmt::join(args, ", "));
     // The loop body is indented by 6; wider calls get one argument a line.
-    bool wide = 6 + id.size() + 8 + one_line.size() + 2 > 100;
+    bool wide = 6 + id.size() + 14 + one_line.size() + 2 > 100;
     out_.emit({{"n", id}, {"args", wide ? fmt::format("{}", fmt::join(args, ",\n")) : one_line}},
               "$n$_ctx_.set_iteration(j);\n"
-              "$n$_.fire($args$);\n");
+              "$n$_actor_.fire($args$);\n");
     if (gpu_) out_.emit("DFG_CUDA_CHECK(cudaGetLastError(), \"launch\");\n");
     if (has_net() && ns_ == "overlap") out_.emit("net_.poll();  // progress the host-to-host transfers\n");
   }

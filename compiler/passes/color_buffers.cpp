@@ -1,8 +1,10 @@
 #include "passes/color_buffers.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -19,12 +21,58 @@ std::uint32_t InterferenceGraph::add(std::string name, std::int64_t size, std::u
 }
 
 void InterferenceGraph::add_conflict(std::uint32_t a, std::uint32_t b) {
-  if (conflict_.size() != size()) {  // vertices were added since the last conflict
-    conflict_.resize(size());
-    for (std::vector<bool>& row : conflict_) row.resize(size(), false);
+  DFGC_INTERNAL_ASSERT(a != b && a < size() && b < size(), "bad conflict ", a, " ", b);
+  if (adjacent_.size() != size()) adjacent_.resize(size());
+  for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+    std::vector<std::uint32_t>& list = adjacent_[from];
+    if (list.empty() || list.back() < to) {
+      list.push_back(to);
+      continue;
+    }
+    auto at = std::lower_bound(list.begin(), list.end(), to);
+    if (*at != to) list.insert(at, to);
   }
-  conflict_[a][b] = true;
-  conflict_[b][a] = true;
+}
+
+bool InterferenceGraph::conflicts(std::uint32_t a, std::uint32_t b) const {
+  return a < adjacent_.size() && std::binary_search(adjacent_[a].begin(), adjacent_[a].end(), b);
+}
+
+const std::vector<std::uint32_t>& InterferenceGraph::neighbours(std::uint32_t v) const {
+  static const std::vector<std::uint32_t> none;
+  return v < adjacent_.size() ? adjacent_[v] : none;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> intersecting_pairs(
+    const std::vector<std::vector<PointRange>>& ranges) {
+  struct Item {
+    PointRange range;
+    std::uint32_t owner;
+  };
+  std::vector<Item> items;
+  for (std::uint32_t i = 0; i < ranges.size(); ++i)
+    for (const PointRange& r : ranges[i]) items.push_back({r, i});
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.range.first != b.range.first ? a.range.first < b.range.first : a.owner < b.owner;
+  });
+  // The ranges begun so far that have not ended: a heap with the earliest last point on top.
+  std::vector<Item> open;
+  auto ends_later = [](const Item& a, const Item& b) { return a.range.last > b.range.last; };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (const Item& item : items) {
+    while (!open.empty() && open.front().range.last < item.range.first) {
+      std::pop_heap(open.begin(), open.end(), ends_later);
+      open.pop_back();
+    }
+    for (const Item& other : open)  // each holds item's first point
+      if (other.owner != item.owner)
+        pairs.emplace_back(std::min(other.owner, item.owner), std::max(other.owner, item.owner));
+    open.push_back(item);
+    std::push_heap(open.begin(), open.end(), ends_later);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
 }
 
 namespace {
@@ -76,13 +124,9 @@ Colouring dsatur(const InterferenceGraph& g) {
   const std::size_t n = g.size();
   constexpr std::uint32_t kNone = ~0u;
   std::vector<std::uint32_t> colour(n, kNone), saturation(n, 0), degree(n, 0), rank(n, 0);
-  std::vector<std::vector<std::uint32_t>> neighbours(n);
   std::vector<std::vector<bool>> seen(n);  // seen[v][c]: a neighbour of v has colour c
   for (std::uint32_t v = 0; v < n; ++v)
-    for (std::uint32_t u = 0; u < n; ++u)
-      if (g.conflicts(v, u)) neighbours[v].push_back(u);
-  for (std::uint32_t v = 0; v < n; ++v)
-    degree[v] = static_cast<std::uint32_t>(neighbours[v].size());
+    degree[v] = static_cast<std::uint32_t>(g.neighbours(v).size());
   std::vector<std::uint32_t> by_size(n);  // the final tie-break: size descending, then name
   std::iota(by_size.begin(), by_size.end(), 0u);
   std::sort(by_size.begin(), by_size.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -94,11 +138,13 @@ Colouring dsatur(const InterferenceGraph& g) {
     if (degree[a] != degree[b]) return degree[a] > degree[b];
     return rank[a] < rank[b];
   };
+  // The uncoloured vertices, the next to colour first (rank makes the order total).
+  std::set<std::uint32_t, decltype(before)> waiting(before);
+  for (std::uint32_t v = 0; v < n; ++v) waiting.insert(v);
   std::vector<ColourClass> classes;
-  for (std::size_t step = 0; step < n; ++step) {
-    std::uint32_t v = kNone;
-    for (std::uint32_t u = 0; u < n; ++u)
-      if (colour[u] == kNone && (v == kNone || before(u, v))) v = u;
+  while (!waiting.empty()) {
+    const std::uint32_t v = *waiting.begin();
+    waiting.erase(waiting.begin());
     std::uint32_t pick = kNone;
     std::int64_t growth = 0;
     for (std::uint32_t c = 0; c < classes.size(); ++c) {
@@ -116,12 +162,14 @@ Colouring dsatur(const InterferenceGraph& g) {
     classes[pick] = {std::max(classes[pick].slots, g.slots[v]),
                      std::max(classes[pick].bytes, g.bytes[v])};
     colour[v] = pick;
-    for (std::uint32_t u : neighbours[v]) {
+    for (std::uint32_t u : g.neighbours(v)) {
       if (colour[u] != kNone) continue;
       if (seen[u].size() <= pick) seen[u].resize(pick + 1, false);
       if (!seen[u][pick]) {
+        waiting.erase(u);  // its key changes
         seen[u][pick] = true;
         ++saturation[u];
+        waiting.insert(u);
       }
     }
   }
@@ -235,26 +283,14 @@ Colouring exact_colouring(const InterferenceGraph& g, ColouringGoal goal) {
 
 namespace {
 
-/// Points of one PE's cycle, as a bit set.
-class Points {
- public:
-  explicit Points(std::size_t count) : count_(count), words_((count + 63) / 64, 0) {}
-  void fill() {
-    if (count_ != 0) add_range(0, count_ - 1);
-  }
-  void add_range(std::size_t first, std::size_t last) {  // inclusive, first <= last < count
-    for (std::size_t p = first; p <= last; ++p) words_[p / 64] |= std::uint64_t{1} << (p % 64);
-  }
-  bool intersects(const Points& o) const {
-    for (std::size_t w = 0; w < words_.size(); ++w)
-      if (words_[w] & o.words_[w]) return true;
-    return false;
-  }
+/// The points of one PE's cycle where a buffer node is live: at most two ranges.
+using LivePoints = std::vector<PointRange>;
 
- private:
-  std::size_t count_;
-  std::vector<std::uint64_t> words_;
-};
+/// Every point of a cycle of `count` points.
+LivePoints all_points(std::size_t count) {
+  if (count == 0) return {};
+  return {PointRange{0, count - 1}};
+}
 
 /// Computes the live points of the buffer nodes of one strategy (see the file comment).
 class Liveness {
@@ -270,21 +306,13 @@ class Liveness {
 
   std::size_t point_count(ir::PeId pe) const { return steps_ + schedule_.per_pe[pe].size(); }
 
-  Points of_planned(ir::BufferId b) const {
+  LivePoints of_planned(ir::BufferId b) const {
     const PlannedBuffer& buffer = plan_.buffers[b];
-    Points live(point_count(buffer.pe));
-    if (depth_[b] == 1) {
-      add_single(live, buffer);
-      return live;
-    }
+    if (depth_[b] == 1) return single(buffer);
     const std::size_t last = point_count(buffer.pe) - 1;
-    if (!buffer.in)
-      live.add_range(firing(buffer.node), last);
-    else if (!buffer.out.empty())
-      live.fill();
-    else
-      live.add_range(0, last_local_read(buffer));
-    return live;
+    if (!buffer.in) return {PointRange{firing(buffer.node), last}};
+    if (!buffer.out.empty()) return all_points(point_count(buffer.pe));
+    return {PointRange{0, last_local_read(buffer)}};
   }
 
  private:
@@ -298,20 +326,15 @@ class Liveness {
   }
 
   /// From the write to the last read, reads by transfers falling in the next cycle.
-  void add_single(Points& live, const PlannedBuffer& buffer) const {
+  LivePoints single(const PlannedBuffer& buffer) const {
     const std::size_t count = point_count(buffer.pe);
     const std::size_t write = buffer.in ? step(*buffer.in) : firing(buffer.node);
     std::size_t end = write;  // in points from the start of the write's cycle
     for (ir::EdgeId e : buffer.consumers) end = std::max(end, firing(dfg_.edges[e].dst));
     for (ir::TransferId t : buffer.out) end = std::max(end, count + step(t));
-    if (end >= write + count) {
-      live.fill();
-    } else if (end >= count) {
-      live.add_range(write, count - 1);
-      live.add_range(0, end - count);
-    } else {
-      live.add_range(write, end);
-    }
+    if (end >= write + count) return all_points(count);
+    if (end >= count) return {PointRange{0, end - count}, PointRange{write, count - 1}};
+    return {PointRange{write, end}};
   }
 
   const Schedule& schedule_;
@@ -323,7 +346,7 @@ class Liveness {
 };
 
 PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
-                      const std::vector<Points>& live, const ir::Program& p, const BufferPlan& plan,
+                      const std::vector<LivePoints>& live, const ir::Program& p, const BufferPlan& plan,
                       const std::vector<std::uint32_t>& depth,
                       const std::vector<DelayLine>& delays) {
   PeColouring result;
@@ -338,12 +361,21 @@ PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
     result.graph.add(planned ? plan.buffers[b].name : line->name, bytes, slots);
     result.bytes_before = ir::add_bytes(result.bytes_before, ir::mul_bytes(slots, bytes));
   }
-  for (std::uint32_t i = 0; i < buffers.size(); ++i)
-    for (std::uint32_t j = i + 1; j < buffers.size(); ++j) {
-      const InterferenceGraph& g = result.graph;
-      if ((g.slots[i] > 1 && g.slots[j] > 1) || live[buffers[i]].intersects(live[buffers[j]]))
-        result.graph.add_conflict(i, j);
-    }
+  // Live at a common point, or both with more than one slot.
+  std::vector<LivePoints> ranges;
+  std::vector<std::uint32_t> deep;
+  for (std::uint32_t i = 0; i < buffers.size(); ++i) {
+    ranges.push_back(live[buffers[i]]);
+    if (result.graph.slots[i] > 1) deep.push_back(i);
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_pairs = intersecting_pairs(ranges), deep_pairs;
+  for (std::size_t i = 0; i < deep.size(); ++i)
+    for (std::size_t j = i + 1; j < deep.size(); ++j) deep_pairs.emplace_back(deep[i], deep[j]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // both sorted: merged in order
+  pairs.reserve(live_pairs.size() + deep_pairs.size());
+  std::merge(live_pairs.begin(), live_pairs.end(), deep_pairs.begin(), deep_pairs.end(), std::back_inserter(pairs));
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  for (auto [i, j] : pairs) result.graph.add_conflict(i, j);
   result.colouring = dsatur(result.graph);
   return result;
 }
@@ -356,15 +388,14 @@ BufferColouring color_buffers(const ir::Program& p, const Schedule& schedule,
   BufferColouring result;
   for (ir::Strategy s : ir::kStrategies) {
     Liveness liveness(s, schedule, p.dfg, plan, depths[s], latencies[s]);
-    std::vector<Points> live;
+    std::vector<LivePoints> live;
     std::vector<std::vector<ir::BufferId>> on_pe(p.arch.pes.size());
     for (ir::BufferId b = 0; b < plan.buffers.size(); ++b) {
       live.push_back(liveness.of_planned(b));
       on_pe[plan.buffers[b].pe].push_back(b);
     }
     for (std::size_t d = 0; d < delays[s].size(); ++d) {
-      live.emplace_back(liveness.point_count(delays[s][d].pe));
-      live.back().fill();
+      live.push_back(all_points(liveness.point_count(delays[s][d].pe)));
       on_pe[delays[s][d].pe].push_back(static_cast<ir::BufferId>(plan.buffers.size() + d));
     }
     for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)

@@ -3,6 +3,9 @@
 #include "sema/actors.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,12 +15,27 @@ namespace dfgc::sema {
 
 namespace {
 
+/// Why `header` cannot be written into the generated code's `#include "..."`: a control character
+/// (a newline from an escape would end the directive), a quote or a backslash; nullopt if it can.
+std::optional<std::string> unusable_in_include(std::string_view header) {
+  for (unsigned char c : header) {
+    if (c < 0x20 || c == 0x7F)
+      return fmt::format("header path contains the control character U+{:04X}; it is written into "
+                         "an #include of the generated code", static_cast<unsigned>(c));
+    if (c == '"' || c == '\\')
+      return fmt::format("header path contains '{}', which an #include \"...\" cannot hold",
+                         static_cast<char>(c));
+  }
+  return std::nullopt;
+}
+
 void check_ports(const ast::ActorDecl& a, const TypeTable& types, ir::Actor& actor, ActorInfo& info,
                  DiagnosticEngine& diags) {
   NameTable names("port");
   for (const ast::PortDecl& p : a.ports) {
     auto type = types.names.resolve(p.type, diags);
     if (!names.declare(p.name, actor.ports.size(), diags)) continue;
+    check_cxx_name(p.name, "port", diags);
     ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
     actor.ports.push_back(
         {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc});
@@ -36,6 +54,7 @@ void check_params(const ast::ActorDecl& a, Evaluator& eval, ir::Actor& actor, Ac
       default_literal =
           check_param_value(p.default_value.get(), *type, p, false, eval, sources, diags);
     if (!names.declare(p.name, actor.params.size(), diags)) continue;
+    check_cxx_name(p.name, "param", diags);
     actor.params.push_back({p.name.name, p.type.name, default_literal, p.name.loc});
     info.params.push_back(&p);
     info.param_types.push_back(type);
@@ -60,6 +79,7 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
   for (const ast::ImplDecl& i : a.impls) {
     auto kind = impl_kind(i.kind);
     if (i.header.empty()) diags.error(i.header_loc, "empty header path", 2);
+    if (auto why = unusable_in_include(i.header)) diags.error(i.header_loc, *why, 2);
     if (!kind) continue;
     const ast::ImplDecl*& first = first_of_kind[static_cast<std::size_t>(*kind)];
     if (first) {
@@ -92,6 +112,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
     const std::string spec_file = module->file != 0 ? sources.name(module->file) : std::string();
     for (const ast::ActorDecl& a : module->actors) {
       bool declared = table.names.declare(a.name, table.actors.size(), diags);
+      if (declared) check_cxx_name(a.name, "actor", diags);
       ir::Actor actor;
       actor.name = a.name.name;
       actor.loc = a.name.loc;

@@ -152,7 +152,10 @@ const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
   std::vector<const ast::AppDecl*> apps;
   for (const auto& module : spec.modules)
     for (const ast::AppDecl& a : module->apps)
-      if (names.declare(a.name, apps.size(), diags)) apps.push_back(&a);
+      if (names.declare(a.name, apps.size(), diags)) {
+        check_cxx_name(a.name, "app", diags);
+        apps.push_back(&a);
+      }
   if (options.app) {
     if (auto i = names.find(*options.app)) return apps[*i];
     diags.error({}, fmt::format("--app {}: no app named '{}'{}", *options.app, *options.app,
@@ -182,6 +185,7 @@ NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const A
   Evaluator eval(params, sources, diags, ExprMode::value);
   for (const ast::NodeDecl& n : app.nodes) {
     bool declared = table.names.declare(n.name, table.nodes.size(), diags);
+    if (declared) check_cxx_name(n.name, "node", diags);
     auto actor = actors.names.resolve(n.actor, diags);
     auto pe = arch && !n.free ? resolve_pe(n.pe, *arch, true, diags) : std::nullopt;
     ir::Node node;

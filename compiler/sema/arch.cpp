@@ -76,6 +76,7 @@ ir::Pe& ArchBuilder::add_pe(ir::Host& host, std::string local_name, ir::PeKind k
 
 void ArchBuilder::host(const ast::HostDecl& h) {
   bool declared = hosts_.declare(h.name, g_.hosts.size(), diags_);
+  if (declared) check_cxx_name(h.name, "host", diags_);
   ir::Host host;
   host.name = h.name.name;
   host.loc = h.name.loc;
@@ -117,6 +118,7 @@ void ArchBuilder::host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& p
     if (pe.kind.name != "gpu") continue;  // the parser accepts no other kind
     auto ordinal = check_ordinal(pe, eval_, sources_, diags_);
     bool declared = pe_names.declare(pe.name, 0, diags_);
+    if (declared) check_cxx_name(pe.name, "gpu", diags_);
     if (ordinal) {
       auto [it, fresh] = by_ordinal.try_emplace(*ordinal, &pe);
       if (!fresh) {
@@ -318,6 +320,7 @@ ArchTable check_archs(const Spec& spec, const ParamTable& params, const SourceMa
     for (const ast::ArchDecl& a : module->archs) {
       std::size_t errors_before = diags.error_count();
       bool declared = table.names.declare(a.name, table.archs.size(), diags);
+      if (declared) check_cxx_name(a.name, "arch", diags);
       ArchInfo info;
       info.decl = &a;
       info.graph.name = a.name.name;

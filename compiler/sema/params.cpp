@@ -106,6 +106,7 @@ ParamTable check_params(const Spec& spec, const std::vector<Define>& defines,
     for (const ast::ParamDecl& p : module->params) {
       entry_of.push_back(std::nullopt);
       if (table.names.declare(p.name, table.entries.size(), diags)) {
+        check_cxx_name(p.name, "param", diags);
         entry_of.back() = table.entries.size();
         table.entries.push_back({&p, declared.size(), std::nullopt, std::nullopt, std::nullopt});
       }

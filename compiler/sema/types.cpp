@@ -72,6 +72,7 @@ TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceMa
   for (const auto& module : spec.modules) {
     for (const ast::TypeDecl& t : module->types) {
       bool declared = table.names.declare(t.name, table.types.size(), diags);
+      if (declared) check_cxx_name(t.name, "type", diags);
       auto elem = check_elem(t.elem, diags);
       auto count = check_count(t, elem, eval, params, sources, diags);
       if (!declared) continue;

@@ -75,7 +75,7 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
     CHECK(a.count(name) == 1);
   }
   const std::string& app = a.at("app.hpp");
-  CHECK(app.find("const dfg::Size W = params.W;\n  return W * 4;") != std::string::npos);
+  CHECK(app.find("return dfg::Size(params.W) * 4;") != std::string::npos);
   CHECK(app.find("{\"W\", 256, 1, 4096},") != std::string::npos);
   CHECK(app.find("{\"Matrix\", \"float[W * 4]\", \"W\", sizeof(float), count_Matrix},") != std::string::npos);
   CHECK(a.at("rank_A_g1.cu").find("std::memcpy") == std::string::npos);
@@ -121,7 +121,7 @@ TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its
     INFO(name);
     CHECK(files.at(name).find("cuda") == std::string::npos);
   }
-  CHECK(files.at("rank_A.cpp").find("net_.start(*send_s_o_B_cpu_, overlap::transfer_s_o_B_cpu, j,") !=
+  CHECK(files.at("rank_A.cpp").find("net_.start(*s_o_B_cpu_send_, overlap::transfer_s_o_B_cpu, j,") !=
         std::string::npos);
   CHECK(files.at("main.cpp").find("case 2: return host_C::run_host(options, mpi);  // host C") !=
         std::string::npos);
@@ -148,11 +148,11 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   CHECK(files.count("runtime/dfg/mpi/gpudirect.hpp") == 1);
   const std::string& rank_a = files.at("rank_A.cpp");
   CHECK(rank_a.find("#include \"dfg/mpi/gpudirect.hpp\"") != std::string::npos);
-  CHECK(rank_a.find("gpudirect_A_g0_(mpi, 0, \"A.g0\")") != std::string::npos);
-  CHECK(rank_a.find("gpudirect_A_g0_.attach(*send_i_b_B_g0_);") != std::string::npos);
-  CHECK(rank_a.find("net_.start(*send_i_b_B_g0_, overlap::transfer_i_b_B_g0, j, i_b_A_g0.at(") !=
+  CHECK(rank_a.find("A_g0_gpudirect_(mpi, 0, \"A.g0\")") != std::string::npos);
+  CHECK(rank_a.find("A_g0_gpudirect_.attach(*i_b_B_g0_send_);") != std::string::npos);
+  CHECK(rank_a.find("net_.start(*i_b_B_g0_send_, overlap::transfer_i_b_B_g0, j, buf_i_b_A_g0.at(") !=
         std::string::npos);
-  CHECK(files.at("rank_B.cpp").find("gpudirect_B_g0_.attach(*recv_i_b_B_g0_);") != std::string::npos);
+  CHECK(files.at("rank_B.cpp").find("B_g0_gpudirect_.attach(*i_b_B_g0_recv_);") != std::string::npos);
   // No GPU launches it: no peer access between the two hosts' devices.
   CHECK(files.at("rank_B_g0.cu").find("peer") == std::string::npos);
   CHECK(files.at("README.md").find("tags 0 and 1 go over gpudirect links") != std::string::npos);
@@ -191,4 +191,29 @@ TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps
   for (const auto& entry : fs::directory_iterator(root))
     CHECK(entry.path().filename().string().find("dfgc-tmp") == std::string::npos);
   fs::remove_all(root);
+}
+
+TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get files of their own",
+          "[codegen]") {
+  // Host A's GPU x_g0 and host A_x's GPU g0 both join as A_x_g0.
+  test::ProgramBuilder b("joins");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1).host("A_x", 1);
+  b.link("A.cpu", "A_x.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.cpu").node("t", "I", "A.g0").node("u", "I", "A_x.g0").node("c", "C", "A_x.cpu");
+  b.edge("s.o", "t.a").edge("t.b", "u.a").edge("u.b", "c.m");
+  ir::Program p = b.build();
+  ir::Pe& gpu = p.arch.pes[p.arch.hosts[0].gpus[0]];
+  gpu.local_name = "x_g0";
+  gpu.name = "A.x_g0";
+  p.spec_file = "joins.dfg";
+  ir::Ig ig = run_passes(p);
+  codegen::Files files = generate(p, ig, signatures_of(p), fs::current_path());
+  REQUIRE(files.count("rank_A_x_g0.cu") == 1);
+  REQUIRE(files.count("rank_A_x_g0_2.cu") == 1);
+  CHECK(files.at("rank_A_x_g0.cu").find("GPU A.x_g0") != std::string::npos);
+  CHECK(files.at("rank_A_x_g0_2.cu").find("GPU A_x.g0") != std::string::npos);
+  const std::string& cmake = files.at("CMakeLists.txt");
+  CHECK(cmake.find("rank_A_x_g0.cu\n") != std::string::npos);
+  CHECK(cmake.find("rank_A_x_g0_2.cu") != std::string::npos);
 }

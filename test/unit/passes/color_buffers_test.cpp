@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
+#include <set>
 
 #include "passes/build_ig.hpp"
 #include "passes/fixtures.hpp"
@@ -206,4 +209,133 @@ TEST_CASE("DSatur against the exact solver on random graphs", "[color_buffers]")
   CHECK(worse_colours <= 5);
   CHECK(worst_colour_gap <= 1);
   CHECK(worst_bytes_ratio < 1.75);
+}
+
+namespace {
+
+/// DSatur as a plain quadratic loop: the reference the ordered one must match vertex for vertex.
+std::vector<std::uint32_t> reference_dsatur(const InterferenceGraph& g) {
+  const std::uint32_t n = static_cast<std::uint32_t>(g.size());
+  constexpr std::uint32_t kNone = ~0u;
+  std::vector<std::uint32_t> colour(n, kNone), rank(n);
+  std::vector<std::set<std::uint32_t>> seen(n);
+  std::vector<std::uint32_t> by_size(n);
+  std::iota(by_size.begin(), by_size.end(), 0u);
+  std::sort(by_size.begin(), by_size.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return g.bytes[a] != g.bytes[b] ? g.bytes[a] > g.bytes[b] : g.names[a] < g.names[b];
+  });
+  for (std::uint32_t i = 0; i < n; ++i) rank[by_size[i]] = i;
+  auto degree = [&](std::uint32_t v) {
+    std::uint32_t d = 0;
+    for (std::uint32_t u = 0; u < n; ++u) d += g.conflicts(v, u);
+    return d;
+  };
+  std::vector<std::pair<std::uint32_t, std::int64_t>> classes;  // slots, bytes
+  for (std::uint32_t step = 0; step < n; ++step) {
+    std::uint32_t v = kNone;
+    for (std::uint32_t u = 0; u < n; ++u) {
+      if (colour[u] != kNone) continue;
+      if (v == kNone || seen[u].size() > seen[v].size() ||
+          (seen[u].size() == seen[v].size() &&
+           (degree(u) > degree(v) || (degree(u) == degree(v) && rank[u] < rank[v]))))
+        v = u;
+    }
+    std::uint32_t pick = kNone;
+    std::int64_t growth = 0;
+    for (std::uint32_t c = 0; c < classes.size(); ++c) {
+      if (seen[v].count(c)) continue;
+      auto [slots, bytes] = classes[c];
+      std::int64_t grows = std::max(slots, g.slots[v]) * std::max(bytes, g.bytes[v]) - slots * bytes;
+      if (pick == kNone || grows < growth) {
+        pick = c;
+        growth = grows;
+      }
+    }
+    if (pick == kNone) {
+      pick = static_cast<std::uint32_t>(classes.size());
+      classes.emplace_back(0, 0);
+    }
+    classes[pick] = {std::max(classes[pick].first, g.slots[v]), std::max(classes[pick].second, g.bytes[v])};
+    colour[v] = pick;
+    for (std::uint32_t u = 0; u < n; ++u)
+      if (g.conflicts(v, u)) seen[u].insert(pick);
+  }
+  return colour;
+}
+
+}  // namespace
+
+TEST_CASE("DSatur picks the same vertices and colours as the quadratic reference", "[color_buffers]") {
+  std::mt19937 rng(77);
+  for (int trial = 0; trial < 400; ++trial) {
+    InterferenceGraph g;
+    const std::uint32_t n = 1 + rng() % 40;
+    const std::uint32_t density = rng() % 100;
+    for (std::uint32_t v = 0; v < n; ++v)  // few sizes and names out of order: many ties
+      g.add("b" + std::to_string((v * 7) % n), kMiB << (rng() % 3), rng() % 5 == 0 ? 2 : 1);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b = a + 1; b < n; ++b)
+        if (rng() % 100 < density) pairs.emplace_back(a, b);
+    std::shuffle(pairs.begin(), pairs.end(), rng);  // out of order, some twice
+    for (auto [a, b] : pairs) {
+      g.add_conflict(a, b);
+      if (rng() % 4 == 0) g.add_conflict(b, a);
+    }
+    for (auto [a, b] : pairs) REQUIRE((g.conflicts(a, b) && g.conflicts(b, a)));
+    std::size_t edges = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      edges += g.neighbours(v).size();
+      REQUIRE(std::is_sorted(g.neighbours(v).begin(), g.neighbours(v).end()));
+    }
+    REQUIRE(edges == 2 * pairs.size());
+    // dsatur renumbers its colours by smallest member name; compare the partitions.
+    std::vector<std::uint32_t> expected = reference_dsatur(g);
+    Colouring got = dsatur(g);
+    CAPTURE(trial, n, density);
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b = 0; b < n; ++b)
+        REQUIRE((expected[a] == expected[b]) == (got.colour[a] == got.colour[b]));
+    REQUIRE(got.count == *std::max_element(expected.begin(), expected.end()) + 1);
+  }
+}
+
+TEST_CASE("intersecting_pairs finds every pair of overlapping ranges once", "[color_buffers]") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t points = 1 + rng() % 30;
+    std::vector<std::vector<PointRange>> live(rng() % 30);
+    for (auto& ranges : live) {
+      switch (rng() % 4) {
+        case 0: break;  // never live
+        case 1: ranges.push_back({0, points - 1}); break;
+        case 2: {  // wraps: the end of the cycle and its start
+          std::size_t write = rng() % points, end = rng() % (write + 1);
+          if (end < write) {
+            ranges.push_back({0, end});
+            ranges.push_back({write, points - 1});
+            break;
+          }
+          [[fallthrough]];
+        }
+        default: {
+          std::size_t first = rng() % points, last = first + rng() % (points - first);
+          ranges.push_back({first, last});
+        }
+      }
+    }
+    auto holds = [](const std::vector<PointRange>& r, std::size_t p) {
+      return std::any_of(r.begin(), r.end(), [&](const PointRange& x) { return x.first <= p && p <= x.last; });
+    };
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> expected;
+    for (std::uint32_t a = 0; a < live.size(); ++a)
+      for (std::uint32_t b = a + 1; b < live.size(); ++b)
+        for (std::size_t p = 0; p < points; ++p)
+          if (holds(live[a], p) && holds(live[b], p)) {
+            expected.emplace_back(a, b);
+            break;
+          }
+    CAPTURE(trial);
+    REQUIRE(intersecting_pairs(live) == expected);
+  }
 }

@@ -25,9 +25,11 @@
 namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
-inline constexpr std::int64_t SIDE = 256;
-inline constexpr std::int64_t OPENINGS = 40;
-inline constexpr std::int64_t split = 20;
+namespace param {
+inline constexpr ::std::int64_t SIDE = 256;
+inline constexpr ::std::int64_t OPENINGS = 40;
+inline constexpr ::std::int64_t split = 20;
+}  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
 inline constexpr std::array<dfg::RuntimeParam, 0> kRuntimeParams = {};
@@ -35,13 +37,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Volume = uint8[SIDE * SIDE * SIDE]: elements and bytes per token.
-inline std::size_t elements_Volume(const Params&) { return static_cast<std::size_t>(SIDE * SIDE * SIDE); }
+inline std::size_t elements_Volume(const Params&) { return static_cast<std::size_t>(param::SIDE * param::SIDE * param::SIDE); }
 inline std::size_t bytes_Volume(const Params& params) {
   return elements_Volume(params) * sizeof(std::uint8_t);
 }
 
 /// Counts = int64[OPENINGS]: elements and bytes per token.
-inline std::size_t elements_Counts(const Params&) { return static_cast<std::size_t>(OPENINGS); }
+inline std::size_t elements_Counts(const Params&) { return static_cast<std::size_t>(param::OPENINGS); }
 inline std::size_t bytes_Counts(const Params& params) {
   return elements_Counts(params) * sizeof(std::int64_t);
 }

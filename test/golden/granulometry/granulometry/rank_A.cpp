@@ -64,11 +64,11 @@ class Worker_A_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
   // node read (Reader)
-  Reader read_;
+  ::Reader read_actor_;
   std::array<std::size_t, 1> read_elements_{};
   dfg::Context read_ctx_;
   // node curve (Curve)
-  Curve curve_;
+  ::Curve curve_actor_;
   std::array<std::size_t, 2> curve_elements_{};
   dfg::Context curve_ctx_;
 };
@@ -98,7 +98,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   // node read (Reader)
   read_elements_ = {elements_Volume(params)};
   read_ctx_.set_port_elements(read_elements_.data(), read_elements_.size());
-  read_.init(read_ctx_);
+  read_actor_.init(read_ctx_);
   // node curve (Curve)
   curve_elements_ = {elements_Counts(params), elements_Counts(params)};
   curve_ctx_.set_port_elements(curve_elements_.data(), curve_elements_.size());
@@ -114,10 +114,10 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 3
-  const dfg::SlotView& head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 2
-  const dfg::SlotView& read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 2
-  const dfg::SlotView& tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 2
+  const dfg::SlotView& buf_curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 3
+  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 2
+  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 2
+  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -129,7 +129,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, overlap::fire_read, j);
       read_ctx_.set_iteration(j);
-      read_.fire(read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 2)), read_ctx_);
+      read_actor_.fire(buf_read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 2)), read_ctx_);
     }
     // node curve (Curve) @ A.cpu
     if (win.active(overlap::fire_curve)) {
@@ -138,9 +138,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
-      curve_.fire(curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 3, 3)),
-                  tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                  curve_ctx_);
+      curve_actor_.fire(buf_curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 3, 3)),
+                        buf_tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                        curve_ctx_);
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(overlap::copy_curve_head_delay_A_cpu)) {
@@ -148,7 +148,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, overlap::copy_curve_head_delay_A_cpu, j);
-      std::memcpy(curve_head_delay_A_cpu.at(dfg::slot(c, 0, 3)), head_counts_A_cpu.at(dfg::slot(c, 1, 2)),
+      std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 3)), buf_head_counts_A_cpu.at(dfg::slot(c, 1, 2)),
                   bytes_Counts(run_.params));
     }
     run_.end_cycle(kPe_A_cpu, c);
@@ -158,10 +158,10 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 2
-  const dfg::SlotView& head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 1
-  const dfg::SlotView& read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 1
-  const dfg::SlotView& tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 1
+  const dfg::SlotView& buf_curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 2
+  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 1
+  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 1
+  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -175,7 +175,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, no_overlap::fire_read, j);
       read_ctx_.set_iteration(j);
-      read_.fire(read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), read_ctx_);
+      read_actor_.fire(buf_read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), read_ctx_);
     }
     // node curve (Curve) @ A.cpu
     if (win.active(no_overlap::fire_curve)) {
@@ -184,9 +184,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, no_overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
-      curve_.fire(curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 2, 2)),
-                  tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)),
-                  curve_ctx_);
+      curve_actor_.fire(buf_curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 2, 2)),
+                        buf_tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)),
+                        curve_ctx_);
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(no_overlap::copy_curve_head_delay_A_cpu)) {
@@ -194,7 +194,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, no_overlap::copy_curve_head_delay_A_cpu, j);
-      std::memcpy(curve_head_delay_A_cpu.at(dfg::slot(c, 0, 2)), head_counts_A_cpu.at(dfg::slot(c, 0, 1)),
+      std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)),
                   bytes_Counts(run_.params));
     }
     run_.end_cycle(kPe_A_cpu, c);

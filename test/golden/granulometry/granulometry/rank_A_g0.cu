@@ -40,7 +40,7 @@ class Worker_A_g0 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node head (OpeningsHead)
-  OpeningsHead head_;
+  ::OpeningsHead head_actor_;
   std::array<std::size_t, 3> head_elements_{};
   dfg::Context head_ctx_;
 };
@@ -77,13 +77,13 @@ Worker_A_g0::Worker_A_g0(Run& run)
     if (run.stats) run.stats->note_alloc(kPe_A_g0, storage_[i].bytes());
   }
   // node head (OpeningsHead)
-  head_.first = 1;
-  head_.last = 20;
+  head_actor_.first = 1;
+  head_actor_.last = 20;
   head_elements_ = {elements_Volume(params), elements_Volume(params), elements_Counts(params)};
   head_ctx_.set_port_elements(head_elements_.data(), head_elements_.size());
   head_ctx_.set_stream(compute_);
   head_ctx_.set_device(0);
-  head_.init(head_ctx_);
+  head_actor_.init(head_ctx_);
 }
 
 void Worker_A_g0::run(dfg::Where& where) {
@@ -97,12 +97,12 @@ void Worker_A_g0::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 2
-  const dfg::SlotView& head_counts_A_g0 = run_.memory.A_g0[0];  // buffer head.counts@A.g0, depth 2
-  const dfg::SlotView& head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 2
-  const dfg::SlotView& head_eroded_A_g0 = run_.memory.A_g0[1];  // buffer head.eroded@A.g0, depth 2
-  const dfg::SlotView& read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 2
-  const dfg::SlotView& read_volume_A_g0 = run_.memory.A_g0[2];  // buffer read.volume@A.g0, depth 2
+  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 2
+  const dfg::SlotView& buf_head_counts_A_g0 = run_.memory.A_g0[0];  // buffer head.counts@A.g0, depth 2
+  const dfg::SlotView& buf_head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 2
+  const dfg::SlotView& buf_head_eroded_A_g0 = run_.memory.A_g0[1];  // buffer head.eroded@A.g0, depth 2
+  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 2
+  const dfg::SlotView& buf_read_volume_A_g0 = run_.memory.A_g0[2];  // buffer read.volume@A.g0, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_g0, c);
@@ -113,7 +113,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", j);
       DFG_NVTX_RANGE("head.counts@A.g0 -> head.counts@A.cpu");
       probes_.start(overlap::transfer_head_counts_A_cpu, d2h_);
-      dfg::copy_async(head_counts_A_cpu.at(dfg::slot(c, 0, 2)), head_counts_A_g0.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_head_counts_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_g0.at(dfg::slot(c, 1, 2)),
                       bytes_Counts(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_head_counts_A_cpu, d2h_, j);
     }
@@ -123,7 +123,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", j);
       DFG_NVTX_RANGE("head.eroded@A.g0 -> head.eroded@A.cpu");
       probes_.start(overlap::transfer_head_eroded_A_cpu, d2h_);
-      dfg::copy_async(head_eroded_A_cpu.at(dfg::slot(c, 0, 2)), head_eroded_A_g0.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_eroded_A_g0.at(dfg::slot(c, 1, 2)),
                       bytes_Volume(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_head_eroded_A_cpu, d2h_, j);
     }
@@ -133,7 +133,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer read.volume@A.cpu -> read.volume@A.g0", j);
       DFG_NVTX_RANGE("read.volume@A.cpu -> read.volume@A.g0");
       probes_.start(overlap::transfer_read_volume_A_g0, h2d_);
-      dfg::copy_async(read_volume_A_g0.at(dfg::slot(c, 0, 2)), read_volume_A_cpu.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_read_volume_A_g0.at(dfg::slot(c, 0, 2)), buf_read_volume_A_cpu.at(dfg::slot(c, 1, 2)),
                       bytes_Volume(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_read_volume_A_g0, h2d_, j);
     }
@@ -144,10 +144,10 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("head (OpeningsHead)");
       probes_.start(overlap::fire_head, compute_);
       head_ctx_.set_iteration(j);
-      head_.fire(read_volume_A_g0.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
-                 head_eroded_A_g0.as<std::uint8_t>(dfg::slot(c, 0, 2)),
-                 head_counts_A_g0.as<std::int64_t>(dfg::slot(c, 0, 2)),
-                 head_ctx_);
+      head_actor_.fire(buf_read_volume_A_g0.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
+                       buf_head_eroded_A_g0.as<std::uint8_t>(dfg::slot(c, 0, 2)),
+                       buf_head_counts_A_g0.as<std::int64_t>(dfg::slot(c, 0, 2)),
+                       head_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_head, compute_, j);
     }
@@ -162,12 +162,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 1
-  const dfg::SlotView& head_counts_A_g0 = run_.memory.A_g0[0];  // buffer head.counts@A.g0, depth 1
-  const dfg::SlotView& head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 1
-  const dfg::SlotView& head_eroded_A_g0 = run_.memory.A_g0[1];  // buffer head.eroded@A.g0, depth 1
-  const dfg::SlotView& read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 1
-  const dfg::SlotView& read_volume_A_g0 = run_.memory.A_g0[2];  // buffer read.volume@A.g0, depth 1
+  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 1
+  const dfg::SlotView& buf_head_counts_A_g0 = run_.memory.A_g0[0];  // buffer head.counts@A.g0, depth 1
+  const dfg::SlotView& buf_head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 1
+  const dfg::SlotView& buf_head_eroded_A_g0 = run_.memory.A_g0[1];  // buffer head.eroded@A.g0, depth 1
+  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 1
+  const dfg::SlotView& buf_read_volume_A_g0 = run_.memory.A_g0[2];  // buffer read.volume@A.g0, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -182,7 +182,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", j);
       DFG_NVTX_RANGE("head.counts@A.g0 -> head.counts@A.cpu");
       probes_.start(no_overlap::transfer_head_counts_A_cpu, d2h_);
-      dfg::copy_async(head_counts_A_cpu.at(dfg::slot(c, 0, 1)), head_counts_A_g0.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)), buf_head_counts_A_g0.at(dfg::slot(c, 0, 1)),
                       bytes_Counts(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_head_counts_A_cpu, d2h_, j);
     }
@@ -192,7 +192,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", j);
       DFG_NVTX_RANGE("head.eroded@A.g0 -> head.eroded@A.cpu");
       probes_.start(no_overlap::transfer_head_eroded_A_cpu, d2h_);
-      dfg::copy_async(head_eroded_A_cpu.at(dfg::slot(c, 0, 1)), head_eroded_A_g0.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 1)), buf_head_eroded_A_g0.at(dfg::slot(c, 0, 1)),
                       bytes_Volume(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_head_eroded_A_cpu, d2h_, j);
     }
@@ -202,7 +202,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer read.volume@A.cpu -> read.volume@A.g0", j);
       DFG_NVTX_RANGE("read.volume@A.cpu -> read.volume@A.g0");
       probes_.start(no_overlap::transfer_read_volume_A_g0, h2d_);
-      dfg::copy_async(read_volume_A_g0.at(dfg::slot(c, 0, 1)), read_volume_A_cpu.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_read_volume_A_g0.at(dfg::slot(c, 0, 1)), buf_read_volume_A_cpu.at(dfg::slot(c, 0, 1)),
                       bytes_Volume(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_read_volume_A_g0, h2d_, j);
     }
@@ -216,10 +216,10 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("head (OpeningsHead)");
       probes_.start(no_overlap::fire_head, compute_);
       head_ctx_.set_iteration(j);
-      head_.fire(read_volume_A_g0.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
-                 head_eroded_A_g0.as<std::uint8_t>(dfg::slot(c, 0, 1)),
-                 head_counts_A_g0.as<std::int64_t>(dfg::slot(c, 0, 1)),
-                 head_ctx_);
+      head_actor_.fire(buf_read_volume_A_g0.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+                       buf_head_eroded_A_g0.as<std::uint8_t>(dfg::slot(c, 0, 1)),
+                       buf_head_counts_A_g0.as<std::int64_t>(dfg::slot(c, 0, 1)),
+                       head_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_head, compute_, j);
     }

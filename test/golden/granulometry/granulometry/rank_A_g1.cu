@@ -40,7 +40,7 @@ class Worker_A_g1 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node tail (OpeningsTail)
-  OpeningsTail tail_;
+  ::OpeningsTail tail_actor_;
   std::array<std::size_t, 2> tail_elements_{};
   dfg::Context tail_ctx_;
 };
@@ -73,13 +73,13 @@ Worker_A_g1::Worker_A_g1(Run& run)
     if (run.stats) run.stats->note_alloc(kPe_A_g1, storage_[i].bytes());
   }
   // node tail (OpeningsTail)
-  tail_.first = 21;
-  tail_.last = 40;
+  tail_actor_.first = 21;
+  tail_actor_.last = 40;
   tail_elements_ = {elements_Volume(params), elements_Counts(params)};
   tail_ctx_.set_port_elements(tail_elements_.data(), tail_elements_.size());
   tail_ctx_.set_stream(compute_);
   tail_ctx_.set_device(1);
-  tail_.init(tail_ctx_);
+  tail_actor_.init(tail_ctx_);
 }
 
 void Worker_A_g1::run(dfg::Where& where) {
@@ -93,10 +93,10 @@ void Worker_A_g1::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 2
-  const dfg::SlotView& head_eroded_A_g1 = run_.memory.A_g1[0];  // buffer head.eroded@A.g1, depth 2
-  const dfg::SlotView& tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 2
-  const dfg::SlotView& tail_counts_A_g1 = run_.memory.A_g1[1];  // buffer tail.counts@A.g1, depth 2
+  const dfg::SlotView& buf_head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 2
+  const dfg::SlotView& buf_head_eroded_A_g1 = run_.memory.A_g1[0];  // buffer head.eroded@A.g1, depth 2
+  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 2
+  const dfg::SlotView& buf_tail_counts_A_g1 = run_.memory.A_g1[1];  // buffer tail.counts@A.g1, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_g1, c);
@@ -107,7 +107,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", j);
       DFG_NVTX_RANGE("head.eroded@A.cpu -> head.eroded@A.g1");
       probes_.start(overlap::transfer_head_eroded_A_g1, h2d_);
-      dfg::copy_async(head_eroded_A_g1.at(dfg::slot(c, 0, 2)), head_eroded_A_cpu.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_head_eroded_A_g1.at(dfg::slot(c, 0, 2)), buf_head_eroded_A_cpu.at(dfg::slot(c, 1, 2)),
                       bytes_Volume(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_head_eroded_A_g1, h2d_, j);
     }
@@ -117,7 +117,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", j);
       DFG_NVTX_RANGE("tail.counts@A.g1 -> tail.counts@A.cpu");
       probes_.start(overlap::transfer_tail_counts_A_cpu, d2h_);
-      dfg::copy_async(tail_counts_A_cpu.at(dfg::slot(c, 0, 2)), tail_counts_A_g1.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_tail_counts_A_cpu.at(dfg::slot(c, 0, 2)), buf_tail_counts_A_g1.at(dfg::slot(c, 1, 2)),
                       bytes_Counts(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_tail_counts_A_cpu, d2h_, j);
     }
@@ -128,9 +128,9 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("tail (OpeningsTail)");
       probes_.start(overlap::fire_tail, compute_);
       tail_ctx_.set_iteration(j);
-      tail_.fire(head_eroded_A_g1.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
-                 tail_counts_A_g1.as<std::int64_t>(dfg::slot(c, 0, 2)),
-                 tail_ctx_);
+      tail_actor_.fire(buf_head_eroded_A_g1.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
+                       buf_tail_counts_A_g1.as<std::int64_t>(dfg::slot(c, 0, 2)),
+                       tail_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_tail, compute_, j);
     }
@@ -145,10 +145,10 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 1
-  const dfg::SlotView& head_eroded_A_g1 = run_.memory.A_g1[0];  // buffer head.eroded@A.g1, depth 1
-  const dfg::SlotView& tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 1
-  const dfg::SlotView& tail_counts_A_g1 = run_.memory.A_g1[1];  // buffer tail.counts@A.g1, depth 1
+  const dfg::SlotView& buf_head_eroded_A_cpu = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu, depth 1
+  const dfg::SlotView& buf_head_eroded_A_g1 = run_.memory.A_g1[0];  // buffer head.eroded@A.g1, depth 1
+  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 1
+  const dfg::SlotView& buf_tail_counts_A_g1 = run_.memory.A_g1[1];  // buffer tail.counts@A.g1, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -159,7 +159,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", j);
       DFG_NVTX_RANGE("head.eroded@A.cpu -> head.eroded@A.g1");
       probes_.start(no_overlap::transfer_head_eroded_A_g1, h2d_);
-      dfg::copy_async(head_eroded_A_g1.at(dfg::slot(c, 0, 1)), head_eroded_A_cpu.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_head_eroded_A_g1.at(dfg::slot(c, 0, 1)), buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 1)),
                       bytes_Volume(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_head_eroded_A_g1, h2d_, j);
     }
@@ -173,7 +173,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", j);
       DFG_NVTX_RANGE("tail.counts@A.g1 -> tail.counts@A.cpu");
       probes_.start(no_overlap::transfer_tail_counts_A_cpu, d2h_);
-      dfg::copy_async(tail_counts_A_cpu.at(dfg::slot(c, 0, 1)), tail_counts_A_g1.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_tail_counts_A_cpu.at(dfg::slot(c, 0, 1)), buf_tail_counts_A_g1.at(dfg::slot(c, 0, 1)),
                       bytes_Counts(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_tail_counts_A_cpu, d2h_, j);
     }
@@ -187,9 +187,9 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("tail (OpeningsTail)");
       probes_.start(no_overlap::fire_tail, compute_);
       tail_ctx_.set_iteration(j);
-      tail_.fire(head_eroded_A_g1.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
-                 tail_counts_A_g1.as<std::int64_t>(dfg::slot(c, 0, 1)),
-                 tail_ctx_);
+      tail_actor_.fire(buf_head_eroded_A_g1.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+                       buf_tail_counts_A_g1.as<std::int64_t>(dfg::slot(c, 0, 1)),
+                       tail_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_tail, compute_, j);
     }

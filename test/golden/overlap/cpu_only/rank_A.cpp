@@ -64,19 +64,19 @@ class Worker_A_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // node p (Producer)
-  Producer p_;
+  ::Producer p_actor_;
   std::array<std::size_t, 1> p_elements_{};
   dfg::Context p_ctx_;
   // node i1 (Inc)
-  IncCpu i1_;
+  ::IncCpu i1_actor_;
   std::array<std::size_t, 2> i1_elements_{};
   dfg::Context i1_ctx_;
   // node i2 (Inc)
-  IncCpu i2_;
+  ::IncCpu i2_actor_;
   std::array<std::size_t, 2> i2_elements_{};
   dfg::Context i2_ctx_;
   // node c (Consumer)
-  Consumer c_;
+  ::Consumer c_actor_;
   std::array<std::size_t, 1> c_elements_{};
   dfg::Context c_ctx_;
 };
@@ -101,15 +101,15 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   p_elements_ = {elements_Matrix(params)};
   p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
   // node i1 (Inc)
-  i1_.nb_loop = 100;
+  i1_actor_.nb_loop = 100;
   i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
-  i1_.init(i1_ctx_);
+  i1_actor_.init(i1_ctx_);
   // node i2 (Inc)
-  i2_.nb_loop = 100;
+  i2_actor_.nb_loop = 100;
   i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
-  i2_.init(i2_ctx_);
+  i2_actor_.init(i2_ctx_);
   // node c (Consumer)
   c_elements_ = {elements_Matrix(params)};
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
@@ -125,9 +125,9 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -138,7 +138,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(overlap::fire_i1)) {
@@ -146,9 +146,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
     }
     // node i2 (Inc) @ A.cpu
     if (win.active(overlap::fire_i2)) {
@@ -156,9 +156,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node i2 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
     }
     // node c (Consumer) @ A.cpu
     if (win.active(overlap::fire_c)) {
@@ -166,7 +166,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node c (Consumer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }
@@ -175,9 +175,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -187,7 +187,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i1)) {
@@ -195,9 +195,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
     }
     // node i2 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i2)) {
@@ -205,9 +205,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node i2 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
     }
     // node c (Consumer) @ A.cpu
     if (win.active(no_overlap::fire_c)) {
@@ -215,7 +215,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node c (Consumer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }

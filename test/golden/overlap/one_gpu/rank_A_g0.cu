@@ -40,11 +40,11 @@ class Worker_A_g0 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node i1 (Inc)
-  Inc i1_;
+  ::Inc i1_actor_;
   std::array<std::size_t, 2> i1_elements_{};
   dfg::Context i1_ctx_;
   // node i2 (Inc)
-  Inc i2_;
+  ::Inc i2_actor_;
   std::array<std::size_t, 2> i2_elements_{};
   dfg::Context i2_ctx_;
 };
@@ -81,13 +81,13 @@ Worker_A_g0::Worker_A_g0(Run& run)
     if (run.stats) run.stats->note_alloc(kPe_A_g0, storage_[i].bytes());
   }
   // node i1 (Inc)
-  i1_.nb_loop = 100;
+  i1_actor_.nb_loop = 100;
   i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
   i1_ctx_.set_stream(compute_);
   i1_ctx_.set_device(0);
   // node i2 (Inc)
-  i2_.nb_loop = 100;
+  i2_actor_.nb_loop = 100;
   i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
   i2_ctx_.set_stream(compute_);
@@ -105,11 +105,11 @@ void Worker_A_g0::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
-  const dfg::SlotView& i2_b_A_g0 = run_.memory.A_g0[1];  // buffer i2.b@A.g0, depth 2
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
-  const dfg::SlotView& p_m_A_g0 = run_.memory.A_g0[2];  // buffer p.m@A.g0, depth 2
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_A_g0 = run_.memory.A_g0[1];  // buffer i2.b@A.g0, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
+  const dfg::SlotView& buf_p_m_A_g0 = run_.memory.A_g0[2];  // buffer p.m@A.g0, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_g0, c);
@@ -120,7 +120,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer i2.b@A.g0 -> i2.b@A.cpu", j);
       DFG_NVTX_RANGE("i2.b@A.g0 -> i2.b@A.cpu");
       probes_.start(overlap::transfer_i2_b_A_cpu, d2h_);
-      dfg::copy_async(i2_b_A_cpu.at(dfg::slot(c, 0, 2)), i2_b_A_g0.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 2)), buf_i2_b_A_g0.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_i2_b_A_cpu, d2h_, j);
     }
@@ -130,7 +130,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
-      dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 2)), p_m_A_cpu.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_p_m_A_g0, h2d_, j);
     }
@@ -141,9 +141,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)),
-               i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_i1, compute_, j);
     }
@@ -154,9 +154,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_g0.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_A_g0.as<float>(dfg::slot(c, 0, 2)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_g0.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_A_g0.as<float>(dfg::slot(c, 0, 2)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_i2, compute_, j);
     }
@@ -171,11 +171,11 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& i2_b_A_g0 = run_.memory.A_g0[1];  // buffer i2.b@A.g0, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_g0 = run_.memory.A_g0[2];  // buffer p.m@A.g0, depth 1
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_A_g0 = run_.memory.A_g0[1];  // buffer i2.b@A.g0, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_g0 = run_.memory.A_g0[2];  // buffer p.m@A.g0, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -186,7 +186,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer i2.b@A.g0 -> i2.b@A.cpu", j);
       DFG_NVTX_RANGE("i2.b@A.g0 -> i2.b@A.cpu");
       probes_.start(no_overlap::transfer_i2_b_A_cpu, d2h_);
-      dfg::copy_async(i2_b_A_cpu.at(dfg::slot(c, 0, 1)), i2_b_A_g0.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 1)), buf_i2_b_A_g0.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_i2_b_A_cpu, d2h_, j);
     }
@@ -196,7 +196,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
-      dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 1)), p_m_A_cpu.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_p_m_A_g0, h2d_, j);
     }
@@ -210,9 +210,9 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_g0.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_g0.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_i1, compute_, j);
     }
@@ -223,9 +223,9 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(no_overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_g0.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_g0.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_i2, compute_, j);
     }

@@ -67,11 +67,11 @@ class Worker_A_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::SendEndpoint> send_p_m_B_cpu_;
+  std::optional<dfg::mpi::SendEndpoint> p_m_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node p (Producer)
-  Producer p_;
+  ::Producer p_actor_;
   std::array<std::size_t, 1> p_elements_{};
   dfg::Context p_ctx_;
 };
@@ -85,12 +85,12 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.reserve(1);
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);  // colour 0
     // to host B, tag 0
-    send_p_m_B_cpu_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
+    p_m_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
   } else {
     storage_.reserve(1);
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 0
     // to host B, tag 2
-    send_p_m_B_cpu_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
+    p_m_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
@@ -111,7 +111,7 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -120,7 +120,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     if (win.active(overlap::transfer_p_m_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
-      net_.start(*send_p_m_B_cpu_, overlap::transfer_p_m_B_cpu, j, p_m_A_cpu.at(dfg::slot(c, 1, 2)));
+      net_.start(*p_m_B_cpu_send_, overlap::transfer_p_m_B_cpu, j, buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
@@ -128,7 +128,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -144,7 +144,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -153,7 +153,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     if (win.active(no_overlap::transfer_p_m_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
-      net_.start(*send_p_m_B_cpu_, no_overlap::transfer_p_m_B_cpu, j, p_m_A_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*p_m_B_cpu_send_, no_overlap::transfer_p_m_B_cpu, j, buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -164,7 +164,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }

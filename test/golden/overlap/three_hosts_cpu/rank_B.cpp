@@ -67,12 +67,12 @@ class Worker_B_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::SendEndpoint> send_i1_b_C_cpu_;
-  std::optional<dfg::mpi::RecvEndpoint> recv_p_m_B_cpu_;
+  std::optional<dfg::mpi::SendEndpoint> i1_b_C_cpu_send_;
+  std::optional<dfg::mpi::RecvEndpoint> p_m_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node i1 (Inc)
-  IncCpu i1_;
+  ::IncCpu i1_actor_;
   std::array<std::size_t, 2> i1_elements_{};
   dfg::Context i1_ctx_;
 };
@@ -87,27 +87,27 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 2);  // colour 1
     // from host A, tag 0
-    recv_p_m_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
+    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
     // to host C, tag 1
-    send_i1_b_C_cpu_.emplace(mpi, mpi.rank_of_host(2), 1, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
+    i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 1, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   } else {
     storage_.reserve(2);
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 2
-    recv_p_m_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
+    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Matrix(params), "p.m@A.cpu -> p.m@B.cpu");
     // to host C, tag 3
-    send_i1_b_C_cpu_.emplace(mpi, mpi.rank_of_host(2), 3, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
+    i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 3, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
     if (run.stats) run.stats->note_alloc(kPe_B_cpu, storage_[i].bytes());
   }
   // node i1 (Inc)
-  i1_.nb_loop = 100;
+  i1_actor_.nb_loop = 100;
   i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
-  i1_.init(i1_ctx_);
+  i1_actor_.init(i1_ctx_);
 }
 
 void Worker_B_cpu::run(dfg::Where& where) {
@@ -120,8 +120,8 @@ void Worker_B_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
-  const dfg::SlotView& p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 2
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
+  const dfg::SlotView& buf_p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_B_cpu, c);
@@ -130,13 +130,13 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     if (win.active(overlap::transfer_p_m_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
-      net_.start(*recv_p_m_B_cpu_, overlap::transfer_p_m_B_cpu, j, p_m_B_cpu.at(dfg::slot(c, 0, 2)));
+      net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 1)
     if (win.active(overlap::transfer_i1_b_C_cpu)) {
       const std::int64_t j = c - 3;
       where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", j);
-      net_.start(*send_i1_b_C_cpu_, overlap::transfer_i1_b_C_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 1, 2)));
+      net_.start(*i1_b_C_cpu_send_, overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node i1 (Inc) @ B.cpu
     if (win.active(overlap::fire_i1)) {
@@ -144,9 +144,9 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ B.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
-               i1_b_B_cpu.as<float>(dfg::slot(c, 0, 2)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i1_b_B_cpu.as<float>(dfg::slot(c, 0, 2)),
+                     i1_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -162,8 +162,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
-  const dfg::SlotView& p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
+  const dfg::SlotView& buf_p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -172,13 +172,13 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     if (win.active(no_overlap::transfer_p_m_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
-      net_.start(*recv_p_m_B_cpu_, no_overlap::transfer_p_m_B_cpu, j, p_m_B_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 3)
     if (win.active(no_overlap::transfer_i1_b_C_cpu)) {
       const std::int64_t j = c - 2;
       where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", j);
-      net_.start(*send_i1_b_C_cpu_, no_overlap::transfer_i1_b_C_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_C_cpu_send_, no_overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -189,9 +189,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ B.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
     }
     run_.end_cycle(kPe_B_cpu, c);
   }

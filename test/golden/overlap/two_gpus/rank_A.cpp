@@ -64,11 +64,11 @@ class Worker_A_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
   // node p (Producer)
-  Producer p_;
+  ::Producer p_actor_;
   std::array<std::size_t, 1> p_elements_{};
   dfg::Context p_ctx_;
   // node c (Consumer)
-  Consumer c_;
+  ::Consumer c_actor_;
   std::array<std::size_t, 1> c_elements_{};
   dfg::Context c_ctx_;
 };
@@ -107,8 +107,8 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -120,7 +120,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
     }
     // node c (Consumer) @ A.cpu
     if (win.active(overlap::fire_c)) {
@@ -129,7 +129,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_A_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
+      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }
@@ -138,8 +138,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -153,7 +153,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node c (Consumer) @ A.cpu
     if (win.active(no_overlap::fire_c)) {
@@ -162,7 +162,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }

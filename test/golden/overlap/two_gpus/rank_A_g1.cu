@@ -40,7 +40,7 @@ class Worker_A_g1 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node i2 (Inc)
-  Inc i2_;
+  ::Inc i2_actor_;
   std::array<std::size_t, 2> i2_elements_{};
   dfg::Context i2_ctx_;
 };
@@ -74,7 +74,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   }
   if (dfg::can_access_peer(1, 0)) dfg::enable_peer_access(1, 0);  // else staged by the driver
   // node i2 (Inc)
-  i2_.nb_loop = 100;
+  i2_actor_.nb_loop = 100;
   i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
   i2_ctx_.set_stream(compute_);
@@ -92,10 +92,10 @@ void Worker_A_g1::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
-  const dfg::SlotView& i1_b_A_g1 = run_.memory.A_g1[0];  // buffer i1.b@A.g1, depth 2
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
-  const dfg::SlotView& i2_b_A_g1 = run_.memory.A_g1[1];  // buffer i2.b@A.g1, depth 2
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
+  const dfg::SlotView& buf_i1_b_A_g1 = run_.memory.A_g1[0];  // buffer i1.b@A.g1, depth 2
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_A_g1 = run_.memory.A_g1[1];  // buffer i2.b@A.g1, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_g1, c);
@@ -106,7 +106,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       where.at("transfer i1.b@A.g0 -> i1.b@A.g1", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.g1");
       probes_.start(overlap::transfer_i1_b_A_g1, peer_);
-      dfg::copy_peer_async(i1_b_A_g1.at(dfg::slot(c, 0, 2)), 1, i1_b_A_g0.at(dfg::slot(c, 1, 2)), 0,
+      dfg::copy_peer_async(buf_i1_b_A_g1.at(dfg::slot(c, 0, 2)), 1, buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)), 0,
                            bytes_Matrix(run_.params), peer_, "cudaMemcpyPeerAsync");
       probes_.stop(overlap::transfer_i1_b_A_g1, peer_, j);
     }
@@ -116,7 +116,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", j);
       DFG_NVTX_RANGE("i2.b@A.g1 -> i2.b@A.cpu");
       probes_.start(overlap::transfer_i2_b_A_cpu, d2h_);
-      dfg::copy_async(i2_b_A_cpu.at(dfg::slot(c, 0, 2)), i2_b_A_g1.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 2)), buf_i2_b_A_g1.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_i2_b_A_cpu, d2h_, j);
     }
@@ -127,9 +127,9 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_g1.as<const float>(dfg::slot(c, 1, 2)),
-               i2_b_A_g1.as<float>(dfg::slot(c, 0, 2)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_g1.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i2_b_A_g1.as<float>(dfg::slot(c, 0, 2)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_i2, compute_, j);
     }
@@ -144,10 +144,10 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
-  const dfg::SlotView& i1_b_A_g1 = run_.memory.A_g1[0];  // buffer i1.b@A.g1, depth 1
-  const dfg::SlotView& i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& i2_b_A_g1 = run_.memory.A_g1[1];  // buffer i2.b@A.g1, depth 1
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
+  const dfg::SlotView& buf_i1_b_A_g1 = run_.memory.A_g1[0];  // buffer i1.b@A.g1, depth 1
+  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_A_g1 = run_.memory.A_g1[1];  // buffer i2.b@A.g1, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -158,7 +158,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer i1.b@A.g0 -> i1.b@A.g1", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.g1");
       probes_.start(no_overlap::transfer_i1_b_A_g1, peer_);
-      dfg::copy_peer_async(i1_b_A_g1.at(dfg::slot(c, 0, 1)), 1, i1_b_A_g0.at(dfg::slot(c, 0, 1)), 0,
+      dfg::copy_peer_async(buf_i1_b_A_g1.at(dfg::slot(c, 0, 1)), 1, buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)), 0,
                            bytes_Matrix(run_.params), peer_, "cudaMemcpyPeerAsync");
       probes_.stop(no_overlap::transfer_i1_b_A_g1, peer_, j);
     }
@@ -168,7 +168,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", j);
       DFG_NVTX_RANGE("i2.b@A.g1 -> i2.b@A.cpu");
       probes_.start(no_overlap::transfer_i2_b_A_cpu, d2h_);
-      dfg::copy_async(i2_b_A_cpu.at(dfg::slot(c, 0, 1)), i2_b_A_g1.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 1)), buf_i2_b_A_g1.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_i2_b_A_cpu, d2h_, j);
     }
@@ -182,9 +182,9 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(no_overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_A_g1.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_A_g1.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_A_g1.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_A_g1.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_i2, compute_, j);
     }

@@ -25,7 +25,9 @@
 namespace app::host_B {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
-inline constexpr std::int64_t N = 2048;
+namespace param {
+inline constexpr ::std::int64_t N = 2048;
+}  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
 inline constexpr std::array<dfg::RuntimeParam, 0> kRuntimeParams = {};
@@ -33,7 +35,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(N * N); }
+inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }

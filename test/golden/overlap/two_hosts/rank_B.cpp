@@ -68,11 +68,11 @@ class Worker_B_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::RecvEndpoint> recv_i1_b_B_cpu_;
+  std::optional<dfg::mpi::RecvEndpoint> i1_b_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node c (Consumer)
-  Consumer c_;
+  ::Consumer c_actor_;
   std::array<std::size_t, 1> c_elements_{};
   dfg::Context c_ctx_;
 };
@@ -87,13 +87,13 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 2);  // colour 1
     // from host A, tag 0
-    recv_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
     storage_.reserve(2);
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 1
-    recv_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
@@ -114,8 +114,8 @@ void Worker_B_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_B_cpu, c);
@@ -125,7 +125,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       const std::int64_t j = c - 4;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
-      net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
+      net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
@@ -134,7 +134,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -150,8 +150,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -163,7 +163,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       const std::int64_t j = c - 3;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
-      net_.start(*recv_i1_b_B_cpu_, no_overlap::transfer_i1_b_B_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -177,7 +177,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_B_cpu, c);
   }

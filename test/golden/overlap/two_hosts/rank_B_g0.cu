@@ -40,7 +40,7 @@ class Worker_B_g0 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node i2 (Inc)
-  Inc i2_;
+  ::Inc i2_actor_;
   std::array<std::size_t, 2> i2_elements_{};
   dfg::Context i2_ctx_;
 };
@@ -73,7 +73,7 @@ Worker_B_g0::Worker_B_g0(Run& run)
     if (run.stats) run.stats->note_alloc(kPe_B_g0, storage_[i].bytes());
   }
   // node i2 (Inc)
-  i2_.nb_loop = 100;
+  i2_actor_.nb_loop = 100;
   i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
   i2_ctx_.set_stream(compute_);
@@ -91,10 +91,10 @@ void Worker_B_g0::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_g0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
-  const dfg::SlotView& i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 2
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 2
-  const dfg::SlotView& i2_b_B_g0 = run_.memory.B_g0[1];  // buffer i2.b@B.g0, depth 2
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 2
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_B_g0 = run_.memory.B_g0[1];  // buffer i2.b@B.g0, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_B_g0, c);
@@ -105,7 +105,7 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer i1.b@B.cpu -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@B.cpu -> i1.b@B.g0");
       probes_.start(overlap::transfer_i1_b_B_g0, h2d_);
-      dfg::copy_async(i1_b_B_g0.at(dfg::slot(c, 0, 2)), i1_b_B_cpu.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_i1_b_B_g0.at(dfg::slot(c, 0, 2)), buf_i1_b_B_cpu.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_i1_b_B_g0, h2d_, j);
     }
@@ -115,7 +115,7 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", j);
       DFG_NVTX_RANGE("i2.b@B.g0 -> i2.b@B.cpu");
       probes_.start(overlap::transfer_i2_b_B_cpu, d2h_);
-      dfg::copy_async(i2_b_B_cpu.at(dfg::slot(c, 0, 2)), i2_b_B_g0.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_i2_b_B_cpu.at(dfg::slot(c, 0, 2)), buf_i2_b_B_g0.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_i2_b_B_cpu, d2h_, j);
     }
@@ -126,9 +126,9 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_B_g0.as<const float>(dfg::slot(c, 1, 2)),
-               i2_b_B_g0.as<float>(dfg::slot(c, 0, 2)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_B_g0.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i2_b_B_g0.as<float>(dfg::slot(c, 0, 2)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_i2, compute_, j);
     }
@@ -144,10 +144,10 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
-  const dfg::SlotView& i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 1
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
-  const dfg::SlotView& i2_b_B_g0 = run_.memory.B_g0[1];  // buffer i2.b@B.g0, depth 1
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 1
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_B_g0 = run_.memory.B_g0[1];  // buffer i2.b@B.g0, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -158,7 +158,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer i1.b@B.cpu -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@B.cpu -> i1.b@B.g0");
       probes_.start(no_overlap::transfer_i1_b_B_g0, h2d_);
-      dfg::copy_async(i1_b_B_g0.at(dfg::slot(c, 0, 1)), i1_b_B_cpu.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_i1_b_B_g0.at(dfg::slot(c, 0, 1)), buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_i1_b_B_g0, h2d_, j);
     }
@@ -176,7 +176,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", j);
       DFG_NVTX_RANGE("i2.b@B.g0 -> i2.b@B.cpu");
       probes_.start(no_overlap::transfer_i2_b_B_cpu, d2h_);
-      dfg::copy_async(i2_b_B_cpu.at(dfg::slot(c, 0, 1)), i2_b_B_g0.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_i2_b_B_cpu.at(dfg::slot(c, 0, 1)), buf_i2_b_B_g0.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), d2h_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_i2_b_B_cpu, d2h_, j);
     }
@@ -190,9 +190,9 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(no_overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_B_g0.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_B_g0.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_B_g0.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_B_g0.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_i2, compute_, j);
     }

@@ -68,15 +68,15 @@ class Worker_A_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::SendEndpoint> send_i1_b_B_cpu_;
+  std::optional<dfg::mpi::SendEndpoint> i1_b_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node p (Producer)
-  Producer p_;
+  ::Producer p_actor_;
   std::array<std::size_t, 1> p_elements_{};
   dfg::Context p_ctx_;
   // node i1 (Inc)
-  IncCpu i1_;
+  ::IncCpu i1_actor_;
   std::array<std::size_t, 2> i1_elements_{};
   dfg::Context i1_ctx_;
 };
@@ -91,13 +91,13 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
     // to host B, tag 0
-    send_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
     storage_.reserve(2);
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
     // to host B, tag 1
-    send_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
@@ -107,10 +107,10 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   p_elements_ = {elements_Matrix(params)};
   p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
   // node i1 (Inc)
-  i1_.nb_loop = 120;
+  i1_actor_.nb_loop = 120;
   i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
-  i1_.init(i1_ctx_);
+  i1_actor_.init(i1_ctx_);
 }
 
 void Worker_A_cpu::run(dfg::Where& where) {
@@ -123,8 +123,8 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 2
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -133,7 +133,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
-      net_.start(*send_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, i1_b_A_cpu.at(dfg::slot(c, 1, 2)));
+      net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
@@ -141,7 +141,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     // node i1 (Inc) @ A.cpu
@@ -150,9 +150,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_cpu.as<float>(dfg::slot(c, 0, 2)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 2)),
+                     i1_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -168,8 +168,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -178,7 +178,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
-      net_.start(*send_i1_b_B_cpu_, no_overlap::transfer_i1_b_B_cpu, j, i1_b_A_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_B_cpu_send_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -189,7 +189,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node p (Producer) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i1)) {
@@ -197,9 +197,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node i1 (Inc) @ A.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }

@@ -68,15 +68,15 @@ class Worker_B_cpu final : public Worker {
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::RecvEndpoint> recv_i1_b_B_cpu_;
+  std::optional<dfg::mpi::RecvEndpoint> i1_b_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node i2 (Inc)
-  IncCpu i2_;
+  ::IncCpu i2_actor_;
   std::array<std::size_t, 2> i2_elements_{};
   dfg::Context i2_ctx_;
   // node c (Consumer)
-  Consumer c_;
+  ::Consumer c_actor_;
   std::array<std::size_t, 1> c_elements_{};
   dfg::Context c_ctx_;
 };
@@ -91,23 +91,23 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 0
-    recv_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
     storage_.reserve(2);
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 1
-    recv_i1_b_B_cpu_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
     if (run.stats) run.stats->note_alloc(kPe_B_cpu, storage_[i].bytes());
   }
   // node i2 (Inc)
-  i2_.nb_loop = 100;
+  i2_actor_.nb_loop = 100;
   i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
-  i2_.init(i2_ctx_);
+  i2_actor_.init(i2_ctx_);
   // node c (Consumer)
   c_elements_ = {elements_Matrix(params)};
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
@@ -123,8 +123,8 @@ void Worker_B_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_B_cpu, c);
@@ -133,7 +133,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
-      net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
+      net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // node i2 (Inc) @ B.cpu
     if (win.active(overlap::fire_i2)) {
@@ -141,9 +141,9 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node i2 (Inc) @ B.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
-               i2_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i2_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     // node c (Consumer) @ B.cpu
@@ -152,7 +152,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       where.at("node c (Consumer) @ B.cpu", j);
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -168,8 +168,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -178,7 +178,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
       const std::int64_t j = c - 1;
       where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
-      net_.start(*recv_i1_b_B_cpu_, no_overlap::transfer_i1_b_B_cpu, j, i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -189,9 +189,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node i2 (Inc) @ B.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
-      i2_.fire(i1_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
-               i2_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
-               i2_ctx_);
+      i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i2_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
+                     i2_ctx_);
     }
     // node c (Consumer) @ B.cpu
     if (win.active(no_overlap::fire_c)) {
@@ -199,7 +199,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       where.at("node c (Consumer) @ B.cpu", j);
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_B_cpu, c);
   }

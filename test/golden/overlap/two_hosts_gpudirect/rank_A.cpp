@@ -68,20 +68,20 @@ class Worker_A_cpu final : public Worker {
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  dfg::mpi::GpuDirect gpudirect_A_g0_;  // A.g0's end of the gpudirect transfers: device memory or staged
+  dfg::mpi::GpuDirect A_g0_gpudirect_;  // A.g0's end of the gpudirect transfers: device memory or staged
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::SendEndpoint> send_i1_b_B_g0_;
+  std::optional<dfg::mpi::SendEndpoint> i1_b_B_g0_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node p (Producer)
-  Producer p_;
+  ::Producer p_actor_;
   std::array<std::size_t, 1> p_elements_{};
   dfg::Context p_ctx_;
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     : run_(run),
-      gpudirect_A_g0_(mpi, 0, "A.g0"),
+      A_g0_gpudirect_(mpi, 0, "A.g0"),
       net_(run.probes, 1),
       ranks_(mpi) {
   dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take
@@ -90,14 +90,14 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.reserve(1);
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);  // colour 0
     // to host B, tag 0, from the memory of A.g0 (gpudirect)
-    send_i1_b_B_g0_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
-    gpudirect_A_g0_.attach(*send_i1_b_B_g0_);
+    i1_b_B_g0_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    A_g0_gpudirect_.attach(*i1_b_B_g0_send_);
   } else {
     storage_.reserve(1);
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 0
     // to host B, tag 1, from the memory of A.g0 (gpudirect)
-    send_i1_b_B_g0_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
-    gpudirect_A_g0_.attach(*send_i1_b_B_g0_);
+    i1_b_B_g0_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    A_g0_gpudirect_.attach(*i1_b_B_g0_send_);
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
@@ -118,8 +118,8 @@ void Worker_A_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_cpu, c);
@@ -129,7 +129,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       const std::int64_t j = c - 3;
       where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*send_i1_b_B_g0_, overlap::transfer_i1_b_B_g0, j, i1_b_A_g0.at(dfg::slot(c, 1, 2)));
+      net_.start(*i1_b_B_g0_send_, overlap::transfer_i1_b_B_g0, j, buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
@@ -138,7 +138,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -154,8 +154,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -165,7 +165,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       const std::int64_t j = c - 2;
       where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*send_i1_b_B_g0_, no_overlap::transfer_i1_b_B_g0, j, i1_b_A_g0.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_B_g0_send_, no_overlap::transfer_i1_b_B_g0, j, buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -177,7 +177,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
-      p_.fire(p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
+      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     run_.end_cycle(kPe_A_cpu, c);
   }

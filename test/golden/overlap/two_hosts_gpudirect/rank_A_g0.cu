@@ -39,7 +39,7 @@ class Worker_A_g0 final : public Worker {
   dfg::GpuProbes probes_;
   std::vector<dfg::DeviceBuffer> storage_;  // one allocation per colour
   // node i1 (Inc)
-  Inc i1_;
+  ::Inc i1_actor_;
   std::array<std::size_t, 2> i1_elements_{};
   dfg::Context i1_ctx_;
 };
@@ -69,7 +69,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
     if (run.stats) run.stats->note_alloc(kPe_A_g0, storage_[i].bytes());
   }
   // node i1 (Inc)
-  i1_.nb_loop = 120;
+  i1_actor_.nb_loop = 120;
   i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
   i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
   i1_ctx_.set_stream(compute_);
@@ -87,9 +87,9 @@ void Worker_A_g0::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
-  const dfg::SlotView& p_m_A_g0 = run_.memory.A_g0[1];  // buffer p.m@A.g0, depth 2
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 2
+  const dfg::SlotView& buf_p_m_A_g0 = run_.memory.A_g0[1];  // buffer p.m@A.g0, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_A_g0, c);
@@ -100,7 +100,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
-      dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 2)), p_m_A_cpu.at(dfg::slot(c, 1, 2)),
+      dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(overlap::transfer_p_m_A_g0, h2d_, j);
     }
@@ -111,9 +111,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)),
-               i1_b_A_g0.as<float>(dfg::slot(c, 0, 2)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)),
+                     buf_i1_b_A_g0.as<float>(dfg::slot(c, 0, 2)),
+                     i1_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(overlap::fire_i1, compute_, j);
     }
@@ -128,9 +128,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
-  const dfg::SlotView& p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
-  const dfg::SlotView& p_m_A_g0 = run_.memory.A_g0[1];  // buffer p.m@A.g0, depth 1
+  const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 1
+  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[0];  // buffer p.m@A.cpu, depth 1
+  const dfg::SlotView& buf_p_m_A_g0 = run_.memory.A_g0[1];  // buffer p.m@A.g0, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_A_g0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -141,7 +141,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
-      dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 1)), p_m_A_cpu.at(dfg::slot(c, 0, 1)),
+      dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
                       bytes_Matrix(run_.params), h2d_, "cudaMemcpyAsync");
       probes_.stop(no_overlap::transfer_p_m_A_g0, h2d_, j);
     }
@@ -154,9 +154,9 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
-      i1_.fire(p_m_A_g0.as<const float>(dfg::slot(c, 0, 1)),
-               i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
-               i1_ctx_);
+      i1_actor_.fire(buf_p_m_A_g0.as<const float>(dfg::slot(c, 0, 1)),
+                     buf_i1_b_A_g0.as<float>(dfg::slot(c, 0, 1)),
+                     i1_ctx_);
       DFG_CUDA_CHECK(cudaGetLastError(), "launch");
       probes_.stop(no_overlap::fire_i1, compute_, j);
     }

@@ -68,20 +68,20 @@ class Worker_B_cpu final : public Worker {
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  dfg::mpi::GpuDirect gpudirect_B_g0_;  // B.g0's end of the gpudirect transfers: device memory or staged
+  dfg::mpi::GpuDirect B_g0_gpudirect_;  // B.g0's end of the gpudirect transfers: device memory or staged
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
-  std::optional<dfg::mpi::RecvEndpoint> recv_i1_b_B_g0_;
+  std::optional<dfg::mpi::RecvEndpoint> i1_b_B_g0_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
   // node c (Consumer)
-  Consumer c_;
+  ::Consumer c_actor_;
   std::array<std::size_t, 1> c_elements_{};
   dfg::Context c_ctx_;
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     : run_(run),
-      gpudirect_B_g0_(mpi, 0, "B.g0"),
+      B_g0_gpudirect_(mpi, 0, "B.g0"),
       net_(run.probes, 1),
       ranks_(mpi) {
   dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take
@@ -90,14 +90,14 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.reserve(1);
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     // from host A, tag 0, into the memory of B.g0 (gpudirect)
-    recv_i1_b_B_g0_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
-    gpudirect_B_g0_.attach(*recv_i1_b_B_g0_);
+    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   } else {
     storage_.reserve(1);
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     // from host A, tag 1, into the memory of B.g0 (gpudirect)
-    recv_i1_b_B_g0_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
-    gpudirect_B_g0_.attach(*recv_i1_b_B_g0_);
+    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   }
   for (std::size_t i = 0; i < storage_.size(); ++i) {
     run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
@@ -118,8 +118,8 @@ void Worker_B_cpu::run(dfg::Where& where) {
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 2
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 2
+  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 2
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 2
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     run_.begin_cycle(kPe_B_cpu, c);
@@ -129,7 +129,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       const std::int64_t j = c - 3;
       where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*recv_i1_b_B_g0_, overlap::transfer_i1_b_B_g0, j, i1_b_B_g0.at(dfg::slot(c, 0, 2)));
+      net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 2)));
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
@@ -138,7 +138,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
       net_.poll();  // progress the host-to-host transfers
     }
     where.clear();
@@ -154,8 +154,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 
 /// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 1
-  const dfg::SlotView& i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 1
+  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 1
+  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 1
   dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     win.begin(c);
@@ -165,7 +165,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       const std::int64_t j = c - 2;
       where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*recv_i1_b_B_g0_, no_overlap::transfer_i1_b_B_g0, j, i1_b_B_g0.at(dfg::slot(c, 0, 1)));
+      net_.start(*i1_b_B_g0_recv_, no_overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
     net_.wait();
@@ -177,7 +177,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
-      c_.fire(i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
     }
     run_.end_cycle(kPe_B_cpu, c);
   }
