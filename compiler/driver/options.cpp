@@ -78,7 +78,7 @@ OptionTable common_options(CommonOptions& o) {
        "needs: ast (the syntax tree), ir (the checked program), schedule\n"
        "(schedule.txt), dot (graph.dot), plan (what each host's threads do: storage,\n"
        "streams, steps, MPI tags), or code (the project: 'compile' writes it into\n"
-       "-o DIR, its default; no other command writes it)",
+       "-o DIR, its default; no other command writes it); 'map' prints its report only",
        [&o](std::string_view v) {
          for (std::size_t i = 1; i < kEmitNames.size(); ++i)
            if (v == kEmitNames[i]) {
