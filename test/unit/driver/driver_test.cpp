@@ -17,9 +17,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCpuOnly = "samples/overlap/cpu_only.dfg";
-const std::string kGranulometry = "samples/granulometry/granulometry.dfg";
-const std::string kGranulometryCosts = "samples/granulometry/costs.json";
+const std::string kSamples = std::string(DFGC_SOURCE_DIR) + "/samples/";
+const std::string kCpuOnly = kSamples + "overlap/cpu_only.dfg";
+const std::string kGranulometry = kSamples + "granulometry/granulometry.dfg";
+const std::string kGranulometryCosts = kSamples + "granulometry/costs.json";
 
 struct Result {
   int status = 0;
