@@ -107,7 +107,7 @@ class Searcher {
     if (fresh) {
       ++result_.built;
       ir::Program mapped = with_mapping(p_, c.pe_of);
-      Prediction pred = predict(mapped, run_passes(mapped), costs_);
+      Prediction pred = predict(mapped, run_passes(mapped, o_.hooks), costs_);
       const StrategyPrediction& s = pred[o_.strategy];
       bool fits = s.overflows.empty() && (!o_.max_memory || s.peak_memory <= *o_.max_memory);
       it->second = fits ? s.peak_memory : -2;

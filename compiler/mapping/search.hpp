@@ -24,6 +24,7 @@
 
 #include "mapping/cost_model.hpp"
 #include "mapping/costs.hpp"
+#include "passes/pipeline.hpp"
 
 namespace dfgc::mapping {
 
@@ -41,6 +42,9 @@ struct SearchOptions {
   double exact_limit = 1e6;
   std::uint64_t seed = 1;
   std::uint64_t annealing_steps = 0;  ///< 0: chosen from the problem's size
+  /// Around the stages the search runs (sema of each tuning, the passes of each mapping whose
+  /// implementation graph it builds): --time-passes; none when null.
+  PipelineHooks* hooks = nullptr;
 };
 
 /// One mapping and its figures for the optimised strategy.

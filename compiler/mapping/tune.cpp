@@ -68,8 +68,13 @@ std::optional<TuneResult> tune_and_search(const Spec& spec, const ir::Program& b
   for (const ir::Param* p : params) values.push_back({p->name, p->tune->min});
   do {
     DiagnosticEngine scratch(sources);
-    auto program = params.empty() ? std::optional<ir::Program>(base)
-                                  : analyze(spec, with_values(sema, values), sources, scratch);
+    auto program =
+        params.empty()
+            ? std::optional<ir::Program>(base)
+            : run_stage(
+                  options.hooks, Stage::sema,
+                  [&] { return analyze(spec, with_values(sema, values), sources, scratch); },
+                  [](const std::optional<ir::Program>& p) { return p ? ir::dump(*p) : ""; });
     ++result.combinations;
     if (!program) {
       ++result.rejected;

@@ -1,17 +1,106 @@
 #include "passes/pipeline.hpp"
 
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
 #include "passes/build_ig.hpp"
+#include "support/assert.hpp"
 
 namespace dfgc {
 
-ir::Ig run_passes(const ir::Program& p) {
-  Schedule order = schedule(p.dfg, p.arch, p.mapping);
-  BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
-  BufferDepths depths = buffer_depth(plan);
-  Latencies latencies = compute_latency(p.dfg, order, plan);
-  DelayLines delays = resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies);
-  BufferColouring colours = color_buffers(p, order, plan, depths, latencies, delays);
-  return build_ig(p, order, plan, depths, latencies, delays, colours);
+std::string_view name(Stage stage) { return kStageNames[static_cast<std::size_t>(stage)]; }
+
+std::optional<Stage> stage_named(std::string_view name) {
+  auto it = std::find(kStageNames.begin(), kStageNames.end(), name);
+  if (it == kStageNames.end()) return std::nullopt;
+  return static_cast<Stage>(it - kStageNames.begin());
+}
+
+Instrumentation::Instrumentation(Options options, std::ostream& out)
+    : options_(options), out_(out) {}
+
+bool Instrumentation::on() const {
+  return options_.time || std::find(options_.dump.begin(), options_.dump.end(), true) !=
+                              options_.dump.end();
+}
+
+void Instrumentation::start(Stage stage) {
+  started_[static_cast<std::size_t>(stage)] = Clock::now();
+}
+
+void Instrumentation::stop(Stage stage) {
+  auto i = static_cast<std::size_t>(stage);
+  total_[i] += Clock::now() - started_[i];
+  ++runs_[i];
+}
+
+void Instrumentation::before(Stage stage) {
+  if (options_.time) start(stage);
+}
+
+void Instrumentation::after(Stage stage, const std::function<std::string()>& render) {
+  if (options_.time) stop(stage);
+  if (options_.dump[static_cast<std::size_t>(stage)])
+    out_ << "// after " << name(stage) << "\n" << render() << std::flush;
+}
+
+void Instrumentation::report() const {
+  if (!options_.time) return;
+  for (std::size_t i = 0; i < kStageNames.size(); ++i) {
+    if (runs_[i] == 0) continue;
+    std::chrono::duration<double, std::milli> ms = total_[i];
+    out_ << fmt::format("dfgc: {:<14} {:8.2f} ms", kStageNames[i], ms.count());
+    if (runs_[i] > 1) out_ << fmt::format(" ({} runs)", runs_[i]);
+    out_ << "\n";
+  }
+  out_ << std::flush;
+}
+
+PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks) {
+  DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= Stage::plan_hosts,
+                       "run_passes() stops at a pass, not at '", name(last), "'");
+  PassResults r;
+  auto done = [&](Stage stage) { return stage == last; };
+  r.order = run_stage(hooks, Stage::schedule, [&] { return schedule(p.dfg, p.arch, p.mapping); },
+                      [&](const Schedule& order) { return dump(order, p); });
+  if (done(Stage::schedule)) return r;
+  r.plan = run_stage(hooks, Stage::insert_buffers,
+                     [&] { return insert_buffers(p.dfg, p.arch, p.mapping); },
+                     [&](const BufferPlan& plan) { return dump(plan, p); });
+  if (done(Stage::insert_buffers)) return r;
+  r.depths = run_stage(hooks, Stage::buffer_depth, [&] { return buffer_depth(*r.plan); },
+                       [&](const BufferDepths& depths) { return dump(depths, *r.plan); });
+  if (done(Stage::buffer_depth)) return r;
+  r.latencies = run_stage(hooks, Stage::latency,
+                          [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
+                          [&](const Latencies& l) { return dump(l, p, *r.plan); });
+  if (done(Stage::latency)) return r;
+  r.delays = run_stage(
+      hooks, Stage::resync_inputs,
+      [&] { return resync_inputs(p.dfg, p.arch, p.mapping, *r.plan, *r.latencies); },
+      [&](const DelayLines& delays) { return dump(delays, *r.plan); });
+  if (done(Stage::resync_inputs)) return r;
+  r.colours = run_stage(
+      hooks, Stage::color_buffers,
+      [&] { return color_buffers(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays); },
+      [&](const BufferColouring& colours) { return dump(colours, p); });
+  if (done(Stage::color_buffers)) return r;
+  r.ig = run_stage(
+      hooks, Stage::build_ig,
+      [&] {
+        return build_ig(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays, *r.colours);
+      },
+      [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
+  if (done(Stage::build_ig)) return r;
+  r.hosts = run_stage(hooks, Stage::plan_hosts, [&] { return plan_hosts(p, *r.ig); },
+                      [&](const HostPlans& hosts) { return dump(hosts); });
+  return r;
+}
+
+ir::Ig run_passes(const ir::Program& program, PipelineHooks* hooks) {
+  return std::move(*run_passes(program, Stage::build_ig, hooks).ig);
 }
 
 }  // namespace dfgc

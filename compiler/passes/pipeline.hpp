@@ -1,14 +1,146 @@
 /// \file
-/// All the passes in order, for callers that want the implementation graph only (code generation,
-/// the mapping optimizer, tests, benchmarks). The driver calls the passes one by one instead, so
-/// that it can dump and time each.
+/// The stages of a compilation, in order, and the hooks that see each one run (MLIR's
+/// PassInstrumentation, Halide's LoweringLogger). The list exists here once: the driver's
+/// pipeline (driver/pipeline.hpp) runs the front end, then these passes through run_passes(),
+/// then code generation, each stage through run_stage(); the mapping search runs the passes
+/// through run_passes() too. Timing (--time-passes) and dumps (--dump-after) are hooks on it.
+///
+/// Needs: a checked program (sema). Produces: each pass's typed result, up to the stage asked for.
 #pragma once
 
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "ir/ig.hpp"
+#include "passes/buffer_depth.hpp"
+#include "passes/color_buffers.hpp"
+#include "passes/insert_buffers.hpp"
+#include "passes/latency.hpp"
+#include "passes/plan_hosts.hpp"
+#include "passes/resync_inputs.hpp"
+#include "passes/schedule.hpp"
 
 namespace dfgc {
 
-/// schedule, insert_buffers, buffer_depth, latency, resync_inputs, color_buffers, then build_ig.
-ir::Ig run_passes(const ir::Program& program);
+/// Every stage, in the order a compilation runs them.
+enum class Stage : std::uint8_t {
+  parse,           ///< the spec and its imports -> syntax trees
+  sema,            ///< the checked program (IR)
+  actors,          ///< the actor headers, read with Clang
+  schedule,        ///< passes: the order of firings
+  insert_buffers,  ///< buffer nodes on every edge
+  buffer_depth,    ///< their slots
+  latency,         ///< each firing's first cycle
+  resync_inputs,   ///< delay lines
+  color_buffers,   ///< buffer sharing
+  build_ig,        ///< the implementation graph (schedule.txt)
+  plan_hosts,      ///< what each host's threads do
+  codegen,         ///< the project's files, in memory
+  write,           ///< the project written into its directory
+};
+
+/// The stages' names, indexed by Stage: what --dump-after and --time-passes call them.
+inline constexpr std::array<std::string_view, 13> kStageNames = {
+    "parse",   "sema",          "actors",        "schedule", "insert_buffers", "buffer_depth",
+    "latency", "resync_inputs", "color_buffers", "build_ig", "plan_hosts",     "codegen",
+    "write"};
+static_assert(static_cast<std::size_t>(Stage::write) + 1 == kStageNames.size());
+
+std::string_view name(Stage stage);
+/// The stage called `name`, if any.
+std::optional<Stage> stage_named(std::string_view name);
+
+/// Called around every stage a pipeline runs.
+class PipelineHooks {
+ public:
+  virtual ~PipelineHooks() = default;
+  virtual void before(Stage stage) = 0;
+  /// `render` prints the stage's result; a hook calls it only when it wants that text.
+  virtual void after(Stage stage, const std::function<std::string()>& render) = 0;
+};
+
+/// Runs one stage: `run()`, with the hooks around it when there are any (none: nothing but the
+/// call). `render(result)` is the stage's dump.
+template <typename Run, typename Render>
+auto run_stage(PipelineHooks* hooks, Stage stage, Run&& run, Render&& render) {
+  if (!hooks) return run();
+  hooks->before(stage);
+  auto result = run();
+  hooks->after(stage, [&] { return render(result); });
+  return result;
+}
+
+/// --time-passes and --dump-after: sums each stage's time over its runs, and prints the dump of
+/// each chosen stage to `out` ("// after STAGE" then the dump) as soon as the stage has run.
+class Instrumentation final : public PipelineHooks {
+ public:
+  struct Options {
+    bool time = false;
+    std::array<bool, kStageNames.size()> dump{};  ///< indexed by Stage
+  };
+  Instrumentation(Options options, std::ostream& out);
+
+  /// This, or nullptr when neither timing nor dumping is on (the stages then run bare).
+  PipelineHooks* hooks() { return on() ? this : nullptr; }
+  /// Timing without dumps, for stages run many times over (the mapping search's passes);
+  /// nullptr when not timing.
+  PipelineHooks* timing_only() { return options_.time ? &timing_ : nullptr; }
+
+  /// With --time-passes: one line per stage that ran, in pipeline order, with its total time
+  /// and, when it ran more than once, how many times.
+  void report() const;
+
+  void before(Stage stage) override;
+  void after(Stage stage, const std::function<std::string()>& render) override;
+
+ private:
+  bool on() const;
+
+  class Timing final : public PipelineHooks {
+   public:
+    explicit Timing(Instrumentation& owner) : owner_(owner) {}
+    void before(Stage stage) override { owner_.start(stage); }
+    void after(Stage stage, const std::function<std::string()>&) override { owner_.stop(stage); }
+
+   private:
+    Instrumentation& owner_;
+  };
+
+  void start(Stage stage);
+  void stop(Stage stage);
+
+  using Clock = std::chrono::steady_clock;
+  Options options_;
+  std::ostream& out_;
+  Timing timing_{*this};
+  std::array<Clock::time_point, kStageNames.size()> started_{};
+  std::array<Clock::duration, kStageNames.size()> total_{};
+  std::array<std::uint64_t, kStageNames.size()> runs_{};
+};
+
+/// The passes' results, each set once its pass has run.
+struct PassResults {
+  std::optional<Schedule> order;
+  std::optional<BufferPlan> plan;
+  std::optional<BufferDepths> depths;
+  std::optional<Latencies> latencies;
+  std::optional<DelayLines> delays;
+  std::optional<BufferColouring> colours;
+  std::optional<ir::Ig> ig;
+  std::optional<HostPlans> hosts;
+};
+
+/// The passes, schedule up to `last` (a stage from schedule to plan_hosts), each through
+/// run_stage() with `hooks`.
+PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr);
+
+/// The implementation graph: the passes up to build_ig.
+ir::Ig run_passes(const ir::Program& program, PipelineHooks* hooks = nullptr);
 
 }  // namespace dfgc

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mapping/map_command.hpp"
+#include "driver/commands.hpp"
 #include "mapping/tune.hpp"
 
 using namespace dfgc;
@@ -26,8 +26,9 @@ std::string read(const fs::path& p) {
 std::pair<int, std::string> map(std::vector<std::string> args) {
   std::ostringstream out;
   auto* old = std::cout.rdbuf(out.rdbuf());
-  std::vector<std::string_view> views(args.begin(), args.end());
-  int status = mapping::map_main(views);
+  std::vector<std::string_view> views = {"map"};
+  views.insert(views.end(), args.begin(), args.end());
+  int status = driver::run_command(views);
   std::cout.rdbuf(old);
   return {status, out.str()};
 }

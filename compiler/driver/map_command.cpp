@@ -1,0 +1,291 @@
+/// \file
+/// `dfgc map SPEC --costs FILE [options]`: choose the free nodes' PEs and the tunable params'
+/// values, print the choice, its predicted figures and the runners-up; --apply writes the choice
+/// into the spec. It runs the pipeline's parse and sema, then the passes on every mapping whose
+/// implementation graph the search builds (timed by --time-passes) and on the chosen one (dumped
+/// by --dump-after as well).
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "driver/commands.hpp"
+#include "driver/pipeline.hpp"
+#include "mapping/fit.hpp"
+#include "mapping/report.hpp"
+#include "passes/pipeline.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc::driver {
+
+using namespace dfgc::mapping;
+
+namespace {
+
+std::optional<double> number(std::string_view text, std::string_view& rest) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || !std::isfinite(v) || v < 0) return std::nullopt;
+  rest = text.substr(static_cast<std::size_t>(end - text.data()));
+  return v;
+}
+
+/// "4" (cycles) or "20ms" / "500us" / "1s".
+bool parse_latency(std::string_view text, SearchOptions& o) {
+  std::string_view unit;
+  auto v = number(text, unit);
+  if (!v) return false;
+  if (unit.empty()) {
+    if (*v != std::floor(*v) || *v > std::numeric_limits<std::uint32_t>::max()) return false;
+    o.max_latency_cycles = static_cast<std::uint32_t>(*v);
+    return true;
+  }
+  double scale = unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 0;
+  if (scale == 0) return false;
+  o.max_latency = *v * scale;
+  return true;
+}
+
+bool parse_memory(std::string_view text, SearchOptions& o) {
+  std::string_view unit;
+  auto v = number(text, unit);
+  const std::pair<std::string_view, double> units[] = {
+      {"B", 1},        {"KB", 1e3},        {"MB", 1e6},          {"GB", 1e9},
+      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  for (const auto& [name, scale] : units)
+    if (v && unit == name) {
+      // Below 2^63 bytes, so that a saturated count (ir/byte_count.hpp) exceeds every bound.
+      double bytes = *v * scale;
+      if (bytes >= 0x1p63) return false;
+      o.max_memory = static_cast<std::int64_t>(bytes);
+      return true;
+    }
+  return false;
+}
+
+std::optional<std::uint64_t> count(std::string_view text) {
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+/// Writes each edited file and says so on stdout.
+bool write_files(const std::vector<std::pair<std::uint32_t, std::string>>& files,
+                 const SourceManager& sources) {
+  for (const auto& [file, text] : files) {
+    std::ofstream out(sources.name(file), std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) {
+      std::cerr << "dfgc: error: cannot write '" << sources.name(file) << "'\n";
+      return false;
+    }
+    std::cout << "\nwrote " << sources.name(file) << "\n";
+  }
+  return true;
+}
+
+class MapCommand final : public Command {
+ public:
+  std::string_view name() const override { return "map"; }
+  std::string_view usage() const override { return "<spec.dfg> --costs FILE [options]"; }
+  std::string_view summary() const override {
+    return "choose the free nodes' PEs and the tunable params' values from a costs file,\n"
+           "predict and explain the result (options: 'dfgc help map')";
+  }
+  std::string_view description() const override {
+    return "Chooses a PE for every free node (`@ any`, `@ any gpu`, `@ any cpu`, `@ B.*`) and a\n"
+           "value for every tunable param (`param split = 20 in [1, 39];`), predicts the result\n"
+           "and explains it. -D fixes a param (a tunable one is then not tuned). It runs parse,\n"
+           "sema, then the passes up to build_ig on every mapping whose implementation graph it\n"
+           "builds; --dump-after shows the passes of the chosen mapping.\n";
+  }
+
+  OptionTable options() override {
+    return {
+        {"--costs", "FILE", "a file name",
+         "firing times, link figures, memory, overhead (docs/costs.md); required;\n"
+         "several are merged in order (node measurements add up, a later\n"
+         "file's other entries replace an earlier's), e.g. an estimate with\n"
+         "`fit` formulas, then the profiles of runs (`--profile FILE`)",
+         [this](std::string_view v) {
+           costs_.emplace_back(v);
+           return true;
+         }},
+        {"--objective", "WHAT", "period, latency or memory",
+         "period (the default), latency or memory",
+         [this](std::string_view v) {
+           if (v == "period")
+             search_.objective = Objective::period;
+           else if (v == "latency")
+             search_.objective = Objective::latency;
+           else if (v == "memory")
+             search_.objective = Objective::memory;
+           else
+             return false;
+           return true;
+         }},
+        {"--strategy", "WHICH", "overlap or no-overlap",
+         "the strategy optimised: overlap (the default) or no-overlap",
+         [this](std::string_view v) {
+           if (v == "overlap")
+             search_.strategy = ir::Strategy::overlap;
+           else if (v == "no-overlap")
+             search_.strategy = ir::Strategy::no_overlap;
+           else
+             return false;
+           return true;
+         }},
+        {"--max-latency", "L", "a number of cycles or a time such as 20ms",
+         "a bound: L cycles (an integer) or a time (20ms, 500us, 1s)",
+         [this](std::string_view v) { return parse_latency(v, search_); }},
+        {"--max-memory", "M", "a size below 8 EiB such as 512MiB or 2GiB",
+         "a bound on any one PE after buffer sharing (512MiB, 2GiB, 1000000B),\nbelow 8 EiB",
+         [this](std::string_view v) { return parse_memory(v, search_); }},
+        {"--search", "HOW", "auto, exact or heuristic",
+         "auto (exact up to 1e6 mappings, the default), exact or heuristic",
+         [this](std::string_view v) {
+           if (v == "auto")
+             search_.method = SearchOptions::Method::automatic;
+           else if (v == "exact")
+             search_.method = SearchOptions::Method::exact;
+           else if (v == "heuristic")
+             search_.method = SearchOptions::Method::heuristic;
+           else
+             return false;
+           return true;
+         }},
+        {"--alternatives", "N", "a number from 0 to 100", "runners-up to show (default 5)",
+         [this](std::string_view v) {
+           auto n = count(v);
+           if (!n || *n > 100) return false;
+           search_.alternatives = *n;
+           return true;
+         }},
+        {"--seed", "N", "a non-negative integer", "the heuristic's seed (default 1)",
+         [this](std::string_view v) {
+           auto n = count(v);
+           if (!n) return false;
+           search_.seed = *n;
+           return true;
+         }},
+        {"--explain", "", "", "which resource sets the period, by how much, the others' slack",
+         [this](std::string_view) { return explain_ = true; }},
+        {"--apply", "", "",
+         "write the choice into the spec (only the placements and tuned values)",
+         [this](std::string_view) { return apply_ = true; }},
+        {"--evaluate", "", "",
+         "no search: print the model's figures for the spec's own mapping (every\n"
+         "node pinned, params as the spec sets them) as JSON on stdout",
+         [this](std::string_view) { return evaluate_ = true; }},
+    };
+  }
+
+  std::vector<Stage> stages(const CommonOptions&) const override {
+    return {Stage::parse,         Stage::sema,          Stage::schedule,
+            Stage::insert_buffers, Stage::buffer_depth, Stage::latency,
+            Stage::resync_inputs, Stage::color_buffers, Stage::build_ig};
+  }
+
+  std::optional<std::string> check(const CommonOptions& common) const override {
+    if (common.emit) return "'map' prints its report: it takes no '--emit'";
+    if (costs_.empty()) return "'map' needs a costs file: --costs FILE (docs/costs.md)";
+    if (evaluate_ && (apply_ || explain_))
+      return "'--evaluate' prints the figures only; it takes neither --apply nor --explain";
+    return std::nullopt;
+  }
+
+  int run(const std::string& spec_file, const CommonOptions& common) override;
+
+ private:
+  std::vector<std::string> costs_;
+  SearchOptions search_;
+  bool explain_ = false;
+  bool apply_ = false;
+  bool evaluate_ = false;
+};
+
+}  // namespace
+
+int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  diags.set_warnings_as_errors(common.werror);
+  Instrumentation instrumentation(common.instrumentation(), std::cerr);
+  auto finish = [&](int status) {
+    instrumentation.report();
+    diags.print(std::cerr);
+    return diags.has_errors() ? 1 : status;
+  };
+  PipelineInput in{common.sema, false, {}};
+  in.sema.spec_file = spec_file;
+  in.sema.allow_free_nodes = true;
+  Compilation front;
+  if (!run_pipeline(in, Stage::sema, sources, diags, instrumentation.hooks(), front))
+    return finish(1);
+  const Spec& spec = *front.spec;
+  const ir::Program& base = *front.program;
+  std::optional<CostFile> costs;
+  for (const std::string& file : costs_) {
+    auto next = load_costs(file, sources, diags);
+    if (!next) continue;
+    if (!costs)
+      costs = std::move(next);
+    else
+      merge_costs(*costs, std::move(*next));
+  }
+  if (!costs || diags.has_errors()) return finish(1);
+  auto fit = fit_costs(*costs, base, diags);
+  if (!fit) return finish(1);
+  if (evaluate_ && !fit->coefficients.empty()) std::cerr << "dfgc map: " << describe_fit(*fit) << "\n";
+  auto base_table = resolve_costs(*costs, base, diags);
+  if (!base_table) return finish(1);
+  if (evaluate_) {
+    for (const ir::Node& n : base.dfg.nodes)
+      if (!n.candidates.empty())
+        diags.error(n.mapping_loc, fmt::format("--evaluate needs every node pinned; node '{}' is free",
+                                       n.name));
+    if (diags.has_errors()) return finish(1);
+    ir::Ig ig = run_passes(base, instrumentation.hooks());
+    std::cout << render_evaluation(base, predict(base, ig, *base_table), base_table->overhead);
+    return finish(0);
+  }
+
+  SearchOptions search = search_;
+  search.hooks = instrumentation.timing_only();
+  auto result = tune_and_search(spec, base, in.sema, *costs, search, sources, diags);
+  if (!result) return finish(1);
+  if (result->best.empty()) {
+    diags.error({},
+                "no mapping meets the constraints (--max-latency, --max-memory, the GPUs' "
+                "memory) with these costs");
+    return finish(1);
+  }
+  const TunedCandidate& best = result->best.front();
+  auto program = program_for(spec, in.sema, best, sources);
+  DFGC_INTERNAL_ASSERT(program, "the chosen tuning no longer passes sema");
+  DiagnosticEngine scratch(sources);
+  auto table = resolve_costs(*costs, *program, scratch);
+  DFGC_INTERNAL_ASSERT(table, "the chosen tuning's costs no longer resolve");
+  Prediction prediction = predict(*program, run_passes(*program, instrumentation.hooks()), *table);
+
+  auto edits = mapping_edits(spec, *program, best.candidate.pe_of, best.tuned, sources);
+  Report report{&*program, &prediction, &*result, &search_, edited_lines(edits, sources),
+                describe_fit(*fit)};
+  std::cout << render_report(report);
+  if (explain_) std::cout << render_explain(*program, prediction);
+  if (apply_) {
+    if (!write_files(apply_edits(edits, sources), sources)) return finish(1);
+  }
+  return finish(0);
+}
+
+std::unique_ptr<Command> make_map_command() { return std::make_unique<MapCommand>(); }
+
+}  // namespace dfgc::driver

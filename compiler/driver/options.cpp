@@ -1,0 +1,172 @@
+#include "driver/options.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace dfgc::driver {
+
+std::string_view name(Emit emit) { return kEmitNames[static_cast<std::size_t>(emit)]; }
+
+Instrumentation::Options CommonOptions::instrumentation() const {
+  Instrumentation::Options o;
+  o.time = time_passes;
+  for (std::size_t i = 0; i < kStageNames.size(); ++i)
+    o.dump[i] = dump_after == "all" || dump_after == kStageNames[i];
+  return o;
+}
+
+namespace {
+
+/// "parse, sema, ..."; with `per_line`, a line break after every `per_line` stages.
+std::string stage_list(std::size_t per_line = 0) {
+  std::string out;
+  for (std::size_t i = 0; i < kStageNames.size(); ++i)
+    out += fmt::format("{}{}", kStageNames[i],
+                       i + 1 == kStageNames.size()          ? ""
+                       : per_line && (i + 1) % per_line == 0 ? ",\n"
+                                                             : ", ");
+  return out;
+}
+
+std::string emit_list() {
+  std::string out;
+  for (std::size_t i = 1; i < kEmitNames.size(); ++i)
+    out += fmt::format("{}{}", kEmitNames[i], i + 2 < kEmitNames.size()   ? ", "
+                                              : i + 2 == kEmitNames.size() ? " or "
+                                                                           : "");
+  return out;
+}
+
+}  // namespace
+
+OptionTable common_options(CommonOptions& o) {
+  return {
+      {"-D", "NAME=VALUE", "NAME=VALUE", "override a param of the spec (integer; one -D per param); fixes a tunable one",
+       [&o](std::string_view v) {
+         auto eq = v.find('=');
+         if (eq == std::string_view::npos || eq == 0) return false;
+         o.sema.defines.push_back({std::string(v.substr(0, eq)), std::string(v.substr(eq + 1))});
+         return true;
+       }},
+      {"--app", "NAME", "an app name", "the app to use when the spec declares several",
+       [&o](std::string_view v) {
+         o.sema.app = std::string(v);
+         return true;
+       }},
+      {"--Werror", "", "", "treat warnings as errors",
+       [&o](std::string_view) { return o.werror = true; }},
+      {"--no-actors", "", "", "do not read the actor headers",
+       [&o](std::string_view) {
+         o.read_actors = false;
+         return true;
+       }},
+      {"--time-passes", "", "",
+       "print to stderr the time each stage took (summed over its runs)",
+       [&o](std::string_view) { return o.time_passes = true; }},
+      {"--dump-after", "STAGE", "a stage (" + stage_list() + ") or 'all'",
+       "print a stage's result to stderr once it has run, or every stage's with\n"
+       "'all'; the stages, in order: " + stage_list(5) +
+           "\n(the command must run the stage)",
+       [&o](std::string_view v) {
+         if (v != "all" && !stage_named(v)) return false;
+         o.dump_after = std::string(v);
+         return true;
+       }},
+      {"--emit", "WHAT", emit_list(),
+       "what the command prints instead of its own output, running the stages it\n"
+       "needs: ast (the syntax tree), ir (the checked program), schedule\n"
+       "(schedule.txt), dot (graph.dot), plan (what each host's threads do: storage,\n"
+       "streams, steps, MPI tags), or code (the project: 'compile' writes it into\n"
+       "-o DIR, its default; no other command writes it); 'map' prints its report only",
+       [&o](std::string_view v) {
+         for (std::size_t i = 1; i < kEmitNames.size(); ++i)
+           if (v == kEmitNames[i]) {
+             o.emit = static_cast<Emit>(i);
+             return true;
+           }
+         return false;
+       }},
+      {"--help", "", "", "print this help",
+       [&o](std::string_view) { return o.help = true; }, "-h", true},
+  };
+}
+
+std::optional<std::string> parse_options(
+    const std::vector<std::string_view>& args, std::vector<const OptionTable*>& tables,
+    const std::function<std::optional<std::string>(std::string_view)>& positional,
+    const std::function<std::string(std::string_view flag)>& unknown) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (!a.starts_with("-") || a == "-") {
+      if (auto error = positional(a)) return error;
+      continue;
+    }
+    // The option `a` spells, and its value when `a` carries one.
+    const Option* option = nullptr;
+    std::optional<std::string_view> value;
+    for (const OptionTable* table : tables)
+      for (const Option& o : *table) {
+        if (option) break;
+        if (a == o.flag || (!o.alias.empty() && a == o.alias)) {
+          option = &o;
+        } else if (!o.flag.starts_with("--") && a.starts_with(o.flag) && !o.value.empty()) {
+          option = &o;
+          value = a.substr(o.flag.size());
+          if (value->starts_with("=")) value->remove_prefix(1);
+        } else if (a.starts_with(o.flag + "=")) {
+          option = &o;
+          value = a.substr(o.flag.size() + 1);
+        }
+      }
+    if (!option) return unknown(a);
+    if (option->value.empty()) {
+      if (value) return fmt::format("'{}' takes no value", option->flag);
+      option->set("");
+      if (option->ends) return std::nullopt;
+      continue;
+    }
+    if (!value && i + 1 < args.size()) value = args[++i];
+    if (!value || value->empty()) return fmt::format("'{}' takes {}", option->flag, option->takes);
+    if (!option->set(*value))
+      return fmt::format("'{}' takes {}, not '{}'", option->flag, option->takes, *value);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string label(const Option& o) {
+  std::string out = o.alias.empty() ? o.flag : o.alias + ", " + o.flag;
+  if (!o.value.empty()) out += (o.flag.starts_with("--") ? "=" : " ") + o.value;
+  return out;
+}
+
+}  // namespace
+
+std::size_t options_width(const std::vector<const OptionTable*>& tables) {
+  std::size_t width = 0;
+  for (const OptionTable* table : tables)
+    for (const Option& o : *table) width = std::max(width, label(o).size() + 4);
+  return width;
+}
+
+std::string render_options(const OptionTable& table, std::size_t width) {
+  std::string out;
+  for (const Option& o : table) {
+    std::string line = "  " + label(o);
+    std::string_view help = o.help;
+    for (bool first = true; first || !help.empty(); first = false) {
+      auto end = help.find('\n');
+      line.resize(width, ' ');
+      out += line;
+      out += help.substr(0, end);
+      out += '\n';
+      help = end == std::string_view::npos ? std::string_view() : help.substr(end + 1);
+      line.clear();
+    }
+  }
+  return out;
+}
+
+}  // namespace dfgc::driver

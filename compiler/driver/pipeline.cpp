@@ -1,0 +1,84 @@
+#include "driver/pipeline.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ir/ir.hpp"
+
+namespace dfgc::driver {
+
+std::string dump(const ActorSignatures& signatures, const ir::Program& program) {
+  std::string out;
+  for (const auto& [key, s] : signatures) {
+    const ir::Actor& actor = program.dfg.actors[key.first];
+    std::string args;
+    for (std::uint32_t port : s.fire_ports)
+      args += fmt::format("{}{}", args.empty() ? "" : ", ", actor.ports[port].name);
+    if (s.fire_takes_context) args += args.empty() ? "ctx" : ", ctx";
+    out += fmt::format("{} {}: fire({})", actor.name, ir::to_string(key.second), args);
+    if (s.has_init) out += s.init_takes_context ? " init(ctx)" : " init()";
+    out += "\n";
+  }
+  return out;
+}
+
+bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
+                  DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out) {
+  auto reached = [&](Stage stage) { return stage >= last; };
+  out.spec = run_stage(
+      hooks, Stage::parse, [&] { return load_spec(in.sema.spec_file, sources, diags); },
+      [&](const std::unique_ptr<Spec>& spec) {
+        std::string text;
+        if (spec)
+          for (const auto& module : spec->modules) text += ast::dump(*module, sources);
+        return text;
+      });
+  if (!out.spec || diags.has_errors()) return false;
+  if (reached(Stage::parse)) return true;
+
+  out.program = run_stage(
+      hooks, Stage::sema, [&] { return analyze(*out.spec, in.sema, sources, diags); },
+      [&](const std::optional<ir::Program>& p) { return p ? ir::dump(*p) : std::string(); });
+  if (!out.program || diags.has_errors()) return false;
+  if (reached(Stage::sema)) return true;
+
+  const ir::Program& p = *out.program;
+  if (in.read_actors) {
+    out.signatures = run_stage(
+        hooks, Stage::actors,
+        [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags); },
+        [&](const ActorSignatures& signatures) { return dump(signatures, p); });
+    if (diags.has_errors()) return false;
+  }
+  if (reached(Stage::actors)) return true;
+
+  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks);
+  if (reached(Stage::plan_hosts)) return true;
+
+  out.files = run_stage(
+      hooks, Stage::codegen,
+      [&] {
+        return codegen::generate_project(p, *out.passes.ig, *out.passes.hosts, out.signatures,
+                                         in.out_dir);
+      },
+      [&](const codegen::Files& files) {
+        std::string text;
+        for (const auto& [path, content] : files)
+          text += fmt::format("{} ({} lines)\n", path, std::count(content.begin(), content.end(), '\n'));
+        return text;
+      });
+  if (diags.has_errors()) return false;
+  if (reached(Stage::codegen)) return true;
+
+  out.write_error = run_stage(
+      hooks, Stage::write, [&] { return codegen::write_project(*out.files, in.out_dir); },
+      [&](const std::optional<std::string>& error) {
+        return error ? std::string()
+                     : fmt::format("wrote {} files into {}\n", out.files->size(),
+                                   in.out_dir.string());
+      });
+  return !out.write_error;
+}
+
+}  // namespace dfgc::driver

@@ -1,0 +1,47 @@
+/// \file
+/// The whole compilation as one pipeline: parse -> sema -> actors -> the passes (run_passes():
+/// schedule ... build_ig, plan_hosts) -> codegen -> write, in the order of the Stage list
+/// (passes/pipeline.hpp), each stage through run_stage() so that --time-passes and
+/// --dump-after see every one. Every command runs it, up to the stage its output needs.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "actors/frontend.hpp"
+#include "codegen/project.hpp"
+#include "passes/pipeline.hpp"
+#include "sema/sema.hpp"
+#include "spec/parser.hpp"
+
+namespace dfgc::driver {
+
+/// What the stages read besides the spec's files.
+struct PipelineInput {
+  SemaOptions sema;  ///< sema.spec_file: the spec
+  bool read_actors = true;
+  std::filesystem::path out_dir;  ///< codegen and write: where the project goes
+};
+
+/// Each stage's result, set once the stage has run.
+struct Compilation {
+  std::unique_ptr<Spec> spec;
+  std::optional<ir::Program> program;
+  ActorSignatures signatures;
+  PassResults passes;
+  std::optional<codegen::Files> files;
+  std::optional<std::string> write_error;  ///< why the project could not be written
+};
+
+/// Runs the stages from parse up to `last` (the actors stage only when `in.read_actors`), with
+/// `hooks` around each; stops after a stage that reported an error. False when one did (see
+/// `diags`, and `out.write_error` for the write stage).
+bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
+                  DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
+
+/// The actors stage's dump: each implementation's fire and init as code generation calls them.
+std::string dump(const ActorSignatures& signatures, const ir::Program& program);
+
+}  // namespace dfgc::driver

@@ -1,0 +1,203 @@
+// The command line and the pipeline every command runs: which stages each command runs (as
+// --time-passes lists them), the dumps of --dump-after, --version, help.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/commands.hpp"
+
+using namespace dfgc;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSamples = std::string(DFGC_SOURCE_DIR) + "/samples/";
+const std::string kCpuOnly = kSamples + "overlap/cpu_only.dfg";
+const std::string kGranulometry = kSamples + "granulometry/granulometry.dfg";
+const std::string kGranulometryCosts = kSamples + "granulometry/costs.json";
+
+struct Result {
+  int status = 0;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `dfgc ARGS...`, capturing what it prints.
+Result run_dfgc(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  std::vector<std::string_view> views(args.begin(), args.end());
+  int status = driver::run_command(views);
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {status, out.str(), err.str()};
+}
+
+/// The stages --time-passes listed, in its order ("dfgc: STAGE  1.23 ms").
+std::vector<std::string> timed_stages(const std::string& err) {
+  std::vector<std::string> out;
+  static const std::regex line(R"(dfgc: (\w+) +[0-9]+\.[0-9]{2} ms( \([0-9]+ runs\))?)");
+  std::istringstream in(err);
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (std::regex_match(l, m, line)) out.push_back(m[1]);
+  }
+  return out;
+}
+
+/// The stages --dump-after dumped, in order.
+std::vector<std::string> dumped_stages(const std::string& err) {
+  std::vector<std::string> out;
+  std::istringstream in(err);
+  for (std::string l; std::getline(in, l);)
+    if (l.starts_with("// after ")) out.push_back(l.substr(9));
+  return out;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("dfgc_driver_test_" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+using Stages = std::vector<std::string>;
+const Stages kFront = {"parse", "sema", "actors"};
+const Stages kToIg = {"parse",        "sema",    "actors",        "schedule",      "insert_buffers",
+                      "buffer_depth", "latency", "resync_inputs", "color_buffers", "build_ig"};
+const Stages kAll = {"parse",         "sema",          "actors",   "schedule",   "insert_buffers",
+                     "buffer_depth",  "latency",       "resync_inputs", "color_buffers",
+                     "build_ig",      "plan_hosts",    "codegen",  "write"};
+
+}  // namespace
+
+TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline order",
+          "[driver][time-passes]") {
+  fs::path out = fresh_dir("time");
+  struct Case {
+    std::vector<std::string> args;
+    Stages stages;
+  };
+  Stages to_plan = kToIg;
+  to_plan.push_back("plan_hosts");
+  Stages no_actors = kToIg;
+  no_actors.erase(no_actors.begin() + 2);
+  const std::vector<Case> cases = {
+      {{"check", kCpuOnly}, kFront},
+      {{"dump-ast", kCpuOnly}, {"parse"}},
+      {{"dump-ir", kCpuOnly}, kFront},
+      {{"dump-ir", kCpuOnly, "--no-actors"}, {"parse", "sema"}},
+      {{"schedule", kCpuOnly}, kToIg},
+      {{"schedule", kCpuOnly, "--no-actors"}, no_actors},
+      {{"schedule", kCpuOnly, "--emit=plan"}, to_plan},
+      {{"check", kCpuOnly, "--emit=ast"}, {"parse"}},
+      {{"compile", kCpuOnly, "-o", out.string()}, kAll},
+      {{"compile", kCpuOnly, "--emit=dot"}, kToIg},
+      {{"map", kGranulometry, "--costs", kGranulometryCosts},
+       {"parse", "sema", "schedule", "insert_buffers", "buffer_depth", "latency", "resync_inputs",
+        "color_buffers", "build_ig"}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.push_back("--time-passes");
+    Result r = run_dfgc(args);
+    INFO("dfgc " << args[0] << " " << args[1] << (args.size() > 3 ? " " + args[2] : "") << "\n"
+                 << r.err);
+    CHECK(r.status == 0);
+    CHECK(timed_stages(r.err) == c.stages);
+  }
+}
+
+TEST_CASE("map times the passes of every implementation graph it builds in one line each",
+          "[driver][time-passes]") {
+  // The memory objective builds the implementation graph of every candidate it keeps.
+  Result r = run_dfgc({"map", kGranulometry, "--costs", kGranulometryCosts, "--objective=memory",
+                   "--time-passes"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(std::regex_search(r.err, std::regex(R"(dfgc: sema +[0-9.]+ ms \([0-9]+ runs\))")));
+  CHECK(std::regex_search(r.err, std::regex(R"(dfgc: build_ig +[0-9.]+ ms \([0-9]+ runs\))")));
+}
+
+TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps that one",
+          "[driver][dump-after]") {
+  SECTION("schedule") {
+    Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=all"});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(dumped_stages(r.err) == kToIg);
+    // What the build_ig dump shows is what schedule prints.
+    CHECK(r.err.find(r.out) != std::string::npos);
+  }
+  SECTION("compile") {
+    fs::path out = fresh_dir("dump");
+    Result r = run_dfgc({"compile", kCpuOnly, "-o", out.string(), "--dump-after=all"});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(dumped_stages(r.err) == kAll);
+    CHECK(r.err.find("schedule.txt (") != std::string::npos);
+    CHECK(fs::exists(out / "schedule.txt"));
+  }
+  SECTION("one stage") {
+    Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=latency"});
+    CHECK(r.status == 0);
+    CHECK(dumped_stages(r.err) == Stages{"latency"});
+  }
+  SECTION("map: the passes of the chosen mapping") {
+    Result r = run_dfgc({"map", kGranulometry, "--costs", kGranulometryCosts, "--dump-after=all"});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(dumped_stages(r.err) == Stages{"parse", "sema", "schedule", "insert_buffers",
+                                         "buffer_depth", "latency", "resync_inputs",
+                                         "color_buffers", "build_ig"});
+  }
+}
+
+TEST_CASE("--emit chooses what any command prints, running the stages it needs",
+          "[driver][emit]") {
+  Result plan = run_dfgc({"schedule", kCpuOnly, "--emit=plan"});
+  REQUIRE(plan.status == 0);
+  CHECK(plan.out.starts_with("host "));
+  for (const char* command : {"check", "dump-ast", "dump-ir", "compile"})
+    CHECK(run_dfgc({command, kCpuOnly, "--emit=plan"}).out == plan.out);
+  CHECK(run_dfgc({"check", kCpuOnly, "--emit=ir"}).out == run_dfgc({"dump-ir", kCpuOnly}).out);
+  CHECK(run_dfgc({"schedule", kCpuOnly, "--emit=ast"}).out == run_dfgc({"dump-ast", kCpuOnly}).out);
+  CHECK(run_dfgc({"compile", kCpuOnly, "--emit=schedule"}).out == run_dfgc({"schedule", kCpuOnly}).out);
+}
+
+TEST_CASE("--version names dfgc's version and the Clang it links", "[driver][version]") {
+  Result r = run_dfgc({"--version"});
+  CHECK(r.status == 0);
+  CHECK(std::regex_match(r.out, std::regex("dfgc [0-9]+\\.[0-9]+\\.[0-9]+\nlinked with .*clang "
+                                           "version [0-9]+\\.[0-9]+\\.[0-9]+.*\n")));
+  CHECK(run_dfgc({"--version", "x"}).status == 1);
+}
+
+TEST_CASE("help COMMAND is COMMAND --help, generated from the options it parses",
+          "[driver][help]") {
+  for (const char* command : {"check", "dump-ast", "dump-ir", "schedule", "compile", "map"}) {
+    Result help = run_dfgc({"help", command});
+    INFO(command);
+    CHECK(help.status == 0);
+    CHECK(help.out.starts_with(std::string("usage: dfgc ") + command + " "));
+    CHECK(run_dfgc({command, "--help"}).out == help.out);
+    CHECK(run_dfgc({command, "-h"}).out == help.out);
+    CHECK(help.out.find("--dump-after=STAGE") != std::string::npos);
+  }
+  CHECK(run_dfgc({"help", "compile"}).out.find("  -o DIR ") != std::string::npos);
+  CHECK(run_dfgc({"help", "check"}).out.find("  -o DIR ") == std::string::npos);
+  CHECK(run_dfgc({"help", "map"}).out.find("  --costs=FILE ") != std::string::npos);
+  Result global = run_dfgc({"help"});
+  CHECK(global.out == run_dfgc({"--help"}).out);
+  for (const char* command : {"check", "dump-ast", "dump-ir", "schedule", "compile", "map"})
+    CHECK(global.out.find(std::string("\n  ") + command + " ") != std::string::npos);
+  Result unknown = run_dfgc({"help", "frobnicate"});
+  CHECK(unknown.status == 1);
+  CHECK(unknown.err.starts_with("dfgc: error: unknown command 'frobnicate'\n"));
+}
