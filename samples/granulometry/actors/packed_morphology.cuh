@@ -1,0 +1,267 @@
+// Binary morphology on a bit-packed cubic volume, for the granulometry actors (openings.cuh).
+//
+// Layout: voxel (x, y, z) of a volume of side S is bit x % 32 of word x / 32 of row (y, z); a row
+// is W = ceil(S / 32) words, rows are stored y-major within a z-plane: word (w, y, z) is at
+// (z * S + y) * W + w. Bits past S in a row's last word are zero. A voxel is set where the uint8
+// volume is non-zero: the volume is binary, as the Reader makes it.
+//
+// One erosion or dilation with the 6-neighbour cross, voxels outside the volume counting as
+// empty (so an erosion clears every boundary voxel and a dilation never grows past the volume),
+// is, on one word: the word and its x-neighbours (shifts, carrying one bit from the words beside
+// it) ANDed (erosion) or ORed (dilation) with the same word of the rows y - 1, y + 1, z - 1, z + 1.
+//
+// morpho_steps fuses several such steps per launch (temporal blocking): a block loads a tile of
+// edge x edge rows (all of x, y and z) into shared memory, does `steps` steps there, each on one
+// row fewer on every side, and writes the centre of edge - 2 * steps rows on a side. The first
+// step may be an erosion, whose centre is stored as well (the eroded volume carries over from one
+// opening to the next); the last may count the centre's voxels instead of storing them (popcount,
+// one 64-bit atomic add per block: integer, so the count does not depend on the block order).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace packed {
+
+/// One launch of morpho_steps.
+struct Steps {
+  const std::uint32_t* in = nullptr;
+  std::uint32_t* out = nullptr;            // the centre after the last step, or null
+  std::uint32_t* eroded = nullptr;         // the centre after the first step (an erosion), or null
+  unsigned long long* count = nullptr;     // += set voxels of the centre after the last step, or null
+  int side = 0;
+  int words = 0;
+  int edge = 0;   // tile rows on a side, halo included
+  int steps = 0;  // 1 <= steps, edge - 2 * steps >= 1
+  bool erode_first = false;
+};
+
+static __device__ __forceinline__ std::uint32_t last_word_mask(int side) {
+  const int bits = side % 32;
+  return bits == 0 ? ~0u : (1u << bits) - 1u;
+}
+
+// Calls f(yy, zz) for this thread's share of the rows [lo, lo + width)^2 of a tile: the block's
+// threadIdx.y rows take the square row by row, y fastest.
+template <class F>
+static __device__ __forceinline__ void sweep_rows(int lo, int width, F f) {
+  const int rows = static_cast<int>(blockDim.y);
+  int yy = lo + static_cast<int>(threadIdx.y) % width, zz = lo + static_cast<int>(threadIdx.y) / width;
+  const int step_y = rows % width, step_z = rows / width;
+  while (zz < lo + width) {
+    f(yy, zz);
+    yy += step_y;
+    zz += step_z;
+    if (yy >= lo + width) {
+      yy -= width;
+      ++zz;
+    }
+  }
+}
+
+static __global__ void morpho_steps(Steps a) {
+  extern __shared__ std::uint32_t tile[];  // two buffers of edge * edge rows of `words` words
+  const int centre = a.edge - 2 * a.steps;
+  const int y0 = static_cast<int>(blockIdx.x) * centre - a.steps;
+  const int z0 = static_cast<int>(blockIdx.y) * centre - a.steps;
+  const int row_words = a.words, plane_words = a.edge * a.words;
+  const int tile_words = a.edge * plane_words;
+  const int threads = static_cast<int>(blockDim.x * blockDim.y);
+  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+  const std::uint32_t last_mask = last_word_mask(a.side);
+  auto inside = [&](int yy, int zz) {
+    const int y = y0 + yy, z = z0 + zz;
+    return y >= 0 && y < a.side && z >= 0 && z < a.side;
+  };
+  auto global_row = [&](int yy, int zz) {
+    return (static_cast<std::size_t>(z0 + zz) * a.side + (y0 + yy)) * a.words;
+  };
+
+  for (int i = tid; i < tile_words; i += threads) {
+    const int w = i % row_words, row = i / row_words, yy = row % a.edge, zz = row / a.edge;
+    tile[i] = inside(yy, zz) ? a.in[global_row(yy, zz) + w] : 0u;
+  }
+  __syncthreads();
+
+  // Stores (or counts) the centre rows of buffer `src`.
+  unsigned long long count = 0;
+  auto store_centre = [&](const std::uint32_t* src, std::uint32_t* dst, bool counting) {
+    sweep_rows(a.steps, centre, [&](int yy, int zz) {
+      if (!inside(yy, zz)) return;
+      for (int w = static_cast<int>(threadIdx.x); w < row_words; w += blockDim.x) {
+        const std::uint32_t v = src[zz * plane_words + yy * row_words + w];
+        if (counting) count += static_cast<unsigned>(__popc(v));
+        else dst[global_row(yy, zz) + w] = v;
+      }
+    });
+  };
+
+  for (int s = 1; s <= a.steps; ++s) {
+    const std::uint32_t* src = tile + ((s - 1) & 1) * tile_words;
+    std::uint32_t* dst = tile + (s & 1) * tile_words;
+    const bool erode = a.erode_first && s == 1;
+    sweep_rows(s, a.edge - 2 * s, [&](int yy, int zz) {
+      const bool in_volume = inside(yy, zz);
+      for (int w = static_cast<int>(threadIdx.x); w < row_words; w += blockDim.x) {
+        const int at = zz * plane_words + yy * row_words + w;
+        const std::uint32_t c = src[at];
+        const std::uint32_t left = w > 0 ? src[at - 1] : 0u, right = w + 1 < row_words ? src[at + 1] : 0u;
+        const std::uint32_t xm = (c << 1) | (left >> 31), xp = (c >> 1) | (right << 31);
+        const std::uint32_t ym = src[at - row_words], yp = src[at + row_words];
+        const std::uint32_t zm = src[at - plane_words], zp = src[at + plane_words];
+        std::uint32_t v = erode ? c & xm & xp & ym & yp & zm & zp : c | xm | xp | ym | yp | zm | zp;
+        if (w == row_words - 1) v &= last_mask;
+        dst[at] = in_volume ? v : 0u;
+      }
+    });
+    __syncthreads();
+    if (s == 1 && a.erode_first && a.eroded != nullptr) store_centre(dst, a.eroded, false);
+  }
+
+  const std::uint32_t* result = tile + (a.steps & 1) * tile_words;
+  if (a.out != nullptr) store_centre(result, a.out, false);
+  if (a.count == nullptr) return;
+  __shared__ unsigned long long block_count;
+  if (tid == 0) block_count = 0;
+  __syncthreads();
+  store_centre(result, nullptr, true);
+  atomicAdd(&block_count, count);
+  __syncthreads();
+  if (tid == 0) atomicAdd(a.count, block_count);
+}
+
+// One thread per voxel of a row padded to W * 32: a warp's ballot is one word.
+static __global__ void pack_volume(const std::uint8_t* in, std::uint32_t* out, int side, int words) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const std::size_t row = static_cast<std::size_t>(blockIdx.z) * side + blockIdx.y;
+  const bool set = x < side && in[row * side + x] != 0;
+  const std::uint32_t word = __ballot_sync(0xffffffffu, set);
+  if (threadIdx.x % 32 == 0 && x / 32 < words) out[row * words + x / 32] = word;
+}
+
+static __global__ void unpack_volume(const std::uint32_t* in, std::uint8_t* out, int side, int words) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= side) return;
+  const std::size_t row = static_cast<std::size_t>(blockIdx.z) * side + blockIdx.y;
+  out[row * side + x] = static_cast<std::uint8_t>((in[row * words + x / 32] >> (x % 32)) & 1u);
+}
+
+/// The openings of one volume on the packed form: pack on arrival, openings first..last (each
+/// erodes the carried volume once more, then dilates it k times and counts), unpack the carried
+/// volume. All work is enqueued on the caller's stream; nothing synchronises.
+class Openings {
+ public:
+  static constexpr int kEdge = 32;     // tile rows on a side, halo included
+  static constexpr int kMaxSteps = 4;  // steps fused per launch (the halo)
+
+  /// Allocates for a volume of side^3 voxels; edge and max_steps choose the tiling (the defaults
+  /// unless a benchmark sweeps them). Returns CUDA's error where one fails.
+  cudaError_t init(int side, int edge = kEdge, int max_steps = kMaxSteps) {
+    side_ = side;
+    words_ = (side + 31) / 32;
+    words_total_ = static_cast<std::size_t>(side) * side * words_;
+    int device = 0, optin = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess) return e;
+    // Shrink the tile until two buffers fit, keeping a centre of at least one row.
+    edge_ = std::min(edge, side + 2 * max_steps);
+    max_steps_ = max_steps;
+    while (edge_ > 3 && shared_bytes(edge_) > static_cast<std::size_t>(optin)) --edge_;
+    max_steps_ = std::max(1, std::min(max_steps_, (edge_ - 1) / 2));
+    if (shared_bytes(edge_) > static_cast<std::size_t>(optin)) return cudaErrorInvalidConfiguration;
+    e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&morpho_steps),
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+    for (std::uint32_t*& p : buffers_)
+      if (e == cudaSuccess) e = cudaMalloc(&p, words_total_ * sizeof(std::uint32_t));
+    return e;
+  }
+
+  Openings() = default;
+  Openings(const Openings&) = delete;
+  Openings& operator=(const Openings&) = delete;
+  ~Openings() {
+    for (std::uint32_t* p : buffers_) cudaFree(p);
+  }
+
+  /// Packs a side^3 uint8 volume (non-zero: set) as the carried volume.
+  void pack(const std::uint8_t* volume, cudaStream_t stream) {
+    carried_ = 0;
+    pack_volume<<<row_grid(), kRowThreads, 0, stream>>>(volume, buffers_[carried_], side_, words_);
+  }
+
+  /// Openings first..last: counts[k - 1] = voxels left by opening k (int64, zeroed first: the
+  /// caller's array has `count_slots` elements). The carried volume ends eroded `last` times.
+  void run(int first, int last, std::int64_t* counts, std::size_t count_slots, cudaStream_t stream) {
+    cudaMemsetAsync(counts, 0, count_slots * sizeof(std::int64_t), stream);
+    for (int k = first; k <= last; ++k) {
+      unsigned long long* count = reinterpret_cast<unsigned long long*>(counts + (k - 1));
+      const std::uint32_t* in = buffers_[carried_];
+      const int eroded = 1 - carried_;
+      int left = k + 1;  // one erosion, k dilations
+      int work = 2;      // buffers 2 and 3 take turns for the dilations between launches
+      bool first_launch = true;
+      while (left > 0) {
+        const int steps = std::min(left, max_steps_);
+        left -= steps;
+        Steps a;
+        a.in = in;
+        a.side = side_;
+        a.words = words_;
+        a.edge = std::min(edge_, side_ + 2 * steps);
+        a.steps = steps;
+        a.erode_first = first_launch;
+        a.eroded = first_launch ? buffers_[eroded] : nullptr;
+        const bool only_erosion = first_launch && steps == 1;
+        if (left == 0) a.count = count;
+        else if (!only_erosion) a.out = buffers_[work];
+        launch(a, stream);
+        if (left > 0) {
+          in = only_erosion ? buffers_[eroded] : buffers_[work];
+          if (!only_erosion) work = 5 - work;
+        }
+        first_launch = false;
+      }
+      carried_ = eroded;
+    }
+  }
+
+  /// Unpacks the carried volume into a side^3 uint8 volume (0 or 1).
+  void unpack(std::uint8_t* volume, cudaStream_t stream) const {
+    unpack_volume<<<row_grid(), kRowThreads, 0, stream>>>(buffers_[carried_], volume, side_, words_);
+  }
+
+  int edge() const { return edge_; }
+  int max_steps() const { return max_steps_; }
+
+ private:
+  static constexpr unsigned kRowThreads = 256;
+  static constexpr unsigned kTileThreads = 512;
+
+  std::size_t shared_bytes(int edge) const {
+    return 2 * static_cast<std::size_t>(edge) * edge * words_ * sizeof(std::uint32_t);
+  }
+
+  dim3 row_grid() const {
+    const unsigned padded = static_cast<unsigned>(words_) * 32;
+    return dim3((padded + kRowThreads - 1) / kRowThreads, static_cast<unsigned>(side_),
+                static_cast<unsigned>(side_));
+  }
+
+  void launch(const Steps& a, cudaStream_t stream) const {
+    const int centre = a.edge - 2 * a.steps;
+    const unsigned tiles = static_cast<unsigned>((side_ + centre - 1) / centre);
+    const unsigned x = static_cast<unsigned>(std::min(words_, 32));
+    morpho_steps<<<dim3(tiles, tiles), dim3(x, kTileThreads / x), shared_bytes(a.edge), stream>>>(a);
+  }
+
+  int side_ = 0, words_ = 0, edge_ = 0, max_steps_ = 0;
+  std::size_t words_total_ = 0;
+  std::uint32_t* buffers_[4] = {nullptr, nullptr, nullptr, nullptr};  // carried (2 turns), work (2 turns)
+  int carried_ = 0;
+};
+
+}  // namespace packed
