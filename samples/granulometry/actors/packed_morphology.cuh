@@ -163,18 +163,21 @@ class Openings {
     side_ = side;
     words_ = (side + 31) / 32;
     words_total_ = static_cast<std::size_t>(side) * side * words_;
+    const void* kernel = reinterpret_cast<const void*>(&morpho_steps);
     int device = 0, optin = 0;
+    cudaFuncAttributes attributes{};
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attributes, kernel);
     if (e != cudaSuccess) return e;
+    optin -= static_cast<int>(attributes.sharedSizeBytes);  // the dynamic part's limit
     // Shrink the tile until two buffers fit, keeping a centre of at least one row.
     edge_ = std::min(edge, side + 2 * max_steps);
     max_steps_ = max_steps;
     while (edge_ > 3 && shared_bytes(edge_) > static_cast<std::size_t>(optin)) --edge_;
     max_steps_ = std::max(1, std::min(max_steps_, (edge_ - 1) / 2));
     if (shared_bytes(edge_) > static_cast<std::size_t>(optin)) return cudaErrorInvalidConfiguration;
-    e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&morpho_steps),
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
     for (std::uint32_t*& p : buffers_)
       if (e == cudaSuccess) e = cudaMalloc(&p, words_total_ * sizeof(std::uint32_t));
     return e;
