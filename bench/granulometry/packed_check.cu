@@ -183,7 +183,8 @@ Volume reader_volume(int side, int v) {
 struct Tiling {
   int edge, steps;
 };
-const Tiling kTilings[] = {{32, 4}, {32, 1}, {32, 2}, {32, 6}, {24, 4}, {40, 4}, {40, 8}, {48, 8}, {64, 8}};
+const Tiling kTilings[] = {{24, 4}, {32, 4}, {20, 4}, {28, 4}, {24, 3}, {28, 5}, {32, 6}, {36, 6},
+                           {40, 8}, {48, 8}, {24, 2}, {32, 1}};
 
 struct Device {
   std::uint8_t* volume = nullptr;

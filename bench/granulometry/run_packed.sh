@@ -54,6 +54,8 @@ out, iterations = sys.argv[1], sys.argv[2]
 log = open(f"{out}/app-overlap.log").read()
 period = {s: float(re.search(r"iteration period: ([0-9.]+) ms", open(f"{out}/app-{s}.log").read()).group(1))
           for s in ("overlap", "no-overlap")}
+firing = {n: float(re.search(rf"firing\s+{n} \(\w+\)\s+\S+\s+\d+\s+([0-9.]+)", log).group(1))
+          for n in ("read", "head", "tail")}
 app_curves = dict(re.findall(r"granulometry: iteration (\d+), curve ([0-9a-f]+)", log))
 torch_log = open(f"{out}/torch.log").read()
 torch_curves = dict(re.findall(r"curve volume (\d+) ([0-9a-f]+)", torch_log))
@@ -71,6 +73,8 @@ def row(name, ms):
     lines.append(f"| {name} | {ms:.3f} | {t['torch.compile'] / ms:.1f}x | {ms / bound:.1f}x |")
 row(f"dfgc one GPU, packed (period, overlap, {iterations} iterations)", period["overlap"])
 row("dfgc one GPU, packed (period, no overlap)", period["no-overlap"])
+row("dfgc one GPU, packed (GPU firings: head + tail, overlap)", firing["head"] + firing["tail"])
+lines.append(f"| (Reader firing on the CPU, overlapped: {firing['read']:.3f} ms) | | | |")
 row(f"packed openings alone (pack + 40 openings, tiling {best['edge']}/{best['steps']})", float(best["median_ms"]))
 for r in p:
     row(f"  tiling edge {r['edge']}, {r['steps']} steps per launch", float(r["median_ms"]))

@@ -62,49 +62,93 @@ static __device__ __forceinline__ void sweep_rows(int lo, int width, F f) {
   }
 }
 
-static __global__ void morpho_steps(Steps a) {
-  extern __shared__ std::uint32_t tile[];  // two buffers of edge * edge rows of `words` words
+// Loads of a tile in flight per thread: the tile's rows come from L2 (the packed volume is a few
+// MB), and one load at a time would leave the block waiting on its latency once per load.
+constexpr int kLoadsInFlight = 4;
+
+// Rows move between the volume and a tile in units of V: uint4 where a row is a whole number of
+// 16-byte units, else single words.
+template <class V>
+static __device__ __forceinline__ void load_tile(const Steps& a, std::uint32_t* tile, int y0, int z0) {
+  const int units = a.words * static_cast<int>(sizeof(std::uint32_t)) / static_cast<int>(sizeof(V));
+  const int total = a.edge * a.edge * units;
+  const int threads = static_cast<int>(blockDim.x * blockDim.y);
+  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+  const V* in = reinterpret_cast<const V*>(a.in);
+  V* to = reinterpret_cast<V*>(tile);
+  for (int base = tid; base < total; base += threads * kLoadsInFlight) {
+    V v[kLoadsInFlight];
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u) {
+      const int i = base + u * threads;
+      v[u] = V{};
+      if (i >= total) continue;
+      const int row = i / units, y = y0 + row % a.edge, z = z0 + row / a.edge;
+      if (y >= 0 && y < a.side && z >= 0 && z < a.side)
+        v[u] = in[(static_cast<std::size_t>(z) * a.side + y) * units + (i - row * units)];
+    }
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u)
+      if (base + u * threads < total) to[base + u * threads] = v[u];
+  }
+}
+
+// Calls f(unit of the tile, unit of the volume) for every unit of the tile's centre rows inside
+// the volume.
+template <class V, class F>
+static __device__ __forceinline__ void for_centre(const Steps& a, int y0, int z0, F f) {
+  const int units = a.words * static_cast<int>(sizeof(std::uint32_t)) / static_cast<int>(sizeof(V));
+  const int centre = a.edge - 2 * a.steps, total = centre * centre * units;
+  const int threads = static_cast<int>(blockDim.x * blockDim.y);
+  for (int i = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x); i < total; i += threads) {
+    const int row = i / units, yy = a.steps + row % centre, zz = a.steps + row / centre;
+    const int y = y0 + yy, z = z0 + zz, unit = i - row * units;
+    if (y < a.side && z < a.side)
+      f((zz * a.edge + yy) * units + unit, (static_cast<std::size_t>(z) * a.side + y) * units + unit);
+  }
+}
+
+template <class V>
+static __device__ __forceinline__ void store_centre(const Steps& a, const std::uint32_t* tile,
+                                                    std::uint32_t* out, int y0, int z0) {
+  const V* from = reinterpret_cast<const V*>(tile);
+  V* to = reinterpret_cast<V*>(out);
+  for_centre<V>(a, y0, z0, [&](int t, std::size_t g) { to[g] = from[t]; });
+}
+
+static __device__ __forceinline__ int popcount(std::uint32_t v) { return __popc(v); }
+static __device__ __forceinline__ int popcount(uint4 v) {
+  return __popc(v.x) + __popc(v.y) + __popc(v.z) + __popc(v.w);
+}
+
+template <class V>
+static __device__ __forceinline__ unsigned long long count_centre(const Steps& a, const std::uint32_t* tile,
+                                                                  int y0, int z0) {
+  const V* from = reinterpret_cast<const V*>(tile);
+  unsigned long long count = 0;
+  for_centre<V>(a, y0, z0, [&](int t, std::size_t) { count += static_cast<unsigned>(popcount(from[t])); });
+  return count;
+}
+
+template <class V>
+static __device__ __forceinline__ void morpho_tile(const Steps& a, std::uint32_t* tile) {
   const int centre = a.edge - 2 * a.steps;
   const int y0 = static_cast<int>(blockIdx.x) * centre - a.steps;
   const int z0 = static_cast<int>(blockIdx.y) * centre - a.steps;
   const int row_words = a.words, plane_words = a.edge * a.words;
   const int tile_words = a.edge * plane_words;
-  const int threads = static_cast<int>(blockDim.x * blockDim.y);
-  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
   const std::uint32_t last_mask = last_word_mask(a.side);
-  auto inside = [&](int yy, int zz) {
-    const int y = y0 + yy, z = z0 + zz;
-    return y >= 0 && y < a.side && z >= 0 && z < a.side;
-  };
-  auto global_row = [&](int yy, int zz) {
-    return (static_cast<std::size_t>(z0 + zz) * a.side + (y0 + yy)) * a.words;
-  };
 
-  for (int i = tid; i < tile_words; i += threads) {
-    const int w = i % row_words, row = i / row_words, yy = row % a.edge, zz = row / a.edge;
-    tile[i] = inside(yy, zz) ? a.in[global_row(yy, zz) + w] : 0u;
-  }
+  load_tile<V>(a, tile, y0, z0);
   __syncthreads();
-
-  // Stores (or counts) the centre rows of buffer `src`.
-  unsigned long long count = 0;
-  auto store_centre = [&](const std::uint32_t* src, std::uint32_t* dst, bool counting) {
-    sweep_rows(a.steps, centre, [&](int yy, int zz) {
-      if (!inside(yy, zz)) return;
-      for (int w = static_cast<int>(threadIdx.x); w < row_words; w += blockDim.x) {
-        const std::uint32_t v = src[zz * plane_words + yy * row_words + w];
-        if (counting) count += static_cast<unsigned>(__popc(v));
-        else dst[global_row(yy, zz) + w] = v;
-      }
-    });
-  };
 
   for (int s = 1; s <= a.steps; ++s) {
     const std::uint32_t* src = tile + ((s - 1) & 1) * tile_words;
     std::uint32_t* dst = tile + (s & 1) * tile_words;
     const bool erode = a.erode_first && s == 1;
     sweep_rows(s, a.edge - 2 * s, [&](int yy, int zz) {
-      const bool in_volume = inside(yy, zz);
+      const int y = y0 + yy, z = z0 + zz;
+      const bool in_volume = y >= 0 && y < a.side && z >= 0 && z < a.side;
       for (int w = static_cast<int>(threadIdx.x); w < row_words; w += blockDim.x) {
         const int at = zz * plane_words + yy * row_words + w;
         const std::uint32_t c = src[at];
@@ -118,19 +162,26 @@ static __global__ void morpho_steps(Steps a) {
       }
     });
     __syncthreads();
-    if (s == 1 && a.erode_first && a.eroded != nullptr) store_centre(dst, a.eroded, false);
+    if (s == 1 && a.erode_first && a.eroded != nullptr) store_centre<V>(a, dst, a.eroded, y0, z0);
   }
 
   const std::uint32_t* result = tile + (a.steps & 1) * tile_words;
-  if (a.out != nullptr) store_centre(result, a.out, false);
+  if (a.out != nullptr) store_centre<V>(a, result, a.out, y0, z0);
   if (a.count == nullptr) return;
   __shared__ unsigned long long block_count;
+  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
   if (tid == 0) block_count = 0;
   __syncthreads();
-  store_centre(result, nullptr, true);
-  atomicAdd(&block_count, count);
+  atomicAdd(&block_count, count_centre<V>(a, result, y0, z0));
   __syncthreads();
   if (tid == 0) atomicAdd(a.count, block_count);
+}
+
+static __global__ void morpho_steps(Steps a) {
+  extern __shared__ uint4 tile_storage[];  // two buffers of edge * edge rows of `words` words
+  std::uint32_t* tile = reinterpret_cast<std::uint32_t*>(tile_storage);
+  if (a.words % 4 == 0) morpho_tile<uint4>(a, tile);
+  else morpho_tile<std::uint32_t>(a, tile);
 }
 
 // One thread per voxel of a row padded to W * 32: a warp's ballot is one word.
@@ -154,7 +205,7 @@ static __global__ void unpack_volume(const std::uint32_t* in, std::uint8_t* out,
 /// volume. All work is enqueued on the caller's stream; nothing synchronises.
 class Openings {
  public:
-  static constexpr int kEdge = 32;     // tile rows on a side, halo included
+  static constexpr int kEdge = 24;     // tile rows on a side, halo included
   static constexpr int kMaxSteps = 4;  // steps fused per launch (the halo)
 
   /// Allocates for a volume of side^3 voxels; edge and max_steps choose the tiling (the defaults
