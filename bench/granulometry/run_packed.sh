@@ -9,7 +9,7 @@
 #
 # GENERATED_DIR: `dfgc compile bench/granulometry/single_gpu.dfg --app granulometry_single_gpu -o DIR`
 # made where dfgc runs. Results (logs, CSVs, summary.md) under $OUT, else bench/results/granulometry-packed-run.
-# Environment: ITERATIONS (dfgc program, default 1000), TORCH_REPS (default 5), GIT_COMMIT.
+# Environment: ITERATIONS (dfgc program, default 1000), TORCH_REPS (default 10), GIT_COMMIT.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -eq 1 && -f $1/CMakeLists.txt ]] || { echo "usage: $0 GENERATED_DIR (a dfgc project of single_gpu.dfg)" >&2; exit 1; }
@@ -28,16 +28,20 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)
 } | tee "$out/machine.txt"
 
 build=$(mktemp -d)
-(cmake -S "$generated" -B "$build/app" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 &&
-  cmake --build "$build/app" -j 8) >"$out/build-app.log" 2>&1 &
-app_build=$!
 nvcc -std=c++20 -O3 -arch=sm_90 -Xcompiler=-Wall,-Wextra "$here/packed_check.cu" -o "$build/packed_check" 2>&1 |
   tee "$out/build-check.log"
 status=0
 "$build/packed_check" --csv "$out/packed_check.csv" 2>&1 | tee "$out/packed_check.log" || status=1
 
-wait "$app_build" || { tail -n 30 "$out/build-app.log"; exit 1; }
+# The program with the fastest tiling of packed_check (PACKED_TILE_EDGE/STEPS: the actors' default
+# unless set).
+tiling=$(awk -F, '$1 == "packed" && (best == "" || $4 < best) { best = $4; e = $2; s = $3 } END { print e, s }' \
+  "$out/packed_check.csv")
+read -r edge steps <<<"$tiling"
+echo "tiling=$edge/$steps (fastest of packed_check)" | tee -a "$out/machine.txt"
+(cmake -S "$generated" -B "$build/app" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_CUDA_FLAGS="-DPACKED_TILE_EDGE=$edge -DPACKED_TILE_STEPS=$steps" &&
+  cmake --build "$build/app" -j 8) >"$out/build-app.log" 2>&1 || { tail -n 30 "$out/build-app.log"; exit 1; }
 grep -i warning "$out/build-app.log" && { echo "run_packed: warnings building the dfgc program" >&2; exit 1; }
 for strategy in overlap no-overlap; do
   flag=()
@@ -45,7 +49,7 @@ for strategy in overlap no-overlap; do
   "$build/app/app" --iterations "$iterations" "${flag[@]}" --stats 2>&1 | tee "$out/app-$strategy.log" || status=1
 done
 
-PYTHONUNBUFFERED=1 python3 "$here/torch_openings.py" --reps "${TORCH_REPS:-5}" --csv "$out/torch.csv" 2>&1 |
+PYTHONUNBUFFERED=1 python3 "$here/torch_openings.py" --reps "${TORCH_REPS:-10}" --csv "$out/torch.csv" 2>&1 |
   tee "$out/torch.log" || status=1
 
 python3 - "$out" "$iterations" <<'EOF'

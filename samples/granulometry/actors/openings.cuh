@@ -32,8 +32,8 @@ struct OpeningsBase {
   }
 
   void run(const std::uint8_t* start, std::int64_t* counts, dfg::Context& ctx) {
-    openings_.pack(start, ctx.stream());
-    openings_.run(first, last, counts, ctx.elements(counts_port()), ctx.stream());
+    DFG_CUDA_CHECK(openings_.pack(start, ctx.stream()), "pack the volume");
+    DFG_CUDA_CHECK(openings_.run(first, last, counts, ctx.elements(counts_port()), ctx.stream()), "openings");
   }
   virtual std::size_t counts_port() const = 0;
 };
@@ -42,7 +42,7 @@ struct OpeningsHead : OpeningsBase {
   void fire(const std::uint8_t* volume, std::uint8_t* eroded, std::int64_t* counts,
             dfg::Context& ctx) {
     run(volume, counts, ctx);
-    openings_.unpack(eroded, ctx.stream());
+    DFG_CUDA_CHECK(openings_.unpack(eroded, ctx.stream()), "unpack the eroded volume");
   }
   std::size_t counts_port() const override { return 2; }
 };

@@ -24,6 +24,14 @@
 
 #include <cuda_runtime.h>
 
+// The default tiling (Openings::init): bench/granulometry/packed_check times the others.
+#ifndef PACKED_TILE_EDGE
+#define PACKED_TILE_EDGE 24
+#endif
+#ifndef PACKED_TILE_STEPS
+#define PACKED_TILE_STEPS 4
+#endif
+
 namespace packed {
 
 /// One launch of morpho_steps.
@@ -130,39 +138,87 @@ static __device__ __forceinline__ unsigned long long count_centre(const Steps& a
   return count;
 }
 
+// One step on one unit of row (yy, zz) of a tile: the unit `at` (in units of V) of src, its
+// x-neighbour bits from the units beside it, the same unit of the rows y -/+ 1 and z -/+ 1.
+struct StepShape {
+  int units;        // units of V per row
+  int plane_units;  // units of V per z-layer of the tile
+  std::uint32_t last_mask;
+  bool erode;
+};
+
+static __device__ __forceinline__ std::uint32_t combine(std::uint32_t c, std::uint32_t xm, std::uint32_t xp,
+                                                        std::uint32_t ym, std::uint32_t yp, std::uint32_t zm,
+                                                        std::uint32_t zp, bool erode) {
+  return erode ? c & xm & xp & ym & yp & zm & zp : c | xm | xp | ym | yp | zm | zp;
+}
+
+static __device__ __forceinline__ void step_unit(const std::uint32_t* src, std::uint32_t* dst, int at, int u,
+                                                 const StepShape& k, bool in_volume) {
+  const std::uint32_t c = src[at];
+  const std::uint32_t left = u > 0 ? src[at - 1] : 0u, right = u + 1 < k.units ? src[at + 1] : 0u;
+  std::uint32_t v = combine(c, __funnelshift_l(left, c, 1), __funnelshift_r(c, right, 1), src[at - k.units],
+                            src[at + k.units], src[at - k.plane_units], src[at + k.plane_units], k.erode);
+  if (u == k.units - 1) v &= k.last_mask;
+  dst[at] = in_volume ? v : 0u;
+}
+
+// Four words at once: 16-byte loads of the unit and of its four neighbour rows, single words
+// of the units beside it for the bits that cross.
+static __device__ __forceinline__ void step_unit(const uint4* src, uint4* dst, int at, int u,
+                                                 const StepShape& k, bool in_volume) {
+  const uint4 c = src[at];
+  const std::uint32_t* words = reinterpret_cast<const std::uint32_t*>(src);
+  const std::uint32_t left = u > 0 ? words[4 * at - 1] : 0u;
+  const std::uint32_t right = u + 1 < k.units ? words[4 * at + 4] : 0u;
+  const uint4 ym = src[at - k.units], yp = src[at + k.units];
+  const uint4 zm = src[at - k.plane_units], zp = src[at + k.plane_units];
+  uint4 v;
+  v.x = combine(c.x, __funnelshift_l(left, c.x, 1), __funnelshift_r(c.x, c.y, 1), ym.x, yp.x, zm.x, zp.x, k.erode);
+  v.y = combine(c.y, __funnelshift_l(c.x, c.y, 1), __funnelshift_r(c.y, c.z, 1), ym.y, yp.y, zm.y, zp.y, k.erode);
+  v.z = combine(c.z, __funnelshift_l(c.y, c.z, 1), __funnelshift_r(c.z, c.w, 1), ym.z, yp.z, zm.z, zp.z, k.erode);
+  v.w = combine(c.w, __funnelshift_l(c.z, c.w, 1), __funnelshift_r(c.w, right, 1), ym.w, yp.w, zm.w, zp.w, k.erode);
+  if (u == k.units - 1) v.w &= k.last_mask;
+  dst[at] = in_volume ? v : uint4{0u, 0u, 0u, 0u};
+}
+
+// Waits for the grid this launch depends on (programmatic dependent launch, sm_90 and later: the
+// launch may start while the previous one finishes) and lets the next launch start.
+static __device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
 template <class V>
 static __device__ __forceinline__ void morpho_tile(const Steps& a, std::uint32_t* tile) {
   const int centre = a.edge - 2 * a.steps;
   const int y0 = static_cast<int>(blockIdx.x) * centre - a.steps;
   const int z0 = static_cast<int>(blockIdx.y) * centre - a.steps;
-  const int row_words = a.words, plane_words = a.edge * a.words;
-  const int tile_words = a.edge * plane_words;
-  const std::uint32_t last_mask = last_word_mask(a.side);
+  StepShape k;
+  k.units = a.words * static_cast<int>(sizeof(std::uint32_t)) / static_cast<int>(sizeof(V));
+  k.plane_units = a.edge * k.units;
+  k.last_mask = last_word_mask(a.side);
+  const int tile_words = a.edge * a.edge * a.words;
 
+  wait_for_previous_grid();
   load_tile<V>(a, tile, y0, z0);
   __syncthreads();
 
   for (int s = 1; s <= a.steps; ++s) {
-    const std::uint32_t* src = tile + ((s - 1) & 1) * tile_words;
-    std::uint32_t* dst = tile + (s & 1) * tile_words;
-    const bool erode = a.erode_first && s == 1;
+    const V* src = reinterpret_cast<const V*>(tile + ((s - 1) & 1) * tile_words);
+    V* dst = reinterpret_cast<V*>(tile + (s & 1) * tile_words);
+    k.erode = a.erode_first && s == 1;
     sweep_rows(s, a.edge - 2 * s, [&](int yy, int zz) {
       const int y = y0 + yy, z = z0 + zz;
       const bool in_volume = y >= 0 && y < a.side && z >= 0 && z < a.side;
-      for (int w = static_cast<int>(threadIdx.x); w < row_words; w += blockDim.x) {
-        const int at = zz * plane_words + yy * row_words + w;
-        const std::uint32_t c = src[at];
-        const std::uint32_t left = w > 0 ? src[at - 1] : 0u, right = w + 1 < row_words ? src[at + 1] : 0u;
-        const std::uint32_t xm = (c << 1) | (left >> 31), xp = (c >> 1) | (right << 31);
-        const std::uint32_t ym = src[at - row_words], yp = src[at + row_words];
-        const std::uint32_t zm = src[at - plane_words], zp = src[at + plane_words];
-        std::uint32_t v = erode ? c & xm & xp & ym & yp & zm & zp : c | xm | xp | ym | yp | zm | zp;
-        if (w == row_words - 1) v &= last_mask;
-        dst[at] = in_volume ? v : 0u;
-      }
+      for (int u = static_cast<int>(threadIdx.x); u < k.units; u += blockDim.x)
+        step_unit(src, dst, zz * k.plane_units + yy * k.units + u, u, k, in_volume);
     });
     __syncthreads();
-    if (s == 1 && a.erode_first && a.eroded != nullptr) store_centre<V>(a, dst, a.eroded, y0, z0);
+    if (s == 1 && a.erode_first && a.eroded != nullptr)
+      store_centre<V>(a, reinterpret_cast<const std::uint32_t*>(dst), a.eroded, y0, z0);
   }
 
   const std::uint32_t* result = tile + (a.steps & 1) * tile_words;
@@ -205,8 +261,8 @@ static __global__ void unpack_volume(const std::uint32_t* in, std::uint8_t* out,
 /// volume. All work is enqueued on the caller's stream; nothing synchronises.
 class Openings {
  public:
-  static constexpr int kEdge = 24;     // tile rows on a side, halo included
-  static constexpr int kMaxSteps = 4;  // steps fused per launch (the halo)
+  static constexpr int kEdge = PACKED_TILE_EDGE;       // tile rows on a side, halo included
+  static constexpr int kMaxSteps = PACKED_TILE_STEPS;  // steps fused per launch (the halo)
 
   /// Allocates for a volume of side^3 voxels; edge and max_steps choose the tiling (the defaults
   /// unless a benchmark sweeps them). Returns CUDA's error where one fails.
@@ -229,6 +285,9 @@ class Openings {
     max_steps_ = std::max(1, std::min(max_steps_, (edge_ - 1) / 2));
     if (shared_bytes(edge_) > static_cast<std::size_t>(optin)) return cudaErrorInvalidConfiguration;
     e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+    int major = 0;
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    dependent_launches_ = major >= 9;
     for (std::uint32_t*& p : buffers_)
       if (e == cudaSuccess) e = cudaMalloc(&p, words_total_ * sizeof(std::uint32_t));
     return e;
@@ -241,16 +300,18 @@ class Openings {
     for (std::uint32_t* p : buffers_) cudaFree(p);
   }
 
-  /// Packs a side^3 uint8 volume (non-zero: set) as the carried volume.
-  void pack(const std::uint8_t* volume, cudaStream_t stream) {
+  /// Packs a side^3 uint8 volume (non-zero: set) as the carried volume. Returns the launch's error.
+  cudaError_t pack(const std::uint8_t* volume, cudaStream_t stream) {
     carried_ = 0;
     pack_volume<<<row_grid(), kRowThreads, 0, stream>>>(volume, buffers_[carried_], side_, words_);
+    return cudaGetLastError();
   }
 
   /// Openings first..last: counts[k - 1] = voxels left by opening k (int64, zeroed first: the
   /// caller's array has `count_slots` elements). The carried volume ends eroded `last` times.
-  void run(int first, int last, std::int64_t* counts, std::size_t count_slots, cudaStream_t stream) {
-    cudaMemsetAsync(counts, 0, count_slots * sizeof(std::int64_t), stream);
+  /// Returns the first error of the enqueued work.
+  cudaError_t run(int first, int last, std::int64_t* counts, std::size_t count_slots, cudaStream_t stream) {
+    cudaError_t e = cudaMemsetAsync(counts, 0, count_slots * sizeof(std::int64_t), stream);
     for (int k = first; k <= last; ++k) {
       unsigned long long* count = reinterpret_cast<unsigned long long*>(counts + (k - 1));
       const std::uint32_t* in = buffers_[carried_];
@@ -272,7 +333,7 @@ class Openings {
         const bool only_erosion = first_launch && steps == 1;
         if (left == 0) a.count = count;
         else if (!only_erosion) a.out = buffers_[work];
-        launch(a, stream);
+        if (e == cudaSuccess) e = launch(a, stream);
         if (left > 0) {
           in = only_erosion ? buffers_[eroded] : buffers_[work];
           if (!only_erosion) work = 5 - work;
@@ -281,11 +342,13 @@ class Openings {
       }
       carried_ = eroded;
     }
+    return e;
   }
 
-  /// Unpacks the carried volume into a side^3 uint8 volume (0 or 1).
-  void unpack(std::uint8_t* volume, cudaStream_t stream) const {
+  /// Unpacks the carried volume into a side^3 uint8 volume (0 or 1). Returns the launch's error.
+  cudaError_t unpack(std::uint8_t* volume, cudaStream_t stream) const {
     unpack_volume<<<row_grid(), kRowThreads, 0, stream>>>(buffers_[carried_], volume, side_, words_);
+    return cudaGetLastError();
   }
 
   int edge() const { return edge_; }
@@ -305,14 +368,30 @@ class Openings {
                 static_cast<unsigned>(side_));
   }
 
-  void launch(const Steps& a, cudaStream_t stream) const {
+  // A tile launch; on sm_90 and later a programmatic dependent launch, so that it starts while
+  // the previous tile launch finishes (morpho_steps waits for it before reading).
+  cudaError_t launch(const Steps& a, cudaStream_t stream) const {
     const int centre = a.edge - 2 * a.steps;
     const unsigned tiles = static_cast<unsigned>((side_ + centre - 1) / centre);
-    const unsigned x = static_cast<unsigned>(std::min(words_, 32));
-    morpho_steps<<<dim3(tiles, tiles), dim3(x, kTileThreads / x), shared_bytes(a.edge), stream>>>(a);
+    const int units = words_ % 4 == 0 ? words_ / 4 : words_;  // uint4 or single words
+    const unsigned x = static_cast<unsigned>(std::min(units, 32));
+    cudaLaunchAttribute dependent{};
+    dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    dependent.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(tiles, tiles);
+    config.blockDim = dim3(x, kTileThreads / x);
+    config.dynamicSmemBytes = shared_bytes(a.edge);
+    config.stream = stream;
+    config.attrs = &dependent;
+    config.numAttrs = dependent_launches_ ? 1 : 0;
+    Steps args = a;
+    void* params[] = {&args};
+    return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(&morpho_steps), params);
   }
 
   int side_ = 0, words_ = 0, edge_ = 0, max_steps_ = 0;
+  bool dependent_launches_ = false;
   std::size_t words_total_ = 0;
   std::uint32_t* buffers_[4] = {nullptr, nullptr, nullptr, nullptr};  // carried (2 turns), work (2 turns)
   int carried_ = 0;
