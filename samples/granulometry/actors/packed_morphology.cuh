@@ -11,11 +11,14 @@
 // it) ANDed (erosion) or ORed (dilation) with the same word of the rows y - 1, y + 1, z - 1, z + 1.
 //
 // morpho_steps fuses several such steps per launch (temporal blocking): a block loads a tile of
-// edge x edge rows (all of x, y and z) into shared memory, does `steps` steps there, each on one
-// row fewer on every side, and writes the centre of edge - 2 * steps rows on a side. The first
-// step may be an erosion, whose centre is stored as well (the eroded volume carries over from one
-// opening to the next); the last may count the centre's voxels instead of storing them (popcount,
-// one 64-bit atomic add per block: integer, so the count does not depend on the block order).
+// edge x edge rows (in y and z; a row is all of x) into shared memory, does `steps` steps there,
+// each on one row fewer on every side, and writes the centre of edge - 2 * steps rows on a side.
+// The first step may be an erosion, whose centre is stored as well (the eroded volume carries
+// over from one opening to the next); the last may count the centre's voxels instead of storing
+// them (popcount, one 64-bit atomic add per block: integer, so the count does not depend on the
+// block order). Where a row is a whole number of 16-byte units (S a multiple of 128), a thread
+// works on four words at once. On sm_90 and later, consecutive launches are programmatic
+// dependent launches: one starts while the previous finishes, and waits for it before reading.
 #pragma once
 
 #include <algorithm>
