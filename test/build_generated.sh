@@ -11,6 +11,9 @@
 #   cpu_tsan     the same, built and run with ThreadSanitizer
 #   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
+#   granulometry_gpu_build
+#                the same for samples/granulometry/granulometry.dfg (the packed openings), and
+#                bench/granulometry/packed_check.cu built by nvcc with warnings as errors
 #   determinism  two compiles give byte-identical trees; a second compile into the same
 #                directory changes nothing
 #   refusals     -o into a foreign non-empty directory, a spec with an
@@ -45,6 +48,20 @@ compile() {  # compile SPEC OUT [dfgc args...]
   local spec=$1 out=$2
   shift 2
   "$dfgc" compile "$spec" -o "$out" "$@"
+}
+
+find_nvcc() {  # sets nvcc, or skips the case
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [[ ! -x $nvcc ]]; then echo "nvcc not found: skipped"; exit 77; fi
+}
+
+build_gpu() {  # build_gpu DIR: a generated GPU project, nvcc, warnings as errors
+  local dir=$1
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
+    -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
+    -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
+  cmake --build "$dir/build" -j 2
+  [[ -x $dir/build/app ]] || fail "no executable"
 }
 
 run_all() {  # run_all APP: both strategies, both sync modes
@@ -125,14 +142,16 @@ case $case in
     run_all "$work/gen/build/app"
     ;;
   gpu_build)
-    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-    if [[ ! -x $nvcc ]]; then echo "nvcc not found: skipped"; exit 77; fi
+    find_nvcc
     compile "samples/overlap/$mapping.dfg" "$work/gen"
-    cmake -S "$work/gen" -B "$work/gen/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CXX_COMPILER=g++ \
-      -DCMAKE_CUDA_HOST_COMPILER=g++ -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS=-Werror \
-      -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null
-    cmake --build "$work/gen/build" -j 2
-    [[ -x $work/gen/build/app ]] || fail "no executable"
+    build_gpu "$work/gen"
+    ;;
+  granulometry_gpu_build)
+    find_nvcc
+    compile samples/granulometry/granulometry.dfg "$work/gen"
+    build_gpu "$work/gen"
+    "$nvcc" -std=c++20 -arch=sm_90 -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
+      bench/granulometry/packed_check.cu -o "$work/packed_check" || fail "packed_check does not build"
     ;;
   determinism)
     compile samples/overlap/one_gpu.dfg "$work/a/gen"

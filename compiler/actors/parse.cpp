@@ -14,8 +14,13 @@ namespace {
 
 // CUDA 13's headers are too new for clang 19's own CUDA wrapper, so GPU headers are read with
 // -nocudainc and this prelude instead: the runtime API, the execution-space attributes, the
-// launch-configuration hook that `<<<...>>>` calls, and threadIdx/blockIdx.
-constexpr const char* kCudaPrelude = R"(#include <cuda_runtime.h>
+// launch-configuration hook that `<<<...>>>` calls, threadIdx/blockIdx, and declarations of the
+// device intrinsics that kernels commonly call (bit counts, warp votes and shuffles, atomics,
+// fences), which the wrapper would have brought. <stdlib.h> first: clang's cuda_wrappers/new,
+// reached through any standard header that includes <new>, calls ::malloc and ::free.
+// Only declarations: dfgc reads the actors' classes and never generates code from these.
+constexpr const char* kCudaPrelude = R"(#include <stdlib.h>
+#include <cuda_runtime.h>
 #undef __global__
 #define __global__ __attribute__((global))
 #undef __device__
@@ -24,6 +29,39 @@ constexpr const char* kCudaPrelude = R"(#include <cuda_runtime.h>
 #define __shared__ __attribute__((shared))
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
 #include <__clang_cuda_builtin_vars.h>
+__device__ int __popc(unsigned int);
+__device__ int __popcll(unsigned long long);
+__device__ int __clz(int);
+__device__ int __clzll(long long);
+__device__ int __ffs(int);
+__device__ int __ffsll(long long);
+__device__ unsigned int __brev(unsigned int);
+__device__ unsigned long long __brevll(unsigned long long);
+__device__ unsigned int __funnelshift_l(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_r(unsigned int, unsigned int, unsigned int);
+__device__ void __syncwarp(unsigned int = 0xffffffffu);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+__device__ void __threadfence_system();
+__device__ long long clock64();
+__device__ unsigned int __activemask();
+__device__ unsigned int __ballot_sync(unsigned int, int);
+__device__ int __any_sync(unsigned int, int);
+__device__ int __all_sync(unsigned int, int);
+template <class T> __device__ T __shfl_sync(unsigned int, T, int, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned int, T, unsigned int, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned int, T, unsigned int, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned int, T, int, int = 32);
+template <class T> __device__ T __ldg(const T*);
+template <class T> __device__ T atomicAdd(T*, T);
+template <class T> __device__ T atomicSub(T*, T);
+template <class T> __device__ T atomicExch(T*, T);
+template <class T> __device__ T atomicMin(T*, T);
+template <class T> __device__ T atomicMax(T*, T);
+template <class T> __device__ T atomicAnd(T*, T);
+template <class T> __device__ T atomicOr(T*, T);
+template <class T> __device__ T atomicXor(T*, T);
+template <class T> __device__ T atomicCAS(T*, T, T);
 )";
 
 constexpr const char* kPreludePath = "/dfgc-virtual/cuda_prelude.h";

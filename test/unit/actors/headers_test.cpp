@@ -41,6 +41,19 @@ TEST_CASE("the overlap sample's actors pass with their signatures", "[actors]") 
   CHECK(consumer.fire_takes_context);
 }
 
+TEST_CASE("a GPU header may call the device intrinsics and include the standard library",
+          "[actors]") {
+  ActorProgram p;
+  p.actor("Intrinsics").in("a", ir::ElemType::u32).out("b", ir::ElemType::u32);
+  p.gpu(kInputs + "intrinsics.cuh", "Intrinsics");
+  ActorSignatures s = p.check();
+  CHECK(p.reported() == Lines{});
+  REQUIRE(s.size() == 1);
+  const ActorSignature& gpu = s.at({0, ir::PeKind::gpu});
+  CHECK(gpu.fire_ports == std::vector<std::uint32_t>{0, 1});
+  CHECK(gpu.has_init);
+}
+
 TEST_CASE("a header that cannot be opened is reported at its spec string", "[actors]") {
   ActorProgram p;
   p.actor("Lost").in("a").cpu(kInputs + "nowhere.hpp", "Lost");
