@@ -5,6 +5,7 @@
 #include "actors/frontend.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -167,11 +168,15 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
   for (std::size_t i = 0; i < clang_diags.size(); ++i) {
     const actors::ClangDiagnostic& cd = clang_diags[i];
     if (cd.level != Level::Error && cd.level != Level::Fatal) continue;
-    std::optional<std::size_t> header = where ? where->header_of(cd.loc) : std::nullopt;
-    std::size_t position = header ? static_cast<std::size_t>(
-                                        std::find(batch.headers.begin(), batch.headers.end(),
-                                                  *header) - batch.headers.begin())
-                                  : 0;
+    // A plain index rather than an optional: GCC 12 reports a std::optional<std::size_t> read
+    // after this loop's `continue` as maybe uninitialized.
+    constexpr std::size_t kNoHeader = std::numeric_limits<std::size_t>::max();
+    std::size_t header = where ? where->header_of(cd.loc).value_or(kNoHeader) : kNoHeader;
+    std::size_t position = header != kNoHeader
+                               ? static_cast<std::size_t>(
+                                     std::find(batch.headers.begin(), batch.headers.end(), header) -
+                                     batch.headers.begin())
+                               : 0;
     checked = std::min(checked, position);
     Place at = where ? where->point(cd.loc) : Place{};
     if (!reported_.emplace(at.loc.file, at.loc.offset, cd.message).second) continue;
@@ -180,7 +185,7 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
       Place note_at = where ? where->point(clang_diags[n].loc) : Place{};
       d.note(note_at.loc, clang_diags[n].message, note_at.length);
     }
-    if (header) note_impls(d, batch.kind, *header);
+    if (header != kNoHeader) note_impls(d, batch.kind, header);
   }
   return checked;
 }
