@@ -48,7 +48,7 @@ class ActorFrontend {
                 SourceManager& sources, DiagnosticEngine& diags)
       : program_(program), options_(options), sources_(sources), diags_(diags) {}
 
-  ActorSignatures run();
+  ActorSignatures run(std::vector<std::string>* files_read);
 
  private:
   const ir::Impl& impl_of(const ImplRef& ref) const {
@@ -60,6 +60,7 @@ class ActorFrontend {
   std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
   void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
   void check_batch(const Batch& batch, ActorSignatures& signatures);
+  static void add_files_read(const Batch& batch, std::set<std::string>& files);
 
   const ir::Program& program_;
   const ActorFrontendOptions& options_;
@@ -71,7 +72,7 @@ class ActorFrontend {
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
 };
 
-ActorSignatures ActorFrontend::run() {
+ActorSignatures ActorFrontend::run(std::vector<std::string>* files_read) {
   for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
     const ir::Actor& actor = program_.dfg.actors[a];
     for (std::size_t i = 0; i < actor.impls.size(); ++i)
@@ -81,7 +82,31 @@ ActorSignatures ActorFrontend::run() {
   parse(batches);
   ActorSignatures signatures;
   for (const Batch& batch : batches) check_batch(batch, signatures);
+  if (files_read) {
+    std::set<std::string> files;
+    for (const Batch& batch : batches) add_files_read(batch, files);
+    files_read->insert(files_read->end(), files.begin(), files.end());
+  }
   return signatures;
+}
+
+/// Adds the files of the batch's translation unit that are on disk and were not reached through a
+/// system include directory (the C++ library, Clang's own headers; CUDA's headers, on the include
+/// path, are listed). The unit's main file and the CUDA prelude are in memory only.
+void ActorFrontend::add_files_read(const Batch& batch, std::set<std::string>& files) {
+  if (!batch.unit.ast) return;
+  const clang::SourceManager& sm = batch.unit.ast->getSourceManager();
+  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
+    const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
+    if (!entry.isFile() || clang::SrcMgr::isSystem(entry.getFile().getFileCharacteristic()))
+      continue;
+    clang::OptionalFileEntryRef file = entry.getFile().getContentCache().OrigEntry;
+    if (!file) continue;
+    llvm::SmallString<256> path(file->getName());
+    if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path)) continue;
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    files.insert(std::string(path));
+  }
 }
 
 /// Loads the header into dfgc's SourceManager (to quote its lines) and identifies the file.
@@ -217,8 +242,9 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
 }  // namespace
 
 ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags) {
-  return ActorFrontend(program, options, sources, diags).run();
+                             SourceManager& sources, DiagnosticEngine& diags,
+                             std::vector<std::string>* files_read) {
+  return ActorFrontend(program, options, sources, diags).run(files_read);
 }
 
 }  // namespace dfgc

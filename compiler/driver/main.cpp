@@ -18,6 +18,7 @@
 
 #include "actors/frontend.hpp"
 #include "codegen/project.hpp"
+#include "driver/depfile.hpp"
 #include "ir/ig.hpp"
 #include "ir/ir.hpp"
 #include "mapping/map_command.hpp"
@@ -51,6 +52,8 @@ options:
   --emit=WHAT       what 'schedule' prints: ir, schedule (schedule.txt, the default) or dot
   -o DIR            where 'compile' writes the project: a new or empty directory, or one that
                     dfgc wrote before (its files are replaced, other files are kept)
+  --depfile FILE    with 'compile': write a Make-style depfile of every file read (the spec,
+                    its imports, the actor headers and what they include) for DIR/dfgc-manifest.txt
   -h, --help        print this help
 )";
 
@@ -64,6 +67,7 @@ struct Options {
   std::string dump_after;
   std::string emit = "schedule";
   std::string out_dir;
+  std::string depfile;
 };
 
 const std::vector<std::string_view> kPasses = {"schedule", "insert_buffers", "buffer_depth",
@@ -155,6 +159,10 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
       auto v = value("-o");
       if (!v || v->empty()) return fail("missing directory after '-o'");
       o.out_dir = *v;
+    } else if (a == "--depfile" || a.starts_with("--depfile=")) {
+      auto v = value("--depfile");
+      if (!v || v->empty()) return fail("missing file after '--depfile'");
+      o.depfile = *v;
     } else if (a.starts_with("-") && a != "-") {
       return fail(fmt::format("unknown option '{}'", a));
     } else if (o.command.empty()) {
@@ -176,6 +184,8 @@ std::optional<Options> parse_args(int argc, char** argv, bool& help) {
   if (o.command == "compile" && o.out_dir.empty())
     return fail("'compile' needs an output directory: -o DIR");
   if (o.command != "compile" && !o.out_dir.empty()) return fail("'-o' needs the 'compile' command");
+  if (o.command != "compile" && !o.depfile.empty())
+    return fail("'--depfile' needs the 'compile' command");
   if (o.command == "compile" && !o.read_actors)
     return fail("'compile' reads the actor headers: drop '--no-actors'");
   o.sema.spec_file = o.spec;
@@ -203,9 +213,12 @@ int run(const Options& o) {
   if (!program || diags.has_errors()) return finish(1);
 
   dfgc::ActorSignatures signatures;
+  std::vector<std::string> files_read;
+  for (const auto& module : spec->modules) files_read.push_back(sources.name(module->file));
   if (o.read_actors) {
     signatures = timer.run("actors", [&] {
-      return dfgc::check_actors(*program, dfgc::ActorFrontendOptions{}, sources, diags);
+      return dfgc::check_actors(*program, dfgc::ActorFrontendOptions{}, sources, diags,
+                                &files_read);
     });
     if (diags.has_errors()) return finish(1);
   }
@@ -243,6 +256,8 @@ int run(const Options& o) {
       return dfgc::codegen::generate_project(p, ig, signatures, o.out_dir);
     });
     auto error = timer.run("write", [&] { return dfgc::codegen::write_project(files, o.out_dir); });
+    if (!error && !o.depfile.empty())
+      error = dfgc::write_depfile(o.depfile, o.out_dir + "/dfgc-manifest.txt", files_read);
     diags.print(std::cerr);
     if (error) {
       std::cerr << "dfgc: error: " << *error << "\n";
