@@ -11,6 +11,9 @@
 #            new DEFINES value each change what the program prints; dfgc's depfile lists the
 #            spec, both actor headers, the header they include and the installed runtime
 #            header, no system header
+#   deb      `cpack -G DEB` in BUILD: the package's files (dpkg-deb -c), its Depends naming the
+#            package of every shared library dfgc needs; then the package unpacked
+#            (dpkg-deb -x, no root needed) and the example built and run against it
 set -euo pipefail
 build=$1 root=$2 work=$3 case=$4
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -100,6 +103,36 @@ case $case in
     run_and_expect 5 2 128
     ;;
 
+  deb)
+    (cd "$build" && cpack -G DEB -B "$work/deb" >"$work/cpack.log" 2>&1) ||
+      { cat "$work/cpack.log"; fail "cpack -G DEB"; }
+    deb=$(find "$work/deb" -maxdepth 1 -name 'dfgc_*.deb')
+    [ -n "$deb" ] || fail "no dfgc_*.deb in $work/deb"
+    contents=$(dpkg-deb -c "$deb")
+    for f in ./usr/bin/dfgc ./usr/include/dfg/context.hpp ./usr/include/dfg/cuda/ \
+             /cmake/dfgc/dfgcConfig.cmake /cmake/dfgc/dfgcTargets.cmake \
+             /cmake/dfgc/DfgcAddApplication.cmake; do
+      grep -qF "$f" <<<"$contents" || fail "the package has no $f: $contents"
+    done
+    depends=$(dpkg-deb -f "$deb" Depends)
+    dpkg-deb -x "$deb" "$work/root"
+    # Every shared library dfgc needs comes from a package the Depends field names.
+    for lib in $(objdump -p "$work/root/usr/bin/dfgc" | awk '/NEEDED/ {print $2}'); do
+      path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+      [ -n "$path" ] || fail "$lib, which dfgc needs, is not installed here"
+      # dpkg knows the file under the path its package gave: /lib or /usr/lib (merged /usr).
+      package=$( (dpkg -S "$(readlink -f "$path")" || dpkg -S "$path") 2>/dev/null | head -1 | cut -d: -f1)
+      [ -n "$package" ] || fail "no package has $path"
+      # Depends: "a, b (>= 1), c | d": one package name a line.
+      sed 's/[,|]/\n/g' <<<"$depends" | awk '{print $1}' | grep -qxF "$package" ||
+        fail "dfgc needs $lib ($package), not in Depends: $depends"
+    done
+    grep -q "libclang-common-" <<<"$depends" || fail "Depends lacks Clang's builtin headers: $depends"
+
+    configure "$work/root/usr"
+    build first.log
+    run_and_expect 3 1 256
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok ($case)"
