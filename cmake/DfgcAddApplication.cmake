@@ -2,10 +2,10 @@
 #                      [APP <name>] [DEFINES <PARAM=VALUE>...] [CMAKE_ARGS <arg>...])
 #
 # Compiles SPEC with dfgc at build time into <binary dir>/<target>/project and builds that
-# project's program in <binary dir>/<target>/build. <target> builds it; its DFGC_EXECUTABLE
-# property (also the variable <target>_EXECUTABLE) is the program's path, for add_test() or
-# install(PROGRAMS). APP and DEFINES are dfgc's --app and -D; CMAKE_ARGS go to the configure of
-# the generated project, after the compilers and build type of this tree.
+# project's program in <binary dir>/<target>/build. <target> builds it (<target>_dfgc runs only
+# dfgc); its DFGC_EXECUTABLE property (also the variable <target>_EXECUTABLE) is the program's
+# path, for add_test() or install(PROGRAMS). APP and DEFINES are dfgc's --app and -D; CMAKE_ARGS
+# go to the configure of the generated project, after the compilers and build type of this tree.
 #
 # Rebuilds: dfgc writes a depfile of every file it read (the spec, its imports, the actor headers
 # and the non-system headers they include, dfgc's runtime), so editing any of them reruns dfgc;
@@ -73,14 +73,15 @@ function(dfgc_add_application)
     VERBATIM)
   add_custom_target(${ARG_NAME}_dfgc DEPENDS "${manifest}")
 
-  set(cmake_args "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}")
+  # The compilers and build type of this tree, as cache entries (a list such as
+  # CMAKE_CUDA_ARCHITECTURES=80;90 survives CMAKE_CACHE_ARGS, not CMAKE_ARGS).
+  set(cache_args "-DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}")
   foreach(var CMAKE_BUILD_TYPE CMAKE_CXX_COMPILER_LAUNCHER CMAKE_CUDA_COMPILER
               CMAKE_CUDA_ARCHITECTURES CMAKE_CUDA_COMPILER_LAUNCHER)
     if(DEFINED ${var} AND NOT "${${var}}" STREQUAL "")
-      list(APPEND cmake_args "-D${var}=${${var}}")
+      list(APPEND cache_args "-D${var}:STRING=${${var}}")
     endif()
   endforeach()
-  list(APPEND cmake_args ${ARG_CMAKE_ARGS})
 
   ExternalProject_Add(${ARG_NAME}
     PREFIX "${dir}"
@@ -89,7 +90,8 @@ function(dfgc_add_application)
     DOWNLOAD_COMMAND ""   # the sources are dfgc's: ${ARG_NAME}_dfgc writes them
     UPDATE_COMMAND ""
     INSTALL_COMMAND ""
-    CMAKE_ARGS ${cmake_args}
+    CMAKE_CACHE_ARGS ${cache_args}
+    CMAKE_ARGS ${ARG_CMAKE_ARGS}
     BUILD_ALWAYS ON
     DEPENDS ${ARG_NAME}_dfgc)
 
