@@ -116,15 +116,17 @@ case $case in
     done
     depends=$(dpkg-deb -f "$deb" Depends)
     dpkg-deb -x "$deb" "$work/root"
-    # Every shared library dfgc needs comes from a package the Depends field names.
+    # Every shared library dfgc needs comes from a package the Depends field names. (No pipeline
+    # here ends before its input does: with pipefail, a writer killed by SIGPIPE fails it.)
     for lib in $(objdump -p "$work/root/usr/bin/dfgc" | awk '/NEEDED/ {print $2}'); do
-      path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+      path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found {print $NF; found = 1}')
       [ -n "$path" ] || fail "$lib, which dfgc needs, is not installed here"
       # dpkg knows the file under the path its package gave: /lib or /usr/lib (merged /usr).
-      package=$( (dpkg -S "$(readlink -f "$path")" || dpkg -S "$path") 2>/dev/null | head -1 | cut -d: -f1)
+      package=$( (dpkg -S "$(readlink -f "$path")" || dpkg -S "$path") 2>/dev/null |
+                 awk -F: 'NR == 1 {print $1}')
       [ -n "$package" ] || fail "no package has $path"
       # Depends: "a, b (>= 1), c | d": one package name a line.
-      sed 's/[,|]/\n/g' <<<"$depends" | awk '{print $1}' | grep -qxF "$package" ||
+      sed 's/[,|]/\n/g' <<<"$depends" | awk '{print $1}' | grep -xF "$package" >/dev/null ||
         fail "dfgc needs $lib ($package), not in Depends: $depends"
     done
     grep -q "libclang-common-" <<<"$depends" || fail "Depends lacks Clang's builtin headers: $depends"
