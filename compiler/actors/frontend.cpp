@@ -5,6 +5,7 @@
 #include "actors/frontend.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -47,7 +48,7 @@ class ActorFrontend {
                 SourceManager& sources, DiagnosticEngine& diags)
       : program_(program), options_(options), sources_(sources), diags_(diags) {}
 
-  ActorSignatures run();
+  ActorSignatures run(std::vector<std::string>* files_read);
 
  private:
   const ir::Impl& impl_of(const ImplRef& ref) const {
@@ -59,6 +60,7 @@ class ActorFrontend {
   std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
   void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
   void check_batch(const Batch& batch, ActorSignatures& signatures);
+  static void add_files_read(const Batch& batch, std::set<std::string>& files);
 
   const ir::Program& program_;
   const ActorFrontendOptions& options_;
@@ -70,7 +72,7 @@ class ActorFrontend {
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
 };
 
-ActorSignatures ActorFrontend::run() {
+ActorSignatures ActorFrontend::run(std::vector<std::string>* files_read) {
   for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
     const ir::Actor& actor = program_.dfg.actors[a];
     for (std::size_t i = 0; i < actor.impls.size(); ++i)
@@ -80,7 +82,31 @@ ActorSignatures ActorFrontend::run() {
   parse(batches);
   ActorSignatures signatures;
   for (const Batch& batch : batches) check_batch(batch, signatures);
+  if (files_read) {
+    std::set<std::string> files;
+    for (const Batch& batch : batches) add_files_read(batch, files);
+    files_read->insert(files_read->end(), files.begin(), files.end());
+  }
   return signatures;
+}
+
+/// Adds the files of the batch's translation unit that are on disk and were not reached through a
+/// system include directory (the C++ library, Clang's own headers; CUDA's headers, on the include
+/// path, are listed). The unit's main file and the CUDA prelude are in memory only.
+void ActorFrontend::add_files_read(const Batch& batch, std::set<std::string>& files) {
+  if (!batch.unit.ast) return;
+  const clang::SourceManager& sm = batch.unit.ast->getSourceManager();
+  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
+    const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
+    if (!entry.isFile() || clang::SrcMgr::isSystem(entry.getFile().getFileCharacteristic()))
+      continue;
+    clang::OptionalFileEntryRef file = entry.getFile().getContentCache().OrigEntry;
+    if (!file) continue;
+    llvm::SmallString<256> path(file->getName());
+    if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path)) continue;
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    files.insert(std::string(path));
+  }
 }
 
 /// Loads the header into dfgc's SourceManager (to quote its lines) and identifies the file.
@@ -165,11 +191,15 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
   for (std::size_t i = 0; i < clang_diags.size(); ++i) {
     const actors::ClangDiagnostic& cd = clang_diags[i];
     if (cd.level != Level::Error && cd.level != Level::Fatal) continue;
-    std::optional<std::size_t> header = where ? where->header_of(cd.loc) : std::nullopt;
-    std::size_t position = header ? static_cast<std::size_t>(
-                                        std::find(batch.headers.begin(), batch.headers.end(),
-                                                  *header) - batch.headers.begin())
-                                  : 0;
+    // A plain index rather than an optional: GCC 12 reports a std::optional<std::size_t> read
+    // after this loop's `continue` as maybe uninitialized.
+    constexpr std::size_t kNoHeader = std::numeric_limits<std::size_t>::max();
+    std::size_t header = where ? where->header_of(cd.loc).value_or(kNoHeader) : kNoHeader;
+    std::size_t position = header != kNoHeader
+                               ? static_cast<std::size_t>(
+                                     std::find(batch.headers.begin(), batch.headers.end(), header) -
+                                     batch.headers.begin())
+                               : 0;
     checked = std::min(checked, position);
     Place at = where ? where->point(cd.loc) : Place{};
     if (!reported_.emplace(at.loc.file, at.loc.offset, cd.message).second) continue;
@@ -178,7 +208,7 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
       Place note_at = where ? where->point(clang_diags[n].loc) : Place{};
       d.note(note_at.loc, clang_diags[n].message, note_at.length);
     }
-    if (header) note_impls(d, batch.kind, *header);
+    if (header != kNoHeader) note_impls(d, batch.kind, header);
   }
   return checked;
 }
@@ -211,8 +241,9 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
 }  // namespace
 
 ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags) {
-  return ActorFrontend(program, options, sources, diags).run();
+                             SourceManager& sources, DiagnosticEngine& diags,
+                             std::vector<std::string>* files_read) {
+  return ActorFrontend(program, options, sources, diags).run(files_read);
 }
 
 }  // namespace dfgc

@@ -37,13 +37,16 @@ struct ActorFrontendOptions {
 
 /// Checks every implementation of every actor of `program`. Diagnostics point into the header
 /// (loading it into `sources` so that the line can be quoted) with a note at the spec line.
-/// Returns the signatures of the implementations that passed.
+/// Returns the signatures of the implementations that passed. When `files_read` is given, dfgc appends to it
+/// the absolute path of every file on disk that Clang read outside system directories: the
+/// headers, what they include, dfgc's runtime headers (sorted, each once; for a depfile).
 ///
 /// All CPU headers are parsed as one C++ translation unit and all GPU headers as one CUDA (host
 /// side) translation unit, the two in parallel. Clang's own errors in a header are reported as
 /// they are; its warnings are not. A header with a Clang error, and those its translation unit
 /// includes after it, are not checked further.
 ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags);
+                             SourceManager& sources, DiagnosticEngine& diags,
+                             std::vector<std::string>* files_read = nullptr);
 
 }  // namespace dfgc

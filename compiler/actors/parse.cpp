@@ -7,6 +7,8 @@
 
 #include <clang/Tooling/Tooling.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 
 namespace dfgc::actors {
 
@@ -66,11 +68,21 @@ template <class T> __device__ T atomicCAS(T*, T, T);
 
 constexpr const char* kPreludePath = "/dfgc-virtual/cuda_prelude.h";
 
-/// dfgc's runtime headers (<dfg/context.hpp>): $DFGC_RUNTIME_INCLUDE when set (an installed dfgc
-/// or a relocated checkout), else the runtime/include of the source tree dfgc was built from.
+/// dfgc's runtime headers (<dfg/context.hpp>): $DFGC_RUNTIME_INCLUDE when set (a relocated
+/// checkout), else those installed beside dfgc (DFGC_INSTALLED_RUNTIME_INCLUDE, relative to the
+/// directory of the dfgc executable) when they are there, else the runtime/include of the source
+/// tree dfgc was built from.
 std::string runtime_include_dir() {
   const char* env = std::getenv("DFGC_RUNTIME_INCLUDE");
-  return env && *env ? env : DFGC_RUNTIME_INCLUDE_DIR;
+  if (env && *env) return env;
+  static int anchor;
+  llvm::SmallString<256> installed(
+      llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(nullptr, &anchor)));
+  llvm::sys::path::append(installed, DFGC_INSTALLED_RUNTIME_INCLUDE);
+  llvm::sys::path::remove_dots(installed, /*remove_dot_dot=*/true);
+  llvm::SmallString<256> probe(installed);
+  llvm::sys::path::append(probe, "dfg", "context.hpp");
+  return llvm::sys::fs::exists(probe) ? std::string(installed) : DFGC_RUNTIME_INCLUDE_DIR;
 }
 
 std::string or_default(const std::string& value, const char* fallback) {

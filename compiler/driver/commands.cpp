@@ -62,12 +62,12 @@ class PipelineCommand : public Command {
 
   /// Runs the pipeline up to the output's stage and prints the output.
   int run_pipeline_to(const std::string& spec, const CommonOptions& common,
-                      const std::filesystem::path& out_dir) const {
+                      const std::filesystem::path& out_dir, const std::string& depfile = {}) const {
     SourceManager sources;
     DiagnosticEngine diags(sources);
     diags.set_warnings_as_errors(common.werror);
     Instrumentation instrumentation(common.instrumentation(), std::cerr);
-    PipelineInput in{common.sema, common.read_actors, out_dir};
+    PipelineInput in{common.sema, common.read_actors, out_dir, depfile};
     in.sema.spec_file = spec;
     Compilation c;
     const Emit what = emit(common);
@@ -125,6 +125,13 @@ class CompileCommand final : public PipelineCommand {
            out_dir_ = std::string(v);
            return true;
          }},
+        {"--depfile", "FILE", "a file",
+         "also write a Make-style depfile of every file read (the spec, its imports, the\n"
+         "actor headers and what they include) for DIR/dfgc-manifest.txt",
+         [this](std::string_view v) {
+           depfile_ = std::string(v);
+           return true;
+         }},
     };
   }
 
@@ -134,17 +141,20 @@ class CompileCommand final : public PipelineCommand {
       return fmt::format("'compile --emit={}' writes nothing: drop '-o'", driver::name(what));
     if (what == Emit::code && out_dir_.empty())
       return "'compile' needs an output directory: -o DIR";
+    if (what != Emit::code && !depfile_.empty())
+      return fmt::format("'compile --emit={}' writes nothing: drop '--depfile'", driver::name(what));
     if (what == Emit::code && !common.read_actors)
       return "'compile' reads the actor headers: drop '--no-actors'";
     return std::nullopt;
   }
 
   int run(const std::string& spec, const CommonOptions& common) override {
-    return run_pipeline_to(spec, common, out_dir_);
+    return run_pipeline_to(spec, common, out_dir_, depfile_);
   }
 
  private:
   std::string out_dir_;
+  std::string depfile_;
 };
 
 std::vector<std::unique_ptr<Command>> all_commands() {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/depfile.hpp"
 #include "ir/ir.hpp"
 
 namespace dfgc::driver {
@@ -35,6 +36,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
         return text;
       });
   if (!out.spec || diags.has_errors()) return false;
+  for (const auto& module : out.spec->modules) out.files_read.push_back(sources.name(module->file));
   if (reached(Stage::parse)) return true;
 
   out.program = run_stage(
@@ -47,7 +49,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   if (in.read_actors) {
     out.signatures = run_stage(
         hooks, Stage::actors,
-        [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags); },
+        [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags, &out.files_read); },
         [&](const ActorSignatures& signatures) { return dump(signatures, p); });
     if (diags.has_errors()) return false;
   }
@@ -72,7 +74,13 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   if (reached(Stage::codegen)) return true;
 
   out.write_error = run_stage(
-      hooks, Stage::write, [&] { return codegen::write_project(*out.files, in.out_dir); },
+      hooks, Stage::write,
+      [&] {
+        auto error = codegen::write_project(*out.files, in.out_dir);
+        if (!error && !in.depfile.empty())
+          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(), out.files_read);
+        return error;
+      },
       [&](const std::optional<std::string>& error) {
         return error ? std::string()
                      : fmt::format("wrote {} files into {}\n", out.files->size(),

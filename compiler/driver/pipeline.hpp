@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/frontend.hpp"
 #include "codegen/project.hpp"
@@ -23,6 +24,7 @@ struct PipelineInput {
   SemaOptions sema;  ///< sema.spec_file: the spec
   bool read_actors = true;
   std::filesystem::path out_dir;  ///< codegen and write: where the project goes
+  std::string depfile;  ///< write: also a Make-style depfile of files_read here, when not empty
 };
 
 /// Each stage's result, set once the stage has run.
@@ -30,6 +32,7 @@ struct Compilation {
   std::unique_ptr<Spec> spec;
   std::optional<ir::Program> program;
   ActorSignatures signatures;
+  std::vector<std::string> files_read;  ///< the spec, its imports, the non-system files Clang read
   PassResults passes;
   std::optional<codegen::Files> files;
   std::optional<std::string> write_error;  ///< why the project could not be written

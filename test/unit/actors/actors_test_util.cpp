@@ -98,11 +98,11 @@ ActorProgram& ActorProgram::gpu(const std::string& header, const std::string& cl
   return impl(ir::PeKind::gpu, header, class_name);
 }
 
-ActorSignatures ActorProgram::check(bool werror) {
+ActorSignatures ActorProgram::check(bool werror, std::vector<std::string>* files_read) {
   close_actor();
   sources_.add_buffer("spec.dfg", spec_);
   diags_.set_warnings_as_errors(werror);
-  return check_actors(program_, ActorFrontendOptions{}, sources_, diags_);
+  return check_actors(program_, ActorFrontendOptions{}, sources_, diags_, files_read);
 }
 
 std::vector<std::string> ActorProgram::reported() const {

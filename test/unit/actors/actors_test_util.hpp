@@ -24,8 +24,8 @@ class ActorProgram {
   ActorProgram& cpu(const std::string& header, const std::string& class_name);
   ActorProgram& gpu(const std::string& header, const std::string& class_name);
 
-  /// Runs check_actors once.
-  ActorSignatures check(bool werror = false);
+  /// Runs check_actors once; `files_read` as check_actors takes it.
+  ActorSignatures check(bool werror = false, std::vector<std::string>* files_read = nullptr);
 
   /// "file:line:col: severity: message" per diagnostic in render order; notes follow their
   /// diagnostic, indented by two spaces.

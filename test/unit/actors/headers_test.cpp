@@ -1,6 +1,8 @@
 /// \file
 /// check_actors on whole headers: the samples' actors, missing and broken headers, Clang's own
 /// diagnostics.
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include "actors_test_util.hpp"
@@ -122,4 +124,18 @@ TEST_CASE("a header used by CPU and GPU implementations reports a Clang error on
   ActorSignatures s = p.check();
   CHECK(p.error_count() == 1);
   CHECK(s.empty());
+}
+
+TEST_CASE("check_actors lists the files Clang read outside system directories", "[actors]") {
+  ActorProgram p;
+  p.actor("Producer").out("m").cpu(kOverlap + "producer.hpp", "Producer");
+  p.actor("Inc").in("a").out("b").param("int", "nb_loop").cpu(kOverlap + "inc_cpu.hpp", "IncCpu");
+  p.actor("Consumer").in("m").cpu(kOverlap + "consumer.hpp", "Consumer");
+  std::vector<std::string> files = {"spec.dfg"};  // appended to, not replaced
+  p.check(false, &files);
+  REQUIRE(p.reported() == Lines{});
+  const std::string root = std::filesystem::current_path().string() + "/";
+  const std::string runtime = std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp";
+  CHECK(files == Lines{"spec.dfg", runtime, root + kOverlap + "consumer.hpp",
+                       root + kOverlap + "inc_cpu.hpp", root + kOverlap + "producer.hpp"});
 }
