@@ -6,6 +6,7 @@
 #include <clang/Basic/Version.h>
 #include <fmt/format.h>
 
+#include "driver/graphviz.hpp"
 #include "driver/pipeline.hpp"
 #include "ir/ig.hpp"
 #include "ir/ir.hpp"
@@ -21,7 +22,8 @@ Stage last_stage(Emit emit) {
     case Emit::nothing:
     case Emit::ir: return Stage::actors;
     case Emit::schedule:
-    case Emit::dot: return Stage::build_ig;
+    case Emit::dot:
+    case Emit::svg: return Stage::build_ig;
     case Emit::plan: return Stage::plan_hosts;
     case Emit::code: return Stage::write;
   }
@@ -73,8 +75,13 @@ class PipelineCommand : public Command {
     const Emit what = emit(common);
     bool ok = run_pipeline(in, last_stage(what), sources, diags, instrumentation.hooks(), c);
     instrumentation.report();
-    if (ok && !diags.has_errors()) print(what, c, sources);
+    std::optional<std::string> print_error;
+    if (ok && !diags.has_errors()) print_error = print(what, c, sources);
     diags.print(std::cerr);
+    if (print_error) {
+      std::cerr << "dfgc: error: " << *print_error << "\n";
+      return 1;
+    }
     if (c.write_error) {
       std::cerr << "dfgc: error: " << *c.write_error << "\n";
       return 1;
@@ -83,18 +90,26 @@ class PipelineCommand : public Command {
   }
 
  private:
-  static void print(Emit what, const Compilation& c, const SourceManager& sources) {
+  /// Prints the output `what`; the reason when it cannot.
+  static std::optional<std::string> print(Emit what, const Compilation& c, const SourceManager& sources) {
     switch (what) {
       case Emit::nothing:
-      case Emit::code: return;
+      case Emit::code: break;
       case Emit::ast:
         for (const auto& module : c.spec->modules) std::cout << ast::dump(*module, sources);
-        return;
-      case Emit::ir: std::cout << ir::dump(*c.program); return;
-      case Emit::schedule: std::cout << ir::render_schedule(*c.program, *c.passes.ig); return;
-      case Emit::dot: std::cout << ir::render_dot(*c.program, *c.passes.ig); return;
-      case Emit::plan: std::cout << dump(*c.passes.hosts); return;
+        break;
+      case Emit::ir: std::cout << ir::dump(*c.program); break;
+      case Emit::schedule: std::cout << ir::render_schedule(*c.program, *c.passes.ig); break;
+      case Emit::dot: std::cout << ir::render_dot(*c.program, *c.passes.ig); break;
+      case Emit::svg: {
+        std::string svg;
+        if (auto error = render_svg(ir::render_dot(*c.program, *c.passes.ig), svg)) return error;
+        std::cout << svg;
+        break;
+      }
+      case Emit::plan: std::cout << dump(*c.passes.hosts); break;
     }
+    return std::nullopt;
   }
 
   std::string_view name_;

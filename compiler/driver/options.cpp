@@ -76,7 +76,8 @@ OptionTable common_options(CommonOptions& o) {
       {"--emit", "WHAT", emit_list(),
        "what the command prints instead of its own output, running the stages it\n"
        "needs: ast (the syntax tree), ir (the checked program), schedule\n"
-       "(schedule.txt), dot (graph.dot), plan (what each host's threads do: storage,\n"
+       "(schedule.txt), dot (graph.dot), svg (graph.dot drawn by Graphviz's dot, when\n"
+       "installed), plan (what each host's threads do: storage,\n"
        "streams, steps, MPI tags), or code (the project: 'compile' writes it into\n"
        "-o DIR, its default; no other command writes it); 'map' prints its report only",
        [&o](std::string_view v) {

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <regex>
@@ -200,4 +201,27 @@ TEST_CASE("help COMMAND is COMMAND --help, generated from the options it parses"
   Result unknown = run_dfgc({"help", "frobnicate"});
   CHECK(unknown.status == 1);
   CHECK(unknown.err.starts_with("dfgc: error: unknown command 'frobnicate'\n"));
+}
+
+TEST_CASE("--emit=svg: the graph drawn by Graphviz's dot, or a clear error without it", "[driver]") {
+  const char* old_path = std::getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  SECTION("without dot on PATH") {
+    ::setenv("PATH", "/nonexistent", 1);
+    Result r = run_dfgc({"schedule", kCpuOnly, "--no-actors", "--emit=svg"});
+    ::setenv("PATH", saved.c_str(), 1);
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("Graphviz's 'dot', which is not on PATH") != std::string::npos);
+  }
+  SECTION("with dot, where it is installed (tools/install-deps installs graphviz)") {
+    if (std::system("command -v dot >/dev/null 2>&1") != 0) {
+      WARN("dot is not installed: only the error is checked");
+      return;
+    }
+    Result r = run_dfgc({"schedule", kCpuOnly, "--no-actors", "--emit=svg"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("<svg") != std::string::npos);
+    CHECK(r.out.find("</svg>") != std::string::npos);
+  }
 }
