@@ -61,7 +61,10 @@ class Generated:
     """The generated programs of `specs` ({label: (path, gpus needed)}) at every combination of
     `defines` ({NAME: [values]}, one project each), run at every combination of `axes`
     ({axis: {label: [flags]}}, e.g. strategy and sync), `sets` ({param: [values]}, --set) and
-    `tools`, `repetitions` times, with `flags`. Every run also gets --stats-json."""
+    `tools`, `repetitions` times, with `flags`. Every run also gets --stats-json. A program on
+    several `hosts` runs under `launcher` (e.g. mpirun -np 2) and writes one stats file per host;
+    its row's period is the longest of its hosts'. `metrics` as a Reference's; `env` is added to
+    the environment of its runs."""
     name: str
     specs: dict[str, tuple[str, int]]
     defines: dict[str, list] = field(default_factory=dict)
@@ -71,6 +74,10 @@ class Generated:
     tools: list[Tool | None] = field(default_factory=lambda: [None])
     repetitions: int = 1
     expect: str = ""  # a regex the output of every run must match
+    hosts: list[str] = field(default_factory=list)
+    launcher: list[str] = field(default_factory=list)
+    metrics: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -184,7 +191,7 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
     runs: list[dict] = []
 
     def add_runs(block, project: dict, labels: dict, flags: list[str], gpus: int, stats_json: bool,
-                 metrics: dict, expect: str):
+                 metrics: dict, expect: str, hosts=(), launcher=(), env=None):
         for tool in block.tools:
             for rep in range(block.repetitions):
                 run_labels = {**labels, "tool": tool.name if tool else "", "repetition": rep}
@@ -193,7 +200,8 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
                                      if k not in project["labels"] and k != "block" and v != ""]))
                 runs.append({
                     "id": rid, "block": block.name, "project": project["id"], "labels": run_labels,
-                    "args": flags, "prefix": tool.prefix if tool else [],
+                    "args": flags, "prefix": (tool.prefix if tool else []) + list(launcher),
+                    "hosts": list(hosts), "env": env or {},
                     "expect": [e for e in (expect, tool.expect if tool else "") if e],
                     "gpus": gpus, "stats_json": stats_json, "metrics": metrics,
                 })
@@ -221,7 +229,8 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
                         set_flags = [f for k, v in sets.items() for f in ("--set", f"{k}={v}")]
                         for axis_labels, flags in combinations(block.axes):
                             add_runs(block, project, {"block": block.name, **project["labels"], **sets, **axis_labels},
-                                     block.flags + set_flags + flags, gpus, True, {}, block.expect)
+                                     block.flags + set_flags + flags, gpus, True, block.metrics, block.expect,
+                                     block.hosts, block.launcher, block.env)
         elif isinstance(block, Reference):
             pid = slug(block.name)
             project = {"id": pid, "kind": "reference", "source": block.source, "dir": pid, "gpus": 1,
@@ -314,11 +323,19 @@ def execute(run: dict, exe: Path, results: Path, timeout: int) -> tuple[dict, li
     stats_file = results / "stats" / f"{run['id']}.json"
     if run["stats_json"]:
         cmd += ["--stats-json", str(stats_file)]
-    row = {**{k: v for k, v in run["labels"].items()}, "run": run["id"],
-           "command": shlex.join([os.path.relpath(c, results) if c.startswith(str(results)) else c for c in cmd])}
+    # On several hosts each writes FILE with its name before the extension (dfg/outputs.hpp).
+    stats_files = [stats_file.with_suffix(f".{h}.json") for h in run.get("hosts", [])] or [stats_file]
+    def short(arg: str) -> str:  # paths as the results directory and the repository name them
+        for base in (results, ROOT):
+            if arg.startswith(str(base) + os.sep):
+                return os.path.relpath(arg, base)
+        return arg
+
+    row = {**run["labels"], "run": run["id"], "command": shlex.join(short(c) for c in cmd)}
     start = datetime.datetime.now()
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **run.get("env", {})})
         output, rc = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as e:
         output, rc = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or ""), 124
@@ -329,17 +346,20 @@ def execute(run: dict, exe: Path, results: Path, timeout: int) -> tuple[dict, li
     entries: list[dict] = []
     if run["stats_json"] and rc == 0:
         try:
-            stats = json.loads(stats_file.read_text())
+            every = [json.loads(f.read_text()) for f in stats_files]
+            # The slowest host's period: the rate of the whole program.
+            stats = max(every, key=lambda s: s["period_s"] if s.get("period_s") is not None else -1.0)
             if stats.get("period_s") is not None:
                 row["period_ms"] = f"{stats['period_s'] * 1e3:.6g}"
                 row["iterations_per_s"] = f"{stats['iterations_per_s']:.6g}"
                 row["bytes_per_s"] = f"{stats['bytes_per_s']:.6g}"
-            for k in ("periods", "iterations", "host"):
+            for k in ("periods", "iterations"):
                 row[k] = stats[k]
+            row["host"] = " ".join(s["host"] for s in every)
             # As the program ran them (the labels name them as the experiment does).
             row["stats_strategy"], row["stats_sync"] = stats["strategy"], stats["sync"]
             row["params"] = " ".join(f"{k}={v}" for k, v in stats["params"].items())
-            for e in stats["entries"]:
+            for e in (e for s in every for e in s["entries"]):
                 entries.append({"run": run["id"], **{k: e[k] for k in ("kind", "name", "pe", "count")},
                                 **{k.replace("_s", "_ms"): f"{e[k] * 1e3:.6g}" for k in
                                    ("min_s", "median_s", "mean_s", "max_s")}})

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Stand-ins for dfgc, cmake, nvidia-smi, nvcc, compute-sanitizer, the overlap reference and the
-generated `app`, for testing bench/harness.py on a machine without a GPU (bench/selftest/run).
+"""Stand-ins for dfgc, cmake, nvidia-smi, nvcc, compute-sanitizer, mpirun, the overlap reference
+and the generated `app`, for testing bench/harness.py on a machine without a GPU (bench/selftest/run).
 The programs print (and `app` writes with --stats-json) what the real ones do, with times from a
 model of the overlap pipeline: H2D, D2H, peer copy, P and C fixed, the kernel linear in nb_loop.
 Which program it is comes from the name it is run by.
@@ -71,6 +71,10 @@ def app():
     iterations = int(opt("--iterations", "100"))
     if opt("--stats") is not None or "--stats" in ARGS:
         print(f"iteration period: {period:.3f} ms over {iterations - 3} iterations (after 2 warm-up cycles)")
+    if "gpudirect" in open(os.path.join(project, "SPEC")).read():
+        aware = "--no-cuda-aware-mpi" not in ARGS
+        print("gpudirect: MPI is CUDA-aware: device buffers go straight to MPI" if aware else
+              "gpudirect: MPI is not CUDA-aware (or --no-cuda-aware-mpi): staging through pinned host memory")
     if opt("--trace"):
         open(opt("--trace"), "w").write('{"traceEvents": []}\n')
     if opt("--stats-json"):
@@ -79,13 +83,17 @@ def app():
                     "median_s": k * 1e-3, "mean_s": k * 1e-3, "max_s": k * 1.2e-3},
                    {"kind": "transfer", "name": "p.m -> i1.a", "pe": "A.cpu>A.g0", "count": iterations,
                     "min_s": H2D * 1e-3, "median_s": H2D * 1e-3, "mean_s": H2D * 1e-3, "max_s": H2D * 1e-3}]
-        stats = {"format": "dfg-stats", "version": 1, "host": "A",
+        host = os.environ.get("FAKE_HOST", "A")
+        stats = {"format": "dfg-stats", "version": 1, "host": host,
                  "strategy": "no-overlap" if "--no-overlap" in ARGS else "overlap",
                  "sync": "barrier" if "--sync=barrier" in ARGS else "neighbours", "iterations": iterations,
                  "warmup_cycles": 2, "params": {}, "period_s": period * 1e-3, "periods": iterations - 3,
                  "iterations_per_s": 1e3 / period, "bytes_per_s": 16.0 * 2**20 * 1e3 / period,
                  "entries": entries if per_item else [], "peak_memory": [{"pe": "A.cpu", "bytes": 1 << 25}]}
-        open(opt("--stats-json"), "w").write(json.dumps(stats))
+        path = opt("--stats-json")
+        if "FAKE_HOST" in os.environ:  # one file per host: FILE with the host before the extension
+            path = path[:-len(".json")] + f".{host}.json"
+        open(path, "w").write(json.dumps(stats))
 
 
 def dfgc():
@@ -129,6 +137,17 @@ def compute_sanitizer():
         print("========= ERROR SUMMARY: 0 errors")
 
 
+def mpirun():
+    np_at = ARGS.index("-np")
+    ranks, program = int(ARGS[np_at + 1]), ARGS[np_at + 2:]
+    if os.environ.get("OMPI_ALLOW_RUN_AS_ROOT") != "1":
+        sys.exit("mpirun: OMPI_ALLOW_RUN_AS_ROOT is not set")
+    for rank in range(ranks):
+        os.environ["FAKE_HOST"] = "AB"[rank]
+        sys.argv, globals()["ARGS"] = program, program[1:]
+        app()
+
+
 def nvidia_smi():
     gpus = int(os.environ.get("FAKE_GPUS", "1"))
     if any(a.startswith("--query-gpu") for a in ARGS):
@@ -142,4 +161,4 @@ def nvcc():
 
 
 {"overlap_ref": reference, "app": app, "dfgc": dfgc, "cmake": cmake, "nvidia-smi": nvidia_smi, "nvcc": nvcc,
- "compute-sanitizer": compute_sanitizer}[NAME]()
+ "compute-sanitizer": compute_sanitizer, "mpirun": mpirun}[NAME]()
