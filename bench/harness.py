@@ -293,7 +293,7 @@ def generate(args) -> int:
 
 # --- run ----------------------------------------------------------------------------------------
 
-def build(project: dict, src: Path, build_dir: Path, arch: str, log: Path) -> str:
+def build(src: Path, build_dir: Path, arch: str, log: Path) -> str:
     """cmake configure + build; "" or the error."""
     cmake_args = ["-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_CUDA_ARCHITECTURES={arch}",
                   # CMake 3.25 does not know nvcc 13's C++20 flag; newer ones use the same.
@@ -429,10 +429,14 @@ def run_one(generated: Path, args) -> int:
     def build_one(p: dict) -> str:
         src = generated / p["dir"] if p["kind"] == "generated" else ROOT / p["source"]
         build_dir = generated / p["dir"] / "build" if p["kind"] == "generated" else generated / p["dir"]
-        return build(p, src, build_dir, arch, results / "logs" / f"build-{p['id']}.log")
+        return build(src, build_dir, arch, results / "logs" / f"build-{p['id']}.log")
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         errors = dict(zip(projects, pool.map(build_one, projects.values())))
+    header = [f"{k}: {provenance[k]}" for k in ("experiment", "date", "commit", "command", "gpu", "gpus", "driver",
+                                                 "cuda_driver", "nvcc", "host")]
+    header.append(f"generated: {manifest['provenance']['date']} at {manifest['provenance']['commit']} by "
+                  f"{manifest['provenance']['command']}")
     rows: list[dict] = []
     entries: list[dict] = []
     for r in runs:
@@ -450,19 +454,16 @@ def run_one(generated: Path, args) -> int:
         rows.append(row)
         print(f"harness: {row['status']:<8.60} {r['id']}" + (f"  period {row['period_ms']} ms"
                                                               if row.get("period_ms") else ""), file=sys.stderr)
-    header = [f"{k}: {provenance[k]}" for k in ("experiment", "date", "commit", "command", "gpu", "gpus", "driver",
-                                                 "cuda_driver", "nvcc", "host")]
-    header.append(f"generated: {manifest['provenance']['date']} at {manifest['provenance']['commit']} by "
-                  f"{manifest['provenance']['command']}")
-    write_csv(results / "results.csv", rows, ["run", "status"], header)
-    write_csv(results / "entries.csv", entries, ["run", "kind", "name", "pe", "count", "min_ms", "median_ms",
-                                                 "mean_ms", "max_ms"], header)
+        # Written after every run, so that a run stopped midway keeps what it measured.
+        write_csv(results / "results.csv", rows, ["run", "status"], header)
+        write_csv(results / "entries.csv", entries, ["run", "kind", "name", "pe", "count", "min_ms", "median_ms",
+                                                     "mean_ms", "max_ms"], header)
     failed = [r for r in rows if r["status"].startswith("FAIL")]
-    status = report_dir(results)
+    report_dir(results)
     print(f"harness: {len(rows) - len(failed)} of {len(rows)} runs ok"
           f"{', ' + str(len(failed)) + ' FAILED' if failed else ''}; results in {os.path.relpath(results, ROOT)}",
           file=sys.stderr)
-    return 1 if failed or status else 0
+    return 1 if failed else 0
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -473,6 +474,7 @@ def read_rows(results: Path) -> list[dict]:
 
 
 def report_dir(results: Path) -> int:
+    """Writes and prints summary.txt; 1 when a run failed."""
     manifest = json.loads((results / "manifest.json").read_text())
     rows = read_rows(results)
     lines = [f"{manifest['experiment']}: {manifest['description']}"]
@@ -483,14 +485,11 @@ def report_dir(results: Path) -> int:
         lines.append(f"  {block}: {ok} ok, {skipped} skipped, {len(mine) - ok - skipped} failed of {len(mine)}")
         lines += [f"    FAIL {r['run']}: {r['status'][6:]}" for r in mine if r["status"].startswith("FAIL")]
     module = load_experiment(manifest["experiment"])
-    status = 0
     if hasattr(module, "report"):
-        extra = module.report(rows, results)
-        if extra:
-            lines += extra
+        lines += module.report(rows, results) or []
     (results / "summary.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return status
+    return 1 if any(r["status"].startswith("FAIL") for r in rows) else 0
 
 
 def main() -> int:
