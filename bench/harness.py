@@ -85,7 +85,10 @@ class Reference:
     """A hand-written CMake program (`source`, a directory of the repository; executable
     `executable`) run at every combination of `axes` ({axis: {label: [flags]}}); "{axis}" in a
     flag is replaced by that axis' label. `metrics` ({column: regex with one group}) are read from
-    its output; `expect` must match it. `gpus_axis`: the axis whose label is the GPUs it needs."""
+    its output (a regex that starts with '?' may find nothing); `expect` must match it.
+    `gpus_axis`: the axis whose label is the GPUs it needs (else `gpus`). `build`: a command that builds it
+    instead of cmake ("{src}": `source`, "{build}": its build directory), e.g. an MPI program
+    built by mpicxx. `launcher` and `env` as a Generated's."""
     name: str
     source: str
     executable: str
@@ -94,8 +97,12 @@ class Reference:
     metrics: dict[str, str] = field(default_factory=dict)
     expect: str = ""
     gpus_axis: str = ""
+    gpus: int = 1
     tools: list[Tool | None] = field(default_factory=lambda: [None])
     repetitions: int = 1
+    build: list[str] = field(default_factory=list)
+    launcher: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -234,13 +241,14 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
         elif isinstance(block, Reference):
             pid = slug(block.name)
             project = {"id": pid, "kind": "reference", "source": block.source, "dir": pid, "gpus": 1,
-                       "labels": {"program": block.name}, "defines": {}, "executable": block.executable}
+                       "labels": {"program": block.name}, "defines": {}, "executable": block.executable,
+                       "build": block.build}
             projects.append(project)
             for axis_labels, flags in combinations(block.axes):
-                gpus = int(axis_labels[block.gpus_axis]) if block.gpus_axis else 1
+                gpus = int(axis_labels[block.gpus_axis]) if block.gpus_axis else block.gpus
                 add_runs(block, project, {"block": block.name, **project["labels"], **axis_labels},
                          [f.format(**axis_labels) for f in block.flags] + flags, gpus, False, block.metrics,
-                         block.expect)
+                         block.expect, launcher=block.launcher, env=block.env)
         else:
             raise TypeError(f"experiment {experiment.name}: unknown block {block!r}")
     ids = [r["id"] for r in runs]
@@ -293,15 +301,19 @@ def generate(args) -> int:
 
 # --- run ----------------------------------------------------------------------------------------
 
-def build(src: Path, build_dir: Path, arch: str, log: Path) -> str:
-    """cmake configure + build; "" or the error."""
+def build(src: Path, build_dir: Path, arch: str, log: Path, command: list[str]) -> str:
+    """cmake configure + build, or `command`; "" or the error."""
     cmake_args = ["-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_CUDA_ARCHITECTURES={arch}",
                   # CMake 3.25 does not know nvcc 13's C++20 flag; newer ones use the same.
                   "-DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20",
                   "-DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20"]
+    commands = [["cmake", "-S", str(src), "-B", str(build_dir)] + cmake_args,
+                ["cmake", "--build", str(build_dir), "-j", "2"]]
+    if command:
+        build_dir.mkdir(parents=True, exist_ok=True)
+        commands = [[a.replace("{src}", str(src)).replace("{build}", str(build_dir)) for a in command]]
     with log.open("w") as f:
-        for cmd in (["cmake", "-S", str(src), "-B", str(build_dir)] + cmake_args,
-                    ["cmake", "--build", str(build_dir), "-j", "2"]):
+        for cmd in commands:
             f.write("$ " + shlex.join(cmd) + "\n")
             f.flush()
             if subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode != 0:
@@ -429,7 +441,7 @@ def run_one(generated: Path, args) -> int:
     def build_one(p: dict) -> str:
         src = generated / p["dir"] if p["kind"] == "generated" else ROOT / p["source"]
         build_dir = generated / p["dir"] / "build" if p["kind"] == "generated" else generated / p["dir"]
-        return build(src, build_dir, arch, results / "logs" / f"build-{p['id']}.log")
+        return build(src, build_dir, arch, results / "logs" / f"build-{p['id']}.log", p.get("build", []))
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         errors = dict(zip(projects, pool.map(build_one, projects.values())))
