@@ -7,7 +7,10 @@
 #                barrier (the consumer checks every element of every token), --stats, --trace;
 #                --profile in both strategies: the costs file parses, names every node, and
 #                `dfgc map --costs` accepts it and predicts for the profiled mapping what the
-#                profile measured (period = the model's load + the measured overhead)
+#                profile measured (period = the model's load + the measured overhead);
+#                --stats-json in both strategies (the JSON parses, names the run's settings and
+#                times every firing) and with --stats=period (no entries); a --stats-json path
+#                that cannot be written is refused at start-up
 #   cpu_tsan     the same, built and run with ThreadSanitizer
 #   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
@@ -85,6 +88,39 @@ run_all() {  # run_all APP: both strategies, both sync modes
   grep -q "no alternative mappings" "$work/migrate.txt" || fail "--migrate message"
 }
 
+check_stats_json() {  # check_stats_json APP NODE...: --stats-json in both strategies, --stats=period, a bad path
+  local app=$1
+  shift
+  "$app" --iterations 200 --no-overlap --sync=barrier --stats-json "$work/stats-no-overlap.json" \
+    >"$work/stats-json-run.txt" || fail "--stats-json --no-overlap"
+  [[ ! -s $work/stats-json-run.txt ]] || fail "--stats-json printed: $(head -3 "$work/stats-json-run.txt")"
+  "$app" --iterations 200 --stats-json "$work/stats-overlap.json" >/dev/null || fail "--stats-json"
+  "$app" --iterations 200 --stats=period --stats-json "$work/stats-period.json" | grep -q "^iteration period: " ||
+    fail "--stats=period --stats-json printed no period"
+  python3 - "$work" "$@" <<'EOF' || fail "--stats-json: see above"
+import json, sys
+work, nodes = sys.argv[1], sys.argv[2:]
+for strategy, sync in (("no-overlap", "barrier"), ("overlap", "neighbours")):
+    s = json.load(open(f"{work}/stats-{strategy}.json"))
+    assert s["format"] == "dfg-stats" and s["version"] == 1, s
+    assert (s["strategy"], s["sync"], s["host"], s["iterations"]) == (strategy, sync, "A", 200), s
+    assert s["period_s"] > 0 and s["iterations_per_s"] > 0 and s["periods"] > 100, s
+    firings = {e["name"].split(" ")[0]: e for e in s["entries"] if e["kind"] == "firing"}
+    assert sorted(firings) == sorted(nodes), firings
+    for e in s["entries"]:
+        assert e["count"] > 0 and 0 <= e["min_s"] <= e["median_s"] <= e["max_s"], e
+        assert e["min_s"] <= e["mean_s"] <= e["max_s"], e
+    print(f"--stats-json {strategy}: period {s['period_s'] * 1e3:.3f} ms, {len(s['entries'])} entries")
+period = json.load(open(f"{work}/stats-period.json"))
+assert period["entries"] == [] and period["period_s"] > 0, period
+EOF
+  if "$app" --iterations 100000000000 --stats-json /nonexistent/dir/s.json 2>"$work/stats-json-bad.txt"; then
+    fail "--stats-json into a missing directory accepted"
+  fi
+  grep -q "^error: --stats-json /nonexistent/dir/s.json: cannot open for writing" "$work/stats-json-bad.txt" ||
+    fail "--stats-json bad path: $(cat "$work/stats-json-bad.txt")"
+}
+
 check_profile() {  # check_profile APP SPEC [dfgc args]: --profile, read back by dfgc map
   local app=$1 spec=$2
   shift 2
@@ -134,6 +170,7 @@ case $case in
     build_cpu "$work/gen" "-Werror"
     run_all "$work/gen/build/app"
     check_profile "$work/gen/build/app" samples/overlap/cpu_only.dfg -D N=64
+    check_stats_json "$work/gen/build/app" p i1 i2 c
     ;;
   cpu_tsan)
     compile samples/overlap/cpu_only.dfg "$work/gen" -D N=64

@@ -5,8 +5,8 @@
 # CASE:
 #   cpu2        samples/overlap/two_hosts_cpu.dfg built with g++ -Wall -Wextra -Werror, run under
 #               mpiexec -n 2 for 1,000 iterations with and without overlap, --sync=neighbours and
-#               barrier (the consumer on host B checks every element of every token); --stats
-#               and --trace on both ranks; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
+#               barrier (the consumer on host B checks every element of every token); --stats,
+#               --trace and --stats-json (one file per host) on both ranks; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
 #               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
@@ -84,6 +84,17 @@ case $case in
     "$mpiexec" -n 2 "$app" --iterations 10 --trace "$work/trace.json"
     for h in A B; do
       python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/trace.$h.json" || fail "trace of host $h"
+    done
+    "$mpiexec" -n 2 "$app" --iterations 200 --stats-json "$work/stats.json" || fail "--stats-json"
+    [[ ! -e $work/stats.json ]] || fail "--stats-json wrote FILE itself on several hosts"
+    for h in A B; do
+      python3 - "$work/stats.$h.json" "$h" <<'EOF' || fail "--stats-json of host $h"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["host"] == sys.argv[2] and s["iterations"] == 200 and s["period_s"] > 0, s
+assert all(e["pe"].startswith(sys.argv[2] + ".") for e in s["entries"] if e["kind"] == "firing"), s["entries"]
+assert any(e["name"] == "i1.b@A.cpu -> i1.b@B.cpu" and e["count"] == 200 for e in s["entries"]), s["entries"]
+EOF
     done
     "$mpiexec" -n 2 "$app" --iterations 1000 --hostmap A=1,B=0 || fail "--hostmap A=1,B=0"
     [[ $("$mpiexec" -n 2 "$app" --help | grep -c -- "--sync=barrier|neighbours") == 1 ]] || fail "--help once"

@@ -1,7 +1,7 @@
 // mpi_ping: the time of one host-to-host message between two MPI ranks, as the generated
 // programs send it (MPI_Issend to an MPI_Irecv posted in time, MPI_BYTE, one message), for the
-// model of tools/gpu-bench-hosts. Ping-pong of BYTES bytes, ITERATIONS round trips after WARMUP;
-// the one-way time is half a round trip.
+// model of the hosts experiment (bench/experiments/hosts.py). Ping-pong of BYTES bytes,
+// ITERATIONS round trips after WARMUP; the one-way time is half a round trip.
 //
 //   mpirun -np 2 mpi_ping [BYTES (16777216)] [ITERATIONS (50)] [WARMUP (5)]
 //

@@ -1,5 +1,5 @@
 // overlap_ref: the hand-written CUDA reference of the overlap benchmark (the PACCO journal paper,
-// section 3 and figure 4), against which tools/gpu-bench measures the generated programs.
+// section 3 and figure 4), against which bench/harness.py (experiment overlap) measures the generated programs.
 //
 //   --gpus 1:  P (CPU) -> H2D -> Inc (GPU 0) -> D2H -> C (CPU)
 //   --gpus 2:  P (CPU) -> H2D -> Inc (GPU 0) -> peer copy -> Inc (GPU 1) -> D2H -> C (CPU)

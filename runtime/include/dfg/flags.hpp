@@ -10,6 +10,10 @@
 ///     --stats               print per-node and per-transfer times, iteration period, throughput
 ///     --stats=period        print the iteration period and throughput only: nothing is timed
 ///                           inside a cycle, so the measurement does not perturb the schedule
+///     --stats-json FILE     after the run, write the stats as JSON to FILE (dfg/stats.hpp: every
+///                           entry's min/median/mean/max time, the period, the throughput, the
+///                           run's settings); times every item unless --stats=period is given;
+///                           opened at start-up like --trace
 ///     --profile FILE        after the run, write a costs file of `dfgc map` (docs/costs.md) with
 ///                           the measured firing and transfer times (times every item, like
 ///                           --stats, without printing; see dfg/profile.hpp)
@@ -83,17 +87,23 @@ struct Options {
   bool stats = false;
   bool stats_per_item = true;  ///< false: --stats=period (no timing of each firing and transfer)
   std::string profile_file;    ///< --profile; empty: no profile
+  std::string stats_json_file;  ///< --stats-json; empty: no JSON stats
   bool help = false;
   std::vector<MigrationRequest> migrations;
   std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
   bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
+  /// The runtime params' names, in the same order.
+  std::vector<std::string> param_names;
 
-  /// Whether the run keeps dfg::Stats (--stats or --profile).
-  bool measures() const noexcept { return stats || !profile_file.empty(); }
-  /// Whether every firing and transfer is timed (--stats without =period, or --profile).
-  bool measures_items() const noexcept { return (stats && stats_per_item) || !profile_file.empty(); }
+  /// Whether the run keeps dfg::Stats (--stats, --stats-json or --profile).
+  bool measures() const noexcept { return stats || !stats_json_file.empty() || !profile_file.empty(); }
+  /// Whether every firing and transfer is timed (--stats or --stats-json without --stats=period,
+  /// or --profile).
+  bool measures_items() const noexcept {
+    return ((stats || !stats_json_file.empty()) && stats_per_item) || !profile_file.empty();
+  }
 };
 
 struct FlagsResult {
@@ -233,7 +243,10 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
 inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<const RuntimeParam> table) {
   FlagsResult result;
   Options& o = result.options;
-  for (const RuntimeParam& p : table) o.params.push_back(p.default_value);
+  for (const RuntimeParam& p : table) {
+    o.params.push_back(p.default_value);
+    o.param_names.emplace_back(p.name);
+  }
 
   auto fail = [&result](std::string message) {
     result.exit_code = 1;
@@ -305,6 +318,10 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --profile: missing value (an output file)");
       o.profile_file = v;
+    } else if (flag == "--stats-json") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --stats-json: missing value (an output file)");
+      o.stats_json_file = v;
     } else if (flag == "--trace") {
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --trace: missing value (an output file)");
@@ -367,9 +384,11 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
       "  --trace FILE            write Chrome/Perfetto trace events to FILE (opened at start-up)\n"
       "  --stats                 print times per node and transfer, period, throughput\n"
       "  --stats=period          print the period and throughput only (no per-item timing)\n"
+      "  --stats-json FILE       write the stats as JSON to FILE (per-item times unless\n"
+      "                          --stats=period; opened at start-up)\n"
       "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
-      "                          (on several hosts, --trace and --profile write FILE.<host>.ext,\n"
-      "                          and FILE must be a regular file or a new one)\n"
+      "                          (on several hosts, --trace, --stats-json and --profile write\n"
+      "                          FILE.<host>.ext; FILE must be a regular file or a new one)\n"
       "  --set NAME=VALUE        set a runtime param\n"
       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments;\n"
       "                          a regular file of at most 1 MiB)\n"

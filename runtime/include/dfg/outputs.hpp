@@ -1,6 +1,6 @@
 /// \file
-/// The generated program's output files and standard output: --trace FILE and --profile FILE are
-/// opened when the program starts, so that a bad path stops it before the run rather than after;
+/// The generated program's output files and standard output: --trace FILE, --stats-json FILE and
+/// --profile FILE are opened when the program starts, so that a bad path stops it before the run rather than after;
 /// on several hosts each host writes its own file (per_host_file); at exit, a failed write to the
 /// standard output (--stats or --help into a full disk, a closed pipe) is an error.
 ///
@@ -78,10 +78,12 @@ inline std::string open_output(std::string_view flag, const std::string& path, b
   return {};
 }
 
-/// Opens --trace FILE and --profile FILE (open_output): "" or the first one-line error.
+/// Opens --trace FILE, --stats-json FILE and --profile FILE (open_output): "" or the first
+/// one-line error.
 /// `per_host`: the FILEs as given to a program on several hosts, before per_host_file().
 inline std::string open_outputs(const Options& options, bool per_host) {
   if (std::string e = open_output("--trace", options.trace_file, per_host); !e.empty()) return e;
+  if (std::string e = open_output("--stats-json", options.stats_json_file, per_host); !e.empty()) return e;
   return open_output("--profile", options.profile_file, per_host);
 }
 

@@ -3,7 +3,8 @@
 /// generated rank file: the checks before anything runs (the token sizes at the runtime params'
 /// values, the output files, and on one host --migrate and --hostmap), the initial iteration
 /// windows, the registration of every firing, transfer and delay copy with the probes and the
-/// stats, and the reports written after the workers joined (--trace, --stats, --profile).
+/// stats, and the reports written after the workers joined (--trace, --stats, --stats-json,
+/// --profile).
 ///
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
 /// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
@@ -15,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 #include <iostream>
 #include <span>
 #include <string>
@@ -82,8 +84,30 @@ void register_entries(std::span<const Entry> entries, const Params& params, Prob
   }
 }
 
-/// After the run: writes the trace, prints the stats, writes the profile, as the options ask.
-/// Returns the exit status (1 when a file cannot be written).
+/// The host of a rank's processing elements: "A" of "A.g0".
+template <std::size_t PeCount>
+std::string host_of(const std::array<const char*, PeCount>& pe_names) {
+  if (PeCount == 0) return {};
+  const std::string_view pe = pe_names[0];
+  return std::string(pe.substr(0, pe.find('.')));
+}
+
+/// Writes --stats-json FILE (dfg/stats.hpp): "" or the one-line error.
+inline std::string write_stats_json(const Options& options, const Stats& stats, const std::string& host) {
+  RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations, {}};
+  for (std::size_t i = 0; i < options.params.size() && i < options.param_names.size(); ++i)
+    run.params.emplace_back(options.param_names[i], options.params[i]);
+  Stats::Summary summary = stats.summary();
+  if (!options.measures_items()) summary.entries.clear();
+  std::ofstream out(options.stats_json_file, std::ios::binary | std::ios::trunc);
+  out << stats.json(summary, run);
+  out.flush();
+  if (!out) return "error: --stats-json: cannot write '" + options.stats_json_file + "'";
+  return {};
+}
+
+/// After the run: writes the trace, prints the stats, writes the JSON stats and the profile, as
+/// the options ask. Returns the exit status (1 when a file cannot be written).
 template <class Entry, class Params, std::size_t PeCount>
 int write_reports(const Options& options, const Tracer& tracer, const Stats* stats, bool overlap,
                   std::int64_t iterations, const std::array<const char*, PeCount>& pe_names,
@@ -96,6 +120,12 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
     }
   }
   if (stats && options.stats) stats->print(std::cout, options.stats_per_item);
+  if (stats && !options.stats_json_file.empty()) {
+    if (const std::string error = write_stats_json(options, *stats, host_of(pe_names)); !error.empty()) {
+      std::cerr << error << '\n';
+      return 1;
+    }
+  }
   if (stats && !options.profile_file.empty()) {
     Profile profile(overlap, iterations, stats->summary());
     for (std::size_t pe = 0; pe < PeCount; ++pe) profile.add_pe(pe_names[pe], pe_kinds[pe]);

@@ -12,13 +12,28 @@
 ///     throughput: 800.0 iterations/s, 12.5 GiB/s
 ///     peak memory: A.cpu 32 MiB, A.g0 64 MiB
 ///
-/// The end of cycle k is the latest end_cycle(pe, k) over the processing elements.
+/// The end of cycle k is the latest end_cycle(pe, k) over the processing elements. The median of
+/// an entry is over its last kMaxSamples runs (all of them in a run of at most that many cycles).
+///
+/// format_json() writes the same summary for programs (`--stats-json FILE`), with the run's
+/// settings; times in seconds:
+///
+///     {"format": "dfg-stats", "version": 1, "host": "A", "strategy": "overlap",
+///      "sync": "neighbours", "iterations": 100, "warmup_cycles": 2, "params": {"N": 64},
+///      "period_s": 0.00125, "periods": 97, "iterations_per_s": 800.0, "bytes_per_s": 1.3e10,
+///      "entries": [{"kind": "firing", "name": "i1 (Inc)", "pe": "A.g0", "count": 100,
+///                   "min_s": ..., "median_s": ..., "mean_s": ..., "max_s": ...}, ...],
+///      "peak_memory": [{"pe": "A.cpu", "bytes": 33554432}, ...]}
+///
+/// "period_s", "iterations_per_s" and "bytes_per_s" are null when the period was not measured;
+/// "entries" is empty when nothing was timed inside a cycle (--stats=period).
 ///
 /// Guarantees:
 /// - add_entry() and add_pe() are set-up only (they allocate, are not synchronised).
 /// - Each entry has one writer thread (the PE that runs it), which calls add_time(); each PE's
-///   thread calls end_cycle() for its own PE. Neither locks nor allocates (cycle ends go into an
-///   array sized at set-up; cycles beyond it are ignored).
+///   thread calls end_cycle() for its own PE. Neither locks nor allocates (cycle ends and the
+///   samples of the median go into arrays sized at set-up; cycles beyond them are ignored, the
+///   oldest samples overwritten).
 /// - note_alloc()/note_free() may be called from any thread (relaxed atomics: a counter, no
 ///   ordering needed; the peak is a CAS-max).
 /// - summary()/print() run after the workers are joined.
@@ -27,6 +42,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -34,15 +50,28 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dfg/bytes.hpp"
 
 namespace dfg {
 
+/// The run's settings that format_json() writes beside the measurements.
+struct RunSettings {
+  std::string host;
+  bool overlap = true;
+  bool barrier_sync = false;
+  std::int64_t iterations = 0;
+  std::vector<std::pair<std::string, std::int64_t>> params;  ///< the runtime params, in table order
+};
+
 class Stats {
  public:
   using Clock = std::chrono::steady_clock;
+  /// The most recent runs of an entry that its median is taken over.
+  static constexpr std::int64_t kMaxSamples = 8192;
 
   /// `cycles`: how many cycles the run will have (iterations plus the pipeline latency);
   /// `warmup`: how many first cycles the period leaves out.
@@ -65,6 +94,7 @@ class Stats {
     e->name = std::move(name);
     e->pe = std::move(pe);
     e->bytes = bytes_per_iteration;
+    e->samples.assign(static_cast<std::size_t>(std::clamp<std::int64_t>(cycles_, 1, kMaxSamples)), 0.0);
     entries_.push_back(std::move(e));
     return static_cast<int>(entries_.size() - 1);
   }
@@ -72,6 +102,7 @@ class Stats {
   /// One run of entry `e` took `seconds`. From the entry's writer thread.
   void add_time(int e, double seconds) noexcept {
     Entry& x = *entries_[static_cast<std::size_t>(e)];
+    x.samples[static_cast<std::size_t>(x.count % x.samples.size())] = seconds;
     ++x.count;
     x.sum += seconds;
     x.min = std::min(x.min, seconds);
@@ -99,6 +130,7 @@ class Stats {
     std::string kind, name, pe;
     std::uint64_t count = 0;
     double mean_s = 0, min_s = 0, max_s = 0;
+    double median_s = 0;  ///< over the last kMaxSamples runs
   };
   struct Summary {
     std::vector<EntrySummary> entries;
@@ -113,11 +145,12 @@ class Stats {
     Summary s;
     std::uint64_t bytes_per_iteration = 0;
     for (const auto& e : entries_) {
-      EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0};
+      EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0, 0};
       if (e->count > 0) {
         x.mean_s = e->sum / static_cast<double>(e->count);
         x.min_s = e->min;
         x.max_s = e->max;
+        x.median_s = median(e->samples, e->count);
       }
       bytes_per_iteration += e->bytes;
       s.entries.push_back(std::move(x));
@@ -161,6 +194,47 @@ class Stats {
     os << format(s, warmup_);
   }
 
+  /// The JSON document shown above, of the summary `s` (with or without its entries).
+  std::string json(const Summary& s, const RunSettings& run) const { return format_json(s, warmup_, run); }
+
+  static std::string format_json(const Summary& s, std::int64_t warmup, const RunSettings& run) {
+    std::string out = "{\"format\": \"dfg-stats\", \"version\": 1";
+    out += ", \"host\": " + json_string(run.host);
+    out += ", \"strategy\": ";
+    out += run.overlap ? "\"overlap\"" : "\"no-overlap\"";
+    out += ", \"sync\": ";
+    out += run.barrier_sync ? "\"barrier\"" : "\"neighbours\"";
+    out += ", \"iterations\": " + std::to_string(run.iterations);
+    out += ", \"warmup_cycles\": " + std::to_string(warmup);
+    out += ", \"params\": {";
+    for (std::size_t i = 0; i < run.params.size(); ++i) {
+      out += (i == 0 ? "" : ", ") + json_string(run.params[i].first) + ": " + std::to_string(run.params[i].second);
+    }
+    out += "}";
+    const bool measured = s.periods > 0;
+    out += ", \"period_s\": " + (measured ? json_number(s.period_s) : "null");
+    out += ", \"periods\": " + std::to_string(s.periods);
+    out += ", \"iterations_per_s\": " + (measured ? json_number(s.iterations_per_s) : "null");
+    out += ", \"bytes_per_s\": " + (measured ? json_number(s.bytes_per_s) : "null");
+    out += ",\n \"entries\": [";
+    for (std::size_t i = 0; i < s.entries.size(); ++i) {
+      const EntrySummary& e = s.entries[i];
+      out += i == 0 ? "\n  " : ",\n  ";
+      out += "{\"kind\": " + json_string(e.kind) + ", \"name\": " + json_string(e.name) + ", \"pe\": " +
+             json_string(e.pe) + ", \"count\": " + std::to_string(e.count) + ", \"min_s\": " + json_number(e.min_s) +
+             ", \"median_s\": " + json_number(e.median_s) + ", \"mean_s\": " + json_number(e.mean_s) +
+             ", \"max_s\": " + json_number(e.max_s) + "}";
+    }
+    out += s.entries.empty() ? "]" : "\n ]";
+    out += ",\n \"peak_memory\": [";
+    for (std::size_t i = 0; i < s.peak_memory.size(); ++i) {
+      out += (i == 0 ? "" : ", ") + std::string("{\"pe\": ") + json_string(s.peak_memory[i].first) +
+             ", \"bytes\": " + std::to_string(s.peak_memory[i].second) + "}";
+    }
+    out += "]}\n";
+    return out;
+  }
+
   static std::string format(const Summary& s, std::int64_t warmup) {
     std::string out;
     char line[256];
@@ -192,9 +266,43 @@ class Stats {
   }
 
  private:
+  /// The median of the last min(count, samples.size()) values of the ring `samples`.
+  static double median(std::vector<double> samples, std::uint64_t count) {
+    samples.resize(static_cast<std::size_t>(std::min<std::uint64_t>(count, samples.size())));
+    const auto mid = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
+    std::nth_element(samples.begin(), mid, samples.end());
+    if (samples.size() % 2 == 1) return *mid;
+    return (*mid + *std::max_element(samples.begin(), mid)) / 2;
+  }
+
+  static std::string json_number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+  }
+
+  static std::string json_string(std::string_view s) {
+    std::string out = "\"";
+    for (const char c : s) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+    return out + '"';
+  }
+
   struct alignas(64) Entry {
     std::string kind, name, pe;
     std::uint64_t bytes = 0;
+    std::vector<double> samples;  ///< a ring of the last runs' times, for the median
     std::uint64_t count = 0;
     double sum = 0;
     double min = std::numeric_limits<double>::infinity();

@@ -87,6 +87,21 @@ TEST_CASE("flags: --stats=period keeps the period and drops per-item timing", "[
   CHECK((b.options.stats && !b.options.stats_per_item));
 }
 
+TEST_CASE("flags: --stats-json FILE times every item unless --stats=period", "[flags]") {
+  const dfg::FlagsResult a = parse({"--stats-json", "s.json"});
+  const dfg::FlagsResult b = parse({"--stats-json=t.json", "--stats=period"});
+  const dfg::FlagsResult c = parse({"--stats-json"});
+  REQUIRE((a.ok() && b.ok()));
+  CHECK(a.options.stats_json_file == "s.json");
+  CHECK_FALSE(a.options.stats);  // nothing printed
+  CHECK((a.options.measures() && a.options.measures_items()));
+  CHECK(b.options.stats_json_file == "t.json");
+  CHECK((b.options.measures() && !b.options.measures_items()));
+  CHECK(c.exit_code == 1);
+  CHECK(c.error == "error: --stats-json: missing value (an output file)");
+  CHECK(dfg::usage("app", kParams).find("  --stats-json FILE ") != std::string::npos);
+}
+
 TEST_CASE("flags: --profile FILE times every item without printing", "[flags]") {
   const dfg::FlagsResult none = parse({});
   REQUIRE(none.ok());

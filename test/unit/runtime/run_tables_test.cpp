@@ -2,7 +2,12 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <span>
+#include <sstream>
+#include <string>
 
 #include "dfg/run_tables.hpp"
 
@@ -58,6 +63,93 @@ TEST_CASE("run tables: reports are written as the options ask", "[run_tables]") 
   unwritable.profile_file = "/nonexistent/dir/p.json";
   CHECK(dfg::write_reports(unwritable, tracer, &stats, true, 3, names, kinds,
                            std::span<const Entry>(kEntries), Params{}) == 1);
+}
+
+TEST_CASE("run tables: --stats-json writes the run's settings and every entry's times", "[run_tables]") {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "dfg_run_tables_stats.json";
+  dfg::Tracer tracer(0, false);
+  dfg::Stats stats(6, 1);
+  const int cpu = stats.add_pe("A.cpu");
+  const int gpu = stats.add_pe("A.g0");
+  dfg::Probes probes(tracer, &stats);
+  dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
+  for (const double t : {0.004, 0.001, 0.002, 0.010}) stats.add_time(0, t);
+  const dfg::Stats::Clock::time_point t0{};
+  for (std::int64_t k = 0; k < 6; ++k) {
+    stats.end_cycle(cpu, k, t0 + std::chrono::milliseconds(10 * k));
+    stats.end_cycle(gpu, k, t0 + std::chrono::milliseconds(10 * k + 1));
+  }
+  const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
+  const std::array<const char*, 2> kinds = {"cpu", "gpu"};
+
+  const char* argv[] = {"app", "--stats-json", nullptr, "--no-overlap", "--sync=barrier", "--iterations", "5"};
+  const std::string path = file.string();
+  argv[2] = path.c_str();
+  const dfg::RuntimeParam table[] = {{"n", 8}};
+  const dfg::FlagsResult flags = dfg::parse_flags(7, argv, table);
+  REQUIRE(flags.ok());
+  REQUIRE(dfg::write_reports(flags.options, tracer, &stats, false, 5, names, kinds,
+                             std::span<const Entry>(kEntries), Params{}) == 0);
+
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::filesystem::remove(file);
+  CHECK(j["format"] == "dfg-stats");
+  CHECK(j["version"] == 1);
+  CHECK(j["host"] == "A");
+  CHECK(j["strategy"] == "no-overlap");
+  CHECK(j["sync"] == "barrier");
+  CHECK(j["iterations"] == 5);
+  CHECK(j["warmup_cycles"] == 1);
+  CHECK(j["params"] == nlohmann::json{{"n", 8}});
+  CHECK(j["periods"] == 4);
+  CHECK(j["period_s"].get<double>() == Approx(0.010));
+  CHECK(j["iterations_per_s"].get<double>() == Approx(100.0));
+  CHECK(j["bytes_per_s"].get<double>() == Approx(32 * 100.0));
+  REQUIRE(j["entries"].size() == 2);
+  const nlohmann::json& p = j["entries"][0];
+  CHECK(p["kind"] == "firing");
+  CHECK(p["name"] == "p (P)");
+  CHECK(p["pe"] == "A.cpu");
+  CHECK(p["count"] == 4);
+  CHECK(p["min_s"].get<double>() == Approx(0.001));
+  CHECK(p["median_s"].get<double>() == Approx(0.003));
+  CHECK(p["mean_s"].get<double>() == Approx(0.00425));
+  CHECK(p["max_s"].get<double>() == Approx(0.010));
+  CHECK(j["entries"][1]["name"] == "p.m@A.cpu -> p.m@A.g0");
+  CHECK(j["entries"][1]["count"] == 0);
+  CHECK(j["peak_memory"].size() == 2);
+  CHECK(j["peak_memory"][1]["pe"] == "A.g0");
+
+  // --stats=period: the period only, no entry was timed.
+  const char* period_argv[] = {"app", "--stats-json", path.c_str(), "--stats=period"};
+  const dfg::FlagsResult period = dfg::parse_flags(4, period_argv, table);
+  REQUIRE(period.ok());
+  REQUIRE(dfg::write_reports(period.options, tracer, &stats, true, 5, names, kinds,
+                             std::span<const Entry>(kEntries), Params{}) == 0);
+  std::ifstream again(file);
+  const nlohmann::json k = nlohmann::json::parse(again);
+  std::filesystem::remove(file);
+  CHECK(k["strategy"] == "overlap");
+  CHECK(k["sync"] == "neighbours");
+  CHECK(k["entries"].empty());
+  CHECK(k["period_s"].get<double>() == Approx(0.010));
+
+  dfg::Options unwritable;
+  unwritable.stats_json_file = "/nonexistent/dir/s.json";
+  CHECK(dfg::write_reports(unwritable, tracer, &stats, true, 5, names, kinds,
+                           std::span<const Entry>(kEntries), Params{}) == 1);
+}
+
+TEST_CASE("stats: the JSON of a summary escapes names and writes null for an unmeasured period", "[stats]") {
+  dfg::Stats stats(1, 0);
+  stats.add_pe("A.cpu");
+  stats.add_entry("firing", "q \"x\"\\\t", "A.cpu");
+  const nlohmann::json j = nlohmann::json::parse(stats.json(stats.summary(), {"A", true, false, 1, {}}));
+  CHECK(j["entries"][0]["name"] == "q \"x\"\\\t");
+  CHECK(j["period_s"].is_null());
+  CHECK(j["periods"] == 0);
+  CHECK(j["params"].empty());
 }
 
 namespace {

@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   if (const int s = mpi.agree(dfg::open_outputs(options, true), std::cerr); s != 0) return s;
   if (!options.trace_file.empty()) options.trace_file = dfg::per_host_file(options.trace_file, mpi.host_name());
   if (!options.profile_file.empty()) options.profile_file = dfg::per_host_file(options.profile_file, mpi.host_name());
+  if (!options.stats_json_file.empty()) options.stats_json_file = dfg::per_host_file(options.stats_json_file, mpi.host_name());
   if (const int s = mpi.agree(dfg::open_outputs(options, false), std::cerr); s != 0) return s;
   const int status = dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
   return dfg::finish_stdout(status, std::cerr);
