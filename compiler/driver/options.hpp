@@ -33,10 +33,10 @@ struct Option {
 using OptionTable = std::vector<Option>;
 
 /// What a command prints (--emit): each one runs the pipeline up to the stage it needs.
-enum class Emit { nothing, ast, ir, schedule, dot, plan, code, svg };
+enum class Emit { nothing, ast, ir, schedule, dot, svg, plan, code };
 
-inline constexpr std::array<std::string_view, 8> kEmitNames = {"nothing", "ast",  "ir",   "schedule",
-                                                               "dot",     "plan", "code", "svg"};
+inline constexpr std::array<std::string_view, 8> kEmitNames = {"nothing", "ast", "ir",   "schedule",
+                                                               "dot",     "svg", "plan", "code"};
 
 std::string_view name(Emit emit);
 
