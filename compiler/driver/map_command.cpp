@@ -223,7 +223,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     diags.print(std::cerr);
     return diags.has_errors() ? 1 : status;
   };
-  PipelineInput in{common.sema, false, {}};
+  PipelineInput in{common.sema, false, {}, {}};
   in.sema.spec_file = spec_file;
   in.sema.allow_free_nodes = true;
   Compilation front;
