@@ -47,7 +47,7 @@ class ActorFrontend {
                 SourceManager& sources, DiagnosticEngine& diags)
       : program_(program), options_(options), sources_(sources), diags_(diags) {}
 
-  ActorSignatures run();
+  ActorCheck run();
 
  private:
   const ir::Impl& impl_of(const ImplRef& ref) const {
@@ -70,7 +70,7 @@ class ActorFrontend {
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
 };
 
-ActorSignatures ActorFrontend::run() {
+ActorCheck ActorFrontend::run() {
   for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
     const ir::Actor& actor = program_.dfg.actors[a];
     for (std::size_t i = 0; i < actor.impls.size(); ++i)
@@ -78,22 +78,29 @@ ActorSignatures ActorFrontend::run() {
   }
   std::vector<Batch> batches = make_batches();
   parse(batches);
-  ActorSignatures signatures;
-  for (const Batch& batch : batches) check_batch(batch, signatures);
-  return signatures;
+  ActorCheck out;
+  for (const Batch& batch : batches) {
+    check_batch(batch, out.signatures);
+    if (batch.unit.ast) actors::add_files_read(*batch.unit.ast, options_, out.files.text);
+  }
+  // Each header as dfgc read it too, should Clang have reached its file under another name.
+  for (const ImplRef& ref : impls_) {
+    const HeaderFile& header = headers_[ref.header];
+    out.files.headers[impl_of(ref).header_path] = header.absolute;
+    out.files.text.try_emplace(header.absolute, sources_.contents(header.file));
+  }
+  return out;
 }
 
 /// Loads the header into dfgc's SourceManager (to quote its lines) and identifies the file.
 std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
   std::string reason;
   llvm::sys::fs::UniqueID id;
-  llvm::SmallString<256> absolute(impl.header_path);
   // The source manager refuses what is not a regular file of a sane size (a directory,
   // /dev/zero, a FIFO) before Clang, which reads the header on its own, is given its path.
   std::optional<std::uint32_t> file = sources_.load_file(impl.header_path, &reason);
   if (file) {
     std::error_code ec = llvm::sys::fs::getUniqueID(impl.header_path, id);
-    if (!ec) ec = llvm::sys::fs::make_absolute(absolute);
     if (ec) {
       reason = ec.message();
       file.reset();
@@ -108,8 +115,7 @@ std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
   }
   for (std::size_t h = 0; h < headers_.size(); ++h)
     if (headers_[h].id == id) return h;
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  headers_.push_back({impl.header_path, std::string(absolute), id, *file});
+  headers_.push_back({impl.header_path, normal_absolute_path(impl.header_path), id, *file});
   return headers_.size() - 1;
 }
 
@@ -210,9 +216,16 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
 
 }  // namespace
 
-ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags) {
+ActorCheck check_actors(const ir::Program& program, const ActorFrontendOptions& options,
+                        SourceManager& sources, DiagnosticEngine& diags) {
   return ActorFrontend(program, options, sources, diags).run();
+}
+
+std::string normal_absolute_path(const std::string& path) {
+  llvm::SmallString<256> out(path);
+  (void)llvm::sys::fs::make_absolute(out);  // on failure (no working directory) kept as given
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  return std::string(out);
 }
 
 }  // namespace dfgc

@@ -1,6 +1,7 @@
 #include "driver/pipeline.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,14 @@ std::string dump(const ActorSignatures& signatures, const ir::Program& program) 
     out += "\n";
   }
   return out;
+}
+
+std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources) {
+  std::set<std::string> files;
+  if (compilation.spec)
+    for (const auto& module : compilation.spec->modules) files.insert(normal_absolute_path(sources.name(module->file)));
+  for (const auto& [path, text] : compilation.actor_files.text) files.insert(path);
+  return {files.begin(), files.end()};
 }
 
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
@@ -45,10 +54,12 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
 
   const ir::Program& p = *out.program;
   if (in.read_actors) {
-    out.signatures = run_stage(
+    ActorCheck checked = run_stage(
         hooks, Stage::actors,
         [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags); },
-        [&](const ActorSignatures& signatures) { return dump(signatures, p); });
+        [&](const ActorCheck& c) { return dump(c.signatures, p); });
+    out.signatures = std::move(checked.signatures);
+    out.actor_files = std::move(checked.files);
     if (diags.has_errors()) return false;
   }
   if (reached(Stage::actors)) return true;

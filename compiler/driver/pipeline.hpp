@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/frontend.hpp"
 #include "codegen/project.hpp"
@@ -30,6 +31,7 @@ struct Compilation {
   std::unique_ptr<Spec> spec;
   std::optional<ir::Program> program;
   ActorSignatures signatures;
+  ActorFiles actor_files;  ///< the files Clang read for the actors, copied into the project
   PassResults passes;
   std::optional<codegen::Files> files;
   std::optional<std::string> write_error;  ///< why the project could not be written
@@ -40,6 +42,11 @@ struct Compilation {
 /// `diags`, and `out.write_error` for the write stage).
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
+
+/// Every file the compilation read but for system headers, dfgc's runtime and CUDA's: the spec,
+/// its imports, the actor headers and the user's headers they include; absolute, lexically
+/// normal, sorted, each once. What a build system must watch to know when to compile again.
+std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources);
 
 /// The actors stage's dump: each implementation's fire and init as code generation calls them.
 std::string dump(const ActorSignatures& signatures, const ir::Program& program);

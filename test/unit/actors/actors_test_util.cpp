@@ -102,7 +102,9 @@ ActorSignatures ActorProgram::check(bool werror) {
   close_actor();
   sources_.add_buffer("spec.dfg", spec_);
   diags_.set_warnings_as_errors(werror);
-  return check_actors(program_, ActorFrontendOptions{}, sources_, diags_);
+  ActorCheck checked = check_actors(program_, ActorFrontendOptions{}, sources_, diags_);
+  files_ = std::move(checked.files);
+  return std::move(checked.signatures);
 }
 
 std::vector<std::string> ActorProgram::reported() const {

@@ -54,6 +54,25 @@ TEST_CASE("a GPU header may call the device intrinsics and include the standard 
   CHECK(gpu.has_init);
 }
 
+TEST_CASE("the files read: the headers and the user's headers they include, not the system's",
+          "[actors]") {
+  ActorProgram p;
+  p.actor("Scale").in("a").out("b").cpu(kInputs + "nested/scaled.hpp", "Scaled");
+  p.actor("Producer").out("m").cpu(kOverlap + "producer.hpp", "Producer");
+  p.check();
+  CHECK(p.reported() == Lines{});
+  const std::string header = normal_absolute_path(kInputs + "nested/scaled.hpp");
+  const std::string producer = normal_absolute_path(kOverlap + "producer.hpp");
+  const std::string scale = normal_absolute_path(kInputs + "common/scale.hpp");
+  std::vector<std::string> read;
+  for (const auto& [path, text] : p.files().text) read.push_back(path);
+  CHECK(read == std::vector<std::string>{producer, scale, header});
+  CHECK(p.files().text.at(scale) == "#pragma once\ninline constexpr float kScale = 2.0f;\n");
+  CHECK(p.files().headers == std::map<std::string, std::string>{
+                                 {kInputs + "nested/scaled.hpp", header}, {kOverlap + "producer.hpp", producer}});
+  CHECK(scale.find("..") == std::string::npos);
+}
+
 TEST_CASE("a header that cannot be opened is reported at its spec string", "[actors]") {
   ActorProgram p;
   p.actor("Lost").in("a").cpu(kInputs + "nowhere.hpp", "Lost");

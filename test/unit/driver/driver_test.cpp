@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "driver/commands.hpp"
+#include "driver/pipeline.hpp"
 
 using namespace dfgc;
 namespace fs = std::filesystem;
@@ -200,4 +201,20 @@ TEST_CASE("help COMMAND is COMMAND --help, generated from the options it parses"
   Result unknown = run_dfgc({"help", "frobnicate"});
   CHECK(unknown.status == 1);
   CHECK(unknown.err.starts_with("dfgc: error: unknown command 'frobnicate'\n"));
+}
+
+TEST_CASE("files_read lists the spec, its imports, the actor headers and what they include",
+          "[driver]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  driver::PipelineInput in;
+  in.sema.spec_file = kSamples + "granulometry/../overlap/cpu_only.dfg";
+  driver::Compilation c;
+  REQUIRE(driver::run_pipeline(in, Stage::actors, sources, diags, nullptr, c));
+  const std::string overlap = kSamples + "overlap/";
+  std::vector<std::string> expected = {overlap + "actors/consumer.hpp", overlap + "actors/inc.cuh",
+                                       overlap + "actors/inc_cpu.hpp",  overlap + "actors/producer.hpp",
+                                       overlap + "cpu_only.dfg",        overlap + "overlap.dfg"};
+  for (std::string& path : expected) path = fs::path(path).lexically_normal().string();
+  CHECK(driver::files_read(c, sources) == expected);
 }
