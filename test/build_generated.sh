@@ -14,8 +14,10 @@
 #   granulometry_gpu_build
 #                the same for samples/granulometry/granulometry.dfg (the packed openings), and
 #                bench/granulometry/packed_check.cu built by nvcc with warnings as errors
-#   determinism  two compiles give byte-identical trees; a second compile into the same
-#                directory changes nothing
+#   determinism  two compiles give byte-identical trees, also from another working directory,
+#                with the spec named by another path, into a directory at another depth; a second
+#                compile into the same directory (from another working directory) changes nothing;
+#                no path of the build machine in the project
 #   refusals     -o into a foreign non-empty directory, a spec with an
 #                error: exit 1, nothing written
 #   runtime_params  test/generated/square_one_host.dfg (type Square = float[N * N], N a runtime
@@ -157,11 +159,19 @@ case $case in
     compile samples/overlap/one_gpu.dfg "$work/a/gen"
     compile samples/overlap/one_gpu.dfg "$work/b/gen"
     diff -r "$work/a/gen" "$work/b/gen" || fail "two compiles differ"
+    # From another working directory, the spec by another path.
+    mkdir -p "$work/cwd"
+    (cd "$work/cwd" && "$dfgc" compile "$root/samples/../samples/overlap/one_gpu.dfg" -o ../c/gen) ||
+      fail "compile from $work/cwd"
+    diff -r "$work/a/gen" "$work/c/gen" || fail "a compile from another directory differs"
+    # From another working directory into the same directory: nothing rewritten.
     touch -d '2000-01-01' "$work/a/gen/app.hpp"
     compile samples/overlap/one_gpu.dfg "$work/a/gen"
+    (cd samples/overlap && "$dfgc" compile one_gpu.dfg -o "$work/a/gen") || fail "compile from samples/overlap"
     [[ $(stat -c %Y "$work/a/gen/app.hpp") == $(date -d '2000-01-01' +%s) ]] ||
       fail "an unchanged file was rewritten"
-    ! grep -rn "$root\|/tmp/" "$work/a/gen" --exclude-dir=runtime || fail "an absolute path in the project"
+    diff -r "$work/a/gen" "$work/b/gen" || fail "a compile from another directory into the same one differs"
+    ! grep -rn "$root\|$work\|/tmp/" "$work/a/gen" --exclude-dir=runtime || fail "a path of the build machine in the project"
     ;;
   refusals)
     mkdir -p "$work/foreign" && echo mine >"$work/foreign/notes.txt"

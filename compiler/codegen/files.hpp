@@ -33,7 +33,7 @@ struct Model : HostPlan {
 /// `comment` is the line-comment marker of the file's language ("//", "#", "<!--").
 std::string file_header(const Model& m, std::string_view comment);
 
-/// The spec path as the header shows it: as given, made relative when it was absolute.
+/// The spec as the header shows it: its file name ("two_gpus.dfg").
 std::string spec_path_for_header(const std::string& spec_file);
 
 std::string render_app_header(const Model& m);
