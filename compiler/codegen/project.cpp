@@ -43,12 +43,6 @@ std::string spec_path_for_header(const std::string& spec_file) {
 
 namespace {
 
-/// The actor headers' include directory (actor_headers.hpp), relative to `out_dir`.
-std::vector<std::string> actor_dirs(const ir::Program& p, const fs::path& out_dir) {
-  fs::path base = fs::weakly_canonical(fs::absolute(out_dir));
-  return {ActorHeaders(p).root().lexically_relative(base).generic_string()};
-}
-
 /// The runtime headers the program includes: the host-only ones, dfg/cuda/ where a host has a
 /// GPU, dfg/mpi/ on several hosts (dfg/mpi/gpudirect.hpp, which needs CUDA too, only where a
 /// transfer goes over a gpudirect link).
@@ -79,11 +73,11 @@ std::string manifest(const Model& m, const Files& files) {
 }  // namespace
 
 Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const fs::path& out_dir) {
+                       const ActorSignatures& signatures, const ActorFiles& actor_files) {
   std::vector<Model> hosts;
-  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures});
+  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures, &actor_files});
   Files files;
-  files["CMakeLists.txt"] = render_cmake(hosts, actor_dirs(program, out_dir));
+  files["CMakeLists.txt"] = render_cmake(hosts, {std::string(ActorHeaders::kDir)});
   files["README.md"] = render_readme(hosts);
   if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
   for (const Model& m : hosts) {
@@ -94,6 +88,7 @@ Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostP
   files["schedule.txt"] = ir::render_schedule(program, ig);
   files["graph.dot"] = ir::render_dot(program, ig);
   add_runtime(hosts, files);
+  files.merge(ActorHeaders(actor_files).copies());
   files[std::string(kManifest)] = manifest(hosts.front(), files);
   return files;
 }

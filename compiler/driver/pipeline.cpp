@@ -71,7 +71,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       hooks, Stage::codegen,
       [&] {
         return codegen::generate_project(p, *out.passes.ig, *out.passes.hosts, out.signatures,
-                                         in.out_dir);
+                                         out.actor_files);
       },
       [&](const codegen::Files& files) {
         std::string text;
