@@ -32,7 +32,8 @@
 #                exit 1
 #   actor_headers two actors whose headers have the same file name (filter.hpp) in two
 #                directories, one named with a space, ';' and ')', each including a header above
-#                its directory ('../../common/one.hpp'): all copied under actors/ and listed in
+#                its directory ('../../common/one.hpp'), one <local.hpp> from its own directory
+#                (an include directory, as for dfgc's Clang): all copied under actors/ and listed in
 #                the manifest; built with g++ -Werror with the originals moved away, and run
 #                (each actor adds one; the consumer checks); a recompile after the include is
 #                dropped removes the copy of one.hpp
@@ -252,13 +253,17 @@ case $case in
     src="$work/src" odd='odd dir;q) x'
     mkdir -p "$src/$odd/a" "$src/plain/b" "$src/common"
     printf '#pragma once\ninline constexpr float kOne = 1.0f;\n' >"$src/common/one.hpp"
+    # And one header by its name alone, found in its directory as an include directory.
+    printf '#pragma once\ninline constexpr int kLocal = 1;\n' >"$src/$odd/a/local.hpp"
     for class in PlusOne PlusOneMore; do
       dir=$([[ $class == PlusOne ]] && echo "$odd/a" || echo plain/b)
+      local=$([[ $class == PlusOne ]] && echo "#include <local.hpp>" || echo)
       cat >"$src/$dir/filter.hpp" <<EOF
 #pragma once
 #include <cstddef>
 #include <dfg/context.hpp>
 #include "../../common/one.hpp"
+$local
 struct $class {
   void fire(const float* a, float* b, dfg::Context& ctx) {
     for (std::size_t i = 0; i < ctx.elements(0); ++i) b[i] = a[i] + kOne;
@@ -283,11 +288,13 @@ app headers on one {
 }
 EOF
     compile "$work/spec.dfg" "$work/gen"
-    for file in "$odd/a/filter.hpp" plain/b/filter.hpp common/one.hpp "$odd/producer.hpp"; do
+    for file in "$odd/a/filter.hpp" "$odd/a/local.hpp" plain/b/filter.hpp common/one.hpp "$odd/producer.hpp"; do
       cmp "$src/$file" "$work/gen/actors/$file" || fail "actors/$file is not a copy of the header"
       grep -qxF "actors/$file" "$work/gen/dfgc-manifest.txt" || fail "actors/$file is not in the manifest"
     done
     grep -qF "#include \"$odd/a/filter.hpp\"" "$work/gen/rank_A.cpp" || fail "the include of $odd/a/filter.hpp"
+    grep -qF ' [[actors/odd dir\;q) x/a]])' "$work/gen/CMakeLists.txt" ||
+      fail "the include directory actors/$odd/a is not in CMakeLists.txt"
     # The build reads the copies: the originals are out of its way.
     mv "$src" "$work/src.away"
     build_cpu "$work/gen" "-Werror"

@@ -1,5 +1,7 @@
 #include "codegen/actor_headers.hpp"
 
+#include <set>
+
 #include "support/assert.hpp"
 
 namespace dfgc::codegen {
@@ -28,6 +30,17 @@ ActorHeaders::ActorHeaders(const ActorFiles& files) : files_(files) {
 
 std::string ActorHeaders::relative(const std::string& absolute) const {
   return fs::path(absolute).lexically_relative(root_).generic_string();
+}
+
+std::vector<std::string> ActorHeaders::include_dirs() const {
+  std::set<std::string> dirs;
+  for (const auto& [header_path, absolute] : files_.headers) {
+    std::string dir = relative(fs::path(absolute).parent_path().string());
+    if (dir != ".") dirs.insert(std::string(kDir) + "/" + dir);
+  }
+  std::vector<std::string> out{std::string(kDir)};
+  out.insert(out.end(), dirs.begin(), dirs.end());
+  return out;
 }
 
 std::map<std::string, std::string> ActorHeaders::copies() const {

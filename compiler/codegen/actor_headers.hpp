@@ -4,7 +4,8 @@
 /// from the deepest directory that holds them all, so that the includes between them, `..` ones
 /// too, find the same files there. actors/ is the one include directory, and each actor header is
 /// included by its path from there ("filter.hpp", or "a/filter.hpp" beside "b/filter.hpp"), so
-/// that two headers of the same name in different directories stay apart. The project needs
+/// that two headers of the same name in different directories stay apart. The directories of the
+/// actor headers follow it, as dfgc's Clang had them, for the includes found there. The project needs
 /// nothing outside it but the system's headers: it builds wherever it is moved.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "actors/frontend.hpp"
 #include "ir/ir.hpp"
@@ -26,6 +28,9 @@ class ActorHeaders {
   /// `files`: what the actors stage read (check_actors), kept by reference.
   explicit ActorHeaders(const ActorFiles& files);
 
+  /// The include directories, relative to the project: actors/, then each other directory of an
+  /// actor header (as check_actors gave Clang the headers' directories), in order of their paths.
+  std::vector<std::string> include_dirs() const;
   /// Path in the project ("actors/a/filter.hpp") -> text, of every file copied.
   std::map<std::string, std::string> copies() const;
   /// The argument of the #include line for `impl`'s header: "\"a/filter.hpp\"", or

@@ -77,7 +77,7 @@ Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostP
   std::vector<Model> hosts;
   for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures, &actor_files});
   Files files;
-  files["CMakeLists.txt"] = render_cmake(hosts, {std::string(ActorHeaders::kDir)});
+  files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
   if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
   for (const Model& m : hosts) {

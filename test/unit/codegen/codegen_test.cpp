@@ -249,6 +249,7 @@ TEST_CASE("codegen: the actor headers and what they include are copied under act
   b.header_path = "b\"q/filter.hpp";
   CHECK(headers.include(a) == "\"x/a/filter.hpp\"");
   CHECK(headers.include(b) == "<x/b\"q/filter.hpp>");
+  CHECK(headers.include_dirs() == std::vector<std::string>{"actors", "actors/x/a", "actors/x/b\"q"});
 }
 
 TEST_CASE("codegen: the project names the spec by its file name and copies the actors", "[codegen]") {
