@@ -17,8 +17,12 @@
 #   granulometry_gpu_build
 #                the same for samples/granulometry/granulometry.dfg (the packed openings), and
 #                bench/granulometry/packed_check.cu built by nvcc with warnings as errors
-#   determinism  two compiles give byte-identical trees; a second compile into the same
-#                directory changes nothing
+#   determinism  two compiles give byte-identical trees, also from another working directory,
+#                with the spec named by another path, into a directory at another depth; a second
+#                compile into the same directory (from another working directory) changes nothing;
+#                no path of the build machine in the project
+#   movable      compile samples/overlap/cpu_only.dfg, move the project to another directory at
+#                another depth, build it there with g++ -Werror and run it
 #   refusals     -o into a foreign non-empty directory, a spec with an
 #                error: exit 1, nothing written
 #   runtime_params  test/generated/square_one_host.dfg (type Square = float[N * N], N a runtime
@@ -30,8 +34,12 @@
 #                written (before a run of 10^11 iterations); --stats and --help into /dev/full
 #                exit 1
 #   actor_headers two actors whose headers have the same file name (filter.hpp) in two
-#                directories, one named with a space, ';' and ')': built with g++ -Werror
-#                and run (each actor adds one; the consumer checks)
+#                directories, one named with a space, ';' and ')', each including a header above
+#                its directory ('../../common/one.hpp'), one <local.hpp> from its own directory
+#                (an include directory, as for dfgc's Clang): all copied under actors/ and listed in
+#                the manifest; built with g++ -Werror with the originals moved away, and run
+#                (each actor adds one; the consumer checks); a recompile after the include is
+#                dropped removes the copy of one.hpp
 #   hostile_names a spec whose names are legal but meet the generated code's own: nodes run, p,
 #                p_elements, p_ctx, params, main, app, dfg, std, storage, c, j; params std, dfg,
 #                runtime params params and Params; actor classes Run, Worker, Params; host app;
@@ -194,11 +202,28 @@ case $case in
     compile samples/overlap/one_gpu.dfg "$work/a/gen"
     compile samples/overlap/one_gpu.dfg "$work/b/gen"
     diff -r "$work/a/gen" "$work/b/gen" || fail "two compiles differ"
+    # From another working directory, the spec by another path, into a directory at another depth.
+    mkdir -p "$work/cwd"
+    (cd "$work/cwd" && "$dfgc" compile "$root/samples/../samples/overlap/one_gpu.dfg" -o ../c/d/gen) ||
+      fail "compile from $work/cwd"
+    diff -r "$work/a/gen" "$work/c/d/gen" || fail "a compile from another directory into another one differs"
+    # From another working directory into the same directory: nothing rewritten.
     touch -d '2000-01-01' "$work/a/gen/app.hpp"
     compile samples/overlap/one_gpu.dfg "$work/a/gen"
+    (cd samples/overlap && "$dfgc" compile one_gpu.dfg -o "$work/a/gen") || fail "compile from samples/overlap"
     [[ $(stat -c %Y "$work/a/gen/app.hpp") == $(date -d '2000-01-01' +%s) ]] ||
       fail "an unchanged file was rewritten"
-    ! grep -rn "$root\|/tmp/" "$work/a/gen" --exclude-dir=runtime || fail "an absolute path in the project"
+    diff -r "$work/a/gen" "$work/b/gen" || fail "a compile from another directory into the same one differs"
+    ! grep -rn "$root\|$work\|/tmp/\|samples/" "$work/a/gen" --exclude-dir=runtime || fail "a path of the build machine in the project"
+    ;;
+  movable)
+    compile samples/overlap/cpu_only.dfg "$work/gen" -D N=64
+    mkdir -p "$work/elsewhere/deeper"
+    mv "$work/gen" "$work/elsewhere/deeper/moved"
+    build_cpu "$work/elsewhere/deeper/moved" "-Werror"
+    for strategy in "" --no-overlap; do
+      "$work/elsewhere/deeper/moved/build/app" --iterations 100 $strategy || fail "run $strategy"
+    done
     ;;
   refusals)
     mkdir -p "$work/foreign" && echo mine >"$work/foreign/notes.txt"
@@ -260,28 +285,36 @@ case $case in
     done
     ;;
   actor_headers)
-    actors='odd dir;q) x/actors'  # the include directory CMake is given
-    mkdir -p "$work/$actors/a" "$work/$actors/b"
+    # Two headers named filter.hpp, one below a directory named with a space, ';' and ')', each
+    # including a header above its directory by a '..' path.
+    src="$work/src" odd='odd dir;q) x'
+    mkdir -p "$src/$odd/a" "$src/plain/b" "$src/common"
+    printf '#pragma once\ninline constexpr float kOne = 1.0f;\n' >"$src/common/one.hpp"
+    # And one header by its name alone, found in its directory as an include directory.
+    printf '#pragma once\ninline constexpr int kLocal = 1;\n' >"$src/$odd/a/local.hpp"
     for class in PlusOne PlusOneMore; do
-      dir=$([[ $class == PlusOne ]] && echo a || echo b)
-      cat >"$work/$actors/$dir/filter.hpp" <<EOF
+      dir=$([[ $class == PlusOne ]] && echo "$odd/a" || echo plain/b)
+      local=$([[ $class == PlusOne ]] && echo "#include <local.hpp>" || echo)
+      cat >"$src/$dir/filter.hpp" <<EOF
 #pragma once
 #include <cstddef>
 #include <dfg/context.hpp>
+#include "../../common/one.hpp"
+$local
 struct $class {
   void fire(const float* a, float* b, dfg::Context& ctx) {
-    for (std::size_t i = 0; i < ctx.elements(0); ++i) b[i] = a[i] + 1.0f;
+    for (std::size_t i = 0; i < ctx.elements(0); ++i) b[i] = a[i] + kOne;
   }
 };
 EOF
     done
-    cp samples/overlap/actors/producer.hpp samples/overlap/actors/consumer.hpp "$work/$actors"
+    cp samples/overlap/actors/producer.hpp samples/overlap/actors/consumer.hpp "$src/$odd"
     cat >"$work/spec.dfg" <<EOF
 type Row = float[64];
-actor Producer { out Row m; cpu "$actors/producer.hpp" Producer; }
-actor First    { in Row a; out Row b; cpu "$actors/a/filter.hpp" PlusOne; }
-actor Second   { in Row a; out Row b; cpu "$actors/b/filter.hpp" PlusOneMore; }
-actor Consumer { in Row m; cpu "$actors/consumer.hpp" Consumer; }
+actor Producer { out Row m; cpu "src/$odd/producer.hpp" Producer; }
+actor First    { in Row a; out Row b; cpu "src/$odd/a/filter.hpp" PlusOne; }
+actor Second   { in Row a; out Row b; cpu "src/plain/b/filter.hpp" PlusOneMore; }
+actor Consumer { in Row m; cpu "src/$odd/consumer.hpp" Consumer; }
 arch one { host A { cpu; } }
 app headers on one {
   node p : Producer @ A.cpu;
@@ -292,11 +325,25 @@ app headers on one {
 }
 EOF
     compile "$work/spec.dfg" "$work/gen"
-    grep -q 'odd dir\\;q) x/actors' "$work/gen/CMakeLists.txt" || fail "the include directory is not in CMakeLists.txt"
+    for file in "$odd/a/filter.hpp" "$odd/a/local.hpp" plain/b/filter.hpp common/one.hpp "$odd/producer.hpp"; do
+      cmp "$src/$file" "$work/gen/actors/$file" || fail "actors/$file is not a copy of the header"
+      grep -qxF "actors/$file" "$work/gen/dfgc-manifest.txt" || fail "actors/$file is not in the manifest"
+    done
+    grep -qF "#include \"$odd/a/filter.hpp\"" "$work/gen/rank_A.cpp" || fail "the include of $odd/a/filter.hpp"
+    grep -qF ' [[actors/odd dir\;q) x/a]])' "$work/gen/CMakeLists.txt" ||
+      fail "the include directory actors/$odd/a is not in CMakeLists.txt"
+    # The build reads the copies: the originals are out of its way.
+    mv "$src" "$work/src.away"
     build_cpu "$work/gen" "-Werror"
     for strategy in "" --no-overlap; do
       "$work/gen/build/app" --iterations 100 $strategy || fail "run $strategy"
     done
+    # A header the actors no longer include is removed by the next compile.
+    mv "$work/src.away" "$src"
+    sed -i '/one.hpp/d; s/kOne/1.0f/' "$src/$odd/a/filter.hpp" "$src/plain/b/filter.hpp"
+    compile "$work/spec.dfg" "$work/gen"
+    [[ ! -e $work/gen/actors/common ]] || fail "actors/common/one.hpp was kept"
+    cmp "$src/plain/b/filter.hpp" "$work/gen/actors/plain/b/filter.hpp" || fail "actors/plain/b/filter.hpp not replaced"
     ;;
   hostile_names)
     mkdir -p "$work/actors"

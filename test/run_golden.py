@@ -10,9 +10,9 @@ holds stdout then stderr and a last line `exit: N`.
 Samples: every samples/*/*.dfg that declares an app is run through each command of COMMANDS; the
 output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
 plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
-(`dfgc compile <spec> -o build/golden/<sample>/<stem>`, a directory as deep below the root as the
-golden one, so that the relative include paths agree): the generated tree, except the copied
-runtime/ (dfgc-manifest.txt lists its files), is compared with test/golden/<sample>/<stem>/; a
+(`dfgc compile <spec> -o build/golden/<sample>/<stem>`): the generated tree, except the copied
+runtime/ (dfgc-manifest.txt lists its files) but with the copies of the actor headers under
+actors/, is compared with test/golden/<sample>/<stem>/; a
 spec dfgc cannot compile has its output in test/golden/<sample>/<stem>.compile.txt instead.
 `dfgc compile <spec> --emit=plan` must print the plan of <stem>.plan.txt, the one the project
 was printed from.

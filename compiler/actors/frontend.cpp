@@ -48,7 +48,7 @@ class ActorFrontend {
                 SourceManager& sources, DiagnosticEngine& diags)
       : program_(program), options_(options), sources_(sources), diags_(diags) {}
 
-  ActorSignatures run(std::vector<std::string>* files_read);
+  ActorCheck run();
 
  private:
   const ir::Impl& impl_of(const ImplRef& ref) const {
@@ -60,7 +60,6 @@ class ActorFrontend {
   std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
   void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
   void check_batch(const Batch& batch, ActorSignatures& signatures);
-  static void add_files_read(const Batch& batch, std::set<std::string>& files);
 
   const ir::Program& program_;
   const ActorFrontendOptions& options_;
@@ -72,7 +71,7 @@ class ActorFrontend {
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
 };
 
-ActorSignatures ActorFrontend::run(std::vector<std::string>* files_read) {
+ActorCheck ActorFrontend::run() {
   for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
     const ir::Actor& actor = program_.dfg.actors[a];
     for (std::size_t i = 0; i < actor.impls.size(); ++i)
@@ -80,46 +79,29 @@ ActorSignatures ActorFrontend::run(std::vector<std::string>* files_read) {
   }
   std::vector<Batch> batches = make_batches();
   parse(batches);
-  ActorSignatures signatures;
-  for (const Batch& batch : batches) check_batch(batch, signatures);
-  if (files_read) {
-    std::set<std::string> files;
-    for (const Batch& batch : batches) add_files_read(batch, files);
-    files_read->insert(files_read->end(), files.begin(), files.end());
+  ActorCheck out;
+  for (const Batch& batch : batches) {
+    check_batch(batch, out.signatures);
+    if (batch.unit.ast) actors::add_files_read(*batch.unit.ast, options_, out.files.text, out.files.runtime);
   }
-  return signatures;
-}
-
-/// Adds the files of the batch's translation unit that are on disk and were not reached through a
-/// system include directory (the C++ library, Clang's own headers; CUDA's headers, on the include
-/// path, are listed). The unit's main file and the CUDA prelude are in memory only.
-void ActorFrontend::add_files_read(const Batch& batch, std::set<std::string>& files) {
-  if (!batch.unit.ast) return;
-  const clang::SourceManager& sm = batch.unit.ast->getSourceManager();
-  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
-    const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
-    if (!entry.isFile() || clang::SrcMgr::isSystem(entry.getFile().getFileCharacteristic()))
-      continue;
-    clang::OptionalFileEntryRef file = entry.getFile().getContentCache().OrigEntry;
-    if (!file) continue;
-    llvm::SmallString<256> path(file->getName());
-    if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path)) continue;
-    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-    files.insert(std::string(path));
+  // Each header as dfgc read it too, should Clang have reached its file under another name.
+  for (const ImplRef& ref : impls_) {
+    const HeaderFile& header = headers_[ref.header];
+    out.files.headers[impl_of(ref).header_path] = header.absolute;
+    out.files.text.try_emplace(header.absolute, sources_.contents(header.file));
   }
+  return out;
 }
 
 /// Loads the header into dfgc's SourceManager (to quote its lines) and identifies the file.
 std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
   std::string reason;
   llvm::sys::fs::UniqueID id;
-  llvm::SmallString<256> absolute(impl.header_path);
   // The source manager refuses what is not a regular file of a sane size (a directory,
   // /dev/zero, a FIFO) before Clang, which reads the header on its own, is given its path.
   std::optional<std::uint32_t> file = sources_.load_file(impl.header_path, &reason);
   if (file) {
     std::error_code ec = llvm::sys::fs::getUniqueID(impl.header_path, id);
-    if (!ec) ec = llvm::sys::fs::make_absolute(absolute);
     if (ec) {
       reason = ec.message();
       file.reset();
@@ -134,8 +116,7 @@ std::optional<std::size_t> ActorFrontend::open_header(const ir::Impl& impl) {
   }
   for (std::size_t h = 0; h < headers_.size(); ++h)
     if (headers_[h].id == id) return h;
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  headers_.push_back({impl.header_path, std::string(absolute), id, *file});
+  headers_.push_back({impl.header_path, normal_absolute_path(impl.header_path), id, *file});
   return headers_.size() - 1;
 }
 
@@ -240,10 +221,16 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
 
 }  // namespace
 
-ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags,
-                             std::vector<std::string>* files_read) {
-  return ActorFrontend(program, options, sources, diags).run(files_read);
+ActorCheck check_actors(const ir::Program& program, const ActorFrontendOptions& options,
+                        SourceManager& sources, DiagnosticEngine& diags) {
+  return ActorFrontend(program, options, sources, diags).run();
+}
+
+std::string normal_absolute_path(const std::string& path) {
+  llvm::SmallString<256> out(path);
+  (void)llvm::sys::fs::make_absolute(out);  // on failure (no working directory) kept as given
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  return std::string(out);
 }
 
 }  // namespace dfgc

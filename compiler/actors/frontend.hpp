@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,25 @@ struct ActorSignature {
 /// Key: (actor index, implementation kind).
 using ActorSignatures = std::map<std::pair<ir::ActorId, ir::PeKind>, ActorSignature>;
 
+/// The files Clang read to check the actors, except the system headers, dfgc's runtime and CUDA's
+/// headers: every actor header and every header of the user's they include, directly or not,
+/// with the text Clang read. Code generation copies them into the project.
+struct ActorFiles {
+  /// Absolute, lexically normal path ('.' and '..' removed) -> text.
+  std::map<std::string, std::string> text;
+  /// Each implementation's ir::Impl::header_path -> its path in `text`.
+  std::map<std::string, std::string> headers;
+  /// The files of dfgc's runtime that the headers read (<dfg/context.hpp>): not copied (the
+  /// project has its own copy of the runtime), but inputs of the project (a depfile lists them).
+  std::set<std::string> runtime;
+};
+
+/// What check_actors found.
+struct ActorCheck {
+  ActorSignatures signatures;  ///< of the implementations that passed
+  ActorFiles files;            ///< complete when no error was reported
+};
+
 struct ActorFrontendOptions {
   std::string cuda_include_dir;    ///< empty: the one dfgc was configured with
   std::string clang_resource_dir;  ///< empty: the one dfgc was built against
@@ -37,16 +57,16 @@ struct ActorFrontendOptions {
 
 /// Checks every implementation of every actor of `program`. Diagnostics point into the header
 /// (loading it into `sources` so that the line can be quoted) with a note at the spec line.
-/// Returns the signatures of the implementations that passed. When `files_read` is given, dfgc appends to it
-/// the absolute path of every file on disk that Clang read outside system directories: the
-/// headers, what they include, dfgc's runtime headers (sorted, each once; for a depfile).
+/// Returns the signatures of the implementations that passed and the files Clang read.
 ///
 /// All CPU headers are parsed as one C++ translation unit and all GPU headers as one CUDA (host
 /// side) translation unit, the two in parallel. Clang's own errors in a header are reported as
 /// they are; its warnings are not. A header with a Clang error, and those its translation unit
 /// includes after it, are not checked further.
-ActorSignatures check_actors(const ir::Program& program, const ActorFrontendOptions& options,
-                             SourceManager& sources, DiagnosticEngine& diags,
-                             std::vector<std::string>* files_read = nullptr);
+ActorCheck check_actors(const ir::Program& program, const ActorFrontendOptions& options,
+                        SourceManager& sources, DiagnosticEngine& diags);
+
+/// `path` made absolute (from the working directory) and lexically normal, as ActorFiles keys are.
+std::string normal_absolute_path(const std::string& path);
 
 }  // namespace dfgc

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include <clang/Basic/SourceManager.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -66,6 +67,7 @@ template <class T> __device__ T atomicXor(T*, T);
 template <class T> __device__ T atomicCAS(T*, T, T);
 )";
 
+constexpr const char* kVirtualDir = "/dfgc-virtual/";
 constexpr const char* kPreludePath = "/dfgc-virtual/cuda_prelude.h";
 
 /// dfgc's runtime headers (<dfg/context.hpp>): $DFGC_RUNTIME_INCLUDE when set (a relocated
@@ -87,6 +89,12 @@ std::string runtime_include_dir() {
 
 std::string or_default(const std::string& value, const char* fallback) {
   return value.empty() ? fallback : value;
+}
+
+/// Whether `path` lies in the directory `dir` (both normal and absolute).
+bool is_under(const std::string& path, std::string dir) {
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return path.starts_with(dir);
 }
 
 std::string main_file(const std::vector<std::string>& headers) {
@@ -122,6 +130,24 @@ std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions&
   for (const std::string& dir : header_dirs) args.push_back("-I" + dir);
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   return args;
+}
+
+void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& options,
+                    std::map<std::string, std::string>& files, std::set<std::string>& runtime_files) {
+  const std::string runtime = normal_absolute_path(runtime_include_dir());
+  const std::string cuda = normal_absolute_path(or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR));
+  const clang::SourceManager& sm = unit.getSourceManager();
+  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
+    const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
+    if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User) continue;
+    const clang::SrcMgr::ContentCache& content = entry.getFile().getContentCache();
+    std::optional<llvm::StringRef> text = content.getBufferDataIfLoaded();
+    if (!content.OrigEntry || !text) continue;
+    std::string path = normal_absolute_path(content.OrigEntry->getName().str());
+    if (is_under(path, runtime)) runtime_files.insert(path);
+    if (path.starts_with(kVirtualDir) || is_under(path, runtime) || is_under(path, cuda)) continue;
+    files.try_emplace(path, text->str());
+  }
 }
 
 ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,

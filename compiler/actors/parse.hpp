@@ -4,6 +4,8 @@
 /// diagnostics in the order Clang gave them. Safe to run for two batches on two threads at once.
 #pragma once
 
+#include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +45,13 @@ struct ParsedUnit {
 /// `header_dirs`), CUDA's host-only mode for GPUs, then `options.extra_args`.
 std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions& options,
                                     const std::vector<std::string>& header_dirs);
+
+/// Adds to `files` every file `unit` read that is the user's: not a system header, not under
+/// dfgc's runtime include directory nor `options`' CUDA include directory, not one of dfgc's
+/// in-memory files. Each under its normal_absolute_path(), with the text Clang read. The files
+/// of dfgc's runtime it read go to `runtime` (inputs of the project, not copied into it).
+void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& options,
+                    std::map<std::string, std::string>& files, std::set<std::string>& runtime);
 
 /// Parses one translation unit that includes each of `headers` (absolute paths) once, in order.
 ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,

@@ -1,5 +1,7 @@
 #include "codegen/actor_headers.hpp"
 
+#include <set>
+
 #include "support/assert.hpp"
 
 namespace dfgc::codegen {
@@ -7,12 +9,6 @@ namespace dfgc::codegen {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// `path` absolute, its directory's symbolic links resolved, its file name as written.
-fs::path resolve(const std::string& path) {
-  fs::path absolute = fs::absolute(path);
-  return fs::weakly_canonical(absolute.parent_path()) / absolute.filename();
-}
 
 /// The deepest directory that holds both.
 fs::path common_dir(const fs::path& a, const fs::path& b) {
@@ -23,23 +19,40 @@ fs::path common_dir(const fs::path& a, const fs::path& b) {
 
 }  // namespace
 
-ActorHeaders::ActorHeaders(const ir::Program& p) {
+ActorHeaders::ActorHeaders(const ActorFiles& files) : files_(files) {
   bool first = true;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-    const ir::Impl* impl = p.dfg.actor_of(n).impl_for(p.arch.pes[p.mapping.pe_of[n]].kind);
-    DFGC_INTERNAL_ASSERT(impl, "node '", p.dfg.nodes[n].name, "' has no implementation for its PE");
-    auto [it, added] = resolved_.try_emplace(impl->header_path);
-    if (!added) continue;
-    it->second = resolve(impl->header_path);
-    root_ = first ? it->second.parent_path() : common_dir(root_, it->second.parent_path());
+  for (const auto& [path, text] : files.text) {
+    fs::path dir = fs::path(path).parent_path();
+    root_ = first ? dir : common_dir(root_, dir);
     first = false;
   }
 }
 
+std::string ActorHeaders::relative(const std::string& absolute) const {
+  return fs::path(absolute).lexically_relative(root_).generic_string();
+}
+
+std::vector<std::string> ActorHeaders::include_dirs() const {
+  std::set<std::string> dirs;
+  for (const auto& [header_path, absolute] : files_.headers) {
+    std::string dir = relative(fs::path(absolute).parent_path().string());
+    if (dir != ".") dirs.insert(std::string(kDir) + "/" + dir);
+  }
+  std::vector<std::string> out{std::string(kDir)};
+  out.insert(out.end(), dirs.begin(), dirs.end());
+  return out;
+}
+
+std::map<std::string, std::string> ActorHeaders::copies() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [path, text] : files_.text) out[std::string(kDir) + "/" + relative(path)] = text;
+  return out;
+}
+
 std::string ActorHeaders::include(const ir::Impl& impl) const {
-  auto it = resolved_.find(impl.header_path);
-  DFGC_INTERNAL_ASSERT(it != resolved_.end(), "header '", impl.header_path, "' of no node");
-  std::string path = it->second.lexically_relative(root_).generic_string();
+  auto it = files_.headers.find(impl.header_path);
+  DFGC_INTERNAL_ASSERT(it != files_.headers.end(), "header '", impl.header_path, "' was not read");
+  std::string path = relative(it->second);
   if (path.find('"') != std::string::npos) return "<" + path + ">";
   return "\"" + path + "\"";
 }

@@ -173,6 +173,8 @@ std::string render_readme(std::span<const Model> hosts) {
       "| `schedule.txt` | the implementation graph of both strategies, one item a line |\n"
       "| `graph.dot` | the same as a graph (`dot -Tsvg graph.dot`) |\n"
       "| `runtime/dfg/` | the header-only runtime the sources include |\n"
+      "| `actors/` | copies of the actor headers and of the headers they include, which the sources "
+      "include from there |\n"
       "| `dfgc-manifest.txt` | the files dfgc wrote here |";
   std::string header = file_header(m, "<!--") + " -->";
   return render_template(

@@ -27,13 +27,14 @@ struct Model : HostPlan {
   const ir::Program* program = nullptr;
   const ir::Ig* ig = nullptr;
   const ActorSignatures* signatures = nullptr;
+  const ActorFiles* actor_files = nullptr;  ///< the actor headers and what they include
 };
 
 /// The fixed first line of every generated file: generator, version, spec, DO NOT EDIT.
 /// `comment` is the line-comment marker of the file's language ("//", "#", "<!--").
 std::string file_header(const Model& m, std::string_view comment);
 
-/// The spec path as the header shows it: as given, made relative when it was absolute.
+/// The spec as the header shows it: its file name ("two_gpus.dfg").
 std::string spec_path_for_header(const std::string& spec_file);
 
 std::string render_app_header(const Model& m);
@@ -45,7 +46,7 @@ std::string render_gpu(const Model& m, ir::PeId gpu);
 std::string render_main(std::span<const Model> hosts);
 
 /// `hosts`: every host's model, in spec order (one for a single-host program).
-/// `actor_dirs`: the directories of the actor headers, relative to the generated directory.
+/// `actor_dirs`: the include directories of the actor headers, relative to the generated directory.
 std::string render_cmake(std::span<const Model> hosts, const std::vector<std::string>& actor_dirs);
 std::string render_readme(std::span<const Model> hosts);
 

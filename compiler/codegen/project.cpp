@@ -32,21 +32,16 @@ std::string file_header(const Model& m, std::string_view comment) {
                                 {"spec", spec_path_for_header(m.program->spec_file)}});
 }
 
+// The spec's file name alone, as protoc writes `// source: foo.proto`: the same spec gives the
+// same project whatever the working directory, the output directory or where the checkout lies.
+// A path relative to any of these would tie the text to the place dfgc ran from (or, relative to
+// the output, change when the project moves); the other modules of the spec are imports, which
+// the root spec names itself.
 std::string spec_path_for_header(const std::string& spec_file) {
-  fs::path path(spec_file);
-  if (!path.is_absolute()) return path.generic_string();
-  std::error_code ec;
-  fs::path rel = fs::relative(path, ec);
-  return ec || rel.empty() ? path.filename().generic_string() : rel.generic_string();
+  return fs::path(spec_file).filename().generic_string();
 }
 
 namespace {
-
-/// The actor headers' include directory (actor_headers.hpp), relative to `out_dir`.
-std::vector<std::string> actor_dirs(const ir::Program& p, const fs::path& out_dir) {
-  fs::path base = fs::weakly_canonical(fs::absolute(out_dir));
-  return {ActorHeaders(p).root().lexically_relative(base).generic_string()};
-}
 
 /// The runtime headers the program includes: the host-only ones, dfg/cuda/ where a host has a
 /// GPU, dfg/mpi/ on several hosts (dfg/mpi/gpudirect.hpp, which needs CUDA too, only where a
@@ -78,11 +73,11 @@ std::string manifest(const Model& m, const Files& files) {
 }  // namespace
 
 Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const fs::path& out_dir) {
+                       const ActorSignatures& signatures, const ActorFiles& actor_files) {
   std::vector<Model> hosts;
-  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures});
+  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures, &actor_files});
   Files files;
-  files["CMakeLists.txt"] = render_cmake(hosts, actor_dirs(program, out_dir));
+  files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
   if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
   for (const Model& m : hosts) {
@@ -93,6 +88,7 @@ Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostP
   files["schedule.txt"] = ir::render_schedule(program, ig);
   files["graph.dot"] = ir::render_dot(program, ig);
   add_runtime(hosts, files);
+  files.merge(ActorHeaders(actor_files).copies());
   files[std::string(kManifest)] = manifest(hosts.front(), files);
   return files;
 }

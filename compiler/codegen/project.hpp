@@ -2,7 +2,8 @@
 /// The generated project as a whole: which files, with which text, and how they reach the disk.
 ///
 ///   CMakeLists.txt, README.md, app.hpp, rank_<host>.cpp, rank_<host>_<gpu>.cu (one per GPU),
-///   schedule.txt, graph.dot, runtime/dfg/... (the runtime headers), dfgc-manifest.txt
+///   schedule.txt, graph.dot, runtime/dfg/... (the runtime headers), actors/... (the actor
+///   headers and the user's headers they include: actor_headers.hpp), dfgc-manifest.txt
 ///
 /// An app on several hosts is one MPI program (one rank per host, one executable): main.cpp,
 /// and per host app_<host>.hpp, rank_<host>.cpp and its GPUs' files, each host's sources in
@@ -38,10 +39,10 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project, printed from `plans` (plan_hosts). `out_dir` is where it will be
-/// written: the actor headers' directories are given to CMake relative to it.
+/// Every file of the project, printed from `plans` (plan_hosts), with copies of `actor_files`
+/// (check_actors). Nothing in it depends on where dfgc runs or where the project is written.
 Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const std::filesystem::path& out_dir);
+                       const ActorSignatures& signatures, const ActorFiles& actor_files);
 
 /// Ways for tests to stop or fail write_project() part-way.
 struct WriteHooks {

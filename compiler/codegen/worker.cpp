@@ -15,7 +15,7 @@ std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + ident
 
 std::string actor_includes(const Model& m, ir::PeId pe) {
   const ir::Program& p = *m.program;
-  const ActorHeaders headers(p);
+  const ActorHeaders headers(*m.actor_files);
   std::set<std::string> lines;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
     if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));

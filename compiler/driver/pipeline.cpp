@@ -1,6 +1,7 @@
 #include "driver/pipeline.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,15 @@ std::string dump(const ActorSignatures& signatures, const ir::Program& program) 
   return out;
 }
 
+std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources) {
+  std::set<std::string> files;
+  if (compilation.spec)
+    for (const auto& module : compilation.spec->modules) files.insert(normal_absolute_path(sources.name(module->file)));
+  for (const auto& [path, text] : compilation.actor_files.text) files.insert(path);
+  files.insert(compilation.actor_files.runtime.begin(), compilation.actor_files.runtime.end());
+  return {files.begin(), files.end()};
+}
+
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out) {
   auto reached = [&](Stage stage) { return stage >= last; };
@@ -36,7 +46,6 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
         return text;
       });
   if (!out.spec || diags.has_errors()) return false;
-  for (const auto& module : out.spec->modules) out.files_read.push_back(sources.name(module->file));
   if (reached(Stage::parse)) return true;
 
   out.program = run_stage(
@@ -47,10 +56,12 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
 
   const ir::Program& p = *out.program;
   if (in.read_actors) {
-    out.signatures = run_stage(
+    ActorCheck checked = run_stage(
         hooks, Stage::actors,
-        [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags, &out.files_read); },
-        [&](const ActorSignatures& signatures) { return dump(signatures, p); });
+        [&] { return check_actors(p, ActorFrontendOptions{}, sources, diags); },
+        [&](const ActorCheck& c) { return dump(c.signatures, p); });
+    out.signatures = std::move(checked.signatures);
+    out.actor_files = std::move(checked.files);
     if (diags.has_errors()) return false;
   }
   if (reached(Stage::actors)) return true;
@@ -62,7 +73,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       hooks, Stage::codegen,
       [&] {
         return codegen::generate_project(p, *out.passes.ig, *out.passes.hosts, out.signatures,
-                                         in.out_dir);
+                                         out.actor_files);
       },
       [&](const codegen::Files& files) {
         std::string text;
@@ -78,7 +89,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       [&] {
         auto error = codegen::write_project(*out.files, in.out_dir);
         if (!error && !in.depfile.empty())
-          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(), out.files_read);
+          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(), files_read(out, sources));
         return error;
       },
       [&](const std::optional<std::string>& error) {

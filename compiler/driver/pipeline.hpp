@@ -24,7 +24,7 @@ struct PipelineInput {
   SemaOptions sema;  ///< sema.spec_file: the spec
   bool read_actors = true;
   std::filesystem::path out_dir;  ///< codegen and write: where the project goes
-  std::string depfile;  ///< write: also a Make-style depfile of files_read here, when not empty
+  std::string depfile;  ///< write: also a Make-style depfile of files_read() here, when not empty
 };
 
 /// Each stage's result, set once the stage has run.
@@ -32,7 +32,7 @@ struct Compilation {
   std::unique_ptr<Spec> spec;
   std::optional<ir::Program> program;
   ActorSignatures signatures;
-  std::vector<std::string> files_read;  ///< the spec, its imports, the non-system files Clang read
+  ActorFiles actor_files;  ///< the files Clang read for the actors, copied into the project
   PassResults passes;
   std::optional<codegen::Files> files;
   std::optional<std::string> write_error;  ///< why the project could not be written
@@ -43,6 +43,12 @@ struct Compilation {
 /// `diags`, and `out.write_error` for the write stage).
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
+
+/// Every file the compilation read but for system headers and CUDA's: the spec, its imports, the
+/// actor headers, the user's headers they include and the files of dfgc's runtime they include;
+/// absolute, lexically normal, sorted, each once. What a build system must watch to know when to
+/// compile again.
+std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources);
 
 /// The actors stage's dump: each implementation's fire and init as code generation calls them.
 std::string dump(const ActorSignatures& signatures, const ir::Program& program);

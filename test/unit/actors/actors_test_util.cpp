@@ -98,11 +98,13 @@ ActorProgram& ActorProgram::gpu(const std::string& header, const std::string& cl
   return impl(ir::PeKind::gpu, header, class_name);
 }
 
-ActorSignatures ActorProgram::check(bool werror, std::vector<std::string>* files_read) {
+ActorSignatures ActorProgram::check(bool werror) {
   close_actor();
   sources_.add_buffer("spec.dfg", spec_);
   diags_.set_warnings_as_errors(werror);
-  return check_actors(program_, ActorFrontendOptions{}, sources_, diags_, files_read);
+  ActorCheck checked = check_actors(program_, ActorFrontendOptions{}, sources_, diags_);
+  files_ = std::move(checked.files);
+  return std::move(checked.signatures);
 }
 
 std::vector<std::string> ActorProgram::reported() const {

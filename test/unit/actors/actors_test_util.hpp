@@ -24,8 +24,10 @@ class ActorProgram {
   ActorProgram& cpu(const std::string& header, const std::string& class_name);
   ActorProgram& gpu(const std::string& header, const std::string& class_name);
 
-  /// Runs check_actors once; `files_read` as check_actors takes it.
-  ActorSignatures check(bool werror = false, std::vector<std::string>* files_read = nullptr);
+  /// Runs check_actors once.
+  ActorSignatures check(bool werror = false);
+  /// The files check() read.
+  const ActorFiles& files() const { return files_; }
 
   /// "file:line:col: severity: message" per diagnostic in render order; notes follow their
   /// diagnostic, indented by two spaces.
@@ -47,6 +49,7 @@ class ActorProgram {
   bool open_ = false;
   SourceManager sources_;
   DiagnosticEngine diags_{sources_};
+  ActorFiles files_;
 };
 
 }  // namespace dfgc::test

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
 #include "codegen/project.hpp"
 #include "passes/pipeline.hpp"
@@ -49,10 +50,22 @@ ir::Program relay_program() {
   return p;
 }
 
+/// Every implementation's header as if Clang had read it in /src/actors/, a line of text each.
+ActorFiles files_of(const ir::Program& p) {
+  ActorFiles out;
+  for (const ir::Actor& actor : p.dfg.actors)
+    for (const ir::Impl& impl : actor.impls) {
+      std::string path = "/src/actors/" + impl.header_path;
+      out.headers[impl.header_path] = path;
+      out.text[path] = "// " + impl.header_path + "\n";
+    }
+  return out;
+}
+
 /// The project of `p`, printed from its host plan.
-codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures,
-                        const fs::path& out_dir) {
-  return codegen::generate_project(p, ig, plan_hosts(p, ig), signatures, out_dir);
+codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures) {
+  ActorFiles files = files_of(p);
+  return codegen::generate_project(p, ig, plan_hosts(p, ig), signatures, files);
 }
 
 struct Fixture {
@@ -65,8 +78,8 @@ struct Fixture {
 
 TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime params", "[codegen]") {
   Fixture f;
-  codegen::Files a = generate(f.program, f.ig, f.signatures, "gen");
-  codegen::Files b = generate(f.program, f.ig, f.signatures, "gen");
+  codegen::Files a = generate(f.program, f.ig, f.signatures);
+  codegen::Files b = generate(f.program, f.ig, f.signatures);
   CHECK(a == b);
   for (const char* name : {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "rank_A_g0.cu",
                            "rank_A_g1.cu", "schedule.txt", "graph.dot", "dfgc-manifest.txt",
@@ -105,7 +118,7 @@ TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its
   ir::Program program = hosts_program();
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
-  codegen::Files files = generate(program, ig, signatures, fs::current_path());
+  codegen::Files files = generate(program, ig, signatures);
   for (const char* name : {"main.cpp", "app_A.hpp", "app_B.hpp", "app_C.hpp", "rank_A.cpp", "rank_B.cpp",
                            "rank_B_g0.cu", "rank_C.cpp", "runtime/dfg/mpi/session.hpp",
                            "runtime/dfg/mpi/cycle_transfers.hpp", "runtime/dfg/cuda/stream.hpp"}) {
@@ -144,7 +157,7 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   ir::Program program = gpudirect_program();
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
-  codegen::Files files = generate(program, ig, signatures, fs::current_path());
+  codegen::Files files = generate(program, ig, signatures);
   CHECK(files.count("runtime/dfg/mpi/gpudirect.hpp") == 1);
   const std::string& rank_a = files.at("rank_A.cpp");
   CHECK(rank_a.find("#include \"dfg/mpi/gpudirect.hpp\"") != std::string::npos);
@@ -158,7 +171,7 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   CHECK(files.at("README.md").find("tags 0 and 1 go over gpudirect links") != std::string::npos);
   // A program without gpudirect links does not get the header.
   ir::Program plain = hosts_program();
-  codegen::Files other = generate(plain, run_passes(plain), signatures_of(plain), fs::current_path());
+  codegen::Files other = generate(plain, run_passes(plain), signatures_of(plain));
   CHECK(other.count("runtime/dfg/mpi/gpudirect.hpp") == 0);
   CHECK(other.at("rank_B.cpp").find("gpudirect") == std::string::npos);
 }
@@ -208,7 +221,7 @@ TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get file
   gpu.name = "A.x_g0";
   p.spec_file = "joins.dfg";
   ir::Ig ig = run_passes(p);
-  codegen::Files files = generate(p, ig, signatures_of(p), fs::current_path());
+  codegen::Files files = generate(p, ig, signatures_of(p));
   REQUIRE(files.count("rank_A_x_g0.cu") == 1);
   REQUIRE(files.count("rank_A_x_g0_2.cu") == 1);
   CHECK(files.at("rank_A_x_g0.cu").find("GPU A.x_g0") != std::string::npos);
@@ -216,4 +229,42 @@ TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get file
   const std::string& cmake = files.at("CMakeLists.txt");
   CHECK(cmake.find("rank_A_x_g0.cu\n") != std::string::npos);
   CHECK(cmake.find("rank_A_x_g0_2.cu") != std::string::npos);
+}
+
+TEST_CASE("codegen: the actor headers and what they include are copied under actors/", "[codegen]") {
+  // Two headers named filter.hpp, one in a directory with a double quote, and a header each
+  // includes by a '..' path: the copies keep their layout from /src, the deepest common directory.
+  ActorFiles files;
+  files.text = {{"/src/x/a/filter.hpp", "#include \"../../common/one.hpp\"\n"},
+                {"/src/x/b\"q/filter.hpp", "#include \"../../common/one.hpp\"\n"},
+                {"/src/common/one.hpp", "inline float one() { return 1; }\n"}};
+  files.headers = {{"a/filter.hpp", "/src/x/a/filter.hpp"}, {"b\"q/filter.hpp", "/src/x/b\"q/filter.hpp"}};
+  codegen::ActorHeaders headers(files);
+  CHECK(headers.copies() == std::map<std::string, std::string>{
+                                {"actors/common/one.hpp", files.text.at("/src/common/one.hpp")},
+                                {"actors/x/a/filter.hpp", files.text.at("/src/x/a/filter.hpp")},
+                                {"actors/x/b\"q/filter.hpp", files.text.at("/src/x/b\"q/filter.hpp")}});
+  ir::Impl a, b;
+  a.header_path = "a/filter.hpp";
+  b.header_path = "b\"q/filter.hpp";
+  CHECK(headers.include(a) == "\"x/a/filter.hpp\"");
+  CHECK(headers.include(b) == "<x/b\"q/filter.hpp>");
+  CHECK(headers.include_dirs() == std::vector<std::string>{"actors", "actors/x/a", "actors/x/b\"q"});
+}
+
+TEST_CASE("codegen: the project names the spec by its file name and copies the actors", "[codegen]") {
+  Fixture f;
+  f.program.spec_file = "/somewhere/specs/relay.dfg";
+  codegen::Files files = generate(f.program, f.ig, f.signatures);
+  const std::string& app = files.at("app.hpp");
+  CHECK(app.substr(0, app.find('\n')).ends_with(" from relay.dfg. DO NOT EDIT."));
+  for (const auto& [path, text] : files) {
+    INFO(path);
+    CHECK(text.find("/somewhere") == std::string::npos);
+    CHECK(text.find("/src") == std::string::npos);
+  }
+  CHECK(files.count("actors/Producer.hpp") == 1);
+  CHECK(files.at("rank_A.cpp").find("#include \"Producer.hpp\"") != std::string::npos);
+  CHECK(files.at("dfgc-manifest.txt").find("\nactors/Producer.hpp\n") != std::string::npos);
+  CHECK(files.at("CMakeLists.txt").find("set(dfg_actor_headers [[actors]])") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "driver/commands.hpp"
+#include "driver/pipeline.hpp"
 
 using namespace dfgc;
 namespace fs = std::filesystem;
@@ -224,4 +226,22 @@ TEST_CASE("--emit=svg: the graph drawn by Graphviz's dot, or a clear error witho
     CHECK(r.out.find("<svg") != std::string::npos);
     CHECK(r.out.find("</svg>") != std::string::npos);
   }
+}
+
+TEST_CASE("files_read lists the spec, its imports, the actor headers and what they include",
+          "[driver]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  driver::PipelineInput in;
+  in.sema.spec_file = kSamples + "granulometry/../overlap/cpu_only.dfg";
+  driver::Compilation c;
+  REQUIRE(driver::run_pipeline(in, Stage::actors, sources, diags, nullptr, c));
+  const std::string overlap = kSamples + "overlap/";
+  std::vector<std::string> expected = {overlap + "actors/consumer.hpp", overlap + "actors/inc.cuh",
+                                       overlap + "actors/inc_cpu.hpp",  overlap + "actors/producer.hpp",
+                                       overlap + "cpu_only.dfg",        overlap + "overlap.dfg",
+                                       std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp"};
+  for (std::string& path : expected) path = fs::path(path).lexically_normal().string();
+  std::sort(expected.begin(), expected.end());
+  CHECK(driver::files_read(c, sources) == expected);
 }

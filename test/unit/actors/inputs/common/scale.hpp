@@ -1,0 +1,2 @@
+#pragma once
+inline constexpr float kScale = 2.0f;
