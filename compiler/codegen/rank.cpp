@@ -45,7 +45,7 @@ std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes = fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, host.cpu),
                                   mpi ? ", mpi" : "");
-  for (ir::PeId gpu : host.gpus)
+  for (ir::PeId gpu : m.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
   std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n#include \"dfg/cuda/nvtx.hpp\"\n"
                                     : "#include \"dfg/host_buffer.hpp\"\n";
@@ -106,7 +106,7 @@ std::string render_main(std::span<const Model> hosts) {
     if (m.host + 1 == hosts.size()) decls += "\n";
     cases += fmt::format("case {}: return host_{}::run_host(options, mpi);  // host {}\n", m.host, id, h.name);
     std::vector<std::string> gpus;
-    for (ir::PeId g : h.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
+    for (ir::PeId g : m.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
       gpu_tables += fmt::format("constexpr dfg::mpi::GpuUse kGpus_{}[] = {{{}}};\n", id, fmt::join(gpus, ", "));

@@ -399,7 +399,6 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
   h.cpu = program.arch.hosts[host].cpu;
-  h.gpus = program.arch.hosts[host].gpus;
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
   for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   h.streams.resize(program.arch.pes.size());
@@ -412,6 +411,17 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     std::vector<std::uint32_t> count(program.arch.pes.size(), 0);
     for (const ir::IgColour& c : ig[s].colours) count[c.pe]++;
     for (std::size_t pe = 0; pe < count.size(); ++pe) h.colour_count[pe] = std::max(h.colour_count[pe], count[pe]);
+  }
+  // A GPU that runs nothing and holds no storage in either strategy is left out: the program
+  // never selects its device and has no worker for it.
+  for (ir::PeId gpu : program.arch.hosts[host].gpus) {
+    bool used = false;
+    for (ir::Strategy s : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[s];
+      used = used || !sp.storage[gpu].empty() ||
+             std::any_of(sp.entries.begin(), sp.entries.end(), [&](const Entry& e) { return e.runner == gpu; });
+    }
+    if (used) h.gpus.push_back(gpu);
   }
   for (ir::PeId gpu : h.gpus) h.streams[gpu].insert(StreamKind::compute);
   for (ir::Strategy s : ir::kStrategies)

@@ -4,7 +4,9 @@
 /// delay copy as an entry with the processing element (PE) whose thread runs it, the CUDA stream
 /// it goes on, the slots it reads and writes and, between hosts, its MPI tag; per PE its storage
 /// (one allocation per colour), the buffers its thread touches, its neighbours and its steps (the
-/// order its cycle runs in); per GPU its streams. Code generation (compiler/codegen/) prints it.
+/// order its cycle runs in); per GPU its streams (a GPU of the host that runs nothing and holds
+/// no storage is not in the plan: the program never selects its device). Code generation
+/// (compiler/codegen/) prints it.
 ///
 /// Who runs what: a firing and a delay copy run on their own PE (a GPU's on its compute stream);
 /// a transfer within a host is launched by its GPU end: CPU -> GPU by the destination on its h2d
@@ -170,7 +172,8 @@ struct HostPlan {
   ir::HostId host = 0;
   std::string host_name;
   ir::PeId cpu = 0;
-  std::vector<ir::PeId> gpus;
+  std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
+                               ///< never opened
   std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
   ir::PerStrategy<StrategyPlan> strategies;
