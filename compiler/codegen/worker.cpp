@@ -83,10 +83,7 @@ class WorkerPrinter {
     return fmt::format("{}_{}_", sm.buffer_idents[s.transfers[e.id].to], e.net == Entry::Net::send ? "send" : "recv");
   }
   /// The host at the other end of a host-to-host transfer.
-  const ir::Host& peer_host(const Entry& e, const ir::IgTransfer& t) const {
-    ir::PeId other = e.net == Entry::Net::send ? t.to_pe : t.from_pe;
-    return p_.arch.hosts[m_.pe(other).host];
-  }
+  ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
   bool has_net() const { return !endpoints_.empty(); }
   /// The member that gives a GPU's end of the gpudirect transfers its path: "A_g0_gpudirect_".
   std::string gpudirect_member(ir::PeId gpu) const { return identifier(m_.pe(gpu).name) + "_gpudirect_"; }
@@ -204,31 +201,22 @@ class WorkerPrinter {
   }
 
   /// A colour's slot bytes: its largest member.
-  std::string colour_bytes(const ir::IgStrategy& s, const ir::IgColour& c) const {
-    std::set<std::string> types;
-    for (ir::BufferId b : c.members) types.insert(p_.types[s.buffers[b].type].name);
+  static std::string colour_bytes(const PlanColour& c) {
     std::vector<std::string> calls;
-    for (const std::string& t : types) calls.push_back(fmt::format("bytes_{}(params)", t));
+    for (const std::string& t : c.types) calls.push_back(fmt::format("bytes_{}(params)", t));
     if (calls.size() == 1) return calls[0];
     return fmt::format("std::max({{{}}})", fmt::join(calls, ", "));
   }
 
   void allocate(ir::Strategy strategy) {
-    const ir::IgStrategy& s = (*m_.ig)[strategy];
-    std::vector<const ir::IgColour*> colours;
-    for (const ir::IgColour& c : s.colours)
-      if (c.pe == pe_) colours.push_back(&c);
-    std::sort(colours.begin(), colours.end(),
-              [](const ir::IgColour* a, const ir::IgColour* b) { return a->index < b->index; });
+    const std::vector<PlanColour>& colours = m_.strategies[strategy].storage[pe_];
     out_.emit({{"n", std::to_string(colours.size())}}, "storage_.reserve($n$);\n");
-    for (const ir::IgColour* c : colours) {
-      std::vector<std::string> names;
-      for (ir::BufferId b : c->members) names.push_back(s.buffers[b].name);
+    for (const PlanColour& c : colours) {
       out_.emit({{"dev", gpu_ ? device() + ", " : ""},
-                 {"name", fmt::format("{}", fmt::join(names, ", "))},
-                 {"bytes", colour_bytes(s, *c)},
-                 {"slots", std::to_string(c->slots)},
-                 {"index", std::to_string(c->index)}},
+                 {"name", fmt::format("{}", fmt::join(c.members, ", "))},
+                 {"bytes", colour_bytes(c)},
+                 {"slots", std::to_string(c.slots)},
+                 {"index", std::to_string(c.index)}},
                 "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
     }
     if (!gpu_) {
@@ -247,23 +235,20 @@ class WorkerPrinter {
   /// The endpoints of the strategy's host-to-host transfers: the peer's rank, the tag, the bytes.
   void endpoints(ir::Strategy strategy) {
     const StrategyPlan& sm = m_.strategies[strategy];
-    const ir::IgStrategy& s = (*m_.ig)[strategy];
     for (std::size_t i : sm.by_pe[pe_]) {
       const Entry& e = sm.entries[i];
       if (e.net == Entry::Net::none) continue;
-      const ir::IgTransfer& t = s.transfers[e.id];
-      const ir::Host& peer = peer_host(e, t);
       std::string memory;
       if (e.gpudirect)
         memory = fmt::format(", {} the memory of {} (gpudirect)", e.net == Entry::Net::send ? "from" : "into",
                              m_.pe(*e.gpudirect).name);
       out_.emit({{"m", endpoint_member(sm, e)},
-                 {"host", std::to_string(m_.pe(e.net == Entry::Net::send ? t.to_pe : t.from_pe).host)},
-                 {"tag", std::to_string(sm.net_tags[e.id])},
-                 {"bytes", fmt::format("bytes_{}(params)", p_.types[s.buffers[t.from].type].name)},
+                 {"host", std::to_string(peer_host(e))},
+                 {"tag", std::to_string(e.tag)},
+                 {"bytes", fmt::format("bytes_{}(params)", e.type)},
                  {"name", e.short_name},
                  {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                 {"peer", peer.name},
+                 {"peer", m_.host_names[peer_host(e)]},
                  {"memory", memory}},
                 "// $dir$ host $peer$, tag $tag$$memory$\n"
                 "$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, \"$name$\");\n");
@@ -276,9 +261,10 @@ class WorkerPrinter {
   void peers() {
     std::set<int> sources;
     for (ir::Strategy s : ir::kStrategies)
-      for (const ir::IgTransfer& t : (*m_.ig)[s].transfers)
-        if (!is_net(p_, t) && launcher(p_, t) == pe_ && stream_of(p_, t) == StreamKind::peer)
-          sources.insert(m_.pe(t.from_pe).device);
+      for (std::size_t i : m_.strategies[s].by_pe[pe_]) {
+        const Entry& e = m_.strategies[s].entries[i];
+        if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read->pe).device);
+      }
     for (int src : sources)
       out_.emit({{"d", device()}, {"s", std::to_string(src)}},
                 "if (dfg::can_access_peer($d$, $s$)) dfg::enable_peer_access($d$, $s$);  // else "
@@ -440,11 +426,10 @@ class WorkerPrinter {
     std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
     std::string comment = e.label;
     if (e.net != Entry::Net::none)
-      comment += fmt::format(" ({}: {} host {}, tag {})", to_string(p_.arch.links[s.transfers[e.id].link].kind),
-                             e.net == Entry::Net::send ? "send to" : "receive from",
-                             peer_host(e, s.transfers[e.id]).name, sm.net_tags[e.id]);
+      comment += fmt::format(" ({}: {} host {}, tag {})", e.link, e.net == Entry::Net::send ? "send to" : "receive from",
+                             m_.host_names[peer_host(e)], e.tag);
     else if (e.kind == Entry::Kind::transfer)
-      comment += fmt::format(" ({})", to_string(p_.arch.links[s.transfers[e.id].link].kind));
+      comment += fmt::format(" ({})", e.link);
     out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
               "// $comment$\n"
               "if (win.active($ns$::$entry$)) {\n"

@@ -206,6 +206,7 @@ class StrategyBuilder {
       e.runner = pe;
       e.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
       e.type = out_.buffers[x.from].type;
+      e.profile = fmt::format("{} -> {}", pe_name(x.from_pe), pe_name(x.to_pe));
       const SlotRef read = slot(x.from, x.from_lag);
       const SlotRef write = slot(x.to, s_.buffers[x.to].writer.lag);
       if (is_net(p_, x)) {
@@ -240,6 +241,8 @@ class StrategyBuilder {
     e.runner = f.pe;
     if (p_.arch.pes[f.pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
     e.first_cycle = f.latency;
+    e.profile = node.name;
+    e.params = node.params;
     for (std::size_t port = 0; port < f.ports.size(); ++port)
       e.ports.push_back({actor.ports[port].name, actor.ports[port].dir == ir::PortDir::in,
                          slot(f.ports[port].buffer, f.ports[port].lag)});

@@ -127,6 +127,10 @@ struct Entry {
   /// one on its own host only.
   std::optional<SlotRef> read, write;
   std::vector<PortRef> ports;  ///< a firing's, in actor port order
+  /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0");
+  /// empty for a delay copy.
+  std::string profile;
+  std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
 };
 
 /// One thing a PE's thread does in a cycle, in order.
