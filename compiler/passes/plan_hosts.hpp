@@ -85,6 +85,7 @@ struct SlotRef {
 /// A firing's access through one actor port.
 struct PortRef {
   std::string port;  ///< the actor's port name
+  std::string elem;  ///< the C++ type of its token's elements: "float"
   bool input = true;
   SlotRef slot;
 };
@@ -126,11 +127,24 @@ struct Entry {
   /// A transfer's or copy's source and destination slots; a host-to-host transfer's end has the
   /// one on its own host only.
   std::optional<SlotRef> read, write;
+  ir::BufferId to = 0;         ///< a transfer's destination buffer (on either host)
   std::vector<PortRef> ports;  ///< a firing's, in actor port order
   /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0");
   /// empty for a delay copy.
   std::string profile;
   std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
+};
+
+/// A node of the host, as its worker declares, sets up and fires it.
+struct PlanNode {
+  ir::NodeId id = 0;
+  std::string name;        ///< "p"
+  std::string actor;       ///< the actor's spec name: "Producer"
+  ir::ActorId actor_id = 0;
+  std::string class_name;  ///< the C++ class of its implementation on its PE: "Producer"
+  ir::PeId pe = 0;
+  std::vector<std::string> port_types;  ///< per actor port, its token type: "Matrix"
+  std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -181,6 +195,7 @@ struct HostPlan {
   std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
   ir::PerStrategy<StrategyPlan> strategies;
+  std::vector<PlanNode> nodes;  ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
 
@@ -193,6 +208,10 @@ struct HostPlan {
   bool has_gpudirect() const;
   /// The host's PEs, cpu first, then its gpus.
   std::vector<ir::PeId> pes() const;
+  /// The nodes on `pe`, in schedule order.
+  std::vector<const PlanNode*> nodes_on(ir::PeId pe) const;
+  /// Node `n` of this host.
+  const PlanNode& node(ir::NodeId n) const;
 };
 
 struct HostPlans {
