@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "dfg/run.hpp"
+#include "dfg/slots.hpp"
+
+namespace {
+
+struct Params {
+  std::int64_t n = 8;
+};
+Params params_of(const std::vector<std::int64_t>& values) { return Params{values.empty() ? 8 : values[0]}; }
+std::size_t bytes_of(const Params& p) { return static_cast<std::size_t>(p.n) * 4; }
+
+struct Memory {
+  std::array<dfg::SlotView, 1> A_cpu;
+  std::array<dfg::SlotView, 1> A_g0;
+};
+
+constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
+}};
+constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+}};
+constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
+
+using Run = dfg::RunState<Params, Memory, 2>;
+
+Run::Tables tables() {
+  return {params_of, kOverlap, kNoOverlap, 3, 1, {{1}, {0}}, kTracks, {"A.cpu", "A.g0"}, {"cpu", "gpu"}};
+}
+
+}  // namespace
+
+TEST_CASE("run state: the chosen strategy's entries, latency, cycles and params", "[run]") {
+  dfg::Options o;
+  o.iterations = 10;
+  o.params = {16};
+  Run with(o, tables());
+  CHECK(with.params.n == 16);
+  CHECK(with.latency == 3);
+  CHECK(with.cycles == 13);
+  CHECK(with.entries.size() == 2);
+  CHECK(with.stats == nullptr);
+  o.overlap = false;
+  o.stats = true;
+  Run without(o, tables());
+  CHECK(without.latency == 1);
+  CHECK(without.cycles == 11);
+  CHECK(without.entries.size() == 1);
+  REQUIRE(without.stats != nullptr);
+  CHECK(without.report(dfg::Options{}) == 0);
+}
+
+TEST_CASE("run state: two workers run their cycles with either sync mode", "[run]") {
+  for (dfg::SyncMode sync : {dfg::SyncMode::neighbours, dfg::SyncMode::barrier}) {
+    dfg::Options o;
+    o.iterations = 200;
+    o.sync = sync;
+    Run run(o, tables());
+    std::array<std::int64_t, 2> done{};
+    std::vector<std::thread> threads;
+    for (int pe = 0; pe < 2; ++pe)
+      threads.emplace_back([&run, &done, pe] {
+        for (std::int64_t c = 0; c < run.cycles; ++c) {
+          run.begin_cycle(pe, c);
+          ++done[static_cast<std::size_t>(pe)];
+          run.end_cycle(pe, c);
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    CHECK(done[0] == run.cycles);
+    CHECK(done[1] == run.cycles);
+  }
+}
