@@ -7,6 +7,8 @@
 ///       explicit Run(const dfg::Options& options) : RunState(options, tables()) {}
 ///     };
 ///
+/// dfg::run_workers runs one thread per worker, joins them and reports.
+///
 /// dfg::EntryInfo is one row of a strategy's entry table: a firing, transfer or delay copy, what
 /// --stats and --trace call it, its trace track, and the first cycle it runs.
 ///
@@ -15,12 +17,14 @@
 /// end_cycle() and end_phase() are called by each PE's worker thread for its own PE; they block
 /// (NeighbourSync, CycleBarrier: see those headers for their memory ordering) and never allocate.
 /// Everything else is read-only while the workers run, except the probes and the stats, which
-/// are built for concurrent use.
+/// are built for concurrent use. run_workers() is called by the main thread; it blocks until
+/// every worker thread has ended.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iostream>
 #include <memory>
 #include <span>
 #include <vector>
@@ -33,6 +37,7 @@
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
+#include "dfg/worker.hpp"
 
 namespace dfg {
 
@@ -130,5 +135,19 @@ struct RunState {
   Probes probes;
   Memory memory;
 };
+
+/// Runs `workers[pe]->run(where)` on a thread of its own named `names[pe]`, joins them all; after
+/// an error prints it (dfg::Workers) and returns 1, else returns run.report(options).
+template <class Run, class Worker, std::size_t PeCount>
+int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                const std::array<const char*, PeCount>& names, const Options& options) {
+  Workers threads;
+  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(names[pe], [&worker](Where& where) { worker.run(where); });
+  }
+  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
+  return run.report(options);
+}
 
 }  // namespace dfg

@@ -79,3 +79,42 @@ TEST_CASE("run state: two workers run their cycles with either sync mode", "[run
     CHECK(done[1] == run.cycles);
   }
 }
+
+namespace {
+
+struct Worker {
+  virtual ~Worker() = default;
+  virtual void run(dfg::Where& where) = 0;
+};
+struct Counting final : Worker {
+  int runs = 0;
+  void run(dfg::Where&) override { ++runs; }
+};
+
+}  // namespace
+
+TEST_CASE("run state: run_workers runs every worker once, then the reports", "[run]") {
+  dfg::Options o;
+  o.iterations = 4;
+  Run run(o, tables());
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<Counting>());
+  workers.push_back(std::make_unique<Counting>());
+  CHECK(dfg::run_workers(run, workers, run.pe_names, o) == 0);
+  CHECK(static_cast<Counting&>(*workers[0]).runs == 1);
+  CHECK(static_cast<Counting&>(*workers[1]).runs == 1);
+}
+
+TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host", "[run]") {
+  constexpr std::array<dfg::TokenSize<Params>, 0> kSizes = {};
+  const dfg::RuntimeParam table[] = {{"n", 8}};
+  int runs = 0;
+  auto run_host = [&runs](const dfg::Options&) { return ++runs, 0; };
+  char program[] = "app", bad[] = "--no-such-flag", iterations[] = "--iterations=3";
+  char* bad_argv[] = {program, bad, nullptr};
+  CHECK(dfg::one_host_main(2, bad_argv, "A", table, kSizes, params_of, run_host) == 1);
+  CHECK(runs == 0);
+  char* good_argv[] = {program, iterations, nullptr};
+  CHECK(dfg::one_host_main(2, good_argv, "A", table, kSizes, params_of, run_host) == 0);
+  CHECK(runs == 1);
+}
