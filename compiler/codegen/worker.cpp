@@ -412,8 +412,7 @@ class WorkerPrinter {
     out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
               "// $comment$\n"
               "if (win.active($ns$::$entry$)) {\n"
-              "  const std::int64_t j = $j$;\n"
-              "  where.at(\"$label$\", j);\n");
+              "  const std::int64_t j = where.at(\"$label$\", $j$);\n");
     {
       auto inside = out_.indent();
       item_body(sm, e);

@@ -100,8 +100,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // node read (Reader) @ A.cpu
     if (win.active(overlap::fire_read)) {
-      const std::int64_t j = c;
-      where.at("node read (Reader) @ A.cpu", j);
+      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, overlap::fire_read, j);
       read_ctx_.set_iteration(j);
@@ -109,8 +108,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node curve (Curve) @ A.cpu
     if (win.active(overlap::fire_curve)) {
-      const std::int64_t j = c - 7;
-      where.at("node curve (Curve) @ A.cpu", j);
+      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 7);
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
@@ -120,8 +118,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = c - 4;
-      where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
+      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 4);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, overlap::copy_curve_head_delay_A_cpu, j);
       std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 3)), buf_head_counts_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -146,8 +143,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node read (Reader) @ A.cpu
     if (win.active(no_overlap::fire_read)) {
-      const std::int64_t j = c;
-      where.at("node read (Reader) @ A.cpu", j);
+      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, no_overlap::fire_read, j);
       read_ctx_.set_iteration(j);
@@ -155,8 +151,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node curve (Curve) @ A.cpu
     if (win.active(no_overlap::fire_curve)) {
-      const std::int64_t j = c - 4;
-      where.at("node curve (Curve) @ A.cpu", j);
+      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 4);
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, no_overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
@@ -166,8 +161,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(no_overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
+      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 2);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, no_overlap::copy_curve_head_delay_A_cpu, j);
       std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)),

@@ -110,16 +110,14 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c;
-      where.at("node i1 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -128,8 +126,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node i2 (Inc) @ A.cpu
     if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = c;
-      where.at("node i2 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -138,8 +135,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
@@ -159,16 +155,14 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     win.begin(c);
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c;
-      where.at("node i1 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -177,8 +171,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node i2 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = c;
-      where.at("node i2 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -187,8 +180,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);

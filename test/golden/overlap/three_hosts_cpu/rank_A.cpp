@@ -94,14 +94,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer p.m@A.cpu -> p.m@B.cpu (net: send to host B, tag 0)
     if (win.active(overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
       net_.start(*p_m_B_cpu_send_, overlap::transfer_p_m_B_cpu, j, buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
@@ -127,8 +125,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer p.m@A.cpu -> p.m@B.cpu (net: send to host B, tag 2)
     if (win.active(no_overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
       net_.start(*p_m_B_cpu_send_, no_overlap::transfer_p_m_B_cpu, j, buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
@@ -136,8 +133,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);

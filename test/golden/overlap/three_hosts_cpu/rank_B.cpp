@@ -104,20 +104,17 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 0)
     if (win.active(overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
       net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 1)
     if (win.active(overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 3);
       net_.start(*i1_b_C_cpu_send_, overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node i1 (Inc) @ B.cpu
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c - 2;
-      where.at("node i1 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ B.cpu", c - 2);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
@@ -146,14 +143,12 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 2)
     if (win.active(no_overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@B.cpu", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
       net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 3)
     if (win.active(no_overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 2);
       net_.start(*i1_b_C_cpu_send_, no_overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
@@ -161,8 +156,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i1 (Inc) @ B.cpu
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c - 1;
-      where.at("node i1 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ B.cpu", c - 1);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 0, 1)),

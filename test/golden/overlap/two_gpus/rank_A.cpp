@@ -91,8 +91,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -100,8 +99,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 6;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 6);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -124,8 +122,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -133,8 +130,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 3;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 3);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);

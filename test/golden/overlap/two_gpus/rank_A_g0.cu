@@ -96,8 +96,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -106,8 +105,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // node i1 (Inc) @ A.g0
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c - 2;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 2);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
@@ -136,8 +134,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(no_overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -148,8 +145,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i1 (Inc) @ A.g0
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c - 1;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 1);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);

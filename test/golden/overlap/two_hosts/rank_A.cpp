@@ -98,15 +98,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 0)
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 4;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 4);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
       net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -136,8 +134,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 1
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 3);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
       net_.start(*i1_b_B_cpu_send_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)));
     }
@@ -148,8 +145,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);

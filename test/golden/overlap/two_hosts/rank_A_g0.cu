@@ -101,8 +101,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
     if (win.active(overlap::transfer_i1_b_A_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", c - 3);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.cpu");
       probes_.start(overlap::transfer_i1_b_A_cpu, d2h_);
       dfg::copy_async(buf_i1_b_A_cpu.at(dfg::slot(c, 0, 2)), buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)),
@@ -111,8 +110,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -121,8 +119,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // node i1 (Inc) @ A.g0
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c - 2;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 2);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
@@ -162,8 +159,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 2
     // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
     if (win.active(no_overlap::transfer_i1_b_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", c - 2);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.cpu");
       probes_.start(no_overlap::transfer_i1_b_A_cpu, d2h_);
       dfg::copy_async(buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)), buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)),
@@ -172,8 +168,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     }
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(no_overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -185,8 +180,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i1 (Inc) @ A.g0
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c - 1;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 1);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);

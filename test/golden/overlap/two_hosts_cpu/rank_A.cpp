@@ -107,14 +107,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 0)
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
@@ -122,8 +120,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c;
-      where.at("node i1 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -152,8 +149,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_send_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
@@ -161,16 +157,14 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
       p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
     }
     // node i1 (Inc) @ A.cpu
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c;
-      where.at("node i1 (Inc) @ A.cpu", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
       dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
       i1_ctx_.set_iteration(j);
       i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),

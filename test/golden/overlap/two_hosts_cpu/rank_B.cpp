@@ -107,14 +107,12 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 0)
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // node i2 (Inc) @ B.cpu
     if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = c - 2;
-      where.at("node i2 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.cpu", c - 2);
       dfg::Probe probe(run_.probes, overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
@@ -124,8 +122,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 2;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 2);
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
@@ -152,8 +149,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
@@ -161,8 +157,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i2 (Inc) @ B.cpu
     if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = c - 1;
-      where.at("node i2 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.cpu", c - 1);
       dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -171,8 +166,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ B.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 1;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 1);
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);

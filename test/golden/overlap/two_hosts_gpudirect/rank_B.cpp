@@ -102,15 +102,13 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 0)
     if (win.active(overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 3);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
       net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 2)));
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 6;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 6);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -138,8 +136,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 2);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
       net_.start(*i1_b_B_g0_recv_, no_overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 1)));
     }
@@ -148,8 +145,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node c (Consumer) @ B.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 3;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 3);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
