@@ -91,16 +91,17 @@ class WorkerPrinter {
     out_.emit({{"cls", cls_},
                {"ctor", mpi_ ? cls_ + "(Run& run, dfg::mpi::Session& mpi)" : "explicit " + cls_ + "(Run& run)"},
                {"pe", m_.pe(pe_).name},
-               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list}},
+               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list},
+               {"select", gpu_ ? "  void select_device() override;\n" : ""}},
               "/// $pe$: $what$.\n"
               "class $cls$ final : public Worker {\n"
               " public:\n"
               "  $ctor$;\n"
-              "  void run(dfg::Where& where) override;\n"
               "\n"
               " private:\n"
-              "  void cycles_overlap(dfg::Where& where);\n"
-              "  void cycles_no_overlap(dfg::Where& where);\n"
+              "$select$"
+              "  void cycles_overlap(dfg::Where& where) override;\n"
+              "  void cycles_no_overlap(dfg::Where& where) override;\n"
               "\n"
               "  Run& run_;\n");
     {
@@ -281,18 +282,11 @@ class WorkerPrinter {
                 "$n$_actor_.init($ctx$);\n");
   }
 
+  /// A GPU's worker selects its device on its thread before its cycle loop (dfg::PeWorker).
   void run() {
-    out_.emit({{"cls", cls_}}, "void $cls$::run(dfg::Where& where) {\n");
-    if (gpu_)
-      out_.emit({{"d", device()}, {"pe", m_.pe(pe_).name}},
-                "  DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\");\n");
-    out_.emit(
-        "  if (run_.overlap) {\n"
-        "    cycles_overlap(where);\n"
-        "  } else {\n"
-        "    cycles_no_overlap(where);\n"
-        "  }\n"
-        "}\n\n");
+    if (!gpu_) return;
+    out_.emit({{"cls", cls_}, {"d", device()}, {"pe", m_.pe(pe_).name}},
+              "void $cls$::select_device() { DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\"); }\n\n");
   }
 
   // ---- the cycle loops ----

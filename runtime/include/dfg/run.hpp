@@ -7,7 +7,8 @@
 ///       explicit Run(const dfg::Options& options) : RunState(options, tables()) {}
 ///     };
 ///
-/// dfg::run_workers runs one thread per worker, joins them and reports.
+/// dfg::PeWorker is the base of a generated PE's worker; dfg::run_workers runs one thread per
+/// worker, joins them and reports.
 ///
 /// dfg::EntryInfo is one row of a strategy's entry table: a firing, transfer or delay copy, what
 /// --stats and --trace call it, its trace track, and the first cycle it runs.
@@ -136,15 +137,37 @@ struct RunState {
   Memory memory;
 };
 
-/// Runs `workers[pe]->run(where)` on a thread of its own named `names[pe]`, joins them all; after
-/// an error prints it (dfg::Workers) and returns 1, else returns run.report(options).
+/// One processing element's worker: the generated class defines its two cycle loops (a GPU's
+/// also selects its device); run() runs the loop of the strategy that runs, on the worker's
+/// thread.
+class PeWorker {
+ public:
+  virtual ~PeWorker() = default;
+  void run(Where& where, bool overlap) {
+    select_device();
+    if (overlap) {
+      cycles_overlap(where);
+    } else {
+      cycles_no_overlap(where);
+    }
+  }
+
+ private:
+  virtual void select_device() {}
+  virtual void cycles_overlap(Where& where) = 0;
+  virtual void cycles_no_overlap(Where& where) = 0;
+};
+
+/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]`, joins
+/// them all; after an error prints it (dfg::Workers) and returns 1, else returns
+/// run.report(options).
 template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
   for (std::size_t pe = 0; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker](Where& where) { worker.run(where); });
+    threads.spawn(names[pe], [&worker, &run](Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
   return run.report(options);

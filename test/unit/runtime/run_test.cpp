@@ -82,27 +82,36 @@ TEST_CASE("run state: two workers run their cycles with either sync mode", "[run
 
 namespace {
 
-struct Worker {
-  virtual ~Worker() = default;
-  virtual void run(dfg::Where& where) = 0;
-};
-struct Counting final : Worker {
-  int runs = 0;
-  void run(dfg::Where&) override { ++runs; }
+/// Counts the runs of each strategy's loop.
+class Counting final : public dfg::PeWorker {
+ public:
+  int selected = 0, overlap = 0, no_overlap = 0;
+
+ private:
+  void select_device() override { ++selected; }
+  void cycles_overlap(dfg::Where&) override { ++overlap; }
+  void cycles_no_overlap(dfg::Where&) override { ++no_overlap; }
 };
 
 }  // namespace
 
-TEST_CASE("run state: run_workers runs every worker once, then the reports", "[run]") {
-  dfg::Options o;
-  o.iterations = 4;
-  Run run(o, tables());
-  std::vector<std::unique_ptr<Worker>> workers;
-  workers.push_back(std::make_unique<Counting>());
-  workers.push_back(std::make_unique<Counting>());
-  CHECK(dfg::run_workers(run, workers, run.pe_names, o) == 0);
-  CHECK(static_cast<Counting&>(*workers[0]).runs == 1);
-  CHECK(static_cast<Counting&>(*workers[1]).runs == 1);
+TEST_CASE("run state: run_workers runs every worker's loop of the strategy once, then the reports", "[run]") {
+  for (bool overlap : {true, false}) {
+    dfg::Options o;
+    o.iterations = 4;
+    o.overlap = overlap;
+    Run run(o, tables());
+    std::vector<std::unique_ptr<dfg::PeWorker>> workers;
+    workers.push_back(std::make_unique<Counting>());
+    workers.push_back(std::make_unique<Counting>());
+    CHECK(dfg::run_workers(run, workers, run.pe_names, o) == 0);
+    for (const auto& w : workers) {
+      const Counting& counted = static_cast<const Counting&>(*w);
+      CHECK(counted.selected == 1);
+      CHECK(counted.overlap == (overlap ? 1 : 0));
+      CHECK(counted.no_overlap == (overlap ? 0 : 1));
+    }
+  }
 }
 
 TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host", "[run]") {

@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g1 final : public Worker {
  public:
   explicit Worker_A_g1(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -82,14 +82,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   tail_actor_.init(tail_ctx_);
 }
 
-void Worker_A_g1::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g1::select_device() { DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {

@@ -31,11 +31,10 @@ namespace {
 class Worker_A_cpu final : public Worker {
  public:
   explicit Worker_A_cpu(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
@@ -89,14 +88,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   // node c (Consumer)
   c_elements_ = {elements_Matrix(params)};
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
-}
-
-void Worker_A_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
 }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.

@@ -35,11 +35,10 @@ namespace {
 class Worker_A_cpu final : public Worker {
  public:
   Worker_A_cpu(Run& run, dfg::mpi::Session& mpi);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
@@ -78,14 +77,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   // node p (Producer)
   p_elements_ = {elements_Matrix(params)};
   p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
-}
-
-void Worker_A_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
 }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
@@ -168,12 +159,12 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(make_A_g0(run));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g0 final : public Worker {
  public:
   explicit Worker_A_g0(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -80,14 +80,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   i1_ctx_.set_device(0);
 }
 
-void Worker_A_g0::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g0::select_device() { DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {

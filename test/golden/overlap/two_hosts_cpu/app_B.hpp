@@ -114,11 +114,6 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
   explicit Run(const dfg::Options& options);
 };
 
-/// One processing element: its actors, its storage, its cycle loops.
-class Worker {
- public:
-  virtual ~Worker() = default;
-  virtual void run(dfg::Where& where) = 0;
-};
+using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
 
 }  // namespace app::host_B

@@ -35,11 +35,10 @@ namespace {
 class Worker_B_cpu final : public Worker {
  public:
   Worker_B_cpu(Run& run, dfg::mpi::Session& mpi);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
@@ -87,14 +86,6 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   // node c (Consumer)
   c_elements_ = {elements_Matrix(params)};
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
-}
-
-void Worker_B_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
 }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
@@ -187,12 +178,12 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

@@ -125,12 +125,7 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
   explicit Run(const dfg::Options& options);
 };
 
-/// One processing element: its actors, its storage, its cycle loops.
-class Worker {
- public:
-  virtual ~Worker() = default;
-  virtual void run(dfg::Where& where) = 0;
-};
+using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
 
 /// The worker of GPU B.g0 (rank_B_g0.cu).
 std::unique_ptr<Worker> make_B_g0(Run& run);
