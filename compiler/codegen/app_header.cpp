@@ -205,9 +205,9 @@ std::vector<std::pair<std::string, std::string>> tracks(const Model& m) {
 
 /// A node's params as --profile's "at" gives them, "first=1 last=28": each literal as a plain
 /// number (true 1, false 0, no suffixes), so that the profile can write it as JSON.
-std::string profile_params(const ir::Node& node) {
+std::string profile_params(const std::vector<ir::ParamValue>& params) {
   std::string out;
-  for (const ir::ParamValue& v : node.params) {
+  for (const ir::ParamValue& v : params) {
     std::string literal = v.literal;
     while (!literal.empty() && std::strchr("fFlLuU", literal.back()) && !literal.starts_with("0x"))
       literal.pop_back();
@@ -219,25 +219,16 @@ std::string profile_params(const ir::Node& node) {
 
 std::string strategy_block(const Model& m, ir::Strategy strategy) {
   const StrategyPlan& sm = m.strategies[strategy];
-  const ir::IgStrategy& s = (*m.ig)[strategy];
-  const ir::Program& p = *m.program;
   bool overlap = strategy == ir::Strategy::overlap;
   std::string names, infos;
   for (const Entry& e : sm.entries) {
     names += fmt::format("  {},  // {}\n", e.ident, e.label);
     std::string track = e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
-    std::string bytes = e.kind == Entry::Kind::transfer
-                            ? "bytes_" + p.types[s.buffers[s.transfers[e.id].from].type].name
-                            : "nullptr";
+    std::string bytes = e.kind == Entry::Kind::transfer ? "bytes_" + e.type : "nullptr";
     std::string_view kind = e.kind == Entry::Kind::firing ? "firing" : e.kind == Entry::Kind::transfer ? "transfer" : "copy";
-    // --profile's name: the node, or the link direction as the costs file names it.
-    std::string profile = "nullptr";
-    if (e.kind == Entry::Kind::firing) profile = fmt::format("\"{}\"", p.dfg.nodes[e.id].name);
-    if (e.kind == Entry::Kind::transfer)
-      profile = fmt::format("\"{} -> {}\"", p.arch.pes[s.transfers[e.id].from_pe].name,
-                            p.arch.pes[s.transfers[e.id].to_pe].name);
+    std::string profile = e.profile.empty() ? "nullptr" : fmt::format("\"{}\"", e.profile);
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
-    std::string at = e.kind == Entry::Kind::firing ? fmt::format("\"{}\"", profile_params(p.dfg.nodes[e.id])) : "nullptr";
+    std::string at = e.kind == Entry::Kind::firing ? fmt::format("\"{}\"", profile_params(e.params)) : "nullptr";
     infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}, {}}},\n", kind, e.short_name, e.where,
                          track, e.first_cycle, bytes, profile, at, step);
   }
@@ -260,8 +251,8 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
            "$infos$}};\n"
            "/// The last first cycle: a run has iterations + kLatency cycles.\n"
            "inline constexpr std::int64_t kLatency = $latency$;\n");
-  if (!overlap && !s.transfers.empty())
-    out.emit({{"steps", std::to_string(s.transfer_steps)}},
+  if (!overlap && sm.has_transfers)
+    out.emit({{"steps", std::to_string(sm.transfer_steps)}},
              "/// The steps of a cycle's transfer part, each ending with a barrier.\n"
              "inline constexpr int kTransferSteps = $steps$;\n");
   if (overlap) {

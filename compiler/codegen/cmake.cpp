@@ -107,7 +107,7 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   std::string sources = mpi ? "main.cpp" : "";
   for (const Model& h : hosts) {
     sources += (sources.empty() ? "" : "\n") + rank_file(h);
-    for (ir::PeId gpu : h.program->arch.hosts[h.host].gpus) sources += "\n" + gpu_file(h, gpu);
+    for (ir::PeId gpu : h.gpus) sources += "\n" + gpu_file(h, gpu);
   }
   std::string packages = cuda ? "find_package(CUDAToolkit REQUIRED)\n" : "";
   if (mpi) packages += "# One MPI rank per host: mpirun -np " + std::to_string(hosts.size()) + " app\n"
@@ -165,7 +165,7 @@ std::string render_readme(std::span<const Model> hosts) {
         app_header_file(h), mpi ? "host " + host.name + ": " : "");
     files += fmt::format("| `{}` | host {}: {}the set-up, the worker of {} |\n", rank_file(h), host.name,
                          mpi ? "" : "main, ", h.pe(host.cpu).name);
-    for (ir::PeId gpu : host.gpus)
+    for (ir::PeId gpu : h.gpus)
       files += fmt::format("| `{}` | the worker of GPU {}: its storage, streams, transfers, firings |\n",
                            gpu_file(h, gpu), h.pe(gpu).name);
   }

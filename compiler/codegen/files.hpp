@@ -20,9 +20,11 @@
 
 namespace dfgc::codegen {
 
-/// What the renderers read for one host: its plan (passes/plan_hosts.hpp), and the program, the
-/// implementation graph and the actor signatures, which they still read for what the plan does
-/// not carry yet (names of params and types, actor classes and ports, IG transfers by id).
+/// What the renderers read for one host: its plan (passes/plan_hosts.hpp) and the actor
+/// signatures (fire's port order, init). The workers and the rank files read nothing else; the
+/// program and the implementation graph are still read for what the plan does not carry yet:
+/// the params and token types with their size expressions (app.hpp), the actor headers
+/// (actor_includes), the app and arch names, the spec path and README's MPI note.
 struct Model : HostPlan {
   const ir::Program* program = nullptr;
   const ir::Ig* ig = nullptr;

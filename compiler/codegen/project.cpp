@@ -83,7 +83,7 @@ Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostP
   for (const Model& m : hosts) {
     files[app_header_file(m)] = render_app_header(m);
     files[rank_file(m)] = render_rank(m);
-    for (ir::PeId gpu : program.arch.hosts[m.host].gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
+    for (ir::PeId gpu : m.gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
   }
   files["schedule.txt"] = ir::render_schedule(program, ig);
   files["graph.dot"] = ir::render_dot(program, ig);

@@ -11,18 +11,17 @@
 namespace dfgc::codegen {
 
 std::string rank_file(const Model& m) {
-  return fmt::format("rank_{}.cpp", identifier(m.program->arch.hosts[m.host].name));
+  return fmt::format("rank_{}.cpp", identifier(m.host_name));
 }
 
 std::string gpu_file(const Model& m, ir::PeId gpu) {
   // Two GPUs whose names join the same way (host A's b_c, host A_b's c) are told apart by a
   // number: the later one in spec order gets rank_A_b_c_2.cu.
-  const ir::ArchGraph& arch = m.program->arch;
   std::set<std::string> taken;
-  for (ir::PeId pe = 0; pe < arch.pes.size(); ++pe) {
-    if (arch.pes[pe].kind != ir::PeKind::gpu) continue;
+  for (ir::PeId pe = 0; pe < m.pe_table.size(); ++pe) {
+    if (m.pe(pe).kind != ir::PeKind::gpu) continue;
     const std::string base =
-        fmt::format("rank_{}_{}", identifier(arch.hosts[arch.pes[pe].host].name), identifier(arch.pes[pe].local_name));
+        fmt::format("rank_{}_{}", identifier(m.host_names[m.pe(pe).host]), identifier(m.pe(pe).local_name));
     std::string name = base;
     for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
     if (pe == gpu) return name + ".cu";
@@ -32,20 +31,19 @@ std::string gpu_file(const Model& m, ir::PeId gpu) {
 
 std::string app_header_file(const Model& m) {
   if (!m.multi_host()) return "app.hpp";
-  return fmt::format("app_{}.hpp", identifier(m.program->arch.hosts[m.host].name));
+  return fmt::format("app_{}.hpp", identifier(m.host_name));
 }
 
 std::string host_namespace(const Model& m) {
   if (!m.multi_host()) return "app";
-  return fmt::format("app::host_{}", identifier(m.program->arch.hosts[m.host].name));
+  return fmt::format("app::host_{}", identifier(m.host_name));
 }
 
 std::string render_rank(const Model& m) {
-  const ir::Host& host = m.program->arch.hosts[m.host];
   const bool mpi = m.multi_host();
-  std::string makes = fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, host.cpu),
+  std::string makes = fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, m.cpu),
                                   mpi ? ", mpi" : "");
-  for (ir::PeId gpu : host.gpus)
+  for (ir::PeId gpu : m.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
   std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n#include \"dfg/cuda/nvtx.hpp\"\n"
                                     : "#include \"dfg/host_buffer.hpp\"\n";
@@ -57,23 +55,23 @@ std::string render_rank(const Model& m) {
               "#include \"dfg/mpi/session.hpp\"\n#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
   }
   std::string run_host = render_template(template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
-                                         mpi ? Printer::Vars{{"host", host.name},
-                                                             {"cpu", m.pe(host.cpu).name},
+                                         mpi ? Printer::Vars{{"host", m.host_name},
+                                                             {"cpu", m.pe(m.cpu).name},
                                                              {"make_workers", makes},
                                                              {"ns", host_namespace(m)}}
-                                             : Printer::Vars{{"host", host.name}, {"make_workers", makes}});
+                                             : Printer::Vars{{"host", m.host_name}, {"make_workers", makes}});
   return render_template(template_text("rank.cpp"),
                          {{"header", file_header(m, "//")},
-                          {"host", host.name},
+                          {"host", m.host_name},
                           {"what", mpi ? fmt::format("the run's set-up, run_host, and the worker of {}.",
-                                                     m.pe(host.cpu).name)
+                                                     m.pe(m.cpu).name)
                                        : fmt::format("main, the run's set-up, and the worker of {}.",
-                                                     m.pe(host.cpu).name)},
+                                                     m.pe(m.cpu).name)},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"runtime_includes", runtime},
-                          {"actor_includes", actor_includes(m, host.cpu)},
-                          {"worker", render_worker(m, host.cpu)},
+                          {"actor_includes", actor_includes(m, m.cpu)},
+                          {"worker", render_worker(m, m.cpu)},
                           {"run_host", run_host}});
 }
 
@@ -82,7 +80,7 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                          {{"header", file_header(m, "//")},
                           {"pe", m.pe(gpu).name},
                           {"device", std::to_string(m.pe(gpu).device)},
-                          {"host", m.program->arch.hosts[m.host].name},
+                          {"host", m.host_name},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"actor_includes", actor_includes(m, gpu)},
@@ -93,20 +91,19 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
 
 std::string render_main(std::span<const Model> hosts) {
   const Model& first = hosts.front();
-  const ir::Program& p = *first.program;
   std::string host_list, host_names, decls, cases, gpu_tables, gpu_spans;
   bool any_gpu = false;
   for (const Model& m : hosts) {
-    const ir::Host& h = p.arch.hosts[m.host];
-    const std::string id = identifier(h.name);
-    host_list += fmt::format("{}{}", host_list.empty() ? "" : ", ", h.name);
-    host_names += fmt::format("{}\"{}\"", host_names.empty() ? "" : ", ", h.name);
+    const std::string& name = m.host_name;
+    const std::string id = identifier(name);
+    host_list += fmt::format("{}{}", host_list.empty() ? "" : ", ", name);
+    host_names += fmt::format("{}\"{}\"", host_names.empty() ? "" : ", ", name);
     decls += fmt::format("namespace host_{} {{\nint run_host(const dfg::Options& options, dfg::mpi::Session& mpi);  // {}\n}}\n",
                          id, rank_file(m));
     if (m.host + 1 == hosts.size()) decls += "\n";
-    cases += fmt::format("case {}: return host_{}::run_host(options, mpi);  // host {}\n", m.host, id, h.name);
+    cases += fmt::format("case {}: return host_{}::run_host(options, mpi);  // host {}\n", m.host, id, name);
     std::vector<std::string> gpus;
-    for (ir::PeId g : h.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
+    for (ir::PeId g : m.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
       gpu_tables += fmt::format("constexpr dfg::mpi::GpuUse kGpus_{}[] = {{{}}};\n", id, fmt::join(gpus, ", "));

@@ -34,7 +34,7 @@ std::string_view strategy_ns(ir::Strategy s) {
 class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
-      : m_(m), p_(*m.program), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
+      : m_(m), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
         mpi_(m.multi_host() && !gpu_), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
@@ -58,35 +58,25 @@ class WorkerPrinter {
   }
 
  private:
-  std::vector<ir::NodeId> nodes() const {
-    std::vector<ir::NodeId> out;
-    for (ir::NodeId n : m_.ig->schedule)
-      if (p_.mapping.pe_of[n] == pe_) out.push_back(n);
-    return out;
-  }
-  const ir::Node& node(ir::NodeId n) const { return p_.dfg.nodes[n]; }
+  std::vector<const PlanNode*> nodes() const { return m_.nodes_on(pe_); }
+  const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
   /// The stem of node n's members: n_actor_, n_elements_, n_ctx_. Every member derived from a
   /// spec name ends with a suffix of its own (_actor_, _elements_, _ctx_, _send_, _recv_,
   /// _gpudirect_), none the end of another nor of a fixed member, and spec names neither end with
   /// '_' nor contain '__' (sema), so no two members can meet and no member can hide a name of
   /// namespace scope (those never end with '_').
-  std::string node_ident(ir::NodeId n) const { return identifier(node(n).name); }
+  static std::string node_ident(const PlanNode& n) { return identifier(n.name); }
   /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
   /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
   std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const { return "buf_" + sm.buffer_idents[b]; }
-  const ir::Impl& impl(ir::NodeId n) const { return *p_.dfg.actor_of(n).impl_for(m_.pe(pe_).kind); }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
   /// The member that holds a host-to-host transfer's endpoint: "i1_b_B_cpu_recv_".
   std::string endpoint_member(const StrategyPlan& sm, const Entry& e) const {
-    const ir::IgStrategy& s = (*m_.ig)[sm.strategy];
-    return fmt::format("{}_{}_", sm.buffer_idents[s.transfers[e.id].to], e.net == Entry::Net::send ? "send" : "recv");
+    return fmt::format("{}_{}_", sm.buffer_idents[e.to], e.net == Entry::Net::send ? "send" : "recv");
   }
   /// The host at the other end of a host-to-host transfer.
-  const ir::Host& peer_host(const Entry& e, const ir::IgTransfer& t) const {
-    ir::PeId other = e.net == Entry::Net::send ? t.to_pe : t.from_pe;
-    return p_.arch.hosts[m_.pe(other).host];
-  }
+  ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
   bool has_net() const { return !endpoints_.empty(); }
   /// The member that gives a GPU's end of the gpudirect transfers its path: "A_g0_gpudirect_".
   std::string gpudirect_member(ir::PeId gpu) const { return identifier(m_.pe(gpu).name) + "_gpudirect_"; }
@@ -97,22 +87,21 @@ class WorkerPrinter {
 
   void declaration() {
     std::string node_list;
-    for (ir::NodeId n : nodes())
-      node_list += fmt::format("{}{} ({})", node_list.empty() ? "" : ", ", node(n).name,
-                               p_.dfg.actor_of(n).name);
+    for (const PlanNode* n : nodes()) node_list += fmt::format("{}{} ({})", node_list.empty() ? "" : ", ", n->name, n->actor);
     out_.emit({{"cls", cls_},
                {"ctor", mpi_ ? cls_ + "(Run& run, dfg::mpi::Session& mpi)" : "explicit " + cls_ + "(Run& run)"},
                {"pe", m_.pe(pe_).name},
-               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list}},
+               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list},
+               {"select", gpu_ ? "  void select_device() override;\n" : ""}},
               "/// $pe$: $what$.\n"
               "class $cls$ final : public Worker {\n"
               " public:\n"
               "  $ctor$;\n"
-              "  void run(dfg::Where& where) override;\n"
               "\n"
               " private:\n"
-              "  void cycles_overlap(dfg::Where& where);\n"
-              "  void cycles_no_overlap(dfg::Where& where);\n"
+              "$select$"
+              "  void cycles_overlap(dfg::Where& where) override;\n"
+              "  void cycles_no_overlap(dfg::Where& where) override;\n"
               "\n"
               "  Run& run_;\n");
     {
@@ -141,13 +130,12 @@ class WorkerPrinter {
       if (has_net()) out_.emit("dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle\n");
       out_.emit("dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together\n");
     }
-    for (ir::NodeId n : nodes()) {
-      std::size_t ports = p_.dfg.actor_of(n).ports.size();
-      out_.emit({{"n", node_ident(n)},
-                 {"label", node(n).name},
-                 {"actor", p_.dfg.actor_of(n).name},
-                 {"cls", impl(n).class_name},
-                 {"ports", std::to_string(ports)}},
+    for (const PlanNode* n : nodes()) {
+      out_.emit({{"n", node_ident(*n)},
+                 {"label", n->name},
+                 {"actor", n->actor},
+                 {"cls", n->class_name},
+                 {"ports", std::to_string(n->port_types.size())}},
                 "// node $label$ ($actor$)\n"
                 "::$cls$ $n$_actor_;\n"
                 "std::array<std::size_t, $ports$> $n$_elements_{};\n"
@@ -200,35 +188,26 @@ class WorkerPrinter {
               "  if (run.stats) run.stats->note_alloc(kPe_$pe$, storage_[i].bytes());\n"
               "}\n");
     if (gpu_) peers();
-    for (ir::NodeId n : nodes()) actor_setup(n);
+    for (const PlanNode* n : nodes()) actor_setup(*n);
   }
 
   /// A colour's slot bytes: its largest member.
-  std::string colour_bytes(const ir::IgStrategy& s, const ir::IgColour& c) const {
-    std::set<std::string> types;
-    for (ir::BufferId b : c.members) types.insert(p_.types[s.buffers[b].type].name);
+  static std::string colour_bytes(const PlanColour& c) {
     std::vector<std::string> calls;
-    for (const std::string& t : types) calls.push_back(fmt::format("bytes_{}(params)", t));
+    for (const std::string& t : c.types) calls.push_back(fmt::format("bytes_{}(params)", t));
     if (calls.size() == 1) return calls[0];
     return fmt::format("std::max({{{}}})", fmt::join(calls, ", "));
   }
 
   void allocate(ir::Strategy strategy) {
-    const ir::IgStrategy& s = (*m_.ig)[strategy];
-    std::vector<const ir::IgColour*> colours;
-    for (const ir::IgColour& c : s.colours)
-      if (c.pe == pe_) colours.push_back(&c);
-    std::sort(colours.begin(), colours.end(),
-              [](const ir::IgColour* a, const ir::IgColour* b) { return a->index < b->index; });
+    const std::vector<PlanColour>& colours = m_.strategies[strategy].storage[pe_];
     out_.emit({{"n", std::to_string(colours.size())}}, "storage_.reserve($n$);\n");
-    for (const ir::IgColour* c : colours) {
-      std::vector<std::string> names;
-      for (ir::BufferId b : c->members) names.push_back(s.buffers[b].name);
+    for (const PlanColour& c : colours) {
       out_.emit({{"dev", gpu_ ? device() + ", " : ""},
-                 {"name", fmt::format("{}", fmt::join(names, ", "))},
-                 {"bytes", colour_bytes(s, *c)},
-                 {"slots", std::to_string(c->slots)},
-                 {"index", std::to_string(c->index)}},
+                 {"name", fmt::format("{}", fmt::join(c.members, ", "))},
+                 {"bytes", colour_bytes(c)},
+                 {"slots", std::to_string(c.slots)},
+                 {"index", std::to_string(c.index)}},
                 "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
     }
     if (!gpu_) {
@@ -247,23 +226,20 @@ class WorkerPrinter {
   /// The endpoints of the strategy's host-to-host transfers: the peer's rank, the tag, the bytes.
   void endpoints(ir::Strategy strategy) {
     const StrategyPlan& sm = m_.strategies[strategy];
-    const ir::IgStrategy& s = (*m_.ig)[strategy];
     for (std::size_t i : sm.by_pe[pe_]) {
       const Entry& e = sm.entries[i];
       if (e.net == Entry::Net::none) continue;
-      const ir::IgTransfer& t = s.transfers[e.id];
-      const ir::Host& peer = peer_host(e, t);
       std::string memory;
       if (e.gpudirect)
         memory = fmt::format(", {} the memory of {} (gpudirect)", e.net == Entry::Net::send ? "from" : "into",
                              m_.pe(*e.gpudirect).name);
       out_.emit({{"m", endpoint_member(sm, e)},
-                 {"host", std::to_string(m_.pe(e.net == Entry::Net::send ? t.to_pe : t.from_pe).host)},
-                 {"tag", std::to_string(sm.net_tags[e.id])},
-                 {"bytes", fmt::format("bytes_{}(params)", p_.types[s.buffers[t.from].type].name)},
+                 {"host", std::to_string(peer_host(e))},
+                 {"tag", std::to_string(e.tag)},
+                 {"bytes", fmt::format("bytes_{}(params)", e.type)},
                  {"name", e.short_name},
                  {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                 {"peer", peer.name},
+                 {"peer", m_.host_names[peer_host(e)]},
                  {"memory", memory}},
                 "// $dir$ host $peer$, tag $tag$$memory$\n"
                 "$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, \"$name$\");\n");
@@ -276,25 +252,24 @@ class WorkerPrinter {
   void peers() {
     std::set<int> sources;
     for (ir::Strategy s : ir::kStrategies)
-      for (const ir::IgTransfer& t : (*m_.ig)[s].transfers)
-        if (!is_net(p_, t) && launcher(p_, t) == pe_ && stream_of(p_, t) == StreamKind::peer)
-          sources.insert(m_.pe(t.from_pe).device);
+      for (std::size_t i : m_.strategies[s].by_pe[pe_]) {
+        const Entry& e = m_.strategies[s].entries[i];
+        if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read->pe).device);
+      }
     for (int src : sources)
       out_.emit({{"d", device()}, {"s", std::to_string(src)}},
                 "if (dfg::can_access_peer($d$, $s$)) dfg::enable_peer_access($d$, $s$);  // else "
                 "staged by the driver\n");
   }
 
-  void actor_setup(ir::NodeId n) {
-    const ir::Actor& actor = p_.dfg.actor_of(n);
-    const ActorSignature& sig = m_.signatures->at({node(n).actor, m_.pe(pe_).kind});
+  void actor_setup(const PlanNode& n) {
+    const ActorSignature& sig = signature(n);
     std::string id = node_ident(n);
-    out_.emit({{"label", node(n).name}, {"actor", actor.name}}, "// node $label$ ($actor$)\n");
-    for (const ir::ParamValue& v : node(n).params)
+    out_.emit({{"label", n.name}, {"actor", n.actor}}, "// node $label$ ($actor$)\n");
+    for (const ir::ParamValue& v : n.params)
       out_.emit({{"n", id}, {"param", v.name}, {"value", v.literal}}, "$n$_actor_.$param$ = $value$;\n");
     std::vector<std::string> elements;
-    for (const ir::Port& port : actor.ports)
-      elements.push_back(fmt::format("elements_{}(params)", p_.types[port.type].name));
+    for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
     out_.emit({{"n", id}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
               "$n$_elements_ = {$elements$};\n"
               "$n$_ctx_.set_port_elements($n$_elements_.data(), $n$_elements_.size());\n");
@@ -307,37 +282,23 @@ class WorkerPrinter {
                 "$n$_actor_.init($ctx$);\n");
   }
 
+  /// A GPU's worker selects its device on its thread before its cycle loop (dfg::PeWorker).
   void run() {
-    out_.emit({{"cls", cls_}}, "void $cls$::run(dfg::Where& where) {\n");
-    if (gpu_)
-      out_.emit({{"d", device()}, {"pe", m_.pe(pe_).name}},
-                "  DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\");\n");
-    out_.emit(
-        "  if (run_.overlap) {\n"
-        "    cycles_overlap(where);\n"
-        "  } else {\n"
-        "    cycles_no_overlap(where);\n"
-        "  }\n"
-        "}\n\n");
+    if (!gpu_) return;
+    out_.emit({{"cls", cls_}, {"d", device()}, {"pe", m_.pe(pe_).name}},
+              "void $cls$::select_device() { DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\"); }\n\n");
   }
 
   // ---- the cycle loops ----
 
-  std::string slot(const ir::IgStrategy& s, ir::BufferId b, std::uint32_t lag) const {
-    const ir::IgBuffer& buf = s.buffers[b];
-    return fmt::format("dfg::slot(c, {}, {})", lag + buf.colour_lag, s.colours[buf.colour].slots);
+  static std::string slot(const SlotRef& r) { return fmt::format("dfg::slot(c, {}, {})", r.lag, r.slots); }
+  std::string at(const StrategyPlan& sm, const SlotRef& r) const {
+    return fmt::format("{}.at({})", buffer_local(sm, r.buffer), slot(r));
   }
-  std::string at(const StrategyPlan& sm, const ir::IgStrategy& s, ir::BufferId b,
-                 std::uint32_t lag) const {
-    return fmt::format("{}.at({})", buffer_local(sm, b), slot(s, b, lag));
-  }
-  std::string bytes_of(const ir::IgStrategy& s, ir::BufferId b) const {
-    return fmt::format("bytes_{}(run_.params)", p_.types[s.buffers[b].type].name);
-  }
+  static std::string bytes_of(const Entry& e) { return fmt::format("bytes_{}(run_.params)", e.type); }
 
   void loop(ir::Strategy strategy) {
     const StrategyPlan& sm = m_.strategies[strategy];
-    const ir::IgStrategy& s = (*m_.ig)[strategy];
     const bool overlap = strategy == ir::Strategy::overlap;
     ns_ = std::string(strategy_ns(strategy));
     const bool idle = sm.by_pe[pe_].empty();
@@ -352,19 +313,17 @@ class WorkerPrinter {
               "void $cls$::$fn$(dfg::Where&$where$) {\n");
     {
       auto body = out_.indent();
-      loop_body(sm, s, overlap);
+      loop_body(sm, overlap);
     }
     out_.emit("}\n\n");
   }
 
-  void loop_body(const StrategyPlan& sm, const ir::IgStrategy& s, bool overlap) {
-    std::vector<ir::BufferId> buffers = sm.touched[pe_];
-    for (ir::BufferId b : buffers) {
-      const ir::IgBuffer& buf = s.buffers[b];
-      const ir::IgColour& c = s.colours[buf.colour];
+  void loop_body(const StrategyPlan& sm, bool overlap) {
+    for (ir::BufferId b : sm.touched[pe_]) {
+      const PlanBuffer& buf = sm.buffers[b];
       out_.emit({{"id", buffer_local(sm, b)},
-                 {"pe", identifier(m_.pe(c.pe).name)},
-                 {"i", std::to_string(c.index)},
+                 {"pe", identifier(m_.pe(buf.pe).name)},
+                 {"i", std::to_string(buf.colour)},
                  {"name", buf.name},
                  {"depth", std::to_string(buf.depth)}},
                 "const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$, depth "
@@ -377,12 +336,12 @@ class WorkerPrinter {
       auto cycle = out_.indent();
       if (overlap) {
         out_.emit({{"pe", pe_ident_}}, "run_.begin_cycle(kPe_$pe$, c);\nwin.begin(c);\n");
-        for (std::size_t e : sm.by_pe[pe_]) item(sm, s, sm.entries[e]);
+        for (std::size_t e : sm.by_pe[pe_]) item(sm, sm.entries[e]);
       } else {
         out_.emit("win.begin(c);\n");
-        steps(sm, s);
+        steps(sm);
         for (std::size_t e : sm.by_pe[pe_])
-          if (sm.entries[e].kind != Entry::Kind::transfer) item(sm, s, sm.entries[e]);
+          if (sm.entries[e].kind != Entry::Kind::transfer) item(sm, sm.entries[e]);
       }
       if (gpu_) {
         out_.emit({{"streams", wait_streams(m_.streams[pe_])}}, "$streams$probes_.poll();\n");
@@ -409,8 +368,8 @@ class WorkerPrinter {
   }
 
   /// Without overlap: the transfer steps, each ending with a wait and a barrier.
-  void steps(const StrategyPlan& sm, const ir::IgStrategy& s) {
-    if (s.transfers.empty()) return;
+  void steps(const StrategyPlan& sm) {
+    if (!sm.has_transfers) return;
     std::set<StreamKind> used;
     std::set<std::uint32_t> net_steps;
     for (std::size_t e : sm.by_pe[pe_]) {
@@ -426,38 +385,36 @@ class WorkerPrinter {
           "}\n");
       return;
     }
-    for (std::uint32_t step = 0; step < s.transfer_steps; ++step) {
+    for (std::uint32_t step = 0; step < sm.transfer_steps; ++step) {
       out_.emit({{"step", std::to_string(step)}}, "// transfer step $step$\n");
       for (std::size_t e : sm.by_pe[pe_])
         if (sm.entries[e].kind == Entry::Kind::transfer && sm.entries[e].step == step)
-          item(sm, s, sm.entries[e]);
+          item(sm, sm.entries[e]);
       if (net_steps.count(step)) out_.emit("where.clear();\nnet_.wait();\n");
       out_.emit({{"streams", wait_streams(used)}}, "$streams$run_.end_phase();\n");
     }
   }
 
-  void item(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
+  void item(const StrategyPlan& sm, const Entry& e) {
     std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
     std::string comment = e.label;
     if (e.net != Entry::Net::none)
-      comment += fmt::format(" ({}: {} host {}, tag {})", to_string(p_.arch.links[s.transfers[e.id].link].kind),
-                             e.net == Entry::Net::send ? "send to" : "receive from",
-                             peer_host(e, s.transfers[e.id]).name, sm.net_tags[e.id]);
+      comment += fmt::format(" ({}: {} host {}, tag {})", e.link, e.net == Entry::Net::send ? "send to" : "receive from",
+                             m_.host_names[peer_host(e)], e.tag);
     else if (e.kind == Entry::Kind::transfer)
-      comment += fmt::format(" ({})", to_string(p_.arch.links[s.transfers[e.id].link].kind));
+      comment += fmt::format(" ({})", e.link);
     out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
               "// $comment$\n"
               "if (win.active($ns$::$entry$)) {\n"
-              "  const std::int64_t j = $j$;\n"
-              "  where.at(\"$label$\", j);\n");
+              "  const std::int64_t j = where.at(\"$label$\", $j$);\n");
     {
       auto inside = out_.indent();
-      item_body(sm, s, e);
+      item_body(sm, e);
     }
     out_.emit("}\n");
   }
 
-  void item_body(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
+  void item_body(const StrategyPlan& sm, const Entry& e) {
     if (m_.has_gpu()) out_.emit({{"name", e.short_name}}, "DFG_NVTX_RANGE(\"$name$\");\n");
     std::string stream = e.stream ? stream_member(*e.stream) : "";
     if (gpu_)
@@ -465,30 +422,26 @@ class WorkerPrinter {
     else if (e.net == Entry::Net::none)
       out_.emit({{"ns", ns_}, {"entry", e.ident}}, "dfg::Probe probe(run_.probes, $ns$::$entry$, j);\n");
     switch (e.kind) {
-      case Entry::Kind::firing: firing(sm, s, e.id); break;
+      case Entry::Kind::firing: firing(sm, e); break;
       case Entry::Kind::transfer:
-        if (e.net != Entry::Net::none) net_transfer(sm, s, e);
-        else transfer(sm, s, s.transfers[e.id], stream);
+        if (e.net != Entry::Net::none) net_transfer(sm, e);
+        else transfer(sm, e, stream);
         break;
-      case Entry::Kind::copy: copy(sm, s, s.copies[e.id]); break;
+      case Entry::Kind::copy: copy(sm, e); break;
     }
     if (gpu_)
       out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}},
                 "probes_.stop($ns$::$entry$, $s$, j);\n");
   }
 
-  void firing(const StrategyPlan& sm, const ir::IgStrategy& s, ir::NodeId n) {
-    const ir::Actor& actor = p_.dfg.actor_of(n);
-    const ActorSignature& sig = m_.signatures->at({node(n).actor, m_.pe(pe_).kind});
-    const ir::IgFiring& f = s.firings[n];
+  void firing(const StrategyPlan& sm, const Entry& e) {
+    const PlanNode& n = m_.node(e.id);
+    const ActorSignature& sig = signature(n);
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
-      const ir::Port& pt = actor.ports[port];
-      const ir::PortBinding& b = f.ports[port];
-      std::string elem(ir::cxx_name(p_.types[pt.type].elem));
-      if (pt.dir == ir::PortDir::in) elem = "const " + elem;
-      args.push_back(fmt::format("{}.as<{}>({})", buffer_local(sm, b.buffer), elem,
-                                 slot(s, b.buffer, b.lag)));
+      const PortRef& ref = e.ports[port];
+      args.push_back(fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
+                                 ref.elem, slot(ref.slot)));
     }
     std::string id = node_ident(n);
     if (sig.fire_takes_context) args.push_back(id + "_ctx_");
@@ -503,49 +456,45 @@ class WorkerPrinter {
   }
 
   /// Posts this host's end of a host-to-host transfer; net_.wait() completes it.
-  void net_transfer(const StrategyPlan& sm, const ir::IgStrategy& s, const Entry& e) {
-    const ir::IgTransfer& t = s.transfers[e.id];
-    std::string slot = e.net == Entry::Net::send ? at(sm, s, t.from, t.from_lag)
-                                                 : at(sm, s, t.to, s.buffers[t.to].writer.lag);
+  void net_transfer(const StrategyPlan& sm, const Entry& e) {
+    std::string slot = at(sm, e.net == Entry::Net::send ? *e.read : *e.write);
     out_.emit({{"m", endpoint_member(sm, e)}, {"ns", ns_}, {"entry", e.ident}, {"slot", slot}},
               "net_.start(*$m$, $ns$::$entry$, j, $slot$);\n");
   }
 
-  void transfer(const StrategyPlan& sm, const ir::IgStrategy& s, const ir::IgTransfer& t,
-                const std::string& stream) {
-    std::string dst = at(sm, s, t.to, s.buffers[t.to].writer.lag);
-    std::string src = at(sm, s, t.from, t.from_lag);
-    if (stream_of(p_, t) == StreamKind::peer) {
+  void transfer(const StrategyPlan& sm, const Entry& e, const std::string& stream) {
+    std::string dst = at(sm, *e.write);
+    std::string src = at(sm, *e.read);
+    if (e.stream == StreamKind::peer) {
       out_.emit({{"dst", dst},
-                 {"dd", std::to_string(m_.pe(t.to_pe).device)},
+                 {"dd", std::to_string(m_.pe(e.write->pe).device)},
                  {"src", src},
-                 {"sd", std::to_string(m_.pe(t.from_pe).device)},
-                 {"bytes", bytes_of(s, t.from)},
+                 {"sd", std::to_string(m_.pe(e.read->pe).device)},
+                 {"bytes", bytes_of(e)},
                  {"s", stream}},
                 "dfg::copy_peer_async($dst$, $dd$, $src$, $sd$,\n"
                 "                     $bytes$, $s$, \"cudaMemcpyPeerAsync\");\n");
       return;
     }
-    out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, t.from)}, {"s", stream}},
+    out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}, {"s", stream}},
               "dfg::copy_async($dst$, $src$,\n"
               "                $bytes$, $s$, \"cudaMemcpyAsync\");\n");
   }
 
-  void copy(const StrategyPlan& sm, const ir::IgStrategy& s, const ir::IgCopy& x) {
-    std::string dst = at(sm, s, x.to, s.buffers[x.to].writer.lag);
-    std::string src = at(sm, s, x.from, x.from_lag);
+  void copy(const StrategyPlan& sm, const Entry& e) {
+    std::string dst = at(sm, *e.write);
+    std::string src = at(sm, *e.read);
     if (gpu_)
-      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, x.from)}},
+      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}},
                 "dfg::copy_async($dst$, $src$,\n"
                 "                $bytes$, compute_, \"cudaMemcpyAsync\");\n");
     else
-      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(s, x.from)}},
+      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}},
                 "std::memcpy($dst$, $src$,\n"
                 "            $bytes$);\n");
   }
 
   const Model& m_;
-  const ir::Program& p_;
   ir::PeId pe_;
   bool gpu_;
   bool mpi_;  ///< the CPU worker of a program on several hosts: the rank's MPI thread

@@ -92,6 +92,19 @@ bool HostPlan::has_gpudirect() const {
   return false;
 }
 
+std::vector<const PlanNode*> HostPlan::nodes_on(ir::PeId pe) const {
+  std::vector<const PlanNode*> out;
+  for (const PlanNode& n : nodes)
+    if (n.pe == pe) out.push_back(&n);
+  return out;
+}
+
+const PlanNode& HostPlan::node(ir::NodeId n) const {
+  for (const PlanNode& x : nodes)
+    if (x.id == n) return x;
+  DFGC_UNREACHABLE("node of another host");
+}
+
 std::vector<ir::PeId> HostPlan::pes() const {
   std::vector<ir::PeId> out = {cpu};
   out.insert(out.end(), gpus.begin(), gpus.end());
@@ -206,6 +219,8 @@ class StrategyBuilder {
       e.runner = pe;
       e.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
       e.type = out_.buffers[x.from].type;
+      e.profile = fmt::format("{} -> {}", pe_name(x.from_pe), pe_name(x.to_pe));
+      e.to = x.to;
       const SlotRef read = slot(x.from, x.from_lag);
       const SlotRef write = slot(x.to, s_.buffers[x.to].writer.lag);
       if (is_net(p_, x)) {
@@ -240,8 +255,11 @@ class StrategyBuilder {
     e.runner = f.pe;
     if (p_.arch.pes[f.pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
     e.first_cycle = f.latency;
+    e.profile = node.name;
+    e.params = node.params;
     for (std::size_t port = 0; port < f.ports.size(); ++port)
-      e.ports.push_back({actor.ports[port].name, actor.ports[port].dir == ir::PortDir::in,
+      e.ports.push_back({actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
+                         actor.ports[port].dir == ir::PortDir::in,
                          slot(f.ports[port].buffer, f.ports[port].lag)});
     push(std::move(e));
   }
@@ -399,9 +417,17 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
   h.cpu = program.arch.hosts[host].cpu;
-  h.gpus = program.arch.hosts[host].gpus;
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
   for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
+  for (ir::NodeId n : ig.schedule) {
+    const ir::PeId pe = program.mapping.pe_of[n];
+    if (program.arch.pes[pe].host != host) continue;
+    const ir::Node& node = program.dfg.nodes[n];
+    const ir::Actor& actor = program.dfg.actor_of(n);
+    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name, pe, {}, node.params};
+    for (const ir::Port& port : actor.ports) x.port_types.push_back(program.types[port.type].name);
+    h.nodes.push_back(std::move(x));
+  }
   h.streams.resize(program.arch.pes.size());
   h.colour_count.resize(program.arch.pes.size(), 0);
   const ir::PerStrategy<std::vector<int>> tags = net_tags(program, ig);
@@ -412,6 +438,17 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     std::vector<std::uint32_t> count(program.arch.pes.size(), 0);
     for (const ir::IgColour& c : ig[s].colours) count[c.pe]++;
     for (std::size_t pe = 0; pe < count.size(); ++pe) h.colour_count[pe] = std::max(h.colour_count[pe], count[pe]);
+  }
+  // A GPU that runs nothing and holds no storage in either strategy is left out: the program
+  // never selects its device and has no worker for it.
+  for (ir::PeId gpu : program.arch.hosts[host].gpus) {
+    bool used = false;
+    for (ir::Strategy s : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[s];
+      used = used || !sp.storage[gpu].empty() ||
+             std::any_of(sp.entries.begin(), sp.entries.end(), [&](const Entry& e) { return e.runner == gpu; });
+    }
+    if (used) h.gpus.push_back(gpu);
   }
   for (ir::PeId gpu : h.gpus) h.streams[gpu].insert(StreamKind::compute);
   for (ir::Strategy s : ir::kStrategies)

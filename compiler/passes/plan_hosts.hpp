@@ -4,7 +4,9 @@
 /// delay copy as an entry with the processing element (PE) whose thread runs it, the CUDA stream
 /// it goes on, the slots it reads and writes and, between hosts, its MPI tag; per PE its storage
 /// (one allocation per colour), the buffers its thread touches, its neighbours and its steps (the
-/// order its cycle runs in); per GPU its streams. Code generation (compiler/codegen/) prints it.
+/// order its cycle runs in); per GPU its streams (a GPU of the host that runs nothing and holds
+/// no storage is not in the plan: the program never selects its device). Code generation
+/// (compiler/codegen/) prints it.
 ///
 /// Who runs what: a firing and a delay copy run on their own PE (a GPU's on its compute stream);
 /// a transfer within a host is launched by its GPU end: CPU -> GPU by the destination on its h2d
@@ -83,6 +85,7 @@ struct SlotRef {
 /// A firing's access through one actor port.
 struct PortRef {
   std::string port;  ///< the actor's port name
+  std::string elem;  ///< the C++ type of its token's elements: "float"
   bool input = true;
   SlotRef slot;
 };
@@ -124,7 +127,24 @@ struct Entry {
   /// A transfer's or copy's source and destination slots; a host-to-host transfer's end has the
   /// one on its own host only.
   std::optional<SlotRef> read, write;
+  ir::BufferId to = 0;         ///< a transfer's destination buffer (on either host)
   std::vector<PortRef> ports;  ///< a firing's, in actor port order
+  /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0");
+  /// empty for a delay copy.
+  std::string profile;
+  std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
+};
+
+/// A node of the host, as its worker declares, sets up and fires it.
+struct PlanNode {
+  ir::NodeId id = 0;
+  std::string name;        ///< "p"
+  std::string actor;       ///< the actor's spec name: "Producer"
+  ir::ActorId actor_id = 0;
+  std::string class_name;  ///< the C++ class of its implementation on its PE: "Producer"
+  ir::PeId pe = 0;
+  std::vector<std::string> port_types;  ///< per actor port, its token type: "Matrix"
+  std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -170,10 +190,12 @@ struct HostPlan {
   ir::HostId host = 0;
   std::string host_name;
   ir::PeId cpu = 0;
-  std::vector<ir::PeId> gpus;
+  std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
+                               ///< never opened
   std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
   ir::PerStrategy<StrategyPlan> strategies;
+  std::vector<PlanNode> nodes;  ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
 
@@ -186,6 +208,10 @@ struct HostPlan {
   bool has_gpudirect() const;
   /// The host's PEs, cpu first, then its gpus.
   std::vector<ir::PeId> pes() const;
+  /// The nodes on `pe`, in schedule order.
+  std::vector<const PlanNode*> nodes_on(ir::PeId pe) const;
+  /// Node `n` of this host.
+  const PlanNode& node(ir::NodeId n) const;
 };
 
 struct HostPlans {

@@ -9,7 +9,8 @@
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
 /// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
 ///
-/// Guarantees: called by the main thread only, before the workers start (start_up_error, initial_windows, register_entries) or after they joined (write_reports); they
+/// Guarantees: called by the main thread only, before the workers start (start_up_error, initial_windows, register_entries) or after they joined (write_reports), or as
+/// main itself (one_host_main, which blocks while the run lasts); they
 /// allocate, and do not block beyond opening and writing the report files.
 #pragma once
 
@@ -31,6 +32,7 @@
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
+#include "dfg/worker.hpp"
 
 namespace dfg {
 
@@ -64,6 +66,29 @@ std::string start_up_error(const Options& options, std::string_view host, const 
   }
   if (std::string e = token_size_error(sizes, params, table, options.params); !e.empty()) return e;
   return open_outputs(options, false);
+}
+
+/// The main of a program on the one host `host`: parses the flags (--help prints the usage), runs
+/// the start-up checks (start_up_error), then `run_host(options)` under main_guard; stdout is
+/// flushed and checked at the end (finish_stdout). Returns the exit status.
+template <class Sizes, class ParamsOf, class RunHost>
+int one_host_main(int argc, char** argv, std::string_view host, std::span<const RuntimeParam> table,
+                  const Sizes& sizes, ParamsOf params_of, RunHost run_host) {
+  const FlagsResult flags = parse_flags(argc, argv, table);
+  if (!flags.ok()) {
+    std::cerr << flags.error << '\n';
+    return 1;
+  }
+  if (flags.options.help) {
+    std::cout << usage(argv[0], table);
+    return finish_stdout(0, std::cerr);
+  }
+  const std::string error = start_up_error(flags.options, host, sizes, params_of(flags.options.params), table);
+  if (!error.empty()) {
+    std::cerr << error << '\n';
+    return 1;
+  }
+  return finish_stdout(main_guard(std::cerr, [&] { return run_host(flags.options); }), std::cerr);
 }
 
 /// Every entry's initial window: [first_cycle, first_cycle + iterations).

@@ -40,10 +40,12 @@ namespace dfg {
 /// What a worker is doing, for the error message of an exception that escapes it.
 class Where {
  public:
-  /// `who` must outlive the worker (the generated code passes string literals).
-  void at(std::string_view who, std::int64_t iteration) noexcept {
+  /// `who` must outlive the worker (the generated code passes string literals). Returns
+  /// `iteration`: `const std::int64_t j = where.at("node p (P) @ A.cpu", c - 2);`.
+  std::int64_t at(std::string_view who, std::int64_t iteration) noexcept {
     who_ = who;
     iteration_ = iteration;
+    return iteration;
   }
   void clear() noexcept { at({}, -1); }
   std::string_view who() const noexcept { return who_; }

@@ -268,3 +268,38 @@ TEST_CASE("codegen: the project names the spec by its file name and copies the a
   CHECK(files.at("dfgc-manifest.txt").find("\nactors/Producer.hpp\n") != std::string::npos);
   CHECK(files.at("CMakeLists.txt").find("set(dfg_actor_headers [[actors]])") != std::string::npos);
 }
+
+TEST_CASE("codegen: a GPU that no node uses is never opened and has no file", "[codegen]") {
+  // Host A declares two GPUs and maps onto g0 only; host B declares one and maps nothing onto it.
+  test::ProgramBuilder b("unused");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 2).host("B", 1);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.cpu").node("t", "I", "A.g0").node("c", "C", "B.cpu");
+  b.edge("s.o", "t.a").edge("t.b", "c.m");
+  ir::Program p = b.build();
+  p.spec_file = "unused.dfg";
+  ir::Ig ig = run_passes(p);
+  HostPlans plans = plan_hosts(p, ig);
+  CHECK(plans.hosts[0].gpus == std::vector<ir::PeId>{p.arch.hosts[0].gpus[0]});
+  CHECK(plans.hosts[1].gpus.empty());
+  codegen::Files files = generate(p, ig, signatures_of(p));
+  CHECK(files.count("rank_A_g0.cu") == 1);
+  CHECK(files.count("rank_A_g1.cu") == 0);
+  CHECK(files.count("rank_B_g0.cu") == 0);
+  CHECK(files.at("CMakeLists.txt").find("rank_A_g1.cu") == std::string::npos);
+  CHECK(files.at("README.md").find("rank_B_g0.cu") == std::string::npos);
+  // No device selection, peer access or device-ordinal check names an unused GPU.
+  for (const auto& [path, text] : files) {
+    INFO(path);
+    if (!path.ends_with(".cpp") && !path.ends_with(".cu") && !path.ends_with(".hpp")) continue;
+    if (path.starts_with("runtime/")) continue;
+    CHECK(text.find("A.g1") == std::string::npos);
+    CHECK(text.find("B.g0") == std::string::npos);
+    CHECK(text.find("make_A_g1") == std::string::npos);
+  }
+  CHECK(files.at("main.cpp").find("{\"A.g0\", 0}") != std::string::npos);
+  // Host B runs on its CPU only: host memory, not pinned.
+  CHECK(files.at("rank_B.cpp").find("dfg::HostBuffer") != std::string::npos);
+  CHECK(files.at("rank_B.cpp").find("cuda") == std::string::npos);
+}

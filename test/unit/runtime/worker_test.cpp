@@ -157,3 +157,13 @@ TEST_CASE("workers: non-standard exceptions and main_guard", "[worker]") {
     CHECK(abort.message() == "error: worker threads abandoned before join");
   }
 }
+
+TEST_CASE("workers: Where::at records what runs and returns its iteration", "[worker]") {
+  dfg::Where where;
+  CHECK(where.at("node p (Producer) @ A.cpu", 17) == 17);
+  CHECK(where.who() == "node p (Producer) @ A.cpu");
+  CHECK(where.iteration() == 17);
+  where.clear();
+  CHECK(where.who().empty());
+  CHECK(where.iteration() == -1);
+}

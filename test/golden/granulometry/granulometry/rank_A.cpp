@@ -22,32 +22,8 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : params(params_of(options.params)),
-      iterations(options.iterations),
-      overlap(options.overlap),
-      barrier_sync(options.sync == dfg::SyncMode::barrier),
-      cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
-      neighbours(overlap::neighbours()),
-      windows(dfg::initial_windows(entries(), iterations), kPeCount),
-      tracer(0, !options.trace_file.empty()),
-      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                              : no_overlap::kLatency)
-                               : nullptr),
-      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-  for (const char* track : kTrackNames) tracer.add_track(track);
-  if (stats) {
-    for (const char* pe : kPeNames) stats->add_pe(pe);
-  }
-  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
-}
-
-std::span<const EntryInfo> Run::entries() const {
-  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
-}
-
-int Run::report(const dfg::Options& options) {
-  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
-}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -55,11 +31,10 @@ namespace {
 class Worker_A_cpu final : public Worker {
  public:
   explicit Worker_A_cpu(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
@@ -104,14 +79,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   curve_ctx_.set_port_elements(curve_elements_.data(), curve_elements_.size());
 }
 
-void Worker_A_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
-
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 3
@@ -124,8 +91,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // node read (Reader) @ A.cpu
     if (win.active(overlap::fire_read)) {
-      const std::int64_t j = c;
-      where.at("node read (Reader) @ A.cpu", j);
+      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, overlap::fire_read, j);
       read_ctx_.set_iteration(j);
@@ -133,8 +99,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node curve (Curve) @ A.cpu
     if (win.active(overlap::fire_curve)) {
-      const std::int64_t j = c - 7;
-      where.at("node curve (Curve) @ A.cpu", j);
+      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 7);
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
@@ -144,8 +109,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = c - 4;
-      where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
+      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 4);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, overlap::copy_curve_head_delay_A_cpu, j);
       std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 3)), buf_head_counts_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -170,8 +134,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node read (Reader) @ A.cpu
     if (win.active(no_overlap::fire_read)) {
-      const std::int64_t j = c;
-      where.at("node read (Reader) @ A.cpu", j);
+      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
       DFG_NVTX_RANGE("read (Reader)");
       dfg::Probe probe(run_.probes, no_overlap::fire_read, j);
       read_ctx_.set_iteration(j);
@@ -179,8 +142,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node curve (Curve) @ A.cpu
     if (win.active(no_overlap::fire_curve)) {
-      const std::int64_t j = c - 4;
-      where.at("node curve (Curve) @ A.cpu", j);
+      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 4);
       DFG_NVTX_RANGE("curve (Curve)");
       dfg::Probe probe(run_.probes, no_overlap::fire_curve, j);
       curve_ctx_.set_iteration(j);
@@ -190,8 +152,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
     if (win.active(no_overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", j);
+      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 2);
       DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
       dfg::Probe probe(run_.probes, no_overlap::copy_curve_head_delay_A_cpu, j);
       std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -209,33 +170,13 @@ int run_host(const dfg::Options& options) {
   workers.push_back(std::make_unique<Worker_A_cpu>(run));
   workers.push_back(make_A_g0(run));
   workers.push_back(make_A_g1(run));
-  dfg::Workers threads;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
-  }
-  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
-  return run.report(options);
+  return dfg::run_workers(run, workers, kPeNames, options);
 }
 
 }  // namespace
 }  // namespace app
 
 int main(int argc, char** argv) {
-  const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::kRuntimeParams);
-  if (!flags.ok()) {
-    std::cerr << flags.error << '\n';
-    return 1;
-  }
-  if (flags.options.help) {
-    std::cout << dfg::usage(argv[0], app::kRuntimeParams);
-    return dfg::finish_stdout(0, std::cerr);
-  }
-  const std::string error = dfg::start_up_error(flags.options, "A", app::kRuntimeSizes,
-                                                app::params_of(flags.options.params), app::kRuntimeParams);
-  if (!error.empty()) {
-    std::cerr << error << '\n';
-    return 1;
-  }
-  return dfg::finish_stdout(dfg::main_guard(std::cerr, [&] { return app::run_host(flags.options); }), std::cerr);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
+                            app::run_host);
 }

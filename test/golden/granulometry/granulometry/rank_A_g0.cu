@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g0 final : public Worker {
  public:
   explicit Worker_A_g0(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -86,14 +86,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   head_actor_.init(head_ctx_);
 }
 
-void Worker_A_g0::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g0::select_device() { DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
@@ -109,8 +102,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
     if (win.active(overlap::transfer_head_counts_A_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", j);
+      const std::int64_t j = where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", c - 3);
       DFG_NVTX_RANGE("head.counts@A.g0 -> head.counts@A.cpu");
       probes_.start(overlap::transfer_head_counts_A_cpu, d2h_);
       dfg::copy_async(buf_head_counts_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_g0.at(dfg::slot(c, 1, 2)),
@@ -119,8 +111,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // transfer head.eroded@A.g0 -> head.eroded@A.cpu (pcie)
     if (win.active(overlap::transfer_head_eroded_A_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", j);
+      const std::int64_t j = where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", c - 3);
       DFG_NVTX_RANGE("head.eroded@A.g0 -> head.eroded@A.cpu");
       probes_.start(overlap::transfer_head_eroded_A_cpu, d2h_);
       dfg::copy_async(buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_eroded_A_g0.at(dfg::slot(c, 1, 2)),
@@ -129,8 +120,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // transfer read.volume@A.cpu -> read.volume@A.g0 (pcie)
     if (win.active(overlap::transfer_read_volume_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer read.volume@A.cpu -> read.volume@A.g0", j);
+      const std::int64_t j = where.at("transfer read.volume@A.cpu -> read.volume@A.g0", c - 1);
       DFG_NVTX_RANGE("read.volume@A.cpu -> read.volume@A.g0");
       probes_.start(overlap::transfer_read_volume_A_g0, h2d_);
       dfg::copy_async(buf_read_volume_A_g0.at(dfg::slot(c, 0, 2)), buf_read_volume_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -139,8 +129,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // node head (OpeningsHead) @ A.g0
     if (win.active(overlap::fire_head)) {
-      const std::int64_t j = c - 2;
-      where.at("node head (OpeningsHead) @ A.g0", j);
+      const std::int64_t j = where.at("node head (OpeningsHead) @ A.g0", c - 2);
       DFG_NVTX_RANGE("head (OpeningsHead)");
       probes_.start(overlap::fire_head, compute_);
       head_ctx_.set_iteration(j);
@@ -178,8 +167,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 1
     // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
     if (win.active(no_overlap::transfer_head_counts_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", j);
+      const std::int64_t j = where.at("transfer head.counts@A.g0 -> head.counts@A.cpu", c - 2);
       DFG_NVTX_RANGE("head.counts@A.g0 -> head.counts@A.cpu");
       probes_.start(no_overlap::transfer_head_counts_A_cpu, d2h_);
       dfg::copy_async(buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)), buf_head_counts_A_g0.at(dfg::slot(c, 0, 1)),
@@ -188,8 +176,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     }
     // transfer head.eroded@A.g0 -> head.eroded@A.cpu (pcie)
     if (win.active(no_overlap::transfer_head_eroded_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", j);
+      const std::int64_t j = where.at("transfer head.eroded@A.g0 -> head.eroded@A.cpu", c - 2);
       DFG_NVTX_RANGE("head.eroded@A.g0 -> head.eroded@A.cpu");
       probes_.start(no_overlap::transfer_head_eroded_A_cpu, d2h_);
       dfg::copy_async(buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 1)), buf_head_eroded_A_g0.at(dfg::slot(c, 0, 1)),
@@ -198,8 +185,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     }
     // transfer read.volume@A.cpu -> read.volume@A.g0 (pcie)
     if (win.active(no_overlap::transfer_read_volume_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer read.volume@A.cpu -> read.volume@A.g0", j);
+      const std::int64_t j = where.at("transfer read.volume@A.cpu -> read.volume@A.g0", c - 1);
       DFG_NVTX_RANGE("read.volume@A.cpu -> read.volume@A.g0");
       probes_.start(no_overlap::transfer_read_volume_A_g0, h2d_);
       dfg::copy_async(buf_read_volume_A_g0.at(dfg::slot(c, 0, 1)), buf_read_volume_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -211,8 +197,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node head (OpeningsHead) @ A.g0
     if (win.active(no_overlap::fire_head)) {
-      const std::int64_t j = c - 1;
-      where.at("node head (OpeningsHead) @ A.g0", j);
+      const std::int64_t j = where.at("node head (OpeningsHead) @ A.g0", c - 1);
       DFG_NVTX_RANGE("head (OpeningsHead)");
       probes_.start(no_overlap::fire_head, compute_);
       head_ctx_.set_iteration(j);

@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g1 final : public Worker {
  public:
   explicit Worker_A_g1(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -82,14 +82,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   tail_actor_.init(tail_ctx_);
 }
 
-void Worker_A_g1::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g1::select_device() { DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
@@ -103,8 +96,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
     if (win.active(overlap::transfer_head_eroded_A_g1)) {
-      const std::int64_t j = c - 4;
-      where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", j);
+      const std::int64_t j = where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", c - 4);
       DFG_NVTX_RANGE("head.eroded@A.cpu -> head.eroded@A.g1");
       probes_.start(overlap::transfer_head_eroded_A_g1, h2d_);
       dfg::copy_async(buf_head_eroded_A_g1.at(dfg::slot(c, 0, 2)), buf_head_eroded_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -113,8 +105,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     }
     // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie)
     if (win.active(overlap::transfer_tail_counts_A_cpu)) {
-      const std::int64_t j = c - 6;
-      where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", j);
+      const std::int64_t j = where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", c - 6);
       DFG_NVTX_RANGE("tail.counts@A.g1 -> tail.counts@A.cpu");
       probes_.start(overlap::transfer_tail_counts_A_cpu, d2h_);
       dfg::copy_async(buf_tail_counts_A_cpu.at(dfg::slot(c, 0, 2)), buf_tail_counts_A_g1.at(dfg::slot(c, 1, 2)),
@@ -123,8 +114,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     }
     // node tail (OpeningsTail) @ A.g1
     if (win.active(overlap::fire_tail)) {
-      const std::int64_t j = c - 5;
-      where.at("node tail (OpeningsTail) @ A.g1", j);
+      const std::int64_t j = where.at("node tail (OpeningsTail) @ A.g1", c - 5);
       DFG_NVTX_RANGE("tail (OpeningsTail)");
       probes_.start(overlap::fire_tail, compute_);
       tail_ctx_.set_iteration(j);
@@ -155,8 +145,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
     if (win.active(no_overlap::transfer_head_eroded_A_g1)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", j);
+      const std::int64_t j = where.at("transfer head.eroded@A.cpu -> head.eroded@A.g1", c - 3);
       DFG_NVTX_RANGE("head.eroded@A.cpu -> head.eroded@A.g1");
       probes_.start(no_overlap::transfer_head_eroded_A_g1, h2d_);
       dfg::copy_async(buf_head_eroded_A_g1.at(dfg::slot(c, 0, 1)), buf_head_eroded_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -169,8 +158,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     // transfer step 1
     // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie)
     if (win.active(no_overlap::transfer_tail_counts_A_cpu)) {
-      const std::int64_t j = c - 4;
-      where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", j);
+      const std::int64_t j = where.at("transfer tail.counts@A.g1 -> tail.counts@A.cpu", c - 4);
       DFG_NVTX_RANGE("tail.counts@A.g1 -> tail.counts@A.cpu");
       probes_.start(no_overlap::transfer_tail_counts_A_cpu, d2h_);
       dfg::copy_async(buf_tail_counts_A_cpu.at(dfg::slot(c, 0, 1)), buf_tail_counts_A_g1.at(dfg::slot(c, 0, 1)),
@@ -182,8 +170,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node tail (OpeningsTail) @ A.g1
     if (win.active(no_overlap::fire_tail)) {
-      const std::int64_t j = c - 3;
-      where.at("node tail (OpeningsTail) @ A.g1", j);
+      const std::int64_t j = where.at("node tail (OpeningsTail) @ A.g1", c - 3);
       DFG_NVTX_RANGE("tail (OpeningsTail)");
       probes_.start(no_overlap::fire_tail, compute_);
       tail_ctx_.set_iteration(j);

@@ -22,32 +22,8 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : params(params_of(options.params)),
-      iterations(options.iterations),
-      overlap(options.overlap),
-      barrier_sync(options.sync == dfg::SyncMode::barrier),
-      cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
-      neighbours(overlap::neighbours()),
-      windows(dfg::initial_windows(entries(), iterations), kPeCount),
-      tracer(0, !options.trace_file.empty()),
-      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                              : no_overlap::kLatency)
-                               : nullptr),
-      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-  for (const char* track : kTrackNames) tracer.add_track(track);
-  if (stats) {
-    for (const char* pe : kPeNames) stats->add_pe(pe);
-  }
-  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
-}
-
-std::span<const EntryInfo> Run::entries() const {
-  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
-}
-
-int Run::report(const dfg::Options& options) {
-  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
-}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -55,11 +31,10 @@ namespace {
 class Worker_A_cpu final : public Worker {
  public:
   explicit Worker_A_cpu(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
@@ -97,14 +72,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
 }
 
-void Worker_A_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
-
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
@@ -115,8 +82,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -124,8 +90,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 4;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 4);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -148,8 +113,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -157,8 +121,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ A.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 2;
-      where.at("node c (Consumer) @ A.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 2);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -175,33 +138,13 @@ int run_host(const dfg::Options& options) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order
   workers.push_back(std::make_unique<Worker_A_cpu>(run));
   workers.push_back(make_A_g0(run));
-  dfg::Workers threads;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
-  }
-  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
-  return run.report(options);
+  return dfg::run_workers(run, workers, kPeNames, options);
 }
 
 }  // namespace
 }  // namespace app
 
 int main(int argc, char** argv) {
-  const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::kRuntimeParams);
-  if (!flags.ok()) {
-    std::cerr << flags.error << '\n';
-    return 1;
-  }
-  if (flags.options.help) {
-    std::cout << dfg::usage(argv[0], app::kRuntimeParams);
-    return dfg::finish_stdout(0, std::cerr);
-  }
-  const std::string error = dfg::start_up_error(flags.options, "A", app::kRuntimeSizes,
-                                                app::params_of(flags.options.params), app::kRuntimeParams);
-  if (!error.empty()) {
-    std::cerr << error << '\n';
-    return 1;
-  }
-  return dfg::finish_stdout(dfg::main_guard(std::cerr, [&] { return app::run_host(flags.options); }), std::cerr);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
+                            app::run_host);
 }

@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g1 final : public Worker {
  public:
   explicit Worker_A_g1(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -81,14 +81,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   i2_ctx_.set_device(1);
 }
 
-void Worker_A_g1::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g1::select_device() { DFG_CUDA_CHECK(cudaSetDevice(1), "select device 1 for A.g1"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
@@ -102,8 +95,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
     if (win.active(overlap::transfer_i1_b_A_g1)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.g1", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.g1", c - 3);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.g1");
       probes_.start(overlap::transfer_i1_b_A_g1, peer_);
       dfg::copy_peer_async(buf_i1_b_A_g1.at(dfg::slot(c, 0, 2)), 1, buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)), 0,
@@ -112,8 +104,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     }
     // transfer i2.b@A.g1 -> i2.b@A.cpu (pcie)
     if (win.active(overlap::transfer_i2_b_A_cpu)) {
-      const std::int64_t j = c - 5;
-      where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", c - 5);
       DFG_NVTX_RANGE("i2.b@A.g1 -> i2.b@A.cpu");
       probes_.start(overlap::transfer_i2_b_A_cpu, d2h_);
       dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 2)), buf_i2_b_A_g1.at(dfg::slot(c, 1, 2)),
@@ -122,8 +113,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
     }
     // node i2 (Inc) @ A.g1
     if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = c - 4;
-      where.at("node i2 (Inc) @ A.g1", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ A.g1", c - 4);
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
@@ -154,8 +144,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
     if (win.active(no_overlap::transfer_i1_b_A_g1)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.g1", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.g1", c - 2);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.g1");
       probes_.start(no_overlap::transfer_i1_b_A_g1, peer_);
       dfg::copy_peer_async(buf_i1_b_A_g1.at(dfg::slot(c, 0, 1)), 1, buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)), 0,
@@ -164,8 +153,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     }
     // transfer i2.b@A.g1 -> i2.b@A.cpu (pcie)
     if (win.active(no_overlap::transfer_i2_b_A_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i2.b@A.g1 -> i2.b@A.cpu", c - 3);
       DFG_NVTX_RANGE("i2.b@A.g1 -> i2.b@A.cpu");
       probes_.start(no_overlap::transfer_i2_b_A_cpu, d2h_);
       dfg::copy_async(buf_i2_b_A_cpu.at(dfg::slot(c, 0, 1)), buf_i2_b_A_g1.at(dfg::slot(c, 0, 1)),
@@ -177,8 +165,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i2 (Inc) @ A.g1
     if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = c - 2;
-      where.at("node i2 (Inc) @ A.g1", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ A.g1", c - 2);
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(no_overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);

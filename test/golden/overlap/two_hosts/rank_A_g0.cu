@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g0 final : public Worker {
  public:
   explicit Worker_A_g0(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -80,14 +80,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   i1_ctx_.set_device(0);
 }
 
-void Worker_A_g0::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g0::select_device() { DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
@@ -101,8 +94,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
     if (win.active(overlap::transfer_i1_b_A_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", c - 3);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.cpu");
       probes_.start(overlap::transfer_i1_b_A_cpu, d2h_);
       dfg::copy_async(buf_i1_b_A_cpu.at(dfg::slot(c, 0, 2)), buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)),
@@ -111,8 +103,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -121,8 +112,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // node i1 (Inc) @ A.g0
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c - 2;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 2);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
@@ -162,8 +152,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 2
     // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
     if (win.active(no_overlap::transfer_i1_b_A_cpu)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", c - 2);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@A.cpu");
       probes_.start(no_overlap::transfer_i1_b_A_cpu, d2h_);
       dfg::copy_async(buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)), buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)),
@@ -172,8 +161,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     }
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(no_overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -185,8 +173,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i1 (Inc) @ A.g0
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c - 1;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 1);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);

@@ -26,32 +26,8 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : params(params_of(options.params)),
-      iterations(options.iterations),
-      overlap(options.overlap),
-      barrier_sync(options.sync == dfg::SyncMode::barrier),
-      cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
-      neighbours(overlap::neighbours()),
-      windows(dfg::initial_windows(entries(), iterations), kPeCount),
-      tracer(0, !options.trace_file.empty()),
-      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                              : no_overlap::kLatency)
-                               : nullptr),
-      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-  for (const char* track : kTrackNames) tracer.add_track(track);
-  if (stats) {
-    for (const char* pe : kPeNames) stats->add_pe(pe);
-  }
-  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
-}
-
-std::span<const EntryInfo> Run::entries() const {
-  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
-}
-
-int Run::report(const dfg::Options& options) {
-  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
-}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -59,11 +35,10 @@ namespace {
 class Worker_B_cpu final : public Worker {
  public:
   Worker_B_cpu(Run& run, dfg::mpi::Session& mpi);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
@@ -104,14 +79,6 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
 }
 
-void Worker_B_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
-
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
@@ -122,15 +89,13 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 0)
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 4;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 4);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
       net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 8;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 8);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -160,8 +125,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 1
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 3);
       DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
       net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
@@ -172,8 +136,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node c (Consumer) @ B.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 5;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 5);
       DFG_NVTX_RANGE("c (Consumer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
@@ -196,12 +159,12 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(make_B_g0(run));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

@@ -27,11 +27,11 @@ namespace {
 class Worker_B_g0 final : public Worker {
  public:
   explicit Worker_B_g0(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -80,14 +80,7 @@ Worker_B_g0::Worker_B_g0(Run& run)
   i2_ctx_.set_device(0);
 }
 
-void Worker_B_g0::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for B.g0");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_B_g0::select_device() { DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for B.g0"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_g0::cycles_overlap(dfg::Where& where) {
@@ -101,8 +94,7 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@B.cpu -> i1.b@B.g0 (pcie)
     if (win.active(overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 5;
-      where.at("transfer i1.b@B.cpu -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@B.g0", c - 5);
       DFG_NVTX_RANGE("i1.b@B.cpu -> i1.b@B.g0");
       probes_.start(overlap::transfer_i1_b_B_g0, h2d_);
       dfg::copy_async(buf_i1_b_B_g0.at(dfg::slot(c, 0, 2)), buf_i1_b_B_cpu.at(dfg::slot(c, 1, 2)),
@@ -111,8 +103,7 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
     }
     // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
     if (win.active(overlap::transfer_i2_b_B_cpu)) {
-      const std::int64_t j = c - 7;
-      where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", c - 7);
       DFG_NVTX_RANGE("i2.b@B.g0 -> i2.b@B.cpu");
       probes_.start(overlap::transfer_i2_b_B_cpu, d2h_);
       dfg::copy_async(buf_i2_b_B_cpu.at(dfg::slot(c, 0, 2)), buf_i2_b_B_g0.at(dfg::slot(c, 1, 2)),
@@ -121,8 +112,7 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
     }
     // node i2 (Inc) @ B.g0
     if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = c - 6;
-      where.at("node i2 (Inc) @ B.g0", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.g0", c - 6);
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);
@@ -154,8 +144,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@B.cpu -> i1.b@B.g0 (pcie)
     if (win.active(no_overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 4;
-      where.at("transfer i1.b@B.cpu -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@B.g0", c - 4);
       DFG_NVTX_RANGE("i1.b@B.cpu -> i1.b@B.g0");
       probes_.start(no_overlap::transfer_i1_b_B_g0, h2d_);
       dfg::copy_async(buf_i1_b_B_g0.at(dfg::slot(c, 0, 1)), buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)),
@@ -172,8 +161,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 2
     // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
     if (win.active(no_overlap::transfer_i2_b_B_cpu)) {
-      const std::int64_t j = c - 5;
-      where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i2.b@B.g0 -> i2.b@B.cpu", c - 5);
       DFG_NVTX_RANGE("i2.b@B.g0 -> i2.b@B.cpu");
       probes_.start(no_overlap::transfer_i2_b_B_cpu, d2h_);
       dfg::copy_async(buf_i2_b_B_cpu.at(dfg::slot(c, 0, 1)), buf_i2_b_B_g0.at(dfg::slot(c, 0, 1)),
@@ -185,8 +173,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i2 (Inc) @ B.g0
     if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = c - 4;
-      where.at("node i2 (Inc) @ B.g0", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.g0", c - 4);
       DFG_NVTX_RANGE("i2 (Inc)");
       probes_.start(no_overlap::fire_i2, compute_);
       i2_ctx_.set_iteration(j);

@@ -26,32 +26,8 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : params(params_of(options.params)),
-      iterations(options.iterations),
-      overlap(options.overlap),
-      barrier_sync(options.sync == dfg::SyncMode::barrier),
-      cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
-      neighbours(overlap::neighbours()),
-      windows(dfg::initial_windows(entries(), iterations), kPeCount),
-      tracer(0, !options.trace_file.empty()),
-      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                              : no_overlap::kLatency)
-                               : nullptr),
-      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-  for (const char* track : kTrackNames) tracer.add_track(track);
-  if (stats) {
-    for (const char* pe : kPeNames) stats->add_pe(pe);
-  }
-  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
-}
-
-std::span<const EntryInfo> Run::entries() const {
-  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
-}
-
-int Run::report(const dfg::Options& options) {
-  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
-}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -59,11 +35,10 @@ namespace {
 class Worker_B_cpu final : public Worker {
  public:
   Worker_B_cpu(Run& run, dfg::mpi::Session& mpi);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
@@ -113,14 +88,6 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
 }
 
-void Worker_B_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
-
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
@@ -131,14 +98,12 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 0)
     if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 2)));
     }
     // node i2 (Inc) @ B.cpu
     if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = c - 2;
-      where.at("node i2 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.cpu", c - 2);
       dfg::Probe probe(run_.probes, overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
@@ -148,8 +113,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ B.cpu
     if (win.active(overlap::fire_c)) {
-      const std::int64_t j = c - 2;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 2);
       dfg::Probe probe(run_.probes, overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
@@ -176,8 +140,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", j);
+      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 1);
       net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
     }
     where.clear();
@@ -185,8 +148,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i2 (Inc) @ B.cpu
     if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = c - 1;
-      where.at("node i2 (Inc) @ B.cpu", j);
+      const std::int64_t j = where.at("node i2 (Inc) @ B.cpu", c - 1);
       dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
       i2_ctx_.set_iteration(j);
       i2_actor_.fire(buf_i1_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
@@ -195,8 +157,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     }
     // node c (Consumer) @ B.cpu
     if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = c - 1;
-      where.at("node c (Consumer) @ B.cpu", j);
+      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 1);
       dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
       c_ctx_.set_iteration(j);
       c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
@@ -217,12 +178,12 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

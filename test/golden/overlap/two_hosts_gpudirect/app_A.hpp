@@ -10,15 +10,10 @@
 #include <span>
 #include <vector>
 
-#include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
-#include "dfg/neighbour_sync.hpp"
-#include "dfg/probe.hpp"
-#include "dfg/profile.hpp"
+#include "dfg/run.hpp"
 #include "dfg/size.hpp"
 #include "dfg/slots.hpp"
-#include "dfg/stats.hpp"
-#include "dfg/trace.hpp"
 #include "dfg/window.hpp"
 #include "dfg/worker.hpp"
 
@@ -64,20 +59,7 @@ inline constexpr std::array<const char*, 3> kTrackNames = {
     "A.g0 h2d",
 };
 
-/// A firing, transfer or delay copy: what --stats and --trace call it, the trace track of its
-/// slices, and the first cycle it runs (where it handles iteration 0). It runs in the cycles
-/// [first_cycle, first_cycle + iterations): its window, the migration hook.
-struct EntryInfo {
-  const char* kind;
-  const char* name;
-  const char* where;
-  int track;
-  std::int64_t first_cycle;
-  std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
-  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
-  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
-  int step;             ///< a transfer's step without overlap; 0 otherwise
-};
+using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
 /// With overlap (the default): transfers run during the cycle, beside the firings.
 namespace overlap {
@@ -138,55 +120,12 @@ struct Memory {
   std::array<dfg::SlotView, 2> A_g0;
 };
 
-/// What the workers share. main builds it, then the workers; after that only the
-/// synchronisation objects, the probes and the stats change, each built for it.
-struct Run {
+/// What the workers share (dfg/run.hpp), built from this host's tables.
+struct Run : dfg::RunState<Params, Memory, kPeCount> {
   explicit Run(const dfg::Options& options);
-
-  /// With --sync=neighbours (and overlap): waits until the neighbours of `pe` have finished
-  /// cycle c - 1.
-  void begin_cycle(int pe, std::int64_t c) {
-    if (overlap && !barrier_sync) neighbours.wait_to_begin(pe, c);
-  }
-  /// Ends cycle c of `pe`: publishes it to the neighbours, or (--sync=barrier, or without
-  /// overlap) waits at the barrier of all PEs.
-  void end_cycle(int pe, std::int64_t c) {
-    if (stats) stats->end_cycle(pe, c);
-    if (overlap && !barrier_sync) {
-      neighbours.finish(pe, c);
-    } else {
-      barrier.arrive_and_wait();
-    }
-  }
-  /// Ends a transfer step without overlap: the barrier of all PEs.
-  void end_phase() { barrier.arrive_and_wait(); }
-
-  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
-  /// exit status.
-  int report(const dfg::Options& options);
-  /// The entries of the strategy that runs.
-  std::span<const EntryInfo> entries() const;
-
-  const Params params;
-  const std::int64_t iterations;
-  const bool overlap;
-  const bool barrier_sync;
-  const std::int64_t cycles;  ///< iterations plus the pipeline's latency
-  dfg::CycleBarrier barrier{kPeCount};
-  dfg::NeighbourSync neighbours;
-  dfg::WindowTable windows;
-  dfg::Tracer tracer;
-  std::unique_ptr<dfg::Stats> stats;  ///< with --stats or --profile only
-  dfg::Probes probes;
-  Memory memory;
 };
 
-/// One processing element: its actors, its storage, its cycle loops.
-class Worker {
- public:
-  virtual ~Worker() = default;
-  virtual void run(dfg::Where& where) = 0;
-};
+using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
 
 /// The worker of GPU A.g0 (rank_A_g0.cu).
 std::unique_ptr<Worker> make_A_g0(Run& run);

@@ -27,32 +27,8 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : params(params_of(options.params)),
-      iterations(options.iterations),
-      overlap(options.overlap),
-      barrier_sync(options.sync == dfg::SyncMode::barrier),
-      cycles(iterations + (overlap ? overlap::kLatency : no_overlap::kLatency)),
-      neighbours(overlap::neighbours()),
-      windows(dfg::initial_windows(entries(), iterations), kPeCount),
-      tracer(0, !options.trace_file.empty()),
-      stats(options.measures() ? std::make_unique<dfg::Stats>(cycles, overlap ? overlap::kLatency
-                                                                              : no_overlap::kLatency)
-                               : nullptr),
-      probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-  for (const char* track : kTrackNames) tracer.add_track(track);
-  if (stats) {
-    for (const char* pe : kPeNames) stats->add_pe(pe);
-  }
-  dfg::register_entries(entries(), params, probes, options.measures_items() ? stats.get() : nullptr);
-}
-
-std::span<const EntryInfo> Run::entries() const {
-  return overlap ? std::span<const EntryInfo>(overlap::kEntries) : std::span<const EntryInfo>(no_overlap::kEntries);
-}
-
-int Run::report(const dfg::Options& options) {
-  return dfg::write_reports(options, tracer, stats.get(), overlap, iterations, kPeNames, kPeKinds, entries(), params);
-}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -60,11 +36,10 @@ namespace {
 class Worker_A_cpu final : public Worker {
  public:
   Worker_A_cpu(Run& run, dfg::mpi::Session& mpi);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
@@ -108,14 +83,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
 }
 
-void Worker_A_cpu::run(dfg::Where& where) {
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
-
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_i1_b_A_g0 = run_.memory.A_g0[0];  // buffer i1.b@A.g0, depth 2
@@ -126,15 +93,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: send to host B, tag 0)
     if (win.active(overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 3;
-      where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 3);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
       net_.start(*i1_b_B_g0_send_, overlap::transfer_i1_b_B_g0, j, buf_i1_b_A_g0.at(dfg::slot(c, 1, 2)));
     }
     // node p (Producer) @ A.cpu
     if (win.active(overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -162,8 +127,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: send to host B, tag 1)
     if (win.active(no_overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = c - 2;
-      where.at("transfer i1.b@A.g0 -> i1.b@B.g0", j);
+      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 2);
       DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
       net_.start(*i1_b_B_g0_send_, no_overlap::transfer_i1_b_B_g0, j, buf_i1_b_A_g0.at(dfg::slot(c, 0, 1)));
     }
@@ -172,8 +136,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node p (Producer) @ A.cpu
     if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = c;
-      where.at("node p (Producer) @ A.cpu", j);
+      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
       DFG_NVTX_RANGE("p (Producer)");
       dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
       p_ctx_.set_iteration(j);
@@ -196,12 +159,12 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(make_A_g0(run));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi](dfg::Where& where) {
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where); });
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker](dfg::Where& where) { worker.run(where); });
+    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

@@ -27,11 +27,11 @@ namespace {
 class Worker_A_g0 final : public Worker {
  public:
   explicit Worker_A_g0(Run& run);
-  void run(dfg::Where& where) override;
 
  private:
-  void cycles_overlap(dfg::Where& where);
-  void cycles_no_overlap(dfg::Where& where);
+  void select_device() override;
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
 
   Run& run_;
   dfg::Stream compute_;
@@ -76,14 +76,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   i1_ctx_.set_device(0);
 }
 
-void Worker_A_g0::run(dfg::Where& where) {
-  DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0");
-  if (run_.overlap) {
-    cycles_overlap(where);
-  } else {
-    cycles_no_overlap(where);
-  }
-}
+void Worker_A_g0::select_device() { DFG_CUDA_CHECK(cudaSetDevice(0), "select device 0 for A.g0"); }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
@@ -96,8 +89,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     win.begin(c);
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 2)), buf_p_m_A_cpu.at(dfg::slot(c, 1, 2)),
@@ -106,8 +98,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     }
     // node i1 (Inc) @ A.g0
     if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = c - 2;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 2);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);
@@ -137,8 +128,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     // transfer step 0
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     if (win.active(no_overlap::transfer_p_m_A_g0)) {
-      const std::int64_t j = c - 1;
-      where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
+      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@A.g0", c - 1);
       DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
       probes_.start(no_overlap::transfer_p_m_A_g0, h2d_);
       dfg::copy_async(buf_p_m_A_g0.at(dfg::slot(c, 0, 1)), buf_p_m_A_cpu.at(dfg::slot(c, 0, 1)),
@@ -149,8 +139,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();
     // node i1 (Inc) @ A.g0
     if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = c - 1;
-      where.at("node i1 (Inc) @ A.g0", j);
+      const std::int64_t j = where.at("node i1 (Inc) @ A.g0", c - 1);
       DFG_NVTX_RANGE("i1 (Inc)");
       probes_.start(no_overlap::fire_i1, compute_);
       i1_ctx_.set_iteration(j);

@@ -1,0 +1,176 @@
+/// \file
+/// dfg::RunState: what the workers of one host of a generated program share (the run's
+/// parameters, the cycle barrier, the neighbour sync, the iteration windows, the tracer, the
+/// stats, the probes and the storage views), built from the host's generated tables:
+///
+///     struct Run : dfg::RunState<Params, Memory, kPeCount> {
+///       explicit Run(const dfg::Options& options) : RunState(options, tables()) {}
+///     };
+///
+/// dfg::PeWorker is the base of a generated PE's worker; dfg::run_workers runs one thread per
+/// worker, joins them and reports.
+///
+/// dfg::EntryInfo is one row of a strategy's entry table: a firing, transfer or delay copy, what
+/// --stats and --trace call it, its trace track, and the first cycle it runs.
+///
+/// Guarantees: built by the main thread before the workers start (it allocates: the windows, the
+/// tracks, the stats); report() runs on the main thread after they joined. begin_cycle(),
+/// end_cycle() and end_phase() are called by each PE's worker thread for its own PE; they block
+/// (NeighbourSync, CycleBarrier: see those headers for their memory ordering) and never allocate.
+/// Everything else is read-only while the workers run, except the probes and the stats, which
+/// are built for concurrent use. run_workers() is called by the main thread; it blocks until
+/// every worker thread has ended.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "dfg/cycle_barrier.hpp"
+#include "dfg/flags.hpp"
+#include "dfg/neighbour_sync.hpp"
+#include "dfg/probe.hpp"
+#include "dfg/run_tables.hpp"
+#include "dfg/stats.hpp"
+#include "dfg/trace.hpp"
+#include "dfg/window.hpp"
+#include "dfg/worker.hpp"
+
+namespace dfg {
+
+/// A firing, transfer or delay copy: what --stats and --trace call it, the trace track of its
+/// slices, and the first cycle it runs (where it handles iteration 0). It runs in the cycles
+/// [first_cycle, first_cycle + iterations): its window, the migration hook.
+template <class Params>
+struct EntryInfo {
+  const char* kind;
+  const char* name;
+  const char* where;
+  int track;
+  std::int64_t first_cycle;
+  std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
+  const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
+  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
+  int step;             ///< a transfer's step without overlap; 0 otherwise
+};
+
+/// The generated tables of one host that a RunState is built from.
+template <class Params, std::size_t PeCount>
+struct RunTables {
+  Params (*params_of)(const std::vector<std::int64_t>&);
+  std::span<const EntryInfo<Params>> overlap_entries, no_overlap_entries;
+  std::int64_t overlap_latency = 0, no_overlap_latency = 0;
+  std::vector<std::vector<int>> neighbours;  ///< per PE, with overlap: NeighbourSync's lists
+  std::span<const char* const> track_names;
+  std::array<const char*, PeCount> pe_names, pe_kinds;
+};
+
+template <class Params, class Memory, std::size_t PeCount>
+struct RunState {
+  using Entry = EntryInfo<Params>;
+  using Tables = RunTables<Params, PeCount>;
+
+  RunState(const Options& options, const Tables& tables)
+      : params(tables.params_of(options.params)),
+        iterations(options.iterations),
+        overlap(options.overlap),
+        barrier_sync(options.sync == SyncMode::barrier),
+        latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
+        cycles(iterations + latency),
+        entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
+        pe_names(tables.pe_names),
+        pe_kinds(tables.pe_kinds),
+        neighbours(tables.neighbours),
+        windows(initial_windows(entries, iterations), static_cast<int>(PeCount)),
+        tracer(0, !options.trace_file.empty()),
+        stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
+        probes(tracer, options.measures_items() ? stats.get() : nullptr) {
+    for (const char* track : tables.track_names) tracer.add_track(track);
+    if (stats) {
+      for (const char* pe : pe_names) stats->add_pe(pe);
+    }
+    register_entries(entries, params, probes, options.measures_items() ? stats.get() : nullptr);
+  }
+
+  /// With --sync=neighbours (and overlap): waits until the neighbours of `pe` have finished
+  /// cycle c - 1.
+  void begin_cycle(int pe, std::int64_t c) {
+    if (overlap && !barrier_sync) neighbours.wait_to_begin(pe, c);
+  }
+  /// Ends cycle c of `pe`: publishes it to the neighbours, or (--sync=barrier, or without
+  /// overlap) waits at the barrier of all PEs.
+  void end_cycle(int pe, std::int64_t c) {
+    if (stats) stats->end_cycle(pe, c);
+    if (overlap && !barrier_sync) {
+      neighbours.finish(pe, c);
+    } else {
+      barrier.arrive_and_wait();
+    }
+  }
+  /// Ends a transfer step without overlap: the barrier of all PEs.
+  void end_phase() { barrier.arrive_and_wait(); }
+
+  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
+  /// exit status.
+  int report(const Options& options) {
+    return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds, entries, params);
+  }
+
+  const Params params;
+  const std::int64_t iterations;
+  const bool overlap;
+  const bool barrier_sync;
+  const std::int64_t latency;  ///< the strategy's last first cycle
+  const std::int64_t cycles;   ///< iterations plus the pipeline's latency
+  const std::span<const Entry> entries;  ///< the entries of the strategy that runs
+  const std::array<const char*, PeCount> pe_names, pe_kinds;
+  CycleBarrier barrier{static_cast<int>(PeCount)};
+  NeighbourSync neighbours;
+  WindowTable windows;
+  Tracer tracer;
+  std::unique_ptr<Stats> stats;  ///< with --stats or --profile only
+  Probes probes;
+  Memory memory;
+};
+
+/// One processing element's worker: the generated class defines its two cycle loops (a GPU's
+/// also selects its device); run() runs the loop of the strategy that runs, on the worker's
+/// thread.
+class PeWorker {
+ public:
+  virtual ~PeWorker() = default;
+  void run(Where& where, bool overlap) {
+    select_device();
+    if (overlap) {
+      cycles_overlap(where);
+    } else {
+      cycles_no_overlap(where);
+    }
+  }
+
+ private:
+  virtual void select_device() {}
+  virtual void cycles_overlap(Where& where) = 0;
+  virtual void cycles_no_overlap(Where& where) = 0;
+};
+
+/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]`, joins
+/// them all; after an error prints it (dfg::Workers) and returns 1, else returns
+/// run.report(options).
+template <class Run, class Worker, std::size_t PeCount>
+int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                const std::array<const char*, PeCount>& names, const Options& options) {
+  Workers threads;
+  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(names[pe], [&worker, &run](Where& where) { worker.run(where, run.overlap); });
+  }
+  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
+  return run.report(options);
+}
+
+}  // namespace dfg

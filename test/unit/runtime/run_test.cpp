@@ -1,0 +1,129 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "dfg/run.hpp"
+#include "dfg/slots.hpp"
+
+namespace {
+
+struct Params {
+  std::int64_t n = 8;
+};
+Params params_of(const std::vector<std::int64_t>& values) { return Params{values.empty() ? 8 : values[0]}; }
+std::size_t bytes_of(const Params& p) { return static_cast<std::size_t>(p.n) * 4; }
+
+struct Memory {
+  std::array<dfg::SlotView, 1> A_cpu;
+  std::array<dfg::SlotView, 1> A_g0;
+};
+
+constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
+}};
+constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+}};
+constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
+
+using Run = dfg::RunState<Params, Memory, 2>;
+
+Run::Tables tables() {
+  return {params_of, kOverlap, kNoOverlap, 3, 1, {{1}, {0}}, kTracks, {"A.cpu", "A.g0"}, {"cpu", "gpu"}};
+}
+
+}  // namespace
+
+TEST_CASE("run state: the chosen strategy's entries, latency, cycles and params", "[run]") {
+  dfg::Options o;
+  o.iterations = 10;
+  o.params = {16};
+  Run with(o, tables());
+  CHECK(with.params.n == 16);
+  CHECK(with.latency == 3);
+  CHECK(with.cycles == 13);
+  CHECK(with.entries.size() == 2);
+  CHECK(with.stats == nullptr);
+  o.overlap = false;
+  o.stats = true;
+  Run without(o, tables());
+  CHECK(without.latency == 1);
+  CHECK(without.cycles == 11);
+  CHECK(without.entries.size() == 1);
+  REQUIRE(without.stats != nullptr);
+  CHECK(without.report(dfg::Options{}) == 0);
+}
+
+TEST_CASE("run state: two workers run their cycles with either sync mode", "[run]") {
+  for (dfg::SyncMode sync : {dfg::SyncMode::neighbours, dfg::SyncMode::barrier}) {
+    dfg::Options o;
+    o.iterations = 200;
+    o.sync = sync;
+    Run run(o, tables());
+    std::array<std::int64_t, 2> done{};
+    std::vector<std::thread> threads;
+    for (int pe = 0; pe < 2; ++pe)
+      threads.emplace_back([&run, &done, pe] {
+        for (std::int64_t c = 0; c < run.cycles; ++c) {
+          run.begin_cycle(pe, c);
+          ++done[static_cast<std::size_t>(pe)];
+          run.end_cycle(pe, c);
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    CHECK(done[0] == run.cycles);
+    CHECK(done[1] == run.cycles);
+  }
+}
+
+namespace {
+
+/// Counts the runs of each strategy's loop.
+class Counting final : public dfg::PeWorker {
+ public:
+  int selected = 0, overlap = 0, no_overlap = 0;
+
+ private:
+  void select_device() override { ++selected; }
+  void cycles_overlap(dfg::Where&) override { ++overlap; }
+  void cycles_no_overlap(dfg::Where&) override { ++no_overlap; }
+};
+
+}  // namespace
+
+TEST_CASE("run state: run_workers runs every worker's loop of the strategy once, then the reports", "[run]") {
+  for (bool overlap : {true, false}) {
+    dfg::Options o;
+    o.iterations = 4;
+    o.overlap = overlap;
+    Run run(o, tables());
+    std::vector<std::unique_ptr<dfg::PeWorker>> workers;
+    workers.push_back(std::make_unique<Counting>());
+    workers.push_back(std::make_unique<Counting>());
+    CHECK(dfg::run_workers(run, workers, run.pe_names, o) == 0);
+    for (const auto& w : workers) {
+      const Counting& counted = static_cast<const Counting&>(*w);
+      CHECK(counted.selected == 1);
+      CHECK(counted.overlap == (overlap ? 1 : 0));
+      CHECK(counted.no_overlap == (overlap ? 0 : 1));
+    }
+  }
+}
+
+TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host", "[run]") {
+  constexpr std::array<dfg::TokenSize<Params>, 0> kSizes = {};
+  const dfg::RuntimeParam table[] = {{"n", 8}};
+  int runs = 0;
+  auto run_host = [&runs](const dfg::Options&) { return ++runs, 0; };
+  char program[] = "app", bad[] = "--no-such-flag", iterations[] = "--iterations=3";
+  char* bad_argv[] = {program, bad, nullptr};
+  CHECK(dfg::one_host_main(2, bad_argv, "A", table, kSizes, params_of, run_host) == 1);
+  CHECK(runs == 0);
+  char* good_argv[] = {program, iterations, nullptr};
+  CHECK(dfg::one_host_main(2, good_argv, "A", table, kSizes, params_of, run_host) == 0);
+  CHECK(runs == 1);
+}
