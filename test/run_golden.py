@@ -11,8 +11,9 @@ Samples: every samples/*/*.dfg that declares an app is run through each command 
 output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
 plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
 (`dfgc compile <spec> -o build/golden/<sample>/<stem>`): the generated tree, except the copied
-runtime/ (dfgc-manifest.txt lists its files) but with the copies of the actor headers under
-actors/, is compared with test/golden/<sample>/<stem>/; a
+runtime/ and the copies of the actor headers under actors/ (dfgc-manifest.txt lists both), is
+compared with test/golden/<sample>/<stem>/; each copy under actors/ must equal the sample's own
+file of that path under its directory (samples/<sample>/actors/X for actors/X); a
 spec dfgc cannot compile has its output in test/golden/<sample>/<stem>.compile.txt instead.
 `dfgc compile <spec> --emit=plan` must print the plan of <stem>.plan.txt, the one the project
 was printed from.
@@ -58,13 +59,13 @@ def cases(root):
 
 
 def tree(directory):
-    """path -> text of every file under `directory` except runtime/."""
+    """path -> text of every file under `directory` except runtime/ and actors/."""
     out = {}
     if not directory.is_dir():
         return out
     for path in sorted(directory.rglob("*")):
         rel = path.relative_to(directory).as_posix()
-        if path.is_file() and not rel.startswith("runtime/") and not rel.startswith("build/"):
+        if path.is_file() and not rel.startswith(("runtime/", "actors/", "build/")):
             out[rel] = path.read_text(encoding="utf-8", errors="replace")
     return out
 
@@ -101,6 +102,17 @@ def check_compile(dfgc, root, spec, update):
         print(f"updated {golden_dir.relative_to(root)}")
         return []
     failures = []
+    # The copies of the actor headers: each the sample's own file, byte for byte.
+    copies = out_dir / "actors"
+    if p.returncode == 0 and copies.is_dir():
+        for path in sorted(copies.rglob("*")):
+            if not path.is_file():
+                continue
+            original = spec.parent / path.relative_to(out_dir)
+            copy = path.read_text(encoding="utf-8", errors="replace")
+            text = original.read_text(encoding="utf-8", errors="replace") if original.is_file() else ""
+            if copy != text:
+                failures.append((f"copy of {original.relative_to(root)}", text, copy, original))
     expected_txt = golden_txt.read_text() if golden_txt.exists() else ""
     if actual_txt != expected_txt:
         failures.append(("compile output", expected_txt, actual_txt, golden_txt))
