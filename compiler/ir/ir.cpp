@@ -151,6 +151,8 @@ std::string dump(const Program& p) {
         out += (i ? " " : "") + p.arch.pes[node.candidates[i]].name;
       out += ")";
     }
+    for (std::size_t i = 0; i < node.alternatives.size(); ++i)
+      out += (i ? ", " : " migrates ") + p.arch.pes[node.alternatives[i].pe].name;
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
     out += '\n';
   }

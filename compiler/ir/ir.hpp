@@ -127,6 +127,12 @@ struct ParamValue {
   SourceLoc loc;        ///< the assignment in the node, or the actor's default
 };
 
+/// A PE a node may move to while the program runs (`migrates B.g1` in the spec).
+struct Alternative {
+  PeId pe = 0;
+  SourceLoc loc;  ///< the PE reference after `migrates`
+};
+
 struct Node {
   std::string name;
   ActorId actor = 0;
@@ -136,6 +142,9 @@ struct Node {
   /// For a free node (`@ any gpu`, `@ B.*`): the PEs `dfgc map` may choose, in arch order; the
   /// mapping then holds the first as a placeholder. Empty for a pinned node.
   std::vector<PeId> candidates;
+  /// The PEs it may migrate to, in spec order: each has an implementation of the actor and a path
+  /// to and from the PEs of the node's neighbours; none is the node's own PE.
+  std::vector<Alternative> alternatives;
 };
 
 /// One token per iteration flows from (src, src_port) to (dst, dst_port).

@@ -27,6 +27,54 @@ void check_mapping(const ast::NodeDecl& n, const ir::Actor& actor, const ir::Pe&
 
 Span placement_span(const ast::NodeDecl& n) { return {n.placement_loc, n.placement_length}; }
 
+/// The PEs after `migrates`: each known, distinct, not the node's own PE and of a kind the actor
+/// implements. A free node takes none: its PE is not known before `dfgc map` chooses it.
+std::vector<ir::Alternative> check_alternatives(const ast::NodeDecl& n, const ir::Actor* actor,
+                                                std::optional<ir::PeId> home,
+                                                const ArchInfo& arch, DiagnosticEngine& diags) {
+  std::vector<ir::Alternative> result;
+  std::map<ir::PeId, const ast::PeRef*> seen;
+  for (const ast::PeRef& ref : n.alternatives) {
+    if (n.free) {
+      error_at(diags, span_of(ref),
+               fmt::format("node '{}' is not pinned to a processing element; only a pinned node "
+                           "can have alternatives after 'migrates'",
+                           n.name.name));
+      return {};
+    }
+    auto pe = resolve_pe(ref, arch, true, diags);
+    if (!pe) continue;
+    const ir::Pe& target = arch.graph.pes[*pe];
+    if (home && *pe == *home) {
+      auto b = error_at(diags, span_of(ref),
+                        fmt::format("node '{}' already runs on {}; an alternative must be another "
+                                    "processing element",
+                                    n.name.name, target.name));
+      note_at(b, span_of(n.pe), "its processing element is given here");
+      continue;
+    }
+    if (auto [it, fresh] = seen.try_emplace(*pe, &ref); !fresh) {
+      auto b = error_at(diags, span_of(ref),
+                        fmt::format("{} is listed twice as an alternative of node '{}'",
+                                    target.name, n.name.name));
+      note_at(b, span_of(*it->second), "first listed here");
+      continue;
+    }
+    if (actor && !actor->impls.empty() && !actor->impl_for(target.kind)) {
+      auto b = error_at(diags, span_of(ref),
+                        fmt::format("actor '{}' has no {} implementation, so node '{}' cannot "
+                                    "migrate to {} (a {})",
+                                    actor->name, ir::to_string(target.kind), n.name.name,
+                                    target.name, ir::to_string(target.kind)));
+      b.note(actor->loc, fmt::format("actor '{}' is declared here", actor->name),
+             static_cast<std::uint32_t>(actor->name.size()));
+      continue;
+    }
+    result.push_back({*pe, ref.loc});
+  }
+  return result;
+}
+
 /// The PEs a free node's placement allows, before the actor's implementations are considered;
 /// nullopt after reporting an unknown host.
 std::optional<std::vector<ir::PeId>> placement_pes(const ast::NodeDecl& n, const ArchInfo& arch,
@@ -196,6 +244,10 @@ NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const A
     if (arch && n.free) {
       const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;
       node.candidates = check_free_node(n, a, *arch, allow_free, diags);
+    }
+    if (arch) {
+      const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;
+      node.alternatives = check_alternatives(n, a, pe, *arch, diags);
     }
     if (actor) {
       const ir::Actor& a = actors.actors[*actor];

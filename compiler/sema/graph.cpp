@@ -237,7 +237,7 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
 }
 
 void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
-                        const ArchInfo& arch, DiagnosticEngine& diags) {
+                        const ActorTable& actors, const ArchInfo& arch, DiagnosticEngine& diags) {
   const ir::ArchGraph& g = arch.graph;
   std::map<ir::PeId, std::vector<bool>> reach;  // from a PE: which PEs its links lead to
   auto reachable_from = [&](ir::PeId from) -> const std::vector<bool>& {
@@ -269,6 +269,27 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
                                      g.pes[*from].name, g.pes[*to].name, g.name),
                          kArrowLength);
     note_at(b, span_of(arch.decl->name), fmt::format("arch '{}' is declared here", g.name));
+  }
+  // An alternative must reach the other end of each of its node's edges, that end at home.
+  for (const ir::Edge& e : edges) {
+    auto from = nodes.pe_of[e.src];
+    auto to = nodes.pe_of[e.dst];
+    if (!from || !to) continue;
+    auto check = [&](ir::NodeId moved, const ir::Alternative& alt, ir::PeId a, ir::PeId b) {
+      if (a == b || reachable_from(a)[b]) return;
+      auto d = diags.error(
+          alt.loc,
+          fmt::format("node '{}' cannot migrate to {}: no path from {} to {} through the links "
+                      "of arch '{}'",
+                      nodes.nodes[moved].name, g.pes[alt.pe].name, g.pes[a].name, g.pes[b].name,
+                      g.name),
+          static_cast<std::uint32_t>(g.pes[alt.pe].name.size()));
+      d.note(e.loc, fmt::format("for edge {}", edge_text(e, nodes, actors)), kArrowLength);
+    };
+    for (const ir::Alternative& alt : nodes.nodes[e.src].alternatives)
+      check(e.src, alt, alt.pe, *to);
+    for (const ir::Alternative& alt : nodes.nodes[e.dst].alternatives)
+      check(e.dst, alt, *from, alt.pe);
   }
 }
 

@@ -23,8 +23,9 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
                   const ActorTable& actors, DiagnosticEngine& diags);
 
 /// Every edge between two PEs needs a directed path of links from the source's PE to the
-/// destination's.
+/// destination's; so does every edge of a node with alternatives, from or to each alternative (the
+/// other end on its own PE).
 void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
-                        const ArchInfo& arch, DiagnosticEngine& diags);
+                        const ActorTable& actors, const ArchInfo& arch, DiagnosticEngine& diags);
 
 }  // namespace dfgc::sema

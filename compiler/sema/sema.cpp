@@ -29,7 +29,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   auto edges = sema::check_edges(*app, nodes, actors, types, diags);
   sema::check_cycles(edges, nodes, actors, diags);
   // Links left out of a broken arch would make paths look missing.
-  if (arch && arch->ok) sema::check_reachability(edges, nodes, *arch, diags);
+  if (arch && arch->ok) sema::check_reachability(edges, nodes, actors, *arch, diags);
   // Errors reported before (the parser's) count too: a partial tree gives no program.
   if (diags.has_errors()) return std::nullopt;
 

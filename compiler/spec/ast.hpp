@@ -159,6 +159,7 @@ struct FreePlacement {
 };
 
 /// `node i1 : Inc @ A.g0 { nb_loop = 120; }`
+/// `node i1 : Inc @ A.g0 migrates A.g1, B.cpu;` (the PEs the node may move to while it runs)
 struct NodeDecl {
   Ident name;
   Ident actor;
@@ -166,6 +167,7 @@ struct NodeDecl {
   std::optional<FreePlacement> free;   ///< set for `@ any ...` and `@ B.*`
   SourceLoc placement_loc;             ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
   std::uint32_t placement_length = 0;  ///< its length in bytes
+  std::vector<PeRef> alternatives;     ///< after `migrates`, in source order
   std::vector<ParamAssign> params;
   SourceLoc loc;
 };

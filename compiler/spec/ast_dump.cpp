@@ -124,8 +124,11 @@ Item arch_item(const ArchDecl& a) {
 Item app_item(const AppDecl& a) {
   Item item{a.loc, fmt::format("app {} on {}", a.name.name, a.arch.name), {}};
   for (const NodeDecl& n : a.nodes) {
-    Item node{
-        n.loc, fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n)), {}};
+    std::string text =
+        fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n));
+    for (std::size_t i = 0; i < n.alternatives.size(); ++i)
+      text += (i == 0 ? " migrates " : ", ") + pe_text(n.alternatives[i]);
+    Item node{n.loc, std::move(text), {}};
     for (const ParamAssign& p : n.params)
       node.children.push_back(
           {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});

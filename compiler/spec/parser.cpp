@@ -141,6 +141,7 @@ class Parser {
   bool parse_app_item(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
   bool parse_placement(ast::NodeDecl& node);
+  bool parse_alternatives(ast::NodeDecl& node);
   bool parse_assign(ast::NodeDecl& node);
   bool parse_edge(ast::AppDecl& app);
   std::optional<ast::PeRef> parse_peref(std::string_view context);
@@ -743,7 +744,8 @@ bool Parser::parse_app_item(ast::AppDecl& app) {
   return false;
 }
 
-// node := 'node' IDENT ':' IDENT '@' placement ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
+// node := 'node' IDENT ':' IDENT '@' placement [ 'migrates' peref { ',' peref } ]
+//         ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
 bool Parser::parse_node(ast::AppDecl& app) {
   ast::NodeDecl d;
   d.loc = tok_.loc;
@@ -755,6 +757,7 @@ bool Parser::parse_node(ast::AppDecl& app) {
   if (!parse_placement(d)) return false;
   d.name = std::move(*name);
   d.actor = std::move(*actor);
+  if (at_word("migrates") && !parse_alternatives(d)) return false;
   if (!at(Tok::l_brace)) {
     app.nodes.push_back(std::move(d));
     return expect_semi("node declaration");
@@ -796,6 +799,24 @@ bool Parser::parse_placement(ast::NodeDecl& node) {
     return false;
   }
   node.placement_length = prev_end_.offset - node.placement_loc.offset;
+  return true;
+}
+
+// alternatives := 'migrates' peref { ',' peref }
+bool Parser::parse_alternatives(ast::NodeDecl& node) {
+  advance();
+  do {
+    if (!node.alternatives.empty()) advance();
+    auto host = expect_ident(
+        node.alternatives.empty() ? std::string("a processing element (host.pe) after 'migrates'")
+                                  : std::string("a processing element (host.pe) after ','"));
+    if (!host || !expect(Tok::period, fmt::format("after host name '{}'", host->name)))
+      return false;
+    auto pe = expect_ident(fmt::format("a processing element name after '{}.'", host->name));
+    if (!pe) return false;
+    SourceLoc loc = host->loc;
+    node.alternatives.push_back(ast::PeRef{std::move(*host), std::move(*pe), loc});
+  } while (at(Tok::comma));
   return true;
 }
 

@@ -23,7 +23,7 @@ arch two {
 }
 app x on two {
   a.b -> c.d;
-  node i1 : Inc @ A.g0 { scale = 1e9; }
+  node i1 : Inc @ A.g0 migrates A.g1, B.cpu { scale = 1e9; }
 }
 param N = 1;
 )");
@@ -47,8 +47,8 @@ param N = 1;
         "    gpu g0 = 0 @14:17\n"
         "app x on two @16:1\n"
         "  edge a.b -> c.d @17:7\n"
-        "  node i1 : Inc @ A.g0 @18:3\n"
-        "    scale = 1000000000.0 @18:26\n"
+        "  node i1 : Inc @ A.g0 migrates A.g1, B.cpu @18:3\n"
+        "    scale = 1000000000.0 @18:47\n"
         "param N = 1 @20:1\n");
 }
 

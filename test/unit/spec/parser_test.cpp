@@ -191,6 +191,27 @@ TEST_CASE("apps: nodes with parameters, edges; keywords as node names", "[spec][
   CHECK(p.sm.line_col(a.edges[0].loc).col == 7);
 }
 
+TEST_CASE("nodes with alternatives after 'migrates'", "[spec][parser]") {
+  Parsed p(R"(app x on y {
+  node n : Inc @ B.g0 migrates B.g1, A.g0;
+  node m : Inc @ A.cpu migrates B.cpu { loops = 2; }
+  node migrates : Inc @ A.cpu;
+})");
+  REQUIRE(p.errors().empty());
+  const ast::AppDecl& a = p.module->apps[0];
+  REQUIRE(a.nodes.size() == 3);
+  REQUIRE(a.nodes[0].alternatives.size() == 2);
+  CHECK(a.nodes[0].alternatives[0].host.name == "B");
+  CHECK(a.nodes[0].alternatives[0].pe.name == "g1");
+  CHECK(a.nodes[0].alternatives[1].host.name == "A");
+  CHECK(a.nodes[0].alternatives[1].pe.name == "g0");
+  CHECK(p.sm.line_col(a.nodes[0].alternatives[1].loc).col == 38);
+  REQUIRE(a.nodes[1].alternatives.size() == 1);
+  CHECK(a.nodes[1].params.size() == 1);
+  CHECK(a.nodes[2].name.name == "migrates");
+  CHECK(a.nodes[2].alternatives.empty());
+}
+
 TEST_CASE("expression precedence and associativity", "[spec][parser]") {
   CHECK(parse_expr("1 + 2 * 3") == "(1 + (2 * 3))");
   CHECK(parse_expr("1 - 2 - 3") == "((1 - 2) - 3)");
