@@ -21,7 +21,7 @@ Stage last_stage(Emit emit) {
     case Emit::ast: return Stage::parse;
     case Emit::nothing:
     case Emit::ir: return Stage::actors;
-    case Emit::schedule:
+    case Emit::schedule: return Stage::migrations;
     case Emit::dot:
     case Emit::svg: return Stage::build_ig;
     case Emit::plan: return Stage::plan_hosts;
@@ -99,7 +99,7 @@ class PipelineCommand : public Command {
         for (const auto& module : c.spec->modules) std::cout << ast::dump(*module, sources);
         break;
       case Emit::ir: std::cout << ir::dump(*c.program); break;
-      case Emit::schedule: std::cout << ir::render_schedule(*c.program, *c.passes.ig); break;
+      case Emit::schedule: std::cout << render_schedule(*c.program, c.passes); break;
       case Emit::dot: std::cout << ir::render_dot(*c.program, *c.passes.ig); break;
       case Emit::svg: {
         std::string svg;

@@ -72,8 +72,10 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {
-        return codegen::generate_project(p, *out.passes.ig, *out.passes.hosts, out.signatures,
-                                         out.actor_files);
+        auto files = codegen::generate_project(p, *out.passes.ig, *out.passes.hosts,
+                                               out.signatures, out.actor_files);
+        files["schedule.txt"] = render_schedule(p, out.passes);  // with the migration sections
+        return files;
       },
       [&](const codegen::Files& files) {
         std::string text;

@@ -14,9 +14,10 @@ std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers) {
 namespace {
 
 Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
-                   const BufferPlan& plan) {
+                   const BufferPlan& plan, const std::vector<std::uint32_t>& floor) {
   Latency l;
   l.node.assign(dfg.nodes.size(), 0);
+  if (!floor.empty()) l.node = floor;
   l.edge_arrival.assign(dfg.edges.size(), 0);
   std::vector<std::vector<ir::EdgeId>> in_edges(dfg.nodes.size());
   for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges[dfg.edges[e].dst].push_back(e);
@@ -40,9 +41,10 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
 
 }  // namespace
 
-Latencies compute_latency(const ir::Dfg& dfg, const Schedule& schedule, const BufferPlan& plan) {
+Latencies compute_latency(const ir::Dfg& dfg, const Schedule& schedule, const BufferPlan& plan,
+                          const LatencyFloor& floor) {
   Latencies result;
-  for (ir::Strategy s : ir::kStrategies) result[s] = latency_of(s, dfg, schedule, plan);
+  for (ir::Strategy s : ir::kStrategies) result[s] = latency_of(s, dfg, schedule, plan, floor[s]);
   return result;
 }
 

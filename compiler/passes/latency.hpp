@@ -26,8 +26,9 @@
 ///    because it also sends elsewhere: such a buffer delays only the paths that leave the PE.
 ///  - without overlap: t. Each pair of connected buffer nodes on different PEs delays one cycle
 ///    (the papers' rule).
-/// Input latency: a node without inputs fires from cycle 0; a node n fires from
-///   L(n) = max over its input edges e of arrival(e),  arrival(e) = L(src(e)) + delay(e),
+/// Input latency: a node without inputs fires from cycle 0 (or its floor); a node n fires from
+///   L(n) = max(floor(n), max over its input edges e of arrival(e)),
+///   arrival(e) = L(src(e)) + delay(e),
 /// and its firing in cycle c >= L(n) handles iteration c - L(n). The threads fire no node before
 /// its latency, so no node consumes a token of an invalid iteration. An input that arrives before
 /// L(n) is resynchronised by a delay line (resync_inputs).
@@ -59,7 +60,12 @@ using Latencies = ir::PerStrategy<Latency>;
 /// The delay of a token that crosses `transfers` transfers.
 std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers);
 
-Latencies compute_latency(const ir::Dfg& dfg, const Schedule& schedule, const BufferPlan& plan);
+/// Per strategy, per node, a first cycle a node may not fire before (empty: none). The migration
+/// pass pads a moved node's path with it; its inputs then arrive early and get delay lines.
+using LatencyFloor = ir::PerStrategy<std::vector<std::uint32_t>>;
+
+Latencies compute_latency(const ir::Dfg& dfg, const Schedule& schedule, const BufferPlan& plan,
+                          const LatencyFloor& floor = {});
 
 /// Per strategy, one line per node ("<node> latency <L>") and per transfer (step, first cycle).
 std::string dump(const Latencies& latencies, const ir::Program& program, const BufferPlan& plan);

@@ -94,9 +94,19 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks) {
       },
       [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
   if (done(Stage::build_ig)) return r;
+  r.migrations = run_stage(
+      hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig); },
+      [&](const Migrations& m) { return dump(m, p, *r.ig); });
+  if (done(Stage::migrations)) return r;
   r.hosts = run_stage(hooks, Stage::plan_hosts, [&] { return plan_hosts(p, *r.ig); },
                       [&](const HostPlans& hosts) { return dump(hosts); });
   return r;
+}
+
+std::string render_schedule(const ir::Program& program, const PassResults& results) {
+  std::string out = ir::render_schedule(program, *results.ig);
+  if (results.migrations) out += dump(*results.migrations, program, *results.ig);
+  return out;
 }
 
 ir::Ig run_passes(const ir::Program& program, PipelineHooks* hooks) {

@@ -22,6 +22,7 @@
 #include "passes/color_buffers.hpp"
 #include "passes/insert_buffers.hpp"
 #include "passes/latency.hpp"
+#include "passes/migrations.hpp"
 #include "passes/plan_hosts.hpp"
 #include "passes/resync_inputs.hpp"
 #include "passes/schedule.hpp"
@@ -40,16 +41,17 @@ enum class Stage : std::uint8_t {
   resync_inputs,   ///< delay lines
   color_buffers,   ///< buffer sharing
   build_ig,        ///< the implementation graph (schedule.txt)
+  migrations,      ///< each migration alternative's graph, set against it
   plan_hosts,      ///< what each host's threads do
   codegen,         ///< the project's files, in memory
   write,           ///< the project written into its directory
 };
 
 /// The stages' names, indexed by Stage: what --dump-after and --time-passes call them.
-inline constexpr std::array<std::string_view, 13> kStageNames = {
-    "parse",   "sema",          "actors",        "schedule", "insert_buffers", "buffer_depth",
-    "latency", "resync_inputs", "color_buffers", "build_ig", "plan_hosts",     "codegen",
-    "write"};
+inline constexpr std::array<std::string_view, 14> kStageNames = {
+    "parse",         "sema",          "actors",   "schedule",   "insert_buffers",
+    "buffer_depth",  "latency",       "resync_inputs", "color_buffers", "build_ig",
+    "migrations",    "plan_hosts",    "codegen",  "write"};
 static_assert(static_cast<std::size_t>(Stage::write) + 1 == kStageNames.size());
 
 std::string_view name(Stage stage);
@@ -133,12 +135,16 @@ struct PassResults {
   std::optional<DelayLines> delays;
   std::optional<BufferColouring> colours;
   std::optional<ir::Ig> ig;
+  std::optional<Migrations> migrations;
   std::optional<HostPlans> hosts;
 };
 
 /// The passes, schedule up to `last` (a stage from schedule to plan_hosts), each through
 /// run_stage() with `hooks`.
 PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr);
+
+/// schedule.txt: the implementation graph, then a section per migration alternative.
+std::string render_schedule(const ir::Program& program, const PassResults& results);
 
 /// The implementation graph: the passes up to build_ig.
 ir::Ig run_passes(const ir::Program& program, PipelineHooks* hooks = nullptr);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -74,9 +75,12 @@ using Stages = std::vector<std::string>;
 const Stages kFront = {"parse", "sema", "actors"};
 const Stages kToIg = {"parse",        "sema",    "actors",        "schedule",      "insert_buffers",
                       "buffer_depth", "latency", "resync_inputs", "color_buffers", "build_ig"};
+const Stages kToMigrations = {"parse",         "sema",          "actors",   "schedule",
+                              "insert_buffers", "buffer_depth", "latency",  "resync_inputs",
+                              "color_buffers", "build_ig",      "migrations"};
 const Stages kAll = {"parse",         "sema",          "actors",   "schedule",   "insert_buffers",
                      "buffer_depth",  "latency",       "resync_inputs", "color_buffers",
-                     "build_ig",      "plan_hosts",    "codegen",  "write"};
+                     "build_ig",      "migrations",    "plan_hosts",    "codegen",  "write"};
 
 }  // namespace
 
@@ -87,16 +91,16 @@ TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline ord
     std::vector<std::string> args;
     Stages stages;
   };
-  Stages to_plan = kToIg;
+  Stages to_plan = kToMigrations;
   to_plan.push_back("plan_hosts");
-  Stages no_actors = kToIg;
+  Stages no_actors = kToMigrations;
   no_actors.erase(no_actors.begin() + 2);
   const std::vector<Case> cases = {
       {{"check", kCpuOnly}, kFront},
       {{"dump-ast", kCpuOnly}, {"parse"}},
       {{"dump-ir", kCpuOnly}, kFront},
       {{"dump-ir", kCpuOnly, "--no-actors"}, {"parse", "sema"}},
-      {{"schedule", kCpuOnly}, kToIg},
+      {{"schedule", kCpuOnly}, kToMigrations},
       {{"schedule", kCpuOnly, "--no-actors"}, no_actors},
       {{"schedule", kCpuOnly, "--emit=plan"}, to_plan},
       {{"check", kCpuOnly, "--emit=ast"}, {"parse"}},
@@ -134,7 +138,7 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
     Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=all"});
     INFO(r.err);
     CHECK(r.status == 0);
-    CHECK(dumped_stages(r.err) == kToIg);
+    CHECK(dumped_stages(r.err) == kToMigrations);
     // What the build_ig dump shows is what schedule prints.
     CHECK(r.err.find(r.out) != std::string::npos);
   }
@@ -160,6 +164,44 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
                                          "buffer_depth", "latency", "resync_inputs",
                                          "color_buffers", "build_ig"});
   }
+}
+
+TEST_CASE("schedule.txt ends with a section per migration alternative", "[driver][migrations]") {
+  fs::path dir = fresh_dir("migrations");
+  fs::create_directories(dir);
+  fs::path spec = dir / "moves.dfg";
+  {
+    std::ofstream out(spec);
+    out << "type T = float[64];\n"
+           "actor Src { out T o; cpu \"src.hpp\"; }\n"
+           "actor Inc { in T i; out T o; cpu \"inc.hpp\"; gpu \"inc.cuh\"; }\n"
+           "actor Sink { in T i; cpu \"sink.hpp\"; }\n"
+           "arch a {\n"
+           "  host A { cpu; gpu g0 = 0; gpu g1 = 1; }\n"
+           "  link A.cpu <-> A.g0 pcie (25 GB/s);\n"
+           "  link A.cpu <-> A.g1 pcie (25 GB/s);\n"
+           "}\n"
+           "app x on a {\n"
+           "  node s : Src @ A.cpu;\n"
+           "  node i : Inc @ A.g0 migrates A.g1, A.cpu;\n"
+           "  node k : Sink @ A.cpu;\n"
+           "  s.o -> i.i;\n"
+           "  i.o -> k.i;\n"
+           "}\n";
+  }
+  Result r = run_dfgc({"schedule", spec.string(), "--no-actors"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  auto equal = r.out.find("migration i : A.g0 -> A.g1 (shorter path: pad)\n");
+  auto cpu = r.out.find("migration i : A.g0 -> A.cpu (shorter path: pad)\n");
+  REQUIRE(equal != std::string::npos);
+  REQUIRE(cpu != std::string::npos);
+  CHECK(equal < cpu);
+  // Equal paths: nothing pauses; on the CPU the path is 4 cycles shorter (overlap): padded.
+  CHECK(r.out.find("  overlap: k 0 padding 0 delta 0 pause 0 gap 0", equal) < cpu);
+  CHECK(r.out.find("    new-only fire i@A.g1 from cycle 2 + 0 (delta)", equal) < cpu);
+  CHECK(r.out.find("  overlap: k 4 padding 4 delta 0 pause 0 gap 0", cpu) != std::string::npos);
+  CHECK(r.out.find("    extra ", cpu) != std::string::npos);
 }
 
 TEST_CASE("--emit chooses what any command prints, running the stages it needs",

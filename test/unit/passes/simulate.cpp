@@ -1,6 +1,13 @@
 #include "passes/simulate.hpp"
 
+#include "passes/migrations.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -156,6 +163,230 @@ class Simulator {
 
 SimReport simulate(const ir::Program& program, const ir::IgStrategy& ig, std::uint32_t cycles) {
   return Simulator(program, ig).run(cycles);
+}
+
+}  // namespace dfgc::test
+
+namespace dfgc::test {
+
+namespace {
+
+class MigrationSimulator {
+ public:
+  MigrationSimulator(const ir::Program& p, const ir::IgStrategy& g0, const Migration& m,
+                     ir::Strategy s, std::int64_t switch_at, std::int64_t iterations)
+      : p_(p), side_(m.sides[s]), iterations_(iterations) {
+    const std::int64_t j = std::clamp<std::int64_t>(switch_at, 0, iterations);
+    lanes_.push_back({&g0, 0, 0, j, {}});
+    lanes_.push_back({&m.ig[s], 1, side_.delta, iterations, {}});
+    lanes_[1].start = j;
+    for (int l = 0; l < 2; ++l) {
+      storage_[l].clear();
+      for (const ir::IgColour& c : lanes_[static_cast<std::size_t>(l)].g->colours)
+        storage_[l].emplace_back(c.slots);
+    }
+    // The schedule is a topological order that does not depend on the mapping: both graphs'
+    // per-PE orders are subsequences of it, and so is their merge.
+    std::vector<std::uint32_t> position(p.dfg.nodes.size());
+    for (std::uint32_t i = 0; i < m.ig.schedule.size(); ++i) position[m.ig.schedule[i]] = i;
+    for (Lane& lane : lanes_) {
+      lane.order.resize(p.arch.pes.size());
+      for (ir::NodeId n = 0; n < lane.g->firings.size(); ++n)
+        lane.order[lane.g->firings[n].pe].push_back(n);
+      for (auto& o : lane.order)
+        std::sort(o.begin(), o.end(),
+                  [&](ir::NodeId a, ir::NodeId b) { return position[a] < position[b]; });
+    }
+    position_ = std::move(position);
+    feeder_.resize(p.dfg.nodes.size());
+    for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+      feeder_[n].resize(p.dfg.actor_of(n).ports.size());
+    for (const ir::Edge& e : p.dfg.edges) feeder_[e.dst][e.dst_port] = {e.src, e.src_port};
+    run_.iterations.resize(p.dfg.nodes.size());
+    run_.cycles.resize(p.dfg.nodes.size());
+  }
+
+  MigrationRun run() {
+    std::int64_t longest = 0;
+    for (const Lane& lane : lanes_)
+      for (const ir::IgFiring& f : lane.g->firings)
+        longest = std::max<std::int64_t>(longest, f.latency + lane.shift);
+    for (std::int64_t c = 0; c < iterations_ + longest + 1; ++c) {
+      clear();
+      if (lanes_[0].g->strategy == ir::Strategy::overlap) {
+        for (const Lane& lane : lanes_) launch(lane, c, [](const ir::IgTransfer&) { return true; });
+        fire_all(c);
+        commit();
+      } else {
+        for (std::uint32_t step = 0; step < side_.steps; ++step) {
+          for (const Lane& lane : lanes_)
+            launch(lane, c, [&](const ir::IgTransfer& t) {
+              return side_.steps - (lane.g->transfer_steps - t.step) == step;
+            });
+          commit();
+          clear();
+        }
+        fire_all(c);
+      }
+    }
+    return std::move(run_);
+  }
+
+ private:
+  struct Lane {
+    const ir::IgStrategy* g = nullptr;
+    int index = 0;
+    std::int64_t shift = 0;
+    std::int64_t stop = 0;
+    std::vector<std::vector<ir::NodeId>> order;  // per PE
+    std::int64_t start = 0;
+  };
+  // (storage: 0 base, 1 the alternative's own), colour, slot
+  using Where = std::tuple<int, ir::ColourId, std::uint32_t>;
+
+  void error(std::string message) {
+    if (run_.errors.size() < 8) run_.errors.push_back(std::move(message));
+  }
+  void clear() {
+    reading_.clear();
+    writing_.clear();
+  }
+
+  /// The iteration `lane` handles in cycle c with an entry of first cycle `first`, if any.
+  std::optional<std::int64_t> iteration(const Lane& lane, std::uint32_t first,
+                                        std::int64_t c) const {
+    std::int64_t i = c - first - lane.shift;
+    if (i < lane.start || i >= lane.stop) return std::nullopt;
+    return i;
+  }
+
+  Where where(const Lane& lane, ir::BufferId b, const ir::Access& a, std::int64_t c) const {
+    std::uint32_t slot = lane.g->slot_of(b, a, c);
+    if (lane.index == 1 && side_.base_buffer[b] >= 0) {
+      const ir::IgStrategy& g0 = *lanes_[0].g;
+      return {0, g0.buffers[static_cast<ir::BufferId>(side_.base_buffer[b])].colour, slot};
+    }
+    return {lane.index, lane.g->buffers[b].colour, slot};
+  }
+  Tag& at(const Where& w) {
+    return storage_[std::get<0>(w)][std::get<1>(w)][std::get<2>(w)];
+  }
+
+  void expect(const Tag& got, const Tag& want, std::int64_t c, const std::string& what) {
+    if (got == want) return;
+    error(fmt::format("cycle {}: {} read ({}, {}, iteration {}) instead of ({}, {}, iteration {})",
+                      c, what, got.node, got.port, got.iteration, want.node, want.port,
+                      want.iteration));
+  }
+
+  template <typename Filter>
+  void launch(const Lane& lane, std::int64_t c, Filter selected) {
+    const ir::IgStrategy& g = *lane.g;
+    for (ir::TransferId t = 0; t < g.transfers.size(); ++t) {
+      const ir::IgTransfer& x = g.transfers[t];
+      auto i = iteration(lane, x.first_cycle, c);
+      if (!i || !selected(x)) continue;
+      Where from = where(lane, x.from, {ir::Access::Kind::transfer, t, 0, x.from_lag}, c);
+      Where to = where(lane, x.to, g.buffers[x.to].writer, c);
+      std::string what = fmt::format("G{} transfer {} -> {}", lane.index, g.buffers[x.from].name,
+                                     g.buffers[x.to].name);
+      if (writing_.count(from) || writing_.count(to) || reading_.count(to))
+        error(fmt::format("cycle {}: {} races with another transfer", c, what));
+      reading_.insert(from);
+      writing_.insert(to);
+      const ir::IgBuffer& src = g.buffers[x.from];
+      expect(at(from), {src.node, src.port, *i}, c, what);
+      pending_.push_back({to, at(from)});
+    }
+  }
+
+  void commit() {
+    for (const auto& [w, tag] : pending_) at(w) = tag;
+    pending_.clear();
+  }
+
+  void check_idle(const Where& w, bool write, std::int64_t c, const std::string& what) {
+    if (writing_.count(w) || (write && reading_.count(w)))
+      error(fmt::format("cycle {}: {} touches a slot in transfer", c, what));
+  }
+
+  void fire_all(std::int64_t c) {
+    std::vector<std::int64_t> fired_in(p_.dfg.nodes.size(), -1);
+    for (ir::PeId pe = 0; pe < p_.arch.pes.size(); ++pe) {
+      std::vector<std::pair<ir::NodeId, const Lane*>> order;
+      for (const Lane& lane : lanes_)
+        for (ir::NodeId n : lane.order[pe]) order.push_back({n, &lane});
+      std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        return position_[a.first] < position_[b.first];
+      });
+      for (const auto& [n, lane] : order) {
+        if (auto i = iteration(*lane, lane->g->firings[n].latency, c)) {
+          if (fired_in[n] == c)
+            error(fmt::format("cycle {}: node {} fires twice", c, p_.dfg.nodes[n].name));
+          fired_in[n] = c;
+          fire(*lane, n, *i, c);
+        }
+        for (ir::CopyId k : lane->g->copies_after(n)) copy(*lane, k, c);
+      }
+    }
+  }
+
+  void fire(const Lane& lane, ir::NodeId n, std::int64_t i, std::int64_t c) {
+    const ir::IgFiring& f = lane.g->firings[n];
+    const ir::Actor& actor = p_.dfg.actor_of(n);
+    for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
+      if (actor.ports[port].dir != ir::PortDir::in) continue;
+      Where w = where(lane, f.ports[port].buffer,
+                      {ir::Access::Kind::firing, n, port, f.ports[port].lag}, c);
+      std::string what =
+          fmt::format("G{} {}.{}", lane.index, p_.dfg.nodes[n].name, actor.ports[port].name);
+      check_idle(w, false, c, what);
+      auto [src, src_port] = feeder_[n][port];
+      expect(at(w), {src, src_port, i}, c, what);
+    }
+    for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
+      if (actor.ports[port].dir != ir::PortDir::out) continue;
+      Where w = where(lane, f.ports[port].buffer, {ir::Access::Kind::firing, n, port, 0}, c);
+      check_idle(w, true, c, fmt::format("G{} {}.{}", lane.index, p_.dfg.nodes[n].name,
+                                         actor.ports[port].name));
+      at(w) = {n, port, i};
+    }
+    run_.iterations[n].push_back(i);
+    run_.cycles[n].push_back(c);
+  }
+
+  void copy(const Lane& lane, ir::CopyId k, std::int64_t c) {
+    const ir::IgCopy& x = lane.g->copies[k];
+    auto i = iteration(lane, x.first_cycle, c);
+    if (!i) return;
+    Where from = where(lane, x.from, {ir::Access::Kind::copy, k, 0, x.from_lag}, c);
+    Where to = where(lane, x.to, lane.g->buffers[x.to].writer, c);
+    std::string what = fmt::format("G{} delay copy into {}", lane.index, lane.g->buffers[x.to].name);
+    check_idle(from, false, c, what);
+    check_idle(to, true, c, what);
+    const ir::IgBuffer& src = lane.g->buffers[x.from];
+    expect(at(from), {src.node, src.port, *i}, c, what);
+    at(to) = at(from);
+  }
+
+  const ir::Program& p_;
+  const MigrationSide& side_;
+  std::int64_t iterations_;
+  std::vector<Lane> lanes_;
+  std::array<std::vector<std::vector<Tag>>, 2> storage_;
+  std::vector<std::uint32_t> position_;
+  std::vector<std::vector<std::pair<ir::NodeId, std::uint32_t>>> feeder_;
+  std::set<Where> reading_, writing_;
+  std::vector<std::pair<Where, Tag>> pending_;
+  MigrationRun run_;
+};
+
+}  // namespace
+
+MigrationRun simulate_migration(const ir::Program& program, const ir::IgStrategy& base,
+                                const Migration& migration, ir::Strategy strategy,
+                                std::int64_t switch_at, std::int64_t iterations) {
+  return MigrationSimulator(program, base, migration, strategy, switch_at, iterations).run();
 }
 
 }  // namespace dfgc::test

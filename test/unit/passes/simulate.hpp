@@ -27,3 +27,28 @@ struct SimReport {
 SimReport simulate(const ir::Program& program, const ir::IgStrategy& ig, std::uint32_t cycles);
 
 }  // namespace dfgc::test
+
+namespace dfgc {
+struct Migration;
+}
+
+namespace dfgc::test {
+
+/// What a run through a migration did, per node: the iterations it fired in cycle order and the
+/// cycle of each.
+struct MigrationRun {
+  std::vector<std::string> errors;
+  std::vector<std::vector<std::int64_t>> iterations;  ///< per node
+  std::vector<std::vector<std::int64_t>> cycles;      ///< per node, the cycle of each firing
+};
+
+/// The base graph `base` (G0) handles iterations [0, switch_at) and the migration's graph (G1),
+/// delta cycles later, iterations [switch_at, iterations), every entry of each graph in its
+/// iteration window (migrations.hpp). G1's buffers that keep a base buffer's storage use it; the
+/// others use storage of their own. The same checks as simulate(), on the union, with the real
+/// cycle counter; and no node fires twice in one cycle.
+MigrationRun simulate_migration(const ir::Program& program, const ir::IgStrategy& base,
+                                const Migration& migration, ir::Strategy strategy,
+                                std::int64_t switch_at, std::int64_t iterations);
+
+}  // namespace dfgc::test

@@ -1,0 +1,287 @@
+#include "passes/migrations.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "passes/build_ig.hpp"
+#include "passes/buffer_depth.hpp"
+#include "passes/color_buffers.hpp"
+#include "passes/insert_buffers.hpp"
+#include "passes/latency.hpp"
+#include "passes/resync_inputs.hpp"
+#include "passes/schedule.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc {
+
+std::string_view to_string(ShortPathPolicy p) {
+  return p == ShortPathPolicy::pad ? "pad" : "pause";
+}
+
+namespace {
+
+/// The implementation graph of `program`, the passes of the pipeline in order, with `floor`.
+ir::Ig build_graph(const ir::Program& p, const LatencyFloor& floor) {
+  Schedule order = schedule(p.dfg, p.arch, p.mapping);
+  BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
+  BufferDepths depths = buffer_depth(plan);
+  Latencies latencies = compute_latency(p.dfg, order, plan, floor);
+  DelayLines delays = resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies);
+  BufferColouring colours = color_buffers(p, order, plan, depths, latencies, delays);
+  return build_ig(p, order, plan, depths, latencies, delays, colours);
+}
+
+/// Describes one graph's accesses and storage by text, so that two graphs can be compared.
+class Describer {
+ public:
+  Describer(const ir::Program& p, const ir::IgStrategy& g) : p_(p), g_(g) {}
+
+  /// What fixes a buffer's storage and when it is written: name, size, slots, colour slots and
+  /// lag, the writer with its first cycle and lag.
+  std::string core(ir::BufferId id) const {
+    const ir::IgBuffer& b = g_.buffers[id];
+    const ir::IgColour& c = g_.colours[b.colour];
+    return fmt::format("{} {} bytes depth {} colour slots {} lag {} written by {}", b.name,
+                       b.bytes_text, b.depth, c.slots, b.colour_lag, access(b.writer, true));
+  }
+
+  /// When each reader reads: a transfer reads during its whole cycle, so its destination does
+  /// not matter; a firing or a delay copy reads at its node's place in the PE's order.
+  std::set<std::string> read_times(ir::BufferId id) const {
+    std::set<std::string> result;
+    for (const ir::Access& a : g_.buffers[id].readers) result.insert(access(a, false));
+    return result;
+  }
+
+  /// An entry with its kind, endpoints, first cycle and the storage of every buffer it touches
+  /// (`storage(b)` names it).
+  template <typename Storage>
+  std::string entry(const MigrationEntry& e, Storage storage) const {
+    switch (e.kind) {
+      case MigrationEntry::Kind::firing: {
+        const ir::IgFiring& f = g_.firings[e.id];
+        std::string s = fmt::format("fire {}@{} from {}", p_.dfg.nodes[f.node].name,
+                                    p_.arch.pes[f.pe].name, f.latency);
+        for (const ir::PortBinding& b : f.ports)
+          s += fmt::format(" [{} lag {}]", storage(b.buffer), b.lag);
+        return s;
+      }
+      case MigrationEntry::Kind::transfer: {
+        const ir::IgTransfer& t = g_.transfers[e.id];
+        return fmt::format("transfer [{}] lag {} -> [{}] link {} from {}", storage(t.from),
+                           t.from_lag, storage(t.to), t.link, t.first_cycle);
+      }
+      case MigrationEntry::Kind::copy: {
+        const ir::IgCopy& c = g_.copies[e.id];
+        return fmt::format("copy [{}] lag {} -> [{}] after {} from {}", storage(c.from),
+                           c.from_lag, storage(c.to), p_.dfg.nodes[c.after].name, c.first_cycle);
+      }
+    }
+    return {};
+  }
+
+ private:
+  std::string access(const ir::Access& a, bool whom) const {
+    switch (a.kind) {
+      case ir::Access::Kind::firing:
+        return fmt::format("fire {}.{} from {} lag {}", p_.dfg.nodes[a.id].name,
+                           p_.dfg.actor_of(a.id).ports[a.port].name, g_.firings[a.id].latency,
+                           a.lag);
+      case ir::Access::Kind::transfer: {
+        const ir::IgTransfer& t = g_.transfers[a.id];
+        if (!whom) return fmt::format("transfer from {} lag {}", t.first_cycle, a.lag);
+        return fmt::format("transfer {} -> {} from {} lag {}", g_.buffers[t.from].name,
+                           g_.buffers[t.to].name, t.first_cycle, a.lag);
+      }
+      case ir::Access::Kind::copy: {
+        const ir::IgCopy& c = g_.copies[a.id];
+        return fmt::format("copy after {} from {} lag {}", p_.dfg.nodes[c.after].name,
+                           c.first_cycle, a.lag);
+      }
+    }
+    return {};
+  }
+
+  const ir::Program& p_;
+  const ir::IgStrategy& g_;
+};
+
+std::vector<MigrationEntry> entries_of(const ir::IgStrategy& g) {
+  std::vector<MigrationEntry> result;
+  for (const ir::IgFiring& f : g.firings)
+    result.push_back({MigrationEntry::Kind::firing, f.node, f.latency});
+  for (ir::TransferId t = 0; t < g.transfers.size(); ++t)
+    result.push_back({MigrationEntry::Kind::transfer, t, g.transfers[t].first_cycle});
+  for (ir::CopyId c = 0; c < g.copies.size(); ++c)
+    result.push_back({MigrationEntry::Kind::copy, c, g.copies[c].first_cycle});
+  return result;
+}
+
+std::uint32_t largest_lead(const ir::IgStrategy& g0, const ir::IgStrategy& g1) {
+  std::int64_t k = 0;
+  for (ir::NodeId n = 0; n < g0.firings.size(); ++n)
+    k = std::max<std::int64_t>(k, std::int64_t{g0.firings[n].latency} - g1.firings[n].latency);
+  return static_cast<std::uint32_t>(k);
+}
+
+MigrationSide classify(const ir::Program& p0, const ir::IgStrategy& g0, const ir::Program& p1,
+                       const ir::IgStrategy& g1) {
+  MigrationSide side;
+  Describer d0(p0, g0), d1(p1, g1);
+  // A buffer of G1 keeps a G0 buffer's storage when both are the same storage written at the same
+  // times and G1 reads it only at times G0 reads it too: its slots are then live in G1 only when
+  // they are in G0, and G0's colouring holds.
+  std::map<std::string, ir::BufferId> base_buffers;
+  for (ir::BufferId b = 0; b < g0.buffers.size(); ++b) base_buffers.emplace(d0.core(b), b);
+  for (ir::BufferId b = 0; b < g1.buffers.size(); ++b) {
+    auto it = base_buffers.find(d1.core(b));
+    bool kept = it != base_buffers.end() &&
+                std::ranges::includes(d0.read_times(it->second), d1.read_times(b));
+    side.base_buffer.push_back(kept ? std::int64_t{it->second} : -1);
+  }
+  auto old_storage = [&](ir::BufferId b) { return "base " + g0.buffers[b].name; };
+  auto new_storage = [&](ir::BufferId b) {
+    return side.base_buffer[b] >= 0
+               ? "base " + g0.buffers[static_cast<ir::BufferId>(side.base_buffer[b])].name
+               : "own " + g1.buffers[b].name;
+  };
+  std::map<std::string, std::size_t> old_entries;
+  std::vector<MigrationEntry> base = entries_of(g0);
+  for (std::size_t i = 0; i < base.size(); ++i)
+    old_entries.emplace(d0.entry(base[i], old_storage), i);
+  std::vector<bool> kept(base.size(), false);
+  for (const MigrationEntry& e : entries_of(g1)) {
+    auto it = old_entries.find(d1.entry(e, new_storage));
+    if (it == old_entries.end()) {
+      side.new_only.push_back(e);
+      continue;
+    }
+    side.common.push_back(e);
+    kept[it->second] = true;
+  }
+  for (std::size_t i = 0; i < base.size(); ++i)
+    if (!kept[i]) side.old_only.push_back(base[i]);
+
+  side.extra_bytes.assign(p1.arch.pes.size(), 0);
+  std::vector<std::int64_t> colour_bytes(g1.colours.size(), 0);
+  for (ir::BufferId b = 0; b < g1.buffers.size(); ++b)
+    if (side.base_buffer[b] < 0)
+      colour_bytes[g1.buffers[b].colour] =
+          std::max(colour_bytes[g1.buffers[b].colour], g1.buffers[b].bytes);
+  for (ir::ColourId c = 0; c < g1.colours.size(); ++c)
+    side.extra_bytes[g1.colours[c].pe] += colour_bytes[c] * g1.colours[c].slots;
+  side.steps = std::max(g0.transfer_steps, g1.transfer_steps);
+  return side;
+}
+
+void predict(const ir::Program& p, const ir::IgStrategy& g0, const ir::IgStrategy& g1,
+             MigrationSide& side) {
+  side.delta = largest_lead(g0, g1);
+  std::vector<bool> sink(p.dfg.nodes.size(), true);
+  for (const ir::Edge& e : p.dfg.edges) sink[e.src] = false;
+  side.idle.clear();
+  side.gap = 0;
+  for (ir::NodeId n = 0; n < g0.firings.size(); ++n) {
+    std::uint32_t idle = g1.firings[n].latency + side.delta - g0.firings[n].latency;
+    side.idle.push_back(idle);
+    if (sink[n]) side.gap = std::max(side.gap, idle);
+  }
+}
+
+}  // namespace
+
+Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::NodeId node,
+                         ir::PeId to, ShortPathPolicy policy) {
+  Migration m;
+  m.node = node;
+  m.from = program.mapping.pe_of[node];
+  m.to = to;
+  m.policy = policy;
+  m.program = program;
+  m.program.mapping.pe_of[node] = to;
+  LatencyFloor floor;
+  ir::PerStrategy<std::uint32_t> k{};
+  m.ig = build_graph(m.program, floor);
+  for (ir::Strategy s : ir::kStrategies) k[s] = largest_lead(base[s], m.ig[s]);
+  if (policy == ShortPathPolicy::pad) {
+    // No node of G1 may start before its G0 self: its early inputs then wait in delay lines.
+    bool again = false;
+    for (ir::Strategy s : ir::kStrategies) {
+      if (k[s] == 0) continue;
+      for (const ir::IgFiring& f : base[s].firings) floor[s].push_back(f.latency);
+      again = true;
+    }
+    if (again) m.ig = build_graph(m.program, floor);
+  }
+  for (ir::Strategy s : ir::kStrategies) {
+    MigrationSide& side = m.sides[s];
+    side = classify(program, base[s], m.program, m.ig[s]);
+    side.k = k[s];
+    side.padding = floor[s].empty() ? 0 : k[s];
+    predict(program, base[s], m.ig[s], side);
+    DFGC_INTERNAL_ASSERT(policy == ShortPathPolicy::pause || side.delta == 0,
+                         "padding left a node of the alternative graph early");
+  }
+  return m;
+}
+
+Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
+                           ShortPathPolicy policy) {
+  Migrations result;
+  for (ir::NodeId n = 0; n < program.dfg.nodes.size(); ++n)
+    for (const ir::Alternative& alt : program.dfg.nodes[n].alternatives)
+      result.alternatives.push_back(plan_migration(program, base, n, alt.pe, policy));
+  return result;
+}
+
+std::string entry_text(const ir::Program& p, const ir::IgStrategy& g, const MigrationEntry& e) {
+  switch (e.kind) {
+    case MigrationEntry::Kind::firing:
+      return fmt::format("fire {}@{}", p.dfg.nodes[e.id].name,
+                         p.arch.pes[g.firings[e.id].pe].name);
+    case MigrationEntry::Kind::transfer:
+      return fmt::format("transfer {} -> {}", g.buffers[g.transfers[e.id].from].name,
+                         g.buffers[g.transfers[e.id].to].name);
+    case MigrationEntry::Kind::copy:
+      return fmt::format("copy {} <- {}", g.buffers[g.copies[e.id].to].name,
+                         g.buffers[g.copies[e.id].from].name);
+  }
+  return {};
+}
+
+std::string dump(const Migrations& migrations, const ir::Program& p, const ir::Ig& base) {
+  std::string out;
+  for (const Migration& m : migrations.alternatives) {
+    out += fmt::format("migration {} : {} -> {} (shorter path: {})\n", p.dfg.nodes[m.node].name,
+                       p.arch.pes[m.from].name, p.arch.pes[m.to].name, to_string(m.policy));
+    for (ir::Strategy s : ir::kStrategies) {
+      const MigrationSide& side = m.sides[s];
+      out += fmt::format(
+          "  {}: k {} padding {} delta {} pause {} gap {} (iterations); entries {} common, {} "
+          "old-only, {} new-only\n",
+          ir::to_string(s), side.k, side.padding, side.delta, side.delta, side.gap,
+          side.common.size(), side.old_only.size(), side.new_only.size());
+      for (ir::PeId pe = 0; pe < side.extra_bytes.size(); ++pe)
+        if (side.extra_bytes[pe] > 0)
+          out += fmt::format("    extra {} bytes on {}\n", side.extra_bytes[pe],
+                             p.arch.pes[pe].name);
+      std::vector<std::string> lines;
+      for (const MigrationEntry& e : side.old_only)
+        lines.push_back(fmt::format("    old-only {} from cycle {}, stops at iteration j*",
+                                    entry_text(p, base[s], e), e.first_cycle));
+      for (const MigrationEntry& e : side.new_only)
+        lines.push_back(fmt::format("    new-only {} from cycle {} + {} (delta), starts at "
+                                    "iteration j*",
+                                    entry_text(m.program, m.ig[s], e), e.first_cycle,
+                                    side.delta));
+      std::sort(lines.begin(), lines.end());
+      for (const std::string& l : lines) out += l + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace dfgc
