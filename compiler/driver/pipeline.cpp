@@ -69,6 +69,15 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks);
   if (reached(Stage::plan_hosts)) return true;
 
+  // The generated program runs the base mapping only: say so where the alternatives are.
+  for (const ir::Node& n : p.dfg.nodes)
+    if (!n.alternatives.empty())
+      diags.warning(n.alternatives.front().loc,
+                    fmt::format("the generated program runs node '{}' on {} for the whole run: it "
+                                "does not switch to an alternative yet (schedule.txt lists what "
+                                "each move would cost)",
+                                n.name, p.arch.pes[p.mapping.pe_of[&n - p.dfg.nodes.data()]].name),
+                    static_cast<std::uint32_t>(p.arch.pes[n.alternatives.front().pe].name.size()));
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {

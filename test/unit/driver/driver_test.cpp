@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -202,6 +203,35 @@ TEST_CASE("schedule.txt ends with a section per migration alternative", "[driver
   CHECK(r.out.find("    new-only fire i@A.g1 from cycle 2 + 0 (delta)", equal) < cpu);
   CHECK(r.out.find("  overlap: k 4 padding 4 delta 0 pause 0 gap 0", cpu) != std::string::npos);
   CHECK(r.out.find("    extra ", cpu) != std::string::npos);
+}
+
+TEST_CASE("compile warns that the program does not switch, and writes the migration sections",
+          "[driver][migrations]") {
+  fs::path dir = fresh_dir("migrations_compile");
+  fs::create_directories(dir);
+  {
+    std::ofstream out(dir / "moves.dfg");
+    out << "import \"" << kSamples << "overlap/overlap.dfg\";\n"
+        << "arch a {\n"
+           "  host A { cpu; gpu g0 = 0; }\n"
+           "  link A.cpu <-> A.g0 pcie (25 GB/s);\n"
+           "}\n"
+           "app x on a {\n"
+           "  node p  : Producer @ A.cpu;\n"
+           "  node i1 : Inc      @ A.g0 migrates A.cpu;\n"
+           "  node c  : Consumer @ A.cpu;\n"
+           "  p.m -> i1.a;\n"
+           "  i1.b -> c.m;\n"
+           "}\n";
+  }
+  Result r = run_dfgc({"compile", (dir / "moves.dfg").string(), "-o", (dir / "gen").string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("moves.dfg:8:38: warning: the generated program runs node 'i1' on A.g0 for the "
+                   "whole run: it does not switch to an alternative yet") != std::string::npos);
+  std::ifstream in(dir / "gen" / "schedule.txt");
+  std::string schedule((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(schedule.find("migration i1 : A.g0 -> A.cpu (shorter path: pad)\n") != std::string::npos);
 }
 
 TEST_CASE("--emit chooses what any command prints, running the stages it needs",

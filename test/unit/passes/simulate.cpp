@@ -260,11 +260,18 @@ class MigrationSimulator {
     return i;
   }
 
-  Where where(const Lane& lane, ir::BufferId b, const ir::Access& a, std::int64_t c) const {
+  Where where(const Lane& lane, ir::BufferId b, const ir::Access& a, std::int64_t c) {
     std::uint32_t slot = lane.g->slot_of(b, a, c);
     if (lane.index == 1 && side_.base_buffer[b] >= 0) {
       const ir::IgStrategy& g0 = *lanes_[0].g;
-      return {0, g0.buffers[static_cast<ir::BufferId>(side_.base_buffer[b])].colour, slot};
+      ir::ColourId colour = g0.buffers[static_cast<ir::BufferId>(side_.base_buffer[b])].colour;
+      if (slot >= g0.colours[colour].slots) {
+        // Storage kept from the base must have the base's slots; report and use slot 0.
+        error(fmt::format("cycle {}: {} keeps base storage of fewer slots", c,
+                          lane.g->buffers[b].name));
+        slot = 0;
+      }
+      return {0, colour, slot};
     }
     return {lane.index, lane.g->buffers[b].colour, slot};
   }
