@@ -69,7 +69,7 @@ class PipelineCommand : public Command {
     DiagnosticEngine diags(sources);
     diags.set_warnings_as_errors(common.werror);
     Instrumentation instrumentation(common.instrumentation(), std::cerr);
-    PipelineInput in{common.sema, common.read_actors, out_dir, depfile};
+    PipelineInput in{common.sema, common.read_actors, out_dir, depfile, common.short_path};
     in.sema.spec_file = spec;
     Compilation c;
     const Emit what = emit(common);

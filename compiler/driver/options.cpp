@@ -88,6 +88,15 @@ OptionTable common_options(CommonOptions& o) {
            }
          return false;
        }},
+      {"--short-path", "POLICY", "pad or pause",
+       "a migration alternative whose path is shorter than the node's: pad it with\n"
+       "delay slots (pad, the default: no pause, no gap) or pause the sources\n"
+       "(pause, the task-migration paper's way); schedule.txt shows the cost",
+       [&o](std::string_view v) {
+         if (v != "pad" && v != "pause") return false;
+         o.short_path = v == "pad" ? ShortPathPolicy::pad : ShortPathPolicy::pause;
+         return true;
+       }},
       {"--help", "", "", "print this help",
        [&o](std::string_view) { return o.help = true; }, "-h", true},
   };

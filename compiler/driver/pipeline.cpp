@@ -66,7 +66,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   }
   if (reached(Stage::actors)) return true;
 
-  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks);
+  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path);
   if (reached(Stage::plan_hosts)) return true;
 
   // The generated program runs the base mapping only: say so where the alternatives are.

@@ -25,6 +25,7 @@ struct PipelineInput {
   bool read_actors = true;
   std::filesystem::path out_dir;  ///< codegen and write: where the project goes
   std::string depfile;  ///< write: also a Make-style depfile of files_read() here, when not empty
+  ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< migrations: a shorter new path's policy
 };
 
 /// Each stage's result, set once the stage has run.

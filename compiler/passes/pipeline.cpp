@@ -58,7 +58,8 @@ void Instrumentation::report() const {
   out_ << std::flush;
 }
 
-PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks) {
+PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
+                       ShortPathPolicy short_path) {
   DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= Stage::plan_hosts,
                        "run_passes() stops at a pass, not at '", name(last), "'");
   PassResults r;
@@ -95,7 +96,7 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks) {
       [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
   if (done(Stage::build_ig)) return r;
   r.migrations = run_stage(
-      hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig); },
+      hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
       [&](const Migrations& m) { return dump(m, p, *r.ig); });
   if (done(Stage::migrations)) return r;
   r.hosts = run_stage(hooks, Stage::plan_hosts, [&] { return plan_hosts(p, *r.ig); },

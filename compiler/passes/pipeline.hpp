@@ -140,8 +140,9 @@ struct PassResults {
 };
 
 /// The passes, schedule up to `last` (a stage from schedule to plan_hosts), each through
-/// run_stage() with `hooks`.
-PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr);
+/// run_stage() with `hooks`; `short_path` is the migrations pass's policy.
+PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr,
+                       ShortPathPolicy short_path = ShortPathPolicy::pad);
 
 /// schedule.txt: the implementation graph, then a section per migration alternative.
 std::string render_schedule(const ir::Program& program, const PassResults& results);

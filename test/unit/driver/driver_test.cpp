@@ -203,6 +203,18 @@ TEST_CASE("schedule.txt ends with a section per migration alternative", "[driver
   CHECK(r.out.find("    new-only fire i@A.g1 from cycle 2 + 0 (delta)", equal) < cpu);
   CHECK(r.out.find("  overlap: k 4 padding 4 delta 0 pause 0 gap 0", cpu) != std::string::npos);
   CHECK(r.out.find("    extra ", cpu) != std::string::npos);
+
+  // The paper's policy: the sources pause instead.
+  Result pause = run_dfgc({"schedule", spec.string(), "--no-actors", "--short-path=pause"});
+  INFO(pause.err);
+  REQUIRE(pause.status == 0);
+  CHECK(pause.out.find("migration i : A.g0 -> A.cpu (shorter path: pause)\n") != std::string::npos);
+  CHECK(pause.out.find("  overlap: k 4 padding 0 delta 4 pause 4 gap 0") != std::string::npos);
+  CHECK(pause.out.find("    new-only fire i@A.cpu from cycle 0 + 4 (delta)") != std::string::npos);
+
+  Result bad = run_dfgc({"schedule", spec.string(), "--no-actors", "--short-path=wait"});
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("'--short-path' takes pad or pause") != std::string::npos);
 }
 
 TEST_CASE("compile warns that the program does not switch, and writes the migration sections",
