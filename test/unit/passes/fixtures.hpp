@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -61,13 +62,14 @@ inline void cluster16(ProgramBuilder& b) {
            ir::LinkKind::net, 2.6e9);
 }
 
-/// A random layered DAG of `nodes` nodes on cluster16, randomly mapped. Each input reads one of
-/// the last `window` outputs, preferring those no one reads yet.
-inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20) {
+/// A random layered DAG of `nodes` nodes on cluster16 (or the architecture `arch` adds), randomly
+/// mapped. Each input reads one of the last `window` outputs, preferring those no one reads yet.
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20,
+                                     const std::function<void(ProgramBuilder&)>& arch = cluster16) {
   ProgramBuilder b("random");
   b.type("T", ir::ElemType::f32, 1024);
   add_generic_actors(b, "T");
-  cluster16(b);
+  arch(b);
   std::mt19937 rng(seed);
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   std::vector<std::string> pes;

@@ -192,10 +192,32 @@ TEST_CASE("the paper's cases run through the switch on the simulator", "[passes]
     }
 }
 
+/// 1 to 3 hosts of 0 to 3 GPUs each (PCIe to their CPU, NVLink between g0 and g1 on some), the
+/// CPUs in a chain of network links.
+std::function<void(ProgramBuilder&)> random_arch(std::uint32_t seed) {
+  return [seed](ProgramBuilder& b) {
+    std::mt19937 rng(seed * 7919u);
+    const int hosts = 1 + static_cast<int>(rng() % 3);
+    for (int h = 0; h < hosts; ++h) {
+      const std::string name(1, static_cast<char>('A' + h));
+      const int gpus = static_cast<int>(rng() % 4);
+      b.host(name, gpus);
+      if (gpus >= 2 && rng() % 2 == 0)
+        b.link(name + ".g0", name + ".g1", ir::LinkKind::nvlink, 50e9);
+      if (h > 0)
+        b.link(std::string(1, static_cast<char>('A' + h - 1)) + ".cpu", name + ".cpu",
+               ir::LinkKind::net, 2.6e9);
+    }
+  };
+}
+
 TEST_CASE("migrations of random graphs keep every token and predict every pause and gap",
           "[passes][migrations][property]") {
-  for (std::uint32_t seed = 1; seed <= 24; ++seed) {
-    ir::Program p = test::random_program(seed, 4 + static_cast<int>(seed % 9)).build();
+  for (std::uint32_t seed = 1; seed <= 48; ++seed) {
+    const int nodes = 4 + static_cast<int>(seed % 9);
+    ir::Program p = seed % 2 == 0 ? test::random_program(seed, nodes).build()
+                                  : test::random_program(seed, nodes, 20, random_arch(seed)).build();
+    if (p.arch.pes.size() < 2) continue;
     ir::Ig base = run_passes(p);
     std::mt19937 rng(seed);
     for (int move = 0; move < 2; ++move) {
