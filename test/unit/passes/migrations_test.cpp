@@ -138,6 +138,10 @@ TEST_CASE("paper figure 6: a shorter path pauses the upstream or is padded",
     auto [stop, start] = weights(c, t, "consumer", 25);
     CHECK(start == stop);
   }
+  // The paper: the consumer switches to the new path 5 iterations after the migration begins
+  // (counted, as its path lengths, with the iteration it begins in).
+  const MigrationSide& side = c.migration.sides[s];
+  CHECK(c.migration.ig[s].firings[node_named(c.program, "consumer")].latency + side.delta + 1 == 5);
 
   PaperCase padded = paper_case("B.g0", "A.g0", ShortPathPolicy::pad);
   for (ir::Strategy t : ir::kStrategies) {
