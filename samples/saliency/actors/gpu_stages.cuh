@@ -25,6 +25,8 @@
 
 namespace saliency {
 
+// The kernels are static: every generated GPU source that includes this header has its own copy.
+
 inline void check_cufft(cufftResult r, const char* what) {
   if (r != CUFFT_SUCCESS) throw std::runtime_error(std::string("cuFFT: ") + what + ": error " + std::to_string(static_cast<int>(r)));
 }
@@ -33,7 +35,7 @@ inline constexpr float kTwoPi = 6.2831853f;
 inline constexpr int kThreads = 256;
 inline constexpr int kReduceBlocks = 264;  // blocks of the reducing kernels (grid-stride loops)
 
-__global__ void window_kernel(const std::uint8_t* frame, float* image, int w, int h) {
+static __global__ void window_kernel(const std::uint8_t* frame, float* image, int w, int h) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
   const float wx = w > 1 ? 0.5f - 0.5f * cosf(kTwoPi * static_cast<float>(x) / static_cast<float>(w - 1)) : 1.0f;
@@ -42,7 +44,7 @@ __global__ void window_kernel(const std::uint8_t* frame, float* image, int w, in
   image[i] = static_cast<float>(frame[i]) * (1.0f / 255.0f) * wx * wy;
 }
 
-__global__ void gabor_kernel(const float2* half_spectrum, float2* maps, int w, int h) {
+static __global__ void gabor_kernel(const float2* half_spectrum, float2* maps, int w, int h) {
   const int kx = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), ky = static_cast<int>(blockIdx.y);
   if (kx >= w) return;
   const int half = w / 2 + 1;
@@ -81,7 +83,7 @@ __device__ inline float warp_sum(float v) {
 }
 
 // partials[block][m][0..2] = min, max, sum of map m over the block's pixels.
-__global__ void __launch_bounds__(kThreads) interactions_kernel(const float2* maps, float* energy, float* partials,
+static __global__ void __launch_bounds__(kThreads) interactions_kernel(const float2* maps, float* energy, float* partials,
                                                                 std::size_t n) {
   float low[kMaps], high[kMaps], sum[kMaps];
 #pragma unroll
@@ -131,7 +133,7 @@ __global__ void __launch_bounds__(kThreads) interactions_kernel(const float2* ma
 }
 
 // stats[m] = min, max, sum (in double) of the blocks' partials; one block.
-__global__ void stats_kernel(const float* partials, int blocks, float* stats) {
+static __global__ void stats_kernel(const float* partials, int blocks, float* stats) {
   for (int k = static_cast<int>(threadIdx.x); k < kMaps * 3; k += blockDim.x) {
     double v = partials[k];
     for (int b = 1; b < blocks; ++b) {
@@ -145,7 +147,7 @@ __global__ void stats_kernel(const float* partials, int blocks, float* stats) {
 
 // out = the sum over the maps of the thresholded, weighted, normalised maps; partials[block] =
 // its min and max over the block's pixels.
-__global__ void __launch_bounds__(kThreads) fuse_kernel(const float* energy, const float* stats, float* out,
+static __global__ void __launch_bounds__(kThreads) fuse_kernel(const float* energy, const float* stats, float* out,
                                                         float* partials, std::size_t n) {
   __shared__ float low[kMaps], scale[kMaps], weight[kMaps];
   if (threadIdx.x < kMaps) {
@@ -180,7 +182,7 @@ __global__ void __launch_bounds__(kThreads) fuse_kernel(const float* energy, con
 }
 
 // out to [0, 1] by the min and max of the fuse kernel's partials (each block reduces them).
-__global__ void __launch_bounds__(kThreads) rescale_kernel(float* out, const float* partials, int blocks, std::size_t n) {
+static __global__ void __launch_bounds__(kThreads) rescale_kernel(float* out, const float* partials, int blocks, std::size_t n) {
   __shared__ float range[2];
   if (threadIdx.x < 32) {
     float lo = 1e30f, hi = -1e30f;
