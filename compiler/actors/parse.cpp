@@ -20,11 +20,11 @@ namespace {
 // launch-configuration hook that `<<<...>>>` calls, threadIdx/blockIdx, and declarations of the
 // device intrinsics that kernels commonly call (bit counts, warp votes and shuffles, atomics,
 // fences), and the device math functions (sqrtf, fminf, cosf, ...: clang's own declarations of
-// CUDA's math API over libdevice), which the wrapper would have brought. `__host__` is redefined too: CUDA's headers leave it
-// empty outside nvcc, which would make every `__host__ __device__` function after the prelude
-// (cuComplex.h's, under cufft.h; the user's own helpers) a device-only one that host code cannot
-// call. <stdlib.h> first: clang's cuda_wrappers/new,
-// reached through any standard header that includes <new>, calls ::malloc and ::free.
+// CUDA's math API over libdevice), which the wrapper would have brought. `__host__` is redefined
+// too: CUDA's headers leave it empty outside nvcc, which would make every `__host__ __device__`
+// function after the prelude (cuComplex.h's, under cufft.h; the user's own helpers) device-only,
+// so that host code could not call it. <stdlib.h> first: clang's cuda_wrappers/new, reached
+// through any standard header that includes <new>, calls ::malloc and ::free.
 // Only declarations: dfgc reads the actors' classes and never generates code from these.
 constexpr const char* kCudaPrelude = R"(#include <stdlib.h>
 #include <cuda_runtime.h>
