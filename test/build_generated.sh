@@ -17,6 +17,14 @@
 #   granulometry_gpu_build
 #                the same for samples/granulometry/granulometry.dfg (the packed openings), and
 #                bench/granulometry/packed_check.cu built by nvcc with warnings as errors
+#   saliency_cpu compile samples/saliency/cpu_only.dfg, build it with g++ -Werror, run it at
+#                64x48 and 63x47 (odd sizes: the half spectrum of an odd width) in both strategies
+#                with --set CHECK=1: the display compares every saliency map with the CPU
+#                reference of the whole pipeline (samples/saliency/actors/model.hpp) and the run
+#                fails outside the tolerance; every map must have been compared
+#   saliency_gpu_build
+#                compile samples/saliency/one_gpu.dfg and two_gpus.dfg (cuFFT: CUDA::cufft
+#                linked from `uses cufft`) and build them with nvcc, warnings as errors
 #   determinism  two compiles give byte-identical trees, also from another working directory,
 #                with the spec named by another path, into a directory at another depth; a second
 #                compile into the same directory (from another working directory) changes nothing;
@@ -197,6 +205,26 @@ case $case in
     build_gpu "$work/gen"
     "$nvcc" -std=c++20 -arch=sm_90 -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
       bench/granulometry/packed_check.cu -o "$work/packed_check" || fail "packed_check does not build"
+    ;;
+  saliency_cpu)
+    compile samples/saliency/cpu_only.dfg "$work/gen"
+    build_cpu "$work/gen" "-Werror"
+    for size in 64x48 63x47; do
+      for strategy in "" --no-overlap; do
+        echo "== app --iterations 12 --set W=${size%x*} --set H=${size#*x} --set CHECK=1 $strategy"
+        "$work/gen/build/app" --iterations 12 --set "W=${size%x*}" --set "H=${size#*x}" --set CHECK=1 $strategy \
+          | tee "$work/run.txt" || fail "saliency $size $strategy"
+        [[ $(grep -c "against the CPU reference: " "$work/run.txt") == 12 ]] || fail "not every map was checked"
+      done
+    done
+    ;;
+  saliency_gpu_build)
+    find_nvcc
+    for mapping in one_gpu two_gpus; do
+      compile "samples/saliency/$mapping.dfg" "$work/$mapping"
+      grep -q "CUDA::cufft" "$work/$mapping/CMakeLists.txt" || fail "$mapping does not link cuFFT"
+      build_gpu "$work/$mapping"
+    done
     ;;
   determinism)
     compile samples/overlap/one_gpu.dfg "$work/a/gen"

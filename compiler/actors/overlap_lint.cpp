@@ -66,6 +66,18 @@ constexpr std::string_view kStreamCalls[] = {
     "cudaLaunchKernel",
 };
 
+/// A library whose handles carry their stream: work submitted through a handle runs on the
+/// stream last bound to it, so fire must bind ctx.stream() before submitting.
+struct StreamBoundLibrary {
+  std::string_view name;         ///< as `uses` names it
+  std::string_view bind;         ///< binds a stream to a handle: bind(handle, stream)
+  std::string_view work_prefix;  ///< the calls that enqueue work through their first argument
+};
+
+constexpr StreamBoundLibrary kStreamBoundLibraries[] = {
+    {"cufft", "cufftSetStream", "cufftExec"},
+};
+
 /// Where an asynchronous operation is enqueued.
 enum class StreamUse { context, missing, null, other };
 
@@ -105,6 +117,20 @@ bool is_global(const clang::FunctionDecl& f) {
   return f.getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
+/// The handle a library call names as its first argument, as a comparable key: `plan`,
+/// `this.plan_.handle`; empty when the argument is not a plain variable or member chain.
+std::string handle_key(const clang::Expr* e) {
+  if (!e) return {};
+  e = e->IgnoreParenImpCasts();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) return ref->getDecl()->getNameAsString();
+  if (llvm::isa<clang::CXXThisExpr>(e)) return "this";
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    std::string base = handle_key(member->getBase());
+    return base.empty() ? std::string() : base + "." + member->getMemberDecl()->getNameAsString();
+  }
+  return {};
+}
+
 class CallCollector : public clang::RecursiveASTVisitor<CallCollector> {
  public:
   explicit CallCollector(std::vector<const clang::CallExpr*>& calls) : calls_(&calls) {}
@@ -136,8 +162,13 @@ class OverlapLint {
   void check_launch(const clang::CUDAKernelCallExpr& launch, const clang::CallExpr* via);
   void check_stream(const clang::CallExpr& call, const clang::Expr* stream, std::string subject,
                     std::string_view remedy, const clang::CallExpr* via);
+  void check_library(const clang::CallExpr& call, const clang::CallExpr* via);
   void warn(Place at, std::string message, const clang::CallExpr* via);
   const clang::FunctionDecl* same_class_helper(const clang::CallExpr& call) const;
+
+  /// The handles bound to ctx.stream() so far, per library (an empty key: some handle dfgc
+  /// cannot name, taken to be any).
+  std::vector<std::pair<std::string_view, std::string>> bound_;
 
   const clang::CXXMethodDecl& fire_;
   clang::ASTContext& ast_;
@@ -177,6 +208,7 @@ void OverlapLint::check_call(const clang::CallExpr& call, const clang::CallExpr*
   }
   const clang::FunctionDecl* callee = call.getDirectCallee();
   if (!callee || !callee->getIdentifier() || !is_global(*callee)) return;
+  check_library(call, via);
   std::string_view name = callee->getName();
   Place at = where_.token(call.getCallee()->getExprLoc());
   for (const SyncCall& sync : kSyncCalls) {
@@ -193,6 +225,35 @@ void OverlapLint::check_call(const clang::CallExpr& call, const clang::CallExpr*
     if (!index) return;
     const clang::Expr* stream = *index < call.getNumArgs() ? call.getArg(*index) : nullptr;
     check_stream(call, stream, fmt::format("'{}'", name), "pass ctx.stream()", via);
+    return;
+  }
+}
+
+/// A library call through a stream-bound handle: a bind must pass ctx.stream(); work must come
+/// after a bind of its handle to ctx.stream() in fire (calls in traversal order, helpers after
+/// fire's own calls).
+void OverlapLint::check_library(const clang::CallExpr& call, const clang::CallExpr* via) {
+  std::string_view name = call.getDirectCallee()->getName();
+  for (const StreamBoundLibrary& library : kStreamBoundLibraries) {
+    const std::string handle = handle_key(call.getNumArgs() > 0 ? call.getArg(0) : nullptr);
+    if (name == library.bind) {
+      const clang::Expr* stream = call.getNumArgs() > 1 ? call.getArg(1) : nullptr;
+      if (classify_stream(stream, ast_) == StreamUse::context) bound_.emplace_back(library.name, handle);
+      else check_stream(call, stream, fmt::format("'{}'", name), "pass ctx.stream()", via);
+      return;
+    }
+    if (!name.starts_with(library.work_prefix)) continue;
+    const bool is_bound = std::any_of(bound_.begin(), bound_.end(), [&](const auto& b) {
+      return b.first == library.name && (b.second.empty() || handle.empty() || b.second == handle);
+    });
+    if (!is_bound)
+      warn(where_.token(call.getCallee()->getExprLoc()),
+           fmt::format("'{}' runs on the stream last bound to its handle, and fire binds none to "
+                       "ctx.stream() before it: by default the legacy default stream, which "
+                       "serialises with the transfers dfgc overlaps; call {}(handle, ctx.stream()) "
+                       "in fire before it",
+                       name, library.bind),
+           via);
     return;
   }
 }

@@ -19,11 +19,19 @@ namespace {
 // -nocudainc and this prelude instead: the runtime API, the execution-space attributes, the
 // launch-configuration hook that `<<<...>>>` calls, threadIdx/blockIdx, and declarations of the
 // device intrinsics that kernels commonly call (bit counts, warp votes and shuffles, atomics,
-// fences), which the wrapper would have brought. <stdlib.h> first: clang's cuda_wrappers/new,
-// reached through any standard header that includes <new>, calls ::malloc and ::free.
+// fences), and the device math functions (sqrtf, fminf, cosf, ...: clang's own declarations of
+// CUDA's math API over libdevice), which the wrapper would have brought. `__host__` is redefined
+// too: CUDA's headers leave it empty outside nvcc, which would make every `__host__ __device__`
+// function after the prelude (cuComplex.h's, under cufft.h; the user's own helpers) device-only,
+// so that host code could not call it. <stdlib.h> first: clang's cuda_wrappers/new, reached
+// through any standard header that includes <new>, calls ::malloc and ::free.
 // Only declarations: dfgc reads the actors' classes and never generates code from these.
 constexpr const char* kCudaPrelude = R"(#include <stdlib.h>
 #include <cuda_runtime.h>
+#undef __host__
+#define __host__ __attribute__((host))
+#undef __launch_bounds__
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #undef __global__
 #define __global__ __attribute__((global))
 #undef __device__
@@ -32,6 +40,14 @@ constexpr const char* kCudaPrelude = R"(#include <stdlib.h>
 #define __shared__ __attribute__((shared))
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
 #include <__clang_cuda_builtin_vars.h>
+#include <math.h>
+#include <cuda.h>
+#include <__clang_cuda_libdevice_declares.h>
+#undef __DEVICE__
+#define __DEVICE__ static __device__ __forceinline__
+#include <__clang_cuda_device_functions.h>
+#include <__clang_cuda_math.h>
+#undef __DEVICE__
 __device__ int __popc(unsigned int);
 __device__ int __popcll(unsigned long long);
 __device__ int __clz(int);

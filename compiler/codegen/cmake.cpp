@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <span>
 
 #include <fmt/format.h>
@@ -98,6 +99,23 @@ std::string gpudirect_note(std::span<const Model> hosts) {
   return render_template(template_text("README_gpudirect.md"), {{"tags", list}});
 }
 
+/// " CUDA::cufft ...": the libraries (`uses` in the spec) of the actors of the nodes that run on a
+/// GPU of one of `hosts`, sorted, each once.
+std::string gpu_libraries(std::span<const Model> hosts) {
+  std::set<std::string> names;
+  for (const Model& h : hosts) {
+    const ir::Program& p = *h.program;
+    for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
+      const ir::Pe& pe = p.arch.pes[p.mapping.pe_of[n]];
+      if (pe.kind != ir::PeKind::gpu || pe.host != h.host) continue;
+      for (const std::string& library : p.dfg.actors[p.dfg.nodes[n].actor].libraries) names.insert(library);
+    }
+  }
+  std::string out;
+  for (const std::string& name : names) out += " CUDA::" + name;
+  return out;
+}
+
 }  // namespace
 
 std::string render_cmake(std::span<const Model> hosts, const std::vector<std::string>& actor_dirs) {
@@ -115,7 +133,7 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   if (!packages.empty()) packages += "\n";
   std::string libraries = "Threads::Threads";
   if (mpi) libraries += " MPI::MPI_CXX";
-  if (cuda) libraries += " CUDA::cudart";
+  if (cuda) libraries += " CUDA::cudart" + gpu_libraries(hosts);
   // Each directory as a bracket argument, taken as written, then as one quoted argument.
   std::string dir_vars, dirs;
   for (std::size_t i = 0; i < actor_dirs.size(); ++i) {

@@ -128,6 +128,7 @@ std::string dump(const Program& p) {
                          ap.default_literal ? " = " + *ap.default_literal : "");
     for (const Impl& i : a.impls)
       out += fmt::format("  {} \"{}\" {}\n", to_string(i.kind), i.header, i.class_name);
+    for (const std::string& library : a.libraries) out += fmt::format("  uses {}\n", library);
   }
   out += fmt::format("arch {}\n", p.arch.name);
   for (const Host& h : p.arch.hosts) out += fmt::format("  host {}\n", h.name);

@@ -114,6 +114,9 @@ struct Actor {
   std::vector<Port> ports;  ///< in declaration order, inputs and outputs mixed
   std::vector<ActorParam> params;
   std::vector<Impl> impls;
+  /// The CUDA libraries its GPU implementation calls (`uses cufft;`), in spec order: the
+  /// generated CMakeLists.txt links them (CUDA::cufft) when a node of the actor runs on a GPU.
+  std::vector<std::string> libraries;
   SourceLoc loc;
 
   const Impl* impl_for(PeKind kind) const;

@@ -2,14 +2,17 @@
 /// Checks actor declarations and builds the ir::Actor of each.
 #include "sema/actors.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sema/source_span.hpp"
+#include "sema/suggest.hpp"
 
 namespace dfgc::sema {
 
@@ -97,6 +100,40 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
   }
 }
 
+/// The libraries `uses` may name: CUDA libraries, linked as CUDA::<name> (CMake's FindCUDAToolkit).
+const std::vector<std::string>& known_libraries() {
+  static const std::vector<std::string> names = {"cublas", "cufft", "curand", "cusolver", "cusparse", "nvjpeg"};
+  return names;
+}
+
+void check_uses(const ast::ActorDecl& a, ir::Actor& actor, DiagnosticEngine& diags) {
+  std::vector<const ast::Ident*> seen;
+  for (const ast::Ident& library : a.uses) {
+    const std::vector<std::string>& known = known_libraries();
+    if (std::find(known.begin(), known.end(), library.name) == known.end()) {
+      error_at(diags, span_of(library),
+               fmt::format("unknown library '{}' in 'uses'; dfgc links {}{}", library.name,
+                           fmt::join(known, ", "), did_you_mean(library.name, known)));
+      continue;
+    }
+    auto previous = std::find_if(seen.begin(), seen.end(), [&](const ast::Ident* s) { return s->name == library.name; });
+    if (previous != seen.end()) {
+      auto b = error_at(diags, span_of(library), fmt::format("actor '{}' uses '{}' twice", a.name.name, library.name));
+      note_at(b, span_of(**previous), "first named here");
+      continue;
+    }
+    seen.push_back(&library);
+    if (!actor.impl_for(ir::PeKind::gpu)) {
+      error_at(diags, span_of(library),
+               fmt::format("actor '{}' uses the CUDA library '{}' but has no gpu implementation; "
+                           "'uses' names what its gpu implementation calls",
+                           a.name.name, library.name));
+      continue;
+    }
+    actor.libraries.push_back(library.name);
+  }
+}
+
 }  // namespace
 
 std::string header_path(const std::string& spec_file, const std::string& header) {
@@ -121,6 +158,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       check_ports(a, types, actor, info, diags);
       check_params(a, eval, actor, info, sources, diags);
       check_impls(a, spec_file, actor, diags);
+      check_uses(a, actor, diags);
       if (!declared) continue;
       table.actors.push_back(std::move(actor));
       table.info.push_back(std::move(info));

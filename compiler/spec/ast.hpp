@@ -96,6 +96,7 @@ struct ActorDecl {
   std::vector<PortDecl> ports;
   std::vector<ActorParamDecl> params;
   std::vector<ImplDecl> impls;
+  std::vector<Ident> uses;  ///< `uses cufft, cublas;`: the libraries its GPU implementation calls
   SourceLoc loc;
 };
 

@@ -96,6 +96,7 @@ Item actor_item(const ActorDecl& a) {
     if (i.class_name) text += " " + i.class_name->name;
     item.children.push_back({i.loc, text, {}});
   }
+  for (const Ident& library : a.uses) item.children.push_back({library.loc, "uses " + library.name, {}});
   return item;
 }
 

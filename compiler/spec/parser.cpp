@@ -129,6 +129,7 @@ class Parser {
   bool parse_port(ast::ActorDecl& actor);
   bool parse_actor_param(ast::ActorDecl& actor);
   bool parse_impl(ast::ActorDecl& actor);
+  bool parse_uses(ast::ActorDecl& actor);
   bool parse_arch();
   bool parse_arch_item(ast::ArchDecl& arch);
   bool parse_host(ast::ArchDecl& arch);
@@ -420,7 +421,7 @@ bool Parser::parse_type() {
   return expect_semi("type declaration");
 }
 
-// actor := 'actor' IDENT '{' { port | aparam | impl } '}'
+// actor := 'actor' IDENT '{' { port | aparam | impl | uses } '}'
 bool Parser::parse_actor() {
   ast::ActorDecl d;
   d.loc = tok_.loc;
@@ -442,9 +443,21 @@ bool Parser::parse_actor_item(ast::ActorDecl& actor) {
   if (at_word("in") || at_word("out")) return parse_port(actor);
   if (at_word("param")) return parse_actor_param(actor);
   if (at_word("cpu") || at_word("gpu")) return parse_impl(actor);
-  error_here(fmt::format("expected 'in', 'out', 'param', 'cpu' or 'gpu' in actor body, found {}",
+  if (at_word("uses")) return parse_uses(actor);
+  error_here(fmt::format("expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found {}",
                          found()));
   return false;
+}
+
+// uses := 'uses' IDENT { ',' IDENT } ';'
+bool Parser::parse_uses(ast::ActorDecl& actor) {
+  advance();
+  do {
+    auto name = expect_ident(actor.uses.empty() ? "a library name after 'uses'" : "a library name after ','");
+    if (!name) return false;
+    actor.uses.push_back(std::move(*name));
+  } while (at(Tok::comma) && (advance(), true));
+  return expect_semi("uses declaration");
 }
 
 // port := ('in'|'out') IDENT IDENT ';'

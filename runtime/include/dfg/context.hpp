@@ -3,15 +3,42 @@
 /// type without including CUDA, so CPU actors compile without the CUDA toolkit.
 ///
 /// Guarantees: a Context is owned by the worker thread of one processing element and passed to
-/// the actor it fires; its accessors do not block, allocate or synchronise.
+/// the actor it fires; its accessors do not block, allocate or synchronise, except
+/// runtime_param(), which allocates the message of the exception it throws for an unknown name.
+/// The table runtime_param() reads is written once by the program's main thread
+/// (set_runtime_params, from the RunState constructor) before any worker thread starts and only
+/// read afterwards: the threads' creation orders the write before every read.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 struct CUstream_st;  // cudaStream_t is `CUstream_st*` in the CUDA runtime
 
 namespace dfg {
+
+/// The values of the program's runtime params in this run, by name (`runtime param` in the spec,
+/// set by --set and --params).
+struct RuntimeParamValues {
+  std::vector<std::string> names;
+  std::vector<std::int64_t> values;
+};
+
+namespace detail {
+inline RuntimeParamValues& runtime_param_values() {
+  static RuntimeParamValues table;
+  return table;
+}
+}  // namespace detail
+
+/// Set by the generated program's main thread before it builds the actors.
+inline void set_runtime_params(const std::vector<std::string>& names, const std::vector<std::int64_t>& values) {
+  detail::runtime_param_values() = RuntimeParamValues{names, values};
+}
 
 class Context {
  public:
@@ -24,6 +51,16 @@ class Context {
   /// Elements per token of the port with this index in the actor's declaration order.
   std::size_t elements(std::size_t port) const noexcept {
     return port < port_count_ ? port_elements_[port] : 0;
+  }
+  /// The value of the runtime param `name` in this run (its default unless --set or --params
+  /// changed it): what an actor needs of the runtime params beyond its token sizes, such as the
+  /// width and height of an image whose tokens hold W * H pixels. Throws std::invalid_argument
+  /// for a name the program has no runtime param of.
+  std::int64_t runtime_param(std::string_view name) const {
+    const RuntimeParamValues& table = detail::runtime_param_values();
+    for (std::size_t i = 0; i < table.names.size() && i < table.values.size(); ++i)
+      if (table.names[i] == name) return table.values[i];
+    throw std::invalid_argument("no runtime param '" + std::string(name) + "' in this program");
   }
 
   // Set by the generated program only.

@@ -30,6 +30,7 @@
 #include <span>
 #include <vector>
 
+#include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
@@ -89,6 +90,7 @@ struct RunState {
         tracer(0, !options.trace_file.empty()),
         stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
+    set_runtime_params(options.param_names, options.params);  // for Context::runtime_param
     for (const char* track : tables.track_names) tracer.add_track(track);
     if (stats) {
       for (const char* pe : pe_names) stats->add_pe(pe);

@@ -106,3 +106,28 @@ TEST_CASE("a class used by two actors is linted once", "[actors][lint]") {
   CHECK(p.warning_count() == 11);
   CHECK(s.size() == 2);
 }
+
+TEST_CASE("cuFFT plans must be bound to ctx.stream() in fire before they execute", "[actors][lint]") {
+  const std::string f = "test/unit/actors/inputs/lint_cufft.cuh:";
+  const std::string unbound =
+      " runs on the stream last bound to its handle, and fire binds none to ctx.stream() before "
+      "it: by default the legacy default stream, which serialises with the transfers dfgc "
+      "overlaps; call cufftSetStream(handle, ctx.stream()) in fire before it";
+  ActorProgram p;
+  p.actor("Fft").in("a").out("b").gpu("test/unit/actors/inputs/lint_cufft.cuh", "LintCufft");
+  p.check();
+  CHECK(p.reported() ==
+        Lines{
+            f + "22:5: warning: 'cufftExecC2C'" + unbound,
+            f + "25:5: warning: 'cufftExecC2C'" + unbound,
+            f + "26:29: warning: 'cufftSetStream' " + kOther + "pass ctx.stream()",
+            f + "27:33: warning: 'cufftSetStream' on stream 0 " + kDefault + "pass ctx.stream()",
+            f + "28:5: warning: 'cufftExecR2C'" + unbound,
+            f + "33:5: warning: 'cufftExecC2C'" + unbound,
+            "  " + f + "29:5: note: called from 'fire' here",
+        });
+  ActorProgram bound;
+  bound.actor("Fft").in("a").out("b").gpu("test/unit/actors/inputs/lint_cufft.cuh", "CufftBoundInHelper");
+  bound.check();
+  CHECK(bound.reported().empty());
+}

@@ -127,3 +127,17 @@ TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host",
   CHECK(dfg::one_host_main(2, good_argv, "A", table, kSizes, params_of, run_host) == 0);
   CHECK(runs == 1);
 }
+
+TEST_CASE("run state: actors read the run's runtime params through their context", "[run]") {
+  dfg::Options o;
+  o.iterations = 1;
+  o.params = {16};
+  o.param_names = {"n"};
+  Run run(o, tables());
+  const dfg::Context ctx;
+  CHECK(ctx.runtime_param("n") == 16);
+  CHECK_THROWS_WITH(ctx.runtime_param("W"), "no runtime param 'W' in this program");
+  o.params = {24};
+  Run again(o, tables());
+  CHECK(ctx.runtime_param("n") == 24);
+}

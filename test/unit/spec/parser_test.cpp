@@ -252,3 +252,15 @@ TEST_CASE("an empty file and a file of comments are empty modules", "[spec][pars
   Parsed comments("// nothing\n/* here */\n");
   CHECK(comments.errors().empty());
 }
+
+TEST_CASE("an actor names the CUDA libraries it uses", "[spec][parser]") {
+  const std::string text = "actor Fft { in T a; gpu \"fft.cuh\"; uses cufft, curand;\n  uses cublas; }";
+  Parsed p(text);
+  REQUIRE(p.errors().empty());
+  const ast::ActorDecl& a = p.module->actors[0];
+  REQUIRE(a.uses.size() == 3);
+  CHECK(a.uses[0].name == "cufft");
+  CHECK(a.uses[1].name == "curand");
+  CHECK(a.uses[2].name == "cublas");
+  CHECK(a.uses[2].loc.offset == text.find("cublas"));
+}
