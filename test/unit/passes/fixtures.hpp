@@ -52,22 +52,23 @@ inline ProgramBuilder piic() {
 }
 
 /// 4 hosts A..D, each a CPU and 3 GPUs on PCIe; g0 <-> g1 on NVLink; the CPUs in a ring.
-inline void cluster16(ProgramBuilder& b) {
+/// `cores` > 1: each host has cpus c0 .. c<cores - 1> (one memory), its links on c0.
+inline void cluster16(ProgramBuilder& b, int cores = 1) {
   const char* hosts[] = {"A", "B", "C", "D"};
+  const std::string cpu = cores == 1 ? ".cpu" : ".c0";
   for (const char* h : hosts)
-    b.host(h, 3).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
+    b.host(h, 3, 25e9, cores).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
   for (int h = 0; h < 4; ++h)
-    b.link(std::string(hosts[h]) + ".cpu", std::string(hosts[(h + 1) % 4]) + ".cpu",
-           ir::LinkKind::net, 2.6e9);
+    b.link(std::string(hosts[h]) + cpu, std::string(hosts[(h + 1) % 4]) + cpu, ir::LinkKind::net, 2.6e9);
 }
 
-/// A random layered DAG of `nodes` nodes on cluster16, randomly mapped. Each input reads one of
+/// A random layered DAG of `nodes` nodes on cluster16 (with `cores` cpus a host), randomly mapped. Each input reads one of
 /// the last `window` outputs, preferring those no one reads yet.
-inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20) {
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20, int cores = 1) {
   ProgramBuilder b("random");
   b.type("T", ir::ElemType::f32, 1024);
   add_generic_actors(b, "T");
-  cluster16(b);
+  cluster16(b, cores);
   std::mt19937 rng(seed);
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   std::vector<std::string> pes;
