@@ -103,7 +103,9 @@ class Builder {
       x.bytes = out_.buffers[pt.from].bytes;
       x.step = latency_.transfer_step[t];
       x.first_cycle = latency_.transfer_first[t];
-      x.from_lag = overlap() ? 1 : 0;
+      // The token its source held at the end of the previous cycle: without overlap the same
+      // slot, unless the source is double (an output that another cpu of the host reads).
+      x.from_lag = overlap() || depth_[pt.from] > 1 ? 1 : 0;
       out_.buffers[pt.from].readers.push_back({ir::Access::Kind::transfer, t, 0, x.from_lag});
       out_.buffers[pt.to].writer = {ir::Access::Kind::transfer, t, 0, 0};
       out_.transfers.push_back(x);

@@ -185,7 +185,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
     // transfer src.x@A.c0 -> src.x@B.c1 (net: send to host B, tag 5)
     if (win.active(no_overlap::transfer_src_x_B_c1)) {
       const std::int64_t j = where.at("transfer src.x@A.c0 -> src.x@B.c1", c - 1);
-      net_.start(*src_x_B_c1_send_, no_overlap::transfer_src_x_B_c1, j, buf_src_x_A_c0.at(dfg::slot(c, 0, 2)));
+      net_.start(*src_x_B_c1_send_, no_overlap::transfer_src_x_B_c1, j, buf_src_x_A_c0.at(dfg::slot(c, 1, 2)));
     }
     where.clear();
     net_.wait();
