@@ -185,7 +185,7 @@ double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& par
   const double inf = std::numeric_limits<double>::infinity();
   for (const ir::Edge& e : p_.dfg.edges)
     if (partial[e.src] != kUnplaced && partial[e.dst] != kUnplaced &&
-        !reach_[partial[e.src]][partial[e.dst]])
+        !reach_[memory_of(partial[e.src])][memory_of(partial[e.dst])])
       return inf;
   const std::size_t pes = p_.arch.pes.size();
   // Slots as in Loads: link directions, then H2D and D2H engines.
@@ -244,7 +244,9 @@ std::uint32_t QuickModel::latency_bound(ir::Strategy s,
       std::uint32_t hops = 0;
       if (a != kUnplaced && b != kUnplaced && a != b && routes_[a][b])
         hops = static_cast<std::uint32_t>(routes_[a][b]->links.size());
-      latency[n] = std::max(latency[n], latency[edge.src] + edge_delay(s, hops));
+      // Two cpus of one host: read in place, a cycle later.
+      const bool shared = a != kUnplaced && b != kUnplaced && a != b && hops == 0;
+      latency[n] = std::max(latency[n], latency[edge.src] + (shared ? 1 : edge_delay(s, hops)));
     }
     bound = std::max(bound, latency[n]);
   }
