@@ -19,7 +19,8 @@
 #                sampled outputs of every iteration, and every run's checksum of all outputs equals
 #                the sequential reference's (samples/fir_bank/reference.cpp)
 #   fir_bank_tsan  cores.dfg built and run with ThreadSanitizer, both strategies and sync modes
-#   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
+#   gpu_build    compile samples/overlap/MAPPING.dfg (one_gpu, two_gpus, gpu_cores: a GPU and three
+#                CPU cores) and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
 #   granulometry_gpu_build
 #                the same for samples/granulometry/granulometry.dfg (the packed openings), and
