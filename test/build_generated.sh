@@ -12,7 +12,15 @@
 #                times every firing) and with --stats=period (no entries); a --stats-json path
 #                that cannot be written is refused at start-up
 #   cpu_tsan     the same, built and run with ThreadSanitizer
-#   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
+#   fir_bank     samples/fir_bank: one_core.dfg and cores.dfg (ten CPU cores of one host, each its
+#                own thread, the filters reading the source's block in place) built with g++
+#                -Wall -Wextra -Werror, run 1,000 iterations of 1,024 samples with and without
+#                overlap, --sync=neighbours and barrier, and with --pin-cpus: the sink checks
+#                sampled outputs of every iteration, and every run's checksum of all outputs equals
+#                the sequential reference's (samples/fir_bank/reference.cpp)
+#   fir_bank_tsan  cores.dfg built and run with ThreadSanitizer, both strategies and sync modes
+#   gpu_build    compile samples/overlap/MAPPING.dfg (one_gpu, two_gpus, gpu_cores: a GPU and three
+#                CPU cores) and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
 #   granulometry_gpu_build
 #                the same for samples/granulometry/granulometry.dfg (the packed openings), and
@@ -175,6 +183,24 @@ EOF
   grep -q "error: --profile /nonexistent/p.json: cannot open for writing" "$work/err.txt" || fail "--profile message"
 }
 
+fir_reference() {  # fir_reference ITERATIONS N: the sequential reference's checksum line
+  g++ -std=c++20 -O2 -Wall -Wextra -Werror -I runtime/include samples/fir_bank/reference.cpp -o "$work/reference"
+  "$work/reference" "$1" "$2"
+}
+
+run_fir_bank() {  # run_fir_bank APP WANT [FLAGS...]: both strategies and sync modes, the checksum
+  local app=$1 want=$2
+  shift 2
+  for strategy in "" --no-overlap; do
+    for sync in neighbours barrier; do
+      echo "== app --iterations 1000 --set N=1024 $strategy --sync=$sync $*"
+      "$app" --iterations 1000 --set N=1024 $strategy --sync=$sync "$@" >"$work/out.txt" ||
+        { cat "$work/out.txt"; fail "run $strategy --sync=$sync $*"; }
+      grep -qxF "$want" "$work/out.txt" || fail "checksum: $(cat "$work/out.txt"), the reference: $want"
+    done
+  done
+}
+
 build_cpu() {  # build_cpu DIR CXXFLAGS
   cmake -S "$1" -B "$1/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$2" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$1/build" -j 2
@@ -193,6 +219,26 @@ case $case in
     build_cpu "$work/gen" "-Werror -fsanitize=thread -g -O1"
     export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
     run_all "$work/gen/build/app"
+    ;;
+  fir_bank)
+    want=$(fir_reference 1000 1024)
+    echo "reference: $want"
+    for mapping in one_core cores; do
+      compile "samples/fir_bank/$mapping.dfg" "$work/$mapping"
+      build_cpu "$work/$mapping" "-Wall -Wextra -Werror"
+      run_fir_bank "$work/$mapping/build/app" "$want"
+    done
+    run_fir_bank "$work/cores/build/app" "$want" --pin-cpus
+    # Ten worker threads, each PE named in the stats.
+    "$work/cores/build/app" --iterations 100 --set N=1024 --stats >"$work/stats.txt"
+    for c in 0 1 2 3 4 5 6 7 8 9; do grep -q " A\.c$c " "$work/stats.txt" || fail "--stats: no A.c$c"; done
+    ;;
+  fir_bank_tsan)
+    want=$(fir_reference 1000 1024)
+    compile samples/fir_bank/cores.dfg "$work/gen"
+    build_cpu "$work/gen" "-Werror -fsanitize=thread -g -O1"
+    export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+    run_fir_bank "$work/gen/build/app" "$want"
     ;;
   gpu_build)
     find_nvcc

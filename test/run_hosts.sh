@@ -10,6 +10,11 @@
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
 #               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
+#   cores       samples/fir_bank/two_hosts.dfg: two hosts of three CPU cores each (the filters on
+#               the second and third cores, the first cores running MPI), mpiexec -n 2, 1,000
+#               iterations of 1,024 samples with and without overlap, --sync=neighbours and
+#               barrier, and with --pin-cpus: the sink on host B checks sampled outputs of every
+#               iteration, and its checksum of all outputs equals the sequential reference's
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
@@ -73,6 +78,18 @@ expect_failure() {
 }
 
 case $case in
+  cores)
+    g++ -std=c++20 -O2 -Wall -Wextra -Werror -I runtime/include samples/fir_bank/reference.cpp -o "$work/reference"
+    want=$("$work/reference" 1000 1024)
+    build_cpu samples/fir_bank/two_hosts.dfg "$work/gen"
+    for flags in "" "--no-overlap" "--sync=barrier" "--no-overlap --sync=barrier" "--pin-cpus"; do
+      echo "== mpiexec -n 2 app --iterations 1000 --set N=1024 $flags"
+      timeout 120 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 1000 --set N=1024 $flags >"$work/out.txt" ||
+        { cat "$work/out.txt"; fail "run $flags"; }
+      [[ $(grep -cxF "$want" "$work/out.txt") == 1 ]] ||
+        fail "checksum: $(cat "$work/out.txt"), the reference: $want"
+    done
+    ;;
   cpu2)
     build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"
     app="$work/gen/build/app"

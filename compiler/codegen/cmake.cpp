@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <set>
 #include <span>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -66,7 +68,7 @@ std::string mpi_note(std::span<const Model> hosts) {
       "The program runs on {} hosts ({}), one MPI rank each (MPI_THREAD_SERIALIZED): host i is\n"
       "rank i, unless `--hostmap A=1,B=0` (or the environment variable `DFG_HOSTMAP`) says otherwise.\n"
       "A wrong number of ranks, a bad map or a GPU ordinal this machine lacks stops every rank at\n"
-      "start-up with one message. The CPU worker of each host makes its MPI calls: in cycle c it posts\n"
+      "start-up with one message. The worker of each host's first CPU makes its MPI calls: in cycle c it posts\n"
       "the receives, then the sends of its host-to-host transfers (MPI_Irecv, MPI_Issend), fires its\n"
       "nodes and completes them before it ends the cycle (without overlap: in their transfer step).\n"
       "`--sync=barrier` adds a barrier of all ranks at the end of every cycle. A failing rank ends\n"
@@ -181,8 +183,10 @@ std::string render_readme(std::span<const Model> hosts) {
         "| `{}` | {}params, token sizes, processing elements, every firing/transfer/copy with its "
         "window, the shared run state |\n",
         app_header_file(h), mpi ? "host " + host.name + ": " : "");
-    files += fmt::format("| `{}` | host {}: {}the set-up, the worker of {} |\n", rank_file(h), host.name,
-                         mpi ? "" : "main, ", h.pe(host.cpu).name);
+    std::vector<std::string> cpus;
+    for (ir::PeId c : h.cpus) cpus.push_back(h.pe(c).name);
+    files += fmt::format("| `{}` | host {}: {}the set-up, the worker{} of {} |\n", rank_file(h), host.name,
+                         mpi ? "" : "main, ", cpus.size() > 1 ? "s" : "", fmt::join(cpus, ", "));
     for (ir::PeId gpu : h.gpus)
       files += fmt::format("| `{}` | the worker of GPU {}: its storage, streams, transfers, firings |\n",
                            gpu_file(h, gpu), h.pe(gpu).name);

@@ -41,8 +41,10 @@ std::string host_namespace(const Model& m) {
 
 std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
-  std::string makes = fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, m.cpu),
-                                  mpi ? ", mpi" : "");
+  std::string makes;
+  for (ir::PeId cpu : m.cpus)
+    makes += fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, cpu),
+                         mpi && cpu == m.cpu ? ", mpi" : "");
   for (ir::PeId gpu : m.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
   std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n#include \"dfg/cuda/nvtx.hpp\"\n"
@@ -60,18 +62,30 @@ std::string render_rank(const Model& m) {
                                                              {"make_workers", makes},
                                                              {"ns", host_namespace(m)}}
                                              : Printer::Vars{{"host", m.host_name}, {"make_workers", makes}});
+  std::vector<std::string> cpu_names;
+  std::string includes, workers;
+  std::set<std::string> included;
+  for (ir::PeId cpu : m.cpus) {
+    cpu_names.push_back(m.pe(cpu).name);
+    std::string lines = actor_includes(m, cpu);
+    for (std::size_t at = 0; at < lines.size();) {
+      const std::size_t end = lines.find('\n', at) + 1;
+      if (included.insert(lines.substr(at, end - at)).second) includes += lines.substr(at, end - at);
+      at = end;
+    }
+    workers += render_worker(m, cpu);
+  }
+  const std::string of = fmt::format("the worker{} of {}", m.cpus.size() > 1 ? "s" : "", fmt::join(cpu_names, ", "));
   return render_template(template_text("rank.cpp"),
                          {{"header", file_header(m, "//")},
                           {"host", m.host_name},
-                          {"what", mpi ? fmt::format("the run's set-up, run_host, and the worker of {}.",
-                                                     m.pe(m.cpu).name)
-                                       : fmt::format("main, the run's set-up, and the worker of {}.",
-                                                     m.pe(m.cpu).name)},
+                          {"what", mpi ? fmt::format("the run's set-up, run_host, and {}.", of)
+                                       : fmt::format("main, the run's set-up, and {}.", of)},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"runtime_includes", runtime},
-                          {"actor_includes", actor_includes(m, m.cpu)},
-                          {"worker", render_worker(m, m.cpu)},
+                          {"actor_includes", includes},
+                          {"worker", workers},
                           {"run_host", run_host}});
 }
 

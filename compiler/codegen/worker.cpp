@@ -35,7 +35,7 @@ class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
       : m_(m), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
-        mpi_(m.multi_host() && !gpu_), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
+        mpi_(m.multi_host() && pe == m.cpu), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;
@@ -497,7 +497,7 @@ class WorkerPrinter {
   const Model& m_;
   ir::PeId pe_;
   bool gpu_;
-  bool mpi_;  ///< the CPU worker of a program on several hosts: the rank's MPI thread
+  bool mpi_;  ///< the first CPU's worker of a program on several hosts: the rank's MPI thread
   std::string cls_;
   std::string pe_ident_;
   std::string ns_;

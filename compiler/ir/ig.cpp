@@ -83,11 +83,27 @@ class PeSection {
     const MemoryReport& m = s_.memory[pe_];
     out += fmt::format("  memory {} -> {} bytes, {} colours\n", byte_count_text(m.before),
                        byte_count_text(m.after), m.colours);
+    host_memory(out);
     return out;
   }
 
  private:
   const std::string& name(BufferId b) const { return s_.buffers[b].name; }
+
+  /// On the first cpu of a host with several: the host memory its cpus share, counted once.
+  void host_memory(std::string& out) const {
+    const Host& host = p_.arch.hosts[p_.arch.pes[pe_].host];
+    if (host.cpus.size() < 2 || host.cpu != pe_) return;
+    std::int64_t before = 0, after = 0;
+    std::string names;
+    for (PeId c : host.cpus) {
+      before = add_bytes(before, s_.memory[c].before);
+      after = add_bytes(after, s_.memory[c].after);
+      names += " " + p_.arch.pes[c].name;
+    }
+    out += fmt::format("  host {} memory {} -> {} bytes, cpus{}\n", host.name, byte_count_text(before),
+                       byte_count_text(after), names);
+  }
 
   void buffers(std::string& out) const {
     for (BufferId b : sections_.buffers[pe_]) {

@@ -184,7 +184,9 @@ struct Pe {
 
 struct Host {
   std::string name;
+  /// The host's first cpu: the host end of its links, the one that runs its MPI transfers.
   PeId cpu = 0;
+  std::vector<PeId> cpus;  ///< every cpu, in declaration order; they share the host's memory
   std::vector<PeId> gpus;
   SourceLoc loc;
 };
@@ -213,7 +215,7 @@ struct Link {
 struct ArchGraph {
   std::string name;
   std::vector<Host> hosts;
-  std::vector<Pe> pes;  ///< host by host in spec order; a host's cpu first, then its gpus
+  std::vector<Pe> pes;  ///< host by host in spec order; a host's cpus first, then its gpus
   std::vector<Link> links;
   SourceLoc loc;
 

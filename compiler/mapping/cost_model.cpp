@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/byte_count.hpp"
+
 namespace dfgc::mapping {
 
 namespace {
@@ -22,7 +24,12 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
   else
     r.phases = loads.phases();
   r.memory.assign(p.arch.pes.size(), 0);
-  for (const ir::MemoryReport& m : g.memory) r.memory[m.pe] = m.after;
+  // The cpus of a host share its memory: counted once, as the first cpu's.
+  for (const ir::MemoryReport& m : g.memory) {
+    const ir::Pe& pe = p.arch.pes[m.pe];
+    const ir::PeId into = pe.kind == ir::PeKind::cpu ? p.arch.hosts[pe.host].cpu : m.pe;
+    r.memory[into] = ir::add_bytes(r.memory[into], m.after);
+  }
   for (ir::PeId pe = 0; pe < r.memory.size(); ++pe) {
     r.peak_memory = std::max(r.peak_memory, r.memory[pe]);
     if (costs.capacity[pe] && r.memory[pe] > *costs.capacity[pe]) r.overflows.push_back(pe);

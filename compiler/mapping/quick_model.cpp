@@ -60,9 +60,10 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
   const ir::Dfg& dfg = p_.dfg;
   const std::size_t pes = p_.arch.pes.size();
   routes_.assign(pes, std::vector<const Route*>(pes, nullptr));
+  // As buffer insertion: the cpus of a host share its memory, reached through its first cpu.
   for (ir::PeId a = 0; a < pes; ++a)
     for (ir::PeId b = 0; b < pes; ++b)
-      if (reach_[a][b]) routes_[a][b] = &router_.route(a, b);
+      if (reach_[memory_of(a)][memory_of(b)]) routes_[a][b] = &router_.route(memory_of(a), memory_of(b));
   for (ir::NodeId n = 0; n < dfg.nodes.size(); ++n) {
     const auto& c = dfg.nodes[n].candidates;
     allowed_.push_back(c.empty() ? std::vector<ir::PeId>{p_.mapping.pe_of[n]} : c);
@@ -78,11 +79,17 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
   in_edges_.resize(dfg.nodes.size());
   for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges_[dfg.edges[e].dst].push_back(e);
   edge_hop_.assign(dfg.edges.size(), 0);
+  edge_shared_.assign(dfg.edges.size(), false);
+}
+
+ir::PeId QuickModel::memory_of(ir::PeId pe) const {
+  const ir::Pe& x = p_.arch.pes[pe];
+  return x.kind == ir::PeKind::cpu ? p_.arch.hosts[x.host].cpu : pe;
 }
 
 bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_of) {
   const ir::PeId home = pe_of[out.node];
-  on_pe_.assign(1, {home, 0});
+  on_pe_.assign(1, {memory_of(home), 0});
   for (ir::EdgeId e : out.edges) {
     const ir::PeId dst = pe_of[p_.dfg.edges[e].dst];
     if (dst == kUnplaced) continue;
@@ -101,6 +108,7 @@ bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_o
       prev = at;
     }
     edge_hop_[e] = on_pe_[prev].second;
+    edge_shared_[e] = edge_hop_[e] == 0 && dst != home;
   }
   return true;
 }
@@ -127,7 +135,7 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
     for (ir::NodeId n : order_)
       for (ir::EdgeId e : in_edges_[n])
         latency[n] =
-            std::max(latency[n], latency[p_.dfg.edges[e].src] + edge_delay(s, edge_hop_[e]));
+            std::max(latency[n], latency[p_.dfg.edges[e].src] + (edge_shared_[e] ? 1 : edge_delay(s, edge_hop_[e])));
     f.latency[s] = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
   }
   for (const Resource& r : loads_.resources()) f.total_load += r.load;
@@ -135,6 +143,7 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
 }
 
 double QuickModel::cheapest(ir::PeId pe, std::int64_t bytes, bool into) const {
+  pe = memory_of(pe);
   double best = std::numeric_limits<double>::infinity();
   for (ir::LinkId l = 0; l < p_.arch.links.size(); ++l) {
     const ir::Link& link = p_.arch.links[l];
@@ -176,7 +185,7 @@ double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& par
   const double inf = std::numeric_limits<double>::infinity();
   for (const ir::Edge& e : p_.dfg.edges)
     if (partial[e.src] != kUnplaced && partial[e.dst] != kUnplaced &&
-        !reach_[partial[e.src]][partial[e.dst]])
+        !reach_[memory_of(partial[e.src])][memory_of(partial[e.dst])])
       return inf;
   const std::size_t pes = p_.arch.pes.size();
   // Slots as in Loads: link directions, then H2D and D2H engines.
@@ -204,7 +213,7 @@ double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& par
     std::vector<ir::PeId> remote;
     for (ir::EdgeId e : out.edges) {
       ir::PeId dst = partial[p_.dfg.edges[e].dst];
-      if (dst != kUnplaced && dst != home &&
+      if (dst != kUnplaced && memory_of(dst) != memory_of(home) &&
           std::find(remote.begin(), remote.end(), dst) == remote.end())
         remote.push_back(dst);
     }
@@ -235,7 +244,9 @@ std::uint32_t QuickModel::latency_bound(ir::Strategy s,
       std::uint32_t hops = 0;
       if (a != kUnplaced && b != kUnplaced && a != b && routes_[a][b])
         hops = static_cast<std::uint32_t>(routes_[a][b]->links.size());
-      latency[n] = std::max(latency[n], latency[edge.src] + edge_delay(s, hops));
+      // Two cpus of one host: read in place, a cycle later.
+      const bool shared = a != kUnplaced && b != kUnplaced && a != b && hops == 0;
+      latency[n] = std::max(latency[n], latency[edge.src] + (shared ? 1 : edge_delay(s, hops)));
     }
     bound = std::max(bound, latency[n]);
   }

@@ -67,6 +67,8 @@ class QuickModel {
   /// consumer edge's hop count and appends the transfers. False if a path is missing.
   bool build_tree(const Output& out, const std::vector<ir::PeId>& pe_of);
   double fire_bound(const std::vector<ir::PeId>& partial) const;
+  /// The PE that stands for `pe`'s memory: a host's first cpu for each of its cpus.
+  ir::PeId memory_of(ir::PeId pe) const;
   /// The cheapest transfer of `bytes` into (or out of) `pe` over any of its links.
   double cheapest(ir::PeId pe, std::int64_t bytes, bool into) const;
 
@@ -83,6 +85,7 @@ class QuickModel {
   // Scratch, reused by every evaluation.
   std::vector<Transfer> transfers_;
   std::vector<std::uint32_t> edge_hop_;
+  std::vector<bool> edge_shared_;  ///< per edge: read by another cpu of the producer's host
   std::vector<std::pair<ir::PeId, std::uint32_t>> on_pe_;
 };
 

@@ -51,9 +51,14 @@ std::string figures_table(const ir::Program& p, const Prediction& pred) {
                      no.latency_cycles);
   out += fmt::format("  {:<24} {:>14} {:>14}\n", "latency", format_time(ov.latency),
                      format_time(no.latency));
-  for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
-    out += fmt::format("  {:<24} {:>14} {:>14}\n", "memory " + p.arch.pes[pe].name,
-                       format_bytes(ov.memory[pe]), format_bytes(no.memory[pe]));
+  for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe) {
+    // A host's cpus share its memory, given once under its first cpu.
+    const ir::Host& host = p.arch.hosts[p.arch.pes[pe].host];
+    const bool cpu = p.arch.pes[pe].kind == ir::PeKind::cpu;
+    if (cpu && host.cpus.size() > 1 && pe != host.cpu) continue;
+    std::string what = cpu && host.cpus.size() > 1 ? "memory host " + host.name : "memory " + p.arch.pes[pe].name;
+    out += fmt::format("  {:<24} {:>14} {:>14}\n", what, format_bytes(ov.memory[pe]), format_bytes(no.memory[pe]));
+  }
   return out;
 }
 

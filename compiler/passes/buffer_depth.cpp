@@ -8,8 +8,10 @@ BufferDepths buffer_depth(const BufferPlan& plan) {
   BufferDepths depths;
   for (const PlannedBuffer& b : plan.buffers) {
     bool crosses = b.in.has_value() || !b.out.empty();
-    depths[ir::Strategy::overlap].push_back(crosses ? 2 : 1);
-    depths[ir::Strategy::no_overlap].push_back(1);
+    // A cpu writes it while another cpu of the host reads the previous cycle's token.
+    bool shared_output = b.shared && !b.in;
+    depths[ir::Strategy::overlap].push_back(crosses || shared_output ? 2 : 1);
+    depths[ir::Strategy::no_overlap].push_back(shared_output ? 2 : 1);
   }
   return depths;
 }

@@ -83,9 +83,12 @@ class Builder {
     }
   }
 
-  /// The lag with which a consumer on `b`'s PE reads planned buffer `b` directly.
-  std::uint32_t direct_read_lag(ir::BufferId b) const {
-    return overlap() && plan_.buffers[b].in ? 1 : 0;
+  /// The lag with which a firing or delay copy on `reader` reads planned buffer `b` directly: a
+  /// firing's output read on another cpu of the host, the slot written last cycle.
+  std::uint32_t direct_read_lag(ir::BufferId b, ir::PeId reader) const {
+    const PlannedBuffer& pb = plan_.buffers[b];
+    if (pb.in) return overlap() ? 1 : 0;
+    return reader != pb.pe ? 1 : 0;
   }
 
   void add_transfers() {
@@ -100,7 +103,9 @@ class Builder {
       x.bytes = out_.buffers[pt.from].bytes;
       x.step = latency_.transfer_step[t];
       x.first_cycle = latency_.transfer_first[t];
-      x.from_lag = overlap() ? 1 : 0;
+      // The token its source held at the end of the previous cycle: without overlap the same
+      // slot, unless the source is double (an output that another cpu of the host reads).
+      x.from_lag = overlap() || depth_[pt.from] > 1 ? 1 : 0;
       out_.buffers[pt.from].readers.push_back({ir::Access::Kind::transfer, t, 0, x.from_lag});
       out_.buffers[pt.to].writer = {ir::Access::Kind::transfer, t, 0, 0};
       out_.transfers.push_back(x);
@@ -133,7 +138,8 @@ class Builder {
       const ir::Edge& edge = p_.dfg.edges[e];
       ir::PortBinding binding =
           line_of[e] ? ir::PortBinding{line_id[e], line_of[e]->cycles}
-                     : ir::PortBinding{plan_.edge_buffer[e], direct_read_lag(plan_.edge_buffer[e])};
+                     : ir::PortBinding{plan_.edge_buffer[e],
+                                       direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst])};
       out_.firings[edge.dst].ports[edge.dst_port] = binding;
       out_.buffers[binding.buffer].readers.push_back(
           {ir::Access::Kind::firing, edge.dst, edge.dst_port, binding.lag});
@@ -149,7 +155,7 @@ class Builder {
       c.to = static_cast<ir::BufferId>(plan_.buffers.size() + d);
       c.after = p_.dfg.edges[line.edge].dst;
       c.first_cycle = latency_.edge_arrival[line.edge];
-      c.from_lag = direct_read_lag(line.from);
+      c.from_lag = direct_read_lag(line.from, line.pe);
       out_.buffers[c.from].readers.push_back({ir::Access::Kind::copy, id, 0, c.from_lag});
       out_.buffers[c.to].writer = {ir::Access::Kind::copy, id, 0, 0};
       out_.copies.push_back(c);

@@ -308,6 +308,8 @@ class Liveness {
 
   LivePoints of_planned(ir::BufferId b) const {
     const PlannedBuffer& buffer = plan_.buffers[b];
+    // Another cpu reads it at points of its own cycle, which this PE's points do not order.
+    if (buffer.shared) return all_points(point_count(buffer.pe));
     if (depth_[b] == 1) return single(buffer);
     const std::size_t last = point_count(buffer.pe) - 1;
     if (!buffer.in) return {PointRange{firing(buffer.node), last}};

@@ -20,6 +20,8 @@
 ///    read it, from the start of the cycle to the last of them; when it receives and forwards,
 ///    everywhere (that slot is being sent on).
 ///  - A delay line holds tokens for later cycles in every slot: live everywhere.
+///  - A buffer that a firing on another cpu of the host reads (shared memory) is live everywhere:
+///    the other cpu's points are not ordered with this PE's.
 /// Two buffer nodes of a PE are incompatible when their live points intersect, or when both have
 /// more than one slot (a colour has room for one slot in transfer). Two buffer nodes touching the
 /// same node are live together at that node's point, so they are incompatible: the papers' rule (a

@@ -19,6 +19,7 @@ class Inserter {
 
   BufferPlan run() {
     plan_.edge_buffer.assign(dfg_.edges.size(), 0);
+    plan_.edge_shared.assign(dfg_.edges.size(), false);
     plan_.port_buffer.resize(dfg_.nodes.size());
     std::vector<std::vector<ir::EdgeId>> out_edges(dfg_.nodes.size());
     for (ir::EdgeId e = 0; e < dfg_.edges.size(); ++e) out_edges[dfg_.edges[e].src].push_back(e);
@@ -33,25 +34,37 @@ class Inserter {
   }
 
  private:
-  /// The output's own buffer, then the route of each of its edges.
+  /// The PE that stands for `pe`'s memory: a host's first cpu for each of its cpus.
+  ir::PeId memory_of(ir::PeId pe) const {
+    return arch_.pes[pe].kind == ir::PeKind::cpu ? arch_.hosts[arch_.pes[pe].host].cpu : pe;
+  }
+
+  /// The output's own buffer, then the route of each of its edges. Buffers are looked up by the
+  /// memory they are in, so that the cpus of a host share them.
   void insert_output(ir::NodeId n, std::uint32_t port, const std::vector<ir::EdgeId>& edges) {
-    std::map<ir::PeId, ir::BufferId> on_pe;
+    std::map<ir::PeId, ir::BufferId> in_memory;
     const ir::PeId home = mapping_.pe_of[n];
     const ir::TypeId type = dfg_.actor_of(n).ports[port].type;
     ir::BufferId root = add_buffer(n, port, type, home, 0);
     plan_.port_buffer[n][port] = root;
-    on_pe[home] = root;
+    in_memory[memory_of(home)] = root;
     for (ir::EdgeId e : edges) {
       if (dfg_.edges[e].src_port != port) continue;
-      const Route& route = router_.route(home, mapping_.pe_of[dfg_.edges[e].dst]);
+      const ir::PeId dst = mapping_.pe_of[dfg_.edges[e].dst];
+      const Route& route = router_.route(memory_of(home), memory_of(dst));
       ir::BufferId prev = root;
       for (std::size_t i = 1; i < route.pes.size(); ++i) {
-        auto [it, fresh] = on_pe.try_emplace(route.pes[i], 0);
-        if (fresh) it->second = add_hop(prev, route.pes[i], route.links[i - 1]);
+        auto [it, fresh] = in_memory.try_emplace(route.pes[i], 0);
+        const ir::PeId pe = i + 1 == route.pes.size() ? dst : route.pes[i];
+        if (fresh) it->second = add_hop(prev, pe, route.links[i - 1]);
         prev = it->second;
       }
       plan_.edge_buffer[e] = prev;
       plan_.buffers[prev].consumers.push_back(e);
+      if (plan_.buffers[prev].pe != dst) {
+        plan_.edge_shared[e] = true;
+        plan_.buffers[prev].shared = true;
+      }
     }
   }
 
@@ -121,7 +134,7 @@ BufferPlan insert_buffers(const ir::Dfg& dfg, const ir::ArchGraph& arch,
 std::string dump(const BufferPlan& plan, const ir::Program& p) {
   std::string out;
   for (const PlannedBuffer& b : plan.buffers)
-    out += fmt::format("buffer {} hop {}\n", b.name, b.hop);
+    out += fmt::format("buffer {} hop {}{}\n", b.name, b.hop, b.shared ? " shared" : "");
   for (const PlannedTransfer& t : plan.transfers) {
     const ir::Link& l = p.arch.links[t.link];
     out += fmt::format("transfer {} -> {} {} {}{}{}\n", plan.buffers[t.from].name,

@@ -4,7 +4,11 @@
 /// PE it crosses, the consumer's included; a PE that already holds a buffer node of the same output
 /// (an earlier edge's route passed there) reuses it, so the buffers of one output form a tree
 /// rooted at its own buffer. Each tree edge is a transfer over one link. A consumer on the
-/// producer's PE reads the producer's buffer directly. Needs: the Dfg (every input port fed by
+/// producer's PE reads the producer's buffer directly.
+/// The cpus of a host share its memory: routes leave and enter a host at its first cpu (where its
+/// links attach), a buffer in host memory serves every cpu of the host, and a consumer on another
+/// cpu of the host reads it directly, with no copy (a shared read, `shared`). The buffer a
+/// transfer fills in host memory is named for the consumer's cpu when the route ends there. Needs: the Dfg (every input port fed by
 /// exactly one edge), the ArchGraph and the Mapping. Produces: BufferPlan, the same for both
 /// strategies.
 #pragma once
@@ -28,6 +32,8 @@ struct PlannedBuffer {
   std::optional<ir::TransferId> in;   ///< the transfer that fills it; none for an output's own
   std::vector<ir::TransferId> out;    ///< the transfers that read it, in creation order
   std::vector<ir::EdgeId> consumers;  ///< the edges whose consumer reads it, in spec order
+  /// Whether a consumer on another cpu of its host reads it directly (shared memory).
+  bool shared = false;
 };
 
 struct PlannedTransfer {
@@ -40,6 +46,7 @@ struct BufferPlan {
   std::vector<PlannedBuffer> buffers;  ///< in creation order: node, port, then route order
   std::vector<PlannedTransfer> transfers;
   std::vector<ir::BufferId> edge_buffer;               ///< per edge: what its consumer reads
+  std::vector<bool> edge_shared;  ///< per edge: its consumer reads a buffer of another cpu of its host
   std::vector<std::vector<ir::BufferId>> port_buffer;  ///< per node, per actor port
 
   /// The transfers from the output's own buffer down to `b`, nearest the root first.

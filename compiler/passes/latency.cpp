@@ -24,7 +24,10 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
   for (ir::NodeId n : schedule.order)
     for (ir::EdgeId e : in_edges[n]) {
       const ir::Edge& edge = dfg.edges[e];
-      l.edge_arrival[e] = l.node[edge.src] + edge_delay(s, plan.buffers[plan.edge_buffer[e]].hop);
+      const PlannedBuffer& read = plan.buffers[plan.edge_buffer[e]];
+      // Another cpu of the host reads a firing's output in the next cycle (shared memory).
+      const std::uint32_t delay = plan.edge_shared[e] && !read.in ? 1 : edge_delay(s, read.hop);
+      l.edge_arrival[e] = l.node[edge.src] + delay;
       l.node[n] = std::max(l.node[n], l.edge_arrival[e]);
     }
   std::uint32_t max_hop = 0;

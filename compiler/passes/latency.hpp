@@ -26,6 +26,9 @@
 ///    because it also sends elsewhere: such a buffer delays only the paths that leave the PE.
 ///  - without overlap: t. Each pair of connected buffer nodes on different PEs delays one cycle
 ///    (the papers' rule).
+///  - a consumer on another cpu of the producer's host reads the producer's buffer (shared
+///    memory, t = 0): 1 in both strategies, since the two cpus fire at once. A buffer a transfer
+///    fills in host memory is read by every cpu of the host as by its own.
 /// Input latency: a node without inputs fires from cycle 0 (or its floor); a node n fires from
 ///   L(n) = max(floor(n), max over its input edges e of arrival(e)),
 ///   arrival(e) = L(src(e)) + delay(e),

@@ -106,7 +106,7 @@ const PlanNode& HostPlan::node(ir::NodeId n) const {
 }
 
 std::vector<ir::PeId> HostPlan::pes() const {
-  std::vector<ir::PeId> out = {cpu};
+  std::vector<ir::PeId> out = cpus;
   out.insert(out.end(), gpus.begin(), gpus.end());
   return out;
 }
@@ -321,21 +321,34 @@ class StrategyBuilder {
     out_.touched[pe] = std::move(out);
   }
 
-  /// The owner of each colour and every launcher of a transfer touching it share memory. Each
-  /// end of a host-to-host transfer touches only a colour of its own host, run by its CPU (the
-  /// colour's owner over a net link; over a gpudirect link, the GPU owns it).
+  /// The owner of each colour and every launcher of a transfer touching it share memory, and so
+  /// does every cpu whose firings or delay copies read one of its members in place (shared
+  /// memory) with each of those; two such readers do not, since neither writes it. Each end of a
+  /// host-to-host transfer touches only a colour of its own host, run by its first CPU (the
+  /// colour's owner or another cpu of the host over a net link; over a gpudirect link, the GPU
+  /// owns it).
   void add_neighbours() {
-    std::vector<std::set<ir::PeId>> users(s_.colours.size());
+    std::vector<std::set<ir::PeId>> users(s_.colours.size()), readers(s_.colours.size());
     for (ir::ColourId c = 0; c < s_.colours.size(); ++c) users[c].insert(s_.colours[c].pe);
     for (const ir::IgTransfer& t : s_.transfers) {
       const bool net = is_net(p_, t);
       users[s_.buffers[t.from].colour].insert(net ? net_runner(p_, t.from_pe) : launcher(p_, t));
       users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : launcher(p_, t));
     }
-    for (const auto& group : users)
-      for (ir::PeId a : group)
-        for (ir::PeId b : group)
+    for (const ir::IgFiring& f : s_.firings)
+      for (const ir::PortBinding& port : f.ports) readers[s_.buffers[port.buffer].colour].insert(f.pe);
+    for (const ir::IgCopy& c : s_.copies) readers[s_.buffers[c.from].colour].insert(s_.buffers[c.to].pe);
+    for (ir::ColourId c = 0; c < s_.colours.size(); ++c) {
+      for (ir::PeId a : users[c])
+        for (ir::PeId b : users[c])
           if (a != b) out_.neighbours[a].insert(b);
+      for (ir::PeId r : readers[c])
+        for (ir::PeId u : users[c])
+          if (r != u) {
+            out_.neighbours[r].insert(u);
+            out_.neighbours[u].insert(r);
+          }
+    }
   }
 
   const ir::Program& p_;
@@ -417,6 +430,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
   h.cpu = program.arch.hosts[host].cpu;
+  h.cpus = program.arch.hosts[host].cpus;
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
   for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   for (ir::NodeId n : ig.schedule) {
@@ -526,7 +540,15 @@ std::string dump(const HostPlans& plans) {
         out += fmt::format(" device {} streams {}",
                            x.device, streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
       }
-      out += fmt::format(" colours {}\n", h.colour_count[pe]);
+      out += fmt::format(" colours {}", h.colour_count[pe]);
+      if (h.cpus.size() > 1 && pe == h.cpu)
+        out += " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
+      out += "\n";
+    }
+    if (h.cpus.size() > 1) {
+      std::vector<std::string> names;
+      for (ir::PeId c : h.cpus) names.push_back(h.pe(c).name);
+      out += fmt::format("  shared memory {}\n", fmt::join(names, " "));
     }
     for (ir::Strategy strategy : ir::kStrategies) {
       const StrategyPlan& sp = h.strategies[strategy];

@@ -17,7 +17,10 @@
 /// into the GPU's own buffer (device memory). Two PEs are neighbours when their threads touch a
 /// common allocation (a colour): the owner of a colour and the launcher of every transfer that
 /// reads or writes one of its members; a host-to-host transfer's end on a host is run by that
-/// host's CPU (a GPU and its CPU are neighbours through a gpudirect buffer; never across hosts).
+/// host's first CPU (a GPU and its CPU are neighbours through a gpudirect buffer; never across
+/// hosts). The cpus of a host share its memory: a firing on one reads a buffer of another
+/// directly, and its cpu is then a neighbour of the buffer's owner and of the launchers of the
+/// transfers touching its colour (not of the other cpus that only read it).
 ///
 /// A PE's steps, in the cycle model of latency.hpp:
 ///  - with overlap: its transfers (host-to-host receives, then sends, then the ones it launches
@@ -189,7 +192,8 @@ struct StrategyPlan {
 struct HostPlan {
   ir::HostId host = 0;
   std::string host_name;
-  ir::PeId cpu = 0;
+  ir::PeId cpu = 0;             ///< the first cpu: the host end of its links, its MPI thread
+  std::vector<ir::PeId> cpus;   ///< every cpu of the host, the first one first
   std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
                                ///< never opened
   std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
@@ -206,7 +210,7 @@ struct HostPlan {
   bool multi_host() const { return host_names.size() > 1; }
   /// Whether this host sends or receives a transfer over a gpudirect link.
   bool has_gpudirect() const;
-  /// The host's PEs, cpu first, then its gpus.
+  /// The host's PEs, cpus first, then its gpus.
   std::vector<ir::PeId> pes() const;
   /// The nodes on `pe`, in schedule order.
   std::vector<const PlanNode*> nodes_on(ir::PeId pe) const;

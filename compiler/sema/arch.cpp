@@ -3,6 +3,7 @@
 /// host (the CPU first, then the GPUs in declaration order), then the links.
 #include "sema/arch.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <utility>
@@ -43,11 +44,15 @@ class ArchBuilder {
   void check_gpudirect();
 
  private:
-  /// Adds the host's cpu; reports a missing or second one.
+  /// Adds the host's cpus (`cpu;`, `cpu c0;`, `cpu c 4;`); reports none, a name given twice, a bad
+  /// count.
   void host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names);
   void host_gpus(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names);
   std::optional<ir::LinkKind> link_kind(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
   void check_duplicate(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
+  /// The cpus of one host share its memory: no link joins two of them, and the host's links
+  /// attach to its first cpu.
+  bool cpu_ends(const ast::LinkDecl& l, ir::PeId a, ir::PeId b);
   /// Whether a link joins `from` to `to` directly (`net`: or a path of net links).
   bool joined(ir::PeId from, ir::PeId to, bool net) const;
   ir::Pe& add_pe(ir::Host& host, std::string local_name, ir::PeKind kind, SourceLoc loc);
@@ -93,20 +98,31 @@ void ArchBuilder::host(const ast::HostDecl& h) {
 }
 
 void ArchBuilder::host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe_names) {
-  const ast::PeDecl* first = nullptr;
+  constexpr std::int64_t kMaxCpus = 1024;
   for (const ast::PeDecl& pe : h.pes) {
     if (pe.kind.name != "cpu") continue;
-    if (first) {
-      auto b = diags_.error(pe.loc, fmt::format("host '{}' has more than one cpu", h.name.name), 3);
-      b.note(first->loc, "first cpu is here", 3);
-      continue;
+    std::vector<ast::Ident> names;
+    if (pe.count) {
+      if (*pe.count < 1 || *pe.count > kMaxCpus) {
+        diags_.error(pe.count_loc, fmt::format("a host declares between 1 and {} cpus at once, got {}", kMaxCpus,
+                                               *pe.count),
+                     static_cast<std::uint32_t>(std::to_string(*pe.count).size()));
+        continue;
+      }
+      for (std::int64_t i = 0; i < *pe.count; ++i) names.push_back({fmt::format("{}{}", pe.name.name, i), pe.name.loc});
+    } else {
+      names.push_back(pe.name);
     }
-    first = &pe;
-    pe_names.declare({"cpu", pe.loc}, 0, diags_);
-    host.cpu = static_cast<ir::PeId>(g_.pes.size());
-    add_pe(host, "cpu", ir::PeKind::cpu, pe.loc);
+    if (pe.name.name != "cpu") check_cxx_name(pe.name, "cpu", diags_);
+    for (const ast::Ident& name : names) {
+      if (!pe_names.declare(name, 0, diags_)) continue;
+      if (host.cpus.empty()) host.cpu = static_cast<ir::PeId>(g_.pes.size());
+      host.cpus.push_back(static_cast<ir::PeId>(g_.pes.size()));
+      add_pe(host, name.name, ir::PeKind::cpu, name.loc);
+    }
   }
-  if (!first && !h.name.name.empty())
+  const bool declared = std::any_of(h.pes.begin(), h.pes.end(), [](const ast::PeDecl& pe) { return pe.kind.name == "cpu"; });
+  if (!declared && !h.name.name.empty())
     error_at(diags_, span_of(h.name),
              fmt::format("host '{}' has no cpu; every host needs one ('cpu;')", h.name.name));
 }
@@ -201,6 +217,30 @@ void ArchBuilder::check_duplicate(const ast::LinkDecl& l, ir::PeId a, ir::PeId b
   earlier.push_back(&l);
 }
 
+bool ArchBuilder::cpu_ends(const ast::LinkDecl& l, ir::PeId a, ir::PeId b) {
+  const ir::Pe& pa = g_.pes[a];
+  const ir::Pe& pb = g_.pes[b];
+  if (pa.host == pb.host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu) {
+    error_at(diags_, span_of(l.b),
+             fmt::format("{} and {} are cpus of one host: they share its memory, and no link joins them", pa.name,
+                         pb.name));
+    return false;
+  }
+  for (const ast::PeRef* ref : {&l.a, &l.b}) {
+    const ir::Pe& pe = g_.pes[ref == &l.a ? a : b];
+    const ir::Host& host = g_.hosts[pe.host];
+    if (pe.kind != ir::PeKind::cpu || host.cpu == g_.find_pe(pe.name)) continue;
+    auto d = error_at(diags_, span_of(*ref),
+                      fmt::format("links of host '{}' attach to its first cpu, {}, not {}: its cpus share "
+                                  "one memory, which that cpu stands for",
+                                  host.name, g_.pes[host.cpu].name, pe.name));
+    note_at(d, span_of(ast::Ident{g_.pes[host.cpu].local_name, g_.pes[host.cpu].loc}),
+            fmt::format("{} is declared here", g_.pes[host.cpu].name));
+    return false;
+  }
+  return true;
+}
+
 void ArchBuilder::link(const ast::LinkDecl& l) {
   auto a = resolve_pe(l.a, arch_, false, diags_);
   auto b = resolve_pe(l.b, arch_, false, diags_);
@@ -209,6 +249,7 @@ void ArchBuilder::link(const ast::LinkDecl& l) {
     error_at(diags_, span_of(l.b), fmt::format("link from {} to itself", g_.pes[*a].name));
     return;
   }
+  if (!cpu_ends(l, *a, *b)) return;
   auto kind = link_kind(l, *a, *b);
   if (!kind) return;
   check_duplicate(l, *a, *b);
@@ -295,6 +336,12 @@ std::optional<ir::PeId> resolve_pe(const ast::PeRef& ref, const ArchInfo& arch, 
     b = error_at(diags, span_of(ref.host),
                  fmt::format("arch '{}' has no host '{}'{}", g.name, ref.host.name,
                              did_you_mean(ref.host.name, host_names)));
+  } else if (ref.pe.name == "cpu" && host->cpus.size() > 1) {
+    std::vector<std::string> cpus;
+    for (ir::PeId c : host->cpus) cpus.push_back(g.pes[c].name);
+    b = error_at(diags, span_of(ref.pe),
+                 fmt::format("'{}.cpu' is ambiguous: host '{}' has {} cpus ({}); name one", host->name, host->name,
+                             cpus.size(), fmt::join(cpus, ", ")));
   } else {
     std::vector<std::string> local_names;
     for (const ir::Pe& pe : g.pes)

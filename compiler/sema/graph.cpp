@@ -260,10 +260,15 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
     }
     return seen;
   };
+  // The cpus of a host share its memory, which its links reach through its first cpu.
+  auto memory_of = [&](ir::PeId pe) {
+    return g.pes[pe].kind == ir::PeKind::cpu ? g.hosts[g.pes[pe].host].cpu : pe;
+  };
   for (const ir::Edge& e : edges) {
     auto from = nodes.pe_of[e.src];
     auto to = nodes.pe_of[e.dst];
-    if (!from || !to || *from == *to || reachable_from(*from)[*to]) continue;
+    if (!from || !to || memory_of(*from) == memory_of(*to) || reachable_from(memory_of(*from))[memory_of(*to)])
+      continue;
     auto b = diags.error(e.loc,
                          fmt::format("no path from {} to {} through the links of arch '{}'",
                                      g.pes[*from].name, g.pes[*to].name, g.name),

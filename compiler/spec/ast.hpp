@@ -104,7 +104,10 @@ struct ActorDecl {
 /// with the GPU's memory capacity: `gpu g0 = 0 (memory 24 GiB);`.
 struct PeDecl {
   Ident kind;  ///< cpu or gpu
-  Ident name;  ///< "cpu" for the cpu (its location is the keyword's)
+  Ident name;  ///< a bare `cpu;` is named "cpu" (its location is the keyword's)
+  /// `cpu c 4;`: four cpus c0 .. c3; none for a single cpu.
+  std::optional<std::int64_t> count;
+  SourceLoc count_loc;
   ExprPtr ordinal;  ///< gpus only
   std::optional<double> memory;  ///< bytes, units applied
   SourceLoc memory_loc;

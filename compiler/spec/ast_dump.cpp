@@ -106,6 +106,8 @@ Item arch_item(const ArchDecl& a) {
     Item host{h.loc, "host " + h.name.name, {}};
     for (const PeDecl& pe : h.pes) {
       std::string text = pe.kind.name;
+      if (!pe.ordinal && pe.name.name != pe.kind.name) text += " " + pe.name.name;
+      if (pe.count) text += fmt::format(" {}", *pe.count);
       if (pe.ordinal) text += fmt::format(" {} = {}", pe.name.name, expr_text(*pe.ordinal));
       if (pe.memory) text += fmt::format(" memory {} B", *pe.memory);
       host.children.push_back({pe.loc, text, {}});

@@ -543,7 +543,7 @@ bool Parser::parse_arch_item(ast::ArchDecl& arch) {
   return false;
 }
 
-// host := 'host' IDENT '{' { 'cpu' ';' | 'gpu' IDENT '=' expr ';' } '}'
+// host := 'host' IDENT '{' { 'cpu' [IDENT [INTEGER]] ';' | 'gpu' IDENT '=' expr ';' } '}'
 bool Parser::parse_host(ast::ArchDecl& arch) {
   ast::HostDecl d;
   d.loc = tok_.loc;
@@ -566,8 +566,15 @@ bool Parser::parse_pe(ast::HostDecl& host) {
   if (at_word("cpu")) {
     d.kind = take_ident();
     d.name = d.kind;
+    if (at(Tok::identifier)) d.name = take_ident();
+    if (at(Tok::integer)) {
+      d.count = tok_.int_value;
+      d.count_loc = tok_.loc;
+      advance();
+    }
+    std::string what = d.count ? "cpu count" : d.name.name == "cpu" ? "'cpu'" : "cpu name";
     host.pes.push_back(std::move(d));
-    return expect_semi("'cpu'");
+    return expect_semi(what);
   }
   if (!at_word("gpu")) {
     error_here(fmt::format("expected 'cpu' or 'gpu' in host body, found {}", found()));

@@ -23,6 +23,8 @@
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
 ///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see dfg/mpi/placement.hpp)
 ///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is CUDA-aware
+///     --pin-cpus            pin the worker thread of the host's k-th PE (cpus first) to core k
+///                           (modulo the cores the process may use; dfg/pin.hpp)
 ///     --help                print the usage and exit
 ///
 /// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
@@ -92,6 +94,7 @@ struct Options {
   std::vector<MigrationRequest> migrations;
   std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
   bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
+  bool pin_cpus = false;      ///< --pin-cpus: each PE's worker thread on a core of its own
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
   /// The runtime params' names, in the same order.
@@ -284,6 +287,9 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
     } else if (flag == "--no-overlap") {
       if (!no_value()) return fail("error: --no-overlap: takes no value");
       o.overlap = false;
+    } else if (flag == "--pin-cpus") {
+      if (!no_value()) return fail("error: --pin-cpus: takes no value");
+      o.pin_cpus = true;
     } else if (flag == "--no-cuda-aware-mpi") {
       if (!no_value()) return fail("error: --no-cuda-aware-mpi: takes no value");
       o.cuda_aware_mpi = false;
@@ -396,6 +402,7 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
       "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
       "                          on one host accepts only its host on rank 0)\n"
       "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
+      "  --pin-cpus              pin the host's k-th PE's thread (cpus first) to core k\n"
       "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";

@@ -34,6 +34,7 @@
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/neighbour_sync.hpp"
+#include "dfg/pin.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/stats.hpp"
@@ -160,16 +161,21 @@ class PeWorker {
   virtual void cycles_no_overlap(Where& where) = 0;
 };
 
-/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]`, joins
+/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
+/// to core pe with --pin-cpus), joins
 /// them all; after an error prints it (dfg::Workers) and returns 1, else returns
 /// run.report(options).
 template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
+  const bool pin = options.pin_cpus;
   for (std::size_t pe = 0; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker, &run](Where& where) { worker.run(where, run.overlap); });
+    threads.spawn(names[pe], [&worker, &run, pe, pin](Where& where) {
+      if (pin) pin_this_thread(pe);
+      worker.run(where, run.overlap);
+    });
   }
   if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
   return run.report(options);

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <set>
+#include <string>
 
 #include "mapping/search.hpp"
 #include "passes/pipeline.hpp"
@@ -110,5 +112,54 @@ TEST_CASE("the searches are deterministic", "[mapping][search]") {
       CHECK(a.best[i].score == b.best[i].score);
     }
     CHECK(a.evaluated == b.evaluated);
+  }
+}
+
+TEST_CASE("any cpu spreads nodes over the cores of a host, which fire at once", "[mapping][search]") {
+  // src @ A.c0 feeds four filters free on any of A's four cpus; a sink @ A.c0 reads them all.
+  test::ProgramBuilder b("bank");
+  b.type("T", ir::ElemType::f32, 1 << 16);
+  b.actor("Src", "out T o").actor("Fir", "in T x; out T y").actor("Sink", "in T a; in T b; in T c; in T d");
+  b.host("A", 0, 25e9, 4);
+  b.node("src", "Src", "A.c0");
+  for (const char* f : {"f0", "f1", "f2", "f3"}) b.node(f, "Fir", "A.c0");
+  b.node("sink", "Sink", "A.c0");
+  for (const char* f : {"f0", "f1", "f2", "f3"}) b.edge("src.o", std::string(f) + ".x");
+  b.edge("f0.y", "sink.a").edge("f1.y", "sink.b").edge("f2.y", "sink.c").edge("f3.y", "sink.d");
+  ir::Program p = b.build();
+  const std::size_t pes = p.arch.pes.size();
+  for (ir::NodeId n = 1; n <= 4; ++n)
+    for (ir::PeId pe = 0; pe < pes; ++pe) p.dfg.nodes[n].candidates.push_back(pe);
+  mapping::CostTable costs;
+  costs.firing.assign(p.dfg.nodes.size(), std::vector<std::optional<double>>(pes, 1e-4));
+  for (ir::NodeId n = 1; n <= 4; ++n) costs.firing[n].assign(pes, 4e-3);
+  costs.capacity.assign(pes, std::nullopt);
+  costs.overhead = {{1e-5, 1e-5}};
+  for (auto method : {mapping::SearchOptions::Method::exact, mapping::SearchOptions::Method::heuristic}) {
+    for (Strategy s : ir::kStrategies) {
+      CAPTURE(static_cast<int>(method), ir::to_string(s));
+      mapping::SearchOptions o;
+      o.strategy = s;
+      o.method = method;
+      auto found = mapping::search(p, costs, o);
+      REQUIRE(!found.best.empty());
+      const mapping::Candidate& best = found.best.front();
+      // One filter a core: the period is one filter and the pinned nodes on A.c0, not four.
+      std::set<ir::PeId> used;
+      for (ir::NodeId n = 1; n <= 4; ++n) used.insert(best.pe_of[n]);
+      CHECK(used.size() == 4);
+      CHECK(best.period == Approx(4e-3 + 2e-4 + 1e-5));
+      // The filters read src's block in place and the sink theirs: no transfer, one cycle each.
+      ir::Program chosen = mapping::with_mapping(p, best.pe_of);
+      ir::Ig ig = run_passes(chosen);
+      CHECK(ig[s].transfers.empty());
+      CHECK(best.latency_cycles == 2);
+      // The host's memory is counted once, under its first cpu.
+      auto pred = mapping::predict(chosen, ig, costs)[s];
+      std::int64_t total = 0;
+      for (const ir::MemoryReport& m : ig[s].memory) total += m.after;
+      CHECK(pred.memory[0] == total);
+      for (ir::PeId pe = 1; pe < pes; ++pe) CHECK(pred.memory[pe] == 0);
+    }
   }
 }

@@ -53,19 +53,20 @@ inline ProgramBuilder piic() {
 }
 
 /// 4 hosts A..D, each a CPU and 3 GPUs on PCIe; g0 <-> g1 on NVLink; the CPUs in a ring.
-inline void cluster16(ProgramBuilder& b) {
+/// `cores` > 1: each host has cpus c0 .. c<cores - 1> (one memory), its links on c0.
+inline void cluster16(ProgramBuilder& b, int cores = 1) {
   const char* hosts[] = {"A", "B", "C", "D"};
+  const std::string cpu = cores == 1 ? ".cpu" : ".c0";
   for (const char* h : hosts)
-    b.host(h, 3).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
+    b.host(h, 3, 25e9, cores).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
   for (int h = 0; h < 4; ++h)
-    b.link(std::string(hosts[h]) + ".cpu", std::string(hosts[(h + 1) % 4]) + ".cpu",
-           ir::LinkKind::net, 2.6e9);
+    b.link(std::string(hosts[h]) + cpu, std::string(hosts[(h + 1) % 4]) + cpu, ir::LinkKind::net, 2.6e9);
 }
 
 /// A random layered DAG of `nodes` nodes on cluster16 (or the architecture `arch` adds), randomly
 /// mapped. Each input reads one of the last `window` outputs, preferring those no one reads yet.
-inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20,
-                                     const std::function<void(ProgramBuilder&)>& arch = cluster16) {
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window,
+                                     const std::function<void(ProgramBuilder&)>& arch) {
   ProgramBuilder b("random");
   b.type("T", ir::ElemType::f32, 1024);
   add_generic_actors(b, "T");
@@ -113,6 +114,11 @@ inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window =
       }
   }
   return b;
+}
+
+/// The same on cluster16 with `cores` cpus a host.
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20, int cores = 1) {
+  return random_program(seed, nodes, window, [cores](ProgramBuilder& b) { cluster16(b, cores); });
 }
 
 }  // namespace dfgc::test

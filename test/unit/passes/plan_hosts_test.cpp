@@ -8,6 +8,7 @@
 #include "passes/pipeline.hpp"
 #include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
+#include "passes/simulate.hpp"
 
 using namespace dfgc;
 using ir::Strategy;
@@ -341,4 +342,116 @@ TEST_CASE("plan: the dump names everything by spec names, the same every time", 
         std::string::npos);
   CHECK(first.find("from host A tag 0") != std::string::npos);
   CHECK(first.find("0x") == std::string::npos);
+}
+
+namespace {
+
+/// p @ A.c0 feeds q @ A.c1 and c @ A.c2; q feeds c: three cpus of one host, no GPU.
+ir::Program cores_program() {
+  test::ProgramBuilder b("cores");
+  b.type("T", ir::ElemType::f32, 64).actor("P", "out T o").actor("Q", "in T a; out T b").actor("C", "in T x; in T y");
+  b.host("A", 0, 25e9, 3);
+  b.node("p", "P", "A.c0").node("q", "Q", "A.c1").node("c", "C", "A.c2");
+  b.edge("p.o", "q.a").edge("q.b", "c.x").edge("p.o", "c.y");
+  return b.build();
+}
+
+/// s @ A.c1 -> g @ A.g0 -> t @ B.c1; A.c0 joins A.g0 and B.c0; two cpus a host.
+ir::Program cores_and_hosts_program() {
+  test::ProgramBuilder b("cores2");
+  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("G", "in T a; out T b").actor("C", "in T m");
+  b.host("A", 1, 25e9, 2).host("B", 0, 25e9, 2).link("A.c0", "B.c0", ir::LinkKind::net, 2.6e9);
+  b.node("s", "S", "A.c1").node("g", "G", "A.g0").node("t", "C", "B.c1");
+  b.edge("s.o", "g.a").edge("g.b", "t.m");
+  return b.build();
+}
+
+}  // namespace
+
+TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle later", "[plan_hosts]") {
+  ir::Program p = cores_program();
+  ir::Ig ig = run_passes(p);
+  HostPlans plans = plan_hosts(p, ig);
+  REQUIRE(plans.hosts.size() == 1);
+  const HostPlan& h = plans.hosts[0];
+  const ir::PeId c0 = pe_named(p, "A.c0"), c1 = pe_named(p, "A.c1"), c2 = pe_named(p, "A.c2");
+  CHECK(h.cpu == c0);
+  CHECK(h.cpus == std::vector<ir::PeId>{c0, c1, c2});
+  CHECK(h.pes() == std::vector<ir::PeId>{c0, c1, c2});
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const StrategyPlan& sp = h.strategies[strategy];
+    // No copy: every entry is a firing or c's delay copy, on its own cpu's thread.
+    CHECK(ig[strategy].transfers.empty());
+    for (const Entry& e : sp.entries) CHECK(e.kind != Entry::Kind::transfer);
+    // q reads p's buffer where p wrote it, the slot of the previous cycle: double, lag 1.
+    const Entry& q = entry_named(sp, "q (Q)");
+    CHECK(q.runner == c1);
+    REQUIRE(q.ports.size() == 2);
+    CHECK(sp.buffers[q.ports[0].slot.buffer].name == "p.o@A.c0");
+    CHECK(q.ports[0].slot.pe == c0);
+    CHECK(q.ports[0].slot.slots == 2);
+    CHECK(q.ports[0].slot.lag == 1);
+    CHECK(q.first_cycle == 1);
+    CHECK(entry_named(sp, "p (P)").ports[0].slot.lag == 0);
+    // c: q's output a cycle later (cycle 2); p's arrives in cycle 1 and waits in a delay line on
+    // c's cpu, filled from p's buffer in place.
+    CHECK(entry_named(sp, "c (C)").first_cycle == 2);
+    const Entry& delay = entry_named(sp, "c.y.delay@A.c2 <- p.o@A.c0");
+    CHECK(delay.runner == c2);
+    CHECK(delay.read->pe == c0);
+    CHECK(delay.read->lag == 1);
+    // A reader waits for the buffer's writer and the other way round: c0-c1 and c0-c2 (p.o),
+    // c1-c2 (q.b).
+    CHECK(sp.neighbours[c0] == std::set<ir::PeId>{c1, c2});
+    CHECK(sp.neighbours[c1] == std::set<ir::PeId>{c0, c2});
+    CHECK(sp.neighbours[c2] == std::set<ir::PeId>{c0, c1});
+    // Each cpu fires its own nodes and ends its cycle: no transfer step to wait for.
+    CHECK(step_names(sp, c1) == std::vector<std::string>{"fire fire_q", "end cycle"});
+    // The buffers another cpu reads are never shared with another buffer.
+    for (const PlanColour& c : sp.storage[c0]) CHECK(c.members.size() == 1);
+    test::SimReport r = test::simulate(p, ig[strategy], 1000);
+    for (const std::string& e : r.errors) UNSCOPED_INFO(e);
+    CHECK(r.errors.empty());
+    CHECK(r.firings[2] == 998);
+  }
+  const std::string dump = dfgc::dump(plans);
+  CHECK(dump.find("  shared memory A.c0 A.c1 A.c2\n") != std::string::npos);
+  CHECK(dump.find("pe A.c0 cpu colours 1 first cpu: the host end of its links") != std::string::npos);
+}
+
+TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI", "[plan_hosts]") {
+  ir::Program p = cores_and_hosts_program();
+  ir::Ig ig = run_passes(p);
+  HostPlans plans = plan_hosts(p, ig);
+  const ir::PeId a0 = pe_named(p, "A.c0"), a1 = pe_named(p, "A.c1"), g0 = pe_named(p, "A.g0");
+  const ir::PeId b0 = pe_named(p, "B.c0"), b1 = pe_named(p, "B.c1");
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const StrategyPlan& a = plans.hosts[0].strategies[strategy];
+    const StrategyPlan& b = plans.hosts[1].strategies[strategy];
+    // The GPU reads s's buffer on A.c1 over the pcie link of A.c0, launched on its h2d stream.
+    const Entry& h2d = entry_named(a, "s.o@A.c1 -> s.o@A.g0");
+    CHECK(h2d.runner == g0);
+    CHECK(h2d.stream == StreamKind::h2d);
+    CHECK(h2d.read->pe == a1);
+    CHECK(a.neighbours[a1].count(g0) == 1);
+    // g's token comes back to host A's memory, then goes to B: posted by each host's first cpu,
+    // received where t's cpu reads it.
+    const Entry& send = entry_named(a, "g.b@A.c0 -> g.b@B.c1");
+    CHECK(send.runner == a0);
+    CHECK(send.net == Entry::Net::send);
+    const Entry& recv = entry_named(b, "g.b@A.c0 -> g.b@B.c1");
+    CHECK(recv.runner == b0);
+    CHECK(recv.net == Entry::Net::recv);
+    CHECK(recv.write->pe == b1);
+    CHECK(b.neighbours[b1] == std::set<ir::PeId>{b0});
+    CHECK(entry_named(b, "t (C)").runner == b1);
+    // B.c1 has no MPI step: only B.c0 completes the host's MPI transfers.
+    CHECK(step_names(b, b1).back() == "end cycle");
+    for (const std::string& s : step_names(b, b1)) CHECK(s.find("net") == std::string::npos);
+    test::SimReport r = test::simulate(p, ig[strategy], 200);
+    for (const std::string& e : r.errors) UNSCOPED_INFO(e);
+    CHECK(r.errors.empty());
+  }
 }

@@ -3,6 +3,7 @@
 //   b.type("Matrix", ir::ElemType::f32, 4 << 20);
 //   b.actor("Inc", "in Matrix a; out Matrix b");
 //   b.host("A", 1);                       // A.cpu, A.g0, pcie links A.cpu <-> A.g<i>
+//   b.host("B", 1, 25e9, 4);              // B.c0 .. B.c3 (one memory), B.g0, B.c0 <-> B.g0
 //   b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
 //   b.node("i1", "Inc", "A.g0");
 //   b.edge("p.m", "i1.a");
@@ -67,10 +68,14 @@ class ProgramBuilder {
   }
 
   /// A host with a CPU and `gpus` GPUs g0, g1, ..., each linked to the CPU by PCIe.
-  ProgramBuilder& host(const std::string& name, int gpus, double pcie = 25e9) {
+  /// `cores` > 1: cpus c0 .. c<cores - 1> sharing the host's memory, instead of one named cpu.
+  ProgramBuilder& host(const std::string& name, int gpus, double pcie = 25e9, int cores = 1) {
     ir::Host h;
     h.name = name;
-    h.cpu = add_pe(name, "cpu", ir::PeKind::cpu, -1);
+    if (cores == 1) h.cpus.push_back(add_pe(name, "cpu", ir::PeKind::cpu, -1));
+    for (int c = 0; cores > 1 && c < cores; ++c)
+      h.cpus.push_back(add_pe(name, "c" + std::to_string(c), ir::PeKind::cpu, -1));
+    h.cpu = h.cpus.front();
     for (int g = 0; g < gpus; ++g)
       h.gpus.push_back(add_pe(name, "g" + std::to_string(g), ir::PeKind::gpu, g));
     p_.arch.hosts.push_back(h);

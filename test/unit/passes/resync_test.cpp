@@ -112,11 +112,13 @@ TEST_CASE("resync: unequal latencies over the paper's cluster", "[resync_inputs]
 
 TEST_CASE("random graphs on a 16-PE cluster run cycle by cycle without a violation",
           "[resync_inputs][colour]") {
+  // cores 4: each host's four cpus share its memory, the others' firings read its buffers.
+  const int cores = GENERATE(1, 4);
   for (std::uint32_t seed = 1; seed <= 12; ++seed) {
-    ir::Program p = test::random_program(seed, 60).build();
+    ir::Program p = test::random_program(seed, 60, 20, cores).build();
     ir::Ig ig = run_passes(p);
     for (Strategy s : ir::kStrategies) {
-      CAPTURE(seed, ir::to_string(s));
+      CAPTURE(cores, seed, ir::to_string(s));
       std::uint32_t deepest = 0;
       for (const ir::IgFiring& f : ig[s].firings) deepest = std::max(deepest, f.latency);
       test::SimReport r = test::simulate(p, ig[s], deepest + 6);

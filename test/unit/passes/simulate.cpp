@@ -106,7 +106,19 @@ class Simulator {
       error(fmt::format("cycle {}: {} touches a slot in transfer", c, what));
   }
 
+  /// The PEs fire at once: a slot that one PE's firing or copy writes in the cycle is touched by
+  /// no other PE in that cycle (the cpus of a host share its memory).
+  void check_pes(Slot s, ir::PeId pe, bool write, std::int64_t c, const std::string& what) {
+    auto& users = fired_[s];
+    for (const auto& [other, wrote] : users)
+      if (other != pe && (wrote || write))
+        error(fmt::format("cycle {}: {} on {} races with {} in the same cycle", c, what, p_.arch.pes[pe].name,
+                          p_.arch.pes[other].name));
+    users.insert({pe, write});
+  }
+
   void fire_all(std::int64_t c) {
+    fired_.clear();
     for (const std::vector<ir::NodeId>& order : ig_.order)
       for (ir::NodeId n : order) {
         if (c >= ig_.firings[n].latency) fire(n, c);
@@ -124,6 +136,7 @@ class Simulator {
           slot(f.ports[port].buffer, {ir::Access::Kind::firing, n, port, f.ports[port].lag}, c);
       std::string what = fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name);
       check_idle(s, false, c, what);
+      check_pes(s, f.pe, false, c, what);
       auto [src, src_port] = feeder_[n][port];
       expect(at(s), {src, src_port, iteration}, c, what);
     }
@@ -131,6 +144,7 @@ class Simulator {
       if (actor.ports[port].dir != ir::PortDir::out) continue;
       Slot s = slot(f.ports[port].buffer, {ir::Access::Kind::firing, n, port, 0}, c);
       check_idle(s, true, c, fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name));
+      check_pes(s, f.pe, true, c, fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name));
       at(s) = {n, port, iteration};
     }
     ++report_.firings[n];
@@ -145,6 +159,8 @@ class Simulator {
     std::string what = "delay copy into " + ig_.buffers[x.to].name;
     check_idle(from, false, c, what);
     check_idle(to, true, c, what);
+    check_pes(from, ig_.buffers[x.to].pe, false, c, what);
+    check_pes(to, ig_.buffers[x.to].pe, true, c, what);
     const ir::IgBuffer& src = ig_.buffers[x.from];
     expect(at(from), {src.node, src.port, c - x.first_cycle}, c, what);
     at(to) = at(from);
@@ -155,6 +171,7 @@ class Simulator {
   std::vector<std::vector<Tag>> storage_;  // per colour, per slot
   std::vector<std::vector<std::pair<ir::NodeId, std::uint32_t>>> feeder_;
   std::set<Slot> reading_, writing_;
+  std::map<Slot, std::set<std::pair<ir::PeId, bool>>> fired_;  // this cycle's firings and copies
   std::vector<std::pair<Slot, Tag>> pending_;
   SimReport report_;
 };

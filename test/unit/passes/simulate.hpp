@@ -7,7 +7,9 @@
 //  - every transfer and delay copy, from its first cycle, moves the token it should;
 //  - with overlap, no firing or copy touches a slot that a transfer reads or writes during the
 //    cycle, and no two transfers write one slot; without overlap, no transfer step reads a slot
-//    that the same step writes.
+//    that the same step writes;
+//  - the PEs fire at once: no slot that a firing or delay copy of one PE writes in a cycle is read
+//    or written by another PE's in the same cycle (the cpus of a host share its memory).
 #pragma once
 
 #include <cstdint>

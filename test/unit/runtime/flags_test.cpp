@@ -53,7 +53,15 @@ TEST_CASE("flags: defaults", "[flags]") {
   CHECK_FALSE(r.options.stats);
   CHECK_FALSE(r.options.help);
   CHECK(r.options.migrations.empty());
+  CHECK_FALSE(r.options.pin_cpus);
   CHECK(r.options.params == std::vector<std::int64_t>{2048, 100, -3});
+}
+
+TEST_CASE("flags: --pin-cpus takes no value", "[flags]") {
+  const dfg::FlagsResult r = parse({"--pin-cpus"});
+  REQUIRE(r.ok());
+  CHECK(r.options.pin_cpus);
+  CHECK(error_of({"--pin-cpus=1"}) == "error: --pin-cpus: takes no value");
 }
 
 TEST_CASE("flags: every flag, both spellings", "[flags]") {

@@ -47,7 +47,28 @@ TEST_CASE("processing elements are ordered host by host, cpu first", "[sema]") {
   CHECK(g.links[3].kind == ir::LinkKind::net);
 }
 
-TEST_CASE("hosts have one cpu and gpus with distinct names and ordinals", "[sema]") {
+TEST_CASE("a host's cpus, named or counted, come first and share one memory", "[sema]") {
+  auto a = test::analyze(
+      "arch a {\n  host A { gpu g0 = 0; cpu main; cpu w 3; }\n  host B { cpu; }\n"
+      "  link A.main <-> A.g0 pcie (10 GB/s);\n  link A.main <-> B.cpu net (1 GB/s);\n}\n"
+      "param N = 4;\ntype T = float[N];\n"
+      "actor P { out T o; cpu \"p.hpp\"; }\nactor C { in T i; cpu \"c.hpp\"; }\n"
+      "app x on a { node p : P @ A.w2; node c : C @ B.cpu; p.o -> c.i; }\n");
+  REQUIRE(a->program);
+  const ir::ArchGraph& g = a->program->arch;
+  REQUIRE(g.pes.size() == 6);
+  std::vector<std::string> names;
+  for (const ir::Pe& pe : g.pes) names.push_back(pe.name);
+  CHECK(names == std::vector<std::string>{"A.main", "A.w0", "A.w1", "A.w2", "A.g0", "B.cpu"});
+  CHECK(g.hosts[0].cpu == 0);
+  CHECK(g.hosts[0].cpus == std::vector<ir::PeId>{0, 1, 2, 3});
+  CHECK(g.hosts[0].gpus == std::vector<ir::PeId>{4});
+  CHECK(g.hosts[1].cpus == std::vector<ir::PeId>{5});
+  // A.w2's token reaches B through the host's first cpu, which holds the net link.
+  CHECK(a->program->mapping.pe_of[0] == 3);
+}
+
+TEST_CASE("hosts have cpus and gpus with distinct names and ordinals", "[sema]") {
   CHECK(
       diagnose(with_app("param K = 1;\nruntime param R = 0;\narch b { }\n"
                         "arch a {\n  host A { cpu; gpu g0 = 0; gpu g1 = K - 1; gpu g0 = 2; cpu; }\n"
@@ -58,8 +79,8 @@ TEST_CASE("hosts have one cpu and gpus with distinct names and ordinals", "[sema
       "  5:21-22: note: 'g0' is declared here\n"
       "5:49-50: error: duplicate processing element 'g0'\n"
       "  5:21-22: note: previous definition is here\n"
-      "5:57-59: error: host 'A' has more than one cpu\n"
-      "  5:12-14: note: first cpu is here\n"
+      "5:57-59: error: duplicate processing element 'cpu'\n"
+      "  5:12-14: note: previous definition is here\n"
       "6:8: error: host 'B' has no cpu; every host needs one ('cpu;')\n"
       "6:21-22: error: gpu ordinal must be between 0 and 2147483647, got -1\n"
       "6:34: error: the ordinal of gpu 'g1' depends on runtime param 'R'; only token sizes may "

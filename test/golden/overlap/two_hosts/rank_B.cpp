@@ -159,12 +159,17 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(make_B_g0(run));
   dfg::Workers threads;
   Worker& cpu = *workers[0];
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run](dfg::Where& where) {
+  const bool pin = options.pin_cpus;
+  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
+    if (pin) dfg::pin_this_thread(0);
     dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
   });
   for (std::size_t pe = 1; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run](dfg::Where& where) { worker.run(where, run.overlap); });
+    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
+      if (pin) dfg::pin_this_thread(pe);
+      worker.run(where, run.overlap);
+    });
   }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
