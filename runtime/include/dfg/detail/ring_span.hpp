@@ -21,7 +21,7 @@ namespace dfg {
 template <class T>
 class RingSpan {
  public:
-  DFG_HOST_DEVICE RingSpan() = default;
+  RingSpan() = default;
   DFG_HOST_DEVICE RingSpan(T* slots, std::size_t mask, std::uint64_t start, std::size_t count)
       : slots_(slots), mask_(mask), start_(start), count_(count) {}
 
