@@ -42,10 +42,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <new>
-#include <span>
 #include <stdexcept>
 #include <type_traits>
 
