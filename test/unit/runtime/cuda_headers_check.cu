@@ -4,11 +4,13 @@
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/gpu_timer.hpp"
+#include "dfg/cuda/mapped_fifo.hpp"
 #include "dfg/cuda/nvtx.hpp"
 #include "dfg/cuda/stream.hpp"
 
 #include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"
+#include "dfg/fifo.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/host_buffer.hpp"
 #include "dfg/neighbour_sync.hpp"
@@ -37,7 +39,55 @@ struct Inc {
   }
 };
 
+// A block-wide copy from one ring to another: the FIFO forms a dynamic GPU actor uses.
+template <cuda::thread_scope In, cuda::thread_scope Out>
+__global__ void forward(dfg::RingRef<float, In> in, dfg::RingRef<float, Out> out) {
+  for (;;) {
+    const auto batch = in.block_peek(blockDim.x);
+    if (batch.empty()) {
+      if (in.block_drained()) break;
+      __nanosleep(100);
+      continue;
+    }
+    auto room = out.block_reserve(batch.size());
+    if (threadIdx.x < room.size()) room[threadIdx.x] = batch[threadIdx.x] + 1.0f;
+    out.block_commit(room.size());
+    in.block_release(room.size());
+  }
+  if (threadIdx.x == 0) out.close();
+}
+
 }  // namespace
+
+// CPU -> mapped ring -> kernel -> device ring -> kernel -> mapped ring -> CPU.
+int dfg_cuda_fifo_check() {
+  dfg::MappedFifo<float> to_gpu("cpu -> g0", 1000), to_cpu("g0 -> cpu", 1000);
+  dfg::DeviceFifo<float> between(0, "g0 -> g0", 256);
+  dfg::Stream first(0, "first"), second(0, "second");
+  // Both ends of the device ring are loaded before either runs (lazy loading could serialise them).
+  cudaFuncAttributes attributes{};
+  DFG_CUDA_CHECK(cudaFuncGetAttributes(&attributes, forward<cuda::thread_scope_system, cuda::thread_scope_device>), "load");
+  DFG_CUDA_CHECK(cudaFuncGetAttributes(&attributes, forward<cuda::thread_scope_device, cuda::thread_scope_system>), "load");
+  forward<<<1, 128, 0, first.get()>>>(to_gpu.device(), between.device());
+  forward<<<1, 128, 0, second.get()>>>(between.device(), to_cpu.device());
+  const float values[3] = {1, 2, 3};
+  const auto host_in = to_gpu.host();
+  host_in.reserve(3).copy_from(values);
+  host_in.commit(3);
+  host_in.close();
+  const auto host_out = to_cpu.host();
+  float got[3] = {};
+  std::size_t n = 0;
+  dfg::Fifo<float> local(4);
+  while (!host_out.drained()) {
+    const auto in = host_out.peek(3 - n);
+    in.copy_to(got + n);
+    n += in.size();
+    host_out.release(in.size());
+  }
+  static_cast<void>(local.push_some(got, n));
+  return n == 3 && got[2] == 5.0f && host_out.capacity() == 1024 ? 0 : 1;
+}
 
 // The GPU worker of P -> I -> C on one host with overlap: H2D, fire, D2H, as generated.
 int dfg_cuda_headers_check(std::int64_t iterations) {
