@@ -38,10 +38,7 @@ class RankBarrier {
 
   void arrive_and_wait() {
     comm_thread_.submit(task_);
-    while (!task_.done()) {
-      abort_.throw_if_stopped();
-      std::this_thread::yield();
-    }
+    comm_thread_.wait_until([this] { return task_.done(); }, abort_);
   }
 
  private:

@@ -7,7 +7,7 @@
 ///     comm.start(abort, [&] { dfg::mpi::abort_job(session, abort); });   // run_mpi_worker
 ///     comm.submit(task);          // any thread: the comm thread posts it at its next turn
 ///     ... fire ...
-///     while (!task.done()) { abort.throw_if_stopped(); std::this_thread::yield(); }
+///     comm.wait_until([&] { return task.done(); }, abort);
 ///     comm.finish();              // joins it; MPI belongs to the calling thread again
 ///
 /// Why a thread of its own. MPI moves a message only inside MPI calls (Open MPI and MPICH make no
@@ -39,6 +39,9 @@
 /// - The comm thread polls (test() on every task in flight, then std::this_thread::yield) while
 ///   it has tasks in flight or had some within kIdleSpin; then it sleeps on a condition variable
 ///   until a submission, finish(), the stop, or kIdleCheck passes.
+/// - wait_until() polls (yielding) for kWaitSpin, then sleeps until the comm thread completes a
+///   task, the stop, or kWaitCheck passes: a CPU worker that waits long leaves its core to the
+///   comm thread and the other workers. The comm thread notifies only when someone sleeps.
 /// - The comm thread allocates only to grow its list of tasks in flight (reserved for 64).
 #pragma once
 
@@ -89,6 +92,10 @@ class CommThread final : private AbortListener {
   /// The longest it sleeps before it looks at the Abort again (the AbortListener wakes it first).
   static constexpr std::chrono::milliseconds kIdleCheck{50};
 
+  /// How long wait_until() polls before it sleeps, and the longest it sleeps between checks.
+  static constexpr std::chrono::microseconds kWaitSpin{50};
+  static constexpr std::chrono::milliseconds kWaitCheck{1};
+
   CommThread() { flight_.reserve(64); }
   ~CommThread() { finish(); }
 
@@ -131,6 +138,25 @@ class CommThread final : private AbortListener {
     abort_->unsubscribe(*this);
   }
 
+  /// Returns once `ready()` (a test of tasks' done()) is true; throws dfg::Aborted once `abort`
+  /// is raised. Any thread but the comm thread.
+  template <class Ready>
+  void wait_until(Ready ready, const Abort& abort) {
+    const auto spin_end = std::chrono::steady_clock::now() + kWaitSpin;
+    while (!ready()) {
+      abort.throw_if_stopped();
+      if (std::chrono::steady_clock::now() < spin_end) {
+        std::this_thread::yield();
+        continue;
+      }
+      std::unique_lock<std::mutex> lock(done_mutex_);
+      waiters_.fetch_add(1, std::memory_order_seq_cst);
+      std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the one in loop()
+      if (!ready() && !abort.stopped()) done_cv_.wait_for(lock, kWaitCheck);
+      waiters_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+
   /// Whether start() ran and finish() did not.
   bool running() const noexcept { return running_.load(std::memory_order_acquire); }
 
@@ -154,7 +180,10 @@ class CommThread final : private AbortListener {
   }
 
  private:
-  void on_abort() noexcept override { wake_.notify_all(); }
+  void on_abort() noexcept override {
+    wake_.notify_all();
+    done_cv_.notify_all();
+  }
 
   /// The comm thread: post what was submitted, poll what is in flight, sleep when idle.
   void loop() {
@@ -164,6 +193,7 @@ class CommThread final : private AbortListener {
       while (true) {
         if (abort_->stopped()) break;
         if (pending_.load(std::memory_order_acquire)) take();
+        bool completed = false;
         for (std::size_t i = 0; i < flight_.size();) {
           if (!flight_[i]->test()) {
             ++i;
@@ -172,6 +202,14 @@ class CommThread final : private AbortListener {
           flight_[i]->done_.store(true, std::memory_order_release);
           flight_[i] = flight_.back();
           flight_.pop_back();
+          completed = true;
+        }
+        if (completed) {
+          std::atomic_thread_fence(std::memory_order_seq_cst);  // a sleeper saw done() false, or is woken
+          if (waiters_.load(std::memory_order_relaxed) > 0) {
+            std::lock_guard<std::mutex> lock(done_mutex_);
+            done_cv_.notify_all();
+          }
         }
         if (!flight_.empty()) {
           last_busy = Clock::now();
@@ -231,6 +269,9 @@ class CommThread final : private AbortListener {
   bool finishing_ = false;  ///< under mutex_
   bool sleeping_ = false;   ///< under mutex_
   std::vector<CommTask*> flight_;  ///< posted, not yet complete (the comm thread's own)
+  std::mutex done_mutex_;          ///< wait_until()'s sleep
+  std::condition_variable done_cv_;
+  std::atomic<int> waiters_{0};    ///< threads asleep in wait_until()
 };
 
 }  // namespace dfg::mpi

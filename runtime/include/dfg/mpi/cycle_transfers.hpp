@@ -26,8 +26,9 @@
 ///   allocate (start() beyond the capacity throws std::logic_error).
 /// - start() hands the transfer to the comm thread (a mutex, a few stores) and returns at once;
 ///   poll() reads each transfer's completion once (acquire loads) and never blocks; wait() polls
-///   until none is in flight, throwing dfg::Aborted once the Abort is raised. An MPI error is
-///   the comm thread's: it ends the job. With tracing and stats off no clock is read.
+///   until none is in flight, then sleeps (CommThread::wait_until), throwing dfg::Aborted once
+///   the Abort is raised. An MPI error is the comm thread's: it ends the job. With tracing and
+///   stats off no clock is read (but wait()'s own).
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -103,10 +104,8 @@ class CycleTransfers {
 
   /// Polls until every started transfer completed; throws dfg::Aborted once the stop is raised.
   void wait() {
-    while (!poll()) {
-      abort_.throw_if_stopped();
-      std::this_thread::yield();
-    }
+    if (poll()) return;
+    flight_.front()->endpoint->comm_thread().wait_until([this] { return poll(); }, abort_);
   }
 
   /// The number of transfers in flight.
