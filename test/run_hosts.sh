@@ -5,8 +5,11 @@
 # CASE:
 #   cpu2        samples/overlap/two_hosts_cpu.dfg built with g++ -Wall -Wextra -Werror, run under
 #               mpiexec -n 2 for 1,000 iterations with and without overlap, --sync=neighbours and
-#               barrier (the consumer on host B checks every element of every token); --stats,
-#               --trace and --stats-json (one file per host) on both ranks; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
+#               barrier (the consumer on host B checks every element of every token); --stats
+#               (each table headed by its host, the transfer between them marked sender and
+#               receiver), --trace and --stats-json (one file per host) on both ranks; --profile:
+#               the link between the hosts only in the receiver's file, and `dfgc map` given the
+#               two files in either order predicts the same; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
 #               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
@@ -98,6 +101,23 @@ case $case in
     cat "$work/stats.txt"
     [[ $(grep -c "^iteration period: [0-9.]* ms" "$work/stats.txt") == 2 ]] || fail "--stats: a period per rank"
     grep -q "^transfer  i1.b@A.cpu -> i1.b@B.cpu  A.cpu>B.cpu *200 " "$work/stats.txt" || fail "--stats: the net transfer"
+    [[ $(grep -cx "host [AB]" "$work/stats.txt") == 2 ]] || fail "--stats: a table headed by its host per rank"
+    [[ $(grep -c "^transfer  i1.b@A.cpu -> i1.b@B.cpu .* sender$" "$work/stats.txt") == 1 &&
+       $(grep -c "^transfer  i1.b@A.cpu -> i1.b@B.cpu .* receiver$" "$work/stats.txt") == 1 ]] ||
+      fail "--stats: the net transfer's two ends"
+    "$mpiexec" -n 2 "$app" --iterations 200 --profile "$work/profile.json" || fail "--profile"
+    python3 - "$work/profile.A.json" "$work/profile.B.json" <<'EOF' || fail "--profile on two hosts"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["profile"]["host"] == "A" and b["profile"]["host"] == "B", (a["profile"], b["profile"])
+assert "A.cpu -> B.cpu" not in a["links"], a["links"]  # the sender's time is not the link's
+assert b["links"]["A.cpu -> B.cpu"]["bandwidth_GB_s"] > 0, b["links"]
+EOF
+    "$dfgc" map samples/overlap/two_hosts_cpu.dfg -D N=64 --costs "$work/profile.A.json" --costs "$work/profile.B.json" \
+      --evaluate >"$work/map_ab.json" || fail "dfgc map --costs A B"
+    "$dfgc" map samples/overlap/two_hosts_cpu.dfg -D N=64 --costs "$work/profile.B.json" --costs "$work/profile.A.json" \
+      --evaluate >"$work/map_ba.json" || fail "dfgc map --costs B A"
+    cmp "$work/map_ab.json" "$work/map_ba.json" || fail "dfgc map: the profiles' order changed the prediction"
     "$mpiexec" -n 2 "$app" --iterations 10 --trace "$work/trace.json"
     for h in A B; do
       python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/trace.$h.json" || fail "trace of host $h"

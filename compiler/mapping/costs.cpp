@@ -68,7 +68,7 @@ class CostReader {
       else if (key == "cycle_overhead_ms")
         overhead(path, value, c);
       else if (key == "profile")
-        object(path, value, "'profile'");  // what a profile run was: not a cost, not read
+        profile(path, value, c);  // what a profile run was: not a cost; only its host is read
       else
         error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, pes, "
                                 "cycle_overhead_ms or profile",
@@ -280,6 +280,18 @@ class CostReader {
     c.overhead_given[s] = true;
   }
 
+  /// The profile's host, when the run had several (a rank's file; merge_costs()).
+  void profile(const std::string& path, const Json& v, CostFile& c) {
+    if (!object(path, v, "'profile'")) return;
+    if (!v.contains("host")) return;
+    const Json& host = v.at("host");
+    if (!host.is_string() || host.get<std::string>().empty()) {
+      error(path + "/host", "'host' is a host's name");
+      return;
+    }
+    c.profile_host = host.get<std::string>();
+  }
+
   void overhead(const std::string& path, const Json& v, CostFile& c) {
     if (v.is_number()) {
       if (auto n = number(path, v, "the cycle overhead", kFiringRange))
@@ -331,6 +343,26 @@ double param_literal_value(std::string_view literal) {
 }
 
 void merge_costs(CostFile& into, CostFile later) {
+  // The per-rank profiles of one run on several hosts, in any order: each gives its own host's
+  // nodes, memory and received links; the job's overhead is the smallest rank's (each rank's is
+  // the period less its own loads only), and a link given twice keeps the slower figures.
+  const bool ranks = !into.profile_host.empty() && !later.profile_host.empty();
+  if (ranks) {
+    for (auto& [name, o] : later.links) {
+      auto [it, added] = into.links.try_emplace(name, o);
+      if (added) continue;
+      LinkOverride& have = it->second;
+      if (o.bandwidth && (!have.bandwidth || *o.bandwidth < *have.bandwidth)) have.bandwidth = o.bandwidth;
+      if (o.latency && (!have.latency || *o.latency > *have.latency)) have.latency = o.latency;
+    }
+    later.links.clear();
+    for (ir::Strategy s : ir::kStrategies)
+      if (later.overhead_given[s] && into.overhead_given[s]) {
+        into.overhead[s] = std::min(into.overhead[s], later.overhead[s]);
+        later.overhead_given[s] = false;
+      }
+    into.profile_host = std::min(into.profile_host, later.profile_host);
+  }
   for (auto& [actor, per_pe] : later.actors)
     for (auto& [where, f] : per_pe) into.actors[actor][where] = std::move(f);
   for (auto& [actor, loc] : later.actor_locs) into.actor_locs.try_emplace(actor, loc);

@@ -68,6 +68,8 @@ struct CostFile {
   std::map<std::string, LinkOverride> links;
   /// PE name -> memory capacity in bytes.
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
+  /// profile.host: the file is one rank's profile of a run on several hosts ("" otherwise).
+  std::string profile_host;
   ir::PerStrategy<double> overhead{{0, 0}};  ///< seconds per cycle
   ir::PerStrategy<bool> overhead_given{{false, false}};
   /// The fitted coefficients (fit_costs()), in milliseconds per unit of what they multiply.
@@ -84,7 +86,8 @@ std::optional<CostFile> read_costs(std::uint32_t file, const SourceManager& sour
 
 /// Adds `later` to `into`: node measurements accumulate; an actor's entry for a PE or kind, a
 /// link, a PE's memory and a strategy's overhead that `later` gives replace `into`'s (a profile
-/// given after an estimate overrides it).
+/// given after an estimate overrides it). Two ranks' profiles of a run on several hosts (both
+/// with a profile_host) merge in either order: the smaller overhead, a link's slower figures.
 void merge_costs(CostFile& into, CostFile later);
 
 /// A link direction's figures: direction 0 is a -> b, 1 is b -> a.

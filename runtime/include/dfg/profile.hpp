@@ -15,6 +15,13 @@
 /// the transfers' counts); a fit with a negative latency or a non-positive slope falls back to
 /// total bytes / total time with latency 0.
 ///
+/// Several hosts: each rank writes its own file, of its host's PEs (profile.host names it). A
+/// transfer between two hosts is timed on both ranks, each from posting its end to seeing it
+/// complete; the sender's time also holds the wait for a receiver that is late to post, so a
+/// link between hosts is figured from its receiving rank's time only, and the sending rank's file
+/// leaves that link out (links and loads). `dfgc map --costs A.json --costs B.json` merges the
+/// files of one run in any order (docs/costs.md).
+///
 /// Overhead: the measured period minus what the measured item times give by the cost model's
 /// rule, never below 0 (profile.model_ms keeps the rule's figure, so the raw difference can be
 /// read back):
@@ -72,6 +79,9 @@ class Profile {
   /// A processing element and its kind ("cpu" or "gpu").
   void add_pe(std::string name, std::string_view kind) { pes_.push_back({std::move(name), kind == "gpu"}); }
 
+  /// On several hosts: this rank's host, written as profile.host.
+  void set_host(std::string host) { host_ = std::move(host); }
+
   /// The next Stats entry: `kind` "firing", "transfer" or "copy"; `key` a firing's node or a
   /// transfer's link direction ("A.cpu -> A.g0"), null for a copy; `where` a firing's PE or a
   /// transfer's "A.cpu>A.g0"; a transfer's bytes and (without overlap) step.
@@ -104,7 +114,7 @@ class Profile {
     std::vector<std::map<int, double>> h2d(pes_.size()), d2h(pes_.size());
     int steps = 0;
     for (const Item& it : items_) {
-      if (it.count == 0) continue;
+      if (it.count == 0 || sent_elsewhere(it)) continue;
       if (it.kind == Item::Kind::firing) {
         if (const int pe = pe_index(it.from); pe >= 0) fire[static_cast<std::size_t>(pe)] += it.mean_s;
       } else if (it.kind == Item::Kind::transfer) {
@@ -167,6 +177,7 @@ class Profile {
     const Figures f = figures();
     const char* strategy = overlap_ ? "overlap" : "no-overlap";
     std::string out = "{\n  \"profile\": {\n";
+    if (!host_.empty()) out += "    \"host\": " + detail::json_string(host_) + ",\n";
     out += "    \"strategy\": \"" + std::string(strategy) + "\",\n";
     out += "    \"iterations\": " + std::to_string(iterations_) + ",\n";
     if (f.measured) {
@@ -211,7 +222,8 @@ class Profile {
     // links: direction -> fitted figures, sorted by name.
     std::map<std::string, std::vector<const Item*>> links;
     for (const Item& it : items_)
-      if (it.kind == Item::Kind::transfer && it.count > 0 && it.mean_s > 0 && !it.key.empty()) links[it.key].push_back(&it);
+      if (it.kind == Item::Kind::transfer && it.count > 0 && it.mean_s > 0 && !it.key.empty() && !sent_elsewhere(it))
+        links[it.key].push_back(&it);
     out += "  \"links\": {";
     first = true;
     for (const auto& [name, transfers] : links) {
@@ -281,6 +293,11 @@ class Profile {
     return out + "}";
   }
 
+  /// A transfer this rank sends to another host: its time is the sender's (see the file comment).
+  bool sent_elsewhere(const Item& it) const {
+    return it.kind == Item::Kind::transfer && pe_index(it.from) >= 0 && pe_index(it.to) < 0;
+  }
+
   int pe_index(const std::string& name) const {
     for (std::size_t i = 0; i < pes_.size(); ++i)
       if (pes_[i].name == name) return static_cast<int>(i);
@@ -314,6 +331,7 @@ class Profile {
 
   bool overlap_;
   std::int64_t iterations_;
+  std::string host_;
   Stats::Summary summary_;
   std::vector<Pe> pes_;
   std::vector<Item> items_;

@@ -117,6 +117,21 @@ std::string host_of(const std::array<const char*, PeCount>& pe_names) {
   return std::string(pe.substr(0, pe.find('.')));
 }
 
+/// The host of a PE name: "A" of "A.g0".
+inline std::string_view host_of_pe(std::string_view pe) { return pe.substr(0, pe.find('.')); }
+
+/// Whether some transfer of `entries` joins two hosts (the program runs on several ranks).
+template <class Entry>
+bool several_hosts(std::span<const Entry> entries) {
+  for (const Entry& e : entries) {
+    const std::string_view where = e.where;
+    const auto arrow = where.find('>');
+    if (arrow != std::string_view::npos && host_of_pe(where.substr(0, arrow)) != host_of_pe(where.substr(arrow + 1)))
+      return true;
+  }
+  return false;
+}
+
 /// Writes --stats-json FILE (dfg/stats.hpp): "" or the one-line error.
 inline std::string write_stats_json(const Options& options, const Stats& stats, const std::string& host) {
   RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations, {}};
@@ -144,7 +159,8 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
       return 1;
     }
   }
-  if (stats && options.stats) stats->print(std::cout, options.stats_per_item);
+  const std::string host = several_hosts(entries) ? host_of(pe_names) : std::string();
+  if (stats && options.stats) stats->print(std::cout, options.stats_per_item, host);
   if (stats && !options.stats_json_file.empty()) {
     if (const std::string error = write_stats_json(options, *stats, host_of(pe_names)); !error.empty()) {
       std::cerr << error << '\n';
@@ -154,6 +170,7 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
   if (stats && !options.profile_file.empty()) {
     Profile profile(overlap, iterations, stats->summary());
     for (std::size_t pe = 0; pe < PeCount; ++pe) profile.add_pe(pe_names[pe], pe_kinds[pe]);
+    profile.set_host(host);
     for (const Entry& e : entries)
       profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step, e.at);
     if (const std::string error = profile.write(options.profile_file); !error.empty()) {

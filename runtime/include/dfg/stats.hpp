@@ -12,6 +12,17 @@
 ///     throughput: 800.0 iterations/s, 12.5 GiB/s
 ///     peak memory: A.cpu 32 MiB, A.g0 64 MiB
 ///
+/// On several hosts each rank prints its own table, headed by its host (print()'s `host`), and a
+/// transfer between two hosts, timed on each rank from posting its end to seeing it complete,
+/// says which end the row is:
+///
+///     host A
+///     kind      name                      pe            count   mean ms    min ms    max ms
+///     transfer  i1.b@A.cpu -> i1.b@B.cpu  A.cpu>B.cpu     100     0.410     0.380     0.600  sender
+///
+/// The sender's time also holds the wait for a receiver that is late to post; the receiver's is
+/// the one --profile takes for the link.
+///
 /// The end of cycle k is the latest end_cycle(pe, k) over the processing elements. The median of
 /// an entry is over its last kMaxSamples runs (all of them in a run of at most that many cycles).
 ///
@@ -188,14 +199,28 @@ class Stats {
 
   /// The fixed-width table shown above; without `entries`, the period, throughput and memory
   /// lines only (--stats=period when --profile timed the entries all the same).
-  void print(std::ostream& os, bool entries = true) const {
+  /// `host`: on several hosts, this rank's (the table's heading; the end of each transfer).
+  void print(std::ostream& os, bool entries = true, std::string_view host = {}) const {
     Summary s = summary();
     if (!entries) s.entries.clear();
-    os << format(s, warmup_);
+    os << format(s, warmup_, host);
   }
 
   /// The JSON document shown above, of the summary `s` (with or without its entries).
   std::string json(const Summary& s, const RunSettings& run) const { return format_json(s, warmup_, run); }
+
+  /// "  sender" or "  receiver" for a transfer between `host` and another host ("A.cpu>B.cpu"),
+  /// else "".
+  static std::string_view transfer_end(std::string_view pe, std::string_view host) {
+    const auto arrow = pe.find('>');
+    if (host.empty() || arrow == std::string_view::npos) return {};
+    const std::string_view from = pe.substr(0, pe.find('.')), to_pe = pe.substr(arrow + 1);
+    const std::string_view to = to_pe.substr(0, to_pe.find('.'));
+    if (from == to) return {};
+    if (from == host) return "  sender";
+    if (to == host) return "  receiver";
+    return {};
+  }
 
   static std::string format_json(const Summary& s, std::int64_t warmup, const RunSettings& run) {
     std::string out = "{\"format\": \"dfg-stats\", \"version\": 1";
@@ -235,17 +260,20 @@ class Stats {
     return out;
   }
 
-  static std::string format(const Summary& s, std::int64_t warmup) {
+  static std::string format(const Summary& s, std::int64_t warmup, std::string_view host = {}) {
     std::string out;
+    if (!host.empty()) out += "host " + std::string(host) + "\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe", "count",
                   "mean ms", "min ms", "max ms");
     out += line;
     for (const EntrySummary& e : s.entries) {
-      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f\n", e.kind.c_str(), e.name.c_str(),
+      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f", e.kind.c_str(), e.name.c_str(),
                     e.pe.c_str(), static_cast<unsigned long long>(e.count), e.mean_s * 1e3, e.min_s * 1e3,
                     e.max_s * 1e3);
       out += line;
+      out += transfer_end(e.pe, host);
+      out += '\n';
     }
     if (s.periods > 0) {
       std::snprintf(line, sizeof line, "iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",

@@ -297,6 +297,36 @@ TEST_CASE("merged costs files: measurements add up, later entries replace earlie
   CHECK(f.fit->coefficients.empty());
 }
 
+TEST_CASE("the ranks' profiles of one run merge the same in either order", "[mapping][costs]") {
+  // Two hosts' profiles (profile.host): each its own nodes, both an overhead, and a link that both
+  // give (a rank that did not leave out what it sent): the smaller overhead, the slower link.
+  const std::string a = R"({"profile": {"host": "A", "strategy": "overlap"},
+      "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 5}},
+      "nodes": {"i1": {"A.g0": {"ms": 3}}},
+      "links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 0.5, "latency_us": 4}},
+      "cycle_overhead_ms": {"overlap": 0.75}})";
+  const std::string b = R"({"profile": {"host": "B", "strategy": "overlap"},
+      "nodes": {"i2": {"A.g1": {"ms": 6}}},
+      "links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 2, "latency_us": 9}},
+      "cycle_overhead_ms": {"overlap": 0.25}})";
+  Fitted ab({a, b}), ba({b, a});
+  INFO(ab.diags.render() << ba.diags.render());
+  REQUIRE(ab.table);
+  REQUIRE(ba.table);
+  for (const Fitted* f : {&ab, &ba}) {
+    CHECK(*f->table->firing[1][1] == Approx(3e-3));
+    CHECK(*f->table->firing[2][2] == Approx(6e-3));
+    CHECK(f->table->links[0][0].bandwidth == 0.5e9);
+    CHECK(f->table->links[0][0].latency == Approx(9e-6));
+    CHECK(f->table->overhead[ir::Strategy::overlap] == Approx(0.25e-3));
+  }
+  CHECK(ab.file->profile_host == ba.file->profile_host);
+  // An estimate given after the profiles still overrides them.
+  Fitted later({a, b, R"({"cycle_overhead_ms": {"overlap": 1}})"});
+  REQUIRE(later.table);
+  CHECK(later.table->overhead[ir::Strategy::overlap] == Approx(1e-3));
+}
+
 TEST_CASE("fitted costs errors", "[mapping][costs][fit]") {
   struct Case {
     std::vector<std::string> jsons;

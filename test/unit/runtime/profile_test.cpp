@@ -209,3 +209,32 @@ TEST_CASE("profile: write, and its errors; numbers and strings", "[profile]") {
   CHECK(dfg::Profile::number(std::numeric_limits<double>::infinity()) == "0");
   CHECK(dfg::detail::json_string("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
 }
+
+TEST_CASE("profile: on several hosts, a link only from its receiving rank", "[profile]") {
+  // Two ranks of A.cpu -> B.cpu: each times the transfer; A's time (the sender's) holds a wait.
+  auto rank = [](const char* host, const char* pe, double transfer_s) {
+    dfg::Stats stats(10, 2);
+    stats.add_pe(pe);
+    const int t = stats.add_entry("transfer", "x.m@A.cpu -> x.m@B.cpu", "A.cpu>B.cpu", kMiB16);
+    const int f = stats.add_entry("firing", "n (N)", pe);
+    for (int k = 0; k < 4; ++k) {
+      stats.add_time(t, transfer_s);
+      stats.add_time(f, 0.001);
+    }
+    end_cycles(stats, 1, 10, 5000);
+    dfg::Profile profile(true, 100, stats.summary());
+    profile.add_pe(pe, "cpu");
+    profile.set_host(host);
+    profile.add_entry("transfer", "A.cpu -> B.cpu", "A.cpu>B.cpu", kMiB16, 0);
+    profile.add_entry("firing", "n", pe, 0, 0);
+    return Json::parse(profile.json());
+  };
+  const Json a = rank("A", "A.cpu", 0.004), b = rank("B", "B.cpu", 0.002);
+  CHECK(a["profile"]["host"] == "A");
+  CHECK(a["links"].empty());                                  // the sender's file leaves it out
+  CHECK(a["profile"]["loads_ms"].size() == 1);                // its firings only
+  CHECK(a["profile"]["loads_ms"]["A.cpu firings"] == Approx(1.0));
+  CHECK(b["profile"]["host"] == "B");
+  CHECK(b["links"]["A.cpu -> B.cpu"]["bandwidth_GB_s"] == Approx(kMiB16 / 0.002 / 1e9));
+  CHECK(b["profile"]["loads_ms"]["link A.cpu -> B.cpu"] == Approx(2.0));
+}

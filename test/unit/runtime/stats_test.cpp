@@ -118,3 +118,22 @@ TEST_CASE("stats stress: one thread per PE and entry, memory from any thread", "
   CHECK(s.peak_memory[0].second >= 1000);
   CHECK(s.peak_memory[0].second <= 3000);
 }
+
+TEST_CASE("stats: on several hosts the table names its host and each transfer's end", "[stats]") {
+  dfg::Stats stats(10, 2);
+  stats.add_pe("B.cpu");
+  const int in = stats.add_entry("transfer", "x.m@A.cpu -> x.m@B.cpu", "A.cpu>B.cpu", 64);
+  const int out = stats.add_entry("transfer", "y.m@B.cpu -> y.m@C.cpu", "B.cpu>C.cpu", 64);
+  const int local = stats.add_entry("copy", "z <- w", "B.cpu");
+  for (int e : {in, out, local}) stats.add_time(e, 0.001);
+  const std::string text = dfg::Stats::format(stats.summary(), 2, "B");
+  CHECK(text.rfind("host B\nkind ", 0) == 0);
+  CHECK(text.find("A.cpu>B.cpu        1     1.000     1.000     1.000  receiver\n") != std::string::npos);
+  CHECK(text.find("B.cpu>C.cpu        1     1.000     1.000     1.000  sender\n") != std::string::npos);
+  CHECK(text.find("B.cpu              1     1.000     1.000     1.000\n") != std::string::npos);
+  // On one host: no heading, no end.
+  const std::string one = dfg::Stats::format(stats.summary(), 2);
+  CHECK(one.rfind("kind ", 0) == 0);
+  CHECK(one.find("sender") == std::string::npos);
+  CHECK(one.find("receiver") == std::string::npos);
+}

@@ -2,7 +2,7 @@
 /// dfg::mpi::abort_job, run_mpi_worker, main_guard: a failing rank ends the whole job promptly,
 /// saying which rank and why, instead of leaving the other ranks waiting for its messages.
 ///
-///     workers.spawn("B.cpu", [&](dfg::Where& where) {            // the rank's MPI thread
+///     workers.spawn("B.cpu", [&](dfg::Where& where) {            // its comm thread makes the MPI calls
 ///       dfg::mpi::run_mpi_worker(mpi, where, [&] { run_B_cpu(where); });
 ///     });
 ///     workers.spawn("B.g0", [&](dfg::Where& where) { run_B_g0(where); });
@@ -16,22 +16,24 @@
 /// Protocol. Errors are recorded in the rank's dfg::Abort as before (first error wins, with the
 /// worker's Where); this layer adds who calls MPI_Abort. Under MPI_THREAD_SERIALIZED it must be
 /// the thread that owns MPI at that moment, never a second thread next to it:
-/// - during the cycle loop, the host's CPU worker (run_mpi_worker). Once any thread of the rank
-///   raises the stop, that worker leaves promptly: its SlotRing / barrier waits throw
-///   dfg::Aborted (the Abort's listeners wake them), and its MPI waits (Endpoint::wait,
-///   wait_all, RankBarrier) check stopped() between polls. run_mpi_worker then ends the job; the
-///   rank's other threads are not waited for. Only a long firing of a CPU actor on that thread
-///   delays the abort, until the firing returns.
-/// - before the workers start and after they are joined, main (main_guard): an error in set-up
-///   or tear-down, or a worker failing after the MPI thread had finished its cycles.
+/// - during the cycle loop, the rank's communication thread (dfg/mpi/comm_thread.hpp), which
+///   run_mpi_worker starts before the host CPU worker's cycle loop and joins after it. Once any
+///   thread of the rank raises the stop, the comm thread sees it between two polls (or is woken
+///   from its idle sleep) and ends the job, whatever the other threads do: a long firing of a
+///   CPU actor no longer delays the abort. The CPU worker's waits (CycleTransfers, RankBarrier,
+///   SlotRing, barriers) throw dfg::Aborted; nothing waits for it.
+/// - before the comm thread starts and after it is joined, the thread that runs: main
+///   (main_guard) in set-up and tear-down, the CPU worker (run_mpi_worker) for a stop raised
+///   after its cycles, by a worker still running.
 ///
 /// Guarantees:
 /// - abort_job() does not return. It prints one line on stderr (flushed), waits kAbortGrace for
 ///   the launcher to forward it, then MPI_Abort. If two threads call it, the second sleeps until
 ///   the process is ended (and exits with status 1 should that take more than a minute), so
 ///   MPI_Abort is never called concurrently.
-/// - run_mpi_worker() and main_guard() do not allocate on the success path and add no MPI call to
-///   it; they rethrow nothing (an escaping exception is recorded in the Abort).
+/// - run_mpi_worker() starts and joins a thread (it allocates the thread and its stop callback)
+///   and adds no MPI call of its own on the success path; main_guard() does not allocate on it.
+///   Neither rethrows (an escaping exception is recorded in the Abort).
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -86,16 +88,20 @@ inline constexpr std::chrono::milliseconds kAbortGrace{250};
   std::_Exit(1);  // MPI_Abort does not return; should it, this rank still stops.
 }
 
-/// Runs `body()`, the cycle loop of the rank's MPI thread (the host's CPU worker), inside a
-/// dfg::Workers worker: an exception escaping it is recorded with `where`; if the stop is
-/// raised by then (by this thread or any other of the rank), ends the job.
+/// Runs `body()`, the cycle loop of the host's CPU worker, inside a dfg::Workers worker, with the
+/// rank's communication thread running (session.comm_thread()): it makes the MPI calls of the
+/// loop and ends the job once the stop is raised. An exception escaping body is recorded with
+/// `where`; if the stop is raised once the comm thread was joined, ends the job.
 template <class Body>
 void run_mpi_worker(const Session& session, Where& where, Body&& body, Abort& abort = process_abort()) {
+  CommThread& comm = session.comm_thread();
   try {
+    comm.start(abort, [&session, &abort] { abort_job(session, abort); });
     body();
   } catch (...) {
     dfg::detail::record_current_exception(abort, "the MPI thread", where);
   }
+  comm.finish();  // returns only if the comm thread did not see the stop (it ends the job then)
   if (abort.stopped()) abort_job(session, abort);
 }
 

@@ -1,10 +1,12 @@
 /// \file
 /// dfg::mpi::RankBarrier: the barrier across ranks of the BSP baseline (`--sync=barrier`), which
-/// the rank's MPI thread adds between two local CycleBarrier waits. MPI_Ibarrier polled with
-/// MPI_Test, so that a rank whose other threads failed leaves it (dfg::Aborted) and ends the job
-/// instead of waiting for ranks that wait for it.
+/// the host's CPU worker adds between two local CycleBarrier waits. The rank's communication
+/// thread (dfg/mpi/comm_thread.hpp) posts an MPI_Ibarrier and polls it with MPI_Test; the CPU
+/// worker waits for it, and leaves (dfg::Aborted) once a thread of its rank failed, while the
+/// comm thread ends the job instead of waiting for ranks that wait for it.
 ///
-/// Guarantees: arrive_and_wait() is called by the rank's MPI thread only, by every rank the same
+/// Guarantees: arrive_and_wait() is called by the host's CPU worker only, while the Session's
+/// comm thread runs (run_mpi_worker; else it throws std::logic_error), by every rank the same
 /// number of times; it blocks until every rank arrived or the Abort is raised (then it throws
 /// dfg::Aborted; the pending barrier is left to MPI_Abort). No allocation.
 #pragma once
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "dfg/abort.hpp"
+#include "dfg/mpi/comm_thread.hpp"
 #include "dfg/mpi/session.hpp"
 
 namespace dfg::mpi {
@@ -21,23 +24,40 @@ namespace dfg::mpi {
 class RankBarrier {
  public:
   explicit RankBarrier(const Session& session, Abort& abort = process_abort())
-      : comm_(session.comm()), abort_(abort) {}
+      : comm_thread_(session.comm_thread()), abort_(abort) {
+    task_.comm = session.comm();
+  }
+
+  /// Waits for the stop rather than leave the comm thread a destroyed task (an error path).
+  ~RankBarrier() {
+    while (!task_.done() && !abort_.stopped() && comm_thread_.running()) std::this_thread::yield();
+  }
+
+  RankBarrier(const RankBarrier&) = delete;
+  RankBarrier& operator=(const RankBarrier&) = delete;
 
   void arrive_and_wait() {
-    MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Ibarrier(comm_, &request), "MPI_Ibarrier");
-    int done = 0;
-    while (true) {
-      check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (barrier)");
-      if (done != 0) return;
-      abort_.throw_if_stopped();
-      std::this_thread::yield();
-    }
+    comm_thread_.submit(task_);
+    comm_thread_.wait_until([this] { return task_.done(); }, abort_);
   }
 
  private:
-  MPI_Comm comm_;
+  /// The barrier's MPI calls, on the comm thread.
+  struct Task final : CommTask {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Request request = MPI_REQUEST_NULL;
+
+    void post() override { check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier"); }
+    bool test() override {
+      int done = 0;
+      check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (barrier)");
+      return done != 0;
+    }
+  };
+
+  CommThread& comm_thread_;
   Abort& abort_;
+  Task task_;
 };
 
 }  // namespace dfg::mpi

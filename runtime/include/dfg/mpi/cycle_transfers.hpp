@@ -1,8 +1,10 @@
 /// \file
-/// dfg::mpi::CycleTransfers: the host-to-host transfers that the rank's MPI thread (the host's CPU
-/// worker) has in flight in one cycle. The generated cycle posts them, progresses them between
-/// firings, and completes them all before it ends the cycle; each is timed for --stats / --trace
-/// from its posting to the poll that saw it complete.
+/// dfg::mpi::CycleTransfers: the host-to-host transfers that the host's CPU worker has in flight
+/// in one cycle. The generated cycle starts them, looks at them between firings, and completes
+/// them all before it ends the cycle. The rank's communication thread (dfg/mpi/comm_thread.hpp)
+/// makes their MPI calls: it posts each one at once and polls it while the CPU worker fires, so
+/// a transfer progresses during a firing however long it takes. Each is timed for --stats /
+/// --trace from its posting to the poll that saw it complete, both on the comm thread.
 ///
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // receives first,
 ///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // then the sends
@@ -14,15 +16,19 @@
 /// another PE shares them within a rank. The sender's slot must stay unchanged until its
 /// MPI_Issend completed and the receiver's slot is written by its MPI_Irecv only: both complete
 /// before the CPU worker ends the cycle, hence before any PE of its rank begins a cycle that
-/// could reuse the slot (neighbour sync or barrier, as for the transfers within a rank).
+/// could reuse the slot (neighbour sync or barrier, as for the transfers within a rank). The
+/// comm thread publishes a completion with a release store that wait() and poll() acquire.
 ///
 /// Guarantees:
-/// - Used by the rank's MPI thread only (dfg/mpi/transfer.hpp's rule); not thread-safe.
+/// - Used by the host's CPU worker only; not thread-safe. start() needs the endpoints' Session's
+///   comm thread running (run_mpi_worker), else it throws std::logic_error.
 /// - The constructor allocates room for `capacity` transfers; start(), poll() and wait() never
 ///   allocate (start() beyond the capacity throws std::logic_error).
-/// - start() posts the endpoint's operations and returns at once; poll() calls test() once per
-///   transfer in flight and never blocks; wait() polls until none is in flight, throwing
-///   dfg::Aborted once the Abort is raised. With tracing and stats off no clock is read.
+/// - start() hands the transfer to the comm thread (a mutex, a few stores) and returns at once;
+///   poll() reads each transfer's completion once (acquire loads) and never blocks; wait() polls
+///   until none is in flight, then sleeps (CommThread::wait_until), throwing dfg::Aborted once
+///   the Abort is raised. An MPI error is the comm thread's: it ends the job. With tracing and
+///   stats off no clock is read (but wait()'s own).
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -30,12 +36,14 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "dfg/abort.hpp"
+#include "dfg/mpi/comm_thread.hpp"
 #include "dfg/mpi/transfer.hpp"
 #include "dfg/probe.hpp"
 
@@ -44,39 +52,50 @@ namespace dfg::mpi {
 class CycleTransfers {
  public:
   CycleTransfers(Probes& probes, std::size_t capacity, Abort& abort = process_abort())
-      : probes_(probes), capacity_(capacity), abort_(abort) {
+      : probes_(probes), capacity_(capacity), abort_(abort), transfers_(new Transfer[capacity]) {
+    for (std::size_t i = 0; i < capacity; ++i) {
+      transfers_[i].timed = probes.on();
+      free_.push_back(&transfers_[i]);
+    }
     flight_.reserve(capacity);
   }
 
   CycleTransfers(const CycleTransfers&) = delete;
   CycleTransfers& operator=(const CycleTransfers&) = delete;
 
-  /// Posts the sends of token `iteration` from `slot`; `entry` is the transfer's Probes entry.
+  /// Waits for the transfers in flight (an error path leaves none on success): the comm thread
+  /// must not touch a Transfer after it is freed. Gives up once the stop is raised (the comm
+  /// thread then ends the job) or the comm thread does not run.
+  ~CycleTransfers() {
+    for (Transfer* t : flight_) {
+      while (!t->done() && !abort_.stopped() && t->endpoint->comm_thread().running()) std::this_thread::yield();
+    }
+  }
+
+  /// Hands the sends of token `iteration` from `slot` to the comm thread; `entry` is the
+  /// transfer's Probes entry.
   void start(SendEndpoint& e, std::size_t entry, std::int64_t iteration, const void* slot) {
-    const Tracer::Clock::time_point begin = admit(e);
-    e.start(iteration, slot);
-    flight_.push_back({&e, entry, iteration, begin});
+    submit(e, &e, nullptr, entry, iteration, const_cast<void*>(slot));
   }
 
-  /// Posts the receives of token `iteration` into `slot`.
+  /// Hands the receives of token `iteration` into `slot` to the comm thread.
   void start(RecvEndpoint& e, std::size_t entry, std::int64_t iteration, void* slot) {
-    const Tracer::Clock::time_point begin = admit(e);
-    e.start(iteration, slot);
-    flight_.push_back({&e, entry, iteration, begin});
+    submit(e, nullptr, &e, entry, iteration, slot);
   }
 
-  /// Tests every transfer in flight once; returns true when none is left.
+  /// Looks at every transfer in flight once; returns true when none is left.
   bool poll() {
     for (std::size_t i = 0; i < flight_.size();) {
-      if (!flight_[i].endpoint->test()) {
+      Transfer* t = flight_[i];
+      if (!t->done()) {
         ++i;
         continue;
       }
-      if (probes_.on()) {
-        const Tracer::Clock::time_point end = Tracer::Clock::now();
-        probes_.record(flight_[i].entry, flight_[i].iteration, probes_.tracer().to_us(flight_[i].begin),
-                       std::chrono::duration<double, std::micro>(end - flight_[i].begin).count());
+      if (t->timed) {
+        probes_.record(t->entry, t->iteration, probes_.tracer().to_us(t->begin),
+                       std::chrono::duration<double, std::micro>(t->end - t->begin).count());
       }
+      free_.push_back(t);
       flight_[i] = flight_.back();
       flight_.pop_back();
     }
@@ -85,35 +104,61 @@ class CycleTransfers {
 
   /// Polls until every started transfer completed; throws dfg::Aborted once the stop is raised.
   void wait() {
-    while (!poll()) {
-      abort_.throw_if_stopped();
-      std::this_thread::yield();
-    }
+    if (poll()) return;
+    flight_.front()->endpoint->comm_thread().wait_until([this] { return poll(); }, abort_);
   }
 
   /// The number of transfers in flight.
   std::size_t in_flight() const noexcept { return flight_.size(); }
 
  private:
-  struct InFlight {
-    Endpoint* endpoint;
-    std::size_t entry;
-    std::int64_t iteration;
-    Tracer::Clock::time_point begin;
+  /// One transfer in flight: post() and test() run on the comm thread.
+  struct Transfer final : CommTask {
+    Endpoint* endpoint = nullptr;
+    SendEndpoint* send = nullptr;
+    RecvEndpoint* recv = nullptr;
+    std::size_t entry = 0;
+    std::int64_t iteration = 0;
+    void* slot = nullptr;
+    bool timed = false;
+    Tracer::Clock::time_point begin, end;  ///< written by the comm thread, read once done()
+
+    void post() override {
+      if (timed) begin = Tracer::Clock::now();
+      if (send != nullptr) send->start(iteration, slot);
+      else recv->start(iteration, slot);
+    }
+    bool test() override {
+      if (!endpoint->test()) return false;
+      if (timed) end = Tracer::Clock::now();
+      return true;
+    }
   };
 
-  Tracer::Clock::time_point admit(const Endpoint& e) const {
-    if (flight_.size() == capacity_) {
+  void submit(Endpoint& e, SendEndpoint* send, RecvEndpoint* recv, std::size_t entry, std::int64_t iteration,
+              void* slot) {
+    if (free_.empty()) {
       throw std::logic_error("dfg::mpi::CycleTransfers: more than " + std::to_string(capacity_) +
                              " transfers in flight (starting '" + std::string(e.name()) + "')");
     }
-    return probes_.on() ? Tracer::Clock::now() : Tracer::Clock::time_point();
+    Transfer* t = free_.back();
+    t->endpoint = &e;
+    t->send = send;
+    t->recv = recv;
+    t->entry = entry;
+    t->iteration = iteration;
+    t->slot = slot;
+    e.comm_thread().submit(*t);
+    free_.pop_back();
+    flight_.push_back(t);
   }
 
   Probes& probes_;
   std::size_t capacity_;
   Abort& abort_;
-  std::vector<InFlight> flight_;
+  std::unique_ptr<Transfer[]> transfers_;
+  std::vector<Transfer*> free_;    ///< reserved for `capacity`
+  std::vector<Transfer*> flight_;  ///< reserved for `capacity`
 };
 
 }  // namespace dfg::mpi

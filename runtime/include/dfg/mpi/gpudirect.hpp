@@ -1,7 +1,7 @@
 /// \file
 /// dfg::mpi::GpuDirect: one GPU's end of the transfers over gpudirect links (a GPU's buffer on
-/// one host to a GPU's buffer on another, one transfer of the IG). The rank's MPI thread (the
-/// host's CPU worker) posts them like every host-to-host transfer (dfg/mpi/transfer.hpp), with
+/// one host to a GPU's buffer on another, one transfer of the IG). The host's CPU worker starts
+/// them like every host-to-host transfer (dfg/mpi/transfer.hpp, on the rank's comm thread), with
 /// the GPU buffer's slot: a device pointer. The rank chooses the path once, at start-up, from
 /// Session::cuda_aware() (the library's MPIX_Query_cuda_support, and --no-cuda-aware-mpi):
 ///
@@ -33,7 +33,7 @@
 /// - The constructor and attach() run at start-up (the thread that builds the CPU worker); they
 ///   allocate (the stream and the staging buffers, only on the staging path) and throw
 ///   dfg::CudaError or dfg::AllocError.
-/// - to_host() and to_slot() are called by the endpoints' thread, the rank's MPI thread: each
+/// - to_host() and to_slot() are called by the endpoints' thread, the rank's comm thread: each
 ///   makes the GPU current on that thread (cudaSetDevice), enqueues one cudaMemcpyAsync on this
 ///   object's own non-blocking stream and blocks until it is done (cudaStreamSynchronize). They
 ///   do not allocate; a CUDA error throws dfg::CudaError (the rank then ends the job).

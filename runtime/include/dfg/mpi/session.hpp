@@ -7,7 +7,7 @@
 ///     if (int s = mpi.agree_run_flags({iterations, overlap, barrier_sync}, std::cerr)) return s;
 ///     if (int s = mpi.agree_params(kRuntimeParams, flags.options.params, std::cerr)) return s;
 ///     if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()], device_count), std::cerr)) return s;
-///     ... spawn the workers; the CPU worker of this host makes every MPI call ...
+///     ... spawn the workers; the rank's communication thread makes every MPI call of the cycles ...
 ///     return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   // dfg/mpi/abort.hpp
 ///
 /// A start-up error (wrong number of ranks, a bad --hostmap, ranks started with different
@@ -18,10 +18,11 @@
 /// communication is a collective per check (MPI_Allreduce, MPI_Bcast), which every rank reaches.
 ///
 /// Thread level. The rank's MPI calls are made by one thread at a time, but not always by the
-/// thread that initialised MPI: main makes the start-up calls, then the worker thread of the
-/// host's CPU PE makes every call of the cycle loop (transfers, barriers, MPI_Abort), then main
-/// finalizes after joining it. MPI_THREAD_FUNNELED would require every call on main, so the
-/// Session asks for MPI_THREAD_SERIALIZED; thread creation and join order the two threads' calls.
+/// thread that initialised MPI: main makes the start-up calls, then the rank's communication
+/// thread (comm_thread(), which run_mpi_worker runs around the host CPU worker's cycle loop)
+/// makes every call of the cycle loop (transfers, barriers, MPI_Abort), then main finalizes
+/// after joining them. MPI_THREAD_FUNNELED would require every call on main, so the Session asks
+/// for MPI_THREAD_SERIALIZED; thread creation and join order the threads' calls.
 /// MPI_THREAD_MULTIPLE is not needed, and it costs locking inside the library on every call.
 /// place() fails with a clear message if the library provides less than SERIALIZED.
 ///
@@ -53,6 +54,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <ostream>
 #include <span>
 #include <string>
@@ -60,6 +62,7 @@
 #include <vector>
 
 #include "dfg/flags.hpp"
+#include "dfg/mpi/comm_thread.hpp"
 #include "dfg/mpi/placement.hpp"
 
 namespace dfg::mpi {
@@ -135,6 +138,9 @@ class Session {
   int rank_of_host(int host) const noexcept { return placement_.rank_of_host[static_cast<std::size_t>(host)]; }
   /// Whether transfers may pass CUDA device pointers to MPI (see the file comment).
   bool cuda_aware() const noexcept { return cuda_aware_; }
+  /// The rank's communication thread (dfg/mpi/comm_thread.hpp): not running until
+  /// run_mpi_worker starts it; the transfers and barriers of the cycle loop run on it.
+  CommThread& comm_thread() const noexcept { return *comm_thread_; }
 
   /// "rank 1 (host B)", or "rank 1" before place(): how messages name this rank.
   std::string who() const { return who_of(rank_); }
@@ -156,7 +162,7 @@ class Session {
     std::string error;
     if (provided_ < kThreadLevel) {
       error = "error: the MPI library provides only " + thread_level_name(provided_) +
-              "; this program needs MPI_THREAD_SERIALIZED (its CPU worker thread makes the MPI calls)";
+              "; this program needs MPI_THREAD_SERIALIZED (its communication thread makes the MPI calls)";
     } else {
       std::string_view text = options.hostmap;
       std::string_view source = "--hostmap";
@@ -258,6 +264,7 @@ class Session {
   Placement placement_;
   int host_ = -1;
   bool cuda_aware_ = false;
+  std::unique_ptr<CommThread> comm_thread_ = std::make_unique<CommThread>();
 };
 
 }  // namespace dfg::mpi

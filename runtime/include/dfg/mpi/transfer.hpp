@@ -2,9 +2,9 @@
 /// dfg::mpi::SendEndpoint and RecvEndpoint: the two ends of one host-to-host transfer of the IG
 /// (a buffer node on one host to a buffer node on another), one token per start().
 ///
-///     // rank of host A, CPU worker, cycle c           // rank of host B, CPU worker, cycle c
+///     // rank of host A, the thread that owns MPI       // rank of host B, likewise
 ///     send.start(c - 1, p_m.at(dfg::slot(c, 1, 2)));   recv.start(c - 1, i2_a.at(dfg::slot(c, 1, 2)));
-///     ... fire this PE's nodes, polling send.test() ... ... fire this PE's nodes, polling recv.test() ...
+///     ... polling send.test() ...                      ... polling recv.test() ...
 ///     send.wait();                                     recv.wait();
 ///
 /// Tags. Every transfer has an id, unique in the program (the code generator numbers the
@@ -45,8 +45,9 @@
 ///
 /// Guarantees:
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
-///   communicator and tag bound) and then used by one thread at a time, the rank's MPI thread
-///   (the host's CPU worker); that thread makes every MPI call of the endpoint.
+///   communicator and tag bound) and then used by one thread at a time, the thread that owns
+///   MPI: the rank's communication thread in a generated program (dfg::mpi::CycleTransfers
+///   hands it the endpoint's start() and test(); comm_thread() is the Session's).
 /// - start() posts nonblocking operations and returns at once; test() calls MPI_Testall once and
 ///   never blocks; wait() polls test() until completion, throwing dfg::Aborted as soon as the
 ///   endpoint's Abort is raised (it checks stopped(), an acquire load, between polls), so a rank
@@ -96,7 +97,7 @@ struct ChunkPlan {
 
 /// How an endpoint reaches a slot that MPI must not be given (a GPU's device memory when the
 /// library is not CUDA-aware): copies between the slot and a host staging buffer. Both calls
-/// are made by the endpoint's thread, the rank's MPI thread, and return once the copy is done.
+/// are made by the endpoint's thread (the one that owns MPI) and return once the copy is done.
 class StagingCopy {
  public:
   /// Before a send: the token's `bytes` from `slot` into the host buffer `host`.
@@ -139,6 +140,8 @@ class Endpoint {
   std::int64_t iteration() const noexcept { return iteration_; }
   /// Whether MPI moves the token through a staging buffer (stage_through()).
   bool staged() const noexcept { return staging_.copy != nullptr; }
+  /// The communication thread of the endpoint's Session.
+  CommThread& comm_thread() const noexcept { return comm_thread_; }
 
   /// From now on, send from / receive into `staging.host` and copy between it and the slots
   /// with `staging.copy` (see the file comment). Only while no token is in flight.
@@ -177,7 +180,7 @@ class Endpoint {
  protected:
   Endpoint(const Session& session, bool receiving, int peer, int id, std::size_t bytes, std::string_view name,
            std::size_t chunk_bytes, Abort& abort)
-      : comm_(session.comm()), receiving_(receiving), peer_(peer), tag_(id), plan_{bytes, chunk_bytes},
+      : comm_(session.comm()), comm_thread_(session.comm_thread()), receiving_(receiving), peer_(peer), tag_(id), plan_{bytes, chunk_bytes},
         name_(name), abort_(abort) {
     const std::string what = "dfg::mpi transfer '" + name_ + "': ";
     if (id < 0 || id > session.tag_ub()) {
@@ -238,6 +241,7 @@ class Endpoint {
   }
 
   MPI_Comm comm_;
+  CommThread& comm_thread_;
   bool receiving_;
   int peer_;
   int tag_;
@@ -311,7 +315,7 @@ class RecvEndpoint final : public Endpoint {
 };
 
 /// Polls every endpoint in `endpoints` until all completed; throws dfg::Aborted once `abort`
-/// is raised. The rank's MPI thread only.
+/// is raised. The thread that owns MPI only.
 inline void wait_all(std::span<Endpoint* const> endpoints, Abort& abort = process_abort()) {
   while (true) {
     bool all = true;

@@ -149,9 +149,10 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 
 }  // namespace
 
-/// Builds the workers of host A (allocating the storage) and runs one thread per PE. The
-/// worker of A.cpu is the rank's MPI thread: it makes every MPI call of the cycle loop, and ends
-/// the whole job (MPI_Abort, with the rank and the reason) once any thread of the rank failed.
+/// Builds the workers of host A (allocating the storage) and runs one thread per PE. Around
+/// the worker of A.cpu runs the rank's communication thread: it makes every MPI call of the cycle
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
+/// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first

@@ -1,7 +1,8 @@
 // A chain of hosts joined by dfg::mpi transfers, shaped like a generated program: one rank per
-// host, the host's CPU worker makes every MPI call, cycles with (double buffers, transfers in
-// flight while the node fires) or without overlap (single buffers, a transfer phase, then a
-// firing phase). Host 0 produces token j, every middle host adds 1 to each payload element, the
+// host, the host's CPU worker starts the transfers (dfg::mpi::CycleTransfers) and the rank's
+// communication thread makes every MPI call, cycles with (double buffers, transfers in flight
+// while the node fires) or without overlap (single buffers, a transfer phase, then a firing
+// phase). Host 0 produces token j, every middle host adds 1 to each payload element, the
 // last host checks every token: its iteration and every byte, so a lost, duplicated, reordered
 // or misplaced message (or chunk) fails the run.
 //
@@ -10,7 +11,8 @@
 //
 //   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
-//                             [--fail-host B --fail-thread cpu|gpu --fail-at K]
+//                             [--fail-host B --fail-thread cpu|gpu --fail-at K] [--long-firing]
+//                             [--fire-waits]
 //
 // With --staged the large token takes the path of a gpudirect transfer on a library that is not
 // CUDA-aware (dfg::mpi::Staging): MPI sends from and receives into a staging buffer, and a
@@ -19,19 +21,31 @@
 // next host intact only if both copies ran, once each, on the whole token; each rank then
 // also reports how many tokens it staged.
 //
+// With --fire-waits (and overlap) every firing of a receiving host waits, reading memory only,
+// until the large token that its cycle receives (the next iteration's, into the other slot) has
+// arrived in the slot: it arrives only if the comm thread moves it during the firing (a large
+// token travels by rendezvous, which needs MPI calls on both ends after the receive is posted);
+// a firing that waits 30 s fails the run.
+//
 // Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
 // second worker standing for its GPU PE (gpu) throws at iteration K while the job would
-// otherwise run for --iterations: the job must end through dfg::mpi::abort_job.
+// otherwise run for --iterations: the job must end through dfg::mpi::abort_job. With
+// --long-firing the CPU actor of the failing host, from iteration K + 1 on, sleeps 10 minutes per
+// firing: the comm thread must end the job without waiting for the firing.
 #include "dfg/abort.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
+#include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
+#include "dfg/probe.hpp"
+#include "dfg/trace.hpp"
 #include "dfg/worker.hpp"
 
 #include <array>
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -61,6 +75,8 @@ struct Args {
   std::int64_t fail_at = -1;
   bool rank_barrier = false;
   bool staged = false;
+  bool long_firing = false;
+  bool fire_waits = false;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copies (see the file comment).
@@ -107,6 +123,8 @@ Args parse(int argc, char** argv) {
     else if (f == "--standard-send") a.send_mode = dfg::mpi::SendMode::standard;
     else if (f == "--rank-barrier") a.rank_barrier = true;
     else if (f == "--staged") a.staged = true;
+    else if (f == "--long-firing") a.long_firing = true;
+    else if (f == "--fire-waits") a.fire_waits = true;
     else if (f == "--fail-host") a.fail_host = next();
     else if (f == "--fail-thread") a.fail_thread = next();
     else if (f == "--fail-at") a.fail_at = to_int(next());
@@ -170,6 +188,24 @@ void fire(int h, int hosts, std::int64_t j, Token* in, Token* out) {
   for (std::size_t i = 0; i < in->big.size(); ++i) out->big[i] = static_cast<unsigned char>(in->big[i] + 1);
 }
 
+// Waits, making no MPI call, until the large token of iteration j (host h's input) is in `t`:
+// 64 bytes spread over it hold their values. Throws after 30 s.
+void arrived(Token& t, std::int64_t j, int h) {
+  const auto adds = static_cast<unsigned>(h - 1);
+  const std::size_t n = t.big.size();
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (std::size_t k = 0; k < 64; ++k) {
+    const std::size_t i = k * (n - 1) / 63;
+    const auto expected = static_cast<unsigned char>(big_byte(j, i) + adds);
+    while (std::atomic_ref<unsigned char>(t.big[i]).load(std::memory_order_acquire) != expected) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        throw std::runtime_error("iteration " + std::to_string(j) + " did not arrive during a firing");
+      }
+      std::this_thread::yield();
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -223,13 +259,9 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> staging_out(args.staged && !last ? args.big : 0);
   if (args.staged && !first) recv_big->stage_through({staging_in.data(), &staging});
   if (args.staged && !last) send_big->stage_through({staging_out.data(), &staging});
-  std::vector<dfg::mpi::Endpoint*> endpoints;
-  for (dfg::mpi::Endpoint* e : {static_cast<dfg::mpi::Endpoint*>(recv_small.get()),
-                                static_cast<dfg::mpi::Endpoint*>(recv_big.get()),
-                                static_cast<dfg::mpi::Endpoint*>(send_small.get()),
-                                static_cast<dfg::mpi::Endpoint*>(send_big.get())}) {
-    if (e != nullptr) endpoints.push_back(e);
-  }
+  dfg::Tracer tracer(0, false);
+  dfg::Probes probes(tracer, nullptr);
+  dfg::mpi::CycleTransfers net(probes, 4);
   dfg::mpi::RankBarrier barrier(mpi);
 
   const bool failing_host = !args.fail_host.empty() && args.fail_host == mpi.host_name();
@@ -246,19 +278,19 @@ int main(int argc, char** argv) {
         const std::int64_t j = c - l_in;
         where.at("transfer (receive)", j);
         Token& t = in->slot(j);
-        recv_small->start(j, t.small.data());
-        recv_big->start(j, t.big.data());
+        net.start(*recv_small, 0, j, t.small.data());
+        net.start(*recv_big, 0, j, t.big.data());
       }
       if (!last && in_window(c, l_out)) {
         const std::int64_t j = c - l_out;
         where.at("transfer (send)", j);
         Token& t = out->slot(j);
-        send_small->start(j, t.small.data());
-        send_big->start(j, t.big.data());
+        net.start(*send_small, 0, j, t.small.data());
+        net.start(*send_big, 0, j, t.big.data());
       }
       if (!args.overlap) {
         where.at("transfer phase", c);
-        dfg::mpi::wait_all(endpoints);
+        net.wait();
       }
       if (in_window(c, l_fire)) {
         const std::int64_t j = c - l_fire;
@@ -266,13 +298,15 @@ int main(int argc, char** argv) {
         if (failing_host && args.fail_thread == "cpu" && j == args.fail_at) {
           throw std::runtime_error("injected failure");
         }
+        if (failing_host && args.long_firing && j > args.fail_at) std::this_thread::sleep_for(std::chrono::minutes(10));
+        if (args.fire_waits && args.overlap && !first && in_window(c, l_in)) arrived(in->slot(j + 1), j + 1, h);
         // With overlap, the transfers of this cycle are in flight while the node fires.
         fire(h, n, j, first ? nullptr : &in->slot(j), last ? nullptr : &out->slot(j));
         if (last) ++checked;
-        for (dfg::mpi::Endpoint* e : endpoints) e->test();
+        net.poll();
       }
       where.at("end of cycle", c);
-      dfg::mpi::wait_all(endpoints);
+      net.wait();
       if (args.rank_barrier) barrier.arrive_and_wait();
       cycle_done.store(c, std::memory_order_release);
     }
