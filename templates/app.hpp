@@ -10,12 +10,8 @@ $header$
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace $ns$ {
 
@@ -26,7 +22,6 @@ $sizes$
 /// The processing elements (PEs) of host $host$, one worker thread each.
 enum Pe : int {
   $pes$
-  kPeCount
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {$pe_names$};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {$pe_kinds$};
@@ -36,7 +31,7 @@ enum Track : int {
   $tracks$
 };
 inline constexpr std::array<const char*, $track_count$> kTrackNames = {
-    $track_names$,
+    $track_names$
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)

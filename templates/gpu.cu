@@ -1,22 +1,14 @@
 $header$
-// GPU $pe$ (CUDA device $device$) of host $host$: its storage, streams, transfer launches and
-// firings.
+// GPU $pe$ (CUDA device $device$) of host $host$: its worker (storage, streams, loops).
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
-
-#include <cuda_runtime.h>
 
 #include "$app_header$"
-#include "dfg/context.hpp"
-#include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/check.hpp"
-#include "dfg/cuda/gpu_probes.hpp"
-#include "dfg/cuda/nvtx.hpp"
-#include "dfg/cuda/stream.hpp"
+#include "dfg/cuda/gpu_items.hpp"
+#include "dfg/cuda/gpu_worker.hpp"
+#include "dfg/node.hpp"
 
 $actor_includes$
 

@@ -183,6 +183,20 @@ std::string sizes(const ir::Program& p) {
   return out.take();
 }
 
+/// The items of an enum or an array initializer, each followed by a comma, as many a line as fit
+/// in 100 columns at `indent`.
+std::string pack(const std::vector<std::string>& items, std::size_t indent) {
+  std::string out, line;
+  for (const std::string& item : items) {
+    if (!line.empty() && indent + line.size() + 1 + item.size() + 1 > 100) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + item + ",";
+  }
+  return out + line;
+}
+
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
   std::string id = "kTrack_" + identifier(m.pe(pe).name);
   if (s) id += "_" + std::string(to_string(*s));
@@ -229,45 +243,52 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     std::string profile = e.profile.empty() ? "nullptr" : fmt::format("\"{}\"", e.profile);
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
     std::string at = e.kind == Entry::Kind::firing ? fmt::format("\"{}\"", profile_params(e.params)) : "nullptr";
-    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}, {}}},\n", kind, e.short_name, e.where,
-                         track, e.first_cycle, bytes, profile, at, step);
+    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}, {}, \"{}\"}},\n", kind, e.short_name,
+                         e.where, track, e.first_cycle, bytes, profile, at, step, e.label);
   }
   Printer out;
+  // Without overlap, the entries are most often those of the overlap strategy, in the same order:
+  // then its enum is that one's.
+  std::vector<std::string> idents, overlap_idents;
+  for (const Entry& e : sm.entries) idents.push_back(e.ident);
+  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries) overlap_idents.push_back(e.ident);
+  const bool shared = !overlap && idents == overlap_idents;
   out.emit({{"ns", overlap ? "overlap" : "no_overlap"},
             {"doc", overlap ? "With overlap (the default): transfers run during the cycle, beside the "
                               "firings."
-                            : "Without overlap (--no-overlap): transfer steps, then the firings."},
-            {"names", names},
-            {"n", std::to_string(sm.entries.size())},
-            {"infos", infos},
-            {"latency", std::to_string(sm.latency)}},
+                            : "Without overlap (--no-overlap): transfer steps, then the firings."}},
            "/// $doc$\n"
            "namespace $ns$ {\n"
-           "\n"
-           "/// The firings, transfers and delay copies, in the order the threads run them.\n"
-           "enum Entry : std::size_t {\n"
-           "$names$};\n"
+           "\n");
+  if (shared) {
+    out.emit("using enum overlap::Entry;  // the same entries, in the same order\n");
+  } else {
+    out.emit({{"names", names}},
+             "/// The firings, transfers and delay copies, in the order the threads run them.\n"
+             "enum Entry : std::size_t {\n"
+             "$names$};\n");
+  }
+  out.emit({{"n", std::to_string(sm.entries.size())},
+            {"infos", infos},
+            {"latency", std::to_string(sm.latency)}},
            "inline constexpr std::array<EntryInfo, $n$> kEntries = {{\n"
            "$infos$}};\n"
            "/// The last first cycle: a run has iterations + kLatency cycles.\n"
            "inline constexpr std::int64_t kLatency = $latency$;\n");
-  if (!overlap && sm.has_transfers)
-    out.emit({{"steps", std::to_string(sm.transfer_steps)}},
-             "/// The steps of a cycle's transfer part, each ending with a barrier.\n"
-             "inline constexpr int kTransferSteps = $steps$;\n");
   if (overlap) {
-    std::string lists;
+    std::vector<std::string> lists;
     for (ir::PeId pe : m.pes()) {
       std::vector<std::string> ns;
       for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
-      lists += fmt::format("    {{{}}},  // {}\n", fmt::join(ns, ", "), m.pe(pe).name);
+      lists.push_back(fmt::format("{{{}}}", fmt::join(ns, ", ")));
     }
-    out.emit({{"lists", lists}},
+    out.emit({{"lists", pack(lists, 6)}},
              "/// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of\n"
              "/// the transfers that touch it. --sync=neighbours waits for these only.\n"
              "inline std::vector<std::vector<int>> neighbours() {\n"
              "  return {\n"
-             "$lists$  };\n"
+             "      $lists$\n"
+             "  };\n"
              "}\n");
   }
   out.emit({{"ns", overlap ? "overlap" : "no_overlap"}}, "\n}  // namespace $ns$");
@@ -278,39 +299,41 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
 
 std::string render_app_header(const Model& m) {
   const ir::Program& p = *m.program;
-  std::string pes, pe_names, pe_kinds, memory, factories;
+  std::string pe_names, pe_kinds, memory, factories;
+  std::vector<std::string> pes;
   for (ir::PeId pe : m.pes()) {
     std::string id = identifier(m.pe(pe).name);
-    pes += fmt::format("kPe_{},\n", id);
+    pes.push_back("kPe_" + id);
     pe_names += fmt::format("{}\"{}\"", pe_names.empty() ? "" : ", ", m.pe(pe).name);
     pe_kinds += fmt::format("{}\"{}\"", pe_kinds.empty() ? "" : ", ",
                             m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu");
     memory += fmt::format("std::array<dfg::SlotView, {}> {};\n", m.colour_count[pe], id);
     if (m.pe(pe).kind == ir::PeKind::gpu)
-      factories += fmt::format("\n/// The worker of GPU {} ({}).\nstd::unique_ptr<Worker> make_{}(Run& run);\n",
-                               m.pe(pe).name, gpu_file(m, pe), id);
+      factories += fmt::format("std::unique_ptr<Worker> make_{}(Run& run);  // the worker of GPU {} ({})\n", id,
+                               m.pe(pe).name, gpu_file(m, pe));
   }
-  std::string track_enum, track_names;
+  pes.push_back("kPeCount");
+  std::vector<std::string> track_enum, track_names;
   auto all = tracks(m);
   for (std::size_t i = 0; i < all.size(); ++i) {
-    track_enum += fmt::format("{}{},\n", all[i].first, i == 0 ? " = 1" : "");
-    track_names += fmt::format("{}\"{}\"", i == 0 ? "" : ",\n", all[i].second);
+    track_enum.push_back(all[i].first + (i == 0 ? " = 1" : ""));
+    track_names.push_back(fmt::format("\"{}\"", all[i].second));
   }
   return render_template(
       template_text("app.hpp"),
       {{"header", file_header(m, "//")},
        {"ns", host_namespace(m)},
-       {"app", p.app_name},
-       {"arch", p.arch.name},
-       {"host", p.arch.hosts[m.host].name},
+       {"app", m.app_name},
+       {"arch", m.arch_name},
+       {"host", m.host_name},
        {"params", params(p)},
        {"sizes", sizes(p)},
-       {"pes", pes},
+       {"pes", pack(pes, 2)},
        {"pe_names", pe_names},
        {"pe_kinds", pe_kinds},
-       {"tracks", track_enum},
+       {"tracks", pack(track_enum, 2)},
        {"track_count", std::to_string(all.size())},
-       {"track_names", track_names},
+       {"track_names", pack(track_names, 4)},
        {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
                           strategy_block(m, ir::Strategy::no_overlap)},
        {"memory", memory},

@@ -50,9 +50,8 @@ bool any_gpu(std::span<const Model> hosts) {
 /// How a program on several hosts runs: ranks, placement, host-to-host transfers and their tags.
 std::string mpi_note(std::span<const Model> hosts) {
   const Model& m = hosts.front();
-  const ir::Program& p = *m.program;
   std::string names, tags;
-  for (const Model& h : hosts) names += fmt::format("{}{}", names.empty() ? "" : ", ", p.arch.hosts[h.host].name);
+  for (const Model& h : hosts) names += fmt::format("{}{}", names.empty() ? "" : ", ", h.host_name);
   for (ir::Strategy strategy : ir::kStrategies) {
     const ir::IgStrategy& s = (*m.ig)[strategy];
     const StrategyPlan& sm = m.strategies[strategy];
@@ -146,10 +145,10 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   return render_template(
       template_text("CMakeLists.txt"),
       {{"header", file_header(m, "#")},
-       {"app", m.program->app_name},
-       {"arch", m.program->arch.name},
+       {"app", m.app_name},
+       {"arch", m.arch_name},
        {"cuda_architectures", cuda ? cuda_architectures() : ""},
-       {"project", identifier(m.program->app_name)},
+       {"project", identifier(m.app_name)},
        {"languages", cuda ? "CXX CUDA" : "CXX"},
        {"standard", cuda ? "# C++20 for both languages, as compile options: CMake 3.25 does not know nvcc's C++20\n"
                            "# flag, and it would give CUDA sources the CXX_STANDARD otherwise. One CUDA runtime, shared.\n"
@@ -178,14 +177,13 @@ std::string render_readme(std::span<const Model> hosts) {
   if (mpi)
     files += "| `main.cpp` | main: MPI, the hosts' placement on the ranks, the start-up checks |\n";
   for (const Model& h : hosts) {
-    const ir::Host& host = h.program->arch.hosts[h.host];
     files += fmt::format(
         "| `{}` | {}params, token sizes, processing elements, every firing/transfer/copy with its "
         "window, the shared run state |\n",
-        app_header_file(h), mpi ? "host " + host.name + ": " : "");
+        app_header_file(h), mpi ? "host " + h.host_name + ": " : "");
     std::vector<std::string> cpus;
     for (ir::PeId c : h.cpus) cpus.push_back(h.pe(c).name);
-    files += fmt::format("| `{}` | host {}: {}the set-up, the worker{} of {} |\n", rank_file(h), host.name,
+    files += fmt::format("| `{}` | host {}: {}the set-up, the worker{} of {} |\n", rank_file(h), h.host_name,
                          mpi ? "" : "main, ", cpus.size() > 1 ? "s" : "", fmt::join(cpus, ", "));
     for (ir::PeId gpu : h.gpus)
       files += fmt::format("| `{}` | the worker of GPU {}: its storage, streams, transfers, firings |\n",
@@ -202,9 +200,9 @@ std::string render_readme(std::span<const Model> hosts) {
   return render_template(
       template_text("README.md"),
       {{"header", header},
-       {"app", m.program->app_name},
-       {"arch", m.program->arch.name},
-       {"spec", spec_path_for_header(m.program->spec_file)},
+       {"app", m.app_name},
+       {"arch", m.arch_name},
+       {"spec", m.spec_name},
        {"cmake_flags", any_gpu(hosts) ? "  # -DCMAKE_CUDA_ARCHITECTURES=90 to choose the GPU" : ""},
        {"run", mpi ? fmt::format("mpirun -np {} build/app --iterations 1000 --stats", hosts.size())
                    : "build/app --iterations 1000 --stats"},

@@ -24,7 +24,7 @@ namespace dfgc::codegen {
 /// signatures (fire's port order, init). The workers and the rank files read nothing else; the
 /// program and the implementation graph are still read for what the plan does not carry yet:
 /// the params and token types with their size expressions (app.hpp), the actor headers
-/// (actor_includes), the app and arch names, the spec path and README's MPI note.
+/// (actor_includes) and README's MPI note.
 struct Model : HostPlan {
   const ir::Program* program = nullptr;
   const ir::Ig* ig = nullptr;
@@ -35,9 +35,6 @@ struct Model : HostPlan {
 /// The fixed first line of every generated file: generator, version, spec, DO NOT EDIT.
 /// `comment` is the line-comment marker of the file's language ("//", "#", "<!--").
 std::string file_header(const Model& m, std::string_view comment);
-
-/// The spec as the header shows it: its file name ("two_gpus.dfg").
-std::string spec_path_for_header(const std::string& spec_file);
 
 std::string render_app_header(const Model& m);
 std::string render_rank(const Model& m);

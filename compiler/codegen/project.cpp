@@ -29,16 +29,7 @@ std::string file_header(const Model& m, std::string_view comment) {
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return render_template(text, {{"comment", std::string(comment)},
                                 {"version", DFGC_VERSION},
-                                {"spec", spec_path_for_header(m.program->spec_file)}});
-}
-
-// The spec's file name alone, as protoc writes `// source: foo.proto`: the same spec gives the
-// same project whatever the working directory, the output directory or where the checkout lies.
-// A path relative to any of these would tie the text to the place dfgc ran from (or, relative to
-// the output, change when the project moves); the other modules of the spec are imports, which
-// the root spec names itself.
-std::string spec_path_for_header(const std::string& spec_file) {
-  return fs::path(spec_file).filename().generic_string();
+                                {"spec", m.spec_name}});
 }
 
 namespace {

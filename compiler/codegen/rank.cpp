@@ -47,7 +47,7 @@ std::string render_rank(const Model& m) {
                          mpi && cpu == m.cpu ? ", mpi" : "");
   for (ir::PeId gpu : m.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
-  std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n#include \"dfg/cuda/nvtx.hpp\"\n"
+  std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n"
                                     : "#include \"dfg/host_buffer.hpp\"\n";
   if (mpi) {
     // The dfg/mpi headers first: they include <mpi.h> without its C++ bindings.

@@ -47,12 +47,12 @@ class WorkerPrinter {
       }
       net_capacity_ = std::max(net_capacity_, count);
     }
+    shared_views_ = same_views();
   }
 
   std::string render() {
     declaration();
     constructor();
-    run();
     for (ir::Strategy s : ir::kStrategies) loop(s);
     return out_.take();
   }
@@ -60,15 +60,42 @@ class WorkerPrinter {
  private:
   std::vector<const PlanNode*> nodes() const { return m_.nodes_on(pe_); }
   const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
-  /// The stem of node n's members: n_actor_, n_elements_, n_ctx_. Every member derived from a
-  /// spec name ends with a suffix of its own (_actor_, _elements_, _ctx_, _send_, _recv_,
-  /// _gpudirect_), none the end of another nor of a fixed member, and spec names neither end with
-  /// '_' nor contain '__' (sema), so no two members can meet and no member can hide a name of
-  /// namespace scope (those never end with '_').
-  static std::string node_ident(const PlanNode& n) { return identifier(n.name); }
+  /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
+  /// suffix of its own (_node_, _send_, _recv_, _gpudirect_), none the end of another nor of a
+  /// fixed member, and spec names neither end with '_' nor contain '__' (sema), so no two members
+  /// can meet and no member can hide a name of namespace scope (those never end with '_').
+  static std::string node_member(const PlanNode& n) { return identifier(n.name) + "_node_"; }
   /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
   /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
-  std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const { return "buf_" + sm.buffer_idents[b]; }
+  /// With views shared by both strategies (same_views()), they are members: "p_m_A_g0_view_"
+  /// (the suffix keeps them apart from the other members, as node_member says).
+  std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const {
+    return shared_views_ ? sm.buffer_idents[b] + "_view_" : "buf_" + sm.buffer_idents[b];
+  }
+  /// Whether the buffers this PE touches are the same in both strategies, with the same names,
+  /// each in the same colour of the same PE: then one view of each serves both loops.
+  bool same_views() const {
+    const StrategyPlan& a = m_.strategies[ir::Strategy::overlap];
+    const StrategyPlan& b = m_.strategies[ir::Strategy::no_overlap];
+    if (a.touched[pe_] != b.touched[pe_]) return false;
+    for (ir::BufferId x : a.touched[pe_])
+      if (a.buffer_idents[x] != b.buffer_idents[x] || a.buffers[x].pe != b.buffers[x].pe ||
+          a.buffers[x].colour != b.buffers[x].colour)
+        return false;
+    return true;
+  }
+  /// The views of the buffers the loops touch: `prefix` declares them (members or locals).
+  void views(const StrategyPlan& sm, bool with_depth) {
+    for (ir::BufferId b : sm.touched[pe_]) {
+      const PlanBuffer& buf = sm.buffers[b];
+      out_.emit({{"id", buffer_local(sm, b)},
+                 {"pe", identifier(m_.pe(buf.pe).name)},
+                 {"i", std::to_string(buf.colour)},
+                 {"name", buf.name},
+                 {"depth", with_depth ? ", depth " + std::to_string(buf.depth) : ""}},
+                "const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$\n");
+    }
+  }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
   /// The member that holds a host-to-host transfer's endpoint: "i1_b_B_cpu_recv_".
@@ -92,18 +119,15 @@ class WorkerPrinter {
                {"ctor", mpi_ ? cls_ + "(Run& run, dfg::mpi::Session& mpi)" : "explicit " + cls_ + "(Run& run)"},
                {"pe", m_.pe(pe_).name},
                {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list},
-               {"select", gpu_ ? "  void select_device() override;\n" : ""}},
+               {"base", base_class()}},
               "/// $pe$: $what$.\n"
-              "class $cls$ final : public Worker {\n"
+              "class $cls$ final : public $base$ {\n"
               " public:\n"
               "  $ctor$;\n"
               "\n"
               " private:\n"
-              "$select$"
               "  void cycles_overlap(dfg::Where& where) override;\n"
-              "  void cycles_no_overlap(dfg::Where& where) override;\n"
-              "\n"
-              "  Run& run_;\n");
+              "  void cycles_no_overlap(dfg::Where& where) override;\n");
     {
       auto scope = out_.indent();
       members();
@@ -111,14 +135,15 @@ class WorkerPrinter {
     out_.emit("};\n\n");
   }
 
+  /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
+  /// the storage, and a GPU's streams and probes.
+  std::string base_class() const {
+    if (gpu_) return "dfg::GpuWorker<Run>";
+    return fmt::format("dfg::CpuWorker<Run, {}>", storage_type());
+  }
+
   void members() {
-    if (gpu_) {
-      for (StreamKind s : m_.streams[pe_])
-        out_.emit({{"m", stream_member(s)}}, "dfg::Stream $m$;\n");
-      out_.emit("dfg::GpuProbes probes_;\n");
-    }
-    out_.emit({{"storage", storage_type()}},
-              "std::vector<$storage$> storage_;  // one allocation per colour\n");
+    if (!nodes().empty() || mpi_ || shared_views_) out_.emit("\n");
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
         out_.emit({{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}},
@@ -130,35 +155,53 @@ class WorkerPrinter {
       if (has_net()) out_.emit("dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle\n");
       out_.emit("dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together\n");
     }
+    if (shared_views_) {
+      // Views of the colours the other workers' constructors fill in: read once the loops run.
+      views(m_.strategies[ir::Strategy::overlap], false);
+    }
     for (const PlanNode* n : nodes()) {
-      out_.emit({{"n", node_ident(*n)},
+      out_.emit({{"m", node_member(*n)},
                  {"label", n->name},
                  {"actor", n->actor},
                  {"cls", n->class_name},
                  {"ports", std::to_string(n->port_types.size())}},
-                "// node $label$ ($actor$)\n"
-                "::$cls$ $n$_actor_;\n"
-                "std::array<std::size_t, $ports$> $n$_elements_{};\n"
-                "dfg::Context $n$_ctx_;\n");
+                "dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)\n");
     }
   }
 
   void constructor() {
-    std::string init = "run_(run)";
+    std::string init;
+    if (gpu_) {
+      std::vector<std::string> tracks;
+      for (StreamKind s : {StreamKind::compute, StreamKind::h2d, StreamKind::d2h, StreamKind::peer})
+        tracks.push_back(m_.streams[pe_].count(s) ? fmt::format("kTrack_{}_{}", pe_ident_, to_string(s)) : "0");
+      // Continued lines under the first argument: the printer indents them to `init`'s column, 6.
+      std::string args = arguments({"run", "kPe_" + pe_ident_, device(), fmt::format("{{{}}}", fmt::join(tracks, ", "))},
+                                   16);
+      for (std::size_t at = args.find('\n'); at != std::string::npos; at = args.find('\n', at + 1))
+        args.insert(at + 1, "          ");
+      init = "GpuWorker(" + args + ")";
+    } else {
+      init = "CpuWorker(run)";
+    }
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
         init += fmt::format(",\n{}(mpi, {}, \"{}\")", gpudirect_member(gpu), m_.pe(gpu).device, m_.pe(gpu).name);
       if (has_net()) init += fmt::format(",\nnet_(run.probes, {})", net_capacity_);
       init += ",\nranks_(mpi)";
     }
-    if (gpu_) {
-      for (StreamKind s : m_.streams[pe_])
-        init += fmt::format(",\n{}({}, \"{} {}\")", stream_member(s), device(), m_.pe(pe_).name,
-                            to_string(s));
-      init += ",\nprobes_(run.probes)";
+    // One line when it fits in 100 columns, else one initializer a line.
+    std::string flat = init;
+    for (std::size_t at = flat.find(",\n"); at != std::string::npos; at = flat.find(",\n", at)) {
+      const std::size_t end = flat.find_first_not_of(' ', at + 2);
+      flat.replace(at, end - at, ", ");
     }
-    out_.emit({{"cls", cls_}, {"init", init}, {"mpi", mpi_ ? ", dfg::mpi::Session& mpi" : ""}},
-              "$cls$::$cls$(Run& run$mpi$)\n    : $init$ {\n");
+    if (6 + flat.size() + 2 <= 100) init = flat;
+    const std::string mpi = mpi_ ? ", dfg::mpi::Session& mpi" : "";
+    const bool one_line =
+        init.find('\n') == std::string::npos && 2 * cls_.size() + 2 + 10 + mpi.size() + 4 + init.size() + 2 <= 100;
+    out_.emit({{"cls", cls_}, {"init", init}, {"mpi", mpi}},
+              one_line ? "$cls$::$cls$(Run& run$mpi$) : $init$ {\n" : "$cls$::$cls$(Run& run$mpi$)\n    : $init$ {\n");
     {
       auto scope = out_.indent();
       constructor_body();
@@ -171,22 +214,22 @@ class WorkerPrinter {
     if (!gpudirect_.empty())
       out_.emit("dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take\n");
     out_.emit("const Params& params = run.params;\n");
-    out_.emit("if (run.overlap) {\n");
-    {
-      auto inner = out_.indent();
-      allocate(ir::Strategy::overlap);
+    if (same_colours() && endpoints_.empty()) {
+      allocate(ir::Strategy::overlap, true);
+    } else {
+      out_.emit("if (run.overlap) {\n");
+      {
+        auto inner = out_.indent();
+        allocate(ir::Strategy::overlap, false);
+      }
+      out_.emit("} else {\n");
+      {
+        auto inner = out_.indent();
+        allocate(ir::Strategy::no_overlap, false);
+      }
+      out_.emit("}\n");
     }
-    out_.emit("} else {\n");
-    {
-      auto inner = out_.indent();
-      allocate(ir::Strategy::no_overlap);
-    }
-    out_.emit({{"pe", pe_ident_}},
-              "}\n"
-              "for (std::size_t i = 0; i < storage_.size(); ++i) {\n"
-              "  run.memory.$pe$[i] = dfg::SlotView::of(storage_[i]);\n"
-              "  if (run.stats) run.stats->note_alloc(kPe_$pe$, storage_[i].bytes());\n"
-              "}\n");
+    out_.emit({{"pe", pe_ident_}}, "run.publish(kPe_$pe$, storage_, run.memory.$pe$);\n");
     if (gpu_) peers();
     for (const PlanNode* n : nodes()) actor_setup(*n);
   }
@@ -199,28 +242,36 @@ class WorkerPrinter {
     return fmt::format("std::max({{{}}})", fmt::join(calls, ", "));
   }
 
-  void allocate(ir::Strategy strategy) {
+  /// Whether both strategies give this PE the same colours (members and types), index by index:
+  /// then one allocation serves either, only the slots depending on the strategy.
+  bool same_colours() const {
+    const std::vector<PlanColour>& a = m_.strategies[ir::Strategy::overlap].storage[pe_];
+    const std::vector<PlanColour>& b = m_.strategies[ir::Strategy::no_overlap].storage[pe_];
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i].members != b[i].members || a[i].types != b[i].types) return false;
+    return true;
+  }
+
+  /// The colours of `strategy`; `both`: the same colours serve both strategies (same_colours()),
+  /// each with the slots of the strategy that runs.
+  void allocate(ir::Strategy strategy, bool both) {
     const std::vector<PlanColour>& colours = m_.strategies[strategy].storage[pe_];
-    out_.emit({{"n", std::to_string(colours.size())}}, "storage_.reserve($n$);\n");
-    for (const PlanColour& c : colours) {
+    for (std::size_t i = 0; i < colours.size(); ++i) {
+      const PlanColour& c = colours[i];
+      std::string slots = std::to_string(c.slots);
+      if (both) {
+        const PlanColour& other = m_.strategies[ir::Strategy::no_overlap].storage[pe_][i];
+        if (other.slots != c.slots) slots = fmt::format("run.overlap ? {} : {}", c.slots, other.slots);
+      }
       out_.emit({{"dev", gpu_ ? device() + ", " : ""},
                  {"name", fmt::format("{}", fmt::join(c.members, ", "))},
                  {"bytes", colour_bytes(c)},
-                 {"slots", std::to_string(c.slots)},
+                 {"slots", slots},
                  {"index", std::to_string(c.index)}},
                 "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
     }
-    if (!gpu_) {
-      endpoints(strategy);
-      return;
-    }
-    const StrategyPlan& sm = m_.strategies[strategy];
-    for (std::size_t e : sm.by_pe[pe_])
-      out_.emit({{"ns", std::string(strategy_ns(strategy))},
-                 {"entry", sm.entries[e].ident},
-                 {"d", device()},
-                 {"stream", stream_member(*sm.entries[e].stream)}},
-                "probes_.add($ns$::$entry$, $d$, $stream$);\n");
+    if (!gpu_ && !both) endpoints(strategy);
   }
 
   /// The endpoints of the strategy's host-to-host transfers: the peer's rank, the tag, the bytes.
@@ -264,32 +315,61 @@ class WorkerPrinter {
 
   void actor_setup(const PlanNode& n) {
     const ActorSignature& sig = signature(n);
-    std::string id = node_ident(n);
-    out_.emit({{"label", n.name}, {"actor", n.actor}}, "// node $label$ ($actor$)\n");
+    std::string m = node_member(n);
     for (const ir::ParamValue& v : n.params)
-      out_.emit({{"n", id}, {"param", v.name}, {"value", v.literal}}, "$n$_actor_.$param$ = $value$;\n");
+      out_.emit({{"m", m}, {"param", v.name}, {"value", v.literal}}, "$m$.actor.$param$ = $value$;\n");
     std::vector<std::string> elements;
     for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
-    out_.emit({{"n", id}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
-              "$n$_elements_ = {$elements$};\n"
-              "$n$_ctx_.set_port_elements($n$_elements_.data(), $n$_elements_.size());\n");
-    if (gpu_)
-      out_.emit({{"n", id}, {"d", device()}},
-                "$n$_ctx_.set_stream(compute_);\n"
-                "$n$_ctx_.set_device($d$);\n");
+    out_.emit({{"m", m}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
+              "$m$.set_port_elements({$elements$});\n");
+    if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
     if (sig.has_init)
-      out_.emit({{"n", id}, {"ctx", sig.init_takes_context ? id + "_ctx_" : ""}},
-                "$n$_actor_.init($ctx$);\n");
+      out_.emit({{"m", m}, {"ctx", sig.init_takes_context ? m + ".ctx" : ""}}, "$m$.actor.init($ctx$);\n");
   }
 
-  /// A GPU's worker selects its device on its thread before its cycle loop (dfg::PeWorker).
-  void run() {
-    if (!gpu_) return;
-    out_.emit({{"cls", cls_}, {"d", device()}, {"pe", m_.pe(pe_).name}},
-              "void $cls$::select_device() { DFG_CUDA_CHECK(cudaSetDevice($d$), \"select device $d$ for $pe$\"); }\n\n");
+  // ---- the cycle loops: the plan's steps ----
+
+  void loop(ir::Strategy strategy) {
+    const StrategyPlan& sm = m_.strategies[strategy];
+    const bool overlap = strategy == ir::Strategy::overlap;
+    ns_ = std::string(strategy_ns(strategy));
+    overlap_ = overlap;
+    out_.emit({{"cls", cls_}, {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"}},
+              "void $cls$::$fn$(dfg::Where& where) {\n");
+    {
+      auto body = out_.indent();
+      loop_body(sm);
+    }
+    out_.emit("}\n\n");
   }
 
-  // ---- the cycle loops ----
+  void loop_body(const StrategyPlan& sm) {
+    if (!shared_views_) views(sm, true);
+    out_.emit({{"pe", pe_ident_},
+               {"type", gpu_ ? "GpuItems" : "Items"},
+               {"probes", gpu_ ? ", probes_" : ""}},
+              "dfg::$type$ items(run_, where, kPe_$pe$$probes$);\n"
+              "for (std::int64_t c = 0; c < run_.cycles; ++c) {\n"
+              "  items.begin(c);\n");
+    {
+      auto cycle = out_.indent();
+      for (const Step& step : sm.steps[pe_]) {
+        switch (step.kind) {
+          case Step::Kind::fire: fire(sm, sm.entries[step.entry]); break;
+          case Step::Kind::copy: copy(sm, sm.entries[step.entry]); break;
+          case Step::Kind::net_post: net_post(sm, sm.entries[step.entry]); break;
+          case Step::Kind::net_complete: net_complete(); break;
+          case Step::Kind::delay_copy: delay_copy(sm, sm.entries[step.entry]); break;
+          case Step::Kind::wait: wait(step.streams); break;
+          case Step::Kind::end_phase: end_phase(step.phase); break;
+          case Step::Kind::end_cycle: end_cycle(); break;
+        }
+      }
+    }
+    out_.emit("}\n");
+  }
+
+  // ---- one emitter per kind of step ----
 
   static std::string slot(const SlotRef& r) { return fmt::format("dfg::slot(c, {}, {})", r.lag, r.slots); }
   std::string at(const StrategyPlan& sm, const SlotRef& r) const {
@@ -297,201 +377,139 @@ class WorkerPrinter {
   }
   static std::string bytes_of(const Entry& e) { return fmt::format("bytes_{}(run_.params)", e.type); }
 
-  void loop(ir::Strategy strategy) {
-    const StrategyPlan& sm = m_.strategies[strategy];
-    const bool overlap = strategy == ir::Strategy::overlap;
-    ns_ = std::string(strategy_ns(strategy));
-    const bool idle = sm.by_pe[pe_].empty();
-    out_.emit({{"cls", cls_},
-               {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
-               {"doc", overlap ? "With overlap: launch the transfers, fire, wait for the streams, "
-                                 "end the cycle."
-                               : "Without overlap: the transfer steps, then the firings, each "
-                                 "phase ending with a barrier."},
-               {"where", idle ? "" : " where"}},
-              "/// $doc$\n"
-              "void $cls$::$fn$(dfg::Where&$where$) {\n");
-    {
-      auto body = out_.indent();
-      loop_body(sm, overlap);
-    }
-    out_.emit("}\n\n");
-  }
-
-  void loop_body(const StrategyPlan& sm, bool overlap) {
-    for (ir::BufferId b : sm.touched[pe_]) {
-      const PlanBuffer& buf = sm.buffers[b];
-      out_.emit({{"id", buffer_local(sm, b)},
-                 {"pe", identifier(m_.pe(buf.pe).name)},
-                 {"i", std::to_string(buf.colour)},
-                 {"name", buf.name},
-                 {"depth", std::to_string(buf.depth)}},
-                "const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$, depth "
-                "$depth$\n");
-    }
-    out_.emit({{"pe", pe_ident_}},
-              "dfg::WindowCursor win = run_.windows.cursor(kPe_$pe$);\n"
-              "for (std::int64_t c = 0; c < run_.cycles; ++c) {\n");
-    {
-      auto cycle = out_.indent();
-      if (overlap) {
-        out_.emit({{"pe", pe_ident_}}, "run_.begin_cycle(kPe_$pe$, c);\nwin.begin(c);\n");
-        for (std::size_t e : sm.by_pe[pe_]) item(sm, sm.entries[e]);
-      } else {
-        out_.emit("win.begin(c);\n");
-        steps(sm);
-        for (std::size_t e : sm.by_pe[pe_])
-          if (sm.entries[e].kind != Entry::Kind::transfer) item(sm, sm.entries[e]);
-      }
-      if (gpu_) {
-        out_.emit({{"streams", wait_streams(m_.streams[pe_])}}, "$streams$probes_.poll();\n");
-      }
-      if (overlap && has_net())
-        out_.emit("where.clear();\nnet_.wait();  // this cycle's host-to-host transfers\n");
-      out_.emit({{"pe", pe_ident_}}, "run_.end_cycle(kPe_$pe$, c);\n");
-      if (overlap && mpi_)
-        out_.emit(
-            "if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's\n"
-            "  ranks_.arrive_and_wait();\n"
-            "  run_.end_phase();\n"
-            "}\n");
-      else if (overlap && m_.multi_host())
-        out_.emit("if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks\n");
-    }
-    out_.emit("}\nwin.finish();\n");
-  }
-
-  std::string wait_streams(const std::set<StreamKind>& streams) const {
+  /// A call's arguments, as many a line as fit in 100 columns when the first starts at `column`
+  /// (the printer aligns the next lines with it).
+  static std::string arguments(const std::vector<std::string>& args, std::size_t column) {
     std::string out;
-    for (StreamKind k : streams) out += stream_member(k) + ".synchronize();\n";
+    std::size_t at = column;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::size_t width = args[i].size() + (i + 1 < args.size() ? 1 : 2);  // ", " or ");"
+      if (i > 0 && at + 1 + width > 100) {
+        out += ",\n";
+        at = column;
+      } else if (i > 0) {
+        out += ", ";
+        at += 1;
+      }
+      out += args[i];
+      at += width;
+    }
     return out;
   }
 
-  /// Without overlap: the transfer steps, each ending with a wait and a barrier.
-  void steps(const StrategyPlan& sm) {
-    if (!sm.has_transfers) return;
-    std::set<StreamKind> used;
-    std::set<std::uint32_t> net_steps;
-    for (std::size_t e : sm.by_pe[pe_]) {
-      const Entry& x = sm.entries[e];
-      if (x.kind != Entry::Kind::transfer) continue;
-      if (x.net != Entry::Net::none) net_steps.insert(x.step);
-      else used.insert(*x.stream);
-    }
-    if (used.empty() && net_steps.empty()) {
-      out_.emit(
-          "for (int step = 0; step < no_overlap::kTransferSteps; ++step) {\n"
-          "  run_.end_phase();  // transfer step: the GPUs launch them\n"
-          "}\n");
-      return;
-    }
-    for (std::uint32_t step = 0; step < sm.transfer_steps; ++step) {
-      out_.emit({{"step", std::to_string(step)}}, "// transfer step $step$\n");
-      for (std::size_t e : sm.by_pe[pe_])
-        if (sm.entries[e].kind == Entry::Kind::transfer && sm.entries[e].step == step)
-          item(sm, sm.entries[e]);
-      if (net_steps.count(step)) out_.emit("where.clear();\nnet_.wait();\n");
-      out_.emit({{"streams", wait_streams(used)}}, "$streams$run_.end_phase();\n");
-    }
-  }
-
-  void item(const StrategyPlan& sm, const Entry& e) {
-    std::string j = e.first_cycle == 0 ? "c" : fmt::format("c - {}", e.first_cycle);
-    std::string comment = e.label;
-    if (e.net != Entry::Net::none)
-      comment += fmt::format(" ({}: {} host {}, tag {})", e.link, e.net == Entry::Net::send ? "send to" : "receive from",
-                             m_.host_names[peer_host(e)], e.tag);
-    else if (e.kind == Entry::Kind::transfer)
-      comment += fmt::format(" ({})", e.link);
-    out_.emit({{"ns", ns_}, {"entry", e.ident}, {"comment", comment}, {"j", j}, {"label", e.label}},
-              "// $comment$\n"
-              "if (win.active($ns$::$entry$)) {\n"
-              "  const std::int64_t j = where.at(\"$label$\", $j$);\n");
+  /// One item of the loop: `items.<how>(<entry>, [<stream>, ]lambda)` around what `body` emits,
+  /// `comment` at the end of the first line where it fits in 100 columns, else on the line before.
+  /// `how`: run (a CPU's firing or copy, timed by a dfg::Probe), post (a host-to-host transfer's
+  /// end), fire or copy (a GPU's, on `stream`).
+  template <class Body>
+  void item(const Entry& e, std::string_view how, bool takes_j, const std::string& comment, Body body) {
+    Printer head;
+    head.emit({{"how", std::string(how)},
+               {"ns", ns_},
+               {"entry", e.ident},
+               {"stream", gpu_ ? stream_member(*e.stream) + ", " : ""},
+               {"j", takes_j ? "(std::int64_t j)" : ""}},
+              "items.$how$($ns$::$entry$, $stream$[&]$j$ {");
+    const std::string opening = head.take();
+    // The loop body is indented by 4.
+    out_.emit({{"opening", opening}, {"comment", comment}},
+              4 + opening.size() + 5 + comment.size() <= 100 ? "$opening$  // $comment$\n"
+                                                               : "// $comment$\n$opening$\n");
     {
       auto inside = out_.indent();
-      item_body(sm, e);
+      body();
     }
-    out_.emit("}\n");
+    out_.emit("});\n");
   }
 
-  void item_body(const StrategyPlan& sm, const Entry& e) {
-    if (m_.has_gpu()) out_.emit({{"name", e.short_name}}, "DFG_NVTX_RANGE(\"$name$\");\n");
-    std::string stream = e.stream ? stream_member(*e.stream) : "";
-    if (gpu_)
-      out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}}, "probes_.start($ns$::$entry$, $s$);\n");
-    else if (e.net == Entry::Net::none)
-      out_.emit({{"ns", ns_}, {"entry", e.ident}}, "dfg::Probe probe(run_.probes, $ns$::$entry$, j);\n");
-    switch (e.kind) {
-      case Entry::Kind::firing: firing(sm, e); break;
-      case Entry::Kind::transfer:
-        if (e.net != Entry::Net::none) net_transfer(sm, e);
-        else transfer(sm, e, stream);
-        break;
-      case Entry::Kind::copy: copy(sm, e); break;
-    }
-    if (gpu_)
-      out_.emit({{"ns", ns_}, {"entry", e.ident}, {"s", stream}},
-                "probes_.stop($ns$::$entry$, $s$, j);\n");
-  }
-
-  void firing(const StrategyPlan& sm, const Entry& e) {
+  void fire(const StrategyPlan& sm, const Entry& e) {
     const PlanNode& n = m_.node(e.id);
     const ActorSignature& sig = signature(n);
+    const std::string m = node_member(n);
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
       args.push_back(fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
                                  ref.elem, slot(ref.slot)));
     }
-    std::string id = node_ident(n);
-    if (sig.fire_takes_context) args.push_back(id + "_ctx_");
-    std::string one_line = fmt::format("{}", fmt::join(args, ", "));
-    // The loop body is indented by 6; wider calls get one argument a line.
-    bool wide = 6 + id.size() + 14 + one_line.size() + 2 > 100;
-    out_.emit({{"n", id}, {"args", wide ? fmt::format("{}", fmt::join(args, ",\n")) : one_line}},
-              "$n$_ctx_.set_iteration(j);\n"
-              "$n$_actor_.fire($args$);\n");
-    if (gpu_) out_.emit("DFG_CUDA_CHECK(cudaGetLastError(), \"launch\");\n");
-    if (has_net() && ns_ == "overlap") out_.emit("net_.poll();  // progress the host-to-host transfers\n");
+    item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
+      // The body is indented by 6.
+      if (sig.fire_takes_context) {
+        args.insert(args.begin(), "j");
+        out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 6)}}, "$m$.fire($args$);\n");
+      } else {
+        out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 12)}}, "$m$.at(j);\n$m$.actor.fire($args$);\n");
+      }
+      if (has_net() && overlap_) out_.emit("net_.poll();  // progress the host-to-host transfers\n");
+    });
   }
 
-  /// Posts this host's end of a host-to-host transfer; net_.wait() completes it.
-  void net_transfer(const StrategyPlan& sm, const Entry& e) {
-    std::string slot = at(sm, e.net == Entry::Net::send ? *e.read : *e.write);
-    out_.emit({{"m", endpoint_member(sm, e)}, {"ns", ns_}, {"entry", e.ident}, {"slot", slot}},
-              "net_.start(*$m$, $ns$::$entry$, j, $slot$);\n");
-  }
-
-  void transfer(const StrategyPlan& sm, const Entry& e, const std::string& stream) {
-    std::string dst = at(sm, *e.write);
-    std::string src = at(sm, *e.read);
-    if (e.stream == StreamKind::peer) {
-      out_.emit({{"dst", dst},
-                 {"dd", std::to_string(m_.pe(e.write->pe).device)},
-                 {"src", src},
-                 {"sd", std::to_string(m_.pe(e.read->pe).device)},
-                 {"bytes", bytes_of(e)},
-                 {"s", stream}},
-                "dfg::copy_peer_async($dst$, $dd$, $src$, $sd$,\n"
-                "                     $bytes$, $s$, \"cudaMemcpyPeerAsync\");\n");
-      return;
-    }
-    out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}, {"s", stream}},
-              "dfg::copy_async($dst$, $src$,\n"
-              "                $bytes$, $s$, \"cudaMemcpyAsync\");\n");
-  }
-
+  /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.
   void copy(const StrategyPlan& sm, const Entry& e) {
-    std::string dst = at(sm, *e.write);
-    std::string src = at(sm, *e.read);
-    if (gpu_)
-      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}},
-                "dfg::copy_async($dst$, $src$,\n"
-                "                $bytes$, compute_, \"cudaMemcpyAsync\");\n");
-    else
-      out_.emit({{"dst", dst}, {"src", src}, {"bytes", bytes_of(e)}},
-                "std::memcpy($dst$, $src$,\n"
-                "            $bytes$);\n");
+    const bool peer = e.stream == StreamKind::peer;
+    std::vector<std::string> args = {ns_ + "::" + e.ident, stream_member(*e.stream), at(sm, *e.write)};
+    if (peer) args.push_back(std::to_string(m_.pe(e.write->pe).device));
+    args.push_back(at(sm, *e.read));
+    if (peer) args.push_back(std::to_string(m_.pe(e.read->pe).device));
+    const std::string fn = peer ? "copy_peer" : "copy";
+    // The loop body is indented by 4.
+    out_.emit({{"comment", fmt::format("{} ({})", e.label, e.link)},
+               {"fn", fn},
+               {"args", arguments(args, 4 + 7 + fn.size())}},
+              "// $comment$\n"
+              "items.$fn$($args$);\n");
+  }
+
+  /// Posts this host's end of a host-to-host transfer; net_complete completes it.
+  void net_post(const StrategyPlan& sm, const Entry& e) {
+    const std::string comment =
+        fmt::format("{} ({}: {} host {}, tag {})", e.label, e.link,
+                    e.net == Entry::Net::send ? "send to" : "receive from", m_.host_names[peer_host(e)], e.tag);
+    item(e, "post", true, comment, [&] {
+      // The body is indented by 6.
+      const std::vector<std::string> args = {"*" + endpoint_member(sm, e), ns_ + "::" + e.ident, "j",
+                                             at(sm, e.net == Entry::Net::send ? *e.read : *e.write)};
+      out_.emit({{"args", arguments(args, 6 + 11)}}, "net_.start($args$);\n");
+    });
+  }
+
+  void net_complete() {
+    out_.emit({{"note", overlap_ ? "  // this cycle's host-to-host transfers" : ""}}, "where.clear();\nnet_.wait();$note$\n");
+  }
+
+  void delay_copy(const StrategyPlan& sm, const Entry& e) {
+    item(e, gpu_ ? "copy" : "run", false, e.label, [&] {
+      // The body is indented by 6.
+      std::vector<std::string> args = {at(sm, *e.write), at(sm, *e.read), bytes_of(e)};
+      if (gpu_) {
+        args.insert(args.end(), {"compute_", "\"cudaMemcpyAsync\""});
+        out_.emit({{"args", arguments(args, 6 + 16)}}, "dfg::copy_async($args$);\n");
+      } else {
+        out_.emit({{"args", arguments(args, 6 + 12)}}, "std::memcpy($args$);\n");
+      }
+    });
+  }
+
+  void wait(const std::vector<StreamKind>& streams) {
+    std::vector<std::string> members;
+    for (StreamKind k : streams) members.push_back(stream_member(k));
+    out_.emit({{"streams", fmt::format("{}", fmt::join(members, ", "))}}, "dfg::synchronize($streams$);\n");
+  }
+
+  void end_phase(std::uint32_t phase) {
+    out_.emit({{"phase", std::to_string(phase)}}, "run_.end_phase();  // the end of transfer step $phase$\n");
+  }
+
+  void end_cycle() {
+    out_.emit("items.end_cycle(c);\n");
+    if (overlap_ && mpi_)
+      out_.emit(
+          "if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's\n"
+          "  ranks_.arrive_and_wait();\n"
+          "  run_.end_phase();\n"
+          "}\n");
+    else if (overlap_ && m_.multi_host())
+      out_.emit("if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks\n");
   }
 
   const Model& m_;
@@ -501,6 +519,8 @@ class WorkerPrinter {
   std::string cls_;
   std::string pe_ident_;
   std::string ns_;
+  bool overlap_ = true;  ///< the strategy of the loop being printed
+  bool shared_views_ = false;  ///< the buffer views are members shared by both loops
   std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
   std::set<ir::PeId> gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies
   std::size_t net_capacity_ = 0;  ///< the most host-to-host transfers of one strategy

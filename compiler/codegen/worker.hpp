@@ -9,8 +9,12 @@
 ///    its own streams, end the cycle (publish it, or the barrier of --sync=barrier);
 ///  - without overlap: each transfer step ends with a wait for the PE's streams and a barrier;
 ///    then the firings, a wait, and the barrier that ends the cycle.
-/// Every entry runs only inside its window (dfg::WindowCursor::active), and an access to a buffer
-/// in cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
+/// A loop prints the PE's steps of the host plan, one small emitter per kind of step (fire, copy,
+/// net post, net complete, delay copy, wait, end phase, end cycle). The fixed part is the
+/// runtime's: the worker's base (dfg::CpuWorker, dfg::GpuWorker: run state, storage, streams,
+/// probes), its nodes (dfg::Node), and per item dfg::Items / dfg::GpuItems, which run it only
+/// inside its window with its error location, NVTX range and probe. An access to a buffer in
+/// cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "passes/plan_hosts.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -429,6 +430,9 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   HostPlan h;
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
+  h.app_name = program.app_name;
+  h.arch_name = program.arch.name;
+  h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
   h.cpu = program.arch.hosts[host].cpu;
   h.cpus = program.arch.hosts[host].cpus;
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
@@ -532,7 +536,7 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
 std::string dump(const HostPlans& plans) {
   std::string out;
   for (const HostPlan& h : plans.hosts) {
-    out += fmt::format("host {}\n", h.host_name);
+    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name, h.spec_name);
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);
       out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));

@@ -192,6 +192,12 @@ struct StrategyPlan {
 struct HostPlan {
   ir::HostId host = 0;
   std::string host_name;
+  std::string app_name;   ///< the spec's app: "overlap_two_gpus"
+  std::string arch_name;  ///< its architecture: "two_gpus"
+  /// The spec's file name alone ("two_gpus.dfg"), as generated files name their source (as protoc
+  /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
+  /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
+  std::string spec_name;
   ir::PeId cpu = 0;             ///< the first cpu: the host end of its links, its MPI thread
   std::vector<ir::PeId> cpus;   ///< every cpu of the host, the first one first
   std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are

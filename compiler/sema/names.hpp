@@ -48,7 +48,7 @@ class NameTable {
 };
 
 /// Checks that `id` can be written into the generated C++ as it is and as a part of the
-/// identifiers dfgc derives from it ("p.m@A.g0" -> "buf_p_m_A_g0", node p's member "p_actor_"):
+/// identifiers dfgc derives from it ("p.m@A.g0" -> "p_m_A_g0_view_", node p's member "p_node_"):
 /// not a C++ keyword, not a macro of the standard, POSIX, MPI or dfgc headers the generated code
 /// includes (NULL, SIZE_MAX, errno, MPI_..., DFG_...), and neither beginning nor ending with '_'
 /// nor containing '__' (C++ reserves '__' and '_' + an upper-case letter; the derived identifiers

@@ -7,11 +7,13 @@
 ///       explicit Run(const dfg::Options& options) : RunState(options, tables()) {}
 ///     };
 ///
-/// dfg::PeWorker is the base of a generated PE's worker; dfg::run_workers runs one thread per
+/// dfg::PeWorker is the base of a generated PE's worker (dfg::CpuWorker, dfg::GpuWorker hold what
+/// every worker has); dfg::run_workers runs one thread per
 /// worker, joins them and reports.
 ///
 /// dfg::EntryInfo is one row of a strategy's entry table: a firing, transfer or delay copy, what
-/// --stats and --trace call it, its trace track, and the first cycle it runs.
+/// --stats and --trace call it, its trace track, the first cycle it runs, and what an error in it
+/// names (dfg::Items runs it).
 ///
 /// Guarantees: built by the main thread before the workers start (it allocates: the windows, the
 /// tracks, the stats); report() runs on the main thread after they joined. begin_cycle(),
@@ -37,6 +39,7 @@
 #include "dfg/pin.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/run_tables.hpp"
+#include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
@@ -58,6 +61,7 @@ struct EntryInfo {
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
   const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
+  const char* label;    ///< what an error in it names: "node p (Producer) @ A.cpu"
 };
 
 /// The generated tables of one host that a RunState is built from.
@@ -117,6 +121,16 @@ struct RunState {
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
+  /// Views `storage` (one allocation per colour, in colour order) as `pe`'s colours `views`, and
+  /// counts the allocations in the stats. Set-up only: each worker's constructor, for its PE.
+  template <class Storage, std::size_t N>
+  void publish(int pe, const Storage& storage, std::array<SlotView, N>& views) {
+    for (std::size_t i = 0; i < storage.size(); ++i) {
+      views[i] = SlotView::of(storage[i]);
+      if (stats) stats->note_alloc(pe, storage[i].bytes());
+    }
+  }
+
   /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
   /// exit status.
   int report(const Options& options) {
@@ -159,6 +173,18 @@ class PeWorker {
   virtual void select_device() {}
   virtual void cycles_overlap(Where& where) = 0;
   virtual void cycles_no_overlap(Where& where) = 0;
+};
+
+/// The base of a generated CPU worker: its run state and its storage, one allocation (a
+/// `Buffer`: HostBuffer, PinnedBuffer) per colour. A GPU's is dfg::GpuWorker
+/// (dfg/cuda/gpu_worker.hpp).
+template <class Run, class Buffer>
+class CpuWorker : public PeWorker {
+ protected:
+  explicit CpuWorker(Run& run) : run_(run) {}
+
+  Run& run_;
+  std::vector<Buffer> storage_;  ///< one allocation per colour
 };
 
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned

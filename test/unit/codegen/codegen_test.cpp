@@ -163,8 +163,11 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   CHECK(rank_a.find("#include \"dfg/mpi/gpudirect.hpp\"") != std::string::npos);
   CHECK(rank_a.find("A_g0_gpudirect_(mpi, 0, \"A.g0\")") != std::string::npos);
   CHECK(rank_a.find("A_g0_gpudirect_.attach(*i_b_B_g0_send_);") != std::string::npos);
-  CHECK(rank_a.find("net_.start(*i_b_B_g0_send_, overlap::transfer_i_b_B_g0, j, buf_i_b_A_g0.at(") !=
-        std::string::npos);
+  // The CPU posts the send from the GPU's buffer: its view of A.g0's colour.
+  const std::size_t post = rank_a.find("net_.start(*i_b_B_g0_send_, overlap::transfer_i_b_B_g0, j,");
+  REQUIRE(post != std::string::npos);
+  CHECK(rank_a.find("i_b_A_g0_view_.at(", post) < rank_a.find(");", post));
+  CHECK(rank_a.find("const dfg::SlotView& i_b_A_g0_view_ = run_.memory.A_g0[") != std::string::npos);
   CHECK(files.at("rank_B.cpp").find("B_g0_gpudirect_.attach(*i_b_B_g0_recv_);") != std::string::npos);
   // No GPU launches it: no peer access between the two hosts' devices.
   CHECK(files.at("rank_B_g0.cu").find("peer") == std::string::npos);

@@ -2,11 +2,13 @@
 // what a generated GPU worker uses. Nothing here runs; the build fails on any warning.
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_items.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/gpu_timer.hpp"
+#include "dfg/cuda/gpu_worker.hpp"
 #include "dfg/cuda/mapped_fifo.hpp"
-#include "dfg/cuda/nvtx.hpp"
 #include "dfg/cuda/stream.hpp"
+#include "dfg/nvtx.hpp"
 
 #include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"

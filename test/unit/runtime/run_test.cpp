@@ -2,9 +2,13 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "dfg/host_buffer.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run.hpp"
 #include "dfg/slots.hpp"
 
@@ -22,11 +26,12 @@ struct Memory {
 };
 
 constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0,
+     "transfer p.m@A.cpu -> p.m@A.g0"},
 }};
 constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
 }};
 constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
 
@@ -140,4 +145,77 @@ TEST_CASE("run state: actors read the run's runtime params through their context
   o.params = {24};
   Run again(o, tables());
   CHECK(ctx.runtime_param("n") == 24);
+}
+
+TEST_CASE("items: an item runs inside its window with its iteration, and names itself for errors", "[run]") {
+  dfg::Options o;
+  o.iterations = 3;
+  o.overlap = false;  // kNoOverlap: fire p from cycle 0; cycles = 3 + latency 1
+  o.stats = true;
+  Run run(o, tables());
+  dfg::Where where;
+  std::vector<std::int64_t> seen;
+  int plain = 0;
+  {
+    dfg::Items items(run, where, 0);
+    for (std::int64_t c = 0; c < run.cycles; ++c) {
+      items.begin(c);
+      items.run(0, [&](std::int64_t j) { seen.push_back(j); });
+      items.run(0, [&] { ++plain; });
+    }
+  }
+  CHECK(seen == std::vector<std::int64_t>{0, 1, 2});
+  CHECK(plain == 3);
+  CHECK(where.who() == "node p (P) @ A.cpu");
+  CHECK(where.iteration() == 2);
+}
+
+TEST_CASE("items: an exception from an item leaves it named with its iteration", "[run]") {
+  dfg::Options o;
+  o.iterations = 4;
+  o.overlap = false;
+  Run run(o, tables());
+  dfg::Where where;
+  dfg::Items items(run, where, 0);
+  auto loop = [&] {
+    for (std::int64_t c = 0; c < run.cycles; ++c) {
+      items.begin(c);
+      items.post(0, [&](std::int64_t j) {
+        if (j == 2) throw std::runtime_error("bad token");
+      });
+    }
+  };
+  CHECK_THROWS_AS(loop(), std::runtime_error);
+  CHECK(where.who() == "node p (P) @ A.cpu");
+  CHECK(where.iteration() == 2);
+}
+
+TEST_CASE("node: port elements and the iteration reach the actor's context", "[run]") {
+  struct Actor {
+    std::int64_t last = -1;
+    std::size_t elements = 0;
+    void fire(dfg::Context& ctx) {
+      last = ctx.iteration();
+      elements = ctx.elements(1);
+    }
+  };
+  dfg::Node<Actor, 2> node;
+  node.set_port_elements({4, 16});
+  node.fire(7);
+  CHECK(node.actor.last == 7);
+  CHECK(node.actor.elements == 16);
+  CHECK(node.ctx.elements(0) == 4);
+  CHECK(node.ctx.device() == -1);
+}
+
+TEST_CASE("run state: publish views a PE's storage colour by colour and counts it", "[run]") {
+  dfg::Options o;
+  o.iterations = 1;
+  o.stats = true;
+  Run run(o, tables());
+  std::vector<dfg::HostBuffer> storage;
+  storage.emplace_back("p.m@A.cpu", 64, 2);
+  run.publish(0, storage, run.memory.A_cpu);
+  CHECK(run.memory.A_cpu[0].at(1) == static_cast<char*>(run.memory.A_cpu[0].at(0)) + 64);
+  CHECK(run.memory.A_cpu[0].at(0) == storage[0].slot(0));
 }

@@ -185,4 +185,10 @@ inline void copy_peer_async(void* dst, int dst_device, const void* src, int src_
   DFG_CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, stream), what);
 }
 
+/// Blocks the host until every one of `streams` is idle, in the order given.
+template <class... Streams>
+void synchronize(const Streams&... streams) {
+  (streams.synchronize(), ...);
+}
+
 }  // namespace dfg

@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -26,7 +25,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.c0: nodes src (Source).
-class Worker_A_c0 final : public Worker {
+class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c0(Run& run);
 
@@ -34,72 +33,41 @@ class Worker_A_c0 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node src (Source)
-  ::Source src_actor_;
-  std::array<std::size_t, 1> src_elements_{};
-  dfg::Context src_ctx_;
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Source, 1> src_node_;  // node src (Source)
 };
 
-Worker_A_c0::Worker_A_c0(Run& run)
-    : run_(run) {
+Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c0[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c0, storage_[i].bytes());
-  }
-  // node src (Source)
-  src_elements_ = {elements_Block(params)};
-  src_ctx_.set_port_elements(src_elements_.data(), src_elements_.size());
+  storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c0, storage_, run.memory.A_c0);
+  src_node_.set_port_elements({elements_Block(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c0, c);
-    win.begin(c);
-    // node src (Source) @ A.c0
-    if (win.active(overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.c0", c);
-      dfg::Probe probe(run_.probes, overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_c0.as<float>(dfg::slot(c, 0, 2)), src_ctx_);
-    }
-    run_.end_cycle(kPe_A_c0, c);
+    items.begin(c);
+    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node src (Source) @ A.c0
-    if (win.active(no_overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.c0", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_c0.as<float>(dfg::slot(c, 0, 2)), src_ctx_);
-    }
-    run_.end_cycle(kPe_A_c0, c);
+    items.begin(c);
+    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c1: nodes f0 (Fir).
-class Worker_A_c1 final : public Worker {
+class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c1(Run& run);
 
@@ -107,80 +75,46 @@ class Worker_A_c1 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f0 (Fir)
-  ::Fir f0_actor_;
-  std::array<std::size_t, 2> f0_elements_{};
-  dfg::Context f0_ctx_;
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f0_node_;  // node f0 (Fir)
 };
 
-Worker_A_c1::Worker_A_c1(Run& run)
-    : run_(run) {
+Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c1[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c1, storage_[i].bytes());
-  }
-  // node f0 (Fir)
-  f0_actor_.band = 0;
-  f0_elements_ = {elements_Block(params), elements_Block(params)};
-  f0_ctx_.set_port_elements(f0_elements_.data(), f0_elements_.size());
-  f0_actor_.init(f0_ctx_);
+  storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c1, storage_, run.memory.A_c1);
+  f0_node_.actor.band = 0;
+  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.actor.init(f0_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c1, c);
-    win.begin(c);
-    // node f0 (Fir) @ A.c1
-    if (win.active(overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f0_y_A_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f0_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f0 (Fir) @ A.c1
-    if (win.active(no_overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f0_y_A_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f0_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c2: nodes f1 (Fir).
-class Worker_A_c2 final : public Worker {
+class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c2(Run& run);
 
@@ -188,80 +122,46 @@ class Worker_A_c2 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f1 (Fir)
-  ::Fir f1_actor_;
-  std::array<std::size_t, 2> f1_elements_{};
-  dfg::Context f1_ctx_;
+  const dfg::SlotView& f1_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f1.y@A.c2
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f1_node_;  // node f1 (Fir)
 };
 
-Worker_A_c2::Worker_A_c2(Run& run)
-    : run_(run) {
+Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f1.y@A.c2", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f1.y@A.c2", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c2[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c2, storage_[i].bytes());
-  }
-  // node f1 (Fir)
-  f1_actor_.band = 1;
-  f1_elements_ = {elements_Block(params), elements_Block(params)};
-  f1_ctx_.set_port_elements(f1_elements_.data(), f1_elements_.size());
-  f1_actor_.init(f1_ctx_);
+  storage_.emplace_back("f1.y@A.c2", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c2, storage_, run.memory.A_c2);
+  f1_node_.actor.band = 1;
+  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.actor.init(f1_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f1_y_A_c2 = run_.memory.A_c2[0];  // buffer f1.y@A.c2, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c2, c);
-    win.begin(c);
-    // node f1 (Fir) @ A.c2
-    if (win.active(overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f1_y_A_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f1_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
+      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f1_y_A_c2 = run_.memory.A_c2[0];  // buffer f1.y@A.c2, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f1 (Fir) @ A.c2
-    if (win.active(no_overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f1_y_A_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f1_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
+      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c3: nodes f2 (Fir).
-class Worker_A_c3 final : public Worker {
+class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c3(Run& run);
 
@@ -269,80 +169,46 @@ class Worker_A_c3 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f2 (Fir)
-  ::Fir f2_actor_;
-  std::array<std::size_t, 2> f2_elements_{};
-  dfg::Context f2_ctx_;
+  const dfg::SlotView& f2_y_A_c3_view_ = run_.memory.A_c3[0];  // buffer f2.y@A.c3
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f2_node_;  // node f2 (Fir)
 };
 
-Worker_A_c3::Worker_A_c3(Run& run)
-    : run_(run) {
+Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f2.y@A.c3", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f2.y@A.c3", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c3[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c3, storage_[i].bytes());
-  }
-  // node f2 (Fir)
-  f2_actor_.band = 2;
-  f2_elements_ = {elements_Block(params), elements_Block(params)};
-  f2_ctx_.set_port_elements(f2_elements_.data(), f2_elements_.size());
-  f2_actor_.init(f2_ctx_);
+  storage_.emplace_back("f2.y@A.c3", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c3, storage_, run.memory.A_c3);
+  f2_node_.actor.band = 2;
+  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.actor.init(f2_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c3::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f2_y_A_c3 = run_.memory.A_c3[0];  // buffer f2.y@A.c3, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c3);
+  dfg::Items items(run_, where, kPe_A_c3);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c3, c);
-    win.begin(c);
-    // node f2 (Fir) @ A.c3
-    if (win.active(overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.c3", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f2_y_A_c3.as<float>(dfg::slot(c, 0, 2)),
-                     f2_ctx_);
-    }
-    run_.end_cycle(kPe_A_c3, c);
+    items.begin(c);
+    items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
+      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f2_y_A_c3 = run_.memory.A_c3[0];  // buffer f2.y@A.c3, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c3);
+  dfg::Items items(run_, where, kPe_A_c3);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f2 (Fir) @ A.c3
-    if (win.active(no_overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.c3", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f2_y_A_c3.as<float>(dfg::slot(c, 0, 2)),
-                     f2_ctx_);
-    }
-    run_.end_cycle(kPe_A_c3, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
+      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c4: nodes f3 (Fir).
-class Worker_A_c4 final : public Worker {
+class Worker_A_c4 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c4(Run& run);
 
@@ -350,80 +216,46 @@ class Worker_A_c4 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f3 (Fir)
-  ::Fir f3_actor_;
-  std::array<std::size_t, 2> f3_elements_{};
-  dfg::Context f3_ctx_;
+  const dfg::SlotView& f3_y_A_c4_view_ = run_.memory.A_c4[0];  // buffer f3.y@A.c4
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f3_node_;  // node f3 (Fir)
 };
 
-Worker_A_c4::Worker_A_c4(Run& run)
-    : run_(run) {
+Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f3.y@A.c4", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f3.y@A.c4", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c4[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c4, storage_[i].bytes());
-  }
-  // node f3 (Fir)
-  f3_actor_.band = 3;
-  f3_elements_ = {elements_Block(params), elements_Block(params)};
-  f3_ctx_.set_port_elements(f3_elements_.data(), f3_elements_.size());
-  f3_actor_.init(f3_ctx_);
+  storage_.emplace_back("f3.y@A.c4", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c4, storage_, run.memory.A_c4);
+  f3_node_.actor.band = 3;
+  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.actor.init(f3_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c4::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f3_y_A_c4 = run_.memory.A_c4[0];  // buffer f3.y@A.c4, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c4);
+  dfg::Items items(run_, where, kPe_A_c4);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c4, c);
-    win.begin(c);
-    // node f3 (Fir) @ A.c4
-    if (win.active(overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.c4", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f3_y_A_c4.as<float>(dfg::slot(c, 0, 2)),
-                     f3_ctx_);
-    }
-    run_.end_cycle(kPe_A_c4, c);
+    items.begin(c);
+    items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
+      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c4::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f3_y_A_c4 = run_.memory.A_c4[0];  // buffer f3.y@A.c4, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c4);
+  dfg::Items items(run_, where, kPe_A_c4);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f3 (Fir) @ A.c4
-    if (win.active(no_overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.c4", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f3_y_A_c4.as<float>(dfg::slot(c, 0, 2)),
-                     f3_ctx_);
-    }
-    run_.end_cycle(kPe_A_c4, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
+      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c5: nodes f4 (Fir).
-class Worker_A_c5 final : public Worker {
+class Worker_A_c5 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c5(Run& run);
 
@@ -431,80 +263,46 @@ class Worker_A_c5 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f4 (Fir)
-  ::Fir f4_actor_;
-  std::array<std::size_t, 2> f4_elements_{};
-  dfg::Context f4_ctx_;
+  const dfg::SlotView& f4_y_A_c5_view_ = run_.memory.A_c5[0];  // buffer f4.y@A.c5
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f4_node_;  // node f4 (Fir)
 };
 
-Worker_A_c5::Worker_A_c5(Run& run)
-    : run_(run) {
+Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f4.y@A.c5", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f4.y@A.c5", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c5[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c5, storage_[i].bytes());
-  }
-  // node f4 (Fir)
-  f4_actor_.band = 4;
-  f4_elements_ = {elements_Block(params), elements_Block(params)};
-  f4_ctx_.set_port_elements(f4_elements_.data(), f4_elements_.size());
-  f4_actor_.init(f4_ctx_);
+  storage_.emplace_back("f4.y@A.c5", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c5, storage_, run.memory.A_c5);
+  f4_node_.actor.band = 4;
+  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.actor.init(f4_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c5::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f4_y_A_c5 = run_.memory.A_c5[0];  // buffer f4.y@A.c5, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c5);
+  dfg::Items items(run_, where, kPe_A_c5);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c5, c);
-    win.begin(c);
-    // node f4 (Fir) @ A.c5
-    if (win.active(overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ A.c5", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f4_y_A_c5.as<float>(dfg::slot(c, 0, 2)),
-                     f4_ctx_);
-    }
-    run_.end_cycle(kPe_A_c5, c);
+    items.begin(c);
+    items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
+      f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c5::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f4_y_A_c5 = run_.memory.A_c5[0];  // buffer f4.y@A.c5, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c5);
+  dfg::Items items(run_, where, kPe_A_c5);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f4 (Fir) @ A.c5
-    if (win.active(no_overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ A.c5", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f4_y_A_c5.as<float>(dfg::slot(c, 0, 2)),
-                     f4_ctx_);
-    }
-    run_.end_cycle(kPe_A_c5, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
+      f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c6: nodes f5 (Fir).
-class Worker_A_c6 final : public Worker {
+class Worker_A_c6 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c6(Run& run);
 
@@ -512,80 +310,46 @@ class Worker_A_c6 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f5 (Fir)
-  ::Fir f5_actor_;
-  std::array<std::size_t, 2> f5_elements_{};
-  dfg::Context f5_ctx_;
+  const dfg::SlotView& f5_y_A_c6_view_ = run_.memory.A_c6[0];  // buffer f5.y@A.c6
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f5_node_;  // node f5 (Fir)
 };
 
-Worker_A_c6::Worker_A_c6(Run& run)
-    : run_(run) {
+Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f5.y@A.c6", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f5.y@A.c6", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c6[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c6, storage_[i].bytes());
-  }
-  // node f5 (Fir)
-  f5_actor_.band = 5;
-  f5_elements_ = {elements_Block(params), elements_Block(params)};
-  f5_ctx_.set_port_elements(f5_elements_.data(), f5_elements_.size());
-  f5_actor_.init(f5_ctx_);
+  storage_.emplace_back("f5.y@A.c6", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c6, storage_, run.memory.A_c6);
+  f5_node_.actor.band = 5;
+  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.actor.init(f5_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c6::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f5_y_A_c6 = run_.memory.A_c6[0];  // buffer f5.y@A.c6, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c6);
+  dfg::Items items(run_, where, kPe_A_c6);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c6, c);
-    win.begin(c);
-    // node f5 (Fir) @ A.c6
-    if (win.active(overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ A.c6", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f5_y_A_c6.as<float>(dfg::slot(c, 0, 2)),
-                     f5_ctx_);
-    }
-    run_.end_cycle(kPe_A_c6, c);
+    items.begin(c);
+    items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
+      f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c6::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f5_y_A_c6 = run_.memory.A_c6[0];  // buffer f5.y@A.c6, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c6);
+  dfg::Items items(run_, where, kPe_A_c6);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f5 (Fir) @ A.c6
-    if (win.active(no_overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ A.c6", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f5_y_A_c6.as<float>(dfg::slot(c, 0, 2)),
-                     f5_ctx_);
-    }
-    run_.end_cycle(kPe_A_c6, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
+      f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c7: nodes f6 (Fir).
-class Worker_A_c7 final : public Worker {
+class Worker_A_c7 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c7(Run& run);
 
@@ -593,80 +357,46 @@ class Worker_A_c7 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f6 (Fir)
-  ::Fir f6_actor_;
-  std::array<std::size_t, 2> f6_elements_{};
-  dfg::Context f6_ctx_;
+  const dfg::SlotView& f6_y_A_c7_view_ = run_.memory.A_c7[0];  // buffer f6.y@A.c7
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f6_node_;  // node f6 (Fir)
 };
 
-Worker_A_c7::Worker_A_c7(Run& run)
-    : run_(run) {
+Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f6.y@A.c7", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f6.y@A.c7", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c7[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c7, storage_[i].bytes());
-  }
-  // node f6 (Fir)
-  f6_actor_.band = 6;
-  f6_elements_ = {elements_Block(params), elements_Block(params)};
-  f6_ctx_.set_port_elements(f6_elements_.data(), f6_elements_.size());
-  f6_actor_.init(f6_ctx_);
+  storage_.emplace_back("f6.y@A.c7", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c7, storage_, run.memory.A_c7);
+  f6_node_.actor.band = 6;
+  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.actor.init(f6_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c7::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f6_y_A_c7 = run_.memory.A_c7[0];  // buffer f6.y@A.c7, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c7);
+  dfg::Items items(run_, where, kPe_A_c7);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c7, c);
-    win.begin(c);
-    // node f6 (Fir) @ A.c7
-    if (win.active(overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ A.c7", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f6_y_A_c7.as<float>(dfg::slot(c, 0, 2)),
-                     f6_ctx_);
-    }
-    run_.end_cycle(kPe_A_c7, c);
+    items.begin(c);
+    items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
+      f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c7::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f6_y_A_c7 = run_.memory.A_c7[0];  // buffer f6.y@A.c7, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c7);
+  dfg::Items items(run_, where, kPe_A_c7);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f6 (Fir) @ A.c7
-    if (win.active(no_overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ A.c7", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f6_y_A_c7.as<float>(dfg::slot(c, 0, 2)),
-                     f6_ctx_);
-    }
-    run_.end_cycle(kPe_A_c7, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
+      f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c8: nodes f7 (Fir).
-class Worker_A_c8 final : public Worker {
+class Worker_A_c8 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c8(Run& run);
 
@@ -674,80 +404,46 @@ class Worker_A_c8 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f7 (Fir)
-  ::Fir f7_actor_;
-  std::array<std::size_t, 2> f7_elements_{};
-  dfg::Context f7_ctx_;
+  const dfg::SlotView& f7_y_A_c8_view_ = run_.memory.A_c8[0];  // buffer f7.y@A.c8
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f7_node_;  // node f7 (Fir)
 };
 
-Worker_A_c8::Worker_A_c8(Run& run)
-    : run_(run) {
+Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("f7.y@A.c8", bytes_Block(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("f7.y@A.c8", bytes_Block(params), 2);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c8[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c8, storage_[i].bytes());
-  }
-  // node f7 (Fir)
-  f7_actor_.band = 7;
-  f7_elements_ = {elements_Block(params), elements_Block(params)};
-  f7_ctx_.set_port_elements(f7_elements_.data(), f7_elements_.size());
-  f7_actor_.init(f7_ctx_);
+  storage_.emplace_back("f7.y@A.c8", bytes_Block(params), 2);  // colour 0
+  run.publish(kPe_A_c8, storage_, run.memory.A_c8);
+  f7_node_.actor.band = 7;
+  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.actor.init(f7_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c8::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f7_y_A_c8 = run_.memory.A_c8[0];  // buffer f7.y@A.c8, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c8);
+  dfg::Items items(run_, where, kPe_A_c8);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c8, c);
-    win.begin(c);
-    // node f7 (Fir) @ A.c8
-    if (win.active(overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ A.c8", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f7_y_A_c8.as<float>(dfg::slot(c, 0, 2)),
-                     f7_ctx_);
-    }
-    run_.end_cycle(kPe_A_c8, c);
+    items.begin(c);
+    items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
+      f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c8::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f7_y_A_c8 = run_.memory.A_c8[0];  // buffer f7.y@A.c8, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c8);
+  dfg::Items items(run_, where, kPe_A_c8);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node f7 (Fir) @ A.c8
-    if (win.active(no_overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ A.c8", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f7_y_A_c8.as<float>(dfg::slot(c, 0, 2)),
-                     f7_ctx_);
-    }
-    run_.end_cycle(kPe_A_c8, c);
+    items.begin(c);
+    items.run(no_overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
+      f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c9: nodes sink (Sink).
-class Worker_A_c9 final : public Worker {
+class Worker_A_c9 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c9(Run& run);
 
@@ -755,96 +451,57 @@ class Worker_A_c9 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node sink (Sink)
-  ::Sink sink_actor_;
-  std::array<std::size_t, 8> sink_elements_{};
-  dfg::Context sink_ctx_;
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
+  const dfg::SlotView& f1_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f1.y@A.c2
+  const dfg::SlotView& f2_y_A_c3_view_ = run_.memory.A_c3[0];  // buffer f2.y@A.c3
+  const dfg::SlotView& f3_y_A_c4_view_ = run_.memory.A_c4[0];  // buffer f3.y@A.c4
+  const dfg::SlotView& f4_y_A_c5_view_ = run_.memory.A_c5[0];  // buffer f4.y@A.c5
+  const dfg::SlotView& f5_y_A_c6_view_ = run_.memory.A_c6[0];  // buffer f5.y@A.c6
+  const dfg::SlotView& f6_y_A_c7_view_ = run_.memory.A_c7[0];  // buffer f6.y@A.c7
+  const dfg::SlotView& f7_y_A_c8_view_ = run_.memory.A_c8[0];  // buffer f7.y@A.c8
+  dfg::Node<::Sink, 8> sink_node_;  // node sink (Sink)
 };
 
-Worker_A_c9::Worker_A_c9(Run& run)
-    : run_(run) {
+Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(0);
-  } else {
-    storage_.reserve(0);
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c9[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c9, storage_[i].bytes());
-  }
-  // node sink (Sink)
-  sink_elements_ = {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)};
-  sink_ctx_.set_port_elements(sink_elements_.data(), sink_elements_.size());
+  run.publish(kPe_A_c9, storage_, run.memory.A_c9);
+  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c9::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_f1_y_A_c2 = run_.memory.A_c2[0];  // buffer f1.y@A.c2, depth 2
-  const dfg::SlotView& buf_f2_y_A_c3 = run_.memory.A_c3[0];  // buffer f2.y@A.c3, depth 2
-  const dfg::SlotView& buf_f3_y_A_c4 = run_.memory.A_c4[0];  // buffer f3.y@A.c4, depth 2
-  const dfg::SlotView& buf_f4_y_A_c5 = run_.memory.A_c5[0];  // buffer f4.y@A.c5, depth 2
-  const dfg::SlotView& buf_f5_y_A_c6 = run_.memory.A_c6[0];  // buffer f5.y@A.c6, depth 2
-  const dfg::SlotView& buf_f6_y_A_c7 = run_.memory.A_c7[0];  // buffer f6.y@A.c7, depth 2
-  const dfg::SlotView& buf_f7_y_A_c8 = run_.memory.A_c8[0];  // buffer f7.y@A.c8, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c9);
+  dfg::Items items(run_, where, kPe_A_c9);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c9, c);
-    win.begin(c);
-    // node sink (Sink) @ A.c9
-    if (win.active(overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ A.c9", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_A_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f1_y_A_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f2_y_A_c3.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f3_y_A_c4.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f4_y_A_c5.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f5_y_A_c6.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f6_y_A_c7.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f7_y_A_c8.as<const float>(dfg::slot(c, 1, 2)),
-                       sink_ctx_);
-    }
-    run_.end_cycle(kPe_A_c9, c);
+    items.begin(c);
+    items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
+      sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f2_y_A_c3_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f3_y_A_c4_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f4_y_A_c5_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f5_y_A_c6_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f6_y_A_c7_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c9::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_f1_y_A_c2 = run_.memory.A_c2[0];  // buffer f1.y@A.c2, depth 2
-  const dfg::SlotView& buf_f2_y_A_c3 = run_.memory.A_c3[0];  // buffer f2.y@A.c3, depth 2
-  const dfg::SlotView& buf_f3_y_A_c4 = run_.memory.A_c4[0];  // buffer f3.y@A.c4, depth 2
-  const dfg::SlotView& buf_f4_y_A_c5 = run_.memory.A_c5[0];  // buffer f4.y@A.c5, depth 2
-  const dfg::SlotView& buf_f5_y_A_c6 = run_.memory.A_c6[0];  // buffer f5.y@A.c6, depth 2
-  const dfg::SlotView& buf_f6_y_A_c7 = run_.memory.A_c7[0];  // buffer f6.y@A.c7, depth 2
-  const dfg::SlotView& buf_f7_y_A_c8 = run_.memory.A_c8[0];  // buffer f7.y@A.c8, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c9);
+  dfg::Items items(run_, where, kPe_A_c9);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node sink (Sink) @ A.c9
-    if (win.active(no_overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ A.c9", c - 2);
-      dfg::Probe probe(run_.probes, no_overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_A_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f1_y_A_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f2_y_A_c3.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f3_y_A_c4.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f4_y_A_c5.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f5_y_A_c6.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f6_y_A_c7.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f7_y_A_c8.as<const float>(dfg::slot(c, 1, 2)),
-                       sink_ctx_);
-    }
-    run_.end_cycle(kPe_A_c9, c);
+    items.begin(c);
+    items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
+      sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f2_y_A_c3_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f3_y_A_c4_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f4_y_A_c5_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f5_y_A_c6_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f6_y_A_c7_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

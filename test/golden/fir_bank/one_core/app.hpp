@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -50,8 +46,7 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPeCount
+  kPe_A_cpu, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
@@ -83,16 +78,16 @@ enum Entry : std::size_t {
   fire_sink,  // node sink (Sink) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
-    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0},
-    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0},
-    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0},
-    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0},
-    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0},
-    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, "node src (Source) @ A.cpu"},
+    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.cpu"},
+    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.cpu"},
+    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.cpu"},
+    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.cpu"},
+    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.cpu"},
+    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.cpu"},
+    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.cpu"},
+    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.cpu"},
+    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0, "node sink (Sink) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -100,7 +95,7 @@ inline constexpr std::int64_t kLatency = 0;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {},  // A.cpu
+      {},
   };
 }
 
@@ -109,30 +104,18 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_src,  // node src (Source) @ A.cpu
-  fire_f0,  // node f0 (Fir) @ A.cpu
-  fire_f1,  // node f1 (Fir) @ A.cpu
-  fire_f2,  // node f2 (Fir) @ A.cpu
-  fire_f3,  // node f3 (Fir) @ A.cpu
-  fire_f4,  // node f4 (Fir) @ A.cpu
-  fire_f5,  // node f5 (Fir) @ A.cpu
-  fire_f6,  // node f6 (Fir) @ A.cpu
-  fire_f7,  // node f7 (Fir) @ A.cpu
-  fire_sink,  // node sink (Sink) @ A.cpu
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
-    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0},
-    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0},
-    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0},
-    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0},
-    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0},
-    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, "node src (Source) @ A.cpu"},
+    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.cpu"},
+    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.cpu"},
+    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.cpu"},
+    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.cpu"},
+    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.cpu"},
+    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.cpu"},
+    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.cpu"},
+    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.cpu"},
+    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0, "node sink (Sink) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

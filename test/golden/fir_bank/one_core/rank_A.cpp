@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -26,7 +25,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes src (Source), f0 (Fir), f1 (Fir), f2 (Fir), f3 (Fir), f4 (Fir), f5 (Fir), f6 (Fir), f7 (Fir), sink (Sink).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -34,353 +33,171 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node src (Source)
-  ::Source src_actor_;
-  std::array<std::size_t, 1> src_elements_{};
-  dfg::Context src_ctx_;
-  // node f0 (Fir)
-  ::Fir f0_actor_;
-  std::array<std::size_t, 2> f0_elements_{};
-  dfg::Context f0_ctx_;
-  // node f1 (Fir)
-  ::Fir f1_actor_;
-  std::array<std::size_t, 2> f1_elements_{};
-  dfg::Context f1_ctx_;
-  // node f2 (Fir)
-  ::Fir f2_actor_;
-  std::array<std::size_t, 2> f2_elements_{};
-  dfg::Context f2_ctx_;
-  // node f3 (Fir)
-  ::Fir f3_actor_;
-  std::array<std::size_t, 2> f3_elements_{};
-  dfg::Context f3_ctx_;
-  // node f4 (Fir)
-  ::Fir f4_actor_;
-  std::array<std::size_t, 2> f4_elements_{};
-  dfg::Context f4_ctx_;
-  // node f5 (Fir)
-  ::Fir f5_actor_;
-  std::array<std::size_t, 2> f5_elements_{};
-  dfg::Context f5_ctx_;
-  // node f6 (Fir)
-  ::Fir f6_actor_;
-  std::array<std::size_t, 2> f6_elements_{};
-  dfg::Context f6_ctx_;
-  // node f7 (Fir)
-  ::Fir f7_actor_;
-  std::array<std::size_t, 2> f7_elements_{};
-  dfg::Context f7_ctx_;
-  // node sink (Sink)
-  ::Sink sink_actor_;
-  std::array<std::size_t, 8> sink_elements_{};
-  dfg::Context sink_ctx_;
+  const dfg::SlotView& f0_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f0.y@A.cpu
+  const dfg::SlotView& f1_y_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer f1.y@A.cpu
+  const dfg::SlotView& f2_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer f2.y@A.cpu
+  const dfg::SlotView& f3_y_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer f3.y@A.cpu
+  const dfg::SlotView& f4_y_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer f4.y@A.cpu
+  const dfg::SlotView& f5_y_A_cpu_view_ = run_.memory.A_cpu[5];  // buffer f5.y@A.cpu
+  const dfg::SlotView& f6_y_A_cpu_view_ = run_.memory.A_cpu[6];  // buffer f6.y@A.cpu
+  const dfg::SlotView& f7_y_A_cpu_view_ = run_.memory.A_cpu[7];  // buffer f7.y@A.cpu
+  const dfg::SlotView& src_x_A_cpu_view_ = run_.memory.A_cpu[8];  // buffer src.x@A.cpu
+  dfg::Node<::Source, 1> src_node_;  // node src (Source)
+  dfg::Node<::Fir, 2> f0_node_;  // node f0 (Fir)
+  dfg::Node<::Fir, 2> f1_node_;  // node f1 (Fir)
+  dfg::Node<::Fir, 2> f2_node_;  // node f2 (Fir)
+  dfg::Node<::Fir, 2> f3_node_;  // node f3 (Fir)
+  dfg::Node<::Fir, 2> f4_node_;  // node f4 (Fir)
+  dfg::Node<::Fir, 2> f5_node_;  // node f5 (Fir)
+  dfg::Node<::Fir, 2> f6_node_;  // node f6 (Fir)
+  dfg::Node<::Fir, 2> f7_node_;  // node f7 (Fir)
+  dfg::Node<::Sink, 8> sink_node_;  // node sink (Sink)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(9);
-    storage_.emplace_back("f0.y@A.cpu", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("f1.y@A.cpu", bytes_Block(params), 1);  // colour 1
-    storage_.emplace_back("f2.y@A.cpu", bytes_Block(params), 1);  // colour 2
-    storage_.emplace_back("f3.y@A.cpu", bytes_Block(params), 1);  // colour 3
-    storage_.emplace_back("f4.y@A.cpu", bytes_Block(params), 1);  // colour 4
-    storage_.emplace_back("f5.y@A.cpu", bytes_Block(params), 1);  // colour 5
-    storage_.emplace_back("f6.y@A.cpu", bytes_Block(params), 1);  // colour 6
-    storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);  // colour 7
-    storage_.emplace_back("src.x@A.cpu", bytes_Block(params), 1);  // colour 8
-  } else {
-    storage_.reserve(9);
-    storage_.emplace_back("f0.y@A.cpu", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("f1.y@A.cpu", bytes_Block(params), 1);  // colour 1
-    storage_.emplace_back("f2.y@A.cpu", bytes_Block(params), 1);  // colour 2
-    storage_.emplace_back("f3.y@A.cpu", bytes_Block(params), 1);  // colour 3
-    storage_.emplace_back("f4.y@A.cpu", bytes_Block(params), 1);  // colour 4
-    storage_.emplace_back("f5.y@A.cpu", bytes_Block(params), 1);  // colour 5
-    storage_.emplace_back("f6.y@A.cpu", bytes_Block(params), 1);  // colour 6
-    storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);  // colour 7
-    storage_.emplace_back("src.x@A.cpu", bytes_Block(params), 1);  // colour 8
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node src (Source)
-  src_elements_ = {elements_Block(params)};
-  src_ctx_.set_port_elements(src_elements_.data(), src_elements_.size());
-  // node f0 (Fir)
-  f0_actor_.band = 0;
-  f0_elements_ = {elements_Block(params), elements_Block(params)};
-  f0_ctx_.set_port_elements(f0_elements_.data(), f0_elements_.size());
-  f0_actor_.init(f0_ctx_);
-  // node f1 (Fir)
-  f1_actor_.band = 1;
-  f1_elements_ = {elements_Block(params), elements_Block(params)};
-  f1_ctx_.set_port_elements(f1_elements_.data(), f1_elements_.size());
-  f1_actor_.init(f1_ctx_);
-  // node f2 (Fir)
-  f2_actor_.band = 2;
-  f2_elements_ = {elements_Block(params), elements_Block(params)};
-  f2_ctx_.set_port_elements(f2_elements_.data(), f2_elements_.size());
-  f2_actor_.init(f2_ctx_);
-  // node f3 (Fir)
-  f3_actor_.band = 3;
-  f3_elements_ = {elements_Block(params), elements_Block(params)};
-  f3_ctx_.set_port_elements(f3_elements_.data(), f3_elements_.size());
-  f3_actor_.init(f3_ctx_);
-  // node f4 (Fir)
-  f4_actor_.band = 4;
-  f4_elements_ = {elements_Block(params), elements_Block(params)};
-  f4_ctx_.set_port_elements(f4_elements_.data(), f4_elements_.size());
-  f4_actor_.init(f4_ctx_);
-  // node f5 (Fir)
-  f5_actor_.band = 5;
-  f5_elements_ = {elements_Block(params), elements_Block(params)};
-  f5_ctx_.set_port_elements(f5_elements_.data(), f5_elements_.size());
-  f5_actor_.init(f5_ctx_);
-  // node f6 (Fir)
-  f6_actor_.band = 6;
-  f6_elements_ = {elements_Block(params), elements_Block(params)};
-  f6_ctx_.set_port_elements(f6_elements_.data(), f6_elements_.size());
-  f6_actor_.init(f6_ctx_);
-  // node f7 (Fir)
-  f7_actor_.band = 7;
-  f7_elements_ = {elements_Block(params), elements_Block(params)};
-  f7_ctx_.set_port_elements(f7_elements_.data(), f7_elements_.size());
-  f7_actor_.init(f7_ctx_);
-  // node sink (Sink)
-  sink_elements_ = {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)};
-  sink_ctx_.set_port_elements(sink_elements_.data(), sink_elements_.size());
+  storage_.emplace_back("f0.y@A.cpu", bytes_Block(params), 1);  // colour 0
+  storage_.emplace_back("f1.y@A.cpu", bytes_Block(params), 1);  // colour 1
+  storage_.emplace_back("f2.y@A.cpu", bytes_Block(params), 1);  // colour 2
+  storage_.emplace_back("f3.y@A.cpu", bytes_Block(params), 1);  // colour 3
+  storage_.emplace_back("f4.y@A.cpu", bytes_Block(params), 1);  // colour 4
+  storage_.emplace_back("f5.y@A.cpu", bytes_Block(params), 1);  // colour 5
+  storage_.emplace_back("f6.y@A.cpu", bytes_Block(params), 1);  // colour 6
+  storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);  // colour 7
+  storage_.emplace_back("src.x@A.cpu", bytes_Block(params), 1);  // colour 8
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  src_node_.set_port_elements({elements_Block(params)});
+  f0_node_.actor.band = 0;
+  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.actor.init(f0_node_.ctx);
+  f1_node_.actor.band = 1;
+  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.actor.init(f1_node_.ctx);
+  f2_node_.actor.band = 2;
+  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.actor.init(f2_node_.ctx);
+  f3_node_.actor.band = 3;
+  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.actor.init(f3_node_.ctx);
+  f4_node_.actor.band = 4;
+  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.actor.init(f4_node_.ctx);
+  f5_node_.actor.band = 5;
+  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.actor.init(f5_node_.ctx);
+  f6_node_.actor.band = 6;
+  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.actor.init(f6_node_.ctx);
+  f7_node_.actor.band = 7;
+  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.actor.init(f7_node_.ctx);
+  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_cpu = run_.memory.A_cpu[0];  // buffer f0.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f1_y_A_cpu = run_.memory.A_cpu[1];  // buffer f1.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f2_y_A_cpu = run_.memory.A_cpu[2];  // buffer f2.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f3_y_A_cpu = run_.memory.A_cpu[3];  // buffer f3.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f4_y_A_cpu = run_.memory.A_cpu[4];  // buffer f4.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f5_y_A_cpu = run_.memory.A_cpu[5];  // buffer f5.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f6_y_A_cpu = run_.memory.A_cpu[6];  // buffer f6.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f7_y_A_cpu = run_.memory.A_cpu[7];  // buffer f7.y@A.cpu, depth 1
-  const dfg::SlotView& buf_src_x_A_cpu = run_.memory.A_cpu[8];  // buffer src.x@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node src (Source) @ A.cpu
-    if (win.active(overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_cpu.as<float>(dfg::slot(c, 0, 1)), src_ctx_);
-    }
-    // node f0 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f0_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f0_ctx_);
-    }
-    // node f1 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f1_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f1_ctx_);
-    }
-    // node f2 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f2_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f2_ctx_);
-    }
-    // node f3 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f3_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f3_ctx_);
-    }
-    // node f4 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f4_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f4_ctx_);
-    }
-    // node f5 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f5_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f5_ctx_);
-    }
-    // node f6 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f6_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f6_ctx_);
-    }
-    // node f7 (Fir) @ A.cpu
-    if (win.active(overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f7_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f7_ctx_);
-    }
-    // node sink (Sink) @ A.cpu
-    if (win.active(overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f1_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f2_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f3_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f4_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f5_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f6_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f7_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       sink_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
+      src_node_.fire(j, src_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.cpu
+      f0_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f0_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.cpu
+      f1_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f1_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.cpu
+      f2_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f2_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.cpu
+      f3_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f3_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.cpu
+      f4_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f4_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.cpu
+      f5_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f5_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.cpu
+      f6_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f6_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.cpu
+      f7_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f7_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.cpu
+      sink_node_.fire(j, f0_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f1_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f2_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f3_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f4_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f5_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f6_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f7_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_cpu = run_.memory.A_cpu[0];  // buffer f0.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f1_y_A_cpu = run_.memory.A_cpu[1];  // buffer f1.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f2_y_A_cpu = run_.memory.A_cpu[2];  // buffer f2.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f3_y_A_cpu = run_.memory.A_cpu[3];  // buffer f3.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f4_y_A_cpu = run_.memory.A_cpu[4];  // buffer f4.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f5_y_A_cpu = run_.memory.A_cpu[5];  // buffer f5.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f6_y_A_cpu = run_.memory.A_cpu[6];  // buffer f6.y@A.cpu, depth 1
-  const dfg::SlotView& buf_f7_y_A_cpu = run_.memory.A_cpu[7];  // buffer f7.y@A.cpu, depth 1
-  const dfg::SlotView& buf_src_x_A_cpu = run_.memory.A_cpu[8];  // buffer src.x@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node src (Source) @ A.cpu
-    if (win.active(no_overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_cpu.as<float>(dfg::slot(c, 0, 1)), src_ctx_);
-    }
-    // node f0 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f0_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f0_ctx_);
-    }
-    // node f1 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f1_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f1_ctx_);
-    }
-    // node f2 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f2_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f2_ctx_);
-    }
-    // node f3 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f3_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f3_ctx_);
-    }
-    // node f4 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f4_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f4_ctx_);
-    }
-    // node f5 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f5_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f5_ctx_);
-    }
-    // node f6 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f6_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f6_ctx_);
-    }
-    // node f7 (Fir) @ A.cpu
-    if (win.active(no_overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f7_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     f7_ctx_);
-    }
-    // node sink (Sink) @ A.cpu
-    if (win.active(no_overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f1_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f2_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f3_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f4_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f5_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f6_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f7_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       sink_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
+      src_node_.fire(j, src_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.cpu
+      f0_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f0_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.cpu
+      f1_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f1_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.cpu
+      f2_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f2_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.cpu
+      f3_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f3_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.cpu
+      f4_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f4_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.cpu
+      f5_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f5_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.cpu
+      f6_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f6_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.cpu
+      f7_node_.fire(j, src_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f7_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.cpu
+      sink_node_.fire(j, f0_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f1_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f2_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f3_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f4_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f5_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f6_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f7_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app::host_B {
 
@@ -50,24 +46,17 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host B, one worker thread each.
 enum Pe : int {
-  kPe_B_c0,
-  kPe_B_c1,
-  kPe_B_c2,
-  kPeCount
+  kPe_B_c0, kPe_B_c1, kPe_B_c2, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.c0", "B.c1", "B.c2"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_B_c0 = 1,
-  kTrack_B_c1,
-  kTrack_B_c2,
+  kTrack_B_c0 = 1, kTrack_B_c1, kTrack_B_c2,
 };
 inline constexpr std::array<const char*, 3> kTrackNames = {
-    "B.c0",
-    "B.c1",
-    "B.c2",
+    "B.c0", "B.c1", "B.c2",
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
@@ -89,16 +78,16 @@ enum Entry : std::size_t {
   fire_f7,  // node f7 (Fir) @ B.c2
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0},
-    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 3, nullptr, "sink", "", 0},
-    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f7", "band=7", 0},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
+    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 3, nullptr, "sink", "", 0, "node sink (Sink) @ B.c0"},
+    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ B.c1"},
+    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ B.c1"},
+    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ B.c2"},
+    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ B.c2"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
@@ -106,9 +95,7 @@ inline constexpr std::int64_t kLatency = 3;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {kPe_B_c1, kPe_B_c2},  // B.c0
-    {kPe_B_c0, kPe_B_c2},  // B.c1
-    {kPe_B_c0, kPe_B_c1},  // B.c2
+      {kPe_B_c1, kPe_B_c2}, {kPe_B_c0, kPe_B_c2}, {kPe_B_c0, kPe_B_c1},
   };
 }
 
@@ -117,35 +104,21 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  transfer_f0_y_B_c0,  // transfer f0.y@A.c1 -> f0.y@B.c0
-  transfer_f1_y_B_c0,  // transfer f1.y@A.c1 -> f1.y@B.c0
-  transfer_f2_y_B_c0,  // transfer f2.y@A.c2 -> f2.y@B.c0
-  transfer_f3_y_B_c0,  // transfer f3.y@A.c2 -> f3.y@B.c0
-  transfer_src_x_B_c1,  // transfer src.x@A.c0 -> src.x@B.c1
-  fire_sink,  // node sink (Sink) @ B.c0
-  fire_f4,  // node f4 (Fir) @ B.c1
-  fire_f5,  // node f5 (Fir) @ B.c1
-  fire_f6,  // node f6 (Fir) @ B.c2
-  fire_f7,  // node f7 (Fir) @ B.c2
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0},
-    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 2, nullptr, "sink", "", 0},
-    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f7", "band=7", 0},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
+    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 2, nullptr, "sink", "", 0, "node sink (Sink) @ B.c0"},
+    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ B.c1"},
+    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ B.c1"},
+    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ B.c2"},
+    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ B.c2"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 

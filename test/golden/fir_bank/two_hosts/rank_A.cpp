@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_A.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -31,7 +30,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.c0: nodes src (Source).
-class Worker_A_c0 final : public Worker {
+class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   Worker_A_c0(Run& run, dfg::mpi::Session& mpi);
 
@@ -39,8 +38,6 @@ class Worker_A_c0 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> f0_y_B_c0_send_;
   std::optional<dfg::mpi::SendEndpoint> f1_y_B_c0_send_;
@@ -49,19 +46,18 @@ class Worker_A_c0 final : public Worker {
   std::optional<dfg::mpi::SendEndpoint> src_x_B_c1_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node src (Source)
-  ::Source src_actor_;
-  std::array<std::size_t, 1> src_elements_{};
-  dfg::Context src_ctx_;
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
+  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];  // buffer f1.y@A.c1
+  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f2.y@A.c2
+  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];  // buffer f3.y@A.c2
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Source, 1> src_node_;  // node src (Source)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      net_(run.probes, 5),
-      ranks_(mpi) {
+    : CpuWorker(run), net_(run.probes, 5), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(1);
     storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
     // to host B, tag 1
     f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
@@ -74,7 +70,6 @@ Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
     // to host B, tag 0
     src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   } else {
-    storage_.reserve(1);
     storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
     // to host B, tag 6
     f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 6, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
@@ -87,123 +82,94 @@ Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
     // to host B, tag 5
     src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c0[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c0, storage_[i].bytes());
-  }
-  // node src (Source)
-  src_elements_ = {elements_Block(params)};
-  src_ctx_.set_port_elements(src_elements_.data(), src_elements_.size());
+  run.publish(kPe_A_c0, storage_, run.memory.A_c0);
+  src_node_.set_port_elements({elements_Block(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_f1_y_A_c1 = run_.memory.A_c1[1];  // buffer f1.y@A.c1, depth 2
-  const dfg::SlotView& buf_f2_y_A_c2 = run_.memory.A_c2[0];  // buffer f2.y@A.c2, depth 2
-  const dfg::SlotView& buf_f3_y_A_c2 = run_.memory.A_c2[1];  // buffer f3.y@A.c2, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c0, c);
-    win.begin(c);
+    items.begin(c);
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: send to host B, tag 1)
-    if (win.active(overlap::transfer_f0_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f0.y@A.c1 -> f0.y@B.c0", c - 2);
-      net_.start(*f0_y_B_c0_send_, overlap::transfer_f0_y_B_c0, j, buf_f0_y_A_c1.at(dfg::slot(c, 1, 2)));
-    }
+    items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f0_y_B_c0_send_, overlap::transfer_f0_y_B_c0, j,
+                 f0_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
+    });
     // transfer f1.y@A.c1 -> f1.y@B.c0 (net: send to host B, tag 2)
-    if (win.active(overlap::transfer_f1_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f1.y@A.c1 -> f1.y@B.c0", c - 2);
-      net_.start(*f1_y_B_c0_send_, overlap::transfer_f1_y_B_c0, j, buf_f1_y_A_c1.at(dfg::slot(c, 1, 2)));
-    }
+    items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f1_y_B_c0_send_, overlap::transfer_f1_y_B_c0, j,
+                 f1_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
+    });
     // transfer f2.y@A.c2 -> f2.y@B.c0 (net: send to host B, tag 3)
-    if (win.active(overlap::transfer_f2_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f2.y@A.c2 -> f2.y@B.c0", c - 2);
-      net_.start(*f2_y_B_c0_send_, overlap::transfer_f2_y_B_c0, j, buf_f2_y_A_c2.at(dfg::slot(c, 1, 2)));
-    }
+    items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f2_y_B_c0_send_, overlap::transfer_f2_y_B_c0, j,
+                 f2_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
+    });
     // transfer f3.y@A.c2 -> f3.y@B.c0 (net: send to host B, tag 4)
-    if (win.active(overlap::transfer_f3_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f3.y@A.c2 -> f3.y@B.c0", c - 2);
-      net_.start(*f3_y_B_c0_send_, overlap::transfer_f3_y_B_c0, j, buf_f3_y_A_c2.at(dfg::slot(c, 1, 2)));
-    }
+    items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f3_y_B_c0_send_, overlap::transfer_f3_y_B_c0, j,
+                 f3_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
+    });
     // transfer src.x@A.c0 -> src.x@B.c1 (net: send to host B, tag 0)
-    if (win.active(overlap::transfer_src_x_B_c1)) {
-      const std::int64_t j = where.at("transfer src.x@A.c0 -> src.x@B.c1", c - 1);
-      net_.start(*src_x_B_c1_send_, overlap::transfer_src_x_B_c1, j, buf_src_x_A_c0.at(dfg::slot(c, 1, 2)));
-    }
-    // node src (Source) @ A.c0
-    if (win.active(overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.c0", c);
-      dfg::Probe probe(run_.probes, overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_c0.as<float>(dfg::slot(c, 0, 2)), src_ctx_);
+    items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+      net_.start(*src_x_B_c1_send_, overlap::transfer_src_x_B_c1, j,
+                 src_x_A_c0_view_.at(dfg::slot(c, 1, 2)));
+    });
+    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_A_c0, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 1
-  const dfg::SlotView& buf_f1_y_A_c1 = run_.memory.A_c1[1];  // buffer f1.y@A.c1, depth 1
-  const dfg::SlotView& buf_f2_y_A_c2 = run_.memory.A_c2[0];  // buffer f2.y@A.c2, depth 1
-  const dfg::SlotView& buf_f3_y_A_c2 = run_.memory.A_c2[1];  // buffer f3.y@A.c2, depth 1
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
+    items.begin(c);
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: send to host B, tag 6)
-    if (win.active(no_overlap::transfer_f0_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f0.y@A.c1 -> f0.y@B.c0", c - 2);
-      net_.start(*f0_y_B_c0_send_, no_overlap::transfer_f0_y_B_c0, j, buf_f0_y_A_c1.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f0_y_B_c0_send_, no_overlap::transfer_f0_y_B_c0, j,
+                 f0_y_A_c1_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f1.y@A.c1 -> f1.y@B.c0 (net: send to host B, tag 7)
-    if (win.active(no_overlap::transfer_f1_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f1.y@A.c1 -> f1.y@B.c0", c - 2);
-      net_.start(*f1_y_B_c0_send_, no_overlap::transfer_f1_y_B_c0, j, buf_f1_y_A_c1.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f1_y_B_c0_send_, no_overlap::transfer_f1_y_B_c0, j,
+                 f1_y_A_c1_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f2.y@A.c2 -> f2.y@B.c0 (net: send to host B, tag 8)
-    if (win.active(no_overlap::transfer_f2_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f2.y@A.c2 -> f2.y@B.c0", c - 2);
-      net_.start(*f2_y_B_c0_send_, no_overlap::transfer_f2_y_B_c0, j, buf_f2_y_A_c2.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f2_y_B_c0_send_, no_overlap::transfer_f2_y_B_c0, j,
+                 f2_y_A_c2_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f3.y@A.c2 -> f3.y@B.c0 (net: send to host B, tag 9)
-    if (win.active(no_overlap::transfer_f3_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f3.y@A.c2 -> f3.y@B.c0", c - 2);
-      net_.start(*f3_y_B_c0_send_, no_overlap::transfer_f3_y_B_c0, j, buf_f3_y_A_c2.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f3_y_B_c0_send_, no_overlap::transfer_f3_y_B_c0, j,
+                 f3_y_A_c2_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer src.x@A.c0 -> src.x@B.c1 (net: send to host B, tag 5)
-    if (win.active(no_overlap::transfer_src_x_B_c1)) {
-      const std::int64_t j = where.at("transfer src.x@A.c0 -> src.x@B.c1", c - 1);
-      net_.start(*src_x_B_c1_send_, no_overlap::transfer_src_x_B_c1, j, buf_src_x_A_c0.at(dfg::slot(c, 1, 2)));
-    }
+    items.post(no_overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+      net_.start(*src_x_B_c1_send_, no_overlap::transfer_src_x_B_c1, j,
+                 src_x_A_c0_view_.at(dfg::slot(c, 1, 2)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // node src (Source) @ A.c0
-    if (win.active(no_overlap::fire_src)) {
-      const std::int64_t j = where.at("node src (Source) @ A.c0", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_src, j);
-      src_ctx_.set_iteration(j);
-      src_actor_.fire(buf_src_x_A_c0.as<float>(dfg::slot(c, 0, 2)), src_ctx_);
-    }
-    run_.end_cycle(kPe_A_c0, c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c1: nodes f0 (Fir), f1 (Fir).
-class Worker_A_c1 final : public Worker {
+class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c1(Run& run);
 
@@ -211,115 +177,62 @@ class Worker_A_c1 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f0 (Fir)
-  ::Fir f0_actor_;
-  std::array<std::size_t, 2> f0_elements_{};
-  dfg::Context f0_ctx_;
-  // node f1 (Fir)
-  ::Fir f1_actor_;
-  std::array<std::size_t, 2> f1_elements_{};
-  dfg::Context f1_ctx_;
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
+  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];  // buffer f1.y@A.c1
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f0_node_;  // node f0 (Fir)
+  dfg::Node<::Fir, 2> f1_node_;  // node f1 (Fir)
 };
 
-Worker_A_c1::Worker_A_c1(Run& run)
-    : run_(run) {
+Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f1.y@A.c1", bytes_Block(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("f1.y@A.c1", bytes_Block(params), 1);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c1[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c1, storage_[i].bytes());
-  }
-  // node f0 (Fir)
-  f0_actor_.band = 0;
-  f0_elements_ = {elements_Block(params), elements_Block(params)};
-  f0_ctx_.set_port_elements(f0_elements_.data(), f0_elements_.size());
-  f0_actor_.init(f0_ctx_);
-  // node f1 (Fir)
-  f1_actor_.band = 1;
-  f1_elements_ = {elements_Block(params), elements_Block(params)};
-  f1_ctx_.set_port_elements(f1_elements_.data(), f1_elements_.size());
-  f1_actor_.init(f1_ctx_);
+  storage_.emplace_back("f0.y@A.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("f1.y@A.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
+  run.publish(kPe_A_c1, storage_, run.memory.A_c1);
+  f0_node_.actor.band = 0;
+  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.actor.init(f0_node_.ctx);
+  f1_node_.actor.band = 1;
+  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.actor.init(f1_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 2
-  const dfg::SlotView& buf_f1_y_A_c1 = run_.memory.A_c1[1];  // buffer f1.y@A.c1, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c1, c);
-    win.begin(c);
-    // node f0 (Fir) @ A.c1
-    if (win.active(overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f0_y_A_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f0_ctx_);
-    }
-    // node f1 (Fir) @ A.c1
-    if (win.active(overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f1_y_A_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f1_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c1
+      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f1_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
     if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_A_c1 = run_.memory.A_c1[0];  // buffer f0.y@A.c1, depth 1
-  const dfg::SlotView& buf_f1_y_A_c1 = run_.memory.A_c1[1];  // buffer f1.y@A.c1, depth 1
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node f0 (Fir) @ A.c1
-    if (win.active(no_overlap::fire_f0)) {
-      const std::int64_t j = where.at("node f0 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f0, j);
-      f0_ctx_.set_iteration(j);
-      f0_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f0_y_A_c1.as<float>(dfg::slot(c, 0, 1)),
-                     f0_ctx_);
-    }
-    // node f1 (Fir) @ A.c1
-    if (win.active(no_overlap::fire_f1)) {
-      const std::int64_t j = where.at("node f1 (Fir) @ A.c1", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f1, j);
-      f1_ctx_.set_iteration(j);
-      f1_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f1_y_A_c1.as<float>(dfg::slot(c, 0, 1)),
-                     f1_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c1
+      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f1_y_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c2: nodes f2 (Fir), f3 (Fir).
-class Worker_A_c2 final : public Worker {
+class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c2(Run& run);
 
@@ -327,118 +240,66 @@ class Worker_A_c2 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f2 (Fir)
-  ::Fir f2_actor_;
-  std::array<std::size_t, 2> f2_elements_{};
-  dfg::Context f2_ctx_;
-  // node f3 (Fir)
-  ::Fir f3_actor_;
-  std::array<std::size_t, 2> f3_elements_{};
-  dfg::Context f3_ctx_;
+  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f2.y@A.c2
+  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];  // buffer f3.y@A.c2
+  const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
+  dfg::Node<::Fir, 2> f2_node_;  // node f2 (Fir)
+  dfg::Node<::Fir, 2> f3_node_;  // node f3 (Fir)
 };
 
-Worker_A_c2::Worker_A_c2(Run& run)
-    : run_(run) {
+Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("f2.y@A.c2", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f3.y@A.c2", bytes_Block(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("f2.y@A.c2", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("f3.y@A.c2", bytes_Block(params), 1);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c2[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c2, storage_[i].bytes());
-  }
-  // node f2 (Fir)
-  f2_actor_.band = 2;
-  f2_elements_ = {elements_Block(params), elements_Block(params)};
-  f2_ctx_.set_port_elements(f2_elements_.data(), f2_elements_.size());
-  f2_actor_.init(f2_ctx_);
-  // node f3 (Fir)
-  f3_actor_.band = 3;
-  f3_elements_ = {elements_Block(params), elements_Block(params)};
-  f3_ctx_.set_port_elements(f3_elements_.data(), f3_elements_.size());
-  f3_actor_.init(f3_ctx_);
+  storage_.emplace_back("f2.y@A.c2", bytes_Block(params), run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("f3.y@A.c2", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
+  run.publish(kPe_A_c2, storage_, run.memory.A_c2);
+  f2_node_.actor.band = 2;
+  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.actor.init(f2_node_.ctx);
+  f3_node_.actor.band = 3;
+  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.actor.init(f3_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f2_y_A_c2 = run_.memory.A_c2[0];  // buffer f2.y@A.c2, depth 2
-  const dfg::SlotView& buf_f3_y_A_c2 = run_.memory.A_c2[1];  // buffer f3.y@A.c2, depth 2
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c2, c);
-    win.begin(c);
-    // node f2 (Fir) @ A.c2
-    if (win.active(overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f2_y_A_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f2_ctx_);
-    }
-    // node f3 (Fir) @ A.c2
-    if (win.active(overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f3_y_A_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f3_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
+      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f2_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c2
+      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f3_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
     if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f2_y_A_c2 = run_.memory.A_c2[0];  // buffer f2.y@A.c2, depth 1
-  const dfg::SlotView& buf_f3_y_A_c2 = run_.memory.A_c2[1];  // buffer f3.y@A.c2, depth 1
-  const dfg::SlotView& buf_src_x_A_c0 = run_.memory.A_c0[0];  // buffer src.x@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node f2 (Fir) @ A.c2
-    if (win.active(no_overlap::fire_f2)) {
-      const std::int64_t j = where.at("node f2 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f2, j);
-      f2_ctx_.set_iteration(j);
-      f2_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f2_y_A_c2.as<float>(dfg::slot(c, 0, 1)),
-                     f2_ctx_);
-    }
-    // node f3 (Fir) @ A.c2
-    if (win.active(no_overlap::fire_f3)) {
-      const std::int64_t j = where.at("node f3 (Fir) @ A.c2", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f3, j);
-      f3_ctx_.set_iteration(j);
-      f3_actor_.fire(buf_src_x_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f3_y_A_c2.as<float>(dfg::slot(c, 0, 1)),
-                     f3_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
+      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f2_y_A_c2_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c2
+      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f3_y_A_c2_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace
 
-/// Builds the workers of host A (allocating the storage) and runs one thread per PE. The
-/// worker of A.c0 is the rank's MPI thread: it makes every MPI call of the cycle loop, and ends
-/// the whole job (MPI_Abort, with the rank and the reason) once any thread of the rank failed.
+/// Builds the workers of host A (allocating the storage) and runs one thread per PE. Around
+/// the worker of A.c0 runs the rank's communication thread: it makes every MPI call of the cycle
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
+/// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.c0 first

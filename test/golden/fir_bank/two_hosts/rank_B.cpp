@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_B.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -31,7 +30,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// B.c0: nodes sink (Sink).
-class Worker_B_c0 final : public Worker {
+class Worker_B_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   Worker_B_c0(Run& run, dfg::mpi::Session& mpi);
 
@@ -39,8 +38,6 @@ class Worker_B_c0 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> f0_y_B_c0_recv_;
   std::optional<dfg::mpi::RecvEndpoint> f1_y_B_c0_recv_;
@@ -49,19 +46,22 @@ class Worker_B_c0 final : public Worker {
   std::optional<dfg::mpi::RecvEndpoint> src_x_B_c1_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node sink (Sink)
-  ::Sink sink_actor_;
-  std::array<std::size_t, 8> sink_elements_{};
-  dfg::Context sink_ctx_;
+  const dfg::SlotView& f0_y_B_c0_view_ = run_.memory.B_c0[0];  // buffer f0.y@B.c0
+  const dfg::SlotView& f1_y_B_c0_view_ = run_.memory.B_c0[1];  // buffer f1.y@B.c0
+  const dfg::SlotView& f2_y_B_c0_view_ = run_.memory.B_c0[2];  // buffer f2.y@B.c0
+  const dfg::SlotView& f3_y_B_c0_view_ = run_.memory.B_c0[3];  // buffer f3.y@B.c0
+  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];  // buffer f4.y@B.c1
+  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];  // buffer f5.y@B.c1
+  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];  // buffer f6.y@B.c2
+  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];  // buffer f7.y@B.c2
+  const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
+  dfg::Node<::Sink, 8> sink_node_;  // node sink (Sink)
 };
 
 Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      net_(run.probes, 5),
-      ranks_(mpi) {
+    : CpuWorker(run), net_(run.probes, 5), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(4);
     storage_.emplace_back("f0.y@B.c0", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("f1.y@B.c0", bytes_Block(params), 2);  // colour 1
     storage_.emplace_back("f2.y@B.c0", bytes_Block(params), 2);  // colour 2
@@ -77,7 +77,6 @@ Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
     // from host A, tag 0
     src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   } else {
-    storage_.reserve(4);
     storage_.emplace_back("f0.y@B.c0", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("f1.y@B.c0", bytes_Block(params), 1);  // colour 1
     storage_.emplace_back("f2.y@B.c0", bytes_Block(params), 1);  // colour 2
@@ -93,147 +92,108 @@ Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
     // from host A, tag 5
     src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.B_c0[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_B_c0, storage_[i].bytes());
-  }
-  // node sink (Sink)
-  sink_elements_ = {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)};
-  sink_ctx_.set_port_elements(sink_elements_.data(), sink_elements_.size());
+  run.publish(kPe_B_c0, storage_, run.memory.B_c0);
+  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_c0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_B_c0 = run_.memory.B_c0[0];  // buffer f0.y@B.c0, depth 2
-  const dfg::SlotView& buf_f1_y_B_c0 = run_.memory.B_c0[1];  // buffer f1.y@B.c0, depth 2
-  const dfg::SlotView& buf_f2_y_B_c0 = run_.memory.B_c0[2];  // buffer f2.y@B.c0, depth 2
-  const dfg::SlotView& buf_f3_y_B_c0 = run_.memory.B_c0[3];  // buffer f3.y@B.c0, depth 2
-  const dfg::SlotView& buf_f4_y_B_c1 = run_.memory.B_c1[0];  // buffer f4.y@B.c1, depth 2
-  const dfg::SlotView& buf_f5_y_B_c1 = run_.memory.B_c1[1];  // buffer f5.y@B.c1, depth 2
-  const dfg::SlotView& buf_f6_y_B_c2 = run_.memory.B_c2[0];  // buffer f6.y@B.c2, depth 2
-  const dfg::SlotView& buf_f7_y_B_c2 = run_.memory.B_c2[1];  // buffer f7.y@B.c2, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c0);
+  dfg::Items items(run_, where, kPe_B_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_B_c0, c);
-    win.begin(c);
+    items.begin(c);
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: receive from host A, tag 1)
-    if (win.active(overlap::transfer_f0_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f0.y@A.c1 -> f0.y@B.c0", c - 2);
-      net_.start(*f0_y_B_c0_recv_, overlap::transfer_f0_y_B_c0, j, buf_f0_y_B_c0.at(dfg::slot(c, 0, 2)));
-    }
+    items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f0_y_B_c0_recv_, overlap::transfer_f0_y_B_c0, j,
+                 f0_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+    });
     // transfer f1.y@A.c1 -> f1.y@B.c0 (net: receive from host A, tag 2)
-    if (win.active(overlap::transfer_f1_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f1.y@A.c1 -> f1.y@B.c0", c - 2);
-      net_.start(*f1_y_B_c0_recv_, overlap::transfer_f1_y_B_c0, j, buf_f1_y_B_c0.at(dfg::slot(c, 0, 2)));
-    }
+    items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f1_y_B_c0_recv_, overlap::transfer_f1_y_B_c0, j,
+                 f1_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+    });
     // transfer f2.y@A.c2 -> f2.y@B.c0 (net: receive from host A, tag 3)
-    if (win.active(overlap::transfer_f2_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f2.y@A.c2 -> f2.y@B.c0", c - 2);
-      net_.start(*f2_y_B_c0_recv_, overlap::transfer_f2_y_B_c0, j, buf_f2_y_B_c0.at(dfg::slot(c, 0, 2)));
-    }
+    items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f2_y_B_c0_recv_, overlap::transfer_f2_y_B_c0, j,
+                 f2_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+    });
     // transfer f3.y@A.c2 -> f3.y@B.c0 (net: receive from host A, tag 4)
-    if (win.active(overlap::transfer_f3_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f3.y@A.c2 -> f3.y@B.c0", c - 2);
-      net_.start(*f3_y_B_c0_recv_, overlap::transfer_f3_y_B_c0, j, buf_f3_y_B_c0.at(dfg::slot(c, 0, 2)));
-    }
+    items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f3_y_B_c0_recv_, overlap::transfer_f3_y_B_c0, j,
+                 f3_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+    });
     // transfer src.x@A.c0 -> src.x@B.c1 (net: receive from host A, tag 0)
-    if (win.active(overlap::transfer_src_x_B_c1)) {
-      const std::int64_t j = where.at("transfer src.x@A.c0 -> src.x@B.c1", c - 1);
-      net_.start(*src_x_B_c1_recv_, overlap::transfer_src_x_B_c1, j, buf_src_x_B_c1.at(dfg::slot(c, 0, 2)));
-    }
-    // node sink (Sink) @ B.c0
-    if (win.active(overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ B.c0", c - 3);
-      dfg::Probe probe(run_.probes, overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_B_c0.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f1_y_B_c0.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f2_y_B_c0.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f3_y_B_c0.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f4_y_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f5_y_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f6_y_B_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f7_y_B_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       sink_ctx_);
+    items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+      net_.start(*src_x_B_c1_recv_, overlap::transfer_src_x_B_c1, j,
+                 src_x_B_c1_view_.at(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ B.c0
+      sink_node_.fire(j, f0_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f1_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f2_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f3_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f4_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f5_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f6_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f7_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_B_c0, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_c0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f0_y_B_c0 = run_.memory.B_c0[0];  // buffer f0.y@B.c0, depth 1
-  const dfg::SlotView& buf_f1_y_B_c0 = run_.memory.B_c0[1];  // buffer f1.y@B.c0, depth 1
-  const dfg::SlotView& buf_f2_y_B_c0 = run_.memory.B_c0[2];  // buffer f2.y@B.c0, depth 1
-  const dfg::SlotView& buf_f3_y_B_c0 = run_.memory.B_c0[3];  // buffer f3.y@B.c0, depth 1
-  const dfg::SlotView& buf_f4_y_B_c1 = run_.memory.B_c1[0];  // buffer f4.y@B.c1, depth 2
-  const dfg::SlotView& buf_f5_y_B_c1 = run_.memory.B_c1[1];  // buffer f5.y@B.c1, depth 2
-  const dfg::SlotView& buf_f6_y_B_c2 = run_.memory.B_c2[0];  // buffer f6.y@B.c2, depth 2
-  const dfg::SlotView& buf_f7_y_B_c2 = run_.memory.B_c2[1];  // buffer f7.y@B.c2, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c0);
+  dfg::Items items(run_, where, kPe_B_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
+    items.begin(c);
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: receive from host A, tag 6)
-    if (win.active(no_overlap::transfer_f0_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f0.y@A.c1 -> f0.y@B.c0", c - 2);
-      net_.start(*f0_y_B_c0_recv_, no_overlap::transfer_f0_y_B_c0, j, buf_f0_y_B_c0.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f0_y_B_c0_recv_, no_overlap::transfer_f0_y_B_c0, j,
+                 f0_y_B_c0_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f1.y@A.c1 -> f1.y@B.c0 (net: receive from host A, tag 7)
-    if (win.active(no_overlap::transfer_f1_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f1.y@A.c1 -> f1.y@B.c0", c - 2);
-      net_.start(*f1_y_B_c0_recv_, no_overlap::transfer_f1_y_B_c0, j, buf_f1_y_B_c0.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f1_y_B_c0_recv_, no_overlap::transfer_f1_y_B_c0, j,
+                 f1_y_B_c0_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f2.y@A.c2 -> f2.y@B.c0 (net: receive from host A, tag 8)
-    if (win.active(no_overlap::transfer_f2_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f2.y@A.c2 -> f2.y@B.c0", c - 2);
-      net_.start(*f2_y_B_c0_recv_, no_overlap::transfer_f2_y_B_c0, j, buf_f2_y_B_c0.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f2_y_B_c0_recv_, no_overlap::transfer_f2_y_B_c0, j,
+                 f2_y_B_c0_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer f3.y@A.c2 -> f3.y@B.c0 (net: receive from host A, tag 9)
-    if (win.active(no_overlap::transfer_f3_y_B_c0)) {
-      const std::int64_t j = where.at("transfer f3.y@A.c2 -> f3.y@B.c0", c - 2);
-      net_.start(*f3_y_B_c0_recv_, no_overlap::transfer_f3_y_B_c0, j, buf_f3_y_B_c0.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+      net_.start(*f3_y_B_c0_recv_, no_overlap::transfer_f3_y_B_c0, j,
+                 f3_y_B_c0_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer src.x@A.c0 -> src.x@B.c1 (net: receive from host A, tag 5)
-    if (win.active(no_overlap::transfer_src_x_B_c1)) {
-      const std::int64_t j = where.at("transfer src.x@A.c0 -> src.x@B.c1", c - 1);
-      net_.start(*src_x_B_c1_recv_, no_overlap::transfer_src_x_B_c1, j, buf_src_x_B_c1.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+      net_.start(*src_x_B_c1_recv_, no_overlap::transfer_src_x_B_c1, j,
+                 src_x_B_c1_view_.at(dfg::slot(c, 0, 1)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // node sink (Sink) @ B.c0
-    if (win.active(no_overlap::fire_sink)) {
-      const std::int64_t j = where.at("node sink (Sink) @ B.c0", c - 2);
-      dfg::Probe probe(run_.probes, no_overlap::fire_sink, j);
-      sink_ctx_.set_iteration(j);
-      sink_actor_.fire(buf_f0_y_B_c0.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f1_y_B_c0.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f2_y_B_c0.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f3_y_B_c0.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_f4_y_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f5_y_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f6_y_B_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       buf_f7_y_B_c2.as<const float>(dfg::slot(c, 1, 2)),
-                       sink_ctx_);
-    }
-    run_.end_cycle(kPe_B_c0, c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ B.c0
+      sink_node_.fire(j, f0_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f1_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f2_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f3_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      f4_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f5_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f6_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
+                      f7_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// B.c1: nodes f4 (Fir), f5 (Fir).
-class Worker_B_c1 final : public Worker {
+class Worker_B_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_B_c1(Run& run);
 
@@ -241,117 +201,63 @@ class Worker_B_c1 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f4 (Fir)
-  ::Fir f4_actor_;
-  std::array<std::size_t, 2> f4_elements_{};
-  dfg::Context f4_ctx_;
-  // node f5 (Fir)
-  ::Fir f5_actor_;
-  std::array<std::size_t, 2> f5_elements_{};
-  dfg::Context f5_ctx_;
+  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];  // buffer f4.y@B.c1
+  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];  // buffer f5.y@B.c1
+  const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
+  dfg::Node<::Fir, 2> f4_node_;  // node f4 (Fir)
+  dfg::Node<::Fir, 2> f5_node_;  // node f5 (Fir)
 };
 
-Worker_B_c1::Worker_B_c1(Run& run)
-    : run_(run) {
+Worker_B_c1::Worker_B_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(3);
-    storage_.emplace_back("f4.y@B.c1", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f5.y@B.c1", bytes_Block(params), 2);  // colour 1
-    storage_.emplace_back("src.x@B.c1", bytes_Block(params), 2);  // colour 2
-  } else {
-    storage_.reserve(3);
-    storage_.emplace_back("f4.y@B.c1", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f5.y@B.c1", bytes_Block(params), 2);  // colour 1
-    storage_.emplace_back("src.x@B.c1", bytes_Block(params), 1);  // colour 2
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.B_c1[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_B_c1, storage_[i].bytes());
-  }
-  // node f4 (Fir)
-  f4_actor_.band = 4;
-  f4_elements_ = {elements_Block(params), elements_Block(params)};
-  f4_ctx_.set_port_elements(f4_elements_.data(), f4_elements_.size());
-  f4_actor_.init(f4_ctx_);
-  // node f5 (Fir)
-  f5_actor_.band = 5;
-  f5_elements_ = {elements_Block(params), elements_Block(params)};
-  f5_ctx_.set_port_elements(f5_elements_.data(), f5_elements_.size());
-  f5_actor_.init(f5_ctx_);
+  storage_.emplace_back("f4.y@B.c1", bytes_Block(params), 2);  // colour 0
+  storage_.emplace_back("f5.y@B.c1", bytes_Block(params), 2);  // colour 1
+  storage_.emplace_back("src.x@B.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 2
+  run.publish(kPe_B_c1, storage_, run.memory.B_c1);
+  f4_node_.actor.band = 4;
+  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.actor.init(f4_node_.ctx);
+  f5_node_.actor.band = 5;
+  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.actor.init(f5_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_c1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f4_y_B_c1 = run_.memory.B_c1[0];  // buffer f4.y@B.c1, depth 2
-  const dfg::SlotView& buf_f5_y_B_c1 = run_.memory.B_c1[1];  // buffer f5.y@B.c1, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c1);
+  dfg::Items items(run_, where, kPe_B_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_B_c1, c);
-    win.begin(c);
-    // node f4 (Fir) @ B.c1
-    if (win.active(overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ B.c1", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f4_y_B_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f4_ctx_);
-    }
-    // node f5 (Fir) @ B.c1
-    if (win.active(overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ B.c1", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f5_y_B_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f5_ctx_);
-    }
-    run_.end_cycle(kPe_B_c1, c);
+    items.begin(c);
+    items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
+      f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f4_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ B.c1
+      f5_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f5_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
     if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_c1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f4_y_B_c1 = run_.memory.B_c1[0];  // buffer f4.y@B.c1, depth 2
-  const dfg::SlotView& buf_f5_y_B_c1 = run_.memory.B_c1[1];  // buffer f5.y@B.c1, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c1);
+  dfg::Items items(run_, where, kPe_B_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node f4 (Fir) @ B.c1
-    if (win.active(no_overlap::fire_f4)) {
-      const std::int64_t j = where.at("node f4 (Fir) @ B.c1", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f4, j);
-      f4_ctx_.set_iteration(j);
-      f4_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f4_y_B_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f4_ctx_);
-    }
-    // node f5 (Fir) @ B.c1
-    if (win.active(no_overlap::fire_f5)) {
-      const std::int64_t j = where.at("node f5 (Fir) @ B.c1", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f5, j);
-      f5_ctx_.set_iteration(j);
-      f5_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f5_y_B_c1.as<float>(dfg::slot(c, 0, 2)),
-                     f5_ctx_);
-    }
-    run_.end_cycle(kPe_B_c1, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
+      f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f4_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(no_overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ B.c1
+      f5_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f5_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// B.c2: nodes f6 (Fir), f7 (Fir).
-class Worker_B_c2 final : public Worker {
+class Worker_B_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_B_c2(Run& run);
 
@@ -359,118 +265,66 @@ class Worker_B_c2 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node f6 (Fir)
-  ::Fir f6_actor_;
-  std::array<std::size_t, 2> f6_elements_{};
-  dfg::Context f6_ctx_;
-  // node f7 (Fir)
-  ::Fir f7_actor_;
-  std::array<std::size_t, 2> f7_elements_{};
-  dfg::Context f7_ctx_;
+  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];  // buffer f6.y@B.c2
+  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];  // buffer f7.y@B.c2
+  const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
+  dfg::Node<::Fir, 2> f6_node_;  // node f6 (Fir)
+  dfg::Node<::Fir, 2> f7_node_;  // node f7 (Fir)
 };
 
-Worker_B_c2::Worker_B_c2(Run& run)
-    : run_(run) {
+Worker_B_c2::Worker_B_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("f6.y@B.c2", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f7.y@B.c2", bytes_Block(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("f6.y@B.c2", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("f7.y@B.c2", bytes_Block(params), 2);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.B_c2[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_B_c2, storage_[i].bytes());
-  }
-  // node f6 (Fir)
-  f6_actor_.band = 6;
-  f6_elements_ = {elements_Block(params), elements_Block(params)};
-  f6_ctx_.set_port_elements(f6_elements_.data(), f6_elements_.size());
-  f6_actor_.init(f6_ctx_);
-  // node f7 (Fir)
-  f7_actor_.band = 7;
-  f7_elements_ = {elements_Block(params), elements_Block(params)};
-  f7_ctx_.set_port_elements(f7_elements_.data(), f7_elements_.size());
-  f7_actor_.init(f7_ctx_);
+  storage_.emplace_back("f6.y@B.c2", bytes_Block(params), 2);  // colour 0
+  storage_.emplace_back("f7.y@B.c2", bytes_Block(params), 2);  // colour 1
+  run.publish(kPe_B_c2, storage_, run.memory.B_c2);
+  f6_node_.actor.band = 6;
+  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.actor.init(f6_node_.ctx);
+  f7_node_.actor.band = 7;
+  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.actor.init(f7_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_c2::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f6_y_B_c2 = run_.memory.B_c2[0];  // buffer f6.y@B.c2, depth 2
-  const dfg::SlotView& buf_f7_y_B_c2 = run_.memory.B_c2[1];  // buffer f7.y@B.c2, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c2);
+  dfg::Items items(run_, where, kPe_B_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_B_c2, c);
-    win.begin(c);
-    // node f6 (Fir) @ B.c2
-    if (win.active(overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ B.c2", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f6_y_B_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f6_ctx_);
-    }
-    // node f7 (Fir) @ B.c2
-    if (win.active(overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ B.c2", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_f7_y_B_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f7_ctx_);
-    }
-    run_.end_cycle(kPe_B_c2, c);
+    items.begin(c);
+    items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
+      f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f6_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ B.c2
+      f7_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    f7_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
     if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_c2::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_f6_y_B_c2 = run_.memory.B_c2[0];  // buffer f6.y@B.c2, depth 2
-  const dfg::SlotView& buf_f7_y_B_c2 = run_.memory.B_c2[1];  // buffer f7.y@B.c2, depth 2
-  const dfg::SlotView& buf_src_x_B_c1 = run_.memory.B_c1[2];  // buffer src.x@B.c1, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_c2);
+  dfg::Items items(run_, where, kPe_B_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node f6 (Fir) @ B.c2
-    if (win.active(no_overlap::fire_f6)) {
-      const std::int64_t j = where.at("node f6 (Fir) @ B.c2", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f6, j);
-      f6_ctx_.set_iteration(j);
-      f6_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f6_y_B_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f6_ctx_);
-    }
-    // node f7 (Fir) @ B.c2
-    if (win.active(no_overlap::fire_f7)) {
-      const std::int64_t j = where.at("node f7 (Fir) @ B.c2", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_f7, j);
-      f7_ctx_.set_iteration(j);
-      f7_actor_.fire(buf_src_x_B_c1.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_f7_y_B_c2.as<float>(dfg::slot(c, 0, 2)),
-                     f7_ctx_);
-    }
-    run_.end_cycle(kPe_B_c2, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
+      f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f6_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(no_overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ B.c2
+      f7_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    f7_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace
 
-/// Builds the workers of host B (allocating the storage) and runs one thread per PE. The
-/// worker of B.c0 is the rank's MPI thread: it makes every MPI call of the cycle loop, and ends
-/// the whole job (MPI_Abort, with the rank and the reason) once any thread of the rank failed.
+/// Builds the workers of host B (allocating the storage) and runs one thread per PE. Around
+/// the worker of B.c0 runs the rank's communication thread: it makes every MPI call of the cycle
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
+/// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.c0 first

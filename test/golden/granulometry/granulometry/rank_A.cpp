@@ -6,15 +6,13 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "curve.hpp"
 #include "reader.hpp"
@@ -28,7 +26,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes read (Reader), curve (Curve).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -36,131 +34,67 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node read (Reader)
-  ::Reader read_actor_;
-  std::array<std::size_t, 1> read_elements_{};
-  dfg::Context read_ctx_;
-  // node curve (Curve)
-  ::Curve curve_actor_;
-  std::array<std::size_t, 2> curve_elements_{};
-  dfg::Context curve_ctx_;
+  const dfg::SlotView& curve_head_delay_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu
+  const dfg::SlotView& head_counts_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu
+  const dfg::SlotView& read_volume_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu
+  const dfg::SlotView& tail_counts_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu
+  dfg::Node<::Reader, 1> read_node_;  // node read (Reader)
+  dfg::Node<::Curve, 2> curve_node_;  // node curve (Curve)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(5);
-    storage_.emplace_back("curve.head.delay@A.cpu", bytes_Counts(params), 3);  // colour 0
-    storage_.emplace_back("head.counts@A.cpu", bytes_Counts(params), 2);  // colour 1
-    storage_.emplace_back("head.eroded@A.cpu", bytes_Volume(params), 2);  // colour 2
-    storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params), 2);  // colour 3
-    storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params), 2);  // colour 4
-  } else {
-    storage_.reserve(5);
-    storage_.emplace_back("curve.head.delay@A.cpu", bytes_Counts(params), 2);  // colour 0
-    storage_.emplace_back("head.counts@A.cpu", bytes_Counts(params), 1);  // colour 1
-    storage_.emplace_back("head.eroded@A.cpu", bytes_Volume(params), 1);  // colour 2
-    storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params), 1);  // colour 3
-    storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params), 1);  // colour 4
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node read (Reader)
-  read_elements_ = {elements_Volume(params)};
-  read_ctx_.set_port_elements(read_elements_.data(), read_elements_.size());
-  read_actor_.init(read_ctx_);
-  // node curve (Curve)
-  curve_elements_ = {elements_Counts(params), elements_Counts(params)};
-  curve_ctx_.set_port_elements(curve_elements_.data(), curve_elements_.size());
+  storage_.emplace_back("curve.head.delay@A.cpu", bytes_Counts(params), run.overlap ? 3 : 2);  // colour 0
+  storage_.emplace_back("head.counts@A.cpu", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back("head.eroded@A.cpu", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 3
+  storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 4
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  read_node_.set_port_elements({elements_Volume(params)});
+  read_node_.actor.init(read_node_.ctx);
+  curve_node_.set_port_elements({elements_Counts(params), elements_Counts(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 3
-  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 2
-  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 2
-  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node read (Reader) @ A.cpu
-    if (win.active(overlap::fire_read)) {
-      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
-      DFG_NVTX_RANGE("read (Reader)");
-      dfg::Probe probe(run_.probes, overlap::fire_read, j);
-      read_ctx_.set_iteration(j);
-      read_actor_.fire(buf_read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 2)), read_ctx_);
-    }
-    // node curve (Curve) @ A.cpu
-    if (win.active(overlap::fire_curve)) {
-      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 7);
-      DFG_NVTX_RANGE("curve (Curve)");
-      dfg::Probe probe(run_.probes, overlap::fire_curve, j);
-      curve_ctx_.set_iteration(j);
-      curve_actor_.fire(buf_curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 3, 3)),
-                        buf_tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                        curve_ctx_);
-    }
+    items.begin(c);
+    items.run(overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
+      read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_curve, [&](std::int64_t j) {  // node curve (Curve) @ A.cpu
+      curve_node_.fire(j, curve_head_delay_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 3, 3)),
+                       tail_counts_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
+    });
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
-    if (win.active(overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 4);
-      DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
-      dfg::Probe probe(run_.probes, overlap::copy_curve_head_delay_A_cpu, j);
-      std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 3)), buf_head_counts_A_cpu.at(dfg::slot(c, 1, 2)),
-                  bytes_Counts(run_.params));
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.run(overlap::copy_curve_head_delay_A_cpu, [&] {
+      std::memcpy(curve_head_delay_A_cpu_view_.at(dfg::slot(c, 0, 3)),
+                  head_counts_A_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Counts(run_.params));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_curve_head_delay_A_cpu = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu, depth 2
-  const dfg::SlotView& buf_head_counts_A_cpu = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu, depth 1
-  const dfg::SlotView& buf_read_volume_A_cpu = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu, depth 1
-  const dfg::SlotView& buf_tail_counts_A_cpu = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node read (Reader) @ A.cpu
-    if (win.active(no_overlap::fire_read)) {
-      const std::int64_t j = where.at("node read (Reader) @ A.cpu", c);
-      DFG_NVTX_RANGE("read (Reader)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_read, j);
-      read_ctx_.set_iteration(j);
-      read_actor_.fire(buf_read_volume_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), read_ctx_);
-    }
-    // node curve (Curve) @ A.cpu
-    if (win.active(no_overlap::fire_curve)) {
-      const std::int64_t j = where.at("node curve (Curve) @ A.cpu", c - 4);
-      DFG_NVTX_RANGE("curve (Curve)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_curve, j);
-      curve_ctx_.set_iteration(j);
-      curve_actor_.fire(buf_curve_head_delay_A_cpu.as<const std::int64_t>(dfg::slot(c, 2, 2)),
-                        buf_tail_counts_A_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)),
-                        curve_ctx_);
-    }
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();  // the end of transfer step 1
+    items.run(no_overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
+      read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_curve, [&](std::int64_t j) {  // node curve (Curve) @ A.cpu
+      curve_node_.fire(j, curve_head_delay_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)),
+                       tail_counts_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
+    });
     // delay curve.head.delay@A.cpu <- head.counts@A.cpu
-    if (win.active(no_overlap::copy_curve_head_delay_A_cpu)) {
-      const std::int64_t j = where.at("delay curve.head.delay@A.cpu <- head.counts@A.cpu", c - 2);
-      DFG_NVTX_RANGE("curve.head.delay@A.cpu <- head.counts@A.cpu");
-      dfg::Probe probe(run_.probes, no_overlap::copy_curve_head_delay_A_cpu, j);
-      std::memcpy(buf_curve_head_delay_A_cpu.at(dfg::slot(c, 0, 2)), buf_head_counts_A_cpu.at(dfg::slot(c, 0, 1)),
-                  bytes_Counts(run_.params));
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.run(no_overlap::copy_curve_head_delay_A_cpu, [&] {
+      std::memcpy(curve_head_delay_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+                  head_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_Counts(run_.params));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -40,8 +36,7 @@ inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPeCount
+  kPe_A_cpu, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
@@ -67,10 +62,10 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.cpu"},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.cpu"},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -78,7 +73,7 @@ inline constexpr std::int64_t kLatency = 0;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {},  // A.cpu
+      {},
   };
 }
 
@@ -87,18 +82,12 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_p,  // node p (Producer) @ A.cpu
-  fire_i1,  // node i1 (Inc) @ A.cpu
-  fire_i2,  // node i2 (Inc) @ A.cpu
-  fire_c,  // node c (Consumer) @ A.cpu
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0},
-    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.cpu"},
+    {"firing", "i2 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.cpu"},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -28,7 +27,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes p (Producer), i1 (Inc), i2 (Inc), c (Consumer).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -36,149 +35,72 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node p (Producer)
-  ::Producer p_actor_;
-  std::array<std::size_t, 1> p_elements_{};
-  dfg::Context p_ctx_;
-  // node i1 (Inc)
-  ::IncCpu i1_actor_;
-  std::array<std::size_t, 2> i1_elements_{};
-  dfg::Context i1_ctx_;
-  // node i2 (Inc)
-  ::IncCpu i2_actor_;
-  std::array<std::size_t, 2> i2_elements_{};
-  dfg::Context i2_ctx_;
-  // node c (Consumer)
-  ::Consumer c_actor_;
-  std::array<std::size_t, 1> c_elements_{};
-  dfg::Context c_ctx_;
+  const dfg::SlotView& i1_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu
+  const dfg::SlotView& i2_b_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
+  dfg::Node<::IncCpu, 2> i1_node_;  // node i1 (Inc)
+  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
+  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
-    storage_.emplace_back("i2.b@A.cpu, p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
-    storage_.emplace_back("i2.b@A.cpu, p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node p (Producer)
-  p_elements_ = {elements_Matrix(params)};
-  p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
-  // node i1 (Inc)
-  i1_actor_.nb_loop = 100;
-  i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
-  i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
-  i1_actor_.init(i1_ctx_);
-  // node i2 (Inc)
-  i2_actor_.nb_loop = 100;
-  i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
-  i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
-  i2_actor_.init(i2_ctx_);
-  // node c (Consumer)
-  c_elements_ = {elements_Matrix(params)};
-  c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
+  storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
+  storage_.emplace_back("i2.b@A.cpu, p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  p_node_.set_port_elements({elements_Matrix(params)});
+  i1_node_.actor.nb_loop = 100;
+  i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.actor.init(i1_node_.ctx);
+  i2_node_.actor.nb_loop = 100;
+  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.actor.init(i2_node_.ctx);
+  c_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node p (Producer) @ A.cpu
-    if (win.active(overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
-    }
-    // node i1 (Inc) @ A.cpu
-    if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_i1, j);
-      i1_ctx_.set_iteration(j);
-      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i1_ctx_);
-    }
-    // node i2 (Inc) @ A.cpu
-    if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i2_ctx_);
-    }
-    // node c (Consumer) @ A.cpu
-    if (win.active(overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_i1, [&](std::int64_t j) {  // node i1 (Inc) @ A.cpu
+      i1_node_.fire(j, p_m_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i1_b_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.cpu
+      i2_node_.fire(j, i1_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i2_b_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+      c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node p (Producer) @ A.cpu
-    if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
-    }
-    // node i1 (Inc) @ A.cpu
-    if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = where.at("node i1 (Inc) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
-      i1_ctx_.set_iteration(j);
-      i1_actor_.fire(buf_p_m_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i1_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i1_ctx_);
-    }
-    // node i2 (Inc) @ A.cpu
-    if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i2_b_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i2_ctx_);
-    }
-    // node c (Consumer) @ A.cpu
-    if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_i1, [&](std::int64_t j) {  // node i1 (Inc) @ A.cpu
+      i1_node_.fire(j, p_m_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i1_b_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.cpu
+      i2_node_.fire(j, i1_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i2_b_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+      c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

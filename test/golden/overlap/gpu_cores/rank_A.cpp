@@ -6,15 +6,13 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "inc_cpu.hpp"
 #include "producer.hpp"
@@ -29,7 +27,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.c0: nodes i2 (Inc).
-class Worker_A_c0 final : public Worker {
+class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_c0(Run& run);
 
@@ -37,87 +35,48 @@ class Worker_A_c0 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node i2 (Inc)
-  ::IncCpu i2_actor_;
-  std::array<std::size_t, 2> i2_elements_{};
-  dfg::Context i2_ctx_;
+  const dfg::SlotView& i1_b_A_c0_view_ = run_.memory.A_c0[0];  // buffer i1.b@A.c0
+  const dfg::SlotView& i2_b_A_c0_view_ = run_.memory.A_c0[1];  // buffer i2.b@A.c0
+  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
 };
 
-Worker_A_c0::Worker_A_c0(Run& run)
-    : run_(run) {
+Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("i1.b@A.c0", bytes_Matrix(params), 2);  // colour 0
-    storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("i1.b@A.c0", bytes_Matrix(params), 1);  // colour 0
-    storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c0[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c0, storage_[i].bytes());
-  }
-  // node i2 (Inc)
-  i2_actor_.nb_loop = 100;
-  i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
-  i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
-  i2_actor_.init(i2_ctx_);
+  storage_.emplace_back("i1.b@A.c0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);  // colour 1
+  run.publish(kPe_A_c0, storage_, run.memory.A_c0);
+  i2_node_.actor.nb_loop = 100;
+  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.actor.init(i2_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_c0 = run_.memory.A_c0[0];  // buffer i1.b@A.c0, depth 2
-  const dfg::SlotView& buf_i2_b_A_c0 = run_.memory.A_c0[1];  // buffer i2.b@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c0, c);
-    win.begin(c);
-    // node i2 (Inc) @ A.c0
-    if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ A.c0", c - 4);
-      DFG_NVTX_RANGE("i2 (Inc)");
-      dfg::Probe probe(run_.probes, overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_A_c0.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_i2_b_A_c0.as<float>(dfg::slot(c, 0, 2)),
-                     i2_ctx_);
-    }
-    run_.end_cycle(kPe_A_c0, c);
+    items.begin(c);
+    items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.c0
+      i2_node_.fire(j, i1_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    i2_b_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_c0 = run_.memory.A_c0[0];  // buffer i1.b@A.c0, depth 1
-  const dfg::SlotView& buf_i2_b_A_c0 = run_.memory.A_c0[1];  // buffer i2.b@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c0);
+  dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node i2 (Inc) @ A.c0
-    if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ A.c0", c - 2);
-      DFG_NVTX_RANGE("i2 (Inc)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_A_c0.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i2_b_A_c0.as<float>(dfg::slot(c, 0, 2)),
-                     i2_ctx_);
-    }
-    run_.end_cycle(kPe_A_c0, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.c0
+      i2_node_.fire(j, i1_b_A_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i2_b_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c1: nodes p (Producer).
-class Worker_A_c1 final : public Worker {
+class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_c1(Run& run);
 
@@ -125,77 +84,42 @@ class Worker_A_c1 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node p (Producer)
-  ::Producer p_actor_;
-  std::array<std::size_t, 1> p_elements_{};
-  dfg::Context p_ctx_;
+  const dfg::SlotView& p_m_A_c1_view_ = run_.memory.A_c1[0];  // buffer p.m@A.c1
+  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
 };
 
-Worker_A_c1::Worker_A_c1(Run& run)
-    : run_(run) {
+Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(1);
-    storage_.emplace_back("p.m@A.c1", bytes_Matrix(params), 2);  // colour 0
-  } else {
-    storage_.reserve(1);
-    storage_.emplace_back("p.m@A.c1", bytes_Matrix(params), 1);  // colour 0
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c1[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c1, storage_[i].bytes());
-  }
-  // node p (Producer)
-  p_elements_ = {elements_Matrix(params)};
-  p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
+  storage_.emplace_back("p.m@A.c1", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
+  run.publish(kPe_A_c1, storage_, run.memory.A_c1);
+  p_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_p_m_A_c1 = run_.memory.A_c1[0];  // buffer p.m@A.c1, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c1, c);
-    win.begin(c);
-    // node p (Producer) @ A.c1
-    if (win.active(overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.c1", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_c1.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.c1
+      p_node_.fire(j, p_m_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_p_m_A_c1 = run_.memory.A_c1[0];  // buffer p.m@A.c1, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c1);
+  dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node p (Producer) @ A.c1
-    if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.c1", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_c1.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
-    }
-    run_.end_cycle(kPe_A_c1, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.c1
+      p_node_.fire(j, p_m_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// A.c2: nodes c (Consumer).
-class Worker_A_c2 final : public Worker {
+class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_c2(Run& run);
 
@@ -203,71 +127,37 @@ class Worker_A_c2 final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node c (Consumer)
-  ::Consumer c_actor_;
-  std::array<std::size_t, 1> c_elements_{};
-  dfg::Context c_ctx_;
+  const dfg::SlotView& i2_b_A_c0_view_ = run_.memory.A_c0[1];  // buffer i2.b@A.c0
+  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
 };
 
-Worker_A_c2::Worker_A_c2(Run& run)
-    : run_(run) {
+Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(0);
-  } else {
-    storage_.reserve(0);
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_c2[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_c2, storage_[i].bytes());
-  }
-  // node c (Consumer)
-  c_elements_ = {elements_Matrix(params)};
-  c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
+  run.publish(kPe_A_c2, storage_, run.memory.A_c2);
+  c_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i2_b_A_c0 = run_.memory.A_c0[1];  // buffer i2.b@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_c2, c);
-    win.begin(c);
-    // node c (Consumer) @ A.c2
-    if (win.active(overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.c2", c - 5);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_c0.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.c2
+      c_node_.fire(j, i2_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i2_b_A_c0 = run_.memory.A_c0[1];  // buffer i2.b@A.c0, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_c2);
+  dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node c (Consumer) @ A.c2
-    if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.c2", c - 3);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_c0.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_c2, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.c2
+      c_node_.fire(j, i2_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

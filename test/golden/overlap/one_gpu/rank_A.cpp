@@ -6,15 +6,13 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "consumer.hpp"
 #include "producer.hpp"
@@ -28,7 +26,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes p (Producer), c (Consumer).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -36,100 +34,48 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node p (Producer)
-  ::Producer p_actor_;
-  std::array<std::size_t, 1> p_elements_{};
-  dfg::Context p_ctx_;
-  // node c (Consumer)
-  ::Consumer c_actor_;
-  std::array<std::size_t, 1> c_elements_{};
-  dfg::Context c_ctx_;
+  const dfg::SlotView& i2_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
+  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("i2.b@A.cpu", bytes_Matrix(params), 2);  // colour 0
-    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("i2.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
-    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node p (Producer)
-  p_elements_ = {elements_Matrix(params)};
-  p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
-  // node c (Consumer)
-  c_elements_ = {elements_Matrix(params)};
-  c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
+  storage_.emplace_back("i2.b@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 1
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  p_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 2
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node p (Producer) @ A.cpu
-    if (win.active(overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
-    }
-    // node c (Consumer) @ A.cpu
-    if (win.active(overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 4);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+      c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i2_b_A_cpu = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu, depth 1
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node p (Producer) @ A.cpu
-    if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
-    }
-    // node c (Consumer) @ A.cpu
-    if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ A.cpu", c - 2);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_A_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+      c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_B.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -31,7 +30,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// B.cpu: nodes i1 (Inc).
-class Worker_B_cpu final : public Worker {
+class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   Worker_B_cpu(Run& run, dfg::mpi::Session& mpi);
 
@@ -39,26 +38,20 @@ class Worker_B_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> i1_b_C_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> p_m_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node i1 (Inc)
-  ::IncCpu i1_actor_;
-  std::array<std::size_t, 2> i1_elements_{};
-  dfg::Context i1_ctx_;
+  const dfg::SlotView& i1_b_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu
+  const dfg::SlotView& p_m_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer p.m@B.cpu
+  dfg::Node<::IncCpu, 2> i1_node_;  // node i1 (Inc)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      net_(run.probes, 2),
-      ranks_(mpi) {
+    : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 2);  // colour 1
     // from host A, tag 0
@@ -66,7 +59,6 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     // to host C, tag 1
     i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 1, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   } else {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 2
@@ -74,89 +66,64 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     // to host C, tag 3
     i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 3, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_B_cpu, storage_[i].bytes());
-  }
-  // node i1 (Inc)
-  i1_actor_.nb_loop = 100;
-  i1_elements_ = {elements_Matrix(params), elements_Matrix(params)};
-  i1_ctx_.set_port_elements(i1_elements_.data(), i1_elements_.size());
-  i1_actor_.init(i1_ctx_);
+  run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
+  i1_node_.actor.nb_loop = 100;
+  i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.actor.init(i1_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 2
-  const dfg::SlotView& buf_p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
+  dfg::Items items(run_, where, kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_B_cpu, c);
-    win.begin(c);
+    items.begin(c);
     // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 0)
-    if (win.active(overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
-      net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 2)));
-    }
+    items.post(overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
+      net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j,
+                 p_m_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+    });
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 1)
-    if (win.active(overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 3);
-      net_.start(*i1_b_C_cpu_send_, overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 1, 2)));
-    }
-    // node i1 (Inc) @ B.cpu
-    if (win.active(overlap::fire_i1)) {
-      const std::int64_t j = where.at("node i1 (Inc) @ B.cpu", c - 2);
-      dfg::Probe probe(run_.probes, overlap::fire_i1, j);
-      i1_ctx_.set_iteration(j);
-      i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_i1_b_B_cpu.as<float>(dfg::slot(c, 0, 2)),
-                     i1_ctx_);
+    items.post(overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_C_cpu_send_, overlap::transfer_i1_b_C_cpu, j,
+                 i1_b_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+    });
+    items.run(overlap::fire_i1, [&](std::int64_t j) {  // node i1 (Inc) @ B.cpu
+      i1_node_.fire(j, p_m_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    i1_b_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_B_cpu, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_B_cpu = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu, depth 1
-  const dfg::SlotView& buf_p_m_B_cpu = run_.memory.B_cpu[1];  // buffer p.m@B.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
+  dfg::Items items(run_, where, kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
+    items.begin(c);
     // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 2)
-    if (win.active(no_overlap::transfer_p_m_B_cpu)) {
-      const std::int64_t j = where.at("transfer p.m@A.cpu -> p.m@B.cpu", c - 1);
-      net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j, buf_p_m_B_cpu.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
+      net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j,
+                 p_m_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 3)
-    if (win.active(no_overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 2);
-      net_.start(*i1_b_C_cpu_send_, no_overlap::transfer_i1_b_C_cpu, j, buf_i1_b_B_cpu.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_C_cpu_send_, no_overlap::transfer_i1_b_C_cpu, j,
+                 i1_b_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // node i1 (Inc) @ B.cpu
-    if (win.active(no_overlap::fire_i1)) {
-      const std::int64_t j = where.at("node i1 (Inc) @ B.cpu", c - 1);
-      dfg::Probe probe(run_.probes, no_overlap::fire_i1, j);
-      i1_ctx_.set_iteration(j);
-      i1_actor_.fire(buf_p_m_B_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i1_b_B_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i1_ctx_);
-    }
-    run_.end_cycle(kPe_B_cpu, c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_i1, [&](std::int64_t j) {  // node i1 (Inc) @ B.cpu
+      i1_node_.fire(j, p_m_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i1_b_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace

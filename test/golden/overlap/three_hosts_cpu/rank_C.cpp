@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_C.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -32,7 +31,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// C.cpu: nodes i2 (Inc), c (Consumer).
-class Worker_C_cpu final : public Worker {
+class Worker_C_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   Worker_C_cpu(Run& run, dfg::mpi::Session& mpi);
 
@@ -40,131 +39,86 @@ class Worker_C_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> i1_b_C_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node i2 (Inc)
-  ::IncCpu i2_actor_;
-  std::array<std::size_t, 2> i2_elements_{};
-  dfg::Context i2_ctx_;
-  // node c (Consumer)
-  ::Consumer c_actor_;
-  std::array<std::size_t, 1> c_elements_{};
-  dfg::Context c_ctx_;
+  const dfg::SlotView& i1_b_C_cpu_view_ = run_.memory.C_cpu[0];  // buffer i1.b@C.cpu
+  const dfg::SlotView& i2_b_C_cpu_view_ = run_.memory.C_cpu[1];  // buffer i2.b@C.cpu
+  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
+  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
 };
 
 Worker_C_cpu::Worker_C_cpu(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      net_(run.probes, 1),
-      ranks_(mpi) {
+    : CpuWorker(run), net_(run.probes, 1), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@C.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("i2.b@C.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host B, tag 1
     i1_b_C_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   } else {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@C.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("i2.b@C.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host B, tag 3
     i1_b_C_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Matrix(params), "i1.b@B.cpu -> i1.b@C.cpu");
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.C_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_C_cpu, storage_[i].bytes());
-  }
-  // node i2 (Inc)
-  i2_actor_.nb_loop = 100;
-  i2_elements_ = {elements_Matrix(params), elements_Matrix(params)};
-  i2_ctx_.set_port_elements(i2_elements_.data(), i2_elements_.size());
-  i2_actor_.init(i2_ctx_);
-  // node c (Consumer)
-  c_elements_ = {elements_Matrix(params)};
-  c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
+  run.publish(kPe_C_cpu, storage_, run.memory.C_cpu);
+  i2_node_.actor.nb_loop = 100;
+  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.actor.init(i2_node_.ctx);
+  c_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_C_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_C_cpu = run_.memory.C_cpu[0];  // buffer i1.b@C.cpu, depth 2
-  const dfg::SlotView& buf_i2_b_C_cpu = run_.memory.C_cpu[1];  // buffer i2.b@C.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_C_cpu);
+  dfg::Items items(run_, where, kPe_C_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_C_cpu, c);
-    win.begin(c);
+    items.begin(c);
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: receive from host B, tag 1)
-    if (win.active(overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 3);
-      net_.start(*i1_b_C_cpu_recv_, overlap::transfer_i1_b_C_cpu, j, buf_i1_b_C_cpu.at(dfg::slot(c, 0, 2)));
-    }
-    // node i2 (Inc) @ C.cpu
-    if (win.active(overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ C.cpu", c - 4);
-      dfg::Probe probe(run_.probes, overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_C_cpu.as<const float>(dfg::slot(c, 1, 2)),
-                     buf_i2_b_C_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i2_ctx_);
+    items.post(overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_C_cpu_recv_, overlap::transfer_i1_b_C_cpu, j,
+                 i1_b_C_cpu_view_.at(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ C.cpu
+      i2_node_.fire(j, i1_b_C_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                    i2_b_C_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
       net_.poll();  // progress the host-to-host transfers
-    }
-    // node c (Consumer) @ C.cpu
-    if (win.active(overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ C.cpu", c - 4);
-      dfg::Probe probe(run_.probes, overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_C_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
+    });
+    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ C.cpu
+      c_node_.fire(j, i2_b_C_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_C_cpu, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_C_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_C_cpu = run_.memory.C_cpu[0];  // buffer i1.b@C.cpu, depth 1
-  const dfg::SlotView& buf_i2_b_C_cpu = run_.memory.C_cpu[1];  // buffer i2.b@C.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_C_cpu);
+  dfg::Items items(run_, where, kPe_C_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
+    items.begin(c);
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: receive from host B, tag 3)
-    if (win.active(no_overlap::transfer_i1_b_C_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@B.cpu -> i1.b@C.cpu", c - 2);
-      net_.start(*i1_b_C_cpu_recv_, no_overlap::transfer_i1_b_C_cpu, j, buf_i1_b_C_cpu.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_C_cpu_recv_, no_overlap::transfer_i1_b_C_cpu, j,
+                 i1_b_C_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // node i2 (Inc) @ C.cpu
-    if (win.active(no_overlap::fire_i2)) {
-      const std::int64_t j = where.at("node i2 (Inc) @ C.cpu", c - 2);
-      dfg::Probe probe(run_.probes, no_overlap::fire_i2, j);
-      i2_ctx_.set_iteration(j);
-      i2_actor_.fire(buf_i1_b_C_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                     buf_i2_b_C_cpu.as<float>(dfg::slot(c, 0, 1)),
-                     i2_ctx_);
-    }
-    // node c (Consumer) @ C.cpu
-    if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ C.cpu", c - 2);
-      dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_C_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
-    }
-    run_.end_cycle(kPe_C_cpu, c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ C.cpu
+      i2_node_.fire(j, i1_b_C_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                    i2_b_C_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ C.cpu
+      c_node_.fire(j, i2_b_C_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace

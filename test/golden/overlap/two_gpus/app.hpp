@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -40,30 +36,18 @@ inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPe_A_g0,
-  kPe_A_g1,
-  kPeCount
+  kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_cpu = 1,
-  kTrack_A_g0_compute,
-  kTrack_A_g0_h2d,
-  kTrack_A_g1_compute,
-  kTrack_A_g1_d2h,
+  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g1_compute, kTrack_A_g1_d2h,
   kTrack_A_g1_peer,
 };
 inline constexpr std::array<const char*, 6> kTrackNames = {
-    "A.cpu",
-    "A.g0 compute",
-    "A.g0 h2d",
-    "A.g1 compute",
-    "A.g1 d2h",
-    "A.g1 peer",
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g1 compute", "A.g1 d2h", "A.g1 peer",
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
@@ -82,13 +66,13 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 6, nullptr, "c", "", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Matrix, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Matrix, "A.g1 -> A.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 6, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0, "transfer p.m@A.cpu -> p.m@A.g0"},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Matrix, "A.g0 -> A.g1", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@A.g1"},
+    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Matrix, "A.g1 -> A.cpu", nullptr, 0, "transfer i2.b@A.g1 -> i2.b@A.cpu"},
+    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.g1"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -96,9 +80,7 @@ inline constexpr std::int64_t kLatency = 6;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {kPe_A_g0, kPe_A_g1},  // A.cpu
-    {kPe_A_cpu, kPe_A_g1},  // A.g0
-    {kPe_A_cpu, kPe_A_g0},  // A.g1
+      {kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0},
   };
 }
 
@@ -107,29 +89,18 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_p,  // node p (Producer) @ A.cpu
-  fire_c,  // node c (Consumer) @ A.cpu
-  transfer_p_m_A_g0,  // transfer p.m@A.cpu -> p.m@A.g0
-  fire_i1,  // node i1 (Inc) @ A.g0
-  transfer_i1_b_A_g1,  // transfer i1.b@A.g0 -> i1.b@A.g1
-  transfer_i2_b_A_cpu,  // transfer i2.b@A.g1 -> i2.b@A.cpu
-  fire_i2,  // node i2 (Inc) @ A.g1
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 3, nullptr, "c", "", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Matrix, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Matrix, "A.g1 -> A.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 3, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0, "transfer p.m@A.cpu -> p.m@A.g0"},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Matrix, "A.g0 -> A.g1", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@A.g1"},
+    {"transfer", "i2.b@A.g1 -> i2.b@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Matrix, "A.g1 -> A.cpu", nullptr, 0, "transfer i2.b@A.g1 -> i2.b@A.cpu"},
+    {"firing", "i2 (Inc)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.g1"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 
@@ -147,10 +118,6 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
 };
 
 using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
-
-/// The worker of GPU A.g0 (rank_A_g0.cu).
-std::unique_ptr<Worker> make_A_g0(Run& run);
-
-/// The worker of GPU A.g1 (rank_A_g1.cu).
-std::unique_ptr<Worker> make_A_g1(Run& run);
+std::unique_ptr<Worker> make_A_g0(Run& run);  // the worker of GPU A.g0 (rank_A_g0.cu)
+std::unique_ptr<Worker> make_A_g1(Run& run);  // the worker of GPU A.g1 (rank_A_g1.cu)
 }  // namespace app

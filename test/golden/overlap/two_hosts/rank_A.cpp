@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_A.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -19,7 +18,6 @@
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "producer.hpp"
 
@@ -32,7 +30,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes p (Producer).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   Worker_A_cpu(Run& run, dfg::mpi::Session& mpi);
 
@@ -40,111 +38,75 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> i1_b_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node p (Producer)
-  ::Producer p_actor_;
-  std::array<std::size_t, 1> p_elements_{};
-  dfg::Context p_ctx_;
+  const dfg::SlotView& i1_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      net_(run.probes, 1),
-      ranks_(mpi) {
+    : CpuWorker(run), net_(run.probes, 1), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);  // colour 1
     // to host B, tag 0
     i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
-    storage_.reserve(2);
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
     // to host B, tag 1
     i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node p (Producer)
-  p_elements_ = {elements_Matrix(params)};
-  p_ctx_.set_port_elements(p_elements_.data(), p_elements_.size());
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  p_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 2
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
+    items.begin(c);
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 0)
-    if (win.active(overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 4);
-      DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
-      net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 1, 2)));
-    }
-    // node p (Producer) @ A.cpu
-    if (win.active(overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 2)), p_ctx_);
+    items.post(overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j,
+                 i1_b_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+    });
+    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_A_cpu, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_A_cpu = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu, depth 1
-  const dfg::SlotView& buf_p_m_A_cpu = run_.memory.A_cpu[1];  // buffer p.m@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
-    run_.end_phase();
-    // transfer step 1
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 1)
-    if (win.active(no_overlap::transfer_i1_b_B_cpu)) {
-      const std::int64_t j = where.at("transfer i1.b@A.cpu -> i1.b@B.cpu", c - 3);
-      DFG_NVTX_RANGE("i1.b@A.cpu -> i1.b@B.cpu");
-      net_.start(*i1_b_B_cpu_send_, no_overlap::transfer_i1_b_B_cpu, j, buf_i1_b_A_cpu.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
+      net_.start(*i1_b_B_cpu_send_, no_overlap::transfer_i1_b_B_cpu, j,
+                 i1_b_A_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // transfer step 2
-    run_.end_phase();
-    // node p (Producer) @ A.cpu
-    if (win.active(no_overlap::fire_p)) {
-      const std::int64_t j = where.at("node p (Producer) @ A.cpu", c);
-      DFG_NVTX_RANGE("p (Producer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_p, j);
-      p_ctx_.set_iteration(j);
-      p_actor_.fire(buf_p_m_A_cpu.as<float>(dfg::slot(c, 0, 1)), p_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    run_.end_phase();  // the end of transfer step 1
+    run_.end_phase();  // the end of transfer step 2
+    items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace

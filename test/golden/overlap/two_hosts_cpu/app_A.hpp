@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app::host_A {
 
@@ -40,8 +36,7 @@ inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPeCount
+  kPe_A_cpu, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
@@ -66,9 +61,9 @@ enum Entry : std::size_t {
   fire_i1,  // node i1 (Inc) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0, "node i1 (Inc) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -76,7 +71,7 @@ inline constexpr std::int64_t kLatency = 2;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {},  // A.cpu
+      {},
   };
 }
 
@@ -85,21 +80,14 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  transfer_i1_b_B_cpu,  // transfer i1.b@A.cpu -> i1.b@B.cpu
-  fire_p,  // node p (Producer) @ A.cpu
-  fire_i1,  // node i1 (Inc) @ A.cpu
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0, "node i1 (Inc) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 

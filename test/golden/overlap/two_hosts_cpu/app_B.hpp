@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app::host_B {
 
@@ -40,8 +36,7 @@ inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
 enum Pe : int {
-  kPe_B_cpu,
-  kPeCount
+  kPe_B_cpu, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
@@ -66,9 +61,9 @@ enum Entry : std::size_t {
   fire_c,  // node c (Consumer) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.cpu", kTrack_B_cpu, 2, nullptr, "i2", "nb_loop=100", 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 2, nullptr, "c", "", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
+    {"firing", "i2 (Inc)", "B.cpu", kTrack_B_cpu, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.cpu"},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 2, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -76,7 +71,7 @@ inline constexpr std::int64_t kLatency = 2;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {},  // B.cpu
+      {},
   };
 }
 
@@ -85,21 +80,14 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  transfer_i1_b_B_cpu,  // transfer i1.b@A.cpu -> i1.b@B.cpu
-  fire_i2,  // node i2 (Inc) @ B.cpu
-  fire_c,  // node c (Consumer) @ B.cpu
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.cpu", kTrack_B_cpu, 1, nullptr, "i2", "nb_loop=100", 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 1, nullptr, "c", "", 0},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
+    {"firing", "i2 (Inc)", "B.cpu", kTrack_B_cpu, 1, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.cpu"},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 1, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 

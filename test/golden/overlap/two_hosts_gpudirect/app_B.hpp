@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app::host_B {
 
@@ -40,23 +36,17 @@ inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
 enum Pe : int {
-  kPe_B_cpu,
-  kPe_B_g0,
-  kPeCount
+  kPe_B_cpu, kPe_B_g0, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu", "B.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_B_cpu = 1,
-  kTrack_B_g0_compute,
-  kTrack_B_g0_d2h,
+  kTrack_B_cpu = 1, kTrack_B_g0_compute, kTrack_B_g0_d2h,
 };
 inline constexpr std::array<const char*, 3> kTrackNames = {
-    "B.cpu",
-    "B.g0 compute",
-    "B.g0 d2h",
+    "B.cpu", "B.g0 compute", "B.g0 d2h",
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
@@ -72,10 +62,10 @@ enum Entry : std::size_t {
   fire_i2,  // node i2 (Inc) @ B.g0
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 3, bytes_Matrix, "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 6, nullptr, "c", "", 0},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 3, bytes_Matrix, "A.g0 -> B.g0", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@B.g0"},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 6, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0, "transfer i2.b@B.g0 -> i2.b@B.cpu"},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -83,8 +73,7 @@ inline constexpr std::int64_t kLatency = 6;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {kPe_B_g0},  // B.cpu
-    {kPe_B_cpu},  // B.g0
+      {kPe_B_g0}, {kPe_B_cpu},
   };
 }
 
@@ -93,23 +82,15 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  transfer_i1_b_B_g0,  // transfer i1.b@A.g0 -> i1.b@B.g0
-  fire_c,  // node c (Consumer) @ B.cpu
-  transfer_i2_b_B_cpu,  // transfer i2.b@B.g0 -> i2.b@B.cpu
-  fire_i2,  // node i2 (Inc) @ B.g0
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 2, bytes_Matrix, "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 3, nullptr, "c", "", 0},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 3, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 2, bytes_Matrix, "A.g0 -> B.g0", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@B.g0"},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 3, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 3, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0, "transfer i2.b@B.g0 -> i2.b@B.cpu"},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 
@@ -126,7 +107,5 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
 };
 
 using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
-
-/// The worker of GPU B.g0 (rank_B_g0.cu).
-std::unique_ptr<Worker> make_B_g0(Run& run);
+std::unique_ptr<Worker> make_B_g0(Run& run);  // the worker of GPU B.g0 (rank_B_g0.cu)
 }  // namespace app::host_B

@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app_B.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
@@ -20,7 +19,6 @@
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "consumer.hpp"
 
@@ -33,7 +31,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// B.cpu: nodes c (Consumer).
-class Worker_B_cpu final : public Worker {
+class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   Worker_B_cpu(Run& run, dfg::mpi::Session& mpi);
 
@@ -41,110 +39,75 @@ class Worker_B_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
   dfg::mpi::GpuDirect B_g0_gpudirect_;  // B.g0's end of the gpudirect transfers: device memory or staged
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> i1_b_B_g0_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  // node c (Consumer)
-  ::Consumer c_actor_;
-  std::array<std::size_t, 1> c_elements_{};
-  dfg::Context c_ctx_;
+  const dfg::SlotView& i1_b_B_g0_view_ = run_.memory.B_g0[0];  // buffer i1.b@B.g0
+  const dfg::SlotView& i2_b_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu
+  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
-    : run_(run),
-      B_g0_gpudirect_(mpi, 0, "B.g0"),
-      net_(run.probes, 1),
-      ranks_(mpi) {
+    : CpuWorker(run), B_g0_gpudirect_(mpi, 0, "B.g0"), net_(run.probes, 1), ranks_(mpi) {
   dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.reserve(1);
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     // from host A, tag 0, into the memory of B.g0 (gpudirect)
     i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
     B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   } else {
-    storage_.reserve(1);
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     // from host A, tag 1, into the memory of B.g0 (gpudirect)
     i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
     B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.B_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_B_cpu, storage_[i].bytes());
-  }
-  // node c (Consumer)
-  c_elements_ = {elements_Matrix(params)};
-  c_ctx_.set_port_elements(c_elements_.data(), c_elements_.size());
+  run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
+  c_node_.set_port_elements({elements_Matrix(params)});
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 2
-  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
+  dfg::Items items(run_, where, kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_B_cpu, c);
-    win.begin(c);
+    items.begin(c);
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 0)
-    if (win.active(overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 3);
-      DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 2)));
-    }
-    // node c (Consumer) @ B.cpu
-    if (win.active(overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 6);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 1, 2)), c_ctx_);
+    items.post(overlap::transfer_i1_b_B_g0, [&](std::int64_t j) {
+      net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j,
+                 i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+      c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
       net_.poll();  // progress the host-to-host transfers
-    }
+    });
     where.clear();
     net_.wait();  // this cycle's host-to-host transfers
-    run_.end_cycle(kPe_B_cpu, c);
+    items.end_cycle(c);
     if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
       ranks_.arrive_and_wait();
       run_.end_phase();
     }
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_i1_b_B_g0 = run_.memory.B_g0[0];  // buffer i1.b@B.g0, depth 1
-  const dfg::SlotView& buf_i2_b_B_cpu = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_B_cpu);
+  dfg::Items items(run_, where, kPe_B_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // transfer step 0
+    items.begin(c);
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 1)
-    if (win.active(no_overlap::transfer_i1_b_B_g0)) {
-      const std::int64_t j = where.at("transfer i1.b@A.g0 -> i1.b@B.g0", c - 2);
-      DFG_NVTX_RANGE("i1.b@A.g0 -> i1.b@B.g0");
-      net_.start(*i1_b_B_g0_recv_, no_overlap::transfer_i1_b_B_g0, j, buf_i1_b_B_g0.at(dfg::slot(c, 0, 1)));
-    }
+    items.post(no_overlap::transfer_i1_b_B_g0, [&](std::int64_t j) {
+      net_.start(*i1_b_B_g0_recv_, no_overlap::transfer_i1_b_B_g0, j,
+                 i1_b_B_g0_view_.at(dfg::slot(c, 0, 1)));
+    });
     where.clear();
     net_.wait();
-    run_.end_phase();
-    // node c (Consumer) @ B.cpu
-    if (win.active(no_overlap::fire_c)) {
-      const std::int64_t j = where.at("node c (Consumer) @ B.cpu", c - 3);
-      DFG_NVTX_RANGE("c (Consumer)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_c, j);
-      c_ctx_.set_iteration(j);
-      c_actor_.fire(buf_i2_b_B_cpu.as<const float>(dfg::slot(c, 0, 1)), c_ctx_);
-    }
-    run_.end_cycle(kPe_B_cpu, c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+      c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 }  // namespace

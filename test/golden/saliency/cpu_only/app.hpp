@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -117,8 +113,7 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPeCount
+  kPe_A_cpu, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
@@ -146,12 +141,12 @@ enum Entry : std::size_t {
   fire_show,  // node show (Display) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, "node retina (Retina) @ A.cpu"},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.cpu"},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, "node inter (Interactions) @ A.cpu"},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -159,7 +154,7 @@ inline constexpr std::int64_t kLatency = 0;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {},  // A.cpu
+      {},
   };
 }
 
@@ -168,22 +163,14 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_camera,  // node camera (Camera) @ A.cpu
-  fire_retina,  // node retina (Retina) @ A.cpu
-  fire_gabor,  // node gabor (GaborBank) @ A.cpu
-  fire_inter,  // node inter (Interactions) @ A.cpu
-  fire_norm,  // node norm (Normalizations) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, "node retina (Retina) @ A.cpu"},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.cpu"},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, "node inter (Interactions) @ A.cpu"},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -6,12 +6,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -28,7 +27,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes camera (Camera), retina (Retina), gabor (GaborBank), inter (Interactions), norm (Normalizations), show (Display).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -36,213 +35,102 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::HostBuffer> storage_;  // one allocation per colour
-  // node camera (Camera)
-  ::Camera camera_actor_;
-  std::array<std::size_t, 1> camera_elements_{};
-  dfg::Context camera_ctx_;
-  // node retina (Retina)
-  ::RetinaCpu retina_actor_;
-  std::array<std::size_t, 2> retina_elements_{};
-  dfg::Context retina_ctx_;
-  // node gabor (GaborBank)
-  ::GaborBankCpu gabor_actor_;
-  std::array<std::size_t, 2> gabor_elements_{};
-  dfg::Context gabor_ctx_;
-  // node inter (Interactions)
-  ::InteractionsCpu inter_actor_;
-  std::array<std::size_t, 3> inter_elements_{};
-  dfg::Context inter_ctx_;
-  // node norm (Normalizations)
-  ::NormalizationsCpu norm_actor_;
-  std::array<std::size_t, 3> norm_elements_{};
-  dfg::Context norm_ctx_;
-  // node show (Display)
-  ::Display show_actor_;
-  std::array<std::size_t, 1> show_elements_{};
-  dfg::Context show_ctx_;
+  const dfg::SlotView& camera_frame_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
+  const dfg::SlotView& gabor_maps_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer gabor.maps@A.cpu
+  const dfg::SlotView& inter_energy_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer inter.energy@A.cpu
+  const dfg::SlotView& inter_stats_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer inter.stats@A.cpu
+  const dfg::SlotView& norm_saliency_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer norm.saliency@A.cpu
+  const dfg::SlotView& retina_spectrum_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer retina.spectrum@A.cpu
+  dfg::Node<::Camera, 1> camera_node_;  // node camera (Camera)
+  dfg::Node<::RetinaCpu, 2> retina_node_;  // node retina (Retina)
+  dfg::Node<::GaborBankCpu, 2> gabor_node_;  // node gabor (GaborBank)
+  dfg::Node<::InteractionsCpu, 3> inter_node_;  // node inter (Interactions)
+  dfg::Node<::NormalizationsCpu, 3> norm_node_;  // node norm (Normalizations)
+  dfg::Node<::Display, 1> show_node_;  // node show (Display)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(3);
-    storage_.emplace_back("camera.frame@A.cpu, gabor.maps@A.cpu, norm.saliency@A.cpu", std::max({bytes_Frame(params), bytes_Maps(params), bytes_Saliency(params)}), 1);  // colour 0
-    storage_.emplace_back("inter.energy@A.cpu, retina.spectrum@A.cpu", std::max({bytes_Energy(params), bytes_Spectrum(params)}), 1);  // colour 1
-    storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);  // colour 2
-  } else {
-    storage_.reserve(3);
-    storage_.emplace_back("camera.frame@A.cpu, gabor.maps@A.cpu, norm.saliency@A.cpu", std::max({bytes_Frame(params), bytes_Maps(params), bytes_Saliency(params)}), 1);  // colour 0
-    storage_.emplace_back("inter.energy@A.cpu, retina.spectrum@A.cpu", std::max({bytes_Energy(params), bytes_Spectrum(params)}), 1);  // colour 1
-    storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);  // colour 2
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node camera (Camera)
-  camera_elements_ = {elements_Frame(params)};
-  camera_ctx_.set_port_elements(camera_elements_.data(), camera_elements_.size());
-  camera_actor_.init(camera_ctx_);
-  // node retina (Retina)
-  retina_elements_ = {elements_Frame(params), elements_Spectrum(params)};
-  retina_ctx_.set_port_elements(retina_elements_.data(), retina_elements_.size());
-  retina_actor_.init(retina_ctx_);
-  // node gabor (GaborBank)
-  gabor_elements_ = {elements_Spectrum(params), elements_Maps(params)};
-  gabor_ctx_.set_port_elements(gabor_elements_.data(), gabor_elements_.size());
-  gabor_actor_.init(gabor_ctx_);
-  // node inter (Interactions)
-  inter_elements_ = {elements_Maps(params), elements_Energy(params), elements_Stats(params)};
-  inter_ctx_.set_port_elements(inter_elements_.data(), inter_elements_.size());
-  inter_actor_.init(inter_ctx_);
-  // node norm (Normalizations)
-  norm_elements_ = {elements_Energy(params), elements_Stats(params), elements_Saliency(params)};
-  norm_ctx_.set_port_elements(norm_elements_.data(), norm_elements_.size());
-  norm_actor_.init(norm_ctx_);
-  // node show (Display)
-  show_elements_ = {elements_Saliency(params)};
-  show_ctx_.set_port_elements(show_elements_.data(), show_elements_.size());
-  show_actor_.init(show_ctx_);
+  storage_.emplace_back("camera.frame@A.cpu, gabor.maps@A.cpu, norm.saliency@A.cpu", std::max({bytes_Frame(params), bytes_Maps(params), bytes_Saliency(params)}), 1);  // colour 0
+  storage_.emplace_back("inter.energy@A.cpu, retina.spectrum@A.cpu", std::max({bytes_Energy(params), bytes_Spectrum(params)}), 1);  // colour 1
+  storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);  // colour 2
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  camera_node_.set_port_elements({elements_Frame(params)});
+  camera_node_.actor.init(camera_node_.ctx);
+  retina_node_.set_port_elements({elements_Frame(params), elements_Spectrum(params)});
+  retina_node_.actor.init(retina_node_.ctx);
+  gabor_node_.set_port_elements({elements_Spectrum(params), elements_Maps(params)});
+  gabor_node_.actor.init(gabor_node_.ctx);
+  inter_node_.set_port_elements({elements_Maps(params), elements_Energy(params), elements_Stats(params)});
+  inter_node_.actor.init(inter_node_.ctx);
+  norm_node_.set_port_elements({elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
+  norm_node_.actor.init(norm_node_.ctx);
+  show_node_.set_port_elements({elements_Saliency(params)});
+  show_node_.actor.init(show_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_camera_frame_A_cpu = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu, depth 1
-  const dfg::SlotView& buf_gabor_maps_A_cpu = run_.memory.A_cpu[0];  // buffer gabor.maps@A.cpu, depth 1
-  const dfg::SlotView& buf_inter_energy_A_cpu = run_.memory.A_cpu[1];  // buffer inter.energy@A.cpu, depth 1
-  const dfg::SlotView& buf_inter_stats_A_cpu = run_.memory.A_cpu[2];  // buffer inter.stats@A.cpu, depth 1
-  const dfg::SlotView& buf_norm_saliency_A_cpu = run_.memory.A_cpu[0];  // buffer norm.saliency@A.cpu, depth 1
-  const dfg::SlotView& buf_retina_spectrum_A_cpu = run_.memory.A_cpu[1];  // buffer retina.spectrum@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node camera (Camera) @ A.cpu
-    if (win.active(overlap::fire_camera)) {
-      const std::int64_t j = where.at("node camera (Camera) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_camera, j);
-      camera_ctx_.set_iteration(j);
-      camera_actor_.fire(buf_camera_frame_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), camera_ctx_);
-    }
-    // node retina (Retina) @ A.cpu
-    if (win.active(overlap::fire_retina)) {
-      const std::int64_t j = where.at("node retina (Retina) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_retina, j);
-      retina_ctx_.set_iteration(j);
-      retina_actor_.fire(buf_camera_frame_A_cpu.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
-                         buf_retina_spectrum_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                         retina_ctx_);
-    }
-    // node gabor (GaborBank) @ A.cpu
-    if (win.active(overlap::fire_gabor)) {
-      const std::int64_t j = where.at("node gabor (GaborBank) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_gabor, j);
-      gabor_ctx_.set_iteration(j);
-      gabor_actor_.fire(buf_retina_spectrum_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                        buf_gabor_maps_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        gabor_ctx_);
-    }
-    // node inter (Interactions) @ A.cpu
-    if (win.active(overlap::fire_inter)) {
-      const std::int64_t j = where.at("node inter (Interactions) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_inter, j);
-      inter_ctx_.set_iteration(j);
-      inter_actor_.fire(buf_gabor_maps_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                        buf_inter_energy_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        buf_inter_stats_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        inter_ctx_);
-    }
-    // node norm (Normalizations) @ A.cpu
-    if (win.active(overlap::fire_norm)) {
-      const std::int64_t j = where.at("node norm (Normalizations) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_norm, j);
-      norm_ctx_.set_iteration(j);
-      norm_actor_.fire(buf_inter_energy_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_inter_stats_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_norm_saliency_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                       norm_ctx_);
-    }
-    // node show (Display) @ A.cpu
-    if (win.active(overlap::fire_show)) {
-      const std::int64_t j = where.at("node show (Display) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, overlap::fire_show, j);
-      show_ctx_.set_iteration(j);
-      show_actor_.fire(buf_norm_saliency_A_cpu.as<const float>(dfg::slot(c, 0, 1)), show_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
+      camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_retina, [&](std::int64_t j) {  // node retina (Retina) @ A.cpu
+      retina_node_.fire(j, camera_frame_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+                        retina_spectrum_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_gabor, [&](std::int64_t j) {  // node gabor (GaborBank) @ A.cpu
+      gabor_node_.fire(j, retina_spectrum_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                       gabor_maps_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_inter, [&](std::int64_t j) {  // node inter (Interactions) @ A.cpu
+      inter_node_.fire(j, gabor_maps_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                       inter_energy_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
+                       inter_stats_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_norm, [&](std::int64_t j) {  // node norm (Normalizations) @ A.cpu
+      norm_node_.fire(j, inter_energy_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      inter_stats_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      norm_saliency_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
+      show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_camera_frame_A_cpu = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu, depth 1
-  const dfg::SlotView& buf_gabor_maps_A_cpu = run_.memory.A_cpu[0];  // buffer gabor.maps@A.cpu, depth 1
-  const dfg::SlotView& buf_inter_energy_A_cpu = run_.memory.A_cpu[1];  // buffer inter.energy@A.cpu, depth 1
-  const dfg::SlotView& buf_inter_stats_A_cpu = run_.memory.A_cpu[2];  // buffer inter.stats@A.cpu, depth 1
-  const dfg::SlotView& buf_norm_saliency_A_cpu = run_.memory.A_cpu[0];  // buffer norm.saliency@A.cpu, depth 1
-  const dfg::SlotView& buf_retina_spectrum_A_cpu = run_.memory.A_cpu[1];  // buffer retina.spectrum@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    // node camera (Camera) @ A.cpu
-    if (win.active(no_overlap::fire_camera)) {
-      const std::int64_t j = where.at("node camera (Camera) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_camera, j);
-      camera_ctx_.set_iteration(j);
-      camera_actor_.fire(buf_camera_frame_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), camera_ctx_);
-    }
-    // node retina (Retina) @ A.cpu
-    if (win.active(no_overlap::fire_retina)) {
-      const std::int64_t j = where.at("node retina (Retina) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_retina, j);
-      retina_ctx_.set_iteration(j);
-      retina_actor_.fire(buf_camera_frame_A_cpu.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
-                         buf_retina_spectrum_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                         retina_ctx_);
-    }
-    // node gabor (GaborBank) @ A.cpu
-    if (win.active(no_overlap::fire_gabor)) {
-      const std::int64_t j = where.at("node gabor (GaborBank) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_gabor, j);
-      gabor_ctx_.set_iteration(j);
-      gabor_actor_.fire(buf_retina_spectrum_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                        buf_gabor_maps_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        gabor_ctx_);
-    }
-    // node inter (Interactions) @ A.cpu
-    if (win.active(no_overlap::fire_inter)) {
-      const std::int64_t j = where.at("node inter (Interactions) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_inter, j);
-      inter_ctx_.set_iteration(j);
-      inter_actor_.fire(buf_gabor_maps_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                        buf_inter_energy_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        buf_inter_stats_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                        inter_ctx_);
-    }
-    // node norm (Normalizations) @ A.cpu
-    if (win.active(no_overlap::fire_norm)) {
-      const std::int64_t j = where.at("node norm (Normalizations) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_norm, j);
-      norm_ctx_.set_iteration(j);
-      norm_actor_.fire(buf_inter_energy_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_inter_stats_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                       buf_norm_saliency_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                       norm_ctx_);
-    }
-    // node show (Display) @ A.cpu
-    if (win.active(no_overlap::fire_show)) {
-      const std::int64_t j = where.at("node show (Display) @ A.cpu", c);
-      dfg::Probe probe(run_.probes, no_overlap::fire_show, j);
-      show_ctx_.set_iteration(j);
-      show_actor_.fire(buf_norm_saliency_A_cpu.as<const float>(dfg::slot(c, 0, 1)), show_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(no_overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
+      camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_retina, [&](std::int64_t j) {  // node retina (Retina) @ A.cpu
+      retina_node_.fire(j, camera_frame_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+                        retina_spectrum_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_gabor, [&](std::int64_t j) {  // node gabor (GaborBank) @ A.cpu
+      gabor_node_.fire(j, retina_spectrum_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                       gabor_maps_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_inter, [&](std::int64_t j) {  // node inter (Interactions) @ A.cpu
+      inter_node_.fire(j, gabor_maps_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                       inter_energy_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
+                       inter_stats_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_norm, [&](std::int64_t j) {  // node norm (Normalizations) @ A.cpu
+      norm_node_.fire(j, inter_energy_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      inter_stats_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                      norm_saliency_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
+      show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -117,25 +113,17 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPe_A_g0,
-  kPeCount
+  kPe_A_cpu, kPe_A_g0, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_cpu = 1,
-  kTrack_A_g0_compute,
-  kTrack_A_g0_h2d,
-  kTrack_A_g0_d2h,
+  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
 };
 inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.cpu",
-    "A.g0 compute",
-    "A.g0 h2d",
-    "A.g0 d2h",
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
@@ -155,14 +143,14 @@ enum Entry : std::size_t {
   fire_norm,  // node norm (Normalizations) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 8> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 4, nullptr, "show", "", 0},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "norm", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 4, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
+    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g0 -> norm.saliency@A.cpu"},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
+    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -170,8 +158,7 @@ inline constexpr std::int64_t kLatency = 4;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {kPe_A_g0},  // A.cpu
-    {kPe_A_cpu},  // A.g0
+      {kPe_A_g0}, {kPe_A_cpu},
   };
 }
 
@@ -180,31 +167,19 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_camera,  // node camera (Camera) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
-  transfer_camera_frame_A_g0,  // transfer camera.frame@A.cpu -> camera.frame@A.g0
-  transfer_norm_saliency_A_cpu,  // transfer norm.saliency@A.g0 -> norm.saliency@A.cpu
-  fire_retina,  // node retina (Retina) @ A.g0
-  fire_gabor,  // node gabor (GaborBank) @ A.g0
-  fire_inter,  // node inter (Interactions) @ A.g0
-  fire_norm,  // node norm (Normalizations) @ A.g0
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 8> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 2, nullptr, "show", "", 0},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "norm", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 2, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
+    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g0 -> norm.saliency@A.cpu"},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
+    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 
@@ -221,7 +196,5 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
 };
 
 using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
-
-/// The worker of GPU A.g0 (rank_A_g0.cu).
-std::unique_ptr<Worker> make_A_g0(Run& run);
+std::unique_ptr<Worker> make_A_g0(Run& run);  // the worker of GPU A.g0 (rank_A_g0.cu)
 }  // namespace app

@@ -10,12 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "dfg/flags.hpp"
 #include "dfg/run.hpp"
 #include "dfg/size.hpp"
-#include "dfg/slots.hpp"
-#include "dfg/window.hpp"
-#include "dfg/worker.hpp"
 
 namespace app {
 
@@ -117,30 +113,18 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_cpu,
-  kPe_A_g0,
-  kPe_A_g1,
-  kPeCount
+  kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount,
 };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_cpu = 1,
-  kTrack_A_g0_compute,
-  kTrack_A_g0_h2d,
-  kTrack_A_g1_compute,
-  kTrack_A_g1_d2h,
+  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g1_compute, kTrack_A_g1_d2h,
   kTrack_A_g1_peer,
 };
 inline constexpr std::array<const char*, 6> kTrackNames = {
-    "A.cpu",
-    "A.g0 compute",
-    "A.g0 h2d",
-    "A.g1 compute",
-    "A.g1 d2h",
-    "A.g1 peer",
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g1 compute", "A.g1 d2h", "A.g1 peer",
 };
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
@@ -162,16 +146,16 @@ enum Entry : std::size_t {
   fire_norm,  // node norm (Normalizations) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 6, nullptr, "show", "", 0},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0},
-    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Energy, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Stats, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0},
-    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "norm", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 6, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
+    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Energy, "A.g0 -> A.g1", nullptr, 0, "transfer inter.energy@A.g0 -> inter.energy@A.g1"},
+    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Stats, "A.g0 -> A.g1", nullptr, 0, "transfer inter.stats@A.g0 -> inter.stats@A.g1"},
+    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g1 -> norm.saliency@A.cpu"},
+    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g1"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -179,9 +163,7 @@ inline constexpr std::int64_t kLatency = 6;
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
   return {
-    {kPe_A_g0, kPe_A_g1},  // A.cpu
-    {kPe_A_cpu, kPe_A_g1},  // A.g0
-    {kPe_A_cpu, kPe_A_g0},  // A.g1
+      {kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0},
   };
 }
 
@@ -190,35 +172,21 @@ inline std::vector<std::vector<int>> neighbours() {
 /// Without overlap (--no-overlap): transfer steps, then the firings.
 namespace no_overlap {
 
-/// The firings, transfers and delay copies, in the order the threads run them.
-enum Entry : std::size_t {
-  fire_camera,  // node camera (Camera) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
-  transfer_camera_frame_A_g0,  // transfer camera.frame@A.cpu -> camera.frame@A.g0
-  fire_retina,  // node retina (Retina) @ A.g0
-  fire_gabor,  // node gabor (GaborBank) @ A.g0
-  fire_inter,  // node inter (Interactions) @ A.g0
-  transfer_inter_energy_A_g1,  // transfer inter.energy@A.g0 -> inter.energy@A.g1
-  transfer_inter_stats_A_g1,  // transfer inter.stats@A.g0 -> inter.stats@A.g1
-  transfer_norm_saliency_A_cpu,  // transfer norm.saliency@A.g1 -> norm.saliency@A.cpu
-  fire_norm,  // node norm (Normalizations) @ A.g1
-};
+using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 3, nullptr, "show", "", 0},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0},
-    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Energy, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Stats, "A.g0 -> A.g1", nullptr, 0},
-    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0},
-    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "norm", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 3, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
+    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Energy, "A.g0 -> A.g1", nullptr, 0, "transfer inter.energy@A.g0 -> inter.energy@A.g1"},
+    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Stats, "A.g0 -> A.g1", nullptr, 0, "transfer inter.stats@A.g0 -> inter.stats@A.g1"},
+    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g1 -> norm.saliency@A.cpu"},
+    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g1"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
-/// The steps of a cycle's transfer part, each ending with a barrier.
-inline constexpr int kTransferSteps = 1;
 
 }  // namespace no_overlap
 
@@ -236,10 +204,6 @@ struct Run : dfg::RunState<Params, Memory, kPeCount> {
 };
 
 using Worker = dfg::PeWorker;  // one processing element: its actors, its storage, its cycle loops
-
-/// The worker of GPU A.g0 (rank_A_g0.cu).
-std::unique_ptr<Worker> make_A_g0(Run& run);
-
-/// The worker of GPU A.g1 (rank_A_g1.cu).
-std::unique_ptr<Worker> make_A_g1(Run& run);
+std::unique_ptr<Worker> make_A_g0(Run& run);  // the worker of GPU A.g0 (rank_A_g0.cu)
+std::unique_ptr<Worker> make_A_g1(Run& run);  // the worker of GPU A.g1 (rank_A_g1.cu)
 }  // namespace app

@@ -6,15 +6,13 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <span>
-#include <string>
 #include <vector>
 
 #include "app.hpp"
-#include "dfg/context.hpp"
+#include "dfg/items.hpp"
+#include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
 #include "dfg/cuda/buffers.hpp"
-#include "dfg/cuda/nvtx.hpp"
 
 #include "camera.hpp"
 #include "display.hpp"
@@ -28,7 +26,7 @@ Run::Run(const dfg::Options& options)
 namespace {
 
 /// A.cpu: nodes camera (Camera), show (Display).
-class Worker_A_cpu final : public Worker {
+class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
 
@@ -36,102 +34,50 @@ class Worker_A_cpu final : public Worker {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  Run& run_;
-  std::vector<dfg::PinnedBuffer> storage_;  // one allocation per colour
-  // node camera (Camera)
-  ::Camera camera_actor_;
-  std::array<std::size_t, 1> camera_elements_{};
-  dfg::Context camera_ctx_;
-  // node show (Display)
-  ::Display show_actor_;
-  std::array<std::size_t, 1> show_elements_{};
-  dfg::Context show_ctx_;
+  const dfg::SlotView& camera_frame_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
+  const dfg::SlotView& norm_saliency_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu
+  dfg::Node<::Camera, 1> camera_node_;  // node camera (Camera)
+  dfg::Node<::Display, 1> show_node_;  // node show (Display)
 };
 
-Worker_A_cpu::Worker_A_cpu(Run& run)
-    : run_(run) {
+Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  if (run.overlap) {
-    storage_.reserve(2);
-    storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params), 2);  // colour 0
-    storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params), 2);  // colour 1
-  } else {
-    storage_.reserve(2);
-    storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params), 1);  // colour 0
-    storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params), 1);  // colour 1
-  }
-  for (std::size_t i = 0; i < storage_.size(); ++i) {
-    run.memory.A_cpu[i] = dfg::SlotView::of(storage_[i]);
-    if (run.stats) run.stats->note_alloc(kPe_A_cpu, storage_[i].bytes());
-  }
-  // node camera (Camera)
-  camera_elements_ = {elements_Frame(params)};
-  camera_ctx_.set_port_elements(camera_elements_.data(), camera_elements_.size());
-  camera_actor_.init(camera_ctx_);
-  // node show (Display)
-  show_elements_ = {elements_Saliency(params)};
-  show_ctx_.set_port_elements(show_elements_.data(), show_elements_.size());
-  show_actor_.init(show_ctx_);
+  storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params), run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params), run.overlap ? 2 : 1);  // colour 1
+  run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
+  camera_node_.set_port_elements({elements_Frame(params)});
+  camera_node_.actor.init(camera_node_.ctx);
+  show_node_.set_port_elements({elements_Saliency(params)});
+  show_node_.actor.init(show_node_.ctx);
 }
 
-/// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_camera_frame_A_cpu = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu, depth 2
-  const dfg::SlotView& buf_norm_saliency_A_cpu = run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu, depth 2
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    run_.begin_cycle(kPe_A_cpu, c);
-    win.begin(c);
-    // node camera (Camera) @ A.cpu
-    if (win.active(overlap::fire_camera)) {
-      const std::int64_t j = where.at("node camera (Camera) @ A.cpu", c);
-      DFG_NVTX_RANGE("camera (Camera)");
-      dfg::Probe probe(run_.probes, overlap::fire_camera, j);
-      camera_ctx_.set_iteration(j);
-      camera_actor_.fire(buf_camera_frame_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 2)), camera_ctx_);
-    }
-    // node show (Display) @ A.cpu
-    if (win.active(overlap::fire_show)) {
-      const std::int64_t j = where.at("node show (Display) @ A.cpu", c - 6);
-      DFG_NVTX_RANGE("show (Display)");
-      dfg::Probe probe(run_.probes, overlap::fire_show, j);
-      show_ctx_.set_iteration(j);
-      show_actor_.fire(buf_norm_saliency_A_cpu.as<const float>(dfg::slot(c, 1, 2)), show_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    items.run(overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
+      camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
+    });
+    items.run(overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
+      show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
-/// Without overlap: the transfer steps, then the firings, each phase ending with a barrier.
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_camera_frame_A_cpu = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu, depth 1
-  const dfg::SlotView& buf_norm_saliency_A_cpu = run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu, depth 1
-  dfg::WindowCursor win = run_.windows.cursor(kPe_A_cpu);
+  dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    win.begin(c);
-    for (int step = 0; step < no_overlap::kTransferSteps; ++step) {
-      run_.end_phase();  // transfer step: the GPUs launch them
-    }
-    // node camera (Camera) @ A.cpu
-    if (win.active(no_overlap::fire_camera)) {
-      const std::int64_t j = where.at("node camera (Camera) @ A.cpu", c);
-      DFG_NVTX_RANGE("camera (Camera)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_camera, j);
-      camera_ctx_.set_iteration(j);
-      camera_actor_.fire(buf_camera_frame_A_cpu.as<std::uint8_t>(dfg::slot(c, 0, 1)), camera_ctx_);
-    }
-    // node show (Display) @ A.cpu
-    if (win.active(no_overlap::fire_show)) {
-      const std::int64_t j = where.at("node show (Display) @ A.cpu", c - 3);
-      DFG_NVTX_RANGE("show (Display)");
-      dfg::Probe probe(run_.probes, no_overlap::fire_show, j);
-      show_ctx_.set_iteration(j);
-      show_actor_.fire(buf_norm_saliency_A_cpu.as<const float>(dfg::slot(c, 0, 1)), show_ctx_);
-    }
-    run_.end_cycle(kPe_A_cpu, c);
+    items.begin(c);
+    run_.end_phase();  // the end of transfer step 0
+    items.run(no_overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
+      camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+    });
+    items.run(no_overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
+      show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+    });
+    items.end_cycle(c);
   }
-  win.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

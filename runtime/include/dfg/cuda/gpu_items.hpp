@@ -1,0 +1,87 @@
+/// \file
+/// dfg::GpuItems: the items of a GPU's cycle loop (dfg::Items), each enqueued on its stream
+/// between the two events of its probe (dfg::GpuProbes), a firing's kernel launch checked:
+///
+///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
+///     for (std::int64_t c = 0; c < run_.cycles; ++c) {
+///       items.begin(c);
+///       items.copy(overlap::transfer_p_m_A_g0, h2d_, dst, src);     // the entry's bytes
+///       items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) { ... });
+///       dfg::synchronize(compute_, h2d_);
+///       items.end_cycle(c);                  // the probes' times, then RunState::end_cycle
+///     }
+///
+/// Guarantees: as dfg::Items; an item's probe records its events on the item's stream and never
+/// blocks the host (dfg::GpuProbes). A failed launch throws dfg::CudaError.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_probes.hpp"
+#include "dfg/cuda/stream.hpp"
+#include "dfg/nvtx.hpp"
+#include "dfg/items.hpp"
+
+namespace dfg {
+
+template <class Run>
+class GpuItems {
+ public:
+  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes) : items_(run, where, pe), probes_(probes) {}
+
+  void begin(std::int64_t c) { items_.begin(c); }
+  /// After the wait for the streams: hands the probes' times on, ends cycle c of the PE.
+  void end_cycle(std::int64_t c) {
+    probes_.poll();
+    items_.end_cycle(c);
+  }
+
+  /// A firing: the actor enqueues its kernels on `stream`; the launch is checked.
+  template <class Body>
+  void fire(std::size_t entry, cudaStream_t stream, Body&& body) {
+    item(entry, stream, body, true);
+  }
+  /// A delay copy on `stream`.
+  template <class Body>
+  void copy(std::size_t entry, cudaStream_t stream, Body&& body) {
+    item(entry, stream, body, false);
+  }
+  /// A transfer within the host that this GPU launches on `stream`: the entry's bytes from
+  /// `src` to `dst` (cudaMemcpyAsync).
+  void copy(std::size_t entry, cudaStream_t stream, void* dst, const void* src) {
+    item(entry, stream, [&] { copy_async(dst, src, bytes(entry), stream, "cudaMemcpyAsync"); }, false);
+  }
+  /// The same between two GPUs' memories (cudaMemcpyPeerAsync).
+  void copy_peer(std::size_t entry, cudaStream_t stream, void* dst, int dst_device, const void* src,
+                 int src_device) {
+    item(entry, stream,
+         [&] { copy_peer_async(dst, dst_device, src, src_device, bytes(entry), stream, "cudaMemcpyPeerAsync"); },
+         false);
+  }
+
+ private:
+  std::size_t bytes(std::size_t entry) const {
+    const Run& run = items_.state();
+    return run.entries[entry].bytes(run.params);
+  }
+
+  template <class Body>
+  void item(std::size_t entry, cudaStream_t stream, Body&& body, bool launch) {
+    std::int64_t j = 0;
+    if (!items_.enter(entry, j)) return;
+    DFG_NVTX_RANGE(items_.state().entries[entry].name);
+    probes_.start(entry, stream);
+    Items<Run>::call(body, j);
+    if (launch) DFG_CUDA_CHECK(cudaGetLastError(), "launch");
+    probes_.stop(entry, stream, j);
+  }
+
+  Items<Run> items_;
+  GpuProbes& probes_;
+};
+
+}  // namespace dfg

@@ -1,0 +1,108 @@
+/// \file
+/// dfg::Items: the items of one processing element's cycle loop (its firings, transfers and
+/// delay copies), each run only inside its window, with what an error in it names (dfg::Where),
+/// its NVTX range and its probe around it, so that a generated loop holds only each item's own
+/// work:
+///
+///     dfg::Items items(run_, where, kPe_A_cpu);
+///     for (std::int64_t c = 0; c < run_.cycles; ++c) {
+///       items.begin(c);
+///       items.run(overlap::fire_p, [&](std::int64_t j) { p_node_.fire(j, ...); });
+///       items.end_cycle(c);
+///     }                                     // ~Items: the loop is over (WindowCursor::finish)
+///
+/// An item's body is called with its iteration j (cycle c minus the entry's first cycle), or
+/// with nothing where it takes nothing. `Run` is a dfg::RunState (dfg/run.hpp): its entries give
+/// each item's first cycle, label and name.
+///
+/// Guarantees: an Items belongs to the worker thread of its PE. begin() blocks as
+/// RunState::begin_cycle and WindowCursor::begin do, and throws dfg::Aborted once the run
+/// stopped; an item allocates nothing beyond what its body does and reads the clock only when
+/// the probes are on (dfg::Probe). An exception from a body leaves the item named in the Where.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "dfg/nvtx.hpp"
+#include "dfg/probe.hpp"
+#include "dfg/window.hpp"
+#include "dfg/worker.hpp"
+
+namespace dfg {
+
+template <class Run>
+class Items {
+ public:
+  Items(Run& run, Where& where, int pe) : run_(run), where_(where), pe_(pe), win_(run.windows.cursor(pe)) {}
+  /// The loop is over (or left by an exception): no window change waits for this PE any more.
+  ~Items() { win_.finish(); }
+  Items(const Items&) = delete;
+  Items& operator=(const Items&) = delete;
+
+  /// Begins cycle c: with overlap and --sync=neighbours, waits for the neighbours' cycle c - 1;
+  /// fixes the cycle's windows.
+  void begin(std::int64_t c) {
+    run_.begin_cycle(pe_, c);
+    win_.begin(c);
+    cycle_ = c;
+  }
+  /// Ends cycle c of the PE (RunState::end_cycle).
+  void end_cycle(std::int64_t c) { run_.end_cycle(pe_, c); }
+
+  /// A CPU firing or delay copy: timed by a dfg::Probe.
+  template <class Body>
+  void run(std::size_t entry, Body&& body) {
+    if (!win_.active(entry)) return;
+    const std::int64_t j = name(entry);
+    DFG_NVTX_RANGE(run_.entries[entry].name);
+    Probe probe(run_.probes, entry, j);
+    call(body, j);
+  }
+
+  /// This host's end of a host-to-host transfer, posted to MPI: timed by the transfer itself.
+  template <class Body>
+  void post(std::size_t entry, Body&& body) {
+    if (!win_.active(entry)) return;
+    const std::int64_t j = name(entry);
+    DFG_NVTX_RANGE(run_.entries[entry].name);
+    call(body, j);
+  }
+
+  /// Whether `entry` runs in this cycle; if so, names it in the Where and returns true with its
+  /// iteration in `j`. For the items timed elsewhere (a GPU's: dfg::GpuItems).
+  bool enter(std::size_t entry, std::int64_t& j) {
+    if (!win_.active(entry)) return false;
+    j = name(entry);
+    return true;
+  }
+
+  Run& state() const noexcept { return run_; }
+  int pe() const noexcept { return pe_; }
+
+  /// Calls body(j), or body() where it takes no iteration.
+  template <class Body>
+  static void call(Body& body, std::int64_t j) {
+    if constexpr (std::is_invocable_v<Body&, std::int64_t>) {
+      body(j);
+    } else {
+      body();
+    }
+  }
+
+ private:
+  /// Names `entry` in the Where; returns its iteration in this cycle.
+  std::int64_t name(std::size_t entry) {
+    const auto& e = run_.entries[entry];
+    return where_.at(e.label, cycle_ - e.first_cycle);
+  }
+
+  Run& run_;
+  Where& where_;
+  int pe_;
+  WindowCursor win_;
+  std::int64_t cycle_ = -1;
+};
+
+}  // namespace dfg
