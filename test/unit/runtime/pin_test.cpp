@@ -22,7 +22,7 @@ TEST_CASE("pin: each thread on the k-th core the process may use, modulo their c
   REQUIRE(!cores.empty());
   const std::size_t threads = cores.size() + 2;  // two wrap around
   std::vector<int> got(threads, -1);
-  std::vector<bool> accepted(threads, false);
+  std::vector<char> accepted(threads, 0);  // not vector<bool>: each thread writes its own element
   std::vector<std::thread> pool;
   for (std::size_t k = 0; k < threads; ++k)
     pool.emplace_back([&, k] {
