@@ -19,6 +19,9 @@ std::string actor_includes(const Model& m, ir::PeId pe) {
   std::set<std::string> lines;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
     if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
+  for (const ir::Edge& e : p.dfg.edges)
+    if (e.delay && p.mapping.pe_of[e.dst] == pe)
+      lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
   std::string out;
   for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
@@ -59,10 +62,25 @@ class WorkerPrinter {
 
  private:
   std::vector<const PlanNode*> nodes() const { return m_.nodes_on(pe_); }
+  /// Node n's inputs fed by an edge with initial tokens (the same under both strategies), with
+  /// their port indices.
+  std::vector<std::pair<std::uint32_t, const PortRef*>> initial_inputs(const PlanNode& n) const {
+    std::vector<std::pair<std::uint32_t, const PortRef*>> result;
+    for (const Entry& e : m_.strategies[ir::Strategy::overlap].entries)
+      if (e.kind == Entry::Kind::firing && e.id == n.id)
+        for (std::uint32_t port = 0; port < e.ports.size(); ++port)
+          if (e.ports[port].initial) result.emplace_back(port, &e.ports[port]);
+    return result;
+  }
+  /// The member that holds the initial tokens of input `port`: "f_initial1_" (the suffix
+  /// _initial<port>_ is of its own, see node_ident()).
+  static std::string initial_member(const PlanNode& n, std::uint32_t port) {
+    return fmt::format("{}_initial{}_", node_ident(n), port);
+  }
   const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
   /// The stem of node n's members: n_actor_, n_elements_, n_ctx_. Every member derived from a
-  /// spec name ends with a suffix of its own (_actor_, _elements_, _ctx_, _send_, _recv_,
-  /// _gpudirect_), none the end of another nor of a fixed member, and spec names neither end with
+  /// spec name ends with a suffix of its own (_actor_, _elements_, _ctx_, _initial<port>_,
+  /// _send_, _recv_, _gpudirect_), none the end of another nor of a fixed member, and spec names neither end with
   /// '_' nor contain '__' (sema), so no two members can meet and no member can hide a name of
   /// namespace scope (those never end with '_').
   static std::string node_ident(const PlanNode& n) { return identifier(n.name); }
@@ -140,6 +158,10 @@ class WorkerPrinter {
                 "::$cls$ $n$_actor_;\n"
                 "std::array<std::size_t, $ports$> $n$_elements_{};\n"
                 "dfg::Context $n$_ctx_;\n");
+      for (const auto& [port, in] : initial_inputs(*n))
+        out_.emit({{"m", initial_member(*n, port)}, {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"}, {"port", in->port},
+                   {"d", std::to_string(in->initial)}},
+                  "dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)\n");
     }
   }
 
@@ -277,6 +299,17 @@ class WorkerPrinter {
       out_.emit({{"n", id}, {"d", device()}},
                 "$n$_ctx_.set_stream(compute_);\n"
                 "$n$_ctx_.set_device($d$);\n");
+    for (const auto& [port, in] : initial_inputs(n))
+      out_.emit({{"m", initial_member(n, port)},
+                 {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+                 {"dev", gpu_ ? device() + ", " : ""},
+                 {"name", fmt::format("{}.{} initial tokens", n.name, in->port)},
+                 {"t", in->type},
+                 {"d", std::to_string(in->initial)},
+                 {"elem", in->elem},
+                 {"value", in->initial_value}},
+                "$m$ = dfg::$type$($dev$\"$name$\", bytes_$t$(params), $d$);\n"
+                "dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));\n");
     if (sig.has_init)
       out_.emit({{"n", id}, {"ctx", sig.init_takes_context ? id + "_ctx_" : ""}},
                 "$n$_actor_.init($ctx$);\n");
@@ -440,8 +473,13 @@ class WorkerPrinter {
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
-      args.push_back(fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
-                                 ref.elem, slot(ref.slot)));
+      std::string arg = fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
+                                    ref.elem, slot(ref.slot));
+      // In its first iterations the node reads the initial tokens.
+      if (ref.initial)
+        arg = fmt::format("j < {} ? {}.slot_as<const {}>(static_cast<std::size_t>(j)) : {}", ref.initial,
+                          initial_member(n, port), ref.elem, arg);
+      args.push_back(std::move(arg));
     }
     std::string id = node_ident(n);
     if (sig.fire_takes_context) args.push_back(id + "_ctx_");

@@ -157,9 +157,11 @@ std::string dump(const Program& p) {
   for (const Edge& e : p.dfg.edges) {
     const Actor& src = p.dfg.actor_of(e.src);
     const Actor& dst = p.dfg.actor_of(e.dst);
-    out += fmt::format("edge {}.{} -> {}.{} : {}\n", p.dfg.nodes[e.src].name,
+    out += fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name,
                        src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
                        dst.ports[e.dst_port].name, p.types[e.type].name);
+    if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial);
+    out += '\n';
   }
   return out;
 }

@@ -138,7 +138,10 @@ struct Node {
   std::vector<PeId> candidates;
 };
 
-/// One token per iteration flows from (src, src_port) to (dst, dst_port).
+/// One token per iteration flows from (src, src_port) to (dst, dst_port). An edge with `delay`
+/// initial tokens hands its consumer, in iteration i, the token its producer made in iteration
+/// i - delay; in its first `delay` iterations the consumer reads the initial tokens, every element
+/// set to `initial`.
 struct Edge {
   NodeId src = 0;
   std::uint32_t src_port = 0;  ///< index into the source actor's ports
@@ -146,6 +149,8 @@ struct Edge {
   std::uint32_t dst_port = 0;
   TypeId type = 0;
   SourceLoc loc;
+  std::uint32_t delay = 0;      ///< initial tokens
+  std::string initial = "0";    ///< their elements' value, a C++ literal of the element type
 };
 
 struct Dfg {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/byte_count.hpp"
+
 namespace dfgc::mapping {
 
 namespace {
@@ -22,7 +24,7 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
   else
     r.phases = loads.phases();
   r.memory.assign(p.arch.pes.size(), 0);
-  for (const ir::MemoryReport& m : g.memory) r.memory[m.pe] = m.after;
+  for (const ir::MemoryReport& m : g.memory) r.memory[m.pe] = ir::add_bytes(m.after, m.initial);
   for (ir::PeId pe = 0; pe < r.memory.size(); ++pe) {
     r.peak_memory = std::max(r.peak_memory, r.memory[pe]);
     if (costs.capacity[pe] && r.memory[pe] > *costs.capacity[pe]) r.overflows.push_back(pe);

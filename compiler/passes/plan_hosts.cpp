@@ -260,7 +260,8 @@ class StrategyBuilder {
     for (std::size_t port = 0; port < f.ports.size(); ++port)
       e.ports.push_back({actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
                          actor.ports[port].dir == ir::PortDir::in,
-                         slot(f.ports[port].buffer, f.ports[port].lag)});
+                         slot(f.ports[port].buffer, f.ports[port].lag), f.ports[port].initial,
+                         f.ports[port].initial_value, p_.types[actor.ports[port].type].name});
     push(std::move(e));
   }
 
@@ -505,8 +506,12 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
     if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
   }
   out += "\n";
-  for (const PortRef& port : e.ports)
-    out += fmt::format("        {} {}: {}\n", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+  for (const PortRef& port : e.ports) {
+    out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+    if (port.initial)
+      out += fmt::format(", in iterations 0 .. {} its initial tokens (= {})", port.initial - 1, port.initial_value);
+    out += "\n";
+  }
   if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
   if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
   if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);

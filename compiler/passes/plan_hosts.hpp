@@ -88,6 +88,12 @@ struct PortRef {
   std::string elem;  ///< the C++ type of its token's elements: "float"
   bool input = true;
   SlotRef slot;
+  /// An input fed by an edge with initial tokens: in the node's first `initial` iterations it
+  /// reads initial token j (elements `initial_value`), storage of the node's own, instead of
+  /// `slot`.
+  std::uint32_t initial = 0;
+  std::string initial_value;
+  std::string type;  ///< its token type: "Matrix"
 };
 
 /// One allocation of a PE: a colour shared by buffer nodes that are never live at once.

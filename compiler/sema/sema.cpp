@@ -26,7 +26,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
   auto nodes =
       sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
-  auto edges = sema::check_edges(*app, nodes, actors, types, diags);
+  auto edges = sema::check_edges(*app, nodes, actors, types, params, sources, diags);
   sema::check_cycles(edges, nodes, actors, diags);
   // Links left out of a broken arch would make paths look missing.
   if (arch && arch->ok) sema::check_reachability(edges, nodes, *arch, diags);

@@ -177,11 +177,15 @@ struct PortRef {
   SourceLoc loc;
 };
 
-/// `p.m -> i1.a;` (one statement may chain several: `p.m -> i1.a;` only, one edge each)
+/// `p.m -> i1.a;`, or with initial tokens `f.y -> f.state delay 1;` (zeros) and
+/// `f.y -> f.state delay 2 = 0.5;` (every element of each initial token set to the value).
 struct EdgeDecl {
   PortRef src;
   PortRef dst;
-  SourceLoc loc;  ///< the arrow
+  SourceLoc loc;      ///< the arrow
+  ExprPtr delay;      ///< the count of initial tokens, null without `delay`
+  SourceLoc delay_loc;  ///< the `delay` keyword
+  ExprPtr initial;    ///< the value after `=`, null for zeros
 };
 
 /// `app overlap on two_hosts { ... }`

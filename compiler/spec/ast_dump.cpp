@@ -131,11 +131,13 @@ Item app_item(const AppDecl& a) {
           {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
     item.children.push_back(std::move(node));
   }
-  for (const EdgeDecl& e : a.edges)
-    item.children.push_back({e.loc,
-                             fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
-                                         e.dst.node.name, e.dst.port.name),
-                             {}});
+  for (const EdgeDecl& e : a.edges) {
+    std::string text = fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
+                                   e.dst.node.name, e.dst.port.name);
+    if (e.delay) text += " delay " + expr_text(*e.delay);
+    if (e.initial) text += " = " + expr_text(*e.initial);
+    item.children.push_back({e.loc, text, {}});
+  }
   return item;
 }
 

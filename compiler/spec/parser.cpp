@@ -809,7 +809,7 @@ bool Parser::parse_assign(ast::NodeDecl& node) {
   return expect_semi("parameter value");
 }
 
-// edge := portref '->' portref ';'
+// edge := portref '->' portref [ 'delay' expr [ '=' expr ] ] ';'
 bool Parser::parse_edge(ast::AppDecl& app) {
   ast::EdgeDecl d;
   auto src = parse_portref("before '->'");
@@ -825,6 +825,17 @@ bool Parser::parse_edge(ast::AppDecl& app) {
   if (!dst) return false;
   d.src = std::move(*src);
   d.dst = std::move(*dst);
+  if (at_word("delay")) {
+    d.delay_loc = tok_.loc;
+    advance();
+    d.delay = parse_expr();
+    if (!d.delay) return false;
+    if (at(Tok::equal)) {
+      advance();
+      d.initial = parse_expr();
+      if (!d.initial) return false;
+    }
+  }
   app.edges.push_back(std::move(d));
   return expect_semi("edge");
 }
