@@ -17,6 +17,11 @@
 #                iterations with and without overlap, both sync modes, the checker comparing
 #                every sample with its sequential reference; also under ThreadSanitizer; the same
 #                spec with an initial value the checker does not expect must fail at iteration 0
+#   multirate_run samples/multirate/cpu_only.dfg (decimate by 2, a 2-band filter bank, interpolate
+#                back; rates make the source, the sum and the checker fire twice per iteration)
+#                built with g++ -Wall -Wextra -Werror, run 2,000 iterations with and without
+#                overlap, both sync modes, the checker comparing every sample with its sequential
+#                reference; a decimator that keeps the other samples must fail at iteration 0
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   gpu_build    compile samples/overlap/MAPPING.dfg and build it with nvcc (host compiler
@@ -214,6 +219,23 @@ case $case in
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong initial token passed the check"; fi
     grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong initial token: $(cat "$work/wrong.txt")"
+    ;;
+  multirate_run)
+    compile samples/multirate/cpu_only.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/gen/build/app" --iterations 2000 $strategy --sync=$sync || fail "multirate $strategy --sync=$sync"
+      done
+    done
+    # The checker checks: the odd samples instead of the even ones fail at once.
+    mkdir -p "$work/wrong"
+    cp -r samples/multirate/actors samples/multirate/multirate.dfg samples/multirate/cpu_only.dfg "$work/wrong/"
+    sed -i 's/x\[2 \* k\]/x[2 * k + 1]/' "$work/wrong/actors/decimate.hpp"
+    compile "$work/wrong/cpu_only.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong decimator passed the check"; fi
+    grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong decimator: $(cat "$work/wrong.txt")"
     ;;
   iir_gpu_build)
     find_nvcc

@@ -15,6 +15,9 @@
 #               4 cycles with overlap) built with g++ -Werror, mpiexec -n 2, both strategies and
 #               sync modes, the checker on host A comparing every sample with its sequential
 #               reference
+#   multirate   samples/multirate/two_hosts_cpu.dfg (the two bands of the filter bank cross to
+#               host B one block a cycle each) built with g++ -Werror, mpiexec -n 2, both
+#               strategies and sync modes, the checker on host B comparing every sample
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
@@ -117,6 +120,10 @@ EOF
       build_cpu "samples/iir/$spec.dfg" "$work/$spec"
       run_all 2 "$work/$spec/build/app"
     done
+    ;;
+  multirate)
+    build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"
+    run_all 2 "$work/gen/build/app"
     ;;
   cpu3)
     build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"

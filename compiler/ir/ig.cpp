@@ -132,6 +132,8 @@ class PeSection {
       const IgFiring& f = s_.firings[n];
       out += fmt::format("  fire {} {} latency {}", f.schedule_index, p_.dfg.nodes[n].name,
                          f.latency);
+      if (p_.dfg.nodes[n].repetitions != 1)
+        out += fmt::format(" repetitions {}", p_.dfg.nodes[n].repetitions);
       const Actor& actor = p_.dfg.actor_of(n);
       for (std::uint32_t port = 0; port < f.ports.size(); ++port)
         if (f.ports[port].initial)

@@ -121,8 +121,9 @@ std::string dump(const Program& p) {
   for (const Actor& a : p.dfg.actors) {
     out += fmt::format("actor {}\n", a.name);
     for (const Port& port : a.ports)
-      out += fmt::format("  {} {} {}\n", port.dir == PortDir::in ? "in" : "out",
-                         p.types[port.type].name, port.name);
+      out += fmt::format("  {} {} {}{}\n", port.dir == PortDir::in ? "in" : "out",
+                         p.types[port.type].name, port.name,
+                         port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string());
     for (const ActorParam& ap : a.params)
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
@@ -152,6 +153,7 @@ std::string dump(const Program& p) {
       out += ")";
     }
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
+    if (node.repetitions != 1) out += fmt::format(" fires {} times per iteration", node.repetitions);
     out += '\n';
   }
   for (const Edge& e : p.dfg.edges) {

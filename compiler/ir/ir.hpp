@@ -87,6 +87,7 @@ struct Port {
   PortDir dir = PortDir::in;
   TypeId type = 0;
   SourceLoc loc;
+  std::uint32_t rate = 1;  ///< tokens one firing consumes or produces (`rate`)
 };
 
 enum class PeKind { cpu, gpu };
@@ -136,6 +137,12 @@ struct Node {
   /// For a free node (`@ any gpu`, `@ B.*`): the PEs `dfgc map` may choose, in arch order; the
   /// mapping then holds the first as a placeholder. Empty for a pinned node.
   std::vector<PeId> candidates;
+  /// Its entry of the repetition vector: how many firings of one iteration (one cycle) its
+  /// ports' rates ask for. The node is called once a cycle with the whole block of each port.
+  std::uint32_t repetitions = 1;
+  /// Per actor port, the type of the block one cycle moves through it (repetitions x rate tokens
+  /// of the port's type); empty when every block is one token (the actor's port types).
+  std::vector<TypeId> block_types;
 };
 
 /// One token per iteration flows from (src, src_port) to (dst, dst_port). An edge with `delay`
@@ -162,6 +169,10 @@ struct Dfg {
   std::vector<EdgeId> in_edges(NodeId n) const;
   std::vector<EdgeId> out_edges(NodeId n) const;
   const Actor& actor_of(NodeId n) const { return actors[nodes[n].actor]; }
+  /// The type of the block node n's port moves in one cycle.
+  TypeId block_type(NodeId n, std::uint32_t port) const {
+    return nodes[n].block_types.empty() ? actor_of(n).ports[port].type : nodes[n].block_types[port];
+  }
 };
 
 /// A processing element: a host's CPU or one of its GPUs.

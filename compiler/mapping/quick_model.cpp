@@ -51,7 +51,7 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
     const ir::Actor& a = dfg.actor_of(n);
     for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
       if (a.ports[port].dir != ir::PortDir::out) continue;
-      Output out{n, p_.types[a.ports[port].type].bytes(), {}};
+      Output out{n, p_.types[dfg.block_type(n, port)].bytes(), {}};
       for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)
         if (dfg.edges[e].src == n && dfg.edges[e].src_port == port) out.edges.push_back(e);
       outputs_.push_back(std::move(out));

@@ -8,6 +8,7 @@
 #include "sema/arch.hpp"
 #include "sema/graph.hpp"
 #include "sema/params.hpp"
+#include "sema/rates.hpp"
 #include "sema/types.hpp"
 #include "support/assert.hpp"
 
@@ -49,6 +50,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
     program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
+  if (!sema::solve_rates(program, diags)) return std::nullopt;
   return program;
 }
 

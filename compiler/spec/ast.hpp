@@ -71,6 +71,7 @@ struct PortDecl {
   Ident type;
   Ident name;
   SourceLoc loc;
+  ExprPtr rate;  ///< `in T x rate 2;`: tokens one firing consumes or produces; null for 1
 };
 
 /// `param int nb_loop = 100;` inside an actor. The default may be absent (then every node must

@@ -84,7 +84,9 @@ Item actor_item(const ActorDecl& a) {
   Item item{a.loc, "actor " + a.name.name, {}};
   for (const PortDecl& p : a.ports) {
     const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
-    item.children.push_back({p.loc, fmt::format("{} {} {}", dir, p.type.name, p.name.name), {}});
+    std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
+    if (p.rate) text += " rate " + expr_text(*p.rate);
+    item.children.push_back({p.loc, text, {}});
   }
   for (const ActorParamDecl& p : a.params) {
     std::string text = fmt::format("param {} {}", p.type.name, p.name.name);

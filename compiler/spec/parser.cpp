@@ -446,7 +446,7 @@ bool Parser::parse_actor_item(ast::ActorDecl& actor) {
   return false;
 }
 
-// port := ('in'|'out') IDENT IDENT ';'
+// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
   d.loc = tok_.loc;
@@ -459,6 +459,11 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
   if (!name) return false;
   d.type = std::move(*type);
   d.name = std::move(*name);
+  if (at_word("rate")) {
+    advance();
+    d.rate = parse_expr();
+    if (!d.rate) return false;
+  }
   actor.ports.push_back(std::move(d));
   return expect_semi("port declaration");
 }
