@@ -295,6 +295,8 @@ class WorkerPrinter {
     out_.emit({{"n", id}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
               "$n$_elements_ = {$elements$};\n"
               "$n$_ctx_.set_port_elements($n$_elements_.data(), $n$_elements_.size());\n");
+    if (n.repetitions != 1)
+      out_.emit({{"n", id}, {"q", std::to_string(n.repetitions)}}, "$n$_ctx_.set_firings($q$);  // per call\n");
     if (gpu_)
       out_.emit({{"n", id}, {"d", device()}},
                 "$n$_ctx_.set_stream(compute_);\n"

@@ -425,7 +425,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     if (program.arch.pes[pe].host != host) continue;
     const ir::Node& node = program.dfg.nodes[n];
     const ir::Actor& actor = program.dfg.actor_of(n);
-    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name, pe, {}, node.params};
+    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name,
+               pe, {}, node.params, node.repetitions};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));

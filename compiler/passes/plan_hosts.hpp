@@ -149,8 +149,9 @@ struct PlanNode {
   ir::ActorId actor_id = 0;
   std::string class_name;  ///< the C++ class of its implementation on its PE: "Producer"
   ir::PeId pe = 0;
-  std::vector<std::string> port_types;  ///< per actor port, its token type: "Matrix"
+  std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
+  std::uint32_t repetitions = 1;        ///< its firings per iteration, made by one call
 };
 
 /// One thing a PE's thread does in a cycle, in order.

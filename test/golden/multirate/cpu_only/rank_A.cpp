@@ -92,6 +92,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   // node s (Source)
   s_elements_ = {elements_Frame_x2(params)};
   s_ctx_.set_port_elements(s_elements_.data(), s_elements_.size());
+  s_ctx_.set_firings(2);  // per call
   // node d (Decimate)
   d_elements_ = {elements_Frame_x2(params), elements_Frame(params)};
   d_ctx_.set_port_elements(d_elements_.data(), d_elements_.size());
@@ -107,9 +108,11 @@ Worker_A_cpu::Worker_A_cpu(Run& run)
   // node m (Sum)
   m_elements_ = {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)};
   m_ctx_.set_port_elements(m_elements_.data(), m_elements_.size());
+  m_ctx_.set_firings(2);  // per call
   // node k (Check)
   k_elements_ = {elements_Frame_x2(params)};
   k_ctx_.set_port_elements(k_elements_.data(), k_elements_.size());
+  k_ctx_.set_firings(2);  // per call
 }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.

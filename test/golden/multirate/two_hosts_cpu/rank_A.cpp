@@ -93,6 +93,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   // node s (Source)
   s_elements_ = {elements_Frame_x2(params)};
   s_ctx_.set_port_elements(s_elements_.data(), s_elements_.size());
+  s_ctx_.set_firings(2);  // per call
   // node d (Decimate)
   d_elements_ = {elements_Frame_x2(params), elements_Frame(params)};
   d_ctx_.set_port_elements(d_elements_.data(), d_elements_.size());

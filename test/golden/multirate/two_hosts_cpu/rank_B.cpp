@@ -103,9 +103,11 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   // node m (Sum)
   m_elements_ = {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)};
   m_ctx_.set_port_elements(m_elements_.data(), m_elements_.size());
+  m_ctx_.set_firings(2);  // per call
   // node k (Check)
   k_elements_ = {elements_Frame_x2(params)};
   k_ctx_.set_port_elements(k_elements_.data(), k_elements_.size());
+  k_ctx_.set_firings(2);  // per call
 }
 
 /// With overlap: launch the transfers, fire, wait for the streams, end the cycle.
