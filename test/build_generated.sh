@@ -19,6 +19,18 @@
 #                sampled outputs of every iteration, and every run's checksum of all outputs equals
 #                the sequential reference's (samples/fir_bank/reference.cpp)
 #   fir_bank_tsan  cores.dfg built and run with ThreadSanitizer, both strategies and sync modes
+#   iir_run      samples/iir/cpu_only.dfg (an IIR filter whose state comes back through a
+#                self-loop with an initial token) built with g++ -Wall -Wextra -Werror, run 2,000
+#                iterations with and without overlap, both sync modes, the checker comparing
+#                every sample with its sequential reference; also under ThreadSanitizer; the same
+#                spec with an initial value the checker does not expect must fail at iteration 0
+#   multirate_run samples/multirate/cpu_only.dfg (decimate by 2, a 2-band filter bank, interpolate
+#                back; rates make the source, the sum and the checker fire twice per iteration)
+#                built with g++ -Wall -Wextra -Werror, run 2,000 iterations with and without
+#                overlap, both sync modes, the checker comparing every sample with its sequential
+#                reference; a decimator that keeps the other samples must fail at iteration 0
+#   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
+#                nvcc, warnings as errors; skipped without nvcc
 #   gpu_build    compile samples/overlap/MAPPING.dfg (one_gpu, two_gpus, gpu_cores: a GPU and three
 #                CPU cores) and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
@@ -239,6 +251,50 @@ case $case in
     build_cpu "$work/gen" "-Werror -fsanitize=thread -g -O1"
     export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
     run_fir_bank "$work/gen/build/app" "$want"
+    ;;
+  iir_run)
+    compile samples/iir/cpu_only.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/gen/build/app" --iterations 2000 $strategy --sync=$sync || fail "iir $strategy --sync=$sync"
+      done
+    done
+    compile samples/iir/cpu_only.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 1000 || fail "iir under tsan"
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 1000 --no-overlap ||
+      fail "iir under tsan without overlap"
+    # The checker checks: initial tokens of another value fail at once.
+    mkdir -p "$work/wrong"
+    cp -r samples/iir/actors samples/iir/iir.dfg "$work/wrong/"
+    sed 's/delay 1 = 0.25;/delay 1 = 0.5;/' samples/iir/cpu_only.dfg >"$work/wrong/cpu_only.dfg"
+    compile "$work/wrong/cpu_only.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong initial token passed the check"; fi
+    grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong initial token: $(cat "$work/wrong.txt")"
+    ;;
+  multirate_run)
+    compile samples/multirate/cpu_only.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/gen/build/app" --iterations 2000 $strategy --sync=$sync || fail "multirate $strategy --sync=$sync"
+      done
+    done
+    # The checker checks: the odd samples instead of the even ones fail at once.
+    mkdir -p "$work/wrong"
+    cp -r samples/multirate/actors samples/multirate/multirate.dfg samples/multirate/cpu_only.dfg "$work/wrong/"
+    sed -i 's/x\[2 \* k\]/x[2 * k + 1]/' "$work/wrong/actors/decimate.hpp"
+    compile "$work/wrong/cpu_only.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong decimator passed the check"; fi
+    grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong decimator: $(cat "$work/wrong.txt")"
+    ;;
+  iir_gpu_build)
+    find_nvcc
+    compile samples/iir/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   gpu_build)
     find_nvcc

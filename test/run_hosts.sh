@@ -18,6 +18,14 @@
 #               iterations of 1,024 samples with and without overlap, --sync=neighbours and
 #               barrier, and with --pin-cpus: the sink on host B checks sampled outputs of every
 #               iteration, and its checksum of all outputs equals the sequential reference's
+#   iir         samples/iir/two_hosts_cpu.dfg (the filter and its self-loop on host B) and
+#               loop_two_hosts_cpu.dfg (a loop across the hosts, 4 initial tokens, which cover its
+#               4 cycles with overlap) built with g++ -Werror, mpiexec -n 2, both strategies and
+#               sync modes, the checker on host A comparing every sample with its sequential
+#               reference
+#   multirate   samples/multirate/two_hosts_cpu.dfg (the two bands of the filter bank cross to
+#               host B one block a cycle each) built with g++ -Werror, mpiexec -n 2, both
+#               strategies and sync modes, the checker on host B comparing every sample
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
@@ -143,6 +151,16 @@ EOF
       -- "$mpiexec" -n 2 "$app" --hostmap A=1,B=1
     expect_failure migrate 1 20 "error: --migrate: this program has no alternative mappings" \
       -- "$mpiexec" -n 2 "$app" --migrate i1:A.cpu@3
+    ;;
+  iir)
+    for spec in two_hosts_cpu loop_two_hosts_cpu; do
+      build_cpu "samples/iir/$spec.dfg" "$work/$spec"
+      run_all 2 "$work/$spec/build/app"
+    done
+    ;;
+  multirate)
+    build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"
+    run_all 2 "$work/gen/build/app"
     ;;
   cpu3)
     build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"

@@ -19,6 +19,9 @@ std::string actor_includes(const Model& m, ir::PeId pe) {
   std::set<std::string> lines;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
     if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
+  for (const ir::Edge& e : p.dfg.edges)
+    if (e.delay && p.mapping.pe_of[e.dst] == pe)
+      lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
   std::string out;
   for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
@@ -59,11 +62,27 @@ class WorkerPrinter {
 
  private:
   std::vector<const PlanNode*> nodes() const { return m_.nodes_on(pe_); }
+  /// Node n's inputs fed by an edge with initial tokens (the same under both strategies), with
+  /// their port indices.
+  std::vector<std::pair<std::uint32_t, const PortRef*>> initial_inputs(const PlanNode& n) const {
+    std::vector<std::pair<std::uint32_t, const PortRef*>> result;
+    for (const Entry& e : m_.strategies[ir::Strategy::overlap].entries)
+      if (e.kind == Entry::Kind::firing && e.id == n.id)
+        for (std::uint32_t port = 0; port < e.ports.size(); ++port)
+          if (e.ports[port].initial) result.emplace_back(port, &e.ports[port]);
+    return result;
+  }
+  /// The member that holds the initial tokens of input `port`: "f_initial1_" (the suffix
+  /// _initial<port>_ is of its own, see node_member()).
+  static std::string initial_member(const PlanNode& n, std::uint32_t port) {
+    return fmt::format("{}_initial{}_", identifier(n.name), port);
+  }
   const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
   /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
-  /// suffix of its own (_node_, _send_, _recv_, _gpudirect_), none the end of another nor of a
-  /// fixed member, and spec names neither end with '_' nor contain '__' (sema), so no two members
-  /// can meet and no member can hide a name of namespace scope (those never end with '_').
+  /// suffix of its own (_node_, _initial<port>_, _send_, _recv_, _gpudirect_), none the end of
+  /// another nor of a fixed member, and spec names neither end with '_' nor contain '__' (sema),
+  /// so no two members can meet and no member can hide a name of namespace scope (those never end
+  /// with '_').
   static std::string node_member(const PlanNode& n) { return identifier(n.name) + "_node_"; }
   /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
   /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
@@ -166,6 +185,10 @@ class WorkerPrinter {
                  {"cls", n->class_name},
                  {"ports", std::to_string(n->port_types.size())}},
                 "dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)\n");
+      for (const auto& [port, in] : initial_inputs(*n))
+        out_.emit({{"m", initial_member(*n, port)}, {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"}, {"port", in->port},
+                   {"d", std::to_string(in->initial)}},
+                  "dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)\n");
     }
   }
 
@@ -322,7 +345,20 @@ class WorkerPrinter {
     for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
     out_.emit({{"m", m}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
               "$m$.set_port_elements({$elements$});\n");
+    if (n.repetitions != 1)
+      out_.emit({{"m", m}, {"q", std::to_string(n.repetitions)}}, "$m$.ctx.set_firings($q$);  // per call\n");
     if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
+    for (const auto& [port, in] : initial_inputs(n))
+      out_.emit({{"m", initial_member(n, port)},
+                 {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+                 {"dev", gpu_ ? device() + ", " : ""},
+                 {"name", fmt::format("{}.{} initial tokens", n.name, in->port)},
+                 {"t", in->type},
+                 {"d", std::to_string(in->initial)},
+                 {"elem", in->elem},
+                 {"value", in->initial_value}},
+                "$m$ = dfg::$type$($dev$\"$name$\", bytes_$t$(params), $d$);\n"
+                "dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));\n");
     if (sig.has_init)
       out_.emit({{"m", m}, {"ctx", sig.init_takes_context ? m + ".ctx" : ""}}, "$m$.actor.init($ctx$);\n");
   }
@@ -429,8 +465,13 @@ class WorkerPrinter {
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
-      args.push_back(fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
-                                 ref.elem, slot(ref.slot)));
+      std::string arg = fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
+                                    ref.elem, slot(ref.slot));
+      // In its first iterations the node reads the initial tokens.
+      if (ref.initial)
+        arg = fmt::format("j < {} ? {}.slot_as<const {}>(static_cast<std::size_t>(j)) : {}", ref.initial,
+                          initial_member(n, port), ref.elem, arg);
+      args.push_back(std::move(arg));
     }
     item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
       // The body is indented by 6.

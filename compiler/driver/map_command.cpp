@@ -251,7 +251,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
       if (!n.candidates.empty())
         diags.error(n.mapping_loc, fmt::format("--evaluate needs every node pinned; node '{}' is free",
                                        n.name));
-    if (diags.has_errors()) return finish(1);
+    if (diags.has_errors() || !check_loops(base, diags)) return finish(1);
     ir::Ig ig = run_passes(base, instrumentation.hooks());
     std::cout << render_evaluation(base, predict(base, ig, *base_table), base_table->overhead);
     return finish(0);
@@ -264,7 +264,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   if (result->best.empty()) {
     diags.error({},
                 "no mapping meets the constraints (--max-latency, --max-memory, the GPUs' "
-                "memory) with these costs");
+                "memory, the initial tokens of the loops) with these costs");
     return finish(1);
   }
   const TunedCandidate& best = result->best.front();

@@ -34,6 +34,34 @@ std::vector<std::string> files_read(const Compilation& compilation, const Source
   return {files.begin(), files.end()};
 }
 
+bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
+  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(), [](const ir::Edge& e) { return e.delay > 0; }))
+    return true;
+  PassResults r = run_passes(p, Stage::latency);
+  auto s = uncovered_strategy(*r.latencies);
+  if (!s) return true;
+  const UncoveredLoop& loop = *(*r.latencies)[*s].uncovered;
+  constexpr std::uint32_t kArrowLength = 2;
+  auto b = diags.error(p.dfg.edges[loop.edges.front()].loc, describe(loop, *s, p.dfg), kArrowLength);
+  for (ir::EdgeId e : loop.edges) {
+    const ir::Edge& edge = p.dfg.edges[e];
+    const std::uint32_t hop = (*r.plan).buffers[(*r.plan).edge_buffer[e]].hop;
+    std::string where = hop == 0 ? fmt::format("within {}", p.arch.pes[p.mapping.pe_of[edge.src]].name)
+                                 : fmt::format("{} -> {}, {} transfer{}", p.arch.pes[p.mapping.pe_of[edge.src]].name,
+                                               p.arch.pes[p.mapping.pe_of[edge.dst]].name, hop, hop == 1 ? "" : "s");
+    b.note(edge.loc,
+           fmt::format("edge {}.{} -> {}.{} ({}) takes {} cycle{}{}", p.dfg.nodes[edge.src].name,
+                       p.dfg.actor_of(edge.src).ports[edge.src_port].name, p.dfg.nodes[edge.dst].name,
+                       p.dfg.actor_of(edge.dst).ports[edge.dst_port].name, where,
+                       (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src],
+                       (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src] == 1 ? "" : "s",
+                       edge.delay ? fmt::format(" and carries {} initial token{}", edge.delay, edge.delay == 1 ? "" : "s")
+                                  : std::string()),
+           kArrowLength);
+  }
+  return false;
+}
+
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out) {
   auto reached = [&](Stage stage) { return stage >= last; };
@@ -55,6 +83,7 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   if (reached(Stage::sema)) return true;
 
   const ir::Program& p = *out.program;
+  if (!check_loops(p, diags)) return false;
   if (in.read_actors) {
     ActorCheck checked = run_stage(
         hooks, Stage::actors,

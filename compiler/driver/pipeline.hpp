@@ -45,6 +45,11 @@ struct Compilation {
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
 
+/// Whether every loop of the program's graph carries enough initial tokens for its latency under
+/// both strategies (passes/latency.hpp); if not, an error at the loop's first edge with a note per
+/// edge. Every command that checks a mapped program runs it after sema.
+bool check_loops(const ir::Program& program, DiagnosticEngine& diags);
+
 /// Every file the compilation read but for system headers and CUDA's: the spec, its imports, the
 /// actor headers, the user's headers they include and the files of dfgc's runtime they include;
 /// absolute, lexically normal, sorted, each once. What a build system must watch to know when to

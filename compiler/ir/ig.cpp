@@ -81,8 +81,10 @@ class PeSection {
     copies(out);
     firings(out);
     const MemoryReport& m = s_.memory[pe_];
-    out += fmt::format("  memory {} -> {} bytes, {} colours\n", byte_count_text(m.before),
+    out += fmt::format("  memory {} -> {} bytes, {} colours", byte_count_text(m.before),
                        byte_count_text(m.after), m.colours);
+    if (m.initial) out += fmt::format(", initial tokens {} bytes", byte_count_text(m.initial));
+    out += '\n';
     host_memory(out);
     return out;
   }
@@ -144,8 +146,16 @@ class PeSection {
   void firings(std::string& out) const {
     for (NodeId n : s_.order[pe_]) {
       const IgFiring& f = s_.firings[n];
-      out += fmt::format("  fire {} {} latency {}\n", f.schedule_index, p_.dfg.nodes[n].name,
+      out += fmt::format("  fire {} {} latency {}", f.schedule_index, p_.dfg.nodes[n].name,
                          f.latency);
+      if (p_.dfg.nodes[n].repetitions != 1)
+        out += fmt::format(" repetitions {}", p_.dfg.nodes[n].repetitions);
+      const Actor& actor = p_.dfg.actor_of(n);
+      for (std::uint32_t port = 0; port < f.ports.size(); ++port)
+        if (f.ports[port].initial)
+          out += fmt::format(" initial {} {} = {}", actor.ports[port].name, f.ports[port].initial,
+                             f.ports[port].initial_value);
+      out += '\n';
     }
   }
 

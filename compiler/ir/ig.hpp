@@ -86,7 +86,8 @@ struct IgTransfer {
 };
 
 /// A delay line's feed: on `to`'s PE, right after `after` fires (whether or not it fired), copy the
-/// token `after` would have read from `from` into the delay line.
+/// token its consumer would have read from `from` into the delay line. `after` is the consumer, or
+/// for a back edge within a PE (latency.hpp) the producer.
 struct IgCopy {
   BufferId from = 0;
   BufferId to = 0;
@@ -95,10 +96,15 @@ struct IgCopy {
   std::uint32_t from_lag = 0;
 };
 
-/// The buffer a firing uses for one actor port (input: reads, output: writes).
+/// The buffer a firing uses for one actor port (input: reads, output: writes). An input fed by an
+/// edge with initial tokens reads, in its node's first `initial` iterations, initial token j
+/// (every element `initial_value`) instead: storage of its own on the node's PE, filled when the
+/// program starts.
 struct PortBinding {
   BufferId buffer = 0;
   std::uint32_t lag = 0;
+  std::uint32_t initial = 0;      ///< initial tokens: the edge's delay
+  std::string initial_value;      ///< their elements' value, a C++ literal
 };
 
 struct IgFiring {
@@ -123,6 +129,7 @@ struct MemoryReport {
   std::int64_t before = 0;  ///< every buffer node its own storage
   std::int64_t after = 0;   ///< one allocation per colour
   std::uint32_t colours = 0;
+  std::int64_t initial = 0;  ///< the initial tokens its nodes read, apart from the colours
 };
 
 struct IgStrategy {

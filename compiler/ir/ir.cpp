@@ -121,8 +121,9 @@ std::string dump(const Program& p) {
   for (const Actor& a : p.dfg.actors) {
     out += fmt::format("actor {}\n", a.name);
     for (const Port& port : a.ports)
-      out += fmt::format("  {} {} {}\n", port.dir == PortDir::in ? "in" : "out",
-                         p.types[port.type].name, port.name);
+      out += fmt::format("  {} {} {}{}\n", port.dir == PortDir::in ? "in" : "out",
+                         p.types[port.type].name, port.name,
+                         port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string());
     for (const ActorParam& ap : a.params)
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
@@ -155,14 +156,17 @@ std::string dump(const Program& p) {
     for (std::size_t i = 0; i < node.alternatives.size(); ++i)
       out += (i ? ", " : " migrates ") + p.arch.pes[node.alternatives[i].pe].name;
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
+    if (node.repetitions != 1) out += fmt::format(" fires {} times per iteration", node.repetitions);
     out += '\n';
   }
   for (const Edge& e : p.dfg.edges) {
     const Actor& src = p.dfg.actor_of(e.src);
     const Actor& dst = p.dfg.actor_of(e.dst);
-    out += fmt::format("edge {}.{} -> {}.{} : {}\n", p.dfg.nodes[e.src].name,
+    out += fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name,
                        src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
                        dst.ports[e.dst_port].name, p.types[e.type].name);
+    if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial);
+    out += '\n';
   }
   return out;
 }

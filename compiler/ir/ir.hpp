@@ -87,6 +87,7 @@ struct Port {
   PortDir dir = PortDir::in;
   TypeId type = 0;
   SourceLoc loc;
+  std::uint32_t rate = 1;  ///< tokens one firing consumes or produces (`rate`)
 };
 
 enum class PeKind { cpu, gpu };
@@ -148,9 +149,18 @@ struct Node {
   /// The PEs it may migrate to, in spec order: each has an implementation of the actor and a path
   /// to and from the PEs of the node's neighbours; none is the node's own PE.
   std::vector<Alternative> alternatives;
+  /// Its entry of the repetition vector: how many firings of one iteration (one cycle) its
+  /// ports' rates ask for. The node is called once a cycle with the whole block of each port.
+  std::uint32_t repetitions = 1;
+  /// Per actor port, the type of the block one cycle moves through it (repetitions x rate tokens
+  /// of the port's type); empty when every block is one token (the actor's port types).
+  std::vector<TypeId> block_types;
 };
 
-/// One token per iteration flows from (src, src_port) to (dst, dst_port).
+/// One token per iteration flows from (src, src_port) to (dst, dst_port). An edge with `delay`
+/// initial tokens hands its consumer, in iteration i, the token its producer made in iteration
+/// i - delay; in its first `delay` iterations the consumer reads the initial tokens, every element
+/// set to `initial`.
 struct Edge {
   NodeId src = 0;
   std::uint32_t src_port = 0;  ///< index into the source actor's ports
@@ -158,6 +168,8 @@ struct Edge {
   std::uint32_t dst_port = 0;
   TypeId type = 0;
   SourceLoc loc;
+  std::uint32_t delay = 0;      ///< initial tokens
+  std::string initial = "0";    ///< their elements' value, a C++ literal of the element type
 };
 
 struct Dfg {
@@ -169,6 +181,10 @@ struct Dfg {
   std::vector<EdgeId> in_edges(NodeId n) const;
   std::vector<EdgeId> out_edges(NodeId n) const;
   const Actor& actor_of(NodeId n) const { return actors[nodes[n].actor]; }
+  /// The type of the block node n's port moves in one cycle.
+  TypeId block_type(NodeId n, std::uint32_t port) const {
+    return nodes[n].block_types.empty() ? actor_of(n).ports[port].type : nodes[n].block_types[port];
+  }
 };
 
 /// A processing element: a host's CPU or one of its GPUs.

@@ -28,7 +28,7 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
   for (const ir::MemoryReport& m : g.memory) {
     const ir::Pe& pe = p.arch.pes[m.pe];
     const ir::PeId into = pe.kind == ir::PeKind::cpu ? p.arch.hosts[pe.host].cpu : m.pe;
-    r.memory[into] = ir::add_bytes(r.memory[into], m.after);
+    r.memory[into] = ir::add_bytes(r.memory[into], ir::add_bytes(m.after, m.initial));
   }
   for (ir::PeId pe = 0; pe < r.memory.size(); ++pe) {
     r.peak_memory = std::max(r.peak_memory, r.memory[pe]);

@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "passes/latency.hpp"
+#include "passes/schedule.hpp"
 
 namespace dfgc::mapping {
 
@@ -29,25 +30,6 @@ std::vector<std::vector<bool>> reachability(const ir::ArchGraph& arch) {
   return reach;
 }
 
-std::vector<ir::NodeId> topological_order(const ir::Dfg& dfg) {
-  std::vector<std::uint32_t> waiting(dfg.nodes.size(), 0);
-  for (const ir::Edge& e : dfg.edges) ++waiting[e.dst];
-  std::priority_queue<ir::NodeId, std::vector<ir::NodeId>, std::greater<>> ready;
-  for (ir::NodeId n = 0; n < dfg.nodes.size(); ++n)
-    if (waiting[n] == 0) ready.push(n);
-  std::vector<std::vector<ir::NodeId>> succ(dfg.nodes.size());
-  for (const ir::Edge& e : dfg.edges) succ[e.src].push_back(e.dst);
-  std::vector<ir::NodeId> order;
-  while (!ready.empty()) {
-    ir::NodeId n = ready.top();
-    ready.pop();
-    order.push_back(n);
-    for (ir::NodeId m : succ[n])
-      if (--waiting[m] == 0) ready.push(m);
-  }
-  return order;
-}
-
 }  // namespace
 
 QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
@@ -70,12 +52,14 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
     const ir::Actor& a = dfg.actor_of(n);
     for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
       if (a.ports[port].dir != ir::PortDir::out) continue;
-      Output out{n, p_.types[a.ports[port].type].bytes(), {}};
+      Output out{n, p_.types[dfg.block_type(n, port)].bytes(), {}};
       for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)
         if (dfg.edges[e].src == n && dfg.edges[e].src_port == port) out.edges.push_back(e);
       outputs_.push_back(std::move(out));
     }
   }
+  index_.resize(dfg.nodes.size());
+  for (std::uint32_t i = 0; i < order_.size(); ++i) index_[order_[i]] = i;
   in_edges_.resize(dfg.nodes.size());
   for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges_[dfg.edges[e].dst].push_back(e);
   edge_hop_.assign(dfg.edges.size(), 0);
@@ -129,14 +113,20 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
     loads_.fire(pe_of[n], costs_.firing[n][pe_of[n]].value_or(0));
   for (const Transfer& t : transfers_)
     loads_.transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);
+  std::vector<std::uint32_t> cycles(p_.dfg.edges.size(), 0);
   for (ir::Strategy s : ir::kStrategies) {
     f.period[s] = loads_.period(s);
-    std::vector<std::uint32_t> latency(pe_of.size(), 0);
-    for (ir::NodeId n : order_)
-      for (ir::EdgeId e : in_edges_[n])
-        latency[n] =
-            std::max(latency[n], latency[p_.dfg.edges[e].src] + (edge_shared_[e] ? 1 : edge_delay(s, edge_hop_[e])));
-    f.latency[s] = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+    for (ir::EdgeId e = 0; e < cycles.size(); ++e) {
+      const ir::Edge& edge = p_.dfg.edges[e];
+      // As latency.hpp: another cpu of the host reads a firing's output in the next cycle; a
+      // back edge within a PE is read the cycle after its write.
+      const bool back = !edge_shared_[e] && pe_of[edge.src] == pe_of[edge.dst] &&
+                        index_[edge.dst] <= index_[edge.src];
+      cycles[e] = edge_shared_[e] ? 1 : edge_delay(s, edge_hop_[e]) + (back ? 1 : 0);
+    }
+    FirstCycles first = first_cycles(p_.dfg, cycles);
+    if (first.uncovered) f.loops_covered = false;
+    f.latency[s] = first.node.empty() ? 0 : *std::max_element(first.node.begin(), first.node.end());
   }
   for (const Resource& r : loads_.resources()) f.total_load += r.load;
   return f;
@@ -240,6 +230,7 @@ std::uint32_t QuickModel::latency_bound(ir::Strategy s,
   for (ir::NodeId n : order_) {
     for (ir::EdgeId e : in_edges_[n]) {
       const ir::Edge& edge = p_.dfg.edges[e];
+      if (edge.delay > 0) continue;  // may only lower the first cycles
       ir::PeId a = partial[edge.src], b = partial[edge.dst];
       std::uint32_t hops = 0;
       if (a != kUnplaced && b != kUnplaced && a != b && routes_[a][b])

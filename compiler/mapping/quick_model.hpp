@@ -13,7 +13,10 @@
 ///    placed consumer on another PE of a partly placed output needs one transfer into its PE,
 ///    which loads that GPU's H2D engine at least as much as the cheapest link into it, and the
 ///    producing GPU's D2H engine likewise;
-///  - latency: the delays of the placed edges (an unplaced one may cost nothing).
+///  - latency: the delays of the placed edges without initial tokens (an unplaced one may cost
+///    nothing, an edge with a delay may only lower it).
+/// A mapping under which a loop's latency exceeds its initial tokens (passes/latency.hpp) cannot
+/// run: evaluate() says so, and the search leaves it out.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +32,7 @@ inline constexpr ir::PeId kUnplaced = std::numeric_limits<ir::PeId>::max();
 
 struct QuickFigures {
   bool routable = true;  ///< every edge has a path through the links
+  bool loops_covered = true;  ///< every loop carries enough initial tokens, both strategies
   ir::PerStrategy<double> period{{0, 0}};
   ir::PerStrategy<std::uint32_t> latency{{0, 0}};
   double total_load = 0;  ///< sum of every resource's load (a tie-breaker for the search)
@@ -45,7 +49,7 @@ class QuickModel {
   double period_bound(ir::Strategy s, const std::vector<ir::PeId>& partial);
   std::uint32_t latency_bound(ir::Strategy s, const std::vector<ir::PeId>& partial) const;
 
-  /// The nodes in a topological order (ties by node index).
+  /// The nodes in a topological order of the edges without delay (ties by node index).
   const std::vector<ir::NodeId>& order() const { return order_; }
   /// Where a node may run: its candidates, or its pinned PE.
   const std::vector<ir::PeId>& allowed(ir::NodeId n) const { return allowed_[n]; }
@@ -77,6 +81,7 @@ class QuickModel {
   Router router_;
   Loads loads_;
   std::vector<ir::NodeId> order_;
+  std::vector<std::uint32_t> index_;  ///< index_[node]: its place in order_
   std::vector<std::vector<ir::PeId>> allowed_;
   std::vector<std::vector<bool>> reach_;
   std::vector<std::vector<const Route*>> routes_;  ///< [from][to], null when unreachable

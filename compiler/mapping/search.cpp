@@ -77,11 +77,12 @@ class Searcher {
   };
 
   /// The quick model's figures of a complete mapping (memory too for that objective); nullopt
-  /// when it breaks a constraint or has an edge without a path.
+  /// when it breaks a constraint, has an edge without a path or a loop its initial tokens do not
+  /// cover.
   std::optional<Scored> evaluate(const std::vector<ir::PeId>& pe_of) {
     ++result_.evaluated;
     QuickFigures q = model_.evaluate(pe_of);
-    if (!q.routable) return std::nullopt;
+    if (!q.routable || !q.loops_covered) return std::nullopt;
     Candidate c;
     c.pe_of = pe_of;
     c.period = q.period[o_.strategy];

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/byte_count.hpp"
+
 namespace dfgc {
 
 namespace {
@@ -128,7 +130,7 @@ class Builder {
       f.ports.resize(p_.dfg.actor_of(n).ports.size());
       for (std::uint32_t port = 0; port < f.ports.size(); ++port) {
         if (p_.dfg.actor_of(n).ports[port].dir == ir::PortDir::out) {
-          f.ports[port] = {plan_.port_buffer[n][port], 0};
+          f.ports[port].buffer = plan_.port_buffer[n][port];
           out_.buffers[f.ports[port].buffer].writer = {ir::Access::Kind::firing, n, port, 0};
         }
       }
@@ -136,10 +138,12 @@ class Builder {
     }
     for (ir::EdgeId e = 0; e < p_.dfg.edges.size(); ++e) {
       const ir::Edge& edge = p_.dfg.edges[e];
-      ir::PortBinding binding =
-          line_of[e] ? ir::PortBinding{line_id[e], line_of[e]->cycles}
-                     : ir::PortBinding{plan_.edge_buffer[e],
-                                       direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst])};
+      ir::PortBinding binding;
+      binding.buffer = line_of[e] ? line_id[e] : plan_.edge_buffer[e];
+      binding.lag = line_of[e] ? line_of[e]->cycles
+                               : direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst]);
+      binding.initial = edge.delay;
+      if (edge.delay) binding.initial_value = edge.initial;
       out_.firings[edge.dst].ports[edge.dst_port] = binding;
       out_.buffers[binding.buffer].readers.push_back(
           {ir::Access::Kind::firing, edge.dst, edge.dst_port, binding.lag});
@@ -153,8 +157,8 @@ class Builder {
       ir::IgCopy c;
       c.from = line.from;
       c.to = static_cast<ir::BufferId>(plan_.buffers.size() + d);
-      c.after = p_.dfg.edges[line.edge].dst;
-      c.first_cycle = latency_.edge_arrival[line.edge];
+      c.after = line.after;
+      c.first_cycle = line.first_cycle;
       c.from_lag = direct_read_lag(line.from, line.pe);
       out_.buffers[c.from].readers.push_back({ir::Access::Kind::copy, id, 0, c.from_lag});
       out_.buffers[c.to].writer = {ir::Access::Kind::copy, id, 0, 0};
@@ -174,8 +178,12 @@ class Builder {
         c.bytes = std::max(c.bytes, pc.graph.bytes[v]);
         out_.buffers[pc.buffers[v]].colour = first + pc.colouring.colour[v];
       }
-      out_.memory.push_back({pc.pe, pc.bytes_before, pc.colouring.bytes, pc.colouring.count});
+      out_.memory.push_back({pc.pe, pc.bytes_before, pc.colouring.bytes, pc.colouring.count, 0});
     }
+    for (const ir::Edge& e : p_.dfg.edges)
+      for (ir::MemoryReport& m : out_.memory)
+        if (e.delay && m.pe == p_.mapping.pe_of[e.dst])
+          m.initial = ir::add_bytes(m.initial, ir::mul_bytes(e.delay, p_.types[e.type].bytes()));
     for (ir::IgColour& c : out_.colours) {
       std::sort(c.members.begin(), c.members.end(), [&](ir::BufferId a, ir::BufferId b) {
         return out_.buffers[a].name < out_.buffers[b].name;

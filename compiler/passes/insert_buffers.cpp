@@ -44,7 +44,7 @@ class Inserter {
   void insert_output(ir::NodeId n, std::uint32_t port, const std::vector<ir::EdgeId>& edges) {
     std::map<ir::PeId, ir::BufferId> in_memory;
     const ir::PeId home = mapping_.pe_of[n];
-    const ir::TypeId type = dfg_.actor_of(n).ports[port].type;
+    const ir::TypeId type = dfg_.block_type(n, port);
     ir::BufferId root = add_buffer(n, port, type, home, 0);
     plan_.port_buffer[n][port] = root;
     in_memory[memory_of(home)] = root;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "support/assert.hpp"
+
 namespace dfgc {
 
 std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers) {
@@ -11,25 +13,106 @@ std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers) {
   return transfers + 1;
 }
 
+FirstCycles first_cycles(const ir::Dfg& dfg, const std::vector<std::uint32_t>& edge_cycles,
+                         const std::vector<std::uint32_t>& floor) {
+  const std::size_t n = dfg.nodes.size();
+  std::vector<std::int64_t> first(n, 0);
+  if (!floor.empty()) first.assign(floor.begin(), floor.end());
+  std::vector<std::optional<ir::EdgeId>> via(n);  // the edge that last raised a node
+  // Relaxing in topological order settles a graph without loops in one round; each loop may
+  // take one round more. A round n + 1 that still raises a node has met a loop that gains.
+  const std::vector<ir::NodeId> order = topological_order(dfg);
+  std::vector<std::vector<ir::EdgeId>> in_edges(n);
+  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges[dfg.edges[e].dst].push_back(e);
+  std::optional<ir::NodeId> raised;
+  for (std::size_t round = 0; round <= n; ++round) {
+    raised.reset();
+    for (ir::NodeId v : order)
+      for (ir::EdgeId e : in_edges[v]) {
+        const ir::Edge& edge = dfg.edges[e];
+        std::int64_t at = first[edge.src] + edge_cycles[e] - static_cast<std::int64_t>(edge.delay);
+        if (at <= first[v]) continue;
+        first[v] = at;
+        via[v] = e;
+        raised = v;
+      }
+    if (!raised) break;
+  }
+  FirstCycles result;
+  if (!raised) {
+    result.node.assign(first.begin(), first.end());
+    return result;
+  }
+  // Walking back n steps from a node raised in the last round lands on the gaining loop.
+  ir::NodeId v = *raised;
+  for (std::size_t i = 0; i < n; ++i) {
+    DFGC_INTERNAL_ASSERT(via[v], "a raised node without the edge that raised it");
+    v = dfg.edges[*via[v]].src;
+  }
+  UncoveredLoop loop;
+  ir::NodeId u = v;
+  do {
+    DFGC_INTERNAL_ASSERT(via[u], "a gaining loop without the edge that raised it");
+    ir::EdgeId e = *via[u];
+    loop.edges.push_back(e);
+    loop.cycles += edge_cycles[e];
+    loop.tokens += dfg.edges[e].delay;
+    u = dfg.edges[e].src;
+  } while (u != v);
+  std::reverse(loop.edges.begin(), loop.edges.end());
+  // Start at the loop's first edge in spec order, so that the message does not depend on where
+  // the walk entered it.
+  std::rotate(loop.edges.begin(), std::min_element(loop.edges.begin(), loop.edges.end()),
+              loop.edges.end());
+  result.node.assign(n, 0);
+  result.uncovered = std::move(loop);
+  return result;
+}
+
+std::optional<ir::Strategy> uncovered_strategy(const Latencies& latencies) {
+  for (ir::Strategy s : ir::kStrategies)
+    if (latencies[s].uncovered) return s;
+  return std::nullopt;
+}
+
+std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& dfg) {
+  std::string path = dfg.nodes[dfg.edges[loop.edges.front()].src].name;
+  for (ir::EdgeId e : loop.edges) path += " -> " + dfg.nodes[dfg.edges[e].dst].name;
+  const std::uint32_t lacks = loop.cycles - loop.tokens;
+  return fmt::format(
+      "loop {} takes {} cycle{} {} ({} transfer{}) but carries {} initial token{}; it lacks {} "
+      "token{}: each token must come round before the iteration that needs it",
+      path, loop.cycles, loop.cycles == 1 ? "" : "s",
+      s == ir::Strategy::overlap ? "with overlap" : "without overlap", loop.transfers,
+      loop.transfers == 1 ? "" : "s", loop.tokens, loop.tokens == 1 ? "" : "s", lacks,
+      lacks == 1 ? "" : "s");
+}
+
 namespace {
 
 Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
                    const BufferPlan& plan, const std::vector<std::uint32_t>& floor) {
   Latency l;
-  l.node.assign(dfg.nodes.size(), 0);
-  if (!floor.empty()) l.node = floor;
   l.edge_arrival.assign(dfg.edges.size(), 0);
-  std::vector<std::vector<ir::EdgeId>> in_edges(dfg.nodes.size());
-  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges[dfg.edges[e].dst].push_back(e);
-  for (ir::NodeId n : schedule.order)
-    for (ir::EdgeId e : in_edges[n]) {
-      const ir::Edge& edge = dfg.edges[e];
-      const PlannedBuffer& read = plan.buffers[plan.edge_buffer[e]];
-      // Another cpu of the host reads a firing's output in the next cycle (shared memory).
-      const std::uint32_t delay = plan.edge_shared[e] && !read.in ? 1 : edge_delay(s, read.hop);
-      l.edge_arrival[e] = l.node[edge.src] + delay;
-      l.node[n] = std::max(l.node[n], l.edge_arrival[e]);
-    }
+  l.edge_back.assign(dfg.edges.size(), 0);
+  std::vector<std::uint32_t> cycles(dfg.edges.size(), 0);
+  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) {
+    const ir::Edge& edge = dfg.edges[e];
+    const PlannedBuffer& read = plan.buffers[plan.edge_buffer[e]];
+    // Another cpu of the host reads a firing's output in the next cycle (shared memory).
+    const bool shared = plan.edge_shared[e] && !read.in;
+    l.edge_back[e] = !shared && read.hop == 0 && schedule.index[edge.dst] <= schedule.index[edge.src];
+    cycles[e] = shared ? 1 : edge_delay(s, read.hop) + l.edge_back[e];
+  }
+  FirstCycles first = first_cycles(dfg, cycles, floor);
+  l.node = std::move(first.node);
+  if (first.uncovered) {
+    for (ir::EdgeId e : first.uncovered->edges)
+      first.uncovered->transfers += plan.buffers[plan.edge_buffer[e]].hop;
+    l.uncovered = std::move(first.uncovered);
+  }
+  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)
+    l.edge_arrival[e] = l.node[dfg.edges[e].src] + cycles[e];
   std::uint32_t max_hop = 0;
   for (const PlannedTransfer& t : plan.transfers)
     max_hop = std::max(max_hop, plan.buffers[t.to].hop);
@@ -55,6 +138,7 @@ std::string dump(const Latencies& latencies, const ir::Program& p, const BufferP
   std::string out;
   for (ir::Strategy s : ir::kStrategies) {
     const Latency& l = latencies[s];
+    if (l.uncovered) out += fmt::format("{} {}\n", ir::to_string(s), describe(*l.uncovered, s, p.dfg));
     for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
       out += fmt::format("{} {} latency {}\n", ir::to_string(s), p.dfg.nodes[n].name, l.node[n]);
     for (std::size_t t = 0; t < plan.transfers.size(); ++t)

@@ -37,10 +37,24 @@
 /// L(n) is resynchronised by a delay line (resync_inputs).
 /// A transfer at hop h of an output of node m first moves a valid token in cycle L(m) + h.
 ///
+/// Initial tokens and loops. An edge e with d(e) initial tokens (`delay d`) hands its consumer,
+/// in iteration i, the token its producer made in iteration i - d(e) (in its first d(e)
+/// iterations, the initial tokens). Its token of iteration j is readable from cycle
+/// L(src) + cycles(e) + j, with cycles(e) = delay(e) + back(e): back(e) is 1 for an edge within
+/// one PE whose consumer fires no later than its producer in the PE's order (the consumer reads
+/// it in the next cycle, through a delay line that resync_inputs adds), 0 otherwise. So
+///   L(n) = the least L >= 0 with L(dst(e)) >= L(src(e)) + cycles(e) - d(e) for every edge,
+/// computed by longest paths (Bellman-Ford). Along a loop (a cycle of the data-flow graph) the
+/// constraints add up to cycles(loop) <= d(loop): a loop whose latency in cycles, its transfers'
+/// delays and back edges, exceeds its initial tokens has no solution; its tokens cannot cover
+/// the time its tokens take to come round. Latency then names that loop (`uncovered`), and the
+/// later passes do not run.
+///
 /// Needs: the Dfg, the Schedule (a topological order) and the BufferPlan. Produces: Latencies.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,9 +63,28 @@
 
 namespace dfgc {
 
+/// A loop whose latency in cycles exceeds its initial tokens.
+struct UncoveredLoop {
+  std::vector<ir::EdgeId> edges;  ///< in loop order
+  std::uint32_t cycles = 0;       ///< the sum of its edges' cycles
+  std::uint32_t tokens = 0;       ///< the sum of its edges' initial tokens
+  std::uint32_t transfers = 0;    ///< the transfers its tokens cross
+};
+
+/// The least first cycles of the nodes, none below its `floor` (empty: 0), given each edge's
+/// cycles (see above), or a loop that has none.
+struct FirstCycles {
+  std::vector<std::uint32_t> node;
+  std::optional<UncoveredLoop> uncovered;
+};
+FirstCycles first_cycles(const ir::Dfg& dfg, const std::vector<std::uint32_t>& edge_cycles,
+                         const std::vector<std::uint32_t>& floor = {});
+
 struct Latency {
   std::vector<std::uint32_t> node;          ///< per node: the first cycle it fires
   std::vector<std::uint32_t> edge_arrival;  ///< per edge: when its first valid token is readable
+  std::vector<std::uint8_t> edge_back;      ///< per edge: back(e), read the cycle after its write
+  std::optional<UncoveredLoop> uncovered;   ///< a loop its initial tokens do not cover
   std::vector<std::uint32_t>
       transfer_first;  ///< per transfer: the first cycle it moves a valid token
   std::vector<std::uint32_t> transfer_step;  ///< per transfer: its step in the transfer part
@@ -66,6 +99,12 @@ std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers);
 /// Per strategy, per node, a first cycle a node may not fire before (empty: none). The migration
 /// pass pads a moved node's path with it; its inputs then arrive early and get delay lines.
 using LatencyFloor = ir::PerStrategy<std::vector<std::uint32_t>>;
+
+/// The strategy whose latency has an uncovered loop, the overlap strategy first, if any.
+std::optional<ir::Strategy> uncovered_strategy(const Latencies& latencies);
+/// "loop f -> g -> f takes 4 cycles with overlap (2 transfers) but carries 1 initial token; it
+/// lacks 3": the error `check` and `compile` print, and `dfgc map` explains.
+std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& dfg);
 
 Latencies compute_latency(const ir::Dfg& dfg, const Schedule& schedule, const BufferPlan& plan,
                           const LatencyFloor& floor = {});

@@ -77,7 +77,8 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
   r.latencies = run_stage(hooks, Stage::latency,
                           [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
                           [&](const Latencies& l) { return dump(l, p, *r.plan); });
-  if (done(Stage::latency)) return r;
+  // A loop its initial tokens do not cover has no first cycles: check_loops() reports it.
+  if (done(Stage::latency) || uncovered_strategy(*r.latencies)) return r;
   r.delays = run_stage(
       hooks, Stage::resync_inputs,
       [&] { return resync_inputs(p.dfg, p.arch, p.mapping, *r.plan, *r.latencies); },

@@ -261,7 +261,8 @@ class StrategyBuilder {
     for (std::size_t port = 0; port < f.ports.size(); ++port)
       e.ports.push_back({actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
                          actor.ports[port].dir == ir::PortDir::in,
-                         slot(f.ports[port].buffer, f.ports[port].lag)});
+                         slot(f.ports[port].buffer, f.ports[port].lag), f.ports[port].initial,
+                         f.ports[port].initial_value, p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name});
     push(std::move(e));
   }
 
@@ -442,8 +443,10 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     if (program.arch.pes[pe].host != host) continue;
     const ir::Node& node = program.dfg.nodes[n];
     const ir::Actor& actor = program.dfg.actor_of(n);
-    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name, pe, {}, node.params};
-    for (const ir::Port& port : actor.ports) x.port_types.push_back(program.types[port.type].name);
+    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name,
+               pe, {}, node.params, node.repetitions};
+    for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
+      x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));
   }
   h.streams.resize(program.arch.pes.size());
@@ -523,8 +526,12 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
     if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
   }
   out += "\n";
-  for (const PortRef& port : e.ports)
-    out += fmt::format("        {} {}: {}\n", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+  for (const PortRef& port : e.ports) {
+    out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+    if (port.initial)
+      out += fmt::format(", in iterations 0 .. {} its initial tokens (= {})", port.initial - 1, port.initial_value);
+    out += "\n";
+  }
   if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
   if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
   if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);

@@ -91,6 +91,12 @@ struct PortRef {
   std::string elem;  ///< the C++ type of its token's elements: "float"
   bool input = true;
   SlotRef slot;
+  /// An input fed by an edge with initial tokens: in the node's first `initial` iterations it
+  /// reads initial token j (elements `initial_value`), storage of the node's own, instead of
+  /// `slot`.
+  std::uint32_t initial = 0;
+  std::string initial_value;
+  std::string type;  ///< its token type: "Matrix"
 };
 
 /// One allocation of a PE: a colour shared by buffer nodes that are never live at once.
@@ -146,8 +152,9 @@ struct PlanNode {
   ir::ActorId actor_id = 0;
   std::string class_name;  ///< the C++ class of its implementation on its PE: "Producer"
   ir::PeId pe = 0;
-  std::vector<std::string> port_types;  ///< per actor port, its token type: "Matrix"
+  std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
+  std::uint32_t repetitions = 1;        ///< its firings per iteration, made by one call
 };
 
 /// One thing a PE's thread does in a cycle, in order.

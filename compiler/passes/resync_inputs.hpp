@@ -8,6 +8,14 @@
 /// directly. So n reads in cycle c what arrived in cycle c - d, and every firing of n sees one
 /// iteration, c - L(n), on all its inputs. The copy runs from cycle arrival(e) on, whether or not n
 /// fires, right after n's place in its PE's order.
+///
+/// With initial tokens the same line keeps the tokens that come round early: an edge e with d(e)
+/// initial tokens hands n in iteration i its producer's token of iteration i - d(e), readable
+/// since arrival(e) + i - d(e), so its line is d = L(n) + d(e) - arrival(e) cycles (none when 0;
+/// n reads the initial tokens themselves in its first d(e) iterations, see build_ig). A back edge
+/// within a PE (its consumer fires no later than its producer in the PE's order, latency.hpp)
+/// always has a line, one cycle longer, whose copy runs right after the producer: it takes the
+/// token of the cycle, which the consumer reads d cycles later.
 /// Needs: the Dfg, the Mapping, the BufferPlan and the Latencies. Produces: DelayLines per
 /// strategy.
 #pragma once
@@ -26,6 +34,8 @@ struct DelayLine {
   ir::BufferId from = 0;  ///< the planned buffer the consumer would read without it
   ir::PeId pe = 0;
   std::uint32_t cycles = 0;
+  ir::NodeId after = 0;         ///< the copy runs right after this node's firing
+  std::uint32_t first_cycle = 0;  ///< the copy's first cycle
 };
 
 using DelayLines = ir::PerStrategy<std::vector<DelayLine>>;

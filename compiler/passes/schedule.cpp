@@ -9,12 +9,12 @@
 
 namespace dfgc {
 
-namespace {
 /// Kahn's algorithm with the ready nodes in a min-heap of node ids (spec order).
 std::vector<ir::NodeId> topological_order(const ir::Dfg& dfg) {
   std::vector<std::uint32_t> missing(dfg.nodes.size(), 0);
   std::vector<std::vector<ir::NodeId>> successors(dfg.nodes.size());
   for (const ir::Edge& e : dfg.edges) {
+    if (e.delay > 0) continue;
     ++missing[e.dst];
     successors[e.src].push_back(e.dst);
   }
@@ -30,10 +30,10 @@ std::vector<ir::NodeId> topological_order(const ir::Dfg& dfg) {
     for (ir::NodeId s : successors[n])
       if (--missing[s] == 0) ready.push(s);
   }
-  DFGC_INTERNAL_ASSERT(order.size() == dfg.nodes.size(), "the data-flow graph has a cycle");
+  DFGC_INTERNAL_ASSERT(order.size() == dfg.nodes.size(),
+                       "the data-flow graph has a cycle without initial tokens");
   return order;
 }
-}  // namespace
 
 Schedule schedule(const ir::Dfg& dfg, const ir::ArchGraph& arch, const ir::Mapping& mapping) {
   DFGC_INTERNAL_ASSERT(mapping.pe_of.size() == dfg.nodes.size(), "mapping of the wrong size");

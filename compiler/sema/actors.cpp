@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sema/expr.hpp"
 #include "sema/source_span.hpp"
 #include "sema/suggest.hpp"
 
@@ -32,16 +33,36 @@ std::optional<std::string> unusable_in_include(std::string_view header) {
   return std::nullopt;
 }
 
-void check_ports(const ast::ActorDecl& a, const TypeTable& types, ir::Actor& actor, ActorInfo& info,
+/// The most tokens one firing may move through a port.
+constexpr std::int64_t kMaxRate = 1 << 20;
+
+/// A port's `rate`: a compile-time integer in [1, kMaxRate]; 1 without one or after an error.
+std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceManager& sources,
+                         DiagnosticEngine& diags) {
+  if (!p.rate) return 1;
+  auto rate = count.eval(p.rate.get());
+  if (!rate || !count.require_fixed(*rate, fmt::format("the rate of port '{}'", p.name.name))) return 1;
+  if (rate->integer < 1 || rate->integer > kMaxRate) {
+    error_at(diags, span_of(*p.rate, sources),
+             fmt::format("port '{}' has rate {}; a firing moves 1 to {} tokens through a port",
+                         p.name.name, rate->integer, kMaxRate));
+    return 1;
+  }
+  return static_cast<std::uint32_t>(rate->integer);
+}
+
+void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& count,
+                 const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
                  DiagnosticEngine& diags) {
   NameTable names("port");
   for (const ast::PortDecl& p : a.ports) {
     auto type = types.names.resolve(p.type, diags);
+    const std::uint32_t rate = check_rate(p, count, sources, diags);
     if (!names.declare(p.name, actor.ports.size(), diags)) continue;
     check_cxx_name(p.name, "port", diags);
     ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
     actor.ports.push_back(
-        {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc});
+        {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc, rate});
     info.ports.push_back(&p);
     info.port_type_ok.push_back(type && types.ok[*type]);
   }
@@ -145,6 +166,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
                         const SourceManager& sources, DiagnosticEngine& diags) {
   ActorTable table;
   Evaluator eval(params, sources, diags, ExprMode::value);
+  Evaluator count(params, sources, diags, ExprMode::integer);
   for (const auto& module : spec.modules) {
     const std::string spec_file = module->file != 0 ? sources.name(module->file) : std::string();
     for (const ast::ActorDecl& a : module->actors) {
@@ -155,7 +177,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       actor.loc = a.name.loc;
       ActorInfo info;
       info.decl = &a;
-      check_ports(a, types, actor, info, diags);
+      check_ports(a, types, count, sources, actor, info, diags);
       check_params(a, eval, actor, info, sources, diags);
       check_impls(a, spec_file, actor, diags);
       check_uses(a, actor, diags);

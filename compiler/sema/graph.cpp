@@ -2,12 +2,17 @@
 /// Checks the app's edges and the graph they form.
 #include "sema/graph.hpp"
 
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "sema/expr.hpp"
 #include "sema/source_span.hpp"
 
 namespace dfgc::sema {
@@ -15,6 +20,26 @@ namespace dfgc::sema {
 namespace {
 
 constexpr std::uint32_t kArrowLength = 2;
+/// The most initial tokens of one edge: each is a token of storage on the consumer's PE.
+constexpr std::int64_t kMaxDelay = 1 << 20;
+
+/// Whether `v` is a value of integer element type `t`.
+bool fits(ir::ElemType t, std::int64_t v) {
+  auto within = [v](std::int64_t lo, std::int64_t hi) { return v >= lo && v <= hi; };
+  switch (t) {
+    case ir::ElemType::i8: return within(INT8_MIN, INT8_MAX);
+    case ir::ElemType::i16: return within(INT16_MIN, INT16_MAX);
+    case ir::ElemType::i32: return within(INT32_MIN, INT32_MAX);
+    case ir::ElemType::i64: return true;
+    case ir::ElemType::u8: return within(0, UINT8_MAX);
+    case ir::ElemType::u16: return within(0, UINT16_MAX);
+    case ir::ElemType::u32: return within(0, UINT32_MAX);
+    case ir::ElemType::u64: return v >= 0;
+    case ir::ElemType::f32:
+    case ir::ElemType::f64: return true;
+  }
+  return true;
+}
 
 struct End {
   ir::NodeId node = 0;
@@ -36,8 +61,10 @@ std::string edge_text(const ir::Edge& e, const NodeTable& nodes, const ActorTabl
 class EdgeChecker {
  public:
   EdgeChecker(const NodeTable& nodes, const ActorTable& actors, const TypeTable& types,
-              DiagnosticEngine& diags)
-      : nodes_(nodes), actors_(actors), types_(types), diags_(diags) {}
+              const ParamTable& params, const SourceManager& sources, DiagnosticEngine& diags)
+      : nodes_(nodes), actors_(actors), types_(types), sources_(sources), diags_(diags),
+        count_(params, sources, diags, ExprMode::integer),
+        value_(params, sources, diags, ExprMode::value) {}
 
   void edge(const ast::EdgeDecl& e);
   /// Inputs without a producer (errors) and outputs without a consumer (warnings), for the
@@ -51,6 +78,8 @@ class EdgeChecker {
   std::optional<End> resolve(const ast::PortRef& ref);
   bool check_direction(const ast::PortRef& ref, End end, ir::PortDir wanted) const;
   bool check_types(const ast::EdgeDecl& e, End src, End dst);
+  /// The initial tokens of `delay N [= value]` into `edge`; false after an error.
+  bool check_delay(const ast::EdgeDecl& e, ir::Edge& edge);
   const ir::Port& port(End end) const {
     return actors_.actors[*nodes_.actor_of[end.node]].ports[end.port];
   }
@@ -61,7 +90,10 @@ class EdgeChecker {
   const NodeTable& nodes_;
   const ActorTable& actors_;
   const TypeTable& types_;
+  const SourceManager& sources_;
   DiagnosticEngine& diags_;
+  Evaluator count_;  ///< delays: compile-time integers
+  Evaluator value_;  ///< initial values: integers or reals
   std::set<ir::NodeId> suspect_;
   std::map<std::pair<ir::NodeId, std::uint32_t>, const ast::EdgeDecl*> producer_;
   std::set<std::pair<ir::NodeId, std::uint32_t>> consumed_;
@@ -138,16 +170,57 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
             fmt::format("first edge into '{}' is here", qualified(e.dst)));
     return;
   }
-  if (src->node == dst->node) {
+  if (!check_types(e, *src, *dst)) return;
+  ir::Edge edge{src->node, src->port, dst->node, dst->port, port(*src).type, e.loc};
+  if (!check_delay(e, edge)) return;
+  if (src->node == dst->node && edge.delay == 0) {
     diags_.error(e.loc,
-                 fmt::format("edge from node '{}' to itself; dfgc has no delay tokens yet, so a "
-                             "self-loop can never fire",
-                             e.src.node.name),
+                 fmt::format("edge from node '{}' to itself carries no initial token, so the "
+                             "node waits for itself forever; give it one: `{} -> {} delay 1;`",
+                             e.src.node.name, qualified(e.src), qualified(e.dst)),
                  kArrowLength);
     return;
   }
-  if (!check_types(e, *src, *dst)) return;
-  edges.push_back({src->node, src->port, dst->node, dst->port, port(*src).type, e.loc});
+  edges.push_back(std::move(edge));
+}
+
+bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
+  if (!e.delay) return true;
+  auto count = count_.eval(e.delay.get());
+  if (!count || !count_.require_fixed(*count, "a delay")) return false;
+  if (count->integer < 1 || count->integer > kMaxDelay) {
+    error_at(diags_, span_of(*e.delay, sources_),
+             fmt::format("a delay is 1 to {} initial tokens, not {}{}", kMaxDelay, count->integer,
+                         count->integer == 0 ? "; an edge without initial tokens has no `delay`"
+                                             : ""));
+    return false;
+  }
+  edge.delay = static_cast<std::uint32_t>(count->integer);
+  if (!e.initial) return true;
+  auto value = value_.eval(e.initial.get());
+  if (!value || !value_.require_fixed(*value, "an initial value")) return false;
+  const ir::TokenType& type = types_.types[edge.type];
+  const bool real = type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::f64;
+  auto refuse = [&](std::string why) {
+    error_at(diags_, span_of(*e.initial, sources_),
+             fmt::format("initial value {} {} for the {} elements of '{}'", to_text(*e.initial),
+                         why, ir::spec_name(type.elem), type.name));
+    return false;
+  };
+  if (value->kind == Number::Kind::boolean) return refuse("is a bool, not a number,");
+  if (real) {
+    double v = value->kind == Number::Kind::real ? value->real
+                                                 : static_cast<double>(value->integer);
+    if (type.elem == ir::ElemType::f32 && std::fabs(v) > FLT_MAX) return refuse("is out of range");
+    edge.initial = real_text(v);
+    return true;
+  }
+  if (value->kind != Number::Kind::integer) return refuse("is not an integer");
+  if (!fits(type.elem, value->integer)) return refuse("is out of range");
+  edge.initial = value->integer == std::numeric_limits<std::int64_t>::min()
+                     ? "(-9223372036854775807 - 1)"
+                     : std::to_string(value->integer);
+  return true;
 }
 
 void EdgeChecker::connectivity() {
@@ -177,8 +250,9 @@ void EdgeChecker::connectivity() {
 
 std::vector<ir::Edge> check_edges(const ast::AppDecl& app, const NodeTable& nodes,
                                   const ActorTable& actors, const TypeTable& types,
+                                  const ParamTable& params, const SourceManager& sources,
                                   DiagnosticEngine& diags) {
-  EdgeChecker checker(nodes, actors, types, diags);
+  EdgeChecker checker(nodes, actors, types, params, sources, diags);
   for (const ast::EdgeDecl& e : app.edges) checker.edge(e);
   checker.connectivity();
   return std::move(checker.edges);
@@ -188,7 +262,7 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
                   const ActorTable& actors, DiagnosticEngine& diags) {
   std::vector<std::vector<ir::EdgeId>> out(nodes.nodes.size());
   for (std::size_t e = 0; e < edges.size(); ++e)
-    out[edges[e].src].push_back(static_cast<ir::EdgeId>(e));
+    if (edges[e].delay == 0) out[edges[e].src].push_back(static_cast<ir::EdgeId>(e));
   enum class Color { white, grey, black };
   std::vector<Color> color(nodes.nodes.size(), Color::white);
   struct Frame {
@@ -223,8 +297,9 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
         path += " -> " + nodes.nodes[stack[i].node].name;
       path += " -> " + nodes.nodes[to].name;
       auto b = diags.error(edges[e].loc,
-                           fmt::format("cycle in the data-flow graph: {}; dfgc has no delay tokens "
-                                       "yet, so a cycle can never fire",
+                           fmt::format("cycle in the data-flow graph: {} carries no initial token, "
+                                       "so none of its nodes can ever fire; it lacks 1 token "
+                                       "(give one of its edges `delay 1`)",
                                        path),
                            kArrowLength);
       for (std::size_t i = k + 1; i < stack.size(); ++i) {

@@ -13,12 +13,15 @@
 
 namespace dfgc::sema {
 
-/// The app's edges whose ports resolve and point the right way, in spec order.
+/// The app's edges whose ports resolve and point the right way, in spec order, with their
+/// initial tokens (`delay N [= value]`).
 std::vector<ir::Edge> check_edges(const ast::AppDecl& app, const NodeTable& nodes,
                                   const ActorTable& actors, const TypeTable& types,
+                                  const ParamTable& params, const SourceManager& sources,
                                   DiagnosticEngine& diags);
 
-/// One error per cycle found by a depth-first search in spec order, at the edge closing it.
+/// One error per cycle without initial tokens (its edges have no `delay`) found by a
+/// depth-first search in spec order, at the edge closing it.
 void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
                   const ActorTable& actors, DiagnosticEngine& diags);
 

@@ -8,6 +8,7 @@
 #include "sema/arch.hpp"
 #include "sema/graph.hpp"
 #include "sema/params.hpp"
+#include "sema/rates.hpp"
 #include "sema/types.hpp"
 #include "support/assert.hpp"
 
@@ -26,7 +27,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
   auto nodes =
       sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
-  auto edges = sema::check_edges(*app, nodes, actors, types, diags);
+  auto edges = sema::check_edges(*app, nodes, actors, types, params, sources, diags);
   sema::check_cycles(edges, nodes, actors, diags);
   // Links left out of a broken arch would make paths look missing.
   if (arch && arch->ok) sema::check_reachability(edges, nodes, actors, *arch, diags);
@@ -49,6 +50,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
     program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
+  if (!sema::solve_rates(program, diags)) return std::nullopt;
   return program;
 }
 

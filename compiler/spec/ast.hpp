@@ -71,6 +71,7 @@ struct PortDecl {
   Ident type;
   Ident name;
   SourceLoc loc;
+  ExprPtr rate;  ///< `in T x rate 2;`: tokens one firing consumes or produces; null for 1
 };
 
 /// `param int nb_loop = 100;` inside an actor. The default may be absent (then every node must
@@ -183,11 +184,15 @@ struct PortRef {
   SourceLoc loc;
 };
 
-/// `p.m -> i1.a;` (one statement may chain several: `p.m -> i1.a;` only, one edge each)
+/// `p.m -> i1.a;`, or with initial tokens `f.y -> f.state delay 1;` (zeros) and
+/// `f.y -> f.state delay 2 = 0.5;` (every element of each initial token set to the value).
 struct EdgeDecl {
   PortRef src;
   PortRef dst;
-  SourceLoc loc;  ///< the arrow
+  SourceLoc loc;      ///< the arrow
+  ExprPtr delay;      ///< the count of initial tokens, null without `delay`
+  SourceLoc delay_loc;  ///< the `delay` keyword
+  ExprPtr initial;    ///< the value after `=`, null for zeros
 };
 
 /// `app overlap on two_hosts { ... }`

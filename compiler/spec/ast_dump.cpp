@@ -84,7 +84,9 @@ Item actor_item(const ActorDecl& a) {
   Item item{a.loc, "actor " + a.name.name, {}};
   for (const PortDecl& p : a.ports) {
     const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
-    item.children.push_back({p.loc, fmt::format("{} {} {}", dir, p.type.name, p.name.name), {}});
+    std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
+    if (p.rate) text += " rate " + expr_text(*p.rate);
+    item.children.push_back({p.loc, text, {}});
   }
   for (const ActorParamDecl& p : a.params) {
     std::string text = fmt::format("param {} {}", p.type.name, p.name.name);
@@ -137,11 +139,13 @@ Item app_item(const AppDecl& a) {
           {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
     item.children.push_back(std::move(node));
   }
-  for (const EdgeDecl& e : a.edges)
-    item.children.push_back({e.loc,
-                             fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
-                                         e.dst.node.name, e.dst.port.name),
-                             {}});
+  for (const EdgeDecl& e : a.edges) {
+    std::string text = fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
+                                   e.dst.node.name, e.dst.port.name);
+    if (e.delay) text += " delay " + expr_text(*e.delay);
+    if (e.initial) text += " = " + expr_text(*e.initial);
+    item.children.push_back({e.loc, text, {}});
+  }
   return item;
 }
 

@@ -460,7 +460,7 @@ bool Parser::parse_uses(ast::ActorDecl& actor) {
   return expect_semi("uses declaration");
 }
 
-// port := ('in'|'out') IDENT IDENT ';'
+// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
   d.loc = tok_.loc;
@@ -473,6 +473,11 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
   if (!name) return false;
   d.type = std::move(*type);
   d.name = std::move(*name);
+  if (at_word("rate")) {
+    advance();
+    d.rate = parse_expr();
+    if (!d.rate) return false;
+  }
   actor.ports.push_back(std::move(d));
   return expect_semi("port declaration");
 }
@@ -850,7 +855,7 @@ bool Parser::parse_assign(ast::NodeDecl& node) {
   return expect_semi("parameter value");
 }
 
-// edge := portref '->' portref ';'
+// edge := portref '->' portref [ 'delay' expr [ '=' expr ] ] ';'
 bool Parser::parse_edge(ast::AppDecl& app) {
   ast::EdgeDecl d;
   auto src = parse_portref("before '->'");
@@ -866,6 +871,17 @@ bool Parser::parse_edge(ast::AppDecl& app) {
   if (!dst) return false;
   d.src = std::move(*src);
   d.dst = std::move(*dst);
+  if (at_word("delay")) {
+    d.delay_loc = tok_.loc;
+    advance();
+    d.delay = parse_expr();
+    if (!d.delay) return false;
+    if (at(Tok::equal)) {
+      advance();
+      d.initial = parse_expr();
+      if (!d.initial) return false;
+    }
+  }
   app.edges.push_back(std::move(d));
   return expect_semi("edge");
 }

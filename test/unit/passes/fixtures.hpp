@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "passes/insert_buffers.hpp"
+#include "passes/latency.hpp"
 #include "passes/program_builder.hpp"
+#include "passes/schedule.hpp"
 
 namespace dfgc::test {
 
@@ -119,6 +122,72 @@ inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window,
 /// The same on cluster16 with `cores` cpus a host.
 inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20, int cores = 1) {
   return random_program(seed, nodes, window, [cores](ProgramBuilder& b) { cluster16(b, cores); });
+}
+
+/// random_program() with loops: about a fifth of the Join nodes leave input y open, and once every
+/// node is placed each such input is fed by an output of the node itself or of a later one
+/// (which closes a loop through the Join), over an edge of 1 to 3 initial tokens; then each loop
+/// whose latency its tokens do not cover (first_cycles) gets the tokens it lacks on its delayed
+/// edge, until every loop is covered under both strategies.
+inline ir::Program random_loop_program(std::uint32_t seed, int nodes,
+                                       std::vector<std::string>* raised = nullptr) {
+  ProgramBuilder b("loops");
+  b.type("T", ir::ElemType::f32, 1024);
+  add_generic_actors(b, "T");
+  cluster16(b);
+  std::mt19937 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::vector<std::string> pes;
+  for (const ir::Pe& pe : b.program().arch.pes) pes.push_back(pe.name);
+  std::vector<std::string> all;                       // every output
+  std::vector<std::pair<std::string, int>> pending;  // open inputs, with their node's index
+  std::vector<int> first_output;                      // per node: its first output in `all`
+  for (int i = 0; i < nodes; ++i) {
+    std::string name = "n" + std::to_string(i);
+    const std::string& pe = pes[static_cast<std::size_t>(pick(static_cast<int>(pes.size())))];
+    auto recent = [&] { return all[all.size() - 1 - static_cast<std::size_t>(pick(std::min<int>(6, static_cast<int>(all.size()))))]; };
+    int kind = all.empty() ? 0 : i == nodes - 1 ? 1 : pick(10);
+    first_output.push_back(static_cast<int>(all.size()));
+    if (kind == 0) b.node(name, "Source", pe);
+    else if (kind == 1) b.node(name, "Sink", pe).edge(recent(), name + ".i");
+    else if (kind <= 4) b.node(name, "Map", pe).edge(recent(), name + ".i");
+    else if (kind <= 6) b.node(name, "Split", pe).edge(recent(), name + ".i");
+    else {
+      b.node(name, "Join", pe).edge(recent(), name + ".x");
+      if (pick(2) == 0) pending.emplace_back(name + ".y", i);
+      else b.edge(recent(), name + ".y");
+    }
+    const ir::Actor& actor = b.program().dfg.actors[b.program().dfg.nodes.back().actor];
+    for (const ir::Port& port : actor.ports)
+      if (port.dir == ir::PortDir::out) all.push_back(name + "." + port.name);
+  }
+  for (const auto& [input, node] : pending) {
+    int from = first_output[static_cast<std::size_t>(node)];
+    int span = static_cast<int>(all.size()) - from;
+    b.edge(all[static_cast<std::size_t>(from + pick(std::min(span, 8)))], input,
+           1 + static_cast<std::uint32_t>(pick(3)));
+  }
+  ir::Program p = b.build();
+  for (int round = 0; round < 64; ++round) {
+    bool covered = true;
+    for (ir::Strategy s : ir::kStrategies) {
+      Schedule order = schedule(p.dfg, p.arch, p.mapping);
+      BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
+      Latencies l = compute_latency(p.dfg, order, plan);
+      if (!l[s].uncovered) continue;
+      covered = false;
+      const UncoveredLoop& loop = *l[s].uncovered;
+      for (ir::EdgeId e : loop.edges)
+        if (p.dfg.edges[e].delay) {
+          p.dfg.edges[e].delay += loop.cycles - loop.tokens;
+          if (raised) raised->push_back(p.dfg.nodes[p.dfg.edges[e].dst].name);
+          break;
+        }
+      break;
+    }
+    if (covered) break;
+  }
+  return p;
 }
 
 }  // namespace dfgc::test

@@ -98,8 +98,8 @@ class ProgramBuilder {
     return *this;
   }
 
-  /// "p.m" -> "i1.a".
-  ProgramBuilder& edge(std::string_view from, std::string_view to) {
+  /// "p.m" -> "i1.a", with `delay` initial tokens.
+  ProgramBuilder& edge(std::string_view from, std::string_view to, std::uint32_t delay = 0) {
     auto [src, src_port] = endpoint(from);
     auto [dst, dst_port] = endpoint(to);
     ir::Edge e;
@@ -108,6 +108,7 @@ class ProgramBuilder {
     e.dst = dst;
     e.dst_port = dst_port;
     e.type = p_.dfg.actor_of(src).ports[src_port].type;
+    e.delay = delay;
     p_.dfg.edges.push_back(std::move(e));
     return *this;
   }

@@ -137,8 +137,12 @@ class Simulator {
       std::string what = fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name);
       check_idle(s, false, c, what);
       check_pes(s, f.pe, false, c, what);
+      // An edge with initial tokens hands over its producer's token of iteration - delay; the
+      // firing reads the initial tokens themselves before that.
+      const std::uint32_t delay = f.ports[port].initial;
+      if (iteration < delay) continue;
       auto [src, src_port] = feeder_[n][port];
-      expect(at(s), {src, src_port, iteration}, c, what);
+      expect(at(s), {src, src_port, iteration - delay}, c, what);
     }
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
       if (actor.ports[port].dir != ir::PortDir::out) continue;

@@ -2,8 +2,9 @@
 // compiler/passes/latency.hpp, on the storage the colours allocate. Every slot holds a tag: the
 // output (node, port) and iteration of the token in it. The simulation checks that
 //  - every firing at cycle c >= latency reads, on every input, the token of iteration
-//    c - latency of the output that feeds it (so all inputs carry one iteration, and no shared
-//    storage clobbered it);
+//    c - latency - delay of the output that feeds it, delay being the initial tokens of its edge
+//    (so all inputs carry one iteration, and no shared storage clobbered it); an input's first
+//    `delay` iterations read the initial tokens;
 //  - every transfer and delay copy, from its first cycle, moves the token it should;
 //  - with overlap, no firing or copy touches a slot that a transfer reads or writes during the
 //    cycle, and no two transfers write one slot; without overlap, no transfer step reads a slot

@@ -74,21 +74,28 @@ TEST_CASE("--Werror makes an unconsumed output an error", "[sema]") {
         "11:6: error: output 'o' of node 'p' has no consumer; its tokens are dropped [-Werror]\n");
 }
 
-TEST_CASE("self-loops and cycles can never fire", "[sema]") {
+TEST_CASE("self-loops and cycles without initial tokens can never fire", "[sema]") {
   CHECK(diagnose(app("node p : P @ A.cpu; node f : F @ A.cpu; node g : F @ A.cpu;\n"
                      "node h : F @ A.cpu; node d : D @ A.cpu;\n"
                      "p.o -> f.i; f.o -> g.i; g.o -> h.i; h.o -> f.j; h.o -> g.j; g.o -> d.i;\n"
                      "node s : F @ A.cpu;\np.o -> s.i; s.o -> s.j;\n")) ==
         "12:6: error: input 'j' of node 'h' is not connected\n"
-        "13:41-42: error: cycle in the data-flow graph: f -> g -> h -> f; dfgc has no delay tokens "
-        "yet, so a cycle can never fire\n"
+        "13:41-42: error: cycle in the data-flow graph: f -> g -> h -> f carries no initial token, "
+        "so none of its nodes can ever fire; it lacks 1 token (give one of its edges `delay 1`)\n"
         "  13:17-18: note: edge f.o -> g.i is on the cycle\n"
         "  13:29-30: note: edge g.o -> h.i is on the cycle\n"
-        "13:53-54: error: cycle in the data-flow graph: g -> h -> g; dfgc has no delay tokens yet, "
-        "so a cycle can never fire\n"
+        "13:53-54: error: cycle in the data-flow graph: g -> h -> g carries no initial token, so "
+        "none of its nodes can ever fire; it lacks 1 token (give one of its edges `delay 1`)\n"
         "  13:29-30: note: edge g.o -> h.i is on the cycle\n"
-        "15:17-18: error: edge from node 's' to itself; dfgc has no delay tokens yet, so a "
-        "self-loop can never fire\n");
+        "15:17-18: error: edge from node 's' to itself carries no initial token, so the node waits "
+        "for itself forever; give it one: `s.o -> s.j delay 1;`\n");
+}
+
+TEST_CASE("cycles with initial tokens are legal", "[sema]") {
+  CHECK(diagnose(app("node p : P @ A.cpu; node f : F @ A.cpu; node g : F @ A.cpu;\n"
+                     "node d : D @ A.cpu;\n"
+                     "p.o -> f.i; f.o -> g.i; g.o -> f.j delay 2; p.o -> g.j; g.o -> d.i;\n"
+                     "node s : F @ A.cpu;\np.o -> s.i; s.o -> s.j delay 1 = 3;\n")) == "");
 }
 
 TEST_CASE("every edge between PEs has a path of links", "[sema]") {

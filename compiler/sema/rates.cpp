@@ -1,0 +1,239 @@
+#include "sema/rates.hpp"
+
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace dfgc::sema {
+
+namespace {
+
+constexpr std::uint32_t kArrowLength = 2;
+
+/// A positive fraction, kept reduced; nullopt when a product overflows.
+struct Ratio {
+  std::uint64_t num = 1, den = 1;
+};
+
+std::optional<Ratio> times(Ratio r, std::uint64_t num, std::uint64_t den) {
+  std::uint64_t a = std::gcd(r.num, den), b = std::gcd(num, r.den);
+  std::uint64_t n = 0, d = 0;
+  if (__builtin_mul_overflow(r.num / a, num / b, &n) || __builtin_mul_overflow(r.den / b, den / a, &d))
+    return std::nullopt;
+  std::uint64_t g = std::gcd(n, d);
+  return Ratio{n / g, d / g};
+}
+
+std::string edge_text(const ir::Program& p, const ir::Edge& e) {
+  const ir::Port& out = p.dfg.actor_of(e.src).ports[e.src_port];
+  const ir::Port& in = p.dfg.actor_of(e.dst).ports[e.dst_port];
+  return fmt::format("edge {}.{} -> {}.{}: {} out, {} in", p.dfg.nodes[e.src].name, out.name,
+                     p.dfg.nodes[e.dst].name, in.name, out.rate, in.rate);
+}
+
+class Solver {
+ public:
+  Solver(ir::Program& p, DiagnosticEngine& diags) : p_(p), diags_(diags) {}
+
+  bool run() {
+    const std::size_t n = p_.dfg.nodes.size();
+    q_.assign(n, std::nullopt);
+    via_.assign(n, std::nullopt);
+    adjacent_.resize(n);
+    for (ir::EdgeId e = 0; e < p_.dfg.edges.size(); ++e) {
+      adjacent_[p_.dfg.edges[e].src].push_back(e);
+      adjacent_[p_.dfg.edges[e].dst].push_back(e);
+    }
+    std::vector<std::uint64_t> repetitions(n, 1);
+    for (ir::NodeId root = 0; root < n; ++root) {
+      if (q_[root]) continue;
+      std::vector<ir::NodeId> part;
+      if (!visit(root, part)) return false;
+      // The least integers: times the denominators' lcm, over the numerators' gcd.
+      std::uint64_t lcm = 1;
+      for (ir::NodeId v : part)
+        if (__builtin_mul_overflow(lcm / std::gcd(lcm, q_[v]->den), q_[v]->den, &lcm)) return too_large(v);
+      std::uint64_t g = 0;
+      for (ir::NodeId v : part) {
+        std::uint64_t x = q_[v]->num * (lcm / q_[v]->den);
+        if (x / (lcm / q_[v]->den) != q_[v]->num) return too_large(v);
+        repetitions[v] = x;
+        g = std::gcd(g, x);
+      }
+      for (ir::NodeId v : part) {
+        repetitions[v] /= g;
+        if (repetitions[v] > kMaxRepetitions) return too_large(v, repetitions[v]);
+      }
+    }
+    for (ir::NodeId v = 0; v < n; ++v) p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
+    return blocks();
+  }
+
+ private:
+  /// q of every node of root's connected part, relative to q(root) = 1.
+  bool visit(ir::NodeId root, std::vector<ir::NodeId>& part) {
+    q_[root] = Ratio{};
+    std::vector<ir::NodeId> work{root};
+    while (!work.empty()) {
+      ir::NodeId u = work.back();
+      work.pop_back();
+      part.push_back(u);
+      for (ir::EdgeId e : adjacent_[u]) {
+        const ir::Edge& edge = p_.dfg.edges[e];
+        const std::uint64_t out = p_.dfg.actor_of(edge.src).ports[edge.src_port].rate;
+        const std::uint64_t in = p_.dfg.actor_of(edge.dst).ports[edge.dst_port].rate;
+        const bool forward = edge.src == u;
+        const ir::NodeId v = forward ? edge.dst : edge.src;
+        auto want = forward ? times(*q_[u], out, in) : times(*q_[u], in, out);
+        if (!want) return overflow(e);
+        if (!q_[v]) {
+          q_[v] = want;
+          via_[v] = e;
+          work.push_back(v);
+        } else if (q_[v]->num != want->num || q_[v]->den != want->den) {
+          return inconsistent(e);
+        }
+      }
+    }
+    return true;
+  }
+
+  /// The edges from `v` up the search tree to its root, nearest first.
+  std::vector<ir::EdgeId> path_up(ir::NodeId v) const {
+    std::vector<ir::EdgeId> path;
+    while (via_[v]) {
+      path.push_back(*via_[v]);
+      const ir::Edge& e = p_.dfg.edges[*via_[v]];
+      v = e.src == v ? e.dst : e.src;
+    }
+    return path;
+  }
+
+  /// `e` closes a loop (in either direction) whose rates ask two repetitions of one node.
+  bool inconsistent(ir::EdgeId e) {
+    const ir::Edge& edge = p_.dfg.edges[e];
+    std::vector<ir::EdgeId> a = path_up(edge.src), b = path_up(edge.dst);
+    // Drop the common part above the lowest common ancestor.
+    while (!a.empty() && !b.empty() && a.back() == b.back()) {
+      a.pop_back();
+      b.pop_back();
+    }
+    std::vector<ir::EdgeId> loop = a;
+    loop.insert(loop.end(), b.rbegin(), b.rend());
+    auto report = diags_.error(
+        edge.loc,
+        fmt::format("inconsistent rates: around this loop of {} edges the rates ask node '{}' to "
+                    "fire at two different rates; in one iteration every edge must carry as many "
+                    "tokens out as in (repetitions x rate)",
+                    loop.size() + 1, p_.dfg.nodes[edge.dst].name),
+        kArrowLength);
+    report.note(edge.loc, edge_text(p_, edge), kArrowLength);
+    for (ir::EdgeId x : loop) report.note(p_.dfg.edges[x].loc, edge_text(p_, p_.dfg.edges[x]), kArrowLength);
+    return false;
+  }
+
+  bool overflow(ir::EdgeId e) {
+    diags_.error(p_.dfg.edges[e].loc,
+                 fmt::format("the repetition vector overflows a 64-bit integer at {}",
+                             edge_text(p_, p_.dfg.edges[e])),
+                 kArrowLength);
+    return false;
+  }
+
+  bool too_large(ir::NodeId v, std::uint64_t times = 0) {
+    const ir::Node& node = p_.dfg.nodes[v];
+    diags_.error(node.loc,
+                 times ? fmt::format("the rates ask node '{}' to fire {} times per iteration; dfgc "
+                                     "allows at most {} (the repetition vector is too large to "
+                                     "allocate its blocks)",
+                                     node.name, times, kMaxRepetitions)
+                       : fmt::format("the repetition vector overflows a 64-bit integer at node '{}'",
+                                     node.name),
+                 static_cast<std::uint32_t>(node.name.size()));
+    return false;
+  }
+
+  /// Each port's block type; the edges carry their source port's block.
+  bool blocks() {
+    for (ir::NodeId v = 0; v < p_.dfg.nodes.size(); ++v) {
+      ir::Node& node = p_.dfg.nodes[v];
+      const ir::Actor& actor = p_.dfg.actor_of(v);
+      bool multiple = false;
+      for (const ir::Port& port : actor.ports) multiple |= node.repetitions * port.rate > 1;
+      if (!multiple) continue;
+      for (const ir::Port& port : actor.ports) {
+        const std::uint64_t tokens = std::uint64_t{node.repetitions} * port.rate;
+        auto type = block_type(port.type, tokens, node);
+        if (!type) return false;
+        node.block_types.push_back(*type);
+      }
+    }
+    for (ir::Edge& e : p_.dfg.edges) e.type = p_.dfg.block_type(e.src, e.src_port);
+    return true;
+  }
+
+  std::optional<ir::TypeId> block_type(ir::TypeId base, std::uint64_t tokens, const ir::Node& node) {
+    if (tokens == 1) return base;
+    auto [it, fresh] = made_.try_emplace({base, tokens}, 0);
+    if (!fresh) return it->second;
+    const ir::TokenType t = p_.types[base];
+    if (tokens > kMaxRepetitions) return too_large_block(node, t, tokens);
+    ir::TokenType block;
+    block.elem = t.elem;
+    block.loc = t.loc;
+    std::int64_t value = 0, bytes = 0;
+    if (__builtin_mul_overflow(t.count.value, static_cast<std::int64_t>(tokens), &value) ||
+        __builtin_mul_overflow(value, static_cast<std::int64_t>(ir::elem_size(t.elem)), &bytes))
+      return too_large_block(node, t, tokens);
+    block.count.value = value;
+    const bool simple = t.count.text.find_first_of("+-*/%(,") == std::string::npos;
+    block.count.text = simple ? fmt::format("{} * {}", t.count.text, tokens)
+                              : fmt::format("({}) * {}", t.count.text, tokens);
+    block.count.runtime = t.count.runtime;
+    block.count.tree.kind = ir::SizeTerm::Kind::multiply;
+    ir::SizeTerm factor;
+    factor.value = static_cast<std::int64_t>(tokens);
+    block.count.tree.operands = {t.count.tree, factor};
+    // A name of its own: "<type>_x<tokens>", with more x while a declared type has it.
+    std::string name = fmt::format("{}_x{}", t.name, tokens);
+    while (named(name)) name = fmt::format("{}_x{}", name, tokens);
+    block.name = name;
+    p_.types.push_back(std::move(block));
+    it->second = static_cast<ir::TypeId>(p_.types.size() - 1);
+    return it->second;
+  }
+
+  bool named(const std::string& name) const {
+    for (const ir::TokenType& t : p_.types)
+      if (t.name == name) return true;
+    return false;
+  }
+
+  std::optional<ir::TypeId> too_large_block(const ir::Node& node, const ir::TokenType& t,
+                                            std::uint64_t tokens) {
+    diags_.error(node.loc,
+                 fmt::format("node '{}' moves blocks of {} tokens of type '{}' per iteration, "
+                             "whose size overflows a 64-bit integer or exceeds {} tokens",
+                             node.name, tokens, t.name, kMaxRepetitions),
+                 static_cast<std::uint32_t>(node.name.size()));
+    return std::nullopt;
+  }
+
+  ir::Program& p_;
+  DiagnosticEngine& diags_;
+  std::vector<std::optional<Ratio>> q_;
+  std::vector<std::optional<ir::EdgeId>> via_;  // the edge that reached a node in the search
+  std::vector<std::vector<ir::EdgeId>> adjacent_;
+  std::map<std::pair<ir::TypeId, std::uint64_t>, ir::TypeId> made_;
+};
+
+}  // namespace
+
+bool solve_rates(ir::Program& program, DiagnosticEngine& diags) { return Solver(program, diags).run(); }
+
+}  // namespace dfgc::sema

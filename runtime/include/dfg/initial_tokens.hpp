@@ -1,0 +1,23 @@
+/// \file
+/// dfg::fill_initial_tokens: the initial tokens of an input fed by an edge with a delay
+/// (`f.y -> f.state delay 2 = 0.5;`), one token a slot, every element set to the value. A node
+/// reads initial token j in its iteration j < delay, then its producer's tokens (the generated
+/// worker chooses the pointer per firing).
+///
+/// Guarantees: runs at start-up only, on the thread that owns the storage; `buffer` is a host
+/// buffer (HostBuffer, PinnedBuffer) or, through dfg/cuda/initial_tokens.hpp, a device buffer.
+/// Allocates nothing (the host fill) and throws nothing but what the GPU copy reports.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+namespace dfg {
+
+/// Sets every element of every slot of `buffer` (slots of `elements` T each) to `value`.
+template <class T, class Buffer>
+void fill_initial_tokens(const Buffer& buffer, std::size_t elements, T value) noexcept {
+  for (std::size_t i = 0; i < buffer.slots(); ++i) std::fill_n(buffer.template slot_as<T>(i), elements, value);
+}
+
+}  // namespace dfg
