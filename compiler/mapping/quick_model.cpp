@@ -38,6 +38,7 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
       router_(program.arch),
       loads_(program.arch, costs),
       order_(topological_order(program.dfg)),
+      walk_(program.dfg),
       reach_(reachability(program.arch)) {
   const ir::Dfg& dfg = p_.dfg;
   const std::size_t pes = p_.arch.pes.size();
@@ -124,7 +125,7 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
                         index_[edge.dst] <= index_[edge.src];
       cycles[e] = edge_shared_[e] ? 1 : edge_delay(s, edge_hop_[e]) + (back ? 1 : 0);
     }
-    FirstCycles first = first_cycles(p_.dfg, cycles);
+    FirstCycles first = first_cycles(p_.dfg, walk_, cycles);
     if (first.uncovered) f.loops_covered = false;
     f.latency[s] = first.node.empty() ? 0 : *std::max_element(first.node.begin(), first.node.end());
   }

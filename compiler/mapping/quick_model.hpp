@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "mapping/loads.hpp"
+#include "passes/latency.hpp"
 #include "passes/routes.hpp"
 
 namespace dfgc::mapping {
@@ -81,6 +82,7 @@ class QuickModel {
   Router router_;
   Loads loads_;
   std::vector<ir::NodeId> order_;
+  CycleWalk walk_;  ///< for first_cycles(), once
   std::vector<std::uint32_t> index_;  ///< index_[node]: its place in order_
   std::vector<std::vector<ir::PeId>> allowed_;
   std::vector<std::vector<bool>> reach_;

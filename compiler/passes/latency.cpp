@@ -13,22 +13,33 @@ std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers) {
   return transfers + 1;
 }
 
+CycleWalk::CycleWalk(const ir::Dfg& dfg) : order(topological_order(dfg)), in_edges(dfg.nodes.size()) {
+  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) {
+    in_edges[dfg.edges[e].dst].push_back(e);
+    if (dfg.edges[e].delay) delays = true;
+  }
+}
+
 FirstCycles first_cycles(const ir::Dfg& dfg, const std::vector<std::uint32_t>& edge_cycles,
+                         const std::vector<std::uint32_t>& floor) {
+  return first_cycles(dfg, CycleWalk(dfg), edge_cycles, floor);
+}
+
+FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
+                         const std::vector<std::uint32_t>& edge_cycles,
                          const std::vector<std::uint32_t>& floor) {
   const std::size_t n = dfg.nodes.size();
   std::vector<std::int64_t> first(n, 0);
   if (!floor.empty()) first.assign(floor.begin(), floor.end());
   std::vector<std::optional<ir::EdgeId>> via(n);  // the edge that last raised a node
-  // Relaxing in topological order settles a graph without loops in one round; each loop may
-  // take one round more. A round n + 1 that still raises a node has met a loop that gains.
-  const std::vector<ir::NodeId> order = topological_order(dfg);
-  std::vector<std::vector<ir::EdgeId>> in_edges(n);
-  for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) in_edges[dfg.edges[e].dst].push_back(e);
+  // Relaxing in topological order settles a graph without loops in one round (a graph without
+  // initial tokens has none: sema); each loop may take one round more. A round n + 1 that still
+  // raises a node has met a loop that gains.
   std::optional<ir::NodeId> raised;
   for (std::size_t round = 0; round <= n; ++round) {
     raised.reset();
-    for (ir::NodeId v : order)
-      for (ir::EdgeId e : in_edges[v]) {
+    for (ir::NodeId v : walk.order)
+      for (ir::EdgeId e : walk.in_edges[v]) {
         const ir::Edge& edge = dfg.edges[e];
         std::int64_t at = first[edge.src] + edge_cycles[e] - static_cast<std::int64_t>(edge.delay);
         if (at <= first[v]) continue;
@@ -36,6 +47,7 @@ FirstCycles first_cycles(const ir::Dfg& dfg, const std::vector<std::uint32_t>& e
         via[v] = e;
         raised = v;
       }
+    if (!walk.delays) raised.reset();
     if (!raised) break;
   }
   FirstCycles result;

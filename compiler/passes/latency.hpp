@@ -80,6 +80,17 @@ struct FirstCycles {
 FirstCycles first_cycles(const ir::Dfg& dfg, const std::vector<std::uint32_t>& edge_cycles,
                          const std::vector<std::uint32_t>& floor = {});
 
+/// What first_cycles() walks of a graph, computed once for the many calls of a mapping search.
+struct CycleWalk {
+  explicit CycleWalk(const ir::Dfg& dfg);
+  std::vector<ir::NodeId> order;                  ///< topological_order(dfg)
+  std::vector<std::vector<ir::EdgeId>> in_edges;  ///< per node, its input edges
+  bool delays = false;                            ///< some edge carries initial tokens
+};
+FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
+                         const std::vector<std::uint32_t>& edge_cycles,
+                         const std::vector<std::uint32_t>& floor = {});
+
 struct Latency {
   std::vector<std::uint32_t> node;          ///< per node: the first cycle it fires
   std::vector<std::uint32_t> edge_arrival;  ///< per edge: when its first valid token is readable
