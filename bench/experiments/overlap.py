@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -58,19 +59,34 @@ def ratio(a: str, b: str) -> str:
     return f"{float(a) / float(b):.3f}" if a and b and float(b) > 0 else ""
 
 
+def median_row(rows: list[dict]) -> dict:
+    """One row of several runs of the same point (results.csv files of several sweeps joined): each
+    measured column is its median over the runs, so that a burst of noise in one sweep moves
+    nothing."""
+    if len(rows) <= 1:
+        return rows[0] if rows else {}
+    out = dict(rows[0])
+    for key in ["period_ms"] + list(STAGES):
+        values = sorted(float(r[key]) for r in rows if r.get(key))
+        if values:
+            out[key] = f"{statistics.median(values):.6g}"
+    return out
+
+
 def table(rows: list[dict], gpus: int) -> list[dict]:
-    """The sweep on `gpus` GPUs, one row a point, in the columns of bench/plot_overlap.py."""
+    """The sweep on `gpus` GPUs, one row a point (the median of its runs), in the columns of
+    bench/plot_overlap.py."""
     program = "one_gpu" if gpus == 1 else "two_gpus"
     ok = [r for r in rows if r["status"] == "ok"]
     out = []
     for nb in sorted({int(r["NB"]) for r in ok if r.get("gpus") == str(gpus)}):
         def ref(mode):
-            return next((r for r in ok if r["program"] == "reference" and r["gpus"] == str(gpus)
-                         and r["NB"] == str(nb) and r["mode"] == mode), {})
+            return median_row([r for r in ok if r["program"] == "reference" and r["gpus"] == str(gpus)
+                               and r["NB"] == str(nb) and r["mode"] == mode])
 
         def gen(strategy):
-            return next((r.get("period_ms", "") for r in ok if r["program"] == program and r["NB"] == str(nb)
-                         and r["strategy"] == strategy), "")
+            return median_row([r for r in ok if r["program"] == program and r["NB"] == str(nb)
+                               and r["strategy"] == strategy]).get("period_ms", "")
 
         serial = ref("serial")
         if not serial:
