@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from harness import Experiment, Generated, Reference, labelled
 KNOBS = {"nb": "5 10 20 40 80 160 320 640 1280 2560 5120 10240", "iterations": "200", "gpus": "2"}
 
 STAGES = {"kernel_ms": "kernel gpu0", "kernel1_ms": "kernel gpu1", "h2d_ms": "H2D", "d2h_ms": "D2H",
-          "peer_ms": r"peer gpu0>gpu1", "p_ms": "P", "c_ms": "C"}
+          "peer_ms": r"peer gpu0>gpu1", "p_ms": "P", "c_ms": "C", "duplex_ms": r"H2D\+D2H at once"}
 
 
 def experiment(knobs: dict) -> Experiment:
@@ -51,42 +52,61 @@ def experiment(knobs: dict) -> Experiment:
 COLUMNS = ["nb_loop", "kernel_ms", "ref_overlap_ms", "ref_no_overlap_ms", "gen_overlap_neighbours_ms",
            "gen_overlap_barrier_ms", "gen_no_overlap_ms", "speedup_gen", "gen_over_ref", "bound_ms",
            "ref_overlap_1cpu_ms", "speedup_ref", "h2d_ms", "d2h_ms", "peer_ms", "p_ms", "c_ms", "bound_cpu_ms",
-           "bound_1cpu_ms"]
+           "bound_1cpu_ms", "duplex_ms", "bound_duplex_ms", "gen_over_duplex", "barrier_over_ref"]
 
 
 def ratio(a: str, b: str) -> str:
     return f"{float(a) / float(b):.3f}" if a and b and float(b) > 0 else ""
 
 
+def median_row(rows: list[dict]) -> dict:
+    """One row of several runs of the same point (results.csv files of several sweeps joined): each
+    measured column is its median over the runs, so that a burst of noise in one sweep moves
+    nothing."""
+    if len(rows) <= 1:
+        return rows[0] if rows else {}
+    out = dict(rows[0])
+    for key in ["period_ms"] + list(STAGES):
+        values = sorted(float(r[key]) for r in rows if r.get(key))
+        if values:
+            out[key] = f"{statistics.median(values):.6g}"
+    return out
+
+
 def table(rows: list[dict], gpus: int) -> list[dict]:
-    """The sweep on `gpus` GPUs, one row a point, in the columns of bench/plot_overlap.py."""
+    """The sweep on `gpus` GPUs, one row a point (the median of its runs), in the columns of
+    bench/plot_overlap.py."""
     program = "one_gpu" if gpus == 1 else "two_gpus"
     ok = [r for r in rows if r["status"] == "ok"]
     out = []
     for nb in sorted({int(r["NB"]) for r in ok if r.get("gpus") == str(gpus)}):
         def ref(mode):
-            return next((r for r in ok if r["program"] == "reference" and r["gpus"] == str(gpus)
-                         and r["NB"] == str(nb) and r["mode"] == mode), {})
+            return median_row([r for r in ok if r["program"] == "reference" and r["gpus"] == str(gpus)
+                               and r["NB"] == str(nb) and r["mode"] == mode])
 
         def gen(strategy):
-            return next((r.get("period_ms", "") for r in ok if r["program"] == program and r["NB"] == str(nb)
-                         and r["strategy"] == strategy), "")
+            return median_row([r for r in ok if r["program"] == program and r["NB"] == str(nb)
+                               and r["strategy"] == strategy]).get("period_ms", "")
 
         serial = ref("serial")
         if not serial:
             continue
         stage = {k: float(serial[k]) for k in STAGES if serial.get(k)}
-        bound = max(v for k, v in stage.items() if k not in ("p_ms", "c_ms"))
+        bound = max(v for k, v in stage.items() if k not in ("p_ms", "c_ms", "duplex_ms"))
+        # A token in and a token out share the link: the bound of a transfer-bound point.
+        duplex = max([bound] + [stage[k] for k in ("duplex_ms",) if k in stage])
         row = {"nb_loop": nb, "kernel_ms": serial.get("kernel_ms", ""), "ref_overlap_ms": ref("overlap").get("period_ms", ""),
                "ref_no_overlap_ms": serial["period_ms"], "ref_overlap_1cpu_ms": ref("overlap_1cpu").get("period_ms", ""),
                "gen_overlap_neighbours_ms": gen("overlap_neighbours"), "gen_overlap_barrier_ms": gen("overlap_barrier"),
-               "gen_no_overlap_ms": gen("no_overlap"), "bound_ms": f"{bound:.4f}",
+               "gen_no_overlap_ms": gen("no_overlap"), "bound_ms": f"{bound:.4f}", "bound_duplex_ms": f"{duplex:.4f}",
                "bound_cpu_ms": f"{max(bound, stage.get('p_ms', 0), stage.get('c_ms', 0)):.4f}",
                "bound_1cpu_ms": f"{max(bound, stage.get('p_ms', 0) + stage.get('c_ms', 0)):.4f}"}
-        for k in ("h2d_ms", "d2h_ms", "peer_ms", "p_ms", "c_ms"):
+        for k in ("h2d_ms", "d2h_ms", "peer_ms", "p_ms", "c_ms", "duplex_ms"):
             row[k] = serial.get(k, "")
         row["speedup_gen"] = ratio(row["gen_no_overlap_ms"], row["gen_overlap_neighbours_ms"])
         row["gen_over_ref"] = ratio(row["gen_overlap_neighbours_ms"], row["ref_overlap_ms"])
+        row["gen_over_duplex"] = ratio(row["gen_overlap_neighbours_ms"], row["bound_duplex_ms"])
+        row["barrier_over_ref"] = ratio(row["gen_overlap_barrier_ms"], row["ref_overlap_ms"])
         row["speedup_ref"] = ratio(row["ref_no_overlap_ms"], row["ref_overlap_ms"])
         out.append(row)
     return out
@@ -107,6 +127,12 @@ def report(rows: list[dict], results: Path) -> list[str]:
             writer.writeheader()
             writer.writerows(points)
         lines.append(f"  overlap on {gpus} GPU(s): {len(points)} points in {csv_path.name}")
+        lines.append("    nb_loop  generated  reference  bound(H2D+D2H at once, kernel)  gen/ref  gen/bound"
+                     "  barrier/ref  speedup(gen)")
+        for r in points:
+            lines.append(f"    {r['nb_loop']:>7}  {r['gen_overlap_neighbours_ms']:>9}  {r['ref_overlap_ms']:>9}"
+                         f"  {r['bound_duplex_ms']:>30}  {r['gen_over_ref']:>7}  {r['gen_over_duplex']:>9}"
+                         f"  {r['barrier_over_ref']:>11}  {r['speedup_gen']:>12}")
         plot = subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "plot_overlap.py"),
                                str(csv_path), "-o", str(csv_path.with_suffix(".png"))], capture_output=True, text=True)
         lines += ["    " + line for line in (plot.stdout + plot.stderr).splitlines()]

@@ -26,7 +26,9 @@
 // step produces k and consumes k - (2 * gpus + 2), the generated schedule's latency.
 //
 // --no-overlap: one thread, single buffers, every stage in turn and waited for:
-// P, H2D, Inc, [peer copy, Inc,] D2H, C; it also prints each stage's mean time.
+// P, H2D, Inc, [peer copy, Inc,] D2H, C; it also prints each stage's mean time, and that of a
+// token's H2D and D2H at once on gpu 0 (measured after the run): the bound of a transfer-bound
+// pipeline, which max(H2D, D2H) underestimates when the two directions share the link.
 //
 // Output: "iteration period: X ms over K iterations (after W warm-up cycles)", the line of the
 // generated program's --stats, with the period measured the same way (consumer's iteration ends
@@ -503,6 +505,29 @@ void run_serial(Pipeline& p, StageTimes& times) {
     p.iteration_end[static_cast<std::size_t>(k)] = Clock::now();
     if (steady) times.add(stage, host_ms(t1, p.iteration_end[static_cast<std::size_t>(k)]));
   }
+  // The bound of a transfer-bound pipeline on one GPU: a token in and a token out at once (the
+  // two copy engines share the link), measured apart from the iterations above so as not to
+  // change their period. The spare slots 1 keep the tokens of the run intact.
+  times.names.push_back("H2D+D2H at once");
+  times.sum_ms.push_back(0.0);
+  Gpu& g0 = p.gpus[0];
+  cudaEvent_t fork = nullptr, join = nullptr;
+  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  for (std::int64_t k = 0; k < p.opt.iterations; ++k) {
+    const double ms = timed(0, g0.in_stream, [&] {
+      CUDA_CHECK(cudaEventRecord(fork, g0.in_stream));
+      CUDA_CHECK(cudaStreamWaitEvent(g0.compute, fork, 0));
+      CUDA_CHECK(cudaMemcpyAsync(g0.in[1], p.host_in[1], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
+      CUDA_CHECK(cudaMemcpyAsync(p.host_out[1], g0.out[1], p.bytes, cudaMemcpyDeviceToHost, g0.compute));
+      CUDA_CHECK(cudaEventRecord(join, g0.compute));
+      CUDA_CHECK(cudaStreamWaitEvent(g0.in_stream, join, 0));
+    });
+    if (k >= p.opt.warmup) times.add(times.names.size() - 1, ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(fork));
+  CUDA_CHECK(cudaEventDestroy(join));
   for (int g = 0; g < gpus; ++g) {
     CUDA_CHECK(cudaSetDevice(g));
     CUDA_CHECK(cudaEventDestroy(start[static_cast<std::size_t>(g)]));

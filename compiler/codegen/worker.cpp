@@ -381,11 +381,15 @@ class WorkerPrinter {
 
   void loop_body(const StrategyPlan& sm) {
     if (!shared_views_) views(sm, true);
-    out_.emit({{"pe", pe_ident_},
-               {"type", gpu_ ? "GpuItems" : "Items"},
-               {"probes", gpu_ ? ", probes_" : ""}},
-              "dfg::$type$ items(run_, where, kPe_$pe$$probes$);\n"
-              "for (std::int64_t c = 0; c < run_.cycles; ++c) {\n"
+    if (gpu_ && pe_ < sm.gpu_cycles.size() && sm.gpu_cycles[pe_]) {
+      gpu_cycles_items(*sm.gpu_cycles[pe_]);
+    } else {
+      out_.emit({{"pe", pe_ident_},
+                 {"type", gpu_ ? "GpuItems" : "Items"},
+                 {"probes", gpu_ ? ", probes_" : ""}},
+                "dfg::$type$ items(run_, where, kPe_$pe$$probes$);\n");
+    }
+    out_.emit("for (std::int64_t c = 0; c < run_.cycles; ++c) {\n"
               "  items.begin(c);\n");
     {
       auto cycle = out_.indent();
@@ -403,6 +407,46 @@ class WorkerPrinter {
       }
     }
     out_.emit("}\n");
+  }
+
+  /// A GPU's items whose cycles run ahead of the thread (dfg::GpuCycles): its streams and the
+  /// plan's stream orders, one comment a line.
+  void gpu_cycles_items(const GpuCycles& g) {
+    std::vector<std::string> streams;
+    for (StreamKind k : g.streams) streams.push_back(stream_member(k));
+    out_.emit("// The cycles run ahead of this thread, each stream waiting on the GPU for the\n"
+              "// other streams' cycles whose slots it reuses:\n");
+    for (const StreamOrder& o : g.orders)
+      out_.emit({{"s", std::string(to_string(o.stream))},
+                 {"t", std::string(to_string(o.after))},
+                 {"d", std::to_string(o.cycles)},
+                 {"colour", o.colour}},
+                "//   $s$ in cycle c after $t$ in cycle c - $d$ ($colour$)\n");
+    std::vector<std::string> orders;
+    for (const StreamOrder& o : g.orders)
+      orders.push_back(fmt::format("{{{}, {}, {}}}", stream_member(o.stream), stream_member(o.after), o.cycles));
+    const std::vector<std::string> args = {"run_", "where", "kPe_" + pe_ident_, "probes_",
+                                           fmt::format("{{{}}}", fmt::join(streams, ", "))};
+    // The loop body is indented by 2, "dfg::GpuItems items(" is 20 wide: the orders start a line
+    // at column 22, as many a line as fit, the next lines inside their brace.
+    std::string list = "{";
+    std::size_t at = 2 + 20 + 1;
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      const std::size_t width = orders[i].size() + (i + 1 < orders.size() ? 1 : 3);  // "," or "});"
+      if (i > 0 && at + 1 + width > 100) {
+        list += ",\n ";
+        at = 2 + 20 + 1;
+      } else if (i > 0) {
+        list += ", ";
+        at += 1;
+      }
+      list += orders[i];
+      at += width;
+    }
+    list += "}";
+    out_.emit({{"args", arguments(args, 2 + 20)}, {"orders", list}},
+              "dfg::GpuItems items($args$,\n"
+              "                    $orders$);\n");
   }
 
   // ---- one emitter per kind of step ----

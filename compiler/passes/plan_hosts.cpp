@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -386,6 +387,52 @@ Step plain_step(Step::Kind kind, std::uint32_t phase = 0) {
   return s;
 }
 
+/// One slot access of a GPU's entry, on the stream the entry runs on.
+struct Access {
+  StreamKind stream;
+  SlotRef slot;
+  bool write;
+};
+
+}  // namespace
+
+GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
+  GpuCycles out;
+  out.streams.assign(h.streams[gpu].begin(), h.streams[gpu].end());
+  std::vector<Access> accesses;
+  for (std::size_t i : sp.by_pe[gpu]) {
+    const Entry& e = sp.entries[i];
+    DFGC_INTERNAL_ASSERT(e.stream.has_value(), "entry ", e.ident, " of GPU ", h.pe(gpu).name, " has no stream");
+    for (const PortRef& port : e.ports) accesses.push_back({*e.stream, port.slot, !port.input});
+    if (e.read) accesses.push_back({*e.stream, *e.read, false});
+    if (e.write) accesses.push_back({*e.stream, *e.write, true});
+  }
+  std::map<std::pair<StreamKind, StreamKind>, StreamOrder> orders;
+  for (const Access& x : accesses)
+    for (const Access& y : accesses) {
+      if (x.stream == y.stream || !(x.write || y.write) || x.slot.pe != y.slot.pe || x.slot.colour != y.slot.colour)
+        continue;
+      const std::int64_t slots = x.slot.slots;
+      DFGC_INTERNAL_ASSERT(slots == y.slot.slots, "colour ", x.slot.colour, " of ", h.pe(x.slot.pe).name,
+                           " seen with two slot counts");
+      const std::int64_t apart = ((static_cast<std::int64_t>(x.slot.lag) - y.slot.lag) % slots + slots) % slots;
+      DFGC_INTERNAL_ASSERT(apart != 0, "streams ", to_string(x.stream), " and ", to_string(y.stream), " of ",
+                           h.pe(gpu).name, " use slot (c - ", x.slot.lag, ") mod ", slots, " of ",
+                           h.pe(x.slot.pe).name, " colour ", x.slot.colour, " in the same cycle");
+      const auto distance = static_cast<std::uint32_t>(apart);
+      auto [at, fresh] = orders.try_emplace({x.stream, y.stream});
+      if (fresh || distance < at->second.cycles)
+        at->second = {x.stream, y.stream, distance, fmt::format("{} colour {}", h.pe(x.slot.pe).name, x.slot.colour)};
+    }
+  for (auto& [streams, order] : orders) {
+    out.in_flight = std::max(out.in_flight, order.cycles);
+    out.orders.push_back(std::move(order));
+  }
+  return out;
+}
+
+namespace {
+
 /// The steps of `pe`'s cycle (the file comment of plan_hosts.hpp).
 std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const std::set<StreamKind>& streams) {
   std::vector<Step> out;
@@ -394,7 +441,7 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const 
   for (std::size_t i : mine) net = net || sp.entries[i].net != Entry::Net::none;
   if (sp.strategy == ir::Strategy::overlap) {
     for (std::size_t i : mine) out.push_back(entry_step(sp.entries[i], i));
-    if (gpu) out.push_back(wait_step(streams));
+    // A GPU's cycle ends on the GPU (GpuCycles): no wait for its streams.
     if (net) out.push_back(plain_step(Step::Kind::net_complete));
     out.push_back(plain_step(Step::Kind::end_cycle));
     return out;
@@ -475,6 +522,9 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   for (ir::Strategy s : ir::kStrategies)
     for (ir::PeId pe : h.pes())
       h.strategies[s].steps[pe] = pe_steps(h.strategies[s], pe, h.pe(pe).kind == ir::PeKind::gpu, h.streams[pe]);
+  StrategyPlan& overlap = h.strategies[ir::Strategy::overlap];
+  overlap.gpu_cycles.resize(program.arch.pes.size());
+  for (ir::PeId gpu : h.gpus) overlap.gpu_cycles[gpu] = gpu_cycles(h, overlap, gpu);
   return h;
 }
 
@@ -581,6 +631,14 @@ std::string dump(const HostPlans& plans) {
                              h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
         }
         for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
+        if (pe < sp.gpu_cycles.size() && sp.gpu_cycles[pe]) {
+          const GpuCycles& g = *sp.gpu_cycles[pe];
+          out += fmt::format("      cycles ahead of the thread: at most {} in flight, ends recorded on {}\n", g.in_flight,
+                             streams_text(g.streams));
+          for (const StreamOrder& o : g.orders)
+            out += fmt::format("        {} waits for {} of cycle c - {} ({})\n", to_string(o.stream), to_string(o.after),
+                               o.cycles, o.colour);
+        }
       }
     }
   }

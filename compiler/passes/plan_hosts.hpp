@@ -25,8 +25,8 @@
 /// A PE's steps, in the cycle model of latency.hpp:
 ///  - with overlap: its transfers (host-to-host receives, then sends, then the ones it launches
 ///    within its host, each group by destination name), its firings in schedule order, each
-///    followed by its delay copies; a GPU waits for all its streams; the MPI transfers complete;
-///    the cycle ends;
+///    followed by its delay copies; the MPI transfers complete; the cycle ends (a GPU's cycle
+///    ends on the GPU, its streams ordered by GpuCycles: its thread does not wait for it);
 ///  - without overlap: per transfer step, the step's transfers, the MPI ones completed, a wait for
 ///    the streams of the PE's transfers, the end of the phase (a PE without transfers only ends
 ///    the phases); then the firings with their delay copies, a GPU's wait, the end of the cycle.
@@ -177,6 +177,31 @@ struct Step {
 /// "fire", "copy", "net post", "net complete", "delay copy", "wait", "end phase", "end cycle".
 std::string_view to_string(Step::Kind k);
 
+/// With overlap, a GPU's thread enqueues its next cycle before the GPU has finished the last one:
+/// its streams order their cycles among themselves, on the GPU. In cycle c, `stream` first waits
+/// for `after`'s cycle c - `cycles`: the latest cycle in which `after` touched a slot that
+/// `stream` touches in cycle c, one of the two writing it. An access of lag l to a colour of S
+/// slots uses slot (c - l) mod S, so an access of lag x on `stream` and one of lag y on `after`
+/// meet at the distance (x - y) mod S (S when that is 0: the same cycle never meets, or the two
+/// streams would race within it); `cycles` is the least such distance. A stream's cycles run in
+/// order, so the wait covers every earlier cycle of `after` too.
+struct StreamOrder {
+  StreamKind stream = StreamKind::compute;
+  StreamKind after = StreamKind::compute;
+  std::uint32_t cycles = 1;
+  std::string colour;  ///< the colour of that distance: "A.g0 colour 2"
+};
+
+/// A GPU's cycles with overlap, run ahead of its thread: each cycle's end is recorded on every
+/// stream of the GPU, the streams wait for each other as `orders` say, and the thread waits only
+/// for its neighbours (the host end of the GPU's copies, the other GPUs) and for room: at most
+/// `in_flight` cycles enqueued and not finished (the largest order distance, at least 2).
+struct GpuCycles {
+  std::vector<StreamKind> streams;  ///< every stream of the GPU
+  std::vector<StreamOrder> orders;  ///< by (stream, after)
+  std::uint32_t in_flight = 2;
+};
+
 /// One strategy's plan of a host.
 struct StrategyPlan {
   ir::Strategy strategy = ir::Strategy::overlap;
@@ -191,6 +216,7 @@ struct StrategyPlan {
   std::vector<std::vector<ir::BufferId>> touched;   ///< per PE: the buffers its thread touches,
                                                     ///< sorted by name
   std::vector<std::vector<Step>> steps;             ///< per PE of the host
+  std::vector<std::optional<GpuCycles>> gpu_cycles;  ///< per PE: a GPU's, with overlap
   std::uint32_t transfer_steps = 1;  ///< without overlap: the steps of a cycle's transfer part
   bool has_transfers = false;        ///< whether the program has any transfer
 };
@@ -234,6 +260,10 @@ struct HostPlan {
 struct HostPlans {
   std::vector<HostPlan> hosts;  ///< by HostId
 };
+
+/// The cycles of `gpu` in `sp` run ahead of its thread (with overlap): its streams, and their
+/// orders derived from the lags of the slots its entries touch (StreamOrder).
+GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu);
 
 /// Plans every host of the program.
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig);

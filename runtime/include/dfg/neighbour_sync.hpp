@@ -17,8 +17,8 @@
 /// progress does not matter (it stays bounded by the path between them).
 ///
 /// Guarantees:
-/// - Threads: PE p's thread alone calls wait_to_begin(p, c) and finish(p, c), with c increasing
-///   by one from 0; done_approx() from any thread.
+/// - Threads: PE p's thread alone calls wait_to_begin(p, c) (or polls ready_to_begin(p, c)) and
+///   finish(p, c), with c increasing by one from 0; done_approx() from any thread.
 /// - Ordering: finish() is a release store of c + 1 to p's counter; wait_to_begin() waits with
 ///   acquire loads (dfg::detail::wait_until), so everything a neighbour did up to finishing c - 1
 ///   happens-before everything p does after the wait returns.
@@ -70,6 +70,21 @@ class NeighbourSync final : private AbortListener {
       if (q == pe) continue;
       detail::wait_until(done_[q].value, abort_, [c](std::int64_t done) { return done >= c; });
     }
+  }
+
+  /// Whether every neighbour of `pe` has finished cycle c - 1: wait_to_begin() would not block.
+  /// Never blocks (acquire loads: true orders as wait_to_begin() returning); throws
+  /// dfg::Aborted once the stop is raised. For a thread that has other work while it waits
+  /// (a GPU worker publishing its own cycles' ends).
+  bool ready_to_begin(int pe, std::int64_t c) const {
+    for (const int q : neighbours_[static_cast<std::size_t>(pe)]) {
+      if (q == pe) continue;
+      const std::int64_t done = done_[q].value.load(std::memory_order_acquire);
+      abort_.throw_if_stopped();
+      if (done < c) return false;
+    }
+    abort_.throw_if_stopped();
+    return true;
   }
 
   /// `pe` has finished cycle c: its neighbours may begin c + 1.

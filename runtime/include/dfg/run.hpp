@@ -108,6 +108,10 @@ struct RunState {
   void begin_cycle(int pe, std::int64_t c) {
     if (overlap && !barrier_sync) neighbours.wait_to_begin(pe, c);
   }
+  /// Whether begin_cycle(pe, c) would return at once. Never blocks; throws dfg::Aborted.
+  bool may_begin(int pe, std::int64_t c) const {
+    return !(overlap && !barrier_sync) || neighbours.ready_to_begin(pe, c);
+  }
   /// Ends cycle c of `pe`: publishes it to the neighbours, or (--sync=barrier, or without
   /// overlap) waits at the barrier of all PEs.
   void end_cycle(int pe, std::int64_t c) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "passes/pipeline.hpp"
 #include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
@@ -179,10 +181,12 @@ TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
   HostPlans plans = plan_hosts(p, run_passes(p));
   const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0");
   const HostPlan& h = plans.hosts[0];
-  // With overlap: the GPU launches both copies (by destination name), fires, waits, ends.
+  // With overlap: the GPU launches both copies (by destination name), fires, ends the cycle on
+  // the GPU: its thread does not wait for its streams (GpuCycles).
   CHECK(step_names(h.strategies[Strategy::overlap], g0) ==
-        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "fire fire_i",
-                                 "wait compute h2d d2h", "end cycle"});
+        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "fire fire_i", "end cycle"});
+  REQUIRE(h.strategies[Strategy::overlap].gpu_cycles[g0]);
+  CHECK_FALSE(h.strategies[Strategy::overlap].gpu_cycles[cpu]);
   CHECK(step_names(h.strategies[Strategy::overlap], cpu) ==
         std::vector<std::string>{"fire fire_p", "fire fire_c", "end cycle"});
   // Without overlap: one transfer step (every hop is 1), its wait and barrier, then the firings.
@@ -456,5 +460,95 @@ TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host
     test::SimReport r = test::simulate(p, ig[strategy], 200);
     for (const std::string& e : r.errors) UNSCOPED_INFO(e);
     CHECK(r.errors.empty());
+  }
+}
+
+namespace {
+
+/// "h2d after compute 1 (A.g0 colour 0)" for each of a GPU's stream orders.
+std::vector<std::string> order_names(const GpuCycles& g) {
+  std::vector<std::string> out;
+  for (const StreamOrder& o : g.orders)
+    out.push_back(fmt::format("{} after {} {} ({})", to_string(o.stream), to_string(o.after), o.cycles, o.colour));
+  return out;
+}
+
+/// A host of one CPU (PE 0) and one GPU (PE 1) whose GPU runs `entries`, all of them.
+HostPlan gpu_host(std::vector<Entry> entries) {
+  HostPlan h;
+  h.pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1}, {"A.g0", "g0", 0, ir::PeKind::gpu, 0}};
+  h.gpus = {1};
+  h.streams.resize(2);
+  StrategyPlan& sp = h.strategies[Strategy::overlap];
+  sp.by_pe.resize(2);
+  for (Entry& e : entries) {
+    e.runner = 1;
+    h.streams[1].insert(*e.stream);
+    sp.by_pe[1].push_back(sp.entries.size());
+    sp.entries.push_back(std::move(e));
+  }
+  return h;
+}
+
+/// A copy on `stream` from (pe, colour, lag) to (pe, colour, lag), colours of `slots` slots.
+Entry copy_on(StreamKind stream, SlotRef from, SlotRef to) {
+  Entry e;
+  e.kind = Entry::Kind::transfer;
+  e.stream = stream;
+  e.read = from;
+  e.write = to;
+  return e;
+}
+
+SlotRef at(ir::PeId pe, std::uint32_t colour, std::uint32_t lag, std::uint32_t slots) {
+  SlotRef r;
+  r.pe = pe;
+  r.colour = colour;
+  r.lag = lag;
+  r.slots = slots;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of their slots say", "[plan_hosts]") {
+  SECTION("the one_gpu pipeline: each copy and the firings meet a cycle apart") {
+    ir::Program p = one_gpu_program();
+    HostPlans plans = plan_hosts(p, run_passes(p));
+    const ir::PeId g0 = pe_named(p, "A.g0");
+    const GpuCycles& g = *plans.hosts[0].strategies[Strategy::overlap].gpu_cycles[g0];
+    CHECK(g.streams == std::vector<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
+    // h2d writes p.m@A.g0's slot c mod 2, which the firing read in c - 1; d2h reads i.b@A.g0's
+    // slot c - 1, which the firing wrote in c - 1; the firing reads what h2d wrote in c - 1 and
+    // writes what d2h read in c - 1.
+    const std::vector<std::string> orders = order_names(g);
+    REQUIRE(orders.size() == 4);
+    for (const std::string& o : orders) CHECK(o.find(" 1 (A.g0 colour ") != std::string::npos);
+    CHECK(orders[0].starts_with("compute after h2d"));
+    CHECK(orders[1].starts_with("compute after d2h"));
+    CHECK(orders[2].starts_with("h2d after compute"));
+    CHECK(orders[3].starts_with("d2h after compute"));
+    CHECK(g.in_flight == 2);
+    // Without overlap the thread still waits for its streams: no GpuCycles.
+    CHECK(plans.hosts[0].strategies[Strategy::no_overlap].gpu_cycles.empty());
+  }
+  SECTION("a deeper colour: the distance is the lag difference modulo its slots") {
+    // h2d writes slot c mod 4 of colour 0; compute reads slot (c - 3) mod 4 of it, writes colour 1.
+    HostPlan h = gpu_host({copy_on(StreamKind::h2d, at(0, 0, 1, 2), at(1, 0, 0, 4)),
+                           copy_on(StreamKind::compute, at(1, 0, 3, 4), at(1, 1, 0, 1))});
+    const GpuCycles g = gpu_cycles(h, h.strategies[Strategy::overlap], 1);
+    // compute in c reads what h2d wrote in c - 3; h2d in c overwrites what compute read in c - 1.
+    CHECK(order_names(g) ==
+          std::vector<std::string>{"compute after h2d 3 (A.g0 colour 0)", "h2d after compute 1 (A.g0 colour 0)"});
+    CHECK(g.in_flight == 3);  // the ring of cycle ends reaches back 3 cycles
+  }
+  SECTION("streams that only read a colour, or touch different colours, need no order") {
+    HostPlan h = gpu_host({copy_on(StreamKind::h2d, at(0, 0, 1, 2), at(1, 0, 0, 2)),
+                           copy_on(StreamKind::d2h, at(1, 1, 1, 2), at(0, 1, 0, 2)),
+                           copy_on(StreamKind::peer, at(0, 0, 1, 2), at(1, 2, 0, 2))});
+    const GpuCycles g = gpu_cycles(h, h.strategies[Strategy::overlap], 1);
+    CHECK(g.orders.empty());  // h2d and peer both read A.cpu colour 0; the rest are apart
+    CHECK(g.in_flight == 2);
+    CHECK(g.streams.size() == 3);
   }
 }

@@ -2,6 +2,7 @@
 // what a generated GPU worker uses. Nothing here runs; the build fails on any warning.
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_cycles.hpp"
 #include "dfg/cuda/gpu_items.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/gpu_timer.hpp"

@@ -122,3 +122,19 @@ TEST_CASE("neighbour sync: waits throw Aborted promptly once the stop is raised"
   CHECK(aborted.load() == 1);
   CHECK_THROWS_AS(sync.wait_to_begin(1, 0), dfg::Aborted);  // also when raised before the call
 }
+
+TEST_CASE("neighbour sync: ready_to_begin answers without blocking, as wait_to_begin would",
+          "[neighbour_sync]") {
+  dfg::Abort abort;
+  dfg::NeighbourSync sync({{1}, {0, 2}, {1}}, abort);
+  CHECK(sync.ready_to_begin(1, 0));  // cycle 0 waits for nothing
+  CHECK_FALSE(sync.ready_to_begin(1, 1));  // neither neighbour finished cycle 0
+  sync.finish(0, 0);
+  CHECK_FALSE(sync.ready_to_begin(1, 1));  // PE 2 has not
+  sync.finish(2, 0);
+  CHECK(sync.ready_to_begin(1, 1));
+  CHECK_FALSE(sync.ready_to_begin(1, 2));
+  CHECK_FALSE(sync.ready_to_begin(0, 1));  // PE 1 itself has not finished cycle 0
+  abort.raise("node c (C) @ A.cpu", 1, "boom");
+  CHECK_THROWS_AS(sync.ready_to_begin(1, 1), dfg::Aborted);  // a stop, never a satisfied wait
+}

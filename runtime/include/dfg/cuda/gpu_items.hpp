@@ -1,26 +1,35 @@
 /// \file
 /// dfg::GpuItems: the items of a GPU's cycle loop (dfg::Items), each enqueued on its stream
-/// between the two events of its probe (dfg::GpuProbes), a firing's kernel launch checked:
+/// between the two events of its probe (dfg::GpuProbes), a firing's kernel launch checked.
+/// With overlap the cycles run ahead of the thread (dfg::GpuCycles: the worker's streams and
+/// their orders); without, the loop waits for its streams before each cycle's end:
 ///
-///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
+///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_}, {{compute_, h2d_, 1}});
 ///     for (std::int64_t c = 0; c < run_.cycles; ++c) {
-///       items.begin(c);
+///       items.begin(c);                      // GpuCycles::begin, then the windows of cycle c
 ///       items.copy(overlap::transfer_p_m_A_g0, h2d_, dst, src);     // the entry's bytes
 ///       items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) { ... });
-///       dfg::synchronize(compute_, h2d_);
-///       items.end_cycle(c);                  // the probes' times, then RunState::end_cycle
+///       items.end_cycle(c);                  // GpuCycles::end: the cycle ends on the GPU
 ///     }
 ///
-/// Guarantees: as dfg::Items; an item's probe records its events on the item's stream and never
-/// blocks the host (dfg::GpuProbes). A failed launch throws dfg::CudaError.
+///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_);      // without overlap
+///     ...  dfg::synchronize(compute_, h2d_);  items.end_cycle(c);  // the probes' times, then
+///                                                                 // RunState::end_cycle
+///
+/// Guarantees: as dfg::Items and dfg::GpuCycles; an item's probe records its events on the
+/// item's stream and never blocks the host (dfg::GpuProbes). A failed launch throws
+/// dfg::CudaError.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 
 #include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_cycles.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/stream.hpp"
 #include "dfg/nvtx.hpp"
@@ -31,11 +40,26 @@ namespace dfg {
 template <class Run>
 class GpuItems {
  public:
+  /// Cycles that end on the host: the loop waits for its streams before end_cycle().
   GpuItems(Run& run, Where& where, int pe, GpuProbes& probes) : items_(run, where, pe), probes_(probes) {}
+  /// Cycles run ahead of the thread on `streams`, ordered by `orders` (dfg::GpuCycles).
+  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
+           std::initializer_list<StreamOrder> orders)
+      : items_(run, where, pe), probes_(probes) {
+    cycles_.emplace(run, pe, probes, streams, orders);
+  }
 
-  void begin(std::int64_t c) { items_.begin(c); }
-  /// After the wait for the streams: hands the probes' times on, ends cycle c of the PE.
+  void begin(std::int64_t c) {
+    if (cycles_) cycles_->begin(c);
+    items_.begin(c);
+  }
+  /// Ends cycle c of the PE: on the GPU (GpuCycles::end), or, after the loop's wait for the
+  /// streams, hands the probes' times on and ends it (RunState::end_cycle).
   void end_cycle(std::int64_t c) {
+    if (cycles_) {
+      cycles_->end(c);
+      return;
+    }
     probes_.poll();
     items_.end_cycle(c);
   }
@@ -82,6 +106,7 @@ class GpuItems {
 
   Items<Run> items_;
   GpuProbes& probes_;
+  std::optional<GpuCycles<Run>> cycles_;
 };
 
 }  // namespace dfg

@@ -1,10 +1,11 @@
 /// \file
 /// dfg::GpuProbes: the GPU side of dfg::Probes. A GPU worker times each of its firings and
 /// transfers with a pair of timing events on the stream it runs on (dfg::GpuTimer), and hands
-/// the completed times to the Probes once a cycle, after waiting for its streams:
+/// the completed times to the Probes once a cycle, when the GPU has finished it (dfg::GpuCycles;
+/// without overlap, after the loop's wait for its streams):
 ///
 ///     probes.start(overlap::fire_i1, compute);  i1.fire(...);  probes.stop(overlap::fire_i1, compute, j);
-///     ...  wait for the streams  ...
+///     ...  the cycle's end passed on every stream  ...
 ///     probes.poll();
 ///
 /// With tracing and stats off (Probes::on() false), add() creates no timer and start/stop/poll

@@ -46,7 +46,15 @@ Worker_A_g1::Worker_A_g1(Run& run)
 }
 
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
-  dfg::GpuItems items(run_, where, kPe_A_g1, probes_);
+  // The cycles run ahead of this thread, each stream waiting on the GPU for the
+  // other streams' cycles whose slots it reuses:
+  //   compute in cycle c after h2d in cycle c - 1 (A.g1 colour 0)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g1 colour 1)
+  //   h2d in cycle c after compute in cycle c - 1 (A.g1 colour 0)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g1 colour 1)
+  dfg::GpuItems items(run_, where, kPe_A_g1, probes_, {compute_, h2d_, d2h_},
+                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
+                       {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
@@ -62,7 +70,6 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       tail_node_.fire(j, head_eroded_A_g1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
                       tail_counts_A_g1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    dfg::synchronize(compute_, h2d_, d2h_);
     items.end_cycle(c);
   }
 }

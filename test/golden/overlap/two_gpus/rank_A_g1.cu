@@ -45,7 +45,15 @@ Worker_A_g1::Worker_A_g1(Run& run)
 }
 
 void Worker_A_g1::cycles_overlap(dfg::Where& where) {
-  dfg::GpuItems items(run_, where, kPe_A_g1, probes_);
+  // The cycles run ahead of this thread, each stream waiting on the GPU for the
+  // other streams' cycles whose slots it reuses:
+  //   compute in cycle c after d2h in cycle c - 1 (A.g1 colour 1)
+  //   compute in cycle c after peer in cycle c - 1 (A.g1 colour 0)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g1 colour 1)
+  //   peer in cycle c after compute in cycle c - 1 (A.g1 colour 0)
+  dfg::GpuItems items(run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
+                      {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1},
+                       {peer_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
@@ -58,7 +66,6 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       i2_node_.fire(j, i1_b_A_g1_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i2_b_A_g1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    dfg::synchronize(compute_, d2h_, peer_);
     items.end_cycle(c);
   }
 }

@@ -43,7 +43,12 @@ Worker_B_g0::Worker_B_g0(Run& run)
 }
 
 void Worker_B_g0::cycles_overlap(dfg::Where& where) {
-  dfg::GpuItems items(run_, where, kPe_B_g0, probes_);
+  // The cycles run ahead of this thread, each stream waiting on the GPU for the
+  // other streams' cycles whose slots it reuses:
+  //   compute in cycle c after d2h in cycle c - 1 (B.g0 colour 1)
+  //   d2h in cycle c after compute in cycle c - 1 (B.g0 colour 1)
+  dfg::GpuItems items(run_, where, kPe_B_g0, probes_, {compute_, d2h_},
+                      {{compute_, d2h_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
@@ -53,7 +58,6 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
       i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    dfg::synchronize(compute_, d2h_);
     items.end_cycle(c);
     if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
   }

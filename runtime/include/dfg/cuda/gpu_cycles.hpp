@@ -1,0 +1,162 @@
+/// \file
+/// dfg::GpuCycles: a GPU worker's cycles with overlap, run ahead of its thread. The thread
+/// enqueues cycle c + 1 while the GPU still runs cycle c: no cycle waits for the host on the way.
+/// The end of each cycle is an event recorded on every stream of the GPU; in cycle c a stream
+/// first waits, on the GPU, for the cycles of the other streams that last touched its slots (the
+/// plan's stream orders, derived from the lags: dfgc's GpuCycles in plan_hosts.hpp):
+///
+///     dfg::GpuCycles cycles(run_, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+///                           {{compute_, h2d_, 1}, {h2d_, compute_, 1}});
+///     cycles.begin(c);   // host: the neighbours' c - 1 done, room in flight; GPU: the orders
+///     ... enqueue cycle c's copies and kernels on the streams ...
+///     cycles.end(c);     // records c's end on every stream; publishes the cycles done
+///
+/// The thread waits on the host only where it must: for its neighbours (the CPUs its copies
+/// read and write, the GPUs it shares memory with: they see a cycle of this GPU as done when
+/// the GPU has finished it, so --sync=neighbours keeps its meaning), for room (at most
+/// `in_flight` cycles enqueued and not finished: the ring of end events), with --sync=barrier at
+/// every cycle's end (the papers' baseline: each cycle finished before the barrier), and after
+/// the last cycle. While it waits it publishes the cycles the GPU has finished (RunState::
+/// end_cycle: the stats' cycle end, the neighbours' counter) and hands the probes' times over.
+///
+/// Guarantees: built on the worker's thread with its device selected (it creates the events: a
+/// dfg::CudaError on failure); all calls belong to that thread. begin() and end() allocate
+/// nothing; their waits poll (cudaEventQuery, acquire loads of the neighbours' counters),
+/// spinning briefly, then yielding, and throw dfg::Aborted within one poll of a stop. A cycle is
+/// published in order, once every stream has passed its end. CUDA errors throw dfg::CudaError.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <thread>
+#include <vector>
+
+#include "dfg/abort.hpp"
+#include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_probes.hpp"
+#include "dfg/cuda/stream.hpp"
+#include "dfg/detail/wait.hpp"
+
+namespace dfg {
+
+/// In cycle c, `stream` waits on the GPU for `after`'s cycle c - `cycles` (cycles >= 1).
+struct StreamOrder {
+  cudaStream_t stream;
+  cudaStream_t after;
+  int cycles;
+};
+
+template <class Run>
+class GpuCycles {
+ public:
+  /// `streams`: every stream the worker enqueues on; `orders` name only those.
+  GpuCycles(Run& run, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
+            std::initializer_list<StreamOrder> orders, Abort& abort = process_abort())
+      : run_(run), pe_(pe), probes_(probes), abort_(abort), streams_(streams) {
+    int device = 0;
+    DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    for (const StreamOrder& o : orders) {
+      orders_.push_back({index_of(o.stream), index_of(o.after), o.cycles});
+      if (static_cast<std::size_t>(o.cycles) > in_flight_) in_flight_ = static_cast<std::size_t>(o.cycles);
+    }
+    ends_.reserve(in_flight_ * streams_.size());
+    for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
+  }
+  GpuCycles(const GpuCycles&) = delete;
+  GpuCycles& operator=(const GpuCycles&) = delete;
+
+  /// Before cycle c's work: waits (host) until the neighbours have finished c - 1 and fewer than
+  /// in_flight() cycles are unfinished, then makes each stream wait (GPU) for its orders.
+  void begin(std::int64_t c) {
+    poll_until([&] { return c - done_ < static_cast<std::int64_t>(in_flight_) && run_.may_begin(pe_, c); });
+    for (const Order& o : orders_) {
+      const std::int64_t k = c - o.cycles;
+      if (k < 0) continue;
+      DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0), "stream wait for a cycle's end");
+    }
+  }
+
+  /// After cycle c's work: records its end on every stream and publishes what has finished; with
+  /// --sync=barrier, and after the last cycle, waits until cycle c has finished.
+  void end(std::int64_t c) {
+    for (std::size_t s = 0; s < streams_.size(); ++s)
+      DFG_CUDA_CHECK(cudaEventRecord(end_of(c, s), streams_[s]), "record a cycle's end");
+    enqueued_ = c + 1;
+    if (run_.barrier_sync || !run_.overlap || c + 1 == run_.cycles) {
+      poll_until([&] { return done_ == enqueued_; });
+    } else {
+      publish();
+    }
+  }
+
+  /// The most cycles enqueued and not finished.
+  std::size_t in_flight() const noexcept { return in_flight_; }
+
+ private:
+  struct Order {
+    std::size_t stream, after;
+    int cycles;
+  };
+
+  std::size_t index_of(cudaStream_t s) const {
+    for (std::size_t i = 0; i < streams_.size(); ++i)
+      if (streams_[i] == s) return i;
+    throw CudaError(cudaErrorInvalidResourceHandle, "dfg::GpuCycles: a stream order names a stream not listed");
+  }
+  cudaEvent_t end_of(std::int64_t cycle, std::size_t stream) const {
+    return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
+  }
+
+  /// Publishes, in order, every enqueued cycle whose end every stream has passed.
+  void publish() {
+    while (done_ < enqueued_) {
+      for (std::size_t s = 0; s < streams_.size(); ++s) {
+        const cudaError_t e = cudaEventQuery(end_of(done_, s));
+        if (e == cudaErrorNotReady) return;
+        DFG_CUDA_CHECK(e, "query a cycle's end");
+      }
+      probes_.poll();
+      run_.end_cycle(pe_, done_);
+      ++done_;
+    }
+  }
+
+  /// Publishes finished cycles until `ready()`; spins for detail::kSpinFor, then yields.
+  template <class Ready>
+  void poll_until(Ready ready) {
+    std::chrono::steady_clock::time_point spin_until{};
+    for (int spin = 0;; ++spin) {
+      publish();
+      if (ready()) return;
+      abort_.throw_if_stopped();
+      if (spin < 64) {
+        detail::cpu_relax();
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (spin_until == std::chrono::steady_clock::time_point{}) spin_until = now + detail::kSpinFor;
+      if (now < spin_until) {
+        detail::cpu_relax();
+      } else {
+        std::this_thread::yield();
+      }
+    }
+  }
+
+  Run& run_;
+  const int pe_;
+  GpuProbes& probes_;
+  Abort& abort_;
+  std::vector<cudaStream_t> streams_;
+  std::vector<Order> orders_;
+  std::size_t in_flight_ = 2;
+  std::vector<Event> ends_;  ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
+  std::int64_t enqueued_ = 0;  ///< cycles whose end is recorded
+  std::int64_t done_ = 0;      ///< cycles published
+};
+
+}  // namespace dfg
