@@ -35,6 +35,9 @@
 #                so must a source that ignores ctx.firing() (its second frame)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
+#   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
+#                sum on a GPU, the sum one launch a firing) built with nvcc, warnings as errors;
+#                skipped without nvcc
 #   gpu_build    compile samples/overlap/MAPPING.dfg (one_gpu, two_gpus, gpu_cores: a GPU and three
 #                CPU cores) and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
@@ -322,6 +325,11 @@ case $case in
   iir_gpu_build)
     find_nvcc
     compile samples/iir/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  multirate_gpu_build)
+    find_nvcc
+    compile samples/multirate/one_gpu.dfg "$work/gen"
     build_gpu "$work/gen"
     ;;
   gpu_build)
