@@ -886,7 +886,9 @@ bool Parser::parse_edge(ast::AppDecl& app) {
     if (!d.delay) return false;
     if (at(Tok::equal)) {
       advance();
-      if (at(Tok::identifier) && peek_next().is(Tok::l_paren)) {
+      // `= fill()`: a name other than the functions of expressions (min, max) called names the
+      // consumer's member function that fills the initial tokens.
+      if (at(Tok::identifier) && !at_word("min") && !at_word("max") && peek_next().is(Tok::l_paren)) {
         d.initial_method = take_ident();
         advance();
         if (!expect(Tok::r_paren, fmt::format("after '{}(': the member function that fills the initial "
