@@ -23,14 +23,21 @@
 #                self-loop with an initial token) built with g++ -Wall -Wextra -Werror, run 2,000
 #                iterations with and without overlap, both sync modes, the checker comparing
 #                every sample with its sequential reference; also under ThreadSanitizer; the same
-#                spec with an initial value the checker does not expect must fail at iteration 0
+#                spec with an initial value the checker does not expect must fail at iteration 0;
+#                samples/iir/state_method.dfg (the filter's member function fills the initial
+#                token) run in both strategies, and with another value must fail likewise
 #   multirate_run samples/multirate/cpu_only.dfg (decimate by 2, a 2-band filter bank, interpolate
-#                back; rates make the source, the sum and the checker fire twice per iteration)
+#                back; rates make the source, the sum and the checker fire twice per iteration,
+#                the source and the sum one call per firing, the checker one call a cycle)
 #                built with g++ -Wall -Wextra -Werror, run 2,000 iterations with and without
 #                overlap, both sync modes, the checker comparing every sample with its sequential
-#                reference; a decimator that keeps the other samples must fail at iteration 0
+#                reference; a decimator that keeps the other samples must fail at iteration 0, and
+#                so must a source that ignores ctx.firing() (its second frame)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
+#   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
+#                sum on a GPU, the sum one launch a firing) built with nvcc, warnings as errors;
+#                skipped without nvcc
 #   gpu_build    compile samples/overlap/MAPPING.dfg (one_gpu, two_gpus, gpu_cores: a GPU and three
 #                CPU cores) and build it with nvcc (host compiler
 #                warnings as errors); compile and link only (CI has no GPU); skipped without nvcc
@@ -273,6 +280,21 @@ case $case in
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong initial token passed the check"; fi
     grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong initial token: $(cat "$work/wrong.txt")"
+    # The filter's member function fills the initial token (`= initial_state()`, its param y0).
+    compile samples/iir/state_method.dfg "$work/method"
+    build_cpu "$work/method" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/method/build/app" --iterations 1000 $strategy || fail "iir state_method $strategy"
+    done
+    mkdir -p "$work/wrong_method"
+    cp -r samples/iir/actors samples/iir/iir.dfg "$work/wrong_method/"
+    sed 's/y0 = 0.75;/y0 = 0.5;/' samples/iir/state_method.dfg >"$work/wrong_method/state_method.dfg"
+    compile "$work/wrong_method/state_method.dfg" "$work/wrong_method/gen"
+    build_cpu "$work/wrong_method/gen" "-Werror"
+    if "$work/wrong_method/gen/build/app" --iterations 10 2>"$work/wrong_method.txt"; then
+      fail "an initial token filled with another value passed the check"
+    fi
+    grep -q "iteration 0, sample 0" "$work/wrong_method.txt" || fail "wrong filled token: $(cat "$work/wrong_method.txt")"
     ;;
   multirate_run)
     compile samples/multirate/cpu_only.dfg "$work/gen"
@@ -290,10 +312,24 @@ case $case in
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a wrong decimator passed the check"; fi
     grep -q "iteration 0, sample 0" "$work/wrong.txt" || fail "wrong decimator: $(cat "$work/wrong.txt")"
+    # One call per firing: a source that ignores ctx.firing() writes its first frame twice, and
+    # the checker sees the second frame of iteration 0 wrong.
+    mkdir -p "$work/same"
+    cp -r samples/multirate/actors samples/multirate/multirate.dfg samples/multirate/cpu_only.dfg "$work/same/"
+    sed -i 's/ + ctx.firing()//' "$work/same/actors/source.hpp"
+    compile "$work/same/cpu_only.dfg" "$work/same/gen"
+    build_cpu "$work/same/gen" "-Werror"
+    if "$work/same/gen/build/app" --iterations 10 2>"$work/same.txt"; then fail "a source ignoring its firing passed the check"; fi
+    grep -q "iteration 0, sample 64" "$work/same.txt" || fail "source ignoring its firing: $(cat "$work/same.txt")"
     ;;
   iir_gpu_build)
     find_nvcc
     compile samples/iir/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  multirate_gpu_build)
+    find_nvcc
+    compile samples/multirate/one_gpu.dfg "$work/gen"
     build_gpu "$work/gen"
     ;;
   gpu_build)

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <limits>
+#include <set>
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Type.h>
@@ -220,6 +221,9 @@ class ContractChecker {
   void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
+  void check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature);
+  void check_initial_methods(const clang::CXXRecordDecl& record);
+  void check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge);
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
   void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
 
@@ -265,11 +269,13 @@ ContractResult ContractChecker::run() {
   if (fire && *fire) {
     check_callable(**fire, "fire");
     check_fire_params(**fire, signature);
+    check_block(**fire, signature);
     const clang::FunctionDecl* definition = (*fire)->getDefinition();
     if (definition && definition->getBody())
       result.fire = llvm::cast<clang::CXXMethodDecl>(definition);
   }
   check_init(*record, signature);
+  check_initial_methods(*record);
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
@@ -502,6 +508,60 @@ void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uin
   if (message.empty()) return;
   auto d = error(at, std::move(message));
   note_port(d, port_index);
+}
+
+/// A `block` implementation's fire makes all the node's firings of an iteration in one call: it
+/// must take the dfg::Context, which says how many (ctx.firings()) and how long each block is
+/// (ctx.elements(port)).
+void ContractChecker::check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature) {
+  if (!impl_.block || signature.fire_takes_context) return;
+  auto d = error(where_.token(fire.getLocation()),
+                 fmt::format("'fire' of class '{}' takes no 'dfg::Context&', but the implementation is "
+                             "declared 'block': one call makes ctx.firings() firings on blocks of "
+                             "ctx.elements(port) elements, which only the context tells; add a last "
+                             "parameter 'dfg::Context& ctx' or drop 'block' (one call per firing)",
+                             impl_.class_name));
+  d.note(impl_.loc, fmt::format("actor '{}' implementation declared 'block' here", actor_.name));
+}
+
+/// Each edge into a node of this actor whose initial tokens its member function fills
+/// (`delay 2 = fill()`), once per (function, port).
+void ContractChecker::check_initial_methods(const clang::CXXRecordDecl& record) {
+  std::set<std::pair<std::string, std::uint32_t>> seen;
+  for (const ir::Edge& e : program_.dfg.edges) {
+    if (e.initial_method.empty() || &program_.dfg.actor_of(e.dst) != &actor_) continue;
+    if (seen.insert({e.initial_method, e.dst_port}).second) check_initial_method(record, e);
+  }
+}
+
+/// `void fill(std::size_t j, T* token, std::size_t elements)`: fills initial token j.
+void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge) {
+  const ir::Port& port = actor_.ports[edge.dst_port];
+  const ir::ElemType elem = program_.types[port.type].elem;
+  const std::string expected =
+      fmt::format("void {}(std::size_t j, {}* token, std::size_t elements)", edge.initial_method, ir::cxx_name(elem));
+  auto method = find_method(record, edge.initial_method.c_str());
+  if (!method) {
+    error({edge.loc, 2}, fmt::format("class '{}' has no member function '{}' to fill the initial tokens of "
+                                     "input '{}'; declare '{}'",
+                                     impl_.class_name, edge.initial_method, port.name, expected))
+        .note(impl_.loc, fmt::format("actor '{}' implementation declared here", actor_.name));
+    return;
+  }
+  if (!*method) return;
+  check_callable(**method, edge.initial_method.c_str());
+  const clang::CXXMethodDecl& m = **method;
+  auto integer = [](clang::QualType t) { return t->isIntegerType() && !t->isBooleanType(); };
+  const auto* pointer = m.getNumParams() == 3 ? m.getParamDecl(1)->getType()->getAs<clang::PointerType>() : nullptr;
+  const bool ok = pointer && integer(m.getParamDecl(0)->getType()) && integer(m.getParamDecl(2)->getType()) &&
+                  is_elem_pointee(ast_, pointer->getPointeeType(), elem) &&
+                  !pointer->getPointeeType().isConstQualified();
+  if (ok) return;
+  auto d = error(where_.token(m.getLocation()),
+                 fmt::format("'{}' fills the initial tokens of input '{}' ({} elements), so it must be "
+                             "'{}'",
+                             edge.initial_method, port.name, ir::spec_name(elem), expected));
+  d.note(edge.loc, "initial tokens filled by it on this edge", 2);
 }
 
 void ContractChecker::check_init(const clang::CXXRecordDecl& record, ActorSignature& signature) {

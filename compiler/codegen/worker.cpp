@@ -346,21 +346,36 @@ class WorkerPrinter {
     out_.emit({{"m", m}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
               "$m$.set_port_elements({$elements$});\n");
     if (n.repetitions != 1)
-      out_.emit({{"m", m}, {"q", std::to_string(n.repetitions)}}, "$m$.ctx.set_firings($q$);  // per call\n");
+      out_.emit({{"m", m}, {"q", std::to_string(n.repetitions)}, {"block", n.block ? "true" : "false"},
+                 {"how", n.block ? "in one call" : "a call each"}},
+                "$m$.set_firings($q$, $block$);  // $how$\n");
     if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
-    for (const auto& [port, in] : initial_inputs(n))
+    for (const auto& [port, in] : initial_inputs(n)) {
       out_.emit({{"m", initial_member(n, port)},
                  {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
                  {"dev", gpu_ ? device() + ", " : ""},
                  {"name", fmt::format("{}.{} initial tokens", n.name, in->port)},
                  {"t", in->type},
-                 {"d", std::to_string(in->initial)},
-                 {"elem", in->elem},
-                 {"value", in->initial_value}},
-                "$m$ = dfg::$type$($dev$\"$name$\", bytes_$t$(params), $d$);\n"
-                "dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));\n");
+                 {"d", std::to_string(in->initial)}},
+                "$m$ = dfg::$type$($dev$\"$name$\", bytes_$t$(params), $d$);\n");
+      if (in->initial_method.empty())
+        out_.emit({{"m", initial_member(n, port)}, {"t", in->type}, {"elem", in->elem}, {"value", in->initial_value}},
+                  "dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));\n");
+    }
     if (sig.has_init)
       out_.emit({{"m", m}, {"ctx", sig.init_takes_context ? m + ".ctx" : ""}}, "$m$.actor.init($ctx$);\n");
+    // Initial tokens filled by the node's own member function, after its init.
+    for (const auto& [port, in] : initial_inputs(n))
+      if (!in->initial_method.empty())
+        out_.emit({{"m", initial_member(n, port)},
+                   {"node", m},
+                   {"t", in->type},
+                   {"elem", in->elem},
+                   {"fn", in->initial_method}},
+                  "dfg::fill_initial_tokens_with<$elem$>($m$, elements_$t$(params),\n"
+                  "                                      [&](std::size_t j, $elem$* token, std::size_t elements) {\n"
+                  "                                        $node$.actor.$fn$(j, token, elements);\n"
+                  "                                      });\n");
   }
 
   // ---- the cycle loops: the plan's steps ----
@@ -519,7 +534,9 @@ class WorkerPrinter {
     }
     item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
       // The body is indented by 6.
-      if (sig.fire_takes_context) {
+      if (n.repetitions != 1 && !n.block) {
+        fire_parts(n, sig, std::move(args));
+      } else if (sig.fire_takes_context) {
         args.insert(args.begin(), "j");
         out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 6)}}, "$m$.fire($args$);\n");
       } else {
@@ -527,6 +544,28 @@ class WorkerPrinter {
       }
       if (has_net() && overlap_) out_.emit("net_.poll();  // progress the host-to-host transfers\n");
     });
+  }
+
+  /// A node that is not `block` fires q times per cycle: one call per firing k, on firing k's part
+  /// of each block (`args`, the blocks, in the order of fire's parameters).
+  void fire_parts(const PlanNode& n, const ActorSignature& sig, std::vector<std::string> args) {
+    const std::string m = node_member(n);
+    for (std::size_t i = 0; i < args.size(); ++i)
+      args[i] = fmt::format("{}.part({}, k, {})", m, sig.fire_ports[i], args[i]);
+    out_.emit({{"q", std::to_string(n.repetitions)}},
+              "for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each\n");
+    {
+      auto each = out_.indent();
+      // The body is indented by 8.
+      if (sig.fire_takes_context) {
+        args.insert(args.begin(), {"j", "k"});
+        out_.emit({{"m", m}, {"args", arguments(args, 8 + m.size() + 11)}}, "$m$.fire_part($args$);\n");
+      } else {
+        out_.emit({{"m", m}, {"args", arguments(args, 8 + m.size() + 12)}},
+                  "$m$.at(j, k);\n$m$.actor.fire($args$);\n");
+      }
+    }
+    out_.emit("}\n");
   }
 
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.

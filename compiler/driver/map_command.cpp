@@ -265,6 +265,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     diags.error({},
                 "no mapping meets the constraints (--max-latency, --max-memory, the GPUs' "
                 "memory, the initial tokens of the loops) with these costs");
+    std::cerr << render_loop_refusal(base, *result, nullptr);
     return finish(1);
   }
   const TunedCandidate& best = result->best.front();

@@ -148,9 +148,12 @@ class PeSection {
       const IgFiring& f = s_.firings[n];
       out += fmt::format("  fire {} {} latency {}", f.schedule_index, p_.dfg.nodes[n].name,
                          f.latency);
-      if (p_.dfg.nodes[n].repetitions != 1)
-        out += fmt::format(" repetitions {}", p_.dfg.nodes[n].repetitions);
       const Actor& actor = p_.dfg.actor_of(n);
+      if (p_.dfg.nodes[n].repetitions != 1) {
+        const Impl* impl = actor.impl_for(p_.arch.pes[pe_].kind);
+        out += fmt::format(" repetitions {} {}", p_.dfg.nodes[n].repetitions,
+                           impl && impl->block ? "in one call" : "a call each");
+      }
       for (std::uint32_t port = 0; port < f.ports.size(); ++port)
         if (f.ports[port].initial)
           out += fmt::format(" initial {} {} = {}", actor.ports[port].name, f.ports[port].initial,

@@ -128,7 +128,7 @@ std::string dump(const Program& p) {
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
     for (const Impl& i : a.impls)
-      out += fmt::format("  {} \"{}\" {}\n", to_string(i.kind), i.header, i.class_name);
+      out += fmt::format("  {} \"{}\" {}{}\n", to_string(i.kind), i.header, i.class_name, i.block ? " block" : "");
     for (const std::string& library : a.libraries) out += fmt::format("  uses {}\n", library);
   }
   out += fmt::format("arch {}\n", p.arch.name);
@@ -165,7 +165,7 @@ std::string dump(const Program& p) {
     out += fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name,
                        src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
                        dst.ports[e.dst_port].name, p.types[e.type].name);
-    if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial);
+    if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial_text());
     out += '\n';
   }
   return out;

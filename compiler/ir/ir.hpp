@@ -108,6 +108,9 @@ struct Impl {
   std::string class_name;
   SourceLoc loc;
   SourceLoc header_loc;  ///< the header string in the spec (invalid: use loc)
+  /// `block`: one call of fire per cycle takes the node's whole blocks (its q firings; one kernel
+  /// launch on a GPU). Without it, fire is called q times per cycle, once per firing.
+  bool block = false;
 };
 
 struct Actor {
@@ -160,7 +163,7 @@ struct Node {
 /// One token per iteration flows from (src, src_port) to (dst, dst_port). An edge with `delay`
 /// initial tokens hands its consumer, in iteration i, the token its producer made in iteration
 /// i - delay; in its first `delay` iterations the consumer reads the initial tokens, every element
-/// set to `initial`.
+/// set to `initial`, or filled by the consumer's member function `initial_method` (`= fill()`).
 struct Edge {
   NodeId src = 0;
   std::uint32_t src_port = 0;  ///< index into the source actor's ports
@@ -170,6 +173,9 @@ struct Edge {
   SourceLoc loc;
   std::uint32_t delay = 0;      ///< initial tokens
   std::string initial = "0";    ///< their elements' value, a C++ literal of the element type
+  std::string initial_method{};  ///< else the consumer's member function that fills them
+  /// How the initial tokens are filled, as schedule.txt shows it: "0.25", "fill()".
+  std::string initial_text() const { return initial_method.empty() ? initial : initial_method + "()"; }
 };
 
 struct Dfg {

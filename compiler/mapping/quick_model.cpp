@@ -126,10 +126,17 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
       cycles[e] = edge_shared_[e] ? 1 : edge_delay(s, edge_hop_[e]) + (back ? 1 : 0);
     }
     FirstCycles first = first_cycles(p_.dfg, walk_, cycles);
-    if (first.uncovered) f.loops_covered = false;
+    if (first.uncovered && f.loops_covered) {
+      f.loops_covered = false;
+      f.uncovered = first.uncovered;
+      f.uncovered_in = s;
+      for (ir::EdgeId e : f.uncovered->edges) f.uncovered->transfers += edge_hop_[e];
+    }
     f.latency[s] = first.node.empty() ? 0 : *std::max_element(first.node.begin(), first.node.end());
   }
   for (const Resource& r : loads_.resources()) f.total_load += r.load;
+  if (f.uncovered)
+    f.loop_bound = f.period[f.uncovered_in] * f.uncovered->cycles / std::max(f.uncovered->tokens, 1u);
   return f;
 }
 

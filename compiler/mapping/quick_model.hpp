@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "mapping/loads.hpp"
@@ -34,6 +35,12 @@ inline constexpr ir::PeId kUnplaced = std::numeric_limits<ir::PeId>::max();
 struct QuickFigures {
   bool routable = true;  ///< every edge has a path through the links
   bool loops_covered = true;  ///< every loop carries enough initial tokens, both strategies
+  /// Otherwise a loop that lacks tokens, and the strategy it lacks them in (overlap first): its
+  /// L cycles with d < L tokens would let one iteration through every L / d cycles, a period of
+  /// period x L / d (loop_bound) if the cycles could stretch; they cannot, so the mapping is out.
+  std::optional<UncoveredLoop> uncovered;
+  ir::Strategy uncovered_in = ir::Strategy::overlap;
+  double loop_bound = 0;
   ir::PerStrategy<double> period{{0, 0}};
   ir::PerStrategy<std::uint32_t> latency{{0, 0}};
   double total_load = 0;  ///< sum of every resource's load (a tie-breaker for the search)

@@ -101,6 +101,28 @@ std::string render_report(const Report& r) {
                          difference(*r.program, best, res.best[i]));
     }
   }
+  out += render_loop_refusal(*r.program, res, &res.best.front().candidate);
+  return out;
+}
+
+std::string render_loop_refusal(const ir::Program& p, const TuneResult& res, const Candidate* chosen) {
+  if (!res.loop_best) return "";
+  const LoopRefusal& x = *res.loop_best;
+  if (chosen && x.candidate.period >= chosen->period) return "";
+  std::string where;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    if (!p.dfg.nodes[n].candidates.empty())
+      where += fmt::format("{}{} @ {}", where.empty() ? "" : ", ", p.dfg.nodes[n].name,
+                           p.arch.pes[x.candidate.pe_of[n]].name);
+  std::string out = fmt::format(
+      "\nleft out: {} mapping{} under which a loop lacks initial tokens; the fastest, {}, would "
+      "have a period of {}{} by its loads, but its loop lets one iteration through every {} / {} "
+      "cycles, which bounds the period to {} (the program's cycles do not stretch, so it cannot "
+      "run): {}\n",
+      res.loop_refused, res.loop_refused == 1 ? "" : "s", where.empty() ? "(pinned)" : where,
+      format_time(x.candidate.period),
+      chosen ? fmt::format(" ({:+.1f}%)", 100 * (x.candidate.period / chosen->period - 1)) : "",
+      x.loop.cycles, x.loop.tokens, format_time(x.bound), describe(x.loop, x.strategy, p.dfg));
   return out;
 }
 

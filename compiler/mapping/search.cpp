@@ -82,7 +82,11 @@ class Searcher {
   std::optional<Scored> evaluate(const std::vector<ir::PeId>& pe_of) {
     ++result_.evaluated;
     QuickFigures q = model_.evaluate(pe_of);
-    if (!q.routable || !q.loops_covered) return std::nullopt;
+    if (!q.routable) return std::nullopt;
+    if (!q.loops_covered) {
+      refused(pe_of, q);
+      return std::nullopt;
+    }
     Candidate c;
     c.pe_of = pe_of;
     c.period = q.period[o_.strategy];
@@ -99,6 +103,17 @@ class Searcher {
         break;
     }
     return Scored{c, c.score + 1e-4 * q.total_load};
+  }
+
+  /// Keeps the fastest mapping a loop rules out, by the period of its loads.
+  void refused(const std::vector<ir::PeId>& pe_of, const QuickFigures& q) {
+    ++result_.loop_refused;
+    Candidate c;
+    c.pe_of = pe_of;
+    c.period = q.period[o_.strategy];
+    c.score = c.period;
+    if (result_.loop_best && !better(c, result_.loop_best->candidate)) return;
+    result_.loop_best = LoopRefusal{std::move(c), *q.uncovered, q.uncovered_in, q.loop_bound};
   }
 
   /// Builds the implementation graph (memoised): sets the peak memory; false when a PE's

@@ -30,6 +30,8 @@ struct TuneResult {
   bool exact = true;
   std::uint64_t evaluated = 0;
   std::uint64_t built = 0;
+  std::uint64_t loop_refused = 0;        ///< mappings left out because a loop lacks tokens
+  std::optional<LoopRefusal> loop_best;  ///< the fastest of them, over every combination
 };
 
 inline constexpr std::uint64_t kMaxCombinations = 100000;

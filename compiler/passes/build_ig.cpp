@@ -143,7 +143,8 @@ class Builder {
       binding.lag = line_of[e] ? line_of[e]->cycles
                                : direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst]);
       binding.initial = edge.delay;
-      if (edge.delay) binding.initial_value = edge.initial;
+      if (edge.delay) binding.initial_value = edge.initial_text();
+      if (edge.delay) binding.initial_method = edge.initial_method;
       out_.firings[edge.dst].ports[edge.dst_port] = binding;
       out_.buffers[binding.buffer].readers.push_back(
           {ir::Access::Kind::firing, edge.dst, edge.dst_port, binding.lag});

@@ -263,7 +263,8 @@ class StrategyBuilder {
       e.ports.push_back({actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
                          actor.ports[port].dir == ir::PortDir::in,
                          slot(f.ports[port].buffer, f.ports[port].lag), f.ports[port].initial,
-                         f.ports[port].initial_value, p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name});
+                         f.ports[port].initial_value, p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name,
+                         f.ports[port].initial_method});
     push(std::move(e));
   }
 
@@ -491,7 +492,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     const ir::Node& node = program.dfg.nodes[n];
     const ir::Actor& actor = program.dfg.actor_of(n);
     PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name,
-               pe, {}, node.params, node.repetitions};
+               pe, {}, node.params, node.repetitions,
+               actor.impl_for(program.arch.pes[pe].kind)->block};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));

@@ -97,6 +97,7 @@ struct PortRef {
   std::uint32_t initial = 0;
   std::string initial_value;
   std::string type;  ///< its token type: "Matrix"
+  std::string initial_method{};  ///< the node's member function that fills the initial tokens, else empty
 };
 
 /// One allocation of a PE: a colour shared by buffer nodes that are never live at once.
@@ -154,7 +155,10 @@ struct PlanNode {
   ir::PeId pe = 0;
   std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
-  std::uint32_t repetitions = 1;        ///< its firings per iteration, made by one call
+  std::uint32_t repetitions = 1;        ///< its firings per iteration
+  /// Its implementation takes whole blocks (`block`): one call a cycle makes the `repetitions`
+  /// firings. Otherwise each firing is a call of its own, on its part of each block.
+  bool block = false;
 };
 
 /// One thing a PE's thread does in a cycle, in order.

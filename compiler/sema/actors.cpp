@@ -117,7 +117,7 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
     first = &i;
     bool named = i.class_name && !i.class_name->name.empty();
     actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
-                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc});
+                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc, i.block.has_value()});
   }
 }
 

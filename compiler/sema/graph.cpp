@@ -196,6 +196,7 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
     return false;
   }
   edge.delay = static_cast<std::uint32_t>(count->integer);
+  if (e.initial_method) edge.initial_method = e.initial_method->name;
   if (!e.initial) return true;
   auto value = value_.eval(e.initial.get());
   if (!value || !value_.require_fixed(*value, "an initial value")) return false;

@@ -5,7 +5,8 @@
 /// cycle). solve_rates() finds the least positive integer solution of each connected part, and
 /// makes each port's block, q(n) x rate(p) tokens, a token type of its own ("Sample_x2" for two
 /// Sample tokens) that the passes, the buffers, the transfers and the cost model see: one block a
-/// cycle per edge, moved once. A node is called once a cycle with the whole block of each port.
+/// cycle per edge, moved once. A node is called once per firing on its part of each block, or once
+/// a cycle with the whole blocks when its implementation is declared `block`.
 ///
 /// Needs: the checked program (actors with their rates, nodes, edges). Produces: each node's
 /// repetitions and block types, the edges' block types, the new types.

@@ -84,12 +84,14 @@ struct ActorParamDecl {
 };
 
 /// `gpu "actors/inc.cuh" Inc;` — the class name may be omitted (then it is the actor's name).
+/// `cpu "actors/check.hpp" Check block;`: one call of fire takes the node's whole blocks.
 struct ImplDecl {
   Ident kind;  ///< cpu or gpu
   std::string header;
   SourceLoc header_loc;
   std::optional<Ident> class_name;
   SourceLoc loc;
+  std::optional<SourceLoc> block{};  ///< the `block` keyword
 };
 
 struct ActorDecl {
@@ -193,6 +195,8 @@ struct EdgeDecl {
   ExprPtr delay;      ///< the count of initial tokens, null without `delay`
   SourceLoc delay_loc;  ///< the `delay` keyword
   ExprPtr initial;    ///< the value after `=`, null for zeros
+  /// `delay 2 = fill()`: the consumer's member function that fills the initial tokens.
+  std::optional<Ident> initial_method{};
 };
 
 /// `app overlap on two_hosts { ... }`

@@ -96,6 +96,7 @@ Item actor_item(const ActorDecl& a) {
   for (const ImplDecl& i : a.impls) {
     std::string text = i.kind.name + " " + quote(i.header);
     if (i.class_name) text += " " + i.class_name->name;
+    if (i.block) text += " block";
     item.children.push_back({i.loc, text, {}});
   }
   for (const Ident& library : a.uses) item.children.push_back({library.loc, "uses " + library.name, {}});
@@ -144,6 +145,7 @@ Item app_item(const AppDecl& a) {
                                    e.dst.node.name, e.dst.port.name);
     if (e.delay) text += " delay " + expr_text(*e.delay);
     if (e.initial) text += " = " + expr_text(*e.initial);
+    if (e.initial_method) text += " = " + e.initial_method->name + "()";
     item.children.push_back({e.loc, text, {}});
   }
   return item;

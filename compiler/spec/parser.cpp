@@ -506,7 +506,7 @@ bool Parser::parse_actor_param(ast::ActorDecl& actor) {
   return expect_semi("parameter declaration");
 }
 
-// impl := ('cpu'|'gpu') STRING [IDENT] ';'
+// impl := ('cpu'|'gpu') STRING [IDENT] ['block'] ';'
 bool Parser::parse_impl(ast::ActorDecl& actor) {
   ast::ImplDecl d;
   d.loc = tok_.loc;
@@ -520,6 +520,14 @@ bool Parser::parse_impl(ast::ActorDecl& actor) {
   d.header_loc = tok_.loc;
   advance();
   if (at(Tok::identifier)) d.class_name = take_ident();
+  if (at_word("block")) {
+    d.block = tok_.loc;
+    advance();
+  } else if (d.class_name && d.class_name->name == "block" && at(Tok::semi)) {
+    // `cpu "h.hpp" block;`: the class is the actor's (a class named block is `... block block;`).
+    d.block = d.class_name->loc;
+    d.class_name.reset();
+  }
   actor.impls.push_back(std::move(d));
   return expect_semi("implementation declaration");
 }
@@ -855,7 +863,7 @@ bool Parser::parse_assign(ast::NodeDecl& node) {
   return expect_semi("parameter value");
 }
 
-// edge := portref '->' portref [ 'delay' expr [ '=' expr ] ] ';'
+// edge := portref '->' portref [ 'delay' expr [ '=' ( expr | IDENT '(' ')' ) ] ] ';'
 bool Parser::parse_edge(ast::AppDecl& app) {
   ast::EdgeDecl d;
   auto src = parse_portref("before '->'");
@@ -878,8 +886,19 @@ bool Parser::parse_edge(ast::AppDecl& app) {
     if (!d.delay) return false;
     if (at(Tok::equal)) {
       advance();
-      d.initial = parse_expr();
-      if (!d.initial) return false;
+      // `= fill()`: a name other than the functions of expressions (min, max) called names the
+      // consumer's member function that fills the initial tokens.
+      if (at(Tok::identifier) && !at_word("min") && !at_word("max") && peek_next().is(Tok::l_paren)) {
+        d.initial_method = take_ident();
+        advance();
+        if (!expect(Tok::r_paren, fmt::format("after '{}(': the member function that fills the initial "
+                                              "tokens takes no argument in the spec",
+                                              d.initial_method->name)))
+          return false;
+      } else {
+        d.initial = parse_expr();
+        if (!d.initial) return false;
+      }
     }
   }
   app.edges.push_back(std::move(d));

@@ -49,7 +49,8 @@ class Context {
   /// The iteration this firing produces (0-based, counted from the node's first valid firing).
   std::int64_t iteration() const noexcept { return iteration_; }
   /// Elements per token of the port with this index in the actor's declaration order; with rates,
-  /// per block: the tokens of every firing of the cycle.
+  /// the tokens of one firing (rate x token), or of the whole block (all firings of the cycle)
+  /// for an implementation declared `block`.
   std::size_t elements(std::size_t port) const noexcept {
     return port < port_count_ ? port_elements_[port] : 0;
   }
@@ -64,15 +65,20 @@ class Context {
     throw std::invalid_argument("no runtime param '" + std::string(name) + "' in this program");
   }
 
-  /// The node's firings per iteration (its entry of the repetition vector), all of which one call
-  /// makes: 1 without rates.
+  /// The node's firings per iteration (its entry of the repetition vector): 1 without rates.
+  /// fire is called that many times per iteration, once per firing, unless the implementation
+  /// is declared `block` (then one call makes them all).
   std::uint32_t firings() const noexcept { return firings_; }
+  /// Which firing of the iteration this call makes: 0 .. firings() - 1, in order; always 0 for a
+  /// `block` implementation.
+  std::uint32_t firing() const noexcept { return firing_; }
 
   // Set by the generated program only.
   void set_stream(CUstream_st* s) noexcept { stream_ = s; }
   void set_device(int d) noexcept { device_ = d; }
   void set_iteration(std::int64_t i) noexcept { iteration_ = i; }
   void set_firings(std::uint32_t q) noexcept { firings_ = q; }
+  void set_firing(std::uint32_t k) noexcept { firing_ = k; }
   void set_port_elements(const std::size_t* elements, std::size_t count) noexcept {
     port_elements_ = elements;
     port_count_ = count;
@@ -83,6 +89,7 @@ class Context {
   int device_ = -1;
   std::int64_t iteration_ = 0;
   std::uint32_t firings_ = 1;
+  std::uint32_t firing_ = 0;
   const std::size_t* port_elements_ = nullptr;
   std::size_t port_count_ = 0;
 };

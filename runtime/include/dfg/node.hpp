@@ -6,6 +6,11 @@
 ///     i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
 ///     i1_node_.fire(j, a, b);              // actor.fire(a, b, ctx) for iteration j
 ///
+/// A node that fires q > 1 times per iteration (rates) is told so by set_firings(q, block). Its
+/// ports' pointers are to whole blocks; without `block`, the worker calls fire once per firing k
+/// with part(port, k, block), firing k's tokens, and ctx.elements(port) counts one firing's
+/// elements. A block node gets one call per iteration with the whole blocks.
+///
 /// Guarantees: a Node belongs to the worker of its PE: set up by the worker's constructor, used
 /// by its thread only. at() neither blocks nor allocates. Not copyable (its context points at its
 /// own elements).
@@ -27,10 +32,16 @@ class Node {
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
-  /// The elements of each port's token, in the actor's port order.
+  /// The elements of each port's block (one cycle's tokens), in the actor's port order.
   void set_port_elements(const std::array<std::size_t, Ports>& elements) noexcept {
-    elements_ = elements;
-    ctx.set_port_elements(elements_.data(), elements_.size());
+    blocks_ = elements;
+    split();
+  }
+  /// q firings per iteration; `block`: one call makes them all, else one call per firing.
+  void set_firings(std::uint32_t q, bool block) noexcept {
+    ctx.set_firings(q);
+    block_ = block;
+    split();
   }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {
@@ -42,17 +53,41 @@ class Node {
     ctx.set_iteration(j);
     return ctx;
   }
+  /// The context of firing k of iteration j (a node that is not `block`).
+  Context& at(std::int64_t j, std::uint32_t k) noexcept {
+    ctx.set_firing(k);
+    return at(j);
+  }
   /// Fires iteration j of an actor whose fire() takes the context last: actor.fire(args..., ctx).
   template <class... Args>
   void fire(std::int64_t j, Args&&... args) {
     actor.fire(std::forward<Args>(args)..., at(j));
+  }
+  /// Firing k of iteration j, on the parts of the blocks that part() gives.
+  template <class... Args>
+  void fire_part(std::int64_t j, std::uint32_t k, Args&&... args) {
+    actor.fire(std::forward<Args>(args)..., at(j, k));
+  }
+  /// Firing k's tokens within the block of `port` that starts at `block`.
+  template <class T>
+  T* part(std::size_t port, std::uint32_t k, T* block) const noexcept {
+    return block + static_cast<std::size_t>(k) * elements_[port];
   }
 
   Actor actor;
   Context ctx;
 
  private:
+  /// The elements the context reports: one firing's part of each block, or the whole blocks.
+  void split() noexcept {
+    const std::size_t q = block_ ? 1 : ctx.firings();
+    for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks_[p] / q;
+    ctx.set_port_elements(elements_.data(), elements_.size());
+  }
+
+  std::array<std::size_t, Ports> blocks_{};
   std::array<std::size_t, Ports> elements_{};
+  bool block_ = false;
 };
 
 }  // namespace dfg

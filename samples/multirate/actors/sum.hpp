@@ -1,4 +1,4 @@
-// Sum: the two bands added back.
+// Sum: the two bands added back, one frame a call.
 #pragma once
 
 #include <cstddef>

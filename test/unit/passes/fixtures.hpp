@@ -11,6 +11,10 @@
 #include "passes/latency.hpp"
 #include "passes/program_builder.hpp"
 #include "passes/schedule.hpp"
+#include "sema/rates.hpp"
+#include "support/assert.hpp"
+#include "support/diagnostics.hpp"
+#include "support/source_manager.hpp"
 
 namespace dfgc::test {
 
@@ -124,17 +128,38 @@ inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window =
   return random_program(seed, nodes, window, [cores](ProgramBuilder& b) { cluster16(b, cores); });
 }
 
+/// Rates on a built program: each node gets an actor of its own and fires 1, 2 or 4 times per
+/// iteration (random, seeded); every output moves a block of 4 tokens a cycle, so each port's
+/// rate is 4 / q. solve_rates() then makes the repetitions and the block types (float[1024 x k]).
+inline void add_random_rates(ir::Program& p, std::uint32_t seed) {
+  std::mt19937 rng(seed * 7919u + 1);
+  std::vector<std::uint32_t> q(p.dfg.nodes.size());
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
+    q[n] = 1u << (rng() % 3);
+    ir::Actor a = p.dfg.actor_of(n);
+    a.name += "_" + p.dfg.nodes[n].name;
+    for (ir::Port& port : a.ports) port.rate = 4 / q[n];
+    p.dfg.nodes[n].actor = static_cast<ir::ActorId>(p.dfg.actors.size());
+    p.dfg.actors.push_back(std::move(a));
+  }
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  DFGC_INTERNAL_ASSERT(sema::solve_rates(p, diags), "the random rates are consistent by construction");
+}
+
 /// random_program() with loops: about a fifth of the Join nodes leave input y open, and once every
 /// node is placed each such input is fed by an output of the node itself or of a later one
 /// (which closes a loop through the Join), over an edge of 1 to 3 initial tokens; then each loop
 /// whose latency its tokens do not cover (first_cycles) gets the tokens it lacks on its delayed
-/// edge, until every loop is covered under both strategies.
+/// edge, until every loop is covered under both strategies. `cores` cpus a host (cluster16);
+/// `rates`: add_random_rates() before the loops are covered.
 inline ir::Program random_loop_program(std::uint32_t seed, int nodes,
-                                       std::vector<std::string>* raised = nullptr) {
+                                       std::vector<std::string>* raised = nullptr, int cores = 1,
+                                       bool rates = false) {
   ProgramBuilder b("loops");
   b.type("T", ir::ElemType::f32, 1024);
   add_generic_actors(b, "T");
-  cluster16(b);
+  cluster16(b, cores);
   std::mt19937 rng(seed);
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   std::vector<std::string> pes;
@@ -168,6 +193,7 @@ inline ir::Program random_loop_program(std::uint32_t seed, int nodes,
            1 + static_cast<std::uint32_t>(pick(3)));
   }
   ir::Program p = b.build();
+  if (rates) add_random_rates(p, seed);
   for (int round = 0; round < 64; ++round) {
     bool covered = true;
     for (ir::Strategy s : ir::kStrategies) {

@@ -136,3 +136,34 @@ TEST_CASE("random graphs with loops on a 16-PE cluster run cycle by cycle withou
   CHECK(delayed > 20);  // the graphs have loops
   CHECK(raised > 0);    // and some needed more tokens than they were given at first
 }
+
+TEST_CASE("random graphs with rates and loops on 16 hosts of 4 cpus run cycle by cycle without a violation",
+          "[loops][rates][resync_inputs][colour]") {
+  std::size_t repeated = 0, blocks = 0, delayed = 0, shared = 0;
+  for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+    ir::Program p = test::random_loop_program(seed, 40, nullptr, 4, true);
+    for (const ir::Node& n : p.dfg.nodes) repeated += n.repetitions > 1;
+    for (const ir::Edge& e : p.dfg.edges) {
+      blocks += p.types[e.type].count.value > 1024;
+      delayed += e.delay > 0;
+      const ir::Pe& a = p.arch.pes[p.mapping.pe_of[e.src]];
+      const ir::Pe& b = p.arch.pes[p.mapping.pe_of[e.dst]];
+      shared += a.kind == ir::PeKind::cpu && b.kind == ir::PeKind::cpu && a.host == b.host && e.src != e.dst &&
+                p.mapping.pe_of[e.src] != p.mapping.pe_of[e.dst];
+    }
+    ir::Ig ig = run_passes(p);
+    for (Strategy s : ir::kStrategies) {
+      CAPTURE(seed, ir::to_string(s));
+      std::uint32_t deepest = 0;
+      for (const ir::IgFiring& f : ig[s].firings) deepest = std::max(deepest, f.latency);
+      test::SimReport r = test::simulate(p, ig[s], deepest + 12);
+      for (const std::string& e : r.errors) UNSCOPED_INFO(e);
+      CHECK(r.errors.empty());
+      for (std::uint32_t fired : r.firings) CHECK(fired >= 12);
+    }
+  }
+  CHECK(repeated > 100);  // nodes that fire several times per iteration
+  CHECK(blocks > 100);    // edges that carry blocks of several tokens
+  CHECK(delayed > 15);    // loops
+  CHECK(shared > 5);      // edges between two cpus of one host
+}

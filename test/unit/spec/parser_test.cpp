@@ -264,3 +264,31 @@ TEST_CASE("an actor names the CUDA libraries it uses", "[spec][parser]") {
   CHECK(a.uses[2].name == "cublas");
   CHECK(a.uses[2].loc.offset == text.find("cublas"));
 }
+
+TEST_CASE("block implementations and initial tokens filled by a member function", "[spec][parser][rates]") {
+  Parsed p(R"(actor A {
+  in T x rate 2;
+  cpu "a.hpp" A block;
+  gpu "a.cuh" block;
+}
+app y on x {
+  a.o -> a.i delay 2 = fill();
+  a.o -> a.j delay 1 = max(N, 2);
+  a.o -> a.k delay 1 = 0.5;
+})");
+  REQUIRE(p.errors().empty());
+  const ast::ActorDecl& a = p.module->actors[0];
+  REQUIRE(a.impls.size() == 2);
+  CHECK(a.impls[0].class_name->name == "A");
+  CHECK(a.impls[0].block);
+  CHECK_FALSE(a.impls[1].class_name);  // `gpu "a.cuh" block;`: the actor's own class
+  CHECK(a.impls[1].block);
+  const auto& edges = p.module->apps[0].edges;
+  REQUIRE(edges.size() == 3);
+  REQUIRE(edges[0].initial_method);
+  CHECK(edges[0].initial_method->name == "fill");
+  CHECK_FALSE(edges[0].initial);
+  CHECK_FALSE(edges[1].initial_method);  // min and max stay functions of the expression
+  CHECK(expr_string(*edges[1].initial) == "max(N, 2)");
+  CHECK_FALSE(edges[2].initial_method);
+}

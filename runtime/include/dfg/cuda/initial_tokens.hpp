@@ -24,4 +24,16 @@ void fill_initial_tokens(const DeviceBuffer& buffer, std::size_t elements, T val
                    "copy the initial tokens of " + buffer.name());
 }
 
+/// Initial token j is built in host memory by `fill(j, token, elements)`, then copied to slot j.
+template <class T, class Fill>
+void fill_initial_tokens_with(const DeviceBuffer& buffer, std::size_t elements, Fill&& fill) {
+  DeviceGuard guard(buffer.device());
+  std::vector<T> token(elements);
+  for (std::size_t i = 0; i < buffer.slots(); ++i) {
+    fill(i, token.data(), elements);
+    DFG_CUDA_CHECK(cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
+                   "copy the initial tokens of " + buffer.name());
+  }
+}
+
 }  // namespace dfg

@@ -69,7 +69,7 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.cpu"},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.cpu"},
     {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.cpu <- f.next@A.cpu"},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.25", 0, "node k (Check) @ A.cpu"},
 }};
@@ -91,7 +91,7 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.cpu"},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.cpu"},
     {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.cpu <- f.next@A.cpu"},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.25", 0, "node k (Check) @ A.cpu"},
 }};

@@ -55,6 +55,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_port_elements({elements_Block(params)});
   f_node_.actor.a = 0.5f;
+  f_node_.actor.y0 = 0.0f;
   f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0.25));

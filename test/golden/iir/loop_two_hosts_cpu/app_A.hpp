@@ -72,7 +72,7 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_State, "B.cpu -> A.cpu", nullptr, 0, "transfer h.o@B.cpu -> h.o@A.cpu"},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State, "A.cpu -> B.cpu", nullptr, 0, "transfer f.next@A.cpu -> f.next@B.cpu"},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.cpu"},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.cpu"},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=4 initial=-1", 0, "node k (Check) @ A.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -103,7 +103,7 @@ inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_State, "B.cpu -> A.cpu", nullptr, 0, "transfer h.o@B.cpu -> h.o@A.cpu"},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State, "A.cpu -> B.cpu", nullptr, 0, "transfer f.next@A.cpu -> f.next@B.cpu"},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.cpu"},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.cpu"},
     {"copy", "f.state.delay@A.cpu <- h.o@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.cpu <- h.o@A.cpu"},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=4 initial=-1", 0, "node k (Check) @ A.cpu"},
 }};

@@ -74,7 +74,7 @@ inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "a=0.5 feedback=1 initial=0", 0, "node k (Check) @ A.cpu"},
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Block, "A.g0 -> A.cpu", nullptr, 0, "transfer f.y@A.g0 -> f.y@A.cpu"},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block, "A.cpu -> A.g0", nullptr, 0, "transfer s.x@A.cpu -> s.x@A.g0"},
-    {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.g0"},
+    {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.g0"},
     {"copy", "f.state.delay@A.g0 <- f.next@A.g0", "A.g0", kTrack_A_g0_compute, 2, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.g0 <- f.next@A.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -98,7 +98,7 @@ inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "a=0.5 feedback=1 initial=0", 0, "node k (Check) @ A.cpu"},
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Block, "A.g0 -> A.cpu", nullptr, 0, "transfer f.y@A.g0 -> f.y@A.cpu"},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block, "A.cpu -> A.g0", nullptr, 0, "transfer s.x@A.cpu -> s.x@A.g0"},
-    {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "a=0.5", 0, "node f (Iir) @ A.g0"},
+    {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "a=0.5 y0=0", 0, "node f (Iir) @ A.g0"},
     {"copy", "f.state.delay@A.g0 <- f.next@A.g0", "A.g0", kTrack_A_g0_compute, 1, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.g0 <- f.next@A.g0"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -70,7 +70,7 @@ enum Entry : std::size_t {
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
     {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer f.y@B.cpu -> f.y@A.cpu"},
-    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 2, nullptr, "f", "a=0.75", 0, "node f (Iir) @ B.cpu"},
+    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 2, nullptr, "f", "a=0.75 y0=0", 0, "node f (Iir) @ B.cpu"},
     {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 2, nullptr, nullptr, nullptr, 0, "delay f.state.delay@B.cpu <- f.next@B.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -92,7 +92,7 @@ using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
     {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer f.y@B.cpu -> f.y@A.cpu"},
-    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 1, nullptr, "f", "a=0.75", 0, "node f (Iir) @ B.cpu"},
+    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 1, nullptr, "f", "a=0.75 y0=0", 0, "node f (Iir) @ B.cpu"},
     {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 1, nullptr, nullptr, nullptr, 0, "delay f.state.delay@B.cpu <- f.next@B.cpu"},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

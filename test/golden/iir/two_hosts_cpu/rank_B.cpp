@@ -76,6 +76,7 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   f_node_.actor.a = 0.75f;
+  f_node_.actor.y0 = 0.0f;
   f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0));

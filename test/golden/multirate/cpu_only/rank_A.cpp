@@ -61,15 +61,15 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("d.y@A.cpu, ul.y@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.ctx.set_firings(2);  // per call
+  s_node_.set_firings(2, false);  // a call each
   d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
   b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
   ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
   uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
   m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.ctx.set_firings(2);  // per call
+  m_node_.set_firings(2, false);  // a call each
   k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.ctx.set_firings(2);  // per call
+  k_node_.set_firings(2, true);  // in one call
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -77,7 +77,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
       d_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -97,9 +99,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                     uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      m_node_.fire(j, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        m_node_.fire_part(j, k,
+                          m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(2, k, m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
@@ -113,7 +118,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
       d_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -133,9 +140,12 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                     uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      m_node_.fire(j, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        m_node_.fire_part(j, k,
+                          m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(2, k, m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));

@@ -76,7 +76,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.ctx.set_firings(2);  // per call
+  s_node_.set_firings(2, false);  // a call each
   d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
   b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
 }
@@ -96,7 +96,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                  b_low_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
+      }
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
@@ -138,7 +140,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     net_.wait();
     run_.end_phase();  // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
       d_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),

@@ -80,9 +80,9 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
   uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
   m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.ctx.set_firings(2);  // per call
+  m_node_.set_firings(2, false);  // a call each
   k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.ctx.set_firings(2);  // per call
+  k_node_.set_firings(2, true);  // in one call
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -110,9 +110,12 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
-      m_node_.fire(j, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                   m_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        m_node_.fire_part(j, k,
+                          m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2))),
+                          m_node_.part(2, k, m_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2))));
+      }
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
@@ -155,9 +158,12 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
                     uh_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
-      m_node_.fire(j, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   m_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+        m_node_.fire_part(j, k,
+                          m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                          m_node_.part(2, k, m_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
+      }
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
       k_node_.fire(j, m_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
