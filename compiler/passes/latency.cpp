@@ -35,9 +35,10 @@ FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
   // Relaxing in topological order settles a graph without loops in one round (a graph without
   // initial tokens has none: sema); each loop may take one round more. A round n + 1 that still
   // raises a node has met a loop that gains.
-  std::optional<ir::NodeId> raised;
+  bool gains = false;     // the last round raised a node
+  ir::NodeId raised = 0;  // the node it raised last
   for (std::size_t round = 0; round <= n; ++round) {
-    raised.reset();
+    gains = false;
     for (ir::NodeId v : walk.order)
       for (ir::EdgeId e : walk.in_edges[v]) {
         const ir::Edge& edge = dfg.edges[e];
@@ -46,17 +47,18 @@ FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
         first[v] = at;
         via[v] = e;
         raised = v;
+        gains = true;
       }
-    if (!walk.delays) raised.reset();
-    if (!raised) break;
+    if (!walk.delays) gains = false;
+    if (!gains) break;
   }
   FirstCycles result;
-  if (!raised) {
+  if (!gains) {
     result.node.assign(first.begin(), first.end());
     return result;
   }
   // Walking back n steps from a node raised in the last round lands on the gaining loop.
-  ir::NodeId v = *raised;
+  ir::NodeId v = raised;
   for (std::size_t i = 0; i < n; ++i) {
     DFGC_INTERNAL_ASSERT(via[v], "a raised node without the edge that raised it");
     v = dfg.edges[*via[v]].src;

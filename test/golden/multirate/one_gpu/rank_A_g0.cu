@@ -66,7 +66,15 @@ Worker_A_g0::Worker_A_g0(Run& run)
 }
 
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
+  // The cycles run ahead of this thread, each stream waiting on the GPU for the
+  // other streams' cycles whose slots it reuses:
+  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 1)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
+  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
+  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
+                       {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
@@ -100,7 +108,6 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                           m_node_.part(2, k, m_y_A_g0_view_.as<float>(dfg::slot(c, 0, 2))));
       }
     });
-    dfg::synchronize(compute_, h2d_, d2h_);
     items.end_cycle(c);
   }
 }
