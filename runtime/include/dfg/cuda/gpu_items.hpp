@@ -34,6 +34,8 @@ class GpuItems {
   GpuItems(Run& run, Where& where, int pe, GpuProbes& probes) : items_(run, where, pe), probes_(probes) {}
 
   void begin(std::int64_t c) { items_.begin(c); }
+  bool resumes(std::size_t entry, std::int64_t j) const noexcept { return items_.resumes(entry, j); }
+  bool suspends(std::size_t entry, std::int64_t j) const noexcept { return items_.suspends(entry, j); }
   /// After the wait for the streams: hands the probes' times on, ends cycle c of the PE.
   void end_cycle(std::int64_t c) {
     probes_.poll();
