@@ -168,11 +168,12 @@ std::string render_main(std::span<const Model> hosts) {
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
-       {"migrate_refusal",
-        first.migrations.empty()
-            ? "flags.options.migrations.empty() ? \"\" : \"error: --migrate: this program has no alternative mappings\""
-            : "flags.options.migrate_control.empty() ? \"\" : \"error: --migrate-control: a program on several hosts "
-              "moves its nodes at launch only (--migrate)\""},
+       {"migrate_flag",
+        first.migrations.empty() ? "!flags.options.migrations.empty()" : "!flags.options.migrate_control.empty()"},
+       {"migrate_refusal", first.migrations.empty()
+                               ? "error: --migrate: this program has no alternative mappings"
+                               : "error: --migrate-control: a program on several hosts moves its nodes at launch "
+                                 "only (--migrate)"},
        {"agree_gpus", any_gpu ? "  if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;\n"
                               : ""}});
 }

@@ -155,8 +155,8 @@ class Migrator {
 
   /// Starts the thread that reads `file` (--migrate-control); `windows` is the run's table.
   void start(const std::string& file, WindowTable& windows) {
-    if (file.empty()) return;
     windows_ = &windows;
+    if (file.empty()) return;
     thread_ = std::thread([this, file] { control(file); });
   }
 
