@@ -272,7 +272,7 @@ TEST_CASE("compile warns where an actor's state cannot move with its node: betwe
   Result r = run_dfgc({"compile", (dir / "state.dfg").string(), "-o", (dir / "gen").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.err.find("state.dfg:9:42: warning: the state of node 'a' (save/restore) does not move between "
+  CHECK(r.err.find("state.dfg:9:40: warning: the state of node 'a' (save/restore) does not move between "
                    "hosts: on B.cpu a fresh instance takes over") != std::string::npos);
 }
 
