@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], $ns$::kRuntimeParams);
     return dfg::finish_stdout(0, std::cerr);
   }
-  const bool migrate = !flags.options.migrations.empty();
-  if (const int s = mpi.agree(migrate ? "error: --migrate: this program has no alternative mappings" : "", std::cerr);
+  const bool migrate = $migrate_flag$;
+  if (const int s = mpi.agree(migrate ? "$migrate_refusal$" : "", std::cerr);
       s != 0)
     return s;
   if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)

@@ -11,5 +11,5 @@ int run_host(const dfg::Options& options) {
 
 int main(int argc, char** argv) {
   return dfg::one_host_main(argc, argv, "$host$", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+                            app::run_host$main_alternatives$);
 }

@@ -5,7 +5,7 @@
 /// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
 /// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
-  Run run(options);
+$check_migrations$  Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
   $make_workers$
   dfg::Workers threads;

@@ -33,6 +33,19 @@
 #                overlap, both sync modes, the checker comparing every sample with its sequential
 #                reference; a decimator that keeps the other samples must fail at iteration 0, and
 #                so must a source that ignores ctx.firing() (its second frame)
+#   migration    samples/migration/cores.dfg (a source, a scaler, a running sum with save/restore and
+#                a checker on four CPU cores) built with g++ -Wall -Wextra -Werror, and again with
+#                --short-path=pause: run 2,000 iterations with each launch move (--migrate) of the
+#                three kinds (an equal path, a shorter one padded or paused, the running sum with
+#                its state), both strategies, both sync modes: the checker sees every iteration
+#                once, in order, equal to the sequential reference, and the moved node fires on
+#                each PE as often as the move says (--stats); a live run moved back and forth
+#                through --migrate-control (a FIFO), with its refusals; the per-iteration output
+#                intervals written (DFG_INTERVALS); every bad --migrate refused with exit 1, one
+#                line naming the flag, nothing run
+#   migration_tsan the live back-and-forth run built and run with ThreadSanitizer
+#   migration_gpu_build samples/migration/one_gpu.dfg (the scaler moving between a GPU and a CPU
+#                core) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -295,6 +308,102 @@ case $case in
       fail "an initial token filled with another value passed the check"
     fi
     grep -q "iteration 0, sample 0" "$work/wrong_method.txt" || fail "wrong filled token: $(cat "$work/wrong_method.txt")"
+    ;;
+  migration | migration_tsan)
+    flags="-Wall -Wextra -Werror"
+    [[ $case == migration_tsan ]] && flags="-Werror -fsanitize=thread -g -O1"
+    export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+    compile samples/migration/cores.dfg "$work/gen"
+    build_cpu "$work/gen" "$flags"
+    app="$work/gen/build/app"
+    checked() {  # checked FILE N: the checker's line for N iterations
+      grep -qx "check: $2 iterations, each once and in order, equal to the sequential reference" "$1" ||
+        fail "no check line in $1: $(tail -3 "$1")"
+    }
+    # A live run: moves back and forth read from a FIFO while the stream runs, and refusals.
+    live() {  # live APP ITERATIONS [flags...]
+      local a=$1 n=$2
+      shift 2
+      rm -f "$work/control"
+      mkfifo "$work/control"
+      "$a" --iterations "$n" --migrate-control "$work/control" "$@" >"$work/live.txt" 2>"$work/live.err" &
+      local pid=$!
+      exec 3>"$work/control"
+      trap '' PIPE  # a run that ended early fails below, not on a write to its closed FIFO
+      for line in a:A.c1 a:A.c2 g:A.c9 a:A.c3 g:A.c2 a:A.c2 "x:A.c1" bogus g:A.c3 g:A.c1 a:A.c1 a:A.c2 g:A.c2; do
+        sleep 0.2
+        echo "$line" >&3 2>/dev/null || true
+      done
+      exec 3>&-
+      trap - PIPE
+      wait $pid || { cat "$work/live.err"; fail "live run"; }
+      cat "$work/live.err"
+      checked "$work/live.txt" "$n"
+      [[ $(grep -c ": node moved from iteration " "$work/live.err") -ge 6 ]] || fail "too few live moves"
+      grep -qx "migrate: g:A.c9: refused: A.c9 is not an alternative of node 'g' (its alternatives: A.c2, A.c3)" \
+        "$work/live.err" || fail "no refusal of g:A.c9"
+      grep -qx "migrate: g:A.c2: refused: conflicts with node 'a' on A.c3: both change the same firings or transfers" \
+        "$work/live.err" || fail "no refusal of a conflict"
+      grep -qx "migrate: bogus: refused: expected NODE:PE or NODE:PE@ITERATION, got 'bogus'" "$work/live.err" ||
+        fail "no refusal of a malformed line"
+    }
+    if [[ $case == migration_tsan ]]; then
+      live "$app" 40000
+      live "$app" 40000 --no-overlap --sync=barrier
+      exit 0
+    fi
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        for move in "" g:A.c3@700 g:A.c2@700 a:A.c1@700 a:A.c3@0 g:A.c2@1999; do
+          echo "== app --iterations 2000 $strategy --sync=$sync ${move:+--migrate $move}"
+          "$app" --iterations 2000 $strategy --sync=$sync ${move:+--migrate $move} --stats >"$work/run.txt" ||
+            fail "run $strategy $sync $move"
+          checked "$work/run.txt" 2000
+        done
+      done
+    done
+    # The move happens where it says: iterations 0..699 of g on A.c1, 700..1999 on A.c3.
+    "$app" --iterations 2000 --migrate g:A.c3@700 --stats >"$work/stats.txt"
+    grep -Eq "^firing +g \(Scale\) +A\.c1 +700 " "$work/stats.txt" || fail "g did not fire 700 times on A.c1"
+    grep -Eq "^firing +g \(Scale\) +A\.c3 +1300 " "$work/stats.txt" || fail "g did not fire 1300 times on A.c3"
+    # The per-iteration output intervals.
+    DFG_INTERVALS="$work/intervals.txt" "$app" --iterations 2000 --migrate a:A.c1@1000 >/dev/null
+    [[ $(wc -l <"$work/intervals.txt") == 1999 ]] || fail "intervals: $(wc -l <"$work/intervals.txt") lines"
+    live "$app" 20000
+    # The paper's pause for the shorter path.
+    compile samples/migration/cores.dfg "$work/pause" --short-path=pause
+    grep -q "delta 1 pause 1" "$work/pause/schedule.txt" || fail "no pause in schedule.txt"
+    build_cpu "$work/pause" "$flags"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/pause/build/app" --iterations 2000 $strategy --sync=$sync --migrate g:A.c2@700 >"$work/run.txt" ||
+          fail "pause run $strategy $sync"
+        checked "$work/run.txt" 2000
+      done
+    done
+    # Bad moves: refused before anything runs.
+    refused() {  # refused LINE FLAGS...
+      local line=$1
+      shift
+      if "$app" --iterations 2000 "$@" >"$work/bad.txt" 2>"$work/bad.err"; then fail "accepted: $*"; fi
+      [[ $(cat "$work/bad.err") == "$line" ]] || fail "for $*: $(cat "$work/bad.err")"
+      [[ ! -s $work/bad.txt ]] || fail "ran: $*"
+    }
+    refused "error: --migrate x:A.c1@5: no node 'x' has migration alternatives (those that do: g, a)" --migrate x:A.c1@5
+    refused "error: --migrate g:A.c0@5: A.c0 is not an alternative of node 'g' (its alternatives: A.c2, A.c3)" \
+      --migrate g:A.c0@5
+    refused "error: --migrate g:A.c1@5: node 'g' already runs on A.c1" --migrate g:A.c1@5
+    refused "error: --migrate g:A.c2@2000: iteration 2000 is beyond the run (2000 iterations)" --migrate g:A.c2@2000
+    refused "error: --migrate g:A.c3@9: node 'g' is already moved by --migrate g:A.c2@5 (at launch, one move per node; use --migrate-control to move it again)" \
+      --migrate g:A.c2@5 --migrate g:A.c3@9
+    refused "error: --migrate a:A.c1@9: conflicts with --migrate g:A.c3@5: both change the same firings or transfers (neighbouring nodes cannot move at once)" \
+      --migrate g:A.c3@5 --migrate a:A.c1@9
+    refused "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'g:A.c2'" --migrate g:A.c2
+    ;;
+  migration_gpu_build)
+    find_nvcc
+    compile samples/migration/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   multirate_run)
     compile samples/multirate/cpu_only.dfg "$work/gen"

@@ -26,6 +26,13 @@
 #   multirate   samples/multirate/two_hosts_cpu.dfg (the two bands of the filter bank cross to
 #               host B one block a cycle each) built with g++ -Werror, mpiexec -n 2, both
 #               strategies and sync modes, the checker on host B comparing every sample
+#   migration   samples/migration/two_hosts_{equal,longer,shorter}.dfg (the scaler moving between
+#               the hosts: paths of equal length, a longer one with a gap, a shorter one padded) and
+#               the shorter one again with --short-path=pause, built with g++ -Werror, mpiexec -n 2,
+#               2,000 iterations with the move at launch (--migrate g:PE@700) and without, both
+#               strategies and sync modes: the checker sees every iteration once, in order, equal
+#               to the sequential reference; a bad --migrate and --migrate-control are refused on
+#               every rank, exit 1, the message printed exactly once
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
@@ -157,6 +164,37 @@ EOF
       build_cpu "samples/iir/$spec.dfg" "$work/$spec"
       run_all 2 "$work/$spec/build/app"
     done
+    ;;
+  migration)
+    for spec in equal longer shorter pause; do
+      if [[ $spec == pause ]]; then
+        "$dfgc" compile samples/migration/two_hosts_shorter.dfg -o "$work/$spec" --short-path=pause
+        cmake -S "$work/$spec" -B "$work/$spec/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
+          -DCMAKE_BUILD_TYPE=Release >/dev/null
+        cmake --build "$work/$spec/build" -j 2
+      else
+        build_cpu "samples/migration/two_hosts_$spec.dfg" "$work/$spec"
+      fi
+      to=B.cpu
+      [[ $spec == shorter || $spec == pause ]] && to=A.cpu
+      for strategy in "" --no-overlap; do
+        for sync in neighbours barrier; do
+          for move in "" "--migrate g:$to@700"; do
+            echo "== $spec: mpiexec -n 2 app --iterations 2000 $strategy --sync=$sync $move"
+            timeout 120 "$mpiexec" -n 2 "$work/$spec/build/app" --iterations 2000 $strategy --sync=$sync $move \
+              >"$work/out.txt" || { cat "$work/out.txt"; fail "run $spec $strategy $sync $move"; }
+            grep -qx "check: 2000 iterations, each once and in order, equal to the sequential reference" \
+              "$work/out.txt" || fail "$spec: no check line: $(tail -3 "$work/out.txt")"
+          done
+        done
+      done
+    done
+    expect_failure bad_migrate 1 20 \
+      "error: --migrate g:B.g0@5: B.g0 is not an alternative of node 'g' (its alternatives: B.cpu)" \
+      -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate g:B.g0@5
+    expect_failure live_migrate 1 20 \
+      "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)" \
+      -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate-control "$work/control"
     ;;
   multirate)
     build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"

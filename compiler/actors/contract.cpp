@@ -89,6 +89,15 @@ bool is_context(clang::QualType type) {
   return record && record->getQualifiedNameAsString() == "dfg::Context";
 }
 
+/// `dfg::State&` (`constant`: `const dfg::State&`), exactly: what save and restore take.
+bool is_state_ref(clang::QualType type, bool constant) {
+  const auto* ref = type->getAs<clang::LValueReferenceType>();
+  if (!ref) return false;
+  const clang::CXXRecordDecl* record = ref->getPointeeType()->getAsCXXRecordDecl();
+  return record && record->getQualifiedNameAsString() == "dfg::State" &&
+         ref->getPointeeType().isConstQualified() == constant;
+}
+
 /// `dfg::Context&`, exactly: the only way a function may take the context.
 bool is_context_ref(clang::QualType type) {
   const auto* ref = type->getAs<clang::LValueReferenceType>();
@@ -224,6 +233,7 @@ class ContractChecker {
   void check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature);
   void check_initial_methods(const clang::CXXRecordDecl& record);
   void check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge);
+  void check_state(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
   void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
 
@@ -276,6 +286,7 @@ ContractResult ContractChecker::run() {
   }
   check_init(*record, signature);
   check_initial_methods(*record);
+  check_state(*record, signature);
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
@@ -578,6 +589,46 @@ void ContractChecker::check_init(const clang::CXXRecordDecl& record, ActorSignat
                    "'init' must take no parameter or one 'dfg::Context&'");
     note_impl(d);
   }
+}
+
+void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSignature& signature) {
+  auto save = find_method(record, "save");
+  auto restore = find_method(record, "restore");
+  if (!save && !restore) return;
+  if (!save || !restore) {
+    const char* has = save ? "save" : "restore";
+    const char* lacks = save ? "restore" : "save";
+    const clang::CXXMethodDecl* found = save ? *save : *restore;
+    if (!found) return;  // reported by find_method
+    auto d = error(where_.token(found->getLocation()),
+                   fmt::format("class '{}' has '{}' but no '{}'; an actor's state moves with both "
+                               "'void save(dfg::State&) const' and 'void restore(const dfg::State&)'",
+                               impl_.class_name, has, lacks));
+    note_impl(d);
+    return;
+  }
+  bool ok = true;
+  if (*save) {
+    const clang::CXXMethodDecl& m = **save;
+    check_callable(m, "save");
+    if (m.getNumParams() != 1 || !is_state_ref(m.getParamDecl(0)->getType(), false) || !m.isConst() ||
+        !m.getReturnType()->isVoidType()) {
+      auto d = error(where_.token(m.getLocation()), "'save' must be 'void save(dfg::State&) const'");
+      note_impl(d);
+      ok = false;
+    }
+  }
+  if (*restore) {
+    const clang::CXXMethodDecl& m = **restore;
+    check_callable(m, "restore");
+    if (m.getNumParams() != 1 || !is_state_ref(m.getParamDecl(0)->getType(), true) ||
+        !m.getReturnType()->isVoidType()) {
+      auto d = error(where_.token(m.getLocation()), "'restore' must be 'void restore(const dfg::State&)'");
+      note_impl(d);
+      ok = false;
+    }
+  }
+  signature.has_state = ok && *save && *restore;
 }
 
 void ContractChecker::check_param_member(const clang::CXXRecordDecl& record,

@@ -25,6 +25,9 @@ struct ActorSignature {
   bool fire_takes_context = false;
   bool has_init = false;
   bool init_takes_context = false;
+  /// `void save(dfg::State&) const` and `void restore(const dfg::State&)`: the actor's state
+  /// moves with it when its node migrates (both or neither).
+  bool has_state = false;
 };
 
 /// Key: (actor index, implementation kind).

@@ -8,6 +8,7 @@
 #include "codegen/files.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/templates.hpp"
+#include "codegen/worker.hpp"
 
 namespace dfgc::codegen {
 
@@ -275,6 +276,29 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
            "$infos$}};\n"
            "/// The last first cycle: a run has iterations + kLatency cycles.\n"
            "inline constexpr std::int64_t kLatency = $latency$;\n");
+  if (!m.migrations.empty()) {
+    std::string lists, rows;
+    for (std::size_t a = 0; a < m.migrations.size(); ++a) {
+      const PlanMigration& x = m.migrations[a];
+      const PlanSwitch& sw = x.sides[strategy];
+      auto list = [&](const char* what, const std::vector<std::size_t>& entries) {
+        if (entries.empty()) return std::string("{}");
+        std::vector<std::string> names;
+        for (std::size_t i : entries) names.push_back(sm.entries[i].ident);
+        lists += fmt::format("inline constexpr std::size_t k{}{}[] = {{{}}};\n", what, a, fmt::join(names, ", "));
+        return fmt::format("k{}{}", what, a);
+      };
+      const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
+      rows += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}}},  // delta {}\n", x.node_name, m.pe(x.from).name,
+                          m.pe(x.to).name, sw.reversible ? "true" : "false", stop, start, sw.delta);
+    }
+    out.emit({{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}},
+             "/// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a\n"
+             "/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).\n"
+             "$lists$"
+             "inline constexpr std::array<dfg::Alternative, $n$> kAlternatives = {{\n"
+             "$rows$}};\n");
+  }
   if (overlap) {
     std::vector<std::string> lists;
     for (ir::PeId pe : m.pes()) {
@@ -293,6 +317,16 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   }
   out.emit({{"ns", overlap ? "overlap" : "no_overlap"}}, "\n}  // namespace $ns$");
   return out.take();
+}
+
+/// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
+std::string state_handoffs(const Model& m) {
+  if (m.migrations.empty()) return {};
+  std::vector<std::string> names;
+  for (ir::NodeId n : state_nodes(m)) names.push_back(m.program->dfg.nodes[n].name);
+  return fmt::format("\n\n/// The nodes whose actor state moves with them (save/restore): {}.\n"
+                     "inline constexpr std::size_t kStateHandoffs = {};",
+                     names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", ")), names.size());
 }
 
 }  // namespace
@@ -335,7 +369,7 @@ std::string render_app_header(const Model& m) {
        {"track_count", std::to_string(all.size())},
        {"track_names", pack(track_names, 4)},
        {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
-                          strategy_block(m, ir::Strategy::no_overlap)},
+                          strategy_block(m, ir::Strategy::no_overlap) + state_handoffs(m)},
        {"memory", memory},
        {"factories", factories}});
 }

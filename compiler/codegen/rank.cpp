@@ -56,12 +56,24 @@ std::string render_rank(const Model& m) {
               std::string(m.has_gpudirect() ? "#include \"dfg/mpi/gpudirect.hpp\"\n" : "") +
               "#include \"dfg/mpi/session.hpp\"\n#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
   }
-  std::string run_host = render_template(template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
-                                         mpi ? Printer::Vars{{"host", m.host_name},
-                                                             {"cpu", m.pe(m.cpu).name},
-                                                             {"make_workers", makes},
-                                                             {"ns", host_namespace(m)}}
-                                             : Printer::Vars{{"host", m.host_name}, {"make_workers", makes}});
+  const bool migrates = !m.migrations.empty();
+  const std::string check =
+      migrates ? "  // --migrate against this host's alternatives; a refusal on any rank ends every rank.\n"
+                 "  const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;\n"
+                 "  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0) return s;\n"
+               : "";
+  std::string run_host = render_template(
+      template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
+      mpi ? Printer::Vars{{"host", m.host_name},
+                          {"cpu", m.pe(m.cpu).name},
+                          {"make_workers", makes},
+                          {"ns", host_namespace(m)},
+                          {"check_migrations", check}}
+          : Printer::Vars{{"host", m.host_name},
+                          {"make_workers", makes},
+                          {"main_alternatives",
+                           migrates ? ",\n                            app::overlap::kAlternatives, app::no_overlap::kAlternatives"
+                                    : ""}});
   std::vector<std::string> cpu_names;
   std::string includes, workers;
   std::set<std::string> included;
@@ -86,7 +98,10 @@ std::string render_rank(const Model& m) {
                           {"runtime_includes", runtime},
                           {"actor_includes", includes},
                           {"worker", workers},
-                          {"run_host", run_host}});
+                          {"run_host", run_host},
+                          {"alternatives", migrates ? ",\n                         overlap::kAlternatives, "
+                                                      "no_overlap::kAlternatives, kStateHandoffs"
+                                                    : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -153,6 +168,12 @@ std::string render_main(std::span<const Model> hosts) {
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
+       {"migrate_flag",
+        first.migrations.empty() ? "!flags.options.migrations.empty()" : "!flags.options.migrate_control.empty()"},
+       {"migrate_refusal", first.migrations.empty()
+                               ? "error: --migrate: this program has no alternative mappings"
+                               : "error: --migrate-control: a program on several hosts moves its nodes at launch "
+                                 "only (--migrate)"},
        {"agree_gpus", any_gpu ? "  if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;\n"
                               : ""}});
 }

@@ -13,12 +13,38 @@ namespace dfgc::codegen {
 
 std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + identifier(m.pe(pe).name); }
 
+namespace {
+
+/// Whether alternative `a`'s move carries node's state: save/restore in both implementations,
+/// both ends on this host.
+bool moves_state(const Model& m, const PlanMigration& a) {
+  const ir::NodeId n = a.node;
+  const ir::ActorId actor = m.program->dfg.nodes[n].actor;
+  if (m.pe(a.from).host != m.host || m.pe(a.to).host != m.host) return false;
+  auto has = [&](ir::PeId pe) {
+    auto it = m.signatures->find({actor, m.pe(pe).kind});
+    return it != m.signatures->end() && it->second.has_state;
+  };
+  return has(a.from) && has(a.to);
+}
+
+}  // namespace
+
+std::vector<ir::NodeId> state_nodes(const Model& m) {
+  std::set<ir::NodeId> nodes;
+  for (const PlanMigration& a : m.migrations)
+    if (moves_state(m, a)) nodes.insert(a.node);
+  return {nodes.begin(), nodes.end()};
+}
+
 std::string actor_includes(const Model& m, ir::PeId pe) {
   const ir::Program& p = *m.program;
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> lines;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
     if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
+  for (const PlanMigration& a : m.migrations)
+    if (a.to == pe) lines.insert(headers.include(*p.dfg.actor_of(a.node).impl_for(m.pe(pe).kind)));
   for (const ir::Edge& e : p.dfg.edges)
     if (e.delay && p.mapping.pe_of[e.dst] == pe)
       lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
@@ -180,7 +206,8 @@ class WorkerPrinter {
     }
     for (const PlanNode* n : nodes()) {
       out_.emit({{"m", node_member(*n)},
-                 {"label", n->name},
+                 {"label", n->alternative < 0 ? n->name
+                                              : fmt::format("{}, migration {}'s instance", n->name, n->alternative)},
                  {"actor", n->actor},
                  {"cls", n->class_name},
                  {"ports", std::to_string(n->port_types.size())}},
@@ -518,9 +545,10 @@ class WorkerPrinter {
   }
 
   void fire(const StrategyPlan& sm, const Entry& e) {
-    const PlanNode& n = m_.node(e.id);
+    const PlanNode& n = m_.node(e.id, e.runner);
     const ActorSignature& sig = signature(n);
     const std::string m = node_member(n);
+    const int handoff = state_handoff(n);
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
@@ -534,6 +562,9 @@ class WorkerPrinter {
     }
     item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
       // The body is indented by 6.
+      if (handoff >= 0)
+        out_.emit({{"ns", ns_}, {"entry", e.ident}, {"h", std::to_string(handoff)}, {"m", m}},
+                  "if (items.resumes($ns$::$entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);  // its state\n");
       if (n.repetitions != 1 && !n.block) {
         fire_parts(n, sig, std::move(args));
       } else if (sig.fire_takes_context) {
@@ -542,6 +573,9 @@ class WorkerPrinter {
       } else {
         out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 12)}}, "$m$.at(j);\n$m$.actor.fire($args$);\n");
       }
+      if (handoff >= 0)
+        out_.emit({{"ns", ns_}, {"entry", e.ident}, {"h", std::to_string(handoff)}, {"m", m}},
+                  "if (items.suspends($ns$::$entry$, j)) run_.handoffs[$h$].save($m$.actor, j + 1);\n");
       if (has_net() && overlap_) out_.emit("net_.poll();  // progress the host-to-host transfers\n");
     });
   }
@@ -566,6 +600,18 @@ class WorkerPrinter {
       }
     }
     out_.emit("}\n");
+  }
+
+  /// The index of n's state handoff (state_nodes()) when this instance takes part in a move of
+  /// its state, else -1.
+  int state_handoff(const PlanNode& n) const {
+    const std::vector<ir::NodeId> nodes = state_nodes(m_);
+    auto it = std::find(nodes.begin(), nodes.end(), n.id);
+    if (it == nodes.end()) return -1;
+    for (const PlanMigration& a : m_.migrations)
+      if (a.node == n.id && moves_state(m_, a) && (a.from == n.pe || a.to == n.pe))
+        return static_cast<int>(it - nodes.begin());
+    return -1;
   }
 
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "codegen/files.hpp"
 
@@ -29,6 +30,10 @@ std::string worker_class(const Model& m, ir::PeId pe);
 /// The worker's class definition and its member functions, for the anonymous namespace of the
 /// PE's source file.
 std::string render_worker(const Model& m, ir::PeId pe);
+
+/// The nodes of the host whose actor state moves with them (save/restore, and an alternative
+/// with both ends on the host), in node order: run_.handoffs[i] is the i-th one's.
+std::vector<ir::NodeId> state_nodes(const Model& m);
 
 /// The header files of the actors of `pe`'s nodes, sorted, as `#include "x.hpp"` lines.
 std::string actor_includes(const Model& m, ir::PeId pe);

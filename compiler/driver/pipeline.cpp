@@ -98,15 +98,19 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path);
   if (reached(Stage::plan_hosts)) return true;
 
-  // The generated program runs the base mapping only: say so where the alternatives are.
-  for (const ir::Node& n : p.dfg.nodes)
-    if (!n.alternatives.empty())
-      diags.warning(n.alternatives.front().loc,
-                    fmt::format("the generated program runs node '{}' on {} for the whole run: it "
-                                "does not switch to an alternative yet (schedule.txt lists what "
-                                "each move would cost)",
-                                n.name, p.arch.pes[p.mapping.pe_of[&n - p.dfg.nodes.data()]].name),
-                    static_cast<std::uint32_t>(p.arch.pes[n.alternatives.front().pe].name.size()));
+  // An actor's state moves within a host only: say so where it cannot.
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
+    const ir::PeId home = p.mapping.pe_of[n];
+    auto sig = out.signatures.find({p.dfg.nodes[n].actor, p.arch.pes[home].kind});
+    if (sig == out.signatures.end() || !sig->second.has_state) continue;
+    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives)
+      if (p.arch.pes[alt.pe].host != p.arch.pes[home].host)
+        diags.warning(alt.loc,
+                      fmt::format("the state of node '{}' (save/restore) does not move between hosts: "
+                                  "on {} a fresh instance takes over",
+                                  p.dfg.nodes[n].name, p.arch.pes[alt.pe].name),
+                      static_cast<std::uint32_t>(p.arch.pes[alt.pe].name.size()));
+  }
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {

@@ -100,7 +100,8 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
       hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
       [&](const Migrations& m) { return dump(m, p, *r.ig); });
   if (done(Stage::migrations)) return r;
-  r.hosts = run_stage(hooks, Stage::plan_hosts, [&] { return plan_hosts(p, *r.ig); },
+  r.hosts = run_stage(hooks, Stage::plan_hosts,
+                      [&] { return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations); },
                       [&](const HostPlans& hosts) { return dump(hosts); });
   return r;
 }

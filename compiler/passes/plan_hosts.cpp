@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/migrations.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -101,9 +102,9 @@ std::vector<const PlanNode*> HostPlan::nodes_on(ir::PeId pe) const {
   return out;
 }
 
-const PlanNode& HostPlan::node(ir::NodeId n) const {
+const PlanNode& HostPlan::node(ir::NodeId n, ir::PeId pe) const {
   for (const PlanNode& x : nodes)
-    if (x.id == n) return x;
+    if (x.id == n && x.pe == pe) return x;
   DFGC_UNREACHABLE("node of another host");
 }
 
@@ -363,6 +364,157 @@ class StrategyBuilder {
   std::set<std::string> entry_idents_;
 };
 
+/// The neighbours of every PE from the entries of a (union) plan, as add_neighbours() computes
+/// them from an Ig: the owner of a colour and every runner of a transfer touching it share
+/// memory, and so does every runner of a firing or delay copy reading it in place with each.
+void union_neighbours(StrategyPlan& sp) {
+  std::map<std::pair<ir::PeId, std::uint32_t>, std::set<ir::PeId>> users, readers;
+  for (const PlanBuffer& b : sp.buffers) users[{b.pe, b.colour}].insert(b.pe);
+  for (const Entry& e : sp.entries) {
+    auto touch = [&](const SlotRef& r, bool read) {
+      auto& set = e.kind == Entry::Kind::transfer || !read ? users : readers;
+      set[{r.pe, r.colour}].insert(e.runner);
+    };
+    if (e.read) touch(*e.read, true);
+    if (e.write) touch(*e.write, e.kind != Entry::Kind::transfer && sp.buffers[e.write->buffer].pe == e.runner);
+    for (const PortRef& port : e.ports) touch(port.slot, true);
+  }
+  for (auto& n : sp.neighbours) n.clear();
+  for (const auto& [colour, us] : users) {
+    for (ir::PeId a : us)
+      for (ir::PeId b : us)
+        if (a != b) sp.neighbours[a].insert(b);
+    auto r = readers.find(colour);
+    if (r == readers.end()) continue;
+    for (ir::PeId x : r->second)
+      for (ir::PeId u : us)
+        if (x != u) {
+          sp.neighbours[x].insert(u);
+          sp.neighbours[u].insert(x);
+        }
+  }
+}
+
+/// Adds alternative `a` (G1 as planned for this host, `alt`) to the union `u`; `base_count` is the
+/// number of G0's entries; `next_colour` per PE the next free colour index.
+void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count, const StrategyPlan& alt,
+                       const ir::IgStrategy& g1, const MigrationSide& side, int a, ir::HostId host,
+                       std::vector<std::uint32_t>& next_colour, std::vector<std::uint32_t>& own_steps,
+                       PlanSwitch& sw) {
+  sw.delta = side.delta;
+  sw.reversible = std::all_of(side.idle.begin(), side.idle.end(), [](std::uint32_t i) { return i == 0; });
+  // The buffers: kept ones are G0's; the others get colours of their own.
+  std::vector<ir::BufferId> map(alt.buffers.size());
+  std::set<std::string> idents(u.buffer_idents.begin(), u.buffer_idents.end());
+  std::map<std::pair<ir::PeId, std::uint32_t>, std::uint32_t> colours;  // (pe, G1 colour) -> union
+  for (ir::BufferId b = 0; b < alt.buffers.size(); ++b) {
+    if (side.base_buffer[b] >= 0) {
+      map[b] = static_cast<ir::BufferId>(side.base_buffer[b]);
+      continue;
+    }
+    PlanBuffer x = alt.buffers[b];
+    auto [it, fresh] = colours.emplace(std::pair{x.pe, x.colour}, 0);
+    if (fresh) it->second = next_colour[x.pe]++;
+    x.colour = it->second;
+    std::string ident = identifier(x.name) + fmt::format("_m{}", a);
+    for (int i = 2; !idents.insert(ident).second; ++i) ident = identifier(x.name) + fmt::format("_m{}_{}", a, i);
+    x.ident = ident;
+    map[b] = static_cast<ir::BufferId>(u.buffers.size());
+    u.buffer_idents.push_back(x.ident);
+    u.buffers.push_back(std::move(x));
+  }
+  // Their storage on this host's PEs.
+  for (const auto& [key, index] : colours) {
+    const auto [pe, g1_colour] = key;
+    if (p.arch.pes[pe].host != host) continue;
+    PlanColour c;
+    c.index = index;
+    std::set<std::string> types, texts;
+    for (ir::BufferId b = 0; b < alt.buffers.size(); ++b) {
+      if (side.base_buffer[b] >= 0 || alt.buffers[b].pe != pe || alt.buffers[b].colour != g1_colour) continue;
+      c.members.push_back(alt.buffers[b].name);
+      types.insert(alt.buffers[b].type);
+      texts.insert(g1.buffers[b].bytes_text);
+      c.bytes = std::max(c.bytes, g1.buffers[b].bytes);
+      c.slots = alt.buffers[b].slots;
+    }
+    std::sort(c.members.begin(), c.members.end());
+    c.types.assign(types.begin(), types.end());
+    c.bytes_text = texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
+    u.storage[pe].push_back(std::move(c));
+  }
+  auto remap = [&](SlotRef r) {
+    const PlanBuffer& x = u.buffers[map[r.buffer]];
+    return SlotRef{map[r.buffer], x.pe, x.colour, r.lag, x.slots};
+  };
+  // The entries: with delta 0, the new-only ones stop G0's old-only ones; with a delta, every
+  // entry's iteration moves, so all of G1's replace all of G0's.
+  auto key = [](Entry::Kind k, std::uint32_t id) { return std::pair{static_cast<int>(k), id}; };
+  std::set<std::pair<int, std::uint32_t>> new_only, old_only;
+  for (const MigrationEntry& e : side.new_only) new_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+  for (const MigrationEntry& e : side.old_only) old_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+  const bool all = side.delta != 0;
+  for (std::size_t i = 0; i < base_count; ++i)
+    if (all || old_only.count(key(u.entries[i].kind, u.entries[i].id))) sw.stop.push_back(i);
+  std::set<std::string> taken;
+  for (const Entry& e : u.entries) taken.insert(e.ident);
+  std::map<std::size_t, std::size_t> added;  // alt entry -> union entry
+  for (std::size_t i = 0; i < alt.entries.size(); ++i) {
+    const Entry& src = alt.entries[i];
+    if (!all && !new_only.count(key(src.kind, src.id))) continue;
+    Entry e = src;
+    e.alternative = a;
+    e.ident = fmt::format("m{}_{}", a, src.ident);
+    for (int n = 2; !taken.insert(e.ident).second; ++n) e.ident = fmt::format("m{}_{}_{}", a, src.ident, n);
+    e.first_cycle += side.delta;
+    if (e.read) e.read = remap(*e.read);
+    if (e.write) e.write = remap(*e.write);
+    for (PortRef& port : e.ports) port.slot = remap(port.slot);
+    if (e.kind == Entry::Kind::transfer) e.to = map[e.to];
+    added[i] = u.entries.size();
+    sw.start.push_back(u.entries.size());
+    own_steps.push_back(alt.transfer_steps);
+    u.entries.push_back(std::move(e));
+  }
+  u.transfer_steps = std::max(u.transfer_steps, alt.transfer_steps);
+  u.has_transfers = u.has_transfers || alt.has_transfers;
+  u.latency = std::max(u.latency, alt.latency + side.delta);
+  // Each PE's order: G1's for its entries, G0's old-only ones before the common entry that
+  // follows them in G0.
+  for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe) {
+    if (p.arch.pes[pe].host != host) continue;
+    const std::vector<std::size_t> before = u.by_pe[pe];
+    std::set<std::size_t> stopped(sw.stop.begin(), sw.stop.end());
+    std::map<std::pair<int, std::uint32_t>, std::size_t> common;  // G0 entry of a common G1 entry
+    for (std::size_t i : before)
+      if (i < base_count && !stopped.count(i)) common[key(u.entries[i].kind, u.entries[i].id)] = i;
+    std::vector<std::size_t> order;
+    std::set<std::size_t> placed;
+    auto place_until = [&](std::size_t anchor) {
+      for (std::size_t i : before) {
+        if (placed.count(i)) continue;
+        if (i == anchor) break;
+        order.push_back(i);
+        placed.insert(i);
+      }
+    };
+    for (std::size_t i : alt.by_pe[pe]) {
+      if (auto it = added.find(i); it != added.end()) {
+        order.push_back(it->second);
+        continue;
+      }
+      auto c = common.find(key(alt.entries[i].kind, alt.entries[i].id));
+      if (c == common.end() || placed.count(c->second)) continue;
+      place_until(c->second);
+      order.push_back(c->second);
+      placed.insert(c->second);
+    }
+    for (std::size_t i : before)
+      if (!placed.count(i)) order.push_back(i);
+    u.by_pe[pe] = std::move(order);
+  }
+}
+
 Step entry_step(const Entry& e, std::size_t index) {
   Step s;
   s.entry = index;
@@ -474,7 +626,7 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const 
 
 }  // namespace
 
-HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host) {
+HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host, const Migrations* migrations) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
@@ -498,16 +650,92 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
       x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));
   }
+  const std::vector<Migration> none;
+  const std::vector<Migration>& alts = migrations ? migrations->alternatives : none;
+  for (std::size_t a = 0; a < alts.size(); ++a) {
+    const Migration& m = alts[a];
+    PlanMigration pm;
+    pm.node = m.node;
+    pm.node_name = program.dfg.nodes[m.node].name;
+    pm.from = m.from;
+    pm.to = m.to;
+    h.migrations.push_back(std::move(pm));
+    if (program.arch.pes[m.to].host != host) continue;
+    const ir::Node& node = program.dfg.nodes[m.node];
+    const ir::Actor& actor = program.dfg.actor_of(m.node);
+    const ir::Impl* impl = actor.impl_for(program.arch.pes[m.to].kind);
+    PlanNode x{m.node, node.name, actor.name, node.actor, impl->class_name, m.to, {}, node.params, node.repetitions,
+               impl->block, static_cast<int>(a)};
+    for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
+      x.port_types.push_back(program.types[program.dfg.block_type(m.node, port)].name);
+    h.nodes.push_back(std::move(x));
+  }
   h.streams.resize(program.arch.pes.size());
   h.colour_count.resize(program.arch.pes.size(), 0);
   const ir::PerStrategy<std::vector<int>> tags = net_tags(program, ig);
+  // The alternatives' MPI tags follow the base's and each other's: a tag is unique in the program.
+  std::vector<ir::PerStrategy<std::vector<int>>> alt_tags;
+  int next_tag = 0;
+  for (ir::Strategy s : ir::kStrategies)
+    for (int t : tags[s]) next_tag = std::max(next_tag, t + 1);
+  for (const Migration& m : alts) {
+    alt_tags.push_back(net_tags(m.program, m.ig));
+    int most = next_tag;
+    for (ir::Strategy s : ir::kStrategies)
+      for (int& t : alt_tags.back()[s])
+        if (t >= 0) {
+          t += next_tag;
+          most = std::max(most, t + 1);
+        }
+    next_tag = most;
+  }
   for (ir::Strategy s : ir::kStrategies) {
     h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s]).run();
+    if (!alts.empty()) {
+      StrategyPlan& u = h.strategies[s];
+      const std::size_t base_count = u.entries.size();
+      std::vector<std::uint32_t> own_steps(base_count, u.transfer_steps);
+      std::vector<std::uint32_t> next_colour(program.arch.pes.size(), 0);
+      for (const ir::IgColour& c : ig[s].colours) next_colour[c.pe] = std::max(next_colour[c.pe], c.index + 1);
+      for (std::size_t a = 0; a < alts.size(); ++a) {
+        const Migration& m = alts[a];
+        const StrategyPlan alt = StrategyBuilder(m.program, m.ig[s], host, alt_tags[a][s]).run();
+        merge_alternative(program, u, base_count, alt, m.ig[s], m.sides[s], static_cast<int>(a), host, next_colour,
+                          own_steps, h.migrations[a].sides[s]);
+      }
+      // Without overlap a transfer's step counts back from the last: align every graph's on
+      // the union's.
+      for (std::size_t i = 0; i < u.entries.size(); ++i)
+        if (u.entries[i].kind == Entry::Kind::transfer) u.entries[i].step += u.transfer_steps - own_steps[i];
+      for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe) {
+        if (program.arch.pes[pe].host != host) continue;
+        std::set<ir::BufferId> buffers;
+        for (std::size_t i : u.by_pe[pe]) {
+          const Entry& e = u.entries[i];
+          for (const PortRef& port : e.ports) buffers.insert(port.slot.buffer);
+          if (e.read) buffers.insert(e.read->buffer);
+          if (e.write) buffers.insert(e.write->buffer);
+        }
+        std::vector<ir::BufferId> touched(buffers.begin(), buffers.end());
+        std::sort(touched.begin(), touched.end(), [&](ir::BufferId x, ir::BufferId y) {
+          return std::tie(u.buffers[x].name, u.buffers[x].ident) < std::tie(u.buffers[y].name, u.buffers[y].ident);
+        });
+        u.touched[pe] = std::move(touched);
+      }
+      union_neighbours(u);
+      for (std::vector<PlanColour>& colours : u.storage)
+        std::sort(colours.begin(), colours.end(),
+                  [](const PlanColour& x, const PlanColour& y) { return x.index < y.index; });
+    }
+    std::vector<std::uint32_t> colours_now(program.arch.pes.size(), 0);
+    for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
+      colours_now[pe] = static_cast<std::uint32_t>(h.strategies[s].storage[pe].size());
     for (const Entry& e : h.strategies[s].entries)
       if (e.stream) h.streams[e.runner].insert(*e.stream);
     std::vector<std::uint32_t> count(program.arch.pes.size(), 0);
     for (const ir::IgColour& c : ig[s].colours) count[c.pe]++;
-    for (std::size_t pe = 0; pe < count.size(); ++pe) h.colour_count[pe] = std::max(h.colour_count[pe], count[pe]);
+    for (std::size_t pe = 0; pe < count.size(); ++pe)
+      h.colour_count[pe] = std::max({h.colour_count[pe], count[pe], colours_now[pe]});
   }
   // A GPU that runs nothing and holds no storage in either strategy is left out: the program
   // never selects its device and has no worker for it.
@@ -530,9 +758,10 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   return h;
 }
 
-HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig) {
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations) {
   HostPlans out;
-  for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h) out.hosts.push_back(plan_host(program, ig, h));
+  for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h)
+    out.hosts.push_back(plan_host(program, ig, h, migrations));
   return out;
 }
 
@@ -641,6 +870,19 @@ std::string dump(const HostPlans& plans) {
             out += fmt::format("        {} waits for {} of cycle c - {} ({})\n", to_string(o.stream), to_string(o.after),
                                o.cycles, o.colour);
         }
+      }
+      for (std::size_t a = 0; a < h.migrations.size(); ++a) {
+        const PlanMigration& m = h.migrations[a];
+        const PlanSwitch& sw = m.sides[strategy];
+        auto idents = [&](const std::vector<std::size_t>& list) {
+          std::vector<std::string> names;
+          for (std::size_t i : list) names.push_back(sp.entries[i].ident);
+          return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
+        };
+        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}\n", a, m.node_name, h.pe(m.from).name,
+                           h.pe(m.to).name, sw.delta, sw.reversible ? ", reversible" : "");
+        out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));
+        out += fmt::format("      starts at first cycle + j*: {}\n", idents(sw.start));
       }
     }
   }

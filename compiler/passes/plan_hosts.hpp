@@ -33,7 +33,21 @@
 /// Every host runs the whole program's cycles (the latency is the largest first cycle of any
 /// host), so that the ranks' cycles correspond.
 ///
-/// Needs: the Program and the Ig. Produces: HostPlans, one HostPlan per host in spec order.
+/// Migration alternatives (`migrates`, passes/migrations.hpp). With Migrations, each strategy's
+/// plan is the union of the base graph G0 and every alternative G1: G0's entries first, as above,
+/// then each alternative's new-only entries (all of G1's when its delta is not 0, every entry's
+/// iteration moving), named `m<a>_<ident>`, their first cycles shifted by delta and their transfer
+/// steps aligned on the union's last one; a PE's order keeps G1's order for G1's entries and G0's
+/// for the old-only ones. A G1 buffer that keeps its G0 namesake's storage is that buffer; every
+/// other one gets a colour of its own on its PE, after the base's colours: allocated at start-up,
+/// never shared with storage the transition uses. The node's instance on the alternative's PE is
+/// one more PlanNode of that PE, constructed and init()ed at start-up like the others. Per
+/// alternative the plan lists the entries a switch at iteration j* stops (old-only: they run the
+/// iterations before j*) and starts (new-only: from j* on, in cycle first_cycle + j); the
+/// program runs G0 until a move reprograms those windows.
+///
+/// Needs: the Program, the Ig, and the Migrations when the program has alternatives. Produces:
+/// HostPlans, one HostPlan per host in spec order.
 #pragma once
 
 #include <cstdint>
@@ -143,6 +157,7 @@ struct Entry {
   /// empty for a delay copy.
   std::string profile;
   std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
+  int alternative = -1;  ///< a new-only entry of migration alternative `alternative`; -1: G0's
 };
 
 /// A node of the host, as its worker declares, sets up and fires it.
@@ -159,6 +174,26 @@ struct PlanNode {
   /// Its implementation takes whole blocks (`block`): one call a cycle makes the `repetitions`
   /// firings. Otherwise each firing is a call of its own, on its part of each block.
   bool block = false;
+  int alternative = -1;  ///< the instance of migration alternative `alternative`; -1: the base one
+};
+
+/// What switching to one migration alternative at iteration j* changes on this host, in one
+/// strategy: indices into the strategy's entries.
+struct PlanSwitch {
+  std::uint32_t delta = 0;  ///< the shift of the alternative's entries (already in their first cycles)
+  /// Whether the alternative can switch back to the base with no shift: every node idles 0
+  /// cycles at the switch (its first cycle in G1 + delta is its first cycle in G0).
+  bool reversible = false;
+  std::vector<std::size_t> stop;   ///< old-only: they run the iterations before j*
+  std::vector<std::size_t> start;  ///< new-only: they run the iterations from j* on
+};
+
+/// One migration alternative of the program (every host lists all of them, in the same order).
+struct PlanMigration {
+  ir::NodeId node = 0;
+  std::string node_name;
+  ir::PeId from = 0, to = 0;
+  ir::PerStrategy<PlanSwitch> sides;
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -245,6 +280,7 @@ struct HostPlan {
   std::vector<PlanNode> nodes;  ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
+  std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
 
   const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
   /// Whether this host has a GPU PE.
@@ -257,8 +293,8 @@ struct HostPlan {
   std::vector<ir::PeId> pes() const;
   /// The nodes on `pe`, in schedule order.
   std::vector<const PlanNode*> nodes_on(ir::PeId pe) const;
-  /// Node `n` of this host.
-  const PlanNode& node(ir::NodeId n) const;
+  /// Node `n`'s instance on `pe` (the base one, or an alternative's).
+  const PlanNode& node(ir::NodeId n, ir::PeId pe) const;
 };
 
 struct HostPlans {
@@ -269,10 +305,14 @@ struct HostPlans {
 /// orders derived from the lags of the slots its entries touch (StreamOrder).
 GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu);
 
-/// Plans every host of the program.
-HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig);
+struct Migrations;
+
+/// Plans every host of the program; with `migrations`, the union of the base and every
+/// alternative.
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations = nullptr);
 /// Plans host `host` of the program.
-HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host);
+HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
+                   const Migrations* migrations = nullptr);
 
 /// Whether `t` goes between two hosts (a net or gpudirect link): an MPI message.
 bool is_net(const ir::Program& program, const ir::IgTransfer& t);

@@ -357,7 +357,7 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
     auto to = nodes.pe_of[e.dst];
     if (!from || !to) continue;
     auto check = [&](ir::NodeId moved, const ir::Alternative& alt, ir::PeId a, ir::PeId b) {
-      if (a == b || reachable_from(a)[b]) return;
+      if (memory_of(a) == memory_of(b) || reachable_from(memory_of(a))[memory_of(b)]) return;
       auto d = diags.error(
           alt.loc,
           fmt::format("node '{}' cannot migrate to {}: no path from {} to {} through the links "

@@ -20,7 +20,9 @@
 ///     --set NAME=VALUE      set a runtime param (an integer within its bounds)
 ///     --params FILE         read runtime params from FILE: `NAME = VALUE` lines, '#' comments
 ///                           (a regular file of at most kMaxParamsFileBytes)
-///     --migrate NODE:PE@K   move NODE to its alternative on PE from cycle K (repeatable)
+///     --migrate NODE:PE@K   move NODE to its alternative on PE from iteration K (repeatable)
+///     --migrate-control FILE   read moves (NODE:PE or NODE:PE@K, a line each) from FILE while
+///                              the program runs
 ///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see dfg/mpi/placement.hpp)
 ///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is CUDA-aware
 ///     --pin-cpus            pin the worker thread of the host's k-th PE (cpus first) to core k
@@ -77,7 +79,7 @@ inline constexpr std::uintmax_t kMaxParamsFileBytes = 1 << 20;
 struct MigrationRequest {
   std::string node;
   std::string pe;
-  std::int64_t cycle = 0;
+  std::int64_t iteration = 0;  ///< the first iteration the node runs on PE
   friend bool operator==(const MigrationRequest&, const MigrationRequest&) = default;
 };
 
@@ -92,6 +94,7 @@ struct Options {
   std::string stats_json_file;  ///< --stats-json; empty: no JSON stats
   bool help = false;
   std::vector<MigrationRequest> migrations;
+  std::string migrate_control;  ///< --migrate-control FILE; empty: none
   std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
   bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
   bool pin_cpus = false;      ///< --pin-cpus: each PE's worker thread on a core of its own
@@ -355,7 +358,7 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       }
     } else if (flag == "--migrate") {
       std::string_view v;
-      if (!value(v)) return fail("error: --migrate: missing value (NODE:PE@CYCLE)");
+      if (!value(v)) return fail("error: --migrate: missing value (NODE:PE@ITERATION)");
       const auto colon = v.find(':');
       const auto at = v.rfind('@');
       std::string why;
@@ -365,9 +368,13 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
         cycle = detail::parse_int(v.substr(at + 1), why);
       }
       if (!cycle || *cycle < 0) {
-        return fail("error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got " + detail::quoted(v));
+        return fail("error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got " + detail::quoted(v));
       }
       o.migrations.push_back({std::string(v.substr(0, colon)), std::string(v.substr(colon + 1, at - colon - 1)), *cycle});
+    } else if (flag == "--migrate-control") {
+      std::string_view v;
+      if (!value(v) || v.empty()) return fail("error: --migrate-control: missing value (a file or FIFO)");
+      o.migrate_control = std::string(v);
     } else {
       return fail("error: unknown flag " + detail::quoted(flag) + " (see --help)");
     }
@@ -398,7 +405,10 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
       "  --set NAME=VALUE        set a runtime param\n"
       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments;\n"
       "                          a regular file of at most 1 MiB)\n"
-      "  --migrate NODE:PE@K     move NODE to its alternative on PE from cycle K\n"
+      "  --migrate NODE:PE@K     move NODE to its alternative on PE from iteration K\n"
+      "                          (repeatable, one move per node)\n"
+      "  --migrate-control FILE  while running, read moves from FILE (or a FIFO), a line\n"
+      "                          each: NODE:PE (as soon as possible) or NODE:PE@K\n"
       "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
       "                          on one host accepts only its host on rank 0)\n"
       "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"

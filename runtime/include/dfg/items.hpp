@@ -78,6 +78,16 @@ class Items {
     return true;
   }
 
+  /// A node whose state moves (dfg/state.hpp): whether its iteration j is the first of its
+  /// window after a switch (restore before firing) or the last before one (save after).
+  bool resumes(std::size_t entry, std::int64_t j) const noexcept {
+    return j > 0 && j == win_.window(entry).start - run_.entries[entry].first_cycle;
+  }
+  bool suspends(std::size_t entry, std::int64_t j) const noexcept {
+    const std::int64_t stop = win_.window(entry).stop - run_.entries[entry].first_cycle;
+    return j + 1 == stop && stop < run_.iterations;
+  }
+
   Run& state() const noexcept { return run_; }
   int pe() const noexcept { return pe_; }
 

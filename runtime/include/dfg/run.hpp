@@ -35,6 +35,7 @@
 #include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/flags.hpp"
+#include "dfg/migration.hpp"
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/pin.hpp"
 #include "dfg/probe.hpp"
@@ -73,6 +74,9 @@ struct RunTables {
   std::vector<std::vector<int>> neighbours;  ///< per PE, with overlap: NeighbourSync's lists
   std::span<const char* const> track_names;
   std::array<const char*, PeCount> pe_names, pe_kinds;
+  /// The migration alternatives (dfg/migration.hpp), and the nodes whose state moves with them.
+  std::span<const Alternative> overlap_alternatives = {}, no_overlap_alternatives = {};
+  std::size_t state_handoffs = 0;
 };
 
 template <class Params, class Memory, std::size_t PeCount>
@@ -91,7 +95,9 @@ struct RunState {
         pe_names(tables.pe_names),
         pe_kinds(tables.pe_kinds),
         neighbours(tables.neighbours),
-        windows(initial_windows(entries, iterations), static_cast<int>(PeCount)),
+        migrator(entries, overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives, iterations),
+        windows(migrator.initial_windows(options.migrations), static_cast<int>(PeCount)),
+        handoffs(std::make_unique<StateHandoff[]>(tables.state_handoffs)),
         tracer(0, !options.trace_file.empty()),
         stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
@@ -101,7 +107,11 @@ struct RunState {
       for (const char* pe : pe_names) stats->add_pe(pe);
     }
     register_entries(entries, params, probes, options.measures_items() ? stats.get() : nullptr);
+    migrator.start(options.migrate_control, windows);
   }
+  ~RunState() { migrator.stop(); }
+  RunState(const RunState&) = delete;
+  RunState& operator=(const RunState&) = delete;
 
   /// With --sync=neighbours (and overlap): waits until the neighbours of `pe` have finished
   /// cycle c - 1.
@@ -151,7 +161,9 @@ struct RunState {
   const std::array<const char*, PeCount> pe_names, pe_kinds;
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;
+  Migrator<Entry> migrator;  ///< --migrate, --migrate-control: the windows of the alternatives
   WindowTable windows;
+  std::unique_ptr<StateHandoff[]> handoffs;  ///< per node whose state moves with it
   Tracer tracer;
   std::unique_ptr<Stats> stats;  ///< with --stats or --profile only
   Probes probes;

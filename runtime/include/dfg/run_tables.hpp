@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "dfg/flags.hpp"
+#include "dfg/migration.hpp"
 #include "dfg/outputs.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/profile.hpp"
@@ -54,13 +55,16 @@ inline std::string one_host_hostmap_error(std::string_view hostmap, std::string_
   return "error: --hostmap: expected " + std::string(host) + "=0, got '" + std::string(hostmap) + "'; " + runs;
 }
 
-/// The start-up checks of a program on the one host `host`, after parse_flags: no --migrate (it
-/// has no alternative mappings), a --hostmap that names only `host` on rank 0, every token size
+/// The start-up checks of a program on the one host `host`, after parse_flags: --migrate against
+/// the alternatives of the strategy that runs (check_requests), a --hostmap that names only `host` on rank 0, every token size
 /// of `sizes` valid at `params` (dfg/size.hpp), the output files. "" or the one-line error.
 template <class Sizes, class Params>
 std::string start_up_error(const Options& options, std::string_view host, const Sizes& sizes,
-                           const Params& params, std::span<const RuntimeParam> table) {
-  if (!options.migrations.empty()) return "error: --migrate: this program has no alternative mappings";
+                           const Params& params, std::span<const RuntimeParam> table,
+                           std::span<const Alternative> alternatives = {}) {
+  if (std::string e = check_requests(options, alternatives); !e.empty()) return e;
+  if (alternatives.empty() && !options.migrate_control.empty())
+    return "error: --migrate-control: this program has no alternative mappings";
   if (!options.hostmap.empty()) {
     if (std::string e = one_host_hostmap_error(options.hostmap, host); !e.empty()) return e;
   }
@@ -73,7 +77,9 @@ std::string start_up_error(const Options& options, std::string_view host, const 
 /// flushed and checked at the end (finish_stdout). Returns the exit status.
 template <class Sizes, class ParamsOf, class RunHost>
 int one_host_main(int argc, char** argv, std::string_view host, std::span<const RuntimeParam> table,
-                  const Sizes& sizes, ParamsOf params_of, RunHost run_host) {
+                  const Sizes& sizes, ParamsOf params_of, RunHost run_host,
+                  std::span<const Alternative> overlap_alternatives = {},
+                  std::span<const Alternative> no_overlap_alternatives = {}) {
   const FlagsResult flags = parse_flags(argc, argv, table);
   if (!flags.ok()) {
     std::cerr << flags.error << '\n';
@@ -83,7 +89,9 @@ int one_host_main(int argc, char** argv, std::string_view host, std::span<const 
     std::cout << usage(argv[0], table);
     return finish_stdout(0, std::cerr);
   }
-  const std::string error = start_up_error(flags.options, host, sizes, params_of(flags.options.params), table);
+  const std::string error =
+      start_up_error(flags.options, host, sizes, params_of(flags.options.params), table,
+                     flags.options.overlap ? overlap_alternatives : no_overlap_alternatives);
   if (!error.empty()) {
     std::cerr << error << '\n';
     return 1;

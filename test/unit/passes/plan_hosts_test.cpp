@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -551,4 +552,70 @@ TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of the
     CHECK(g.in_flight == 2);
     CHECK(g.streams.size() == 3);
   }
+}
+
+TEST_CASE("with migration alternatives the plan is the union: new-only entries, their own storage, "
+          "the node's instance on the new PE, what a switch stops and starts",
+          "[passes][plan_hosts][migrations]") {
+  // s @ A.c0 -> g @ A.c1 -> k @ A.c2, g may move to A.c3.
+  test::ProgramBuilder b("cores");
+  b.type("T", ir::ElemType::f32, 64, "N * 4", true);
+  b.actor("S", "out T o").actor("G", "in T a; out T b").actor("K", "in T i");
+  b.host("A", 0, 25e9, 4);
+  b.node("s", "S", "A.c0").node("g", "G", "A.c1").node("k", "K", "A.c2");
+  b.edge("s.o", "g.a").edge("g.b", "k.i");
+  ir::Program p = b.build();
+  const ir::PeId c1 = pe_named(p, "A.c1"), c3 = pe_named(p, "A.c3");
+  const ir::Ig ig = run_passes(p);
+  Migrations m;
+  m.alternatives.push_back(plan_migration(p, ig, 1, c3, ShortPathPolicy::pad));
+  const HostPlans base = plan_hosts(p, ig);
+  const HostPlans plans = plan_hosts(p, ig, &m);
+  const HostPlan& h = plans.hosts[0];
+  REQUIRE(h.migrations.size() == 1);
+  CHECK(h.migrations[0].node_name == "g");
+  CHECK(h.migrations[0].from == c1);
+  CHECK(h.migrations[0].to == c3);
+  // The instance of g on A.c3, set up at start-up like the base one.
+  CHECK(h.node(1, c1).alternative == -1);
+  CHECK(h.node(1, c3).alternative == 0);
+  for (ir::Strategy s : ir::kStrategies) {
+    INFO(ir::to_string(s));
+    const StrategyPlan& u = h.strategies[s];
+    const StrategyPlan& b0 = base.hosts[0].strategies[s];
+    // G0's entries first, unchanged.
+    REQUIRE(u.entries.size() > b0.entries.size());
+    for (std::size_t i = 0; i < b0.entries.size(); ++i) CHECK(u.entries[i].ident == b0.entries[i].ident);
+    const PlanSwitch& sw = h.migrations[0].sides[s];
+    CHECK(sw.delta == 0);
+    CHECK(sw.reversible);
+    std::vector<std::string> stops, starts;
+    for (std::size_t i : sw.stop) stops.push_back(u.entries[i].ident);
+    for (std::size_t i : sw.start) {
+      starts.push_back(u.entries[i].ident);
+      CHECK(u.entries[i].alternative == 0);
+      CHECK(i >= b0.entries.size());
+    }
+    CHECK(std::find(stops.begin(), stops.end(), "fire_g") != stops.end());
+    CHECK(std::find(starts.begin(), starts.end(), "m0_fire_g") != starts.end());
+    // The new firing runs on A.c3 and writes storage of its own, after A.c3's base colours.
+    const Entry& fire = entry_named(u, "g (G)");
+    CHECK(fire.runner == c1);
+    const Entry* moved = nullptr;
+    for (const Entry& e : u.entries)
+      if (e.ident == "m0_fire_g") moved = &e;
+    REQUIRE(moved);
+    CHECK(moved->runner == c3);
+    for (const PortRef& port : moved->ports) {
+      if (port.input) continue;
+      CHECK(port.slot.pe == c3);
+      CHECK(port.slot.colour >= b0.storage[c3].size());
+      CHECK(u.storage[c3].size() > b0.storage[c3].size());
+    }
+    // The union's neighbours include the new PE's.
+    CHECK(u.neighbours[c3].count(pe_named(p, "A.c0")) == 1);
+  }
+  CHECK(h.colour_count[c3] > base.hosts[0].colour_count[c3]);
+  // Deterministic.
+  CHECK(dump(plans) == dump(plan_hosts(p, ig, &m)));
 }

@@ -196,15 +196,15 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--set", "LOOPS=-1"}) == "error: --set LOOPS=-1: LOOPS must be >= 0");
   CHECK(error_of({"--params"}) == "error: --params: missing value (a file)");
   CHECK(error_of({"--params", "/nonexistent/p.txt"}) == "error: --params: cannot read '/nonexistent/p.txt'");
-  CHECK(error_of({"--migrate"}) == "error: --migrate: missing value (NODE:PE@CYCLE)");
-  CHECK(error_of({"--migrate", "i2"}) == "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2'");
+  CHECK(error_of({"--migrate"}) == "error: --migrate: missing value (NODE:PE@ITERATION)");
+  CHECK(error_of({"--migrate", "i2"}) == "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2'");
   CHECK(error_of({"--migrate", "i2:B.g1"}) ==
-        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:B.g1'");
+        "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:B.g1'");
   CHECK(error_of({"--migrate", ":B.g1@3"}) ==
-        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got ':B.g1@3'");
-  CHECK(error_of({"--migrate", "i2:@3"}) == "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:@3'");
+        "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got ':B.g1@3'");
+  CHECK(error_of({"--migrate", "i2:@3"}) == "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:@3'");
   CHECK(error_of({"--migrate", "i2:B.g1@-1"}) ==
-        "error: --migrate: expected NODE:PE@CYCLE (e.g. i2:B.g1@25), got 'i2:B.g1@-1'");
+        "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:B.g1@-1'");
   CHECK(error_of({"--frobnicate"}) == "error: unknown flag '--frobnicate' (see --help)");
   CHECK(error_of({"--frobnicate=3"}) == "error: unknown flag '--frobnicate' (see --help)");
   CHECK(error_of({"input.txt"}) == "error: unexpected argument 'input.txt' (see --help)");

@@ -53,6 +53,8 @@ class GpuItems {
     if (cycles_) cycles_->begin(c);
     items_.begin(c);
   }
+  bool resumes(std::size_t entry, std::int64_t j) const noexcept { return items_.resumes(entry, j); }
+  bool suspends(std::size_t entry, std::int64_t j) const noexcept { return items_.suspends(entry, j); }
   /// Ends cycle c of the PE: on the GPU (GpuCycles::end), or, after the loop's wait for the
   /// streams, hands the probes' times on and ends it (RunState::end_cycle).
   void end_cycle(std::int64_t c) {
