@@ -79,15 +79,15 @@ void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
   for (const ir::SizeTerm& o : t.operands) runtime_params_in(o, used);
 }
 
-std::string params(const ir::Program& p) {
+std::string params(const std::vector<PlanParam>& all) {
   Printer out;
-  std::vector<const ir::Param*> fixed, runtime;
-  for (const ir::Param& x : p.params) (x.runtime ? runtime : fixed).push_back(&x);
+  std::vector<const PlanParam*> fixed, runtime;
+  for (const PlanParam& x : all) (x.runtime ? runtime : fixed).push_back(&x);
   if (!fixed.empty()) {
     // In a namespace of their own, so that no name of the generated code can collide with them.
     out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n"
              "namespace param {\n");
-    for (const ir::Param* x : fixed)
+    for (const PlanParam* x : fixed)
       out.emit({{"name", x->name}, {"value", std::to_string(x->value)}},
                "inline constexpr ::std::int64_t $name$ = $value$;\n");
     out.emit("}  // namespace param\n\n");
@@ -102,7 +102,7 @@ std::string params(const ir::Program& p) {
   }
   std::string table, fields, values;
   for (std::size_t i = 0; i < runtime.size(); ++i) {
-    const ir::Param& x = *runtime[i];
+    const PlanParam& x = *runtime[i];
     std::string bounds = x.bounds ? fmt::format(", {}, {}", x.bounds->min, x.bounds->max) : "";
     table += fmt::format("    {{\"{}\", {}{}}},\n", x.name, x.value, bounds);
     fields += fmt::format("  ::std::int64_t {} = {};\n", x.name, x.value);
@@ -120,12 +120,12 @@ std::string params(const ir::Program& p) {
   return out.take();
 }
 
-std::string sizes(const ir::Program& p) {
+std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanParam>& params) {
   Printer out;
   bool min = false, max = false;
-  for (const ir::TokenType& t : p.types) {
-    min = min || calls(t.count.tree, ir::SizeTerm::Kind::min);
-    max = max || calls(t.count.tree, ir::SizeTerm::Kind::max);
+  for (const PlanType& t : types) {
+    min = min || calls(t.count, ir::SizeTerm::Kind::min);
+    max = max || calls(t.count, ir::SizeTerm::Kind::max);
   }
   if (min)
     out.emit("constexpr std::int64_t min(std::int64_t a, std::int64_t b) { return a < b ? a : b; }\n");
@@ -134,15 +134,13 @@ std::string sizes(const ir::Program& p) {
   if (min || max) out.emit("\n");
   std::string checks;
   std::size_t checked = 0;
-  for (std::size_t i = 0; i < p.types.size(); ++i) {
-    const ir::TokenType& t = p.types[i];
-    const std::string elem(ir::spec_name(t.elem));
+  for (const PlanType& t : types) {
     Printer::Vars vars = {{"type", t.name},
-                          {"elem", elem},
-                          {"count", cxx_expr(t.count.tree, Names::spec)},
-                          {"cxx", cxx_expr(t.count.tree, Names::code)}};
+                          {"elem", t.elem},
+                          {"count", cxx_expr(t.count, Names::spec)},
+                          {"cxx", cxx_expr(t.count, Names::code)}};
     std::set<std::string> used;
-    runtime_params_in(t.count.tree, used);
+    runtime_params_in(t.count, used);
     if (used.empty()) {
       out.emit(vars,
                "/// $type$ = $elem$[$count$]: elements and bytes per token.\n"
@@ -150,7 +148,7 @@ std::string sizes(const ir::Program& p) {
     } else {
       // In kRuntimeParams order: the params kRuntimeSizes names.
       std::string names;
-      for (const ir::Param& x : p.params)
+      for (const PlanParam& x : params)
         if (x.runtime && used.count(x.name)) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
       out.emit(vars,
                "/// $type$ = $elem$[$count$]: elements and bytes per token, computed from the runtime params\n"
@@ -161,11 +159,11 @@ std::string sizes(const ir::Program& p) {
                "inline std::size_t elements_$type$(const Params& params) {\n"
                "  return static_cast<std::size_t>(count_$type$(params).value());\n"
                "}\n");
-      checks += fmt::format("    {{\"{}\", \"{}[{}]\", \"{}\", sizeof({}), count_{}}},\n", t.name, elem, t.count.text,
-                            names, ir::cxx_name(t.elem), t.name);
+      checks += fmt::format("    {{\"{}\", \"{}[{}]\", \"{}\", sizeof({}), count_{}}},\n", t.name, t.elem, t.count_text,
+                            names, t.cxx_elem, t.name);
       ++checked;
     }
-    out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}},
+    out.emit({{"type", t.name}, {"cxx", t.cxx_elem}},
              "inline std::size_t bytes_$type$(const Params& params) {\n"
              "  return elements_$type$(params) * sizeof($cxx$);\n"
              "}\n\n");
@@ -298,7 +296,6 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
 }  // namespace
 
 std::string render_app_header(const Model& m) {
-  const ir::Program& p = *m.program;
   std::string pe_names, pe_kinds, memory, factories;
   std::vector<std::string> pes;
   for (ir::PeId pe : m.pes()) {
@@ -326,8 +323,8 @@ std::string render_app_header(const Model& m) {
        {"app", m.app_name},
        {"arch", m.arch_name},
        {"host", m.host_name},
-       {"params", params(p)},
-       {"sizes", sizes(p)},
+       {"params", params(m.params)},
+       {"sizes", sizes(m.types, m.params)},
        {"pes", pack(pes, 2)},
        {"pe_names", pe_names},
        {"pe_kinds", pe_kinds},

@@ -52,17 +52,8 @@ std::string mpi_note(std::span<const Model> hosts) {
   const Model& m = hosts.front();
   std::string names, tags;
   for (const Model& h : hosts) names += fmt::format("{}{}", names.empty() ? "" : ", ", h.host_name);
-  for (ir::Strategy strategy : ir::kStrategies) {
-    const ir::IgStrategy& s = (*m.ig)[strategy];
-    const StrategyPlan& sm = m.strategies[strategy];
-    std::vector<std::pair<int, std::string>> rows;
-    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
-      if (sm.net_tags[t] >= 0)
-        rows.emplace_back(sm.net_tags[t], fmt::format("| {} | {} | `{} -> {}` |\n", sm.net_tags[t], ir::to_string(strategy),
-                                                      s.buffers[s.transfers[t].from].name, s.buffers[s.transfers[t].to].name));
-    std::sort(rows.begin(), rows.end());
-    for (const auto& row : rows) tags += row.second;
-  }
+  for (const NetTransfer& t : m.net_transfers)
+    tags += fmt::format("| {} | {} | `{} -> {}` |\n", t.tag, ir::to_string(t.strategy), t.from, t.to);
   return fmt::format(
       "The program runs on {} hosts ({}), one MPI rank each (MPI_THREAD_SERIALIZED): host i is\n"
       "rank i, unless `--hostmap A=1,B=0` (or the environment variable `DFG_HOSTMAP`) says otherwise.\n"
@@ -86,14 +77,10 @@ std::string mpi_note(std::span<const Model> hosts) {
 /// Which host-to-host transfers go over gpudirect links, and the two ways they may run.
 std::string gpudirect_note(std::span<const Model> hosts) {
   const Model& m = hosts.front();
-  std::vector<int> tags;
-  for (ir::Strategy strategy : ir::kStrategies) {
-    const ir::IgStrategy& s = (*m.ig)[strategy];
-    for (ir::TransferId t = 0; t < s.transfers.size(); ++t)
-      if (is_gpudirect(*m.program, s.transfers[t])) tags.push_back(m.strategies[strategy].net_tags[t]);
-  }
+  std::vector<int> tags;  // in order: net_transfers is by tag
+  for (const NetTransfer& t : m.net_transfers)
+    if (t.gpudirect) tags.push_back(t.tag);
   if (tags.empty()) return "";
-  std::sort(tags.begin(), tags.end());
   std::string list = std::to_string(tags[0]);
   for (std::size_t i = 1; i < tags.size(); ++i)
     list += (i + 1 == tags.size() ? " and " : ", ") + std::to_string(tags[i]);
@@ -104,14 +91,9 @@ std::string gpudirect_note(std::span<const Model> hosts) {
 /// GPU of one of `hosts`, sorted, each once.
 std::string gpu_libraries(std::span<const Model> hosts) {
   std::set<std::string> names;
-  for (const Model& h : hosts) {
-    const ir::Program& p = *h.program;
-    for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-      const ir::Pe& pe = p.arch.pes[p.mapping.pe_of[n]];
-      if (pe.kind != ir::PeKind::gpu || pe.host != h.host) continue;
-      for (const std::string& library : p.dfg.actors[p.dfg.nodes[n].actor].libraries) names.insert(library);
-    }
-  }
+  for (const Model& h : hosts)
+    for (const PlanNode& n : h.nodes)
+      if (h.pe(n.pe).kind == ir::PeKind::gpu) names.insert(n.libraries.begin(), n.libraries.end());
   std::string out;
   for (const std::string& name : names) out += " CUDA::" + name;
   return out;

@@ -63,11 +63,11 @@ std::string manifest(const Model& m, const Files& files) {
 
 }  // namespace
 
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const ActorFiles& actor_files) {
+Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
+                       const ActorFiles& actor_files, Files dumps) {
   std::vector<Model> hosts;
-  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures, &actor_files});
-  Files files;
+  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &signatures, &actor_files});
+  Files files = std::move(dumps);
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
   if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
@@ -76,8 +76,6 @@ Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostP
     files[rank_file(m)] = render_rank(m);
     for (ir::PeId gpu : m.gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
   }
-  files["schedule.txt"] = ir::render_schedule(program, ig);
-  files["graph.dot"] = ir::render_dot(program, ig);
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());
   files[std::string(kManifest)] = manifest(hosts.front(), files);

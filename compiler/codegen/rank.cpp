@@ -44,7 +44,7 @@ std::string render_rank(const Model& m) {
   std::string makes;
   for (ir::PeId cpu : m.cpus)
     makes += fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, cpu),
-                         mpi && cpu == m.cpu ? ", mpi" : "");
+                         mpi && cpu == m.cpu() ? ", mpi" : "");
   for (ir::PeId gpu : m.gpus)
     makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
   std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n"
@@ -58,7 +58,7 @@ std::string render_rank(const Model& m) {
   }
   std::string run_host = render_template(template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
                                          mpi ? Printer::Vars{{"host", m.host_name},
-                                                             {"cpu", m.pe(m.cpu).name},
+                                                             {"cpu", m.pe(m.cpu()).name},
                                                              {"make_workers", makes},
                                                              {"ns", host_namespace(m)}}
                                              : Printer::Vars{{"host", m.host_name}, {"make_workers", makes}});

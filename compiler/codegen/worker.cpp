@@ -14,14 +14,13 @@ namespace dfgc::codegen {
 std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + identifier(m.pe(pe).name); }
 
 std::string actor_includes(const Model& m, ir::PeId pe) {
-  const ir::Program& p = *m.program;
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> lines;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
-    if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
-  for (const ir::Edge& e : p.dfg.edges)
-    if (e.delay && p.mapping.pe_of[e.dst] == pe)
-      lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
+  for (const PlanNode* n : m.nodes_on(pe)) lines.insert(headers.include(n->header_path));
+  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
+    for (const PortRef& port : e.ports)
+      if (e.runner == pe && port.initial)
+        lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
   std::string out;
   for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
@@ -38,7 +37,7 @@ class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
       : m_(m), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
-        mpi_(m.multi_host() && pe == m.cpu), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
+        mpi_(m.multi_host() && pe == m.cpu()), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;

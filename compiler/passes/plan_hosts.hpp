@@ -144,6 +144,31 @@ struct Entry {
   std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
 };
 
+/// A param of the spec, as app.hpp declares it.
+struct PlanParam {
+  std::string name;
+  std::int64_t value = 0;  ///< after -D overrides; for a runtime param, its default
+  bool runtime = false;
+  std::optional<ir::TuneRange> bounds;  ///< a runtime param's bounds
+};
+
+/// A token type, as app.hpp sizes it.
+struct PlanType {
+  std::string name;      ///< "Matrix"
+  std::string elem;      ///< its element type's spec name: "f32"
+  std::string cxx_elem;  ///< the same in C++: "float"
+  std::string count_text;  ///< elements per token, as the spec writes it: "N * N"
+  ir::SizeTerm count;      ///< the same as a tree, for the printed expressions
+};
+
+/// A host-to-host transfer of the program (either host's end), as README's table lists it.
+struct NetTransfer {
+  int tag = 0;
+  ir::Strategy strategy = ir::Strategy::overlap;
+  std::string from, to;  ///< its buffers: "p.m@A.cpu", "p.m@B.cpu"
+  bool gpudirect = false;
+};
+
 /// A node of the host, as its worker declares, sets up and fires it.
 struct PlanNode {
   ir::NodeId id = 0;
@@ -155,6 +180,10 @@ struct PlanNode {
   std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
   std::uint32_t repetitions = 1;        ///< its firings per iteration, made by one call
+  /// The header of its implementation on its PE: as the spec writes it ("fir.hpp"), and the path
+  /// dfgc opened (ActorFiles::headers' key).
+  std::string header, header_path;
+  std::vector<std::string> libraries;  ///< its actor's CUDA libraries (`uses cufft;`), spec order
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -205,7 +234,6 @@ struct HostPlan {
   /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
   /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
   std::string spec_name;
-  ir::PeId cpu = 0;             ///< the first cpu: the host end of its links, its MPI thread
   std::vector<ir::PeId> cpus;   ///< every cpu of the host, the first one first
   std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
                                ///< never opened
@@ -215,7 +243,12 @@ struct HostPlan {
   std::vector<PlanNode> nodes;  ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
+  std::vector<PlanParam> params;  ///< every param of the spec, in spec order
+  std::vector<PlanType> types;    ///< every token type, in spec order
+  std::vector<NetTransfer> net_transfers;  ///< every host-to-host transfer of the program, by tag
 
+  /// The first cpu: the host end of its links, its MPI thread.
+  ir::PeId cpu() const { return cpus.front(); }
   const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
   /// Whether this host has a GPU PE.
   bool has_gpu() const { return !gpus.empty(); }
