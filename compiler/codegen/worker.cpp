@@ -342,10 +342,10 @@ class WorkerPrinter {
       out_.emit({{"m", m}, {"param", v.name}, {"value", v.literal}}, "$m$.actor.$param$ = $value$;\n");
     std::vector<std::string> elements;
     for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
-    out_.emit({{"m", m}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
-              "$m$.set_port_elements({$elements$});\n");
-    if (n.repetitions != 1)
-      out_.emit({{"m", m}, {"q", std::to_string(n.repetitions)}}, "$m$.ctx.set_firings($q$);  // per call\n");
+    out_.emit({{"m", m},
+               {"elements", fmt::format("{}", fmt::join(elements, ", "))},
+               {"q", n.repetitions != 1 ? fmt::format(", {}", n.repetitions) : ""}},
+              "$m$.set_up(run.runtime_params, {$elements$}$q$);\n");
     if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
     for (const auto& [port, in] : initial_inputs(n))
       out_.emit({{"m", initial_member(n, port)},

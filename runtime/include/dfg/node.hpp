@@ -3,7 +3,7 @@
 /// each port's token, and the dfg::Context the actor's fire() and init() read.
 ///
 ///     dfg::Node<::Inc, 2> i1_node_;                              // a member of the worker
-///     i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+///     i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
 ///     i1_node_.fire(j, a, b);              // actor.fire(a, b, ctx) for iteration j
 ///
 /// Guarantees: a Node belongs to the worker of its PE: set up by the worker's constructor, used
@@ -27,10 +27,13 @@ class Node {
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
-  /// The elements of each port's token, in the actor's port order.
-  void set_port_elements(const std::array<std::size_t, Ports>& elements) noexcept {
+  /// What the node's context reads: the run's runtime params (`params`, the run state's table,
+  /// which outlives the node), the elements of each port's token in the actor's port order, and
+  /// the firings one call makes (its entry of the repetition vector).
+  void set_up(const RuntimeParamValues& params, const std::array<std::size_t, Ports>& elements,
+              std::uint32_t firings = 1) noexcept {
     elements_ = elements;
-    ctx.set_port_elements(elements_.data(), elements_.size());
+    ctx.set_node(&params, firings, elements_.data(), elements_.size());
   }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {

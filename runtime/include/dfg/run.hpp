@@ -82,6 +82,7 @@ struct RunState {
 
   RunState(const Options& options, const Tables& tables)
       : params(tables.params_of(options.params)),
+        runtime_params{options.param_names, options.params},
         iterations(options.iterations),
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
@@ -95,7 +96,6 @@ struct RunState {
         tracer(0, !options.trace_file.empty()),
         stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-    set_runtime_params(options.param_names, options.params);  // for Context::runtime_param
     for (const char* track : tables.track_names) tracer.add_track(track);
     if (stats) {
       for (const char* pe : pe_names) stats->add_pe(pe);
@@ -138,6 +138,9 @@ struct RunState {
   }
 
   const Params params;
+  /// The runtime params by name, for the actors' contexts (Context::runtime_param): each node
+  /// points at this table (dfg::Node::set_up).
+  const RuntimeParamValues runtime_params;
   const std::int64_t iterations;
   const bool overlap;
   const bool barrier_sync;
@@ -187,22 +190,37 @@ class CpuWorker : public PeWorker {
   std::vector<Buffer> storage_;  ///< one allocation per colour
 };
 
+/// Starts `workers[pe]->run(where, run.overlap)` on a thread of `threads` named `names[pe]`,
+/// pinned to core pe with --pin-cpus. The first worker's run goes through `first(where, cycles)`,
+/// which calls `cycles()` (a rank of a program on several hosts runs its communication thread
+/// around it: dfg::mpi::run_mpi_worker); the others' directly. `first` is copied into the
+/// threads. The caller joins `threads`.
+template <class Run, class Worker, std::size_t PeCount, class First>
+void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                   const std::array<const char*, PeCount>& names, const Options& options, First first) {
+  const bool pin = options.pin_cpus;
+  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(names[pe], [&worker, &run, first, pe, pin](Where& where) mutable {
+      if (pin) pin_this_thread(pe);
+      auto cycles = [&] { worker.run(where, run.overlap); };
+      if (pe == 0) {
+        first(where, cycles);
+      } else {
+        cycles();
+      }
+    });
+  }
+}
+
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
-/// to core pe with --pin-cpus), joins
-/// them all; after an error prints it (dfg::Workers) and returns 1, else returns
-/// run.report(options).
+/// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
+/// (dfg::Workers) and returns 1, else returns run.report(options).
 template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
-  const bool pin = options.pin_cpus;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker, &run, pe, pin](Where& where) {
-      if (pin) pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  spawn_workers(threads, run, workers, names, options, [](Where&, const auto& cycles) { cycles(); });
   if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
   return run.report(options);
 }

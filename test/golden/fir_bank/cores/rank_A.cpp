@@ -41,7 +41,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
-  src_node_.set_port_elements({elements_Block(params)});
+  src_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -85,7 +85,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f0.y@A.c1", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   f0_node_.actor.band = 0;
-  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f0_node_.actor.init(f0_node_.ctx);
 }
 
@@ -132,7 +132,7 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f1.y@A.c2", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   f1_node_.actor.band = 1;
-  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f1_node_.actor.init(f1_node_.ctx);
 }
 
@@ -179,7 +179,7 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f2.y@A.c3", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c3, storage_, run.memory.A_c3);
   f2_node_.actor.band = 2;
-  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f2_node_.actor.init(f2_node_.ctx);
 }
 
@@ -226,7 +226,7 @@ Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f3.y@A.c4", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c4, storage_, run.memory.A_c4);
   f3_node_.actor.band = 3;
-  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f3_node_.actor.init(f3_node_.ctx);
 }
 
@@ -273,7 +273,7 @@ Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f4.y@A.c5", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c5, storage_, run.memory.A_c5);
   f4_node_.actor.band = 4;
-  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f4_node_.actor.init(f4_node_.ctx);
 }
 
@@ -320,7 +320,7 @@ Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f5.y@A.c6", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c6, storage_, run.memory.A_c6);
   f5_node_.actor.band = 5;
-  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f5_node_.actor.init(f5_node_.ctx);
 }
 
@@ -367,7 +367,7 @@ Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f6.y@A.c7", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c7, storage_, run.memory.A_c7);
   f6_node_.actor.band = 6;
-  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f6_node_.actor.init(f6_node_.ctx);
 }
 
@@ -414,7 +414,7 @@ Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f7.y@A.c8", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c8, storage_, run.memory.A_c8);
   f7_node_.actor.band = 7;
-  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f7_node_.actor.init(f7_node_.ctx);
 }
 
@@ -465,7 +465,7 @@ class Worker_A_c9 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   run.publish(kPe_A_c9, storage_, run.memory.A_c9);
-  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
+  sink_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_c9::cycles_overlap(dfg::Where& where) {

@@ -66,32 +66,32 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);  // colour 7
   storage_.emplace_back("src.x@A.cpu", bytes_Block(params), 1);  // colour 8
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  src_node_.set_port_elements({elements_Block(params)});
+  src_node_.set_up(run.runtime_params, {elements_Block(params)});
   f0_node_.actor.band = 0;
-  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f0_node_.actor.init(f0_node_.ctx);
   f1_node_.actor.band = 1;
-  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f1_node_.actor.init(f1_node_.ctx);
   f2_node_.actor.band = 2;
-  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f2_node_.actor.init(f2_node_.ctx);
   f3_node_.actor.band = 3;
-  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f3_node_.actor.init(f3_node_.ctx);
   f4_node_.actor.band = 4;
-  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f4_node_.actor.init(f4_node_.ctx);
   f5_node_.actor.band = 5;
-  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f5_node_.actor.init(f5_node_.ctx);
   f6_node_.actor.band = 6;
-  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f6_node_.actor.init(f6_node_.ctx);
   f7_node_.actor.band = 7;
-  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f7_node_.actor.init(f7_node_.ctx);
-  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
+  sink_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

@@ -83,7 +83,7 @@ Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
     src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   }
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
-  src_node_.set_port_elements({elements_Block(params)});
+  src_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -190,10 +190,10 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f1.y@A.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   f0_node_.actor.band = 0;
-  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f0_node_.actor.init(f0_node_.ctx);
   f1_node_.actor.band = 1;
-  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f1_node_.actor.init(f1_node_.ctx);
 }
 
@@ -253,10 +253,10 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f3.y@A.c2", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   f2_node_.actor.band = 2;
-  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f2_node_.actor.init(f2_node_.ctx);
   f3_node_.actor.band = 3;
-  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f3_node_.actor.init(f3_node_.ctx);
 }
 
@@ -307,19 +307,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_A_c1>(run));
   workers.push_back(std::make_unique<Worker_A_c2>(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

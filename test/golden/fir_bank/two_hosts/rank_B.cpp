@@ -93,7 +93,7 @@ Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
     src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
   }
   run.publish(kPe_B_c0, storage_, run.memory.B_c0);
-  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
+  sink_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
 }
 
 void Worker_B_c0::cycles_overlap(dfg::Where& where) {
@@ -215,10 +215,10 @@ Worker_B_c1::Worker_B_c1(Run& run) : CpuWorker(run) {
   storage_.emplace_back("src.x@B.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_B_c1, storage_, run.memory.B_c1);
   f4_node_.actor.band = 4;
-  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f4_node_.actor.init(f4_node_.ctx);
   f5_node_.actor.band = 5;
-  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f5_node_.actor.init(f5_node_.ctx);
 }
 
@@ -278,10 +278,10 @@ Worker_B_c2::Worker_B_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f7.y@B.c2", bytes_Block(params), 2);  // colour 1
   run.publish(kPe_B_c2, storage_, run.memory.B_c2);
   f6_node_.actor.band = 6;
-  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f6_node_.actor.init(f6_node_.ctx);
   f7_node_.actor.band = 7;
-  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f7_node_.actor.init(f7_node_.ctx);
 }
 
@@ -332,19 +332,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_c1>(run));
   workers.push_back(std::make_unique<Worker_B_c2>(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -50,9 +50,9 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 3
   storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 4
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  read_node_.set_port_elements({elements_Volume(params)});
+  read_node_.set_up(run.runtime_params, {elements_Volume(params)});
   read_node_.actor.init(read_node_.ctx);
-  curve_node_.set_port_elements({elements_Counts(params), elements_Counts(params)});
+  curve_node_.set_up(run.runtime_params, {elements_Counts(params), elements_Counts(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

@@ -43,7 +43,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   head_node_.actor.first = 1;
   head_node_.actor.last = 20;
-  head_node_.set_port_elements({elements_Volume(params), elements_Volume(params), elements_Counts(params)});
+  head_node_.set_up(run.runtime_params, {elements_Volume(params), elements_Volume(params), elements_Counts(params)});
   head_node_.set_gpu(compute_, 0);
   head_node_.actor.init(head_node_.ctx);
 }

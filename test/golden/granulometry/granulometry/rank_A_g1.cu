@@ -40,7 +40,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   tail_node_.actor.first = 21;
   tail_node_.actor.last = 40;
-  tail_node_.set_port_elements({elements_Volume(params), elements_Counts(params)});
+  tail_node_.set_up(run.runtime_params, {elements_Volume(params), elements_Counts(params)});
   tail_node_.set_gpu(compute_, 1);
   tail_node_.actor.init(tail_node_.ctx);
 }

@@ -53,15 +53,15 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 2
   storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 3
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
   f_node_.actor.a = 0.5f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0.25));
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.25f;
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

@@ -45,11 +45,11 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f.y@A.cpu", bytes_Block(params), run.overlap ? 2 : 1);  // colour 0
   storage_.emplace_back("s.x@A.cpu", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.0f;
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

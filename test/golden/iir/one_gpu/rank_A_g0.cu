@@ -45,7 +45,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 3
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   f_node_.actor.a = 0.5f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
   f_node_.set_gpu(compute_, 0);
   f_initial1_ = dfg::DeviceBuffer(0, "f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0));

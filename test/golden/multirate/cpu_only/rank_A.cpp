@@ -60,16 +60,13 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("b.low@A.cpu, uh.y@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 1
   storage_.emplace_back("d.y@A.cpu, ul.y@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.ctx.set_firings(2);  // per call
-  d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
-  b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
-  ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.ctx.set_firings(2);  // per call
-  k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.ctx.set_firings(2);  // per call
+  s_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2);
+  d_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame(params)});
+  b_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame(params), elements_Frame(params)});
+  ul_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  uh_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  m_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)}, 2);
+  k_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2);
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

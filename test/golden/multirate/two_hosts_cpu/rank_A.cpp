@@ -75,10 +75,9 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     b_low_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.ctx.set_firings(2);  // per call
-  d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
-  b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
+  s_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2);
+  d_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame(params)});
+  b_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame(params), elements_Frame(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -164,19 +163,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

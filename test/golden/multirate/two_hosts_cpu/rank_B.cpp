@@ -77,12 +77,10 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     b_low_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.ctx.set_firings(2);  // per call
-  k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.ctx.set_firings(2);  // per call
+  ul_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  uh_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  m_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)}, 2);
+  k_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2);
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -177,19 +175,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -49,14 +49,14 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
   storage_.emplace_back("i2.b@A.cpu, p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
   i1_node_.actor.nb_loop = 100;
-  i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i1_node_.actor.init(i1_node_.ctx);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.actor.init(i2_node_.ctx);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

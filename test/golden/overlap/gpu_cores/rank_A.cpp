@@ -46,7 +46,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);  // colour 1
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.actor.init(i2_node_.ctx);
 }
 
@@ -92,7 +92,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("p.m@A.c1", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
@@ -134,7 +134,7 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {

@@ -65,7 +65,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     A_g0_gpudirect_.attach(*i1_b_B_g0_send_);
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -122,19 +122,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   workers.push_back(make_A_g0(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

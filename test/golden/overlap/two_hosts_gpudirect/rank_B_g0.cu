@@ -38,7 +38,7 @@ Worker_B_g0::Worker_B_g0(Run& run)
   storage_.emplace_back(0, "i2.b@B.g0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_B_g0, storage_, run.memory.B_g0);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.set_gpu(compute_, 0);
 }
 

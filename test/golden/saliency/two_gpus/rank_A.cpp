@@ -45,9 +45,9 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params), run.overlap ? 2 : 1);  // colour 0
   storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  camera_node_.set_port_elements({elements_Frame(params)});
+  camera_node_.set_up(run.runtime_params, {elements_Frame(params)});
   camera_node_.actor.init(camera_node_.ctx);
-  show_node_.set_port_elements({elements_Saliency(params)});
+  show_node_.set_up(run.runtime_params, {elements_Saliency(params)});
   show_node_.actor.init(show_node_.ctx);
 }
 

@@ -43,13 +43,13 @@ Worker_A_g0::Worker_A_g0(Run& run)
   storage_.emplace_back(0, "inter.energy@A.g0, retina.spectrum@A.g0", std::max({bytes_Energy(params), bytes_Spectrum(params)}), run.overlap ? 2 : 1);  // colour 1
   storage_.emplace_back(0, "inter.stats@A.g0", bytes_Stats(params), run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
-  retina_node_.set_port_elements({elements_Frame(params), elements_Spectrum(params)});
+  retina_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Spectrum(params)});
   retina_node_.set_gpu(compute_, 0);
   retina_node_.actor.init(retina_node_.ctx);
-  gabor_node_.set_port_elements({elements_Spectrum(params), elements_Maps(params)});
+  gabor_node_.set_up(run.runtime_params, {elements_Spectrum(params), elements_Maps(params)});
   gabor_node_.set_gpu(compute_, 0);
   gabor_node_.actor.init(gabor_node_.ctx);
-  inter_node_.set_port_elements({elements_Maps(params), elements_Energy(params), elements_Stats(params)});
+  inter_node_.set_up(run.runtime_params, {elements_Maps(params), elements_Energy(params), elements_Stats(params)});
   inter_node_.set_gpu(compute_, 0);
   inter_node_.actor.init(inter_node_.ctx);
 }

@@ -42,7 +42,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   storage_.emplace_back(1, "norm.saliency@A.g1", bytes_Saliency(params), run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   if (dfg::can_access_peer(1, 0)) dfg::enable_peer_access(1, 0);  // else staged by the driver
-  norm_node_.set_port_elements({elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
+  norm_node_.set_up(run.runtime_params, {elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
   norm_node_.set_gpu(compute_, 1);
   norm_node_.actor.init(norm_node_.ctx);
 }
