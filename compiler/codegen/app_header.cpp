@@ -153,19 +153,9 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
 /// `text` as a C++ string literal (spec names and labels hold no quote or backslash).
 std::string literal(std::string_view text) { return render_part("string_literal.hpp", {{"text", std::string(text)}}); }
 
-/// The items of an enum or an array initializer, each followed by a comma, as many a line as fit
-/// in 100 columns at `indent`.
-std::string pack(const std::vector<std::string>& items, std::size_t indent) {
-  std::string out, line;
-  for (const std::string& item : items) {
-    if (!line.empty() && indent + line.size() + 1 + item.size() + 1 > 100) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + item + ",";
-  }
-  return out + line;
-}
+/// The items of an enum or an array initializer, "a, b, c": no comma after the last, so that the
+/// formatter (format.hpp) packs them into as few lines as fit.
+std::string pack(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ", ")); }
 
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
   std::string id = "kTrack_" + identifier(m.pe(pe).name);
@@ -220,8 +210,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
                           {"bytes", bytes},
                           {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
                           {"at", e.kind == Entry::Kind::firing ? literal(profile_params(e.params)) : "nullptr"},
-                          {"step", std::to_string(step)},
-                          {"label", e.label}});
+                          {"step", std::to_string(step)}});
   }
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:
   // then its enum is that one's.
@@ -246,7 +235,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
       for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
       lists.push_back(render_part("app_neighbour_list.hpp", {{"items", fmt::format("{}", fmt::join(ns, ", "))}}));
     }
-    out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists, 6)}});
+    out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists)}});
   }
   return out + render_part("app_strategy_close.hpp", {{"ns", ns}});
 }
@@ -281,12 +270,12 @@ std::string render_app_header(const Model& m) {
        {"host", m.host_name},
        {"params", params(m.params)},
        {"sizes", sizes(m.types, m.params)},
-       {"pes", pack(pes, 2)},
+       {"pes", pack(pes)},
        {"pe_names", fmt::format("{}", fmt::join(pe_names, ", "))},
        {"pe_kinds", fmt::format("{}", fmt::join(pe_kinds, ", "))},
-       {"tracks", pack(track_enum, 2)},
+       {"tracks", pack(track_enum)},
        {"track_count", std::to_string(all.size())},
-       {"track_names", pack(track_names, 4)},
+       {"track_names", pack(track_names)},
        {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
                           strategy_block(m, ir::Strategy::no_overlap)},
        {"memory", memory},

@@ -15,6 +15,7 @@
 
 #include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
+#include "codegen/format.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
 #include "codegen/templates.hpp"
@@ -70,11 +71,13 @@ Files generate_project(const HostPlans& plans, const ActorSignatures& signatures
   Files files = std::move(dumps);
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
-  if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
+  // The sources, laid out in the .clang-format style (format.hpp).
+  auto source = [&files](const std::string& path, const std::string& text) { files[path] = format_cpp(text, path); };
+  if (hosts.size() > 1) source("main.cpp", render_main(hosts));
   for (const Model& m : hosts) {
-    files[app_header_file(m)] = render_app_header(m);
-    files[rank_file(m)] = render_rank(m);
-    for (ir::PeId gpu : m.gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
+    source(app_header_file(m), render_app_header(m));
+    source(rank_file(m), render_rank(m));
+    for (ir::PeId gpu : m.gpus) source(gpu_file(m, gpu), render_gpu(m, gpu));
   }
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());

@@ -48,7 +48,8 @@ std::string render_rank(const Model& m) {
   for (ir::PeId gpu : m.gpus) makes += render_part("rank_make_gpu_worker.cpp", {{"pe", identifier(m.pe(gpu).name)}});
   std::vector<std::string_view> headers;
   if (mpi) {
-    // The dfg/mpi headers first: they include <mpi.h> without its C++ bindings.
+    // dfg/mpi/check.hpp, through these, includes <mpi.h> without its C++ bindings; no other
+    // header includes <mpi.h> (the formatter sorts the block).
     headers = {"dfg/mpi/abort.hpp", "dfg/mpi/barrier.hpp", "dfg/mpi/cycle_transfers.hpp"};
     if (m.has_gpudirect()) headers.push_back("dfg/mpi/gpudirect.hpp");
     headers.insert(headers.end(), {"dfg/mpi/session.hpp", "dfg/mpi/transfer.hpp"});

@@ -116,7 +116,7 @@ struct Entry {
   Kind kind = Kind::firing;
   std::uint32_t id = 0;     ///< NodeId, TransferId or CopyId
   std::string ident;        ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
-  std::string label;        ///< for comments and errors: "node p (Producer) @ A.cpu"
+  std::string label;        ///< for comments: "node p (Producer) @ A.cpu" (dfg::entry_label)
   std::string short_name;   ///< for --stats and --trace: "p (Producer)"
   std::string where;        ///< for --stats: "A.cpu", "A.cpu>A.g0"
   ir::PeId runner = 0;      ///< the PE whose thread runs it

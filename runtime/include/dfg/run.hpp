@@ -30,6 +30,8 @@
 #include <iostream>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "dfg/context.hpp"
@@ -61,8 +63,16 @@ struct EntryInfo {
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
   const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
-  const char* label;    ///< what an error in it names: "node p (Producer) @ A.cpu"
 };
+
+/// What an error in entry `e` names (dfg::Items): "node p (Producer) @ A.cpu" for a firing,
+/// "transfer p.m@A.cpu -> p.m@A.g0", "delay f.state.delay@A.cpu <- f.next@A.cpu" for a delay copy.
+template <class Params>
+std::string entry_label(const EntryInfo<Params>& e) {
+  const std::string_view kind = e.kind;
+  if (kind == "firing") return "node " + std::string(e.name) + " @ " + e.where;
+  return std::string(kind == "transfer" ? "transfer " : "delay ") + e.name;
+}
 
 /// The generated tables of one host that a RunState is built from.
 template <class Params, std::size_t PeCount>
@@ -89,6 +99,7 @@ struct RunState {
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
         cycles(iterations + latency),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
+        labels(labels_of(entries)),
         pe_names(tables.pe_names),
         pe_kinds(tables.pe_kinds),
         neighbours(tables.neighbours),
@@ -133,6 +144,12 @@ struct RunState {
 
   /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
   /// exit status.
+  static std::vector<std::string> labels_of(std::span<const Entry> entries) {
+    std::vector<std::string> out;
+    for (const Entry& e : entries) out.push_back(entry_label(e));
+    return out;
+  }
+
   int report(const Options& options) {
     return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds, entries, params);
   }
@@ -147,6 +164,7 @@ struct RunState {
   const std::int64_t latency;  ///< the strategy's last first cycle
   const std::int64_t cycles;   ///< iterations plus the pipeline's latency
   const std::span<const Entry> entries;  ///< the entries of the strategy that runs
+  const std::vector<std::string> labels;  ///< per entry, its entry_label()
   const std::array<const char*, PeCount> pe_names, pe_kinds;
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;

@@ -53,3 +53,17 @@ TEST_CASE("the pieces of templates/parts/ render by the same rules", "[printer]"
   CHECK(dfgc::render_part("rank_make_gpu_worker.cpp", {{"pe", "A_g0"}}) ==
         "workers.push_back(make_A_g0(run));\n");
 }
+
+#include "codegen/format.hpp"
+
+TEST_CASE("generated sources are laid out in the .clang-format style, the same every time", "[printer]") {
+  const std::string code =
+      "#include \"b.hpp\"\n#include \"a.hpp\"\nint f(int x){return x;}\nint v = 1;  // one\n"
+      "long w = 2;  // two\n";
+  const std::string formatted = dfgc::codegen::format_cpp(code, "rank_A.cpp");
+  CHECK(formatted ==
+        "#include \"a.hpp\"\n#include \"b.hpp\"\nint f(int x) { return x; }\nint v = 1;   // one\n"
+        "long w = 2;  // two\n");
+  CHECK(dfgc::codegen::format_cpp(formatted, "rank_A.cpp") == formatted);
+  CHECK(dfgc::codegen::clang_format_style().find("ColumnLimit: 100") != std::string_view::npos);
+}

@@ -27,12 +27,11 @@ struct Memory {
 };
 
 constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0,
-     "transfer p.m@A.cpu -> p.m@A.g0"},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
 }};
 constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
 }};
 constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
 
@@ -253,4 +252,15 @@ TEST_CASE("run state: publish views a PE's storage colour by colour and counts i
   run.publish(0, storage, run.memory.A_cpu);
   CHECK(run.memory.A_cpu[0].at(1) == static_cast<char*>(run.memory.A_cpu[0].at(0)) + 64);
   CHECK(run.memory.A_cpu[0].at(0) == storage[0].slot(0));
+}
+
+TEST_CASE("run state: each entry's label, what an error in it names", "[run]") {
+  constexpr dfg::EntryInfo<Params> copy = {"copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr,
+                                           nullptr, 0};
+  CHECK(dfg::entry_label(kOverlap[0]) == "node p (P) @ A.cpu");
+  CHECK(dfg::entry_label(kOverlap[1]) == "transfer p.m@A.cpu -> p.m@A.g0");
+  CHECK(dfg::entry_label(copy) == "delay f.s.delay@A.cpu <- f.n@A.cpu");
+  dfg::Options o;
+  Run run(o, tables());
+  CHECK(run.labels == std::vector<std::string>{"node p (P) @ A.cpu", "transfer p.m@A.cpu -> p.m@A.g0"});
 }
