@@ -14,7 +14,8 @@ them on the GPU machine (which has no dfgc), from one manifest.
         run: min/median/mean/max), stats/*.json, logs/*.log, provenance.json (GPU, driver, CUDA,
         date, commit, command), then the experiment's report. Exits 1 when a run failed.
     bench/harness.py report RESULTS_DIR
-        the experiment's report again (summary.txt, its own tables and plots) from results.csv.
+        the experiment's report again (summary.txt, its own tables and plots) from results.csv;
+        an experiment whose report runs dfgc (predict, granulometry) needs DFGC=PATH here.
 
 An experiment (bench/experiments/*.py) declares EXPERIMENT = Experiment(...) of Generated blocks
 (specs x -D defines x runtime-param sets x strategies/sync x tools x repetitions) and Reference
@@ -64,7 +65,8 @@ class Generated:
     `tools`, `repetitions` times, with `flags`. Every run also gets --stats-json. A program on
     several `hosts` runs under `launcher` (e.g. mpirun -np 2) and writes one stats file per host;
     its row's period is the longest of its hosts'. `metrics` as a Reference's; `env` is added to
-    the environment of its runs."""
+    the environment of its runs; `app` chooses the app of a spec that declares several (dfgc
+    compile --app)."""
     name: str
     specs: dict[str, tuple[str, int]]
     defines: dict[str, list] = field(default_factory=dict)
@@ -78,6 +80,7 @@ class Generated:
     launcher: list[str] = field(default_factory=list)
     metrics: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    app: str = ""
 
 
 @dataclass
@@ -225,7 +228,7 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
                     if project is None:
                         project = {"id": pid, "kind": "generated", "source": spec, "dir": pid, "gpus": gpus,
                                    "labels": {"program": spec_label, **defines}, "defines": defines,
-                                   "executable": "app"}
+                                   "executable": "app", "app": block.app}
                         projects.append(project)
                     elif project["source"] != spec:
                         raise ValueError(f"experiment {experiment.name}: program '{spec_label}' is both "
@@ -279,6 +282,8 @@ def generate(args) -> int:
         cmd = [dfgc, "compile", str(ROOT / p["source"]), "-o", str(out / p["dir"])]
         for k, v in p["defines"].items():
             cmd += ["-D", f"{k}={v}"]
+        if p.get("app"):
+            cmd += ["--app", p["app"]]
         p["command"] = "dfgc compile " + shlex.join([p["source"], "-o", p["dir"]] + cmd[5:])
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
@@ -497,11 +502,13 @@ def report_dir(results: Path) -> int:
         lines.append(f"  {block}: {ok} ok, {skipped} skipped, {len(mine) - ok - skipped} failed of {len(mine)}")
         lines += [f"    FAIL {r['run']}: {r['status'][6:]}" for r in mine if r["status"].startswith("FAIL")]
     module = load_experiment(manifest["experiment"])
-    if hasattr(module, "report"):
-        lines += module.report(rows, results) or []
+    # The experiment's own checks: a line "FAIL ..." fails the report too.
+    own = (module.report(rows, results) or []) if hasattr(module, "report") else []
+    lines += own
     (results / "summary.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return 1 if any(r["status"].startswith("FAIL") for r in rows) else 0
+    failed = any(r["status"].startswith("FAIL") for r in rows) or any(l.lstrip().startswith("FAIL") for l in own)
+    return 1 if failed else 0
 
 
 def main() -> int:

@@ -9,19 +9,9 @@ $check_migrations$  Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
   $make_workers$
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, cycles);
   });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

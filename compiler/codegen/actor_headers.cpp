@@ -49,9 +49,9 @@ std::map<std::string, std::string> ActorHeaders::copies() const {
   return out;
 }
 
-std::string ActorHeaders::include(const ir::Impl& impl) const {
-  auto it = files_.headers.find(impl.header_path);
-  DFGC_INTERNAL_ASSERT(it != files_.headers.end(), "header '", impl.header_path, "' was not read");
+std::string ActorHeaders::include(const std::string& header_path) const {
+  auto it = files_.headers.find(header_path);
+  DFGC_INTERNAL_ASSERT(it != files_.headers.end(), "header '", header_path, "' was not read");
   std::string path = relative(it->second);
   if (path.find('"') != std::string::npos) return "<" + path + ">";
   return "\"" + path + "\"";

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "actors/frontend.hpp"
-#include "ir/ir.hpp"
 
 namespace dfgc::codegen {
 
@@ -33,9 +32,10 @@ class ActorHeaders {
   std::vector<std::string> include_dirs() const;
   /// Path in the project ("actors/a/filter.hpp") -> text, of every file copied.
   std::map<std::string, std::string> copies() const;
-  /// The argument of the #include line for `impl`'s header: "\"a/filter.hpp\"", or
-  /// "<a\"b/filter.hpp>" when the path holds a double quote.
-  std::string include(const ir::Impl& impl) const;
+  /// The argument of the #include line for the header dfgc opened as `header_path`
+  /// (ir::Impl::header_path, PlanNode::header_path): "\"a/filter.hpp\"", or "<a\"b/filter.hpp>"
+  /// when the path holds a double quote.
+  std::string include(const std::string& header_path) const;
 
  private:
   /// `absolute`'s path under actors/.

@@ -80,123 +80,83 @@ void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
   for (const ir::SizeTerm& o : t.operands) runtime_params_in(o, used);
 }
 
-std::string params(const ir::Program& p) {
-  Printer out;
-  std::vector<const ir::Param*> fixed, runtime;
-  for (const ir::Param& x : p.params) (x.runtime ? runtime : fixed).push_back(&x);
+std::string params(const std::vector<PlanParam>& all) {
+  std::vector<const PlanParam*> fixed, runtime;
+  for (const PlanParam& x : all) (x.runtime ? runtime : fixed).push_back(&x);
+  std::string out;
   if (!fixed.empty()) {
     // In a namespace of their own, so that no name of the generated code can collide with them.
-    out.emit("// The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).\n"
-             "namespace param {\n");
-    for (const ir::Param* x : fixed)
-      out.emit({{"name", x->name}, {"value", std::to_string(x->value)}},
-               "inline constexpr ::std::int64_t $name$ = $value$;\n");
-    out.emit("}  // namespace param\n\n");
+    std::string constants;
+    for (const PlanParam* x : fixed)
+      constants += render_part("app_param_constant.hpp", {{"name", x->name}, {"value", std::to_string(x->value)}});
+    out += render_part("app_params_fixed.hpp", {{"constants", constants}});
   }
-  if (runtime.empty()) {
-    out.emit(
-        "/// The runtime params (--set NAME=VALUE, --params FILE): this app has none.\n"
-        "inline constexpr std::array<dfg::RuntimeParam, 0> kRuntimeParams = {};\n"
-        "struct Params {};\n"
-        "inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }");
-    return out.take();
-  }
-  std::string table, fields, values;
+  if (runtime.empty()) return out + render_part("app_params_none.hpp");
+  std::string table, fields;
+  std::vector<std::string> values;
   for (std::size_t i = 0; i < runtime.size(); ++i) {
-    const ir::Param& x = *runtime[i];
-    std::string bounds = x.bounds ? fmt::format(", {}, {}", x.bounds->min, x.bounds->max) : "";
-    table += fmt::format("    {{\"{}\", {}{}}},\n", x.name, x.value, bounds);
-    fields += fmt::format("  ::std::int64_t {} = {};\n", x.name, x.value);
-    values += fmt::format("{}values[{}]", i == 0 ? "" : ", ", i);
+    const PlanParam& x = *runtime[i];
+    const std::string value = std::to_string(x.value);
+    std::string bounds;
+    if (x.bounds)
+      bounds = render_part("app_param_bounds.hpp",
+                           {{"min", std::to_string(x.bounds->min)}, {"max", std::to_string(x.bounds->max)}});
+    table += render_part("app_param_row.hpp", {{"name", x.name}, {"value", value}, {"bounds", bounds}});
+    fields += render_part("app_param_field.hpp", {{"name", x.name}, {"value", value}});
+    values.push_back(render_part("app_param_value.hpp", {{"i", std::to_string(i)}}));
   }
-  out.emit({{"n", std::to_string(runtime.size())}, {"table", table}, {"fields", fields}, {"values", values}},
-           "/// The runtime params, with their defaults (and bounds): set with --set NAME=VALUE or\n"
-           "/// --params FILE when the program starts; every size that depends on them is computed then.\n"
-           "inline constexpr std::array<dfg::RuntimeParam, $n$> kRuntimeParams = {{\n"
-           "$table$}};\n"
-           "struct Params {\n"
-           "$fields$};\n"
-           "/// The values parse_flags returns, in the order of kRuntimeParams.\n"
-           "inline Params params_of(const std::vector<std::int64_t>& values) { return Params{$values$}; }");
-  return out.take();
+  return out + render_part("app_params_runtime.hpp", {{"n", std::to_string(runtime.size())},
+                                                      {"table", table},
+                                                      {"fields", fields},
+                                                      {"values", fmt::format("{}", fmt::join(values, ", "))}});
 }
 
-std::string sizes(const ir::Program& p) {
-  Printer out;
+std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanParam>& params) {
+  std::string out;
   bool min = false, max = false;
-  for (const ir::TokenType& t : p.types) {
-    min = min || calls(t.count.tree, ir::SizeTerm::Kind::min);
-    max = max || calls(t.count.tree, ir::SizeTerm::Kind::max);
+  for (const PlanType& t : types) {
+    min = min || calls(t.count, ir::SizeTerm::Kind::min);
+    max = max || calls(t.count, ir::SizeTerm::Kind::max);
   }
-  if (min)
-    out.emit("constexpr std::int64_t min(std::int64_t a, std::int64_t b) { return a < b ? a : b; }\n");
-  if (max)
-    out.emit("constexpr std::int64_t max(std::int64_t a, std::int64_t b) { return a < b ? b : a; }\n");
-  if (min || max) out.emit("\n");
+  if (min) out += render_part("app_min.hpp");
+  if (max) out += render_part("app_max.hpp");
+  if (min || max) out += "\n";
   std::string checks;
   std::size_t checked = 0;
-  for (std::size_t i = 0; i < p.types.size(); ++i) {
-    const ir::TokenType& t = p.types[i];
-    const std::string elem(ir::spec_name(t.elem));
+  for (const PlanType& t : types) {
     Printer::Vars vars = {{"type", t.name},
-                          {"elem", elem},
-                          {"count", cxx_expr(t.count.tree, Names::spec)},
-                          {"cxx", cxx_expr(t.count.tree, Names::code)}};
+                          {"elem", t.elem},
+                          {"count", cxx_expr(t.count, Names::spec)},
+                          {"cxx", cxx_expr(t.count, Names::code)}};
     std::set<std::string> used;
-    runtime_params_in(t.count.tree, used);
+    runtime_params_in(t.count, used);
     if (used.empty()) {
-      out.emit(vars,
-               "/// $type$ = $elem$[$count$]: elements and bytes per token.\n"
-               "inline std::size_t elements_$type$(const Params&) { return static_cast<std::size_t>($cxx$); }\n");
+      out += render_part("app_size_fixed.hpp", vars);
     } else {
       // In kRuntimeParams order: the params kRuntimeSizes names.
-      std::string names;
-      for (const ir::Param& x : p.params)
-        if (x.runtime && used.count(x.name)) names += fmt::format("{}{}", names.empty() ? "" : ", ", x.name);
-      out.emit(vars,
-               "/// $type$ = $elem$[$count$]: elements and bytes per token, computed from the runtime params\n"
-               "/// (and checked when the program starts: kRuntimeSizes).\n"
-               "inline dfg::Size count_$type$(const Params& params) {\n"
-               "  return $cxx$;\n"
-               "}\n"
-               "inline std::size_t elements_$type$(const Params& params) {\n"
-               "  return static_cast<std::size_t>(count_$type$(params).value());\n"
-               "}\n");
-      checks += fmt::format("    {{\"{}\", \"{}[{}]\", \"{}\", sizeof({}), count_{}}},\n", t.name, elem, t.count.text,
-                            names, ir::cxx_name(t.elem), t.name);
+      std::vector<std::string> names;
+      for (const PlanParam& x : params)
+        if (x.runtime && used.count(x.name)) names.push_back(x.name);
+      out += render_part("app_size_runtime.hpp", vars);
+      checks += render_part("app_size_check.hpp", {{"type", t.name},
+                                                   {"elem", t.elem},
+                                                   {"count", t.count_text},
+                                                   {"names", fmt::format("{}", fmt::join(names, ", "))},
+                                                   {"cxx", t.cxx_elem}});
       ++checked;
     }
-    out.emit({{"type", t.name}, {"cxx", std::string(ir::cxx_name(t.elem))}},
-             "inline std::size_t bytes_$type$(const Params& params) {\n"
-             "  return elements_$type$(params) * sizeof($cxx$);\n"
-             "}\n\n");
+    out += render_part("app_bytes.hpp", {{"type", t.name}, {"cxx", t.cxx_elem}});
   }
-  if (checked == 0) {
-    out.emit("/// The token sizes that depend on runtime params (dfg::token_size_error): none.\n"
-             "inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};");
-  } else {
-    out.emit({{"n", std::to_string(checked)}, {"checks", checks}},
-             "/// The token sizes that depend on runtime params: main refuses to start when one is not\n"
-             "/// positive or overflows at the values given (dfg::token_size_error).\n"
-             "inline constexpr std::array<dfg::TokenSize<Params>, $n$> kRuntimeSizes = {{\n"
-             "$checks$}};");
-  }
-  return out.take();
+  if (checked == 0) return out + render_part("app_sizes_none.hpp");
+  return out + render_part("app_sizes_runtime.hpp", {{"n", std::to_string(checked)}, {"checks", checks}});
 }
 
-/// The items of an enum or an array initializer, each followed by a comma, as many a line as fit
-/// in 100 columns at `indent`.
-std::string pack(const std::vector<std::string>& items, std::size_t indent) {
-  std::string out, line;
-  for (const std::string& item : items) {
-    if (!line.empty() && indent + line.size() + 1 + item.size() + 1 > 100) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + item + ",";
-  }
-  return out + line;
-}
+/// `text` as a C++ string literal (spec names and labels hold no quote or backslash).
+std::string literal(std::string_view text) { return render_part("string_literal.hpp", {{"text", std::string(text)}}); }
+
+/// The items of an enum or an array initializer, "a, b, c": no comma after the last, so that the
+/// formatter (format.hpp) packs them into as few lines as fit.
+std::string pack(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ", ")); }
 
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
   std::string id = "kTrack_" + identifier(m.pe(pe).name);
@@ -237,45 +197,38 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   bool overlap = strategy == ir::Strategy::overlap;
   std::string names, infos;
   for (const Entry& e : sm.entries) {
-    names += fmt::format("  {},  // {}\n", e.ident, e.label);
+    names += render_part("app_entry_name.hpp", {{"ident", e.ident}, {"label", e.label}});
     std::string track = e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
     std::string bytes = e.kind == Entry::Kind::transfer ? "bytes_" + e.type : "nullptr";
     std::string_view kind = e.kind == Entry::Kind::firing ? "firing" : e.kind == Entry::Kind::transfer ? "transfer" : "copy";
-    std::string profile = e.profile.empty() ? "nullptr" : fmt::format("\"{}\"", e.profile);
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
-    std::string at = e.kind == Entry::Kind::firing ? fmt::format("\"{}\"", profile_params(e.params)) : "nullptr";
-    infos += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}, {}, {}, {}, \"{}\"}},\n", kind, e.short_name,
-                         e.where, track, e.first_cycle, bytes, profile, at, step, e.label);
+    infos += render_part("app_entry_info.hpp",
+                         {{"kind", std::string(kind)},
+                          {"name", e.short_name},
+                          {"where", e.where},
+                          {"track", track},
+                          {"first_cycle", std::to_string(e.first_cycle)},
+                          {"bytes", bytes},
+                          {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
+                          {"at", e.kind == Entry::Kind::firing ? literal(profile_params(e.params)) : "nullptr"},
+                          {"step", std::to_string(step)}});
   }
-  Printer out;
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:
   // then its enum is that one's.
   std::vector<std::string> idents, overlap_idents;
   for (const Entry& e : sm.entries) idents.push_back(e.ident);
   for (const Entry& e : m.strategies[ir::Strategy::overlap].entries) overlap_idents.push_back(e.ident);
   const bool shared = !overlap && idents == overlap_idents;
-  out.emit({{"ns", overlap ? "overlap" : "no_overlap"},
-            {"doc", overlap ? "With overlap (the default): transfers run during the cycle, beside the "
-                              "firings."
-                            : "Without overlap (--no-overlap): transfer steps, then the firings."}},
-           "/// $doc$\n"
-           "namespace $ns$ {\n"
-           "\n");
-  if (shared) {
-    out.emit("using enum overlap::Entry;  // the same entries, in the same order\n");
-  } else {
-    out.emit({{"names", names}},
-             "/// The firings, transfers and delay copies, in the order the threads run them.\n"
-             "enum Entry : std::size_t {\n"
-             "$names$};\n");
-  }
-  out.emit({{"n", std::to_string(sm.entries.size())},
-            {"infos", infos},
-            {"latency", std::to_string(sm.latency)}},
-           "inline constexpr std::array<EntryInfo, $n$> kEntries = {{\n"
-           "$infos$}};\n"
-           "/// The last first cycle: a run has iterations + kLatency cycles.\n"
-           "inline constexpr std::int64_t kLatency = $latency$;\n");
+  const std::string ns = overlap ? "overlap" : "no_overlap";
+  std::string out = render_part(
+      "app_strategy_open.hpp",
+      {{"ns", ns},
+       {"doc", overlap ? "With overlap (the default): transfers run during the cycle, beside the firings."
+                       : "Without overlap (--no-overlap): transfer steps, then the firings."}});
+  out += shared ? render_part("app_strategy_shared_enum.hpp") : render_part("app_strategy_enum.hpp", {{"names", names}});
+  out += render_part("app_strategy_entries.hpp", {{"n", std::to_string(sm.entries.size())},
+                                                   {"infos", infos},
+                                                   {"latency", std::to_string(sm.latency)}});
   if (!m.migrations.empty()) {
     std::string lists, rows;
     for (std::size_t a = 0; a < m.migrations.size(); ++a) {
@@ -285,38 +238,33 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
         if (entries.empty()) return std::string("{}");
         std::vector<std::string> names;
         for (std::size_t i : entries) names.push_back(sm.entries[i].ident);
-        lists += fmt::format("inline constexpr std::size_t k{}{}[] = {{{}}};\n", what, a, fmt::join(names, ", "));
+        lists += render_part("app_alternative_list.hpp", {{"what", what},
+                                                          {"a", std::to_string(a)},
+                                                          {"names", fmt::format("{}", fmt::join(names, ", "))}});
         return fmt::format("k{}{}", what, a);
       };
       const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
-      rows += fmt::format("    {{\"{}\", \"{}\", \"{}\", {}, {}, {}}},  // delta {}\n", x.node_name, m.pe(x.from).name,
-                          m.pe(x.to).name, sw.reversible ? "true" : "false", stop, start, sw.delta);
+      rows += render_part("app_alternative_row.hpp", {{"node", x.node_name},
+                                                      {"from", m.pe(x.from).name},
+                                                      {"to", m.pe(x.to).name},
+                                                      {"reversible", sw.reversible ? "true" : "false"},
+                                                      {"stop", stop},
+                                                      {"start", start},
+                                                      {"delta", std::to_string(sw.delta)}});
     }
-    out.emit({{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}},
-             "/// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a\n"
-             "/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).\n"
-             "$lists$"
-             "inline constexpr std::array<dfg::Alternative, $n$> kAlternatives = {{\n"
-             "$rows$}};\n");
+    out += render_part("app_alternatives.hpp",
+                       {{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}});
   }
   if (overlap) {
     std::vector<std::string> lists;
     for (ir::PeId pe : m.pes()) {
       std::vector<std::string> ns;
       for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
-      lists.push_back(fmt::format("{{{}}}", fmt::join(ns, ", ")));
+      lists.push_back(render_part("app_neighbour_list.hpp", {{"items", fmt::format("{}", fmt::join(ns, ", "))}}));
     }
-    out.emit({{"lists", pack(lists, 6)}},
-             "/// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of\n"
-             "/// the transfers that touch it. --sync=neighbours waits for these only.\n"
-             "inline std::vector<std::vector<int>> neighbours() {\n"
-             "  return {\n"
-             "      $lists$\n"
-             "  };\n"
-             "}\n");
+    out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists)}});
   }
-  out.emit({{"ns", overlap ? "overlap" : "no_overlap"}}, "\n}  // namespace $ns$");
-  return out.take();
+  return out + render_part("app_strategy_close.hpp", {{"ns", ns}});
 }
 
 /// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
@@ -332,26 +280,23 @@ std::string state_handoffs(const Model& m) {
 }  // namespace
 
 std::string render_app_header(const Model& m) {
-  const ir::Program& p = *m.program;
-  std::string pe_names, pe_kinds, memory, factories;
-  std::vector<std::string> pes;
+  std::string memory, factories;
+  std::vector<std::string> pes, pe_names, pe_kinds;
   for (ir::PeId pe : m.pes()) {
     std::string id = identifier(m.pe(pe).name);
     pes.push_back("kPe_" + id);
-    pe_names += fmt::format("{}\"{}\"", pe_names.empty() ? "" : ", ", m.pe(pe).name);
-    pe_kinds += fmt::format("{}\"{}\"", pe_kinds.empty() ? "" : ", ",
-                            m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu");
-    memory += fmt::format("std::array<dfg::SlotView, {}> {};\n", m.colour_count[pe], id);
+    pe_names.push_back(literal(m.pe(pe).name));
+    pe_kinds.push_back(literal(m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu"));
+    memory += render_part("app_memory.hpp", {{"n", std::to_string(m.colour_count[pe])}, {"pe", id}});
     if (m.pe(pe).kind == ir::PeKind::gpu)
-      factories += fmt::format("std::unique_ptr<Worker> make_{}(Run& run);  // the worker of GPU {} ({})\n", id,
-                               m.pe(pe).name, gpu_file(m, pe));
+      factories += render_part("app_factory.hpp", {{"pe", id}, {"name", m.pe(pe).name}, {"file", gpu_file(m, pe)}});
   }
   pes.push_back("kPeCount");
   std::vector<std::string> track_enum, track_names;
   auto all = tracks(m);
   for (std::size_t i = 0; i < all.size(); ++i) {
     track_enum.push_back(all[i].first + (i == 0 ? " = 1" : ""));
-    track_names.push_back(fmt::format("\"{}\"", all[i].second));
+    track_names.push_back(literal(all[i].second));
   }
   return render_template(
       template_text("app.hpp"),
@@ -360,14 +305,14 @@ std::string render_app_header(const Model& m) {
        {"app", m.app_name},
        {"arch", m.arch_name},
        {"host", m.host_name},
-       {"params", params(p)},
-       {"sizes", sizes(p)},
-       {"pes", pack(pes, 2)},
-       {"pe_names", pe_names},
-       {"pe_kinds", pe_kinds},
-       {"tracks", pack(track_enum, 2)},
+       {"params", params(m.params)},
+       {"sizes", sizes(m.types, m.params)},
+       {"pes", pack(pes)},
+       {"pe_names", fmt::format("{}", fmt::join(pe_names, ", "))},
+       {"pe_kinds", fmt::format("{}", fmt::join(pe_kinds, ", "))},
+       {"tracks", pack(track_enum)},
        {"track_count", std::to_string(all.size())},
-       {"track_names", pack(track_names, 4)},
+       {"track_names", pack(track_names)},
        {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
                           strategy_block(m, ir::Strategy::no_overlap) + state_handoffs(m)},
        {"memory", memory},

@@ -15,19 +15,14 @@
 #include <vector>
 
 #include "actors/frontend.hpp"
-#include "ir/ig.hpp"
 #include "passes/plan_hosts.hpp"
 
 namespace dfgc::codegen {
 
-/// What the renderers read for one host: its plan (passes/plan_hosts.hpp) and the actor
-/// signatures (fire's port order, init). The workers and the rank files read nothing else; the
-/// program and the implementation graph are still read for what the plan does not carry yet:
-/// the params and token types with their size expressions (app.hpp), the actor headers
-/// (actor_includes) and README's MPI note.
+/// What the renderers read for one host: its plan (passes/plan_hosts.hpp), the actor signatures
+/// (fire's port order, init) and the files Clang read for the actors. They read nothing else:
+/// neither the program nor the implementation graph.
 struct Model : HostPlan {
-  const ir::Program* program = nullptr;
-  const ir::Ig* ig = nullptr;
   const ActorSignatures* signatures = nullptr;
   const ActorFiles* actor_files = nullptr;  ///< the actor headers and what they include
 };

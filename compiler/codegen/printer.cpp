@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/templates.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -65,6 +66,10 @@ std::string render_template(std::string_view template_text, const Printer::Vars&
   Printer p;
   p.emit(vars, template_text);
   return p.take();
+}
+
+std::string render_part(std::string_view name, const Printer::Vars& vars) {
+  return render_template(template_text("parts/" + std::string(name)), vars);
 }
 
 }  // namespace dfgc

@@ -15,6 +15,7 @@
 
 #include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
+#include "codegen/format.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
 #include "codegen/templates.hpp"
@@ -63,21 +64,21 @@ std::string manifest(const Model& m, const Files& files) {
 
 }  // namespace
 
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const ActorFiles& actor_files) {
+Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
+                       const ActorFiles& actor_files, Files dumps) {
   std::vector<Model> hosts;
-  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &program, &ig, &signatures, &actor_files});
-  Files files;
+  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &signatures, &actor_files});
+  Files files = std::move(dumps);
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
-  if (hosts.size() > 1) files["main.cpp"] = render_main(hosts);
+  // The sources, laid out in the .clang-format style (format.hpp).
+  auto source = [&files](const std::string& path, const std::string& text) { files[path] = format_cpp(text, path); };
+  if (hosts.size() > 1) source("main.cpp", render_main(hosts));
   for (const Model& m : hosts) {
-    files[app_header_file(m)] = render_app_header(m);
-    files[rank_file(m)] = render_rank(m);
-    for (ir::PeId gpu : m.gpus) files[gpu_file(m, gpu)] = render_gpu(m, gpu);
+    source(app_header_file(m), render_app_header(m));
+    source(rank_file(m), render_rank(m));
+    for (ir::PeId gpu : m.gpus) source(gpu_file(m, gpu), render_gpu(m, gpu));
   }
-  files["schedule.txt"] = ir::render_schedule(program, ig);
-  files["graph.dot"] = ir::render_dot(program, ig);
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());
   files[std::string(kManifest)] = manifest(hosts.front(), files);

@@ -28,7 +28,6 @@
 #include <string_view>
 
 #include "actors/frontend.hpp"
-#include "ir/ig.hpp"
 #include "passes/plan_hosts.hpp"
 #include "support/diagnostics.hpp"
 
@@ -39,10 +38,12 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project, printed from `plans` (plan_hosts), with copies of `actor_files`
-/// (check_actors). Nothing in it depends on where dfgc runs or where the project is written.
-Files generate_project(const ir::Program& program, const ir::Ig& ig, const HostPlans& plans,
-                       const ActorSignatures& signatures, const ActorFiles& actor_files);
+/// Every file of the project, printed from `plans` (plan_hosts) alone, with copies of
+/// `actor_files` (check_actors) and `dumps`: the files the caller prints from the IR
+/// (schedule.txt, graph.dot), listed in the manifest as the others. Nothing in it depends on where
+/// dfgc runs or where the project is written.
+Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
+                       const ActorFiles& actor_files, Files dumps = {});
 
 /// Ways for tests to stop or fail write_project() part-way.
 struct WriteHooks {

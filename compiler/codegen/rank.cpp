@@ -43,32 +43,28 @@ std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
   for (ir::PeId cpu : m.cpus)
-    makes += fmt::format("workers.push_back(std::make_unique<{}>(run{}));\n", worker_class(m, cpu),
-                         mpi && cpu == m.cpu ? ", mpi" : "");
-  for (ir::PeId gpu : m.gpus)
-    makes += fmt::format("workers.push_back(make_{}(run));\n", identifier(m.pe(gpu).name));
-  std::string runtime = m.has_gpu() ? "#include \"dfg/cuda/buffers.hpp\"\n"
-                                    : "#include \"dfg/host_buffer.hpp\"\n";
+    makes += render_part("rank_make_cpu_worker.cpp",
+                         {{"cls", worker_class(m, cpu)}, {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
+  for (ir::PeId gpu : m.gpus) makes += render_part("rank_make_gpu_worker.cpp", {{"pe", identifier(m.pe(gpu).name)}});
+  std::vector<std::string_view> headers;
   if (mpi) {
-    // The dfg/mpi headers first: they include <mpi.h> without its C++ bindings.
-    runtime = "#include \"dfg/mpi/abort.hpp\"\n#include \"dfg/mpi/barrier.hpp\"\n"
-              "#include \"dfg/mpi/cycle_transfers.hpp\"\n" +
-              std::string(m.has_gpudirect() ? "#include \"dfg/mpi/gpudirect.hpp\"\n" : "") +
-              "#include \"dfg/mpi/session.hpp\"\n#include \"dfg/mpi/transfer.hpp\"\n" + runtime;
+    // dfg/mpi/check.hpp, through these, includes <mpi.h> without its C++ bindings; no other
+    // header includes <mpi.h> (the formatter sorts the block).
+    headers = {"dfg/mpi/abort.hpp", "dfg/mpi/barrier.hpp", "dfg/mpi/cycle_transfers.hpp"};
+    if (m.has_gpudirect()) headers.push_back("dfg/mpi/gpudirect.hpp");
+    headers.insert(headers.end(), {"dfg/mpi/session.hpp", "dfg/mpi/transfer.hpp"});
   }
+  headers.push_back(m.has_gpu() ? "dfg/cuda/buffers.hpp" : "dfg/host_buffer.hpp");
+  std::string runtime;
+  for (std::string_view h : headers) runtime += render_part("rank_include.cpp", {{"path", std::string(h)}});
   const bool migrates = !m.migrations.empty();
-  const std::string check =
-      migrates ? "  // --migrate against this host's alternatives; a refusal on any rank ends every rank.\n"
-                 "  const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;\n"
-                 "  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0) return s;\n"
-               : "";
   std::string run_host = render_template(
       template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
       mpi ? Printer::Vars{{"host", m.host_name},
-                          {"cpu", m.pe(m.cpu).name},
+                          {"cpu", m.pe(m.cpu()).name},
                           {"make_workers", makes},
                           {"ns", host_namespace(m)},
-                          {"check_migrations", check}}
+                          {"check_migrations", migrates ? render_part("rank_check_migrations.cpp") : ""}}
           : Printer::Vars{{"host", m.host_name},
                           {"make_workers", makes},
                           {"main_alternatives",
@@ -87,12 +83,11 @@ std::string render_rank(const Model& m) {
     }
     workers += render_worker(m, cpu);
   }
-  const std::string of = fmt::format("the worker{} of {}", m.cpus.size() > 1 ? "s" : "", fmt::join(cpu_names, ", "));
+  const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", fmt::format("{}", fmt::join(cpu_names, ", "))}};
   return render_template(template_text("rank.cpp"),
                          {{"header", file_header(m, "//")},
                           {"host", m.host_name},
-                          {"what", mpi ? fmt::format("the run's set-up, run_host, and {}.", of)
-                                       : fmt::format("main, the run's set-up, and {}.", of)},
+                          {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"runtime_includes", runtime},
@@ -120,51 +115,38 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
 
 std::string render_main(std::span<const Model> hosts) {
   const Model& first = hosts.front();
-  std::string host_list, host_names, decls, cases, gpu_tables, gpu_spans;
+  std::string decls, cases, gpu_tables;
+  std::vector<std::string> host_list, host_names, gpu_spans;
   bool any_gpu = false;
   for (const Model& m : hosts) {
     const std::string& name = m.host_name;
     const std::string id = identifier(name);
-    host_list += fmt::format("{}{}", host_list.empty() ? "" : ", ", name);
-    host_names += fmt::format("{}\"{}\"", host_names.empty() ? "" : ", ", name);
-    decls += fmt::format("namespace host_{} {{\nint run_host(const dfg::Options& options, dfg::mpi::Session& mpi);  // {}\n}}\n",
-                         id, rank_file(m));
+    host_list.push_back(name);
+    host_names.push_back(render_part("string_literal.hpp", {{"text", name}}));
+    decls += render_part("main_run_host_decl.cpp", {{"id", id}, {"file", rank_file(m)}});
     if (m.host + 1 == hosts.size()) decls += "\n";
-    cases += fmt::format("case {}: return host_{}::run_host(options, mpi);  // host {}\n", m.host, id, name);
+    cases += render_part("main_case.cpp", {{"host", std::to_string(m.host)}, {"id", id}, {"name", name}});
     std::vector<std::string> gpus;
-    for (ir::PeId g : m.gpus) gpus.push_back(fmt::format("{{\"{}\", {}}}", m.pe(g).name, m.pe(g).device));
+    for (ir::PeId g : m.gpus)
+      gpus.push_back(render_part("main_gpu_use.cpp", {{"name", m.pe(g).name}, {"device", std::to_string(m.pe(g).device)}}));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
-      gpu_tables += fmt::format("constexpr dfg::mpi::GpuUse kGpus_{}[] = {{{}}};\n", id, fmt::join(gpus, ", "));
-    gpu_spans += fmt::format("{}{}", gpu_spans.empty() ? "" : ", ",
-                             gpus.empty() ? std::string("{}") : "kGpus_" + id);
+      gpu_tables += render_part("main_gpu_table.cpp", {{"id", id}, {"gpus", fmt::format("{}", fmt::join(gpus, ", "))}});
+    gpu_spans.push_back(gpus.empty() ? std::string("{}") : "kGpus_" + id);
   }
   std::string gpu_check;
-  if (any_gpu) {
-    gpu_check = render_template(
-        "/// The GPUs each host's PEs use (spec name, CUDA device ordinal), in kHosts order.\n"
-        "$tables$constexpr std::span<const dfg::mpi::GpuUse> kGpus[] = {$spans$};\n"
-        "\n"
-        "/// \"\" when every GPU of `host` is a CUDA device of this machine, else the reason.\n"
-        "std::string gpu_error(int host) {\n"
-        "  const std::span<const dfg::mpi::GpuUse> gpus = kGpus[host];\n"
-        "  if (gpus.empty()) return {};\n"
-        "  int count = 0;\n"
-        "  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;\n"
-        "  return dfg::mpi::gpu_ordinals_error(gpus, count);\n"
-        "}\n"
-        "\n",
-        {{"tables", gpu_tables}, {"spans", gpu_spans}});
-  }
+  if (any_gpu)
+    gpu_check = render_part("main_gpu_check.cpp",
+                            {{"tables", gpu_tables}, {"spans", fmt::format("{}", fmt::join(gpu_spans, ", "))}});
   return render_template(
       template_text("main.cpp"),
       {{"header", file_header(first, "//")},
        {"host_count", std::to_string(hosts.size())},
-       {"host_list", host_list},
-       {"cuda_include", any_gpu ? "\n#include <cuda_runtime.h>\n\n" : ""},
+       {"host_list", fmt::format("{}", fmt::join(host_list, ", "))},
+       {"cuda_include", any_gpu ? render_part("cuda_include.cpp") : ""},
        {"first_header", app_header_file(first)},
        {"run_host_decls", decls},
-       {"hosts", host_names},
+       {"hosts", fmt::format("{}", fmt::join(host_names, ", "))},
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
@@ -174,8 +156,7 @@ std::string render_main(std::span<const Model> hosts) {
                                ? "error: --migrate: this program has no alternative mappings"
                                : "error: --migrate-control: a program on several hosts moves its nodes at launch "
                                  "only (--migrate)"},
-       {"agree_gpus", any_gpu ? "  if (const int s = mpi.agree(app::gpu_error(mpi.host()), std::cerr); s != 0) return s;\n"
-                              : ""}});
+       {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""}});
 }
 
 }  // namespace dfgc::codegen

@@ -38,16 +38,13 @@ std::vector<ir::NodeId> state_nodes(const Model& m) {
 }
 
 std::string actor_includes(const Model& m, ir::PeId pe) {
-  const ir::Program& p = *m.program;
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> lines;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
-    if (p.mapping.pe_of[n] == pe) lines.insert(headers.include(*p.dfg.actor_of(n).impl_for(m.pe(pe).kind)));
-  for (const PlanMigration& a : m.migrations)
-    if (a.to == pe) lines.insert(headers.include(*p.dfg.actor_of(a.node).impl_for(m.pe(pe).kind)));
-  for (const ir::Edge& e : p.dfg.edges)
-    if (e.delay && p.mapping.pe_of[e.dst] == pe)
-      lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
+  for (const PlanNode* n : m.nodes_on(pe)) lines.insert(headers.include(n->header_path));
+  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
+    for (const PortRef& port : e.ports)
+      if (e.runner == pe && port.initial)
+        lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
   std::string out;
   for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
   return out;
@@ -64,7 +61,7 @@ class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
       : m_(m), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
-        mpi_(m.multi_host() && pe == m.cpu), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
+        mpi_(m.multi_host() && pe == m.cpu()), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;
@@ -370,12 +367,11 @@ class WorkerPrinter {
       out_.emit({{"m", m}, {"param", v.name}, {"value", v.literal}}, "$m$.actor.$param$ = $value$;\n");
     std::vector<std::string> elements;
     for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
-    out_.emit({{"m", m}, {"elements", fmt::format("{}", fmt::join(elements, ", "))}},
-              "$m$.set_port_elements({$elements$});\n");
-    if (n.repetitions != 1)
-      out_.emit({{"m", m}, {"q", std::to_string(n.repetitions)}, {"block", n.block ? "true" : "false"},
-                 {"how", n.block ? "in one call" : "a call each"}},
-                "$m$.set_firings($q$, $block$);  // $how$\n");
+    out_.emit({{"m", m},
+               {"elements", fmt::format("{}", fmt::join(elements, ", "))},
+               {"q", n.repetitions != 1 ? fmt::format(", {}, {}", n.repetitions, n.block ? "true" : "false") : ""},
+               {"how", n.repetitions == 1 ? "" : n.block ? "  // in one call" : "  // a call each"}},
+              "$m$.set_up(run.runtime_params, {$elements$}$q$);$how$\n");
     if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
     for (const auto& [port, in] : initial_inputs(n)) {
       out_.emit({{"m", initial_member(n, port)},

@@ -114,10 +114,10 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {
-        auto files = codegen::generate_project(p, *out.passes.ig, *out.passes.hosts,
-                                               out.signatures, out.actor_files);
-        files["schedule.txt"] = render_schedule(p, out.passes);  // with the migration sections
-        return files;
+        // schedule.txt with the migration sections.
+        return codegen::generate_project(*out.passes.hosts, out.signatures, out.actor_files,
+                                         {{"schedule.txt", render_schedule(p, out.passes)},
+                                          {"graph.dot", ir::render_dot(p, *out.passes.ig)}});
       },
       [&](const codegen::Files& files) {
         std::string text;

@@ -634,8 +634,13 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.app_name = program.app_name;
   h.arch_name = program.arch.name;
   h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
-  h.cpu = program.arch.hosts[host].cpu;
   h.cpus = program.arch.hosts[host].cpus;
+  DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu,
+                       "host ", h.host_name, "'s first cpu is not its cpu");
+  for (const ir::Param& x : program.params) h.params.push_back({x.name, x.value, x.runtime, x.bounds});
+  for (const ir::TokenType& t : program.types)
+    h.types.push_back({t.name, std::string(ir::spec_name(t.elem)), std::string(ir::cxx_name(t.elem)), t.count.text,
+                       t.count.tree});
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
   for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   for (ir::NodeId n : ig.schedule) {
@@ -643,9 +648,9 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     if (program.arch.pes[pe].host != host) continue;
     const ir::Node& node = program.dfg.nodes[n];
     const ir::Actor& actor = program.dfg.actor_of(n);
-    PlanNode x{n, node.name, actor.name, node.actor, actor.impl_for(program.arch.pes[pe].kind)->class_name,
-               pe, {}, node.params, node.repetitions,
-               actor.impl_for(program.arch.pes[pe].kind)->block};
+    const ir::Impl& impl = *actor.impl_for(program.arch.pes[pe].kind);
+    PlanNode x{n, node.name, actor.name, node.actor, impl.class_name, pe, {}, node.params,
+               node.repetitions, impl.header, impl.header_path, actor.libraries, impl.block};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));
@@ -664,8 +669,10 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     const ir::Node& node = program.dfg.nodes[m.node];
     const ir::Actor& actor = program.dfg.actor_of(m.node);
     const ir::Impl* impl = actor.impl_for(program.arch.pes[m.to].kind);
-    PlanNode x{m.node, node.name, actor.name, node.actor, impl->class_name, m.to, {}, node.params, node.repetitions,
-               impl->block, static_cast<int>(a)};
+    PlanNode x{m.node,         node.name,    actor.name,        node.actor,
+               impl->class_name, m.to,       {},                node.params,
+               node.repetitions, impl->header, impl->header_path, actor.libraries,
+               impl->block,      static_cast<int>(a)};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(m.node, port)].name);
     h.nodes.push_back(std::move(x));
@@ -689,6 +696,15 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         }
     next_tag = most;
   }
+  for (ir::Strategy s : ir::kStrategies)
+    for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
+      if (tags[s][t] >= 0) {
+        const ir::IgTransfer& x = ig[s].transfers[t];
+        h.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name, ig[s].buffers[x.to].name,
+                                   is_gpudirect(program, x)});
+      }
+  std::sort(h.net_transfers.begin(), h.net_transfers.end(),
+            [](const NetTransfer& a, const NetTransfer& b) { return a.tag < b.tag; });
   for (ir::Strategy s : ir::kStrategies) {
     h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s]).run();
     if (!alts.empty()) {
@@ -825,6 +841,22 @@ std::string dump(const HostPlans& plans) {
   std::string out;
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name, h.spec_name);
+    for (const PlanParam& x : h.params) {
+      out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);
+      if (x.bounds) out += fmt::format(" in [{}, {}]", x.bounds->min, x.bounds->max);
+      out += "\n";
+    }
+    for (const PlanType& t : h.types)
+      out += fmt::format("  type {} = {}[{}] ({})\n", t.name, t.elem, t.count_text, t.cxx_elem);
+    for (const NetTransfer& t : h.net_transfers)
+      out += fmt::format("  net tag {} {} {} -> {}{}\n", t.tag, ir::to_string(t.strategy), t.from, t.to,
+                         t.gpudirect ? " gpudirect" : "");
+    for (const PlanNode& n : h.nodes) {
+      out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor, h.pe(n.pe).name, n.class_name,
+                         n.header);
+      if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
+      out += "\n";
+    }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);
       out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));
@@ -833,7 +865,7 @@ std::string dump(const HostPlans& plans) {
                            x.device, streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
       }
       out += fmt::format(" colours {}", h.colour_count[pe]);
-      if (h.cpus.size() > 1 && pe == h.cpu)
+      if (h.cpus.size() > 1 && pe == h.cpu())
         out += " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
       out += "\n";
     }

@@ -131,7 +131,7 @@ struct Entry {
   Kind kind = Kind::firing;
   std::uint32_t id = 0;     ///< NodeId, TransferId or CopyId
   std::string ident;        ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
-  std::string label;        ///< for comments and errors: "node p (Producer) @ A.cpu"
+  std::string label;        ///< for comments: "node p (Producer) @ A.cpu" (dfg::entry_label)
   std::string short_name;   ///< for --stats and --trace: "p (Producer)"
   std::string where;        ///< for --stats: "A.cpu", "A.cpu>A.g0"
   ir::PeId runner = 0;      ///< the PE whose thread runs it
@@ -160,6 +160,31 @@ struct Entry {
   int alternative = -1;  ///< a new-only entry of migration alternative `alternative`; -1: G0's
 };
 
+/// A param of the spec, as app.hpp declares it.
+struct PlanParam {
+  std::string name;
+  std::int64_t value = 0;  ///< after -D overrides; for a runtime param, its default
+  bool runtime = false;
+  std::optional<ir::TuneRange> bounds;  ///< a runtime param's bounds
+};
+
+/// A token type, as app.hpp sizes it.
+struct PlanType {
+  std::string name;      ///< "Matrix"
+  std::string elem;      ///< its element type's spec name: "f32"
+  std::string cxx_elem;  ///< the same in C++: "float"
+  std::string count_text;  ///< elements per token, as the spec writes it: "N * N"
+  ir::SizeTerm count;      ///< the same as a tree, for the printed expressions
+};
+
+/// A host-to-host transfer of the program (either host's end), as README's table lists it.
+struct NetTransfer {
+  int tag = 0;
+  ir::Strategy strategy = ir::Strategy::overlap;
+  std::string from, to;  ///< its buffers: "p.m@A.cpu", "p.m@B.cpu"
+  bool gpudirect = false;
+};
+
 /// A node of the host, as its worker declares, sets up and fires it.
 struct PlanNode {
   ir::NodeId id = 0;
@@ -171,6 +196,10 @@ struct PlanNode {
   std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
   std::uint32_t repetitions = 1;        ///< its firings per iteration
+  /// The header of its implementation on its PE: as the spec writes it ("fir.hpp"), and the path
+  /// dfgc opened (ActorFiles::headers' key).
+  std::string header, header_path;
+  std::vector<std::string> libraries;  ///< its actor's CUDA libraries (`uses cufft;`), spec order
   /// Its implementation takes whole blocks (`block`): one call a cycle makes the `repetitions`
   /// firings. Otherwise each firing is a call of its own, on its part of each block.
   bool block = false;
@@ -270,7 +299,6 @@ struct HostPlan {
   /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
   /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
   std::string spec_name;
-  ir::PeId cpu = 0;             ///< the first cpu: the host end of its links, its MPI thread
   std::vector<ir::PeId> cpus;   ///< every cpu of the host, the first one first
   std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
                                ///< never opened
@@ -281,7 +309,12 @@ struct HostPlan {
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
   std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
+  std::vector<PlanParam> params;  ///< every param of the spec, in spec order
+  std::vector<PlanType> types;    ///< every token type, in spec order
+  std::vector<NetTransfer> net_transfers;  ///< every host-to-host transfer of the program, by tag
 
+  /// The first cpu: the host end of its links, its MPI thread.
+  ir::PeId cpu() const { return cpus.front(); }
   const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
   /// Whether this host has a GPU PE.
   bool has_gpu() const { return !gpus.empty(); }

@@ -15,12 +15,12 @@ int main(int argc, char** argv) {
   const std::size_t one[] = {n};
   const std::size_t nine[] = {n, n, n, n, n, n, n, n, n};
   dfg::Context source_ctx, sink_ctx;
-  source_ctx.set_port_elements(one, 1);
-  sink_ctx.set_port_elements(nine, 8);
+  source_ctx.set_node(nullptr, 1, one, 1);
+  sink_ctx.set_node(nullptr, 1, nine, 8);
   std::array<dfg::Context, fir_bank::kBands> fir_ctx;
   std::array<Fir, fir_bank::kBands> firs;
   for (int b = 0; b < fir_bank::kBands; ++b) {
-    fir_ctx[b].set_port_elements(nine, 2);
+    fir_ctx[b].set_node(nullptr, 1, nine, 2);
     firs[b].band = b;
     firs[b].init(fir_ctx[b]);
   }

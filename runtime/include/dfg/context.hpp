@@ -5,9 +5,11 @@
 /// Guarantees: a Context is owned by the worker thread of one processing element and passed to
 /// the actor it fires; its accessors do not block, allocate or synchronise, except
 /// runtime_param(), which allocates the message of the exception it throws for an unknown name.
-/// The table runtime_param() reads is written once by the program's main thread
-/// (set_runtime_params, from the RunState constructor) before any worker thread starts and only
-/// read afterwards: the threads' creation orders the write before every read.
+/// Everything a context reads besides the iteration, the run's runtime params (through one
+/// pointer to the run state's table), the node's firings per call and its port elements, is set
+/// once by the node's set-up (dfg::Node::set_up) in its worker's constructor, on the main thread
+/// before any worker thread starts, and only read afterwards: the threads' creation orders the
+/// writes before every read.
 #pragma once
 
 #include <cstddef>
@@ -28,18 +30,6 @@ struct RuntimeParamValues {
   std::vector<std::int64_t> values;
 };
 
-namespace detail {
-inline RuntimeParamValues& runtime_param_values() {
-  static RuntimeParamValues table;
-  return table;
-}
-}  // namespace detail
-
-/// Set by the generated program's main thread before it builds the actors.
-inline void set_runtime_params(const std::vector<std::string>& names, const std::vector<std::int64_t>& values) {
-  detail::runtime_param_values() = RuntimeParamValues{names, values};
-}
-
 class Context {
  public:
   /// The stream every GPU firing must enqueue its work on (null on a CPU).
@@ -59,9 +49,8 @@ class Context {
   /// width and height of an image whose tokens hold W * H pixels. Throws std::invalid_argument
   /// for a name the program has no runtime param of.
   std::int64_t runtime_param(std::string_view name) const {
-    const RuntimeParamValues& table = detail::runtime_param_values();
-    for (std::size_t i = 0; i < table.names.size() && i < table.values.size(); ++i)
-      if (table.names[i] == name) return table.values[i];
+    for (std::size_t i = 0; params_ != nullptr && i < params_->names.size() && i < params_->values.size(); ++i)
+      if (params_->names[i] == name) return params_->values[i];
     throw std::invalid_argument("no runtime param '" + std::string(name) + "' in this program");
   }
 
@@ -77,14 +66,19 @@ class Context {
   void set_stream(CUstream_st* s) noexcept { stream_ = s; }
   void set_device(int d) noexcept { device_ = d; }
   void set_iteration(std::int64_t i) noexcept { iteration_ = i; }
-  void set_firings(std::uint32_t q) noexcept { firings_ = q; }
   void set_firing(std::uint32_t k) noexcept { firing_ = k; }
-  void set_port_elements(const std::size_t* elements, std::size_t count) noexcept {
+  /// The run's runtime params (its run state's table, which outlives the context), the node's
+  /// firings per iteration and the elements per port one call sees.
+  void set_node(const RuntimeParamValues* params, std::uint32_t firings, const std::size_t* elements,
+                std::size_t count) noexcept {
+    params_ = params;
+    firings_ = firings;
     port_elements_ = elements;
     port_count_ = count;
   }
 
  private:
+  const RuntimeParamValues* params_ = nullptr;
   CUstream_st* stream_ = nullptr;
   int device_ = -1;
   std::int64_t iteration_ = 0;

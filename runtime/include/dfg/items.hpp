@@ -105,7 +105,7 @@ class Items {
   /// Names `entry` in the Where; returns its iteration in this cycle.
   std::int64_t name(std::size_t entry) {
     const auto& e = run_.entries[entry];
-    return where_.at(e.label, cycle_ - e.first_cycle);
+    return where_.at(run_.labels[entry], cycle_ - e.first_cycle);
   }
 
   Run& run_;

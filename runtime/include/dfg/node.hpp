@@ -3,10 +3,10 @@
 /// each port's token, and the dfg::Context the actor's fire() and init() read.
 ///
 ///     dfg::Node<::Inc, 2> i1_node_;                              // a member of the worker
-///     i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+///     i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
 ///     i1_node_.fire(j, a, b);              // actor.fire(a, b, ctx) for iteration j
 ///
-/// A node that fires q > 1 times per iteration (rates) is told so by set_firings(q, block). Its
+/// A node that fires q > 1 times per iteration (rates) is told so by set_up(params, blocks, q, block). Its
 /// ports' pointers are to whole blocks; without `block`, the worker calls fire once per firing k
 /// with part(port, k, block), firing k's tokens, and ctx.elements(port) counts one firing's
 /// elements. A block node gets one call per iteration with the whole blocks.
@@ -32,16 +32,15 @@ class Node {
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
-  /// The elements of each port's block (one cycle's tokens), in the actor's port order.
-  void set_port_elements(const std::array<std::size_t, Ports>& elements) noexcept {
-    blocks_ = elements;
-    split();
-  }
-  /// q firings per iteration; `block`: one call makes them all, else one call per firing.
-  void set_firings(std::uint32_t q, bool block) noexcept {
-    ctx.set_firings(q);
-    block_ = block;
-    split();
+  /// What the node's context reads: the run's runtime params (`params`, the run state's table,
+  /// which outlives the node), the elements of each port's block (one cycle's tokens) in the
+  /// actor's port order, its firings per iteration, and whether one call makes them all
+  /// (`block`) or each firing is a call of its own, on its part of each block.
+  void set_up(const RuntimeParamValues& params, const std::array<std::size_t, Ports>& blocks,
+              std::uint32_t firings = 1, bool block = true) noexcept {
+    const std::size_t q = block ? 1 : firings;
+    for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks[p] / q;
+    ctx.set_node(&params, firings, elements_.data(), elements_.size());
   }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {
@@ -78,16 +77,7 @@ class Node {
   Context ctx;
 
  private:
-  /// The elements the context reports: one firing's part of each block, or the whole blocks.
-  void split() noexcept {
-    const std::size_t q = block_ ? 1 : ctx.firings();
-    for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks_[p] / q;
-    ctx.set_port_elements(elements_.data(), elements_.size());
-  }
-
-  std::array<std::size_t, Ports> blocks_{};
-  std::array<std::size_t, Ports> elements_{};
-  bool block_ = false;
+  std::array<std::size_t, Ports> elements_{};  ///< what the context reports: a call's part of each block
 };
 
 }  // namespace dfg

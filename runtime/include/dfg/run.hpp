@@ -30,6 +30,8 @@
 #include <iostream>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "dfg/context.hpp"
@@ -62,8 +64,16 @@ struct EntryInfo {
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
   const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;             ///< a transfer's step without overlap; 0 otherwise
-  const char* label;    ///< what an error in it names: "node p (Producer) @ A.cpu"
 };
+
+/// What an error in entry `e` names (dfg::Items): "node p (Producer) @ A.cpu" for a firing,
+/// "transfer p.m@A.cpu -> p.m@A.g0", "delay f.state.delay@A.cpu <- f.next@A.cpu" for a delay copy.
+template <class Params>
+std::string entry_label(const EntryInfo<Params>& e) {
+  const std::string_view kind = e.kind;
+  if (kind == "firing") return "node " + std::string(e.name) + " @ " + e.where;
+  return std::string(kind == "transfer" ? "transfer " : "delay ") + e.name;
+}
 
 /// The generated tables of one host that a RunState is built from.
 template <class Params, std::size_t PeCount>
@@ -86,12 +96,14 @@ struct RunState {
 
   RunState(const Options& options, const Tables& tables)
       : params(tables.params_of(options.params)),
+        runtime_params{options.param_names, options.params},
         iterations(options.iterations),
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
         cycles(iterations + latency),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
+        labels(labels_of(entries)),
         pe_names(tables.pe_names),
         pe_kinds(tables.pe_kinds),
         neighbours(tables.neighbours),
@@ -101,7 +113,6 @@ struct RunState {
         tracer(0, !options.trace_file.empty()),
         stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
-    set_runtime_params(options.param_names, options.params);  // for Context::runtime_param
     for (const char* track : tables.track_names) tracer.add_track(track);
     if (stats) {
       for (const char* pe : pe_names) stats->add_pe(pe);
@@ -147,17 +158,27 @@ struct RunState {
 
   /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
   /// exit status.
+  static std::vector<std::string> labels_of(std::span<const Entry> entries) {
+    std::vector<std::string> out;
+    for (const Entry& e : entries) out.push_back(entry_label(e));
+    return out;
+  }
+
   int report(const Options& options) {
     return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds, entries, params);
   }
 
   const Params params;
+  /// The runtime params by name, for the actors' contexts (Context::runtime_param): each node
+  /// points at this table (dfg::Node::set_up).
+  const RuntimeParamValues runtime_params;
   const std::int64_t iterations;
   const bool overlap;
   const bool barrier_sync;
   const std::int64_t latency;  ///< the strategy's last first cycle
   const std::int64_t cycles;   ///< iterations plus the pipeline's latency
   const std::span<const Entry> entries;  ///< the entries of the strategy that runs
+  const std::vector<std::string> labels;  ///< per entry, its entry_label()
   const std::array<const char*, PeCount> pe_names, pe_kinds;
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;
@@ -203,22 +224,37 @@ class CpuWorker : public PeWorker {
   std::vector<Buffer> storage_;  ///< one allocation per colour
 };
 
+/// Starts `workers[pe]->run(where, run.overlap)` on a thread of `threads` named `names[pe]`,
+/// pinned to core pe with --pin-cpus. The first worker's run goes through `first(where, cycles)`,
+/// which calls `cycles()` (a rank of a program on several hosts runs its communication thread
+/// around it: dfg::mpi::run_mpi_worker); the others' directly. `first` is copied into the
+/// threads. The caller joins `threads`.
+template <class Run, class Worker, std::size_t PeCount, class First>
+void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                   const std::array<const char*, PeCount>& names, const Options& options, First first) {
+  const bool pin = options.pin_cpus;
+  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(names[pe], [&worker, &run, first, pe, pin](Where& where) mutable {
+      if (pin) pin_this_thread(pe);
+      auto cycles = [&] { worker.run(where, run.overlap); };
+      if (pe == 0) {
+        first(where, cycles);
+      } else {
+        cycles();
+      }
+    });
+  }
+}
+
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
-/// to core pe with --pin-cpus), joins
-/// them all; after an error prints it (dfg::Workers) and returns 1, else returns
-/// run.report(options).
+/// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
+/// (dfg::Workers) and returns 1, else returns run.report(options).
 template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
-  const bool pin = options.pin_cpus;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker, &run, pe, pin](Where& where) {
-      if (pin) pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  spawn_workers(threads, run, workers, names, options, [](Where&, const auto& cycles) { cycles(); });
   if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
   return run.report(options);
 }

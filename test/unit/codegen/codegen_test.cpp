@@ -65,7 +65,8 @@ ActorFiles files_of(const ir::Program& p) {
 /// The project of `p`, printed from its host plan.
 codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures) {
   ActorFiles files = files_of(p);
-  return codegen::generate_project(p, ig, plan_hosts(p, ig), signatures, files);
+  return codegen::generate_project(plan_hosts(p, ig), signatures, files,
+                                   {{"schedule.txt", ir::render_schedule(p, ig)}, {"graph.dot", ir::render_dot(p, ig)}});
 }
 
 struct Fixture {
@@ -247,11 +248,8 @@ TEST_CASE("codegen: the actor headers and what they include are copied under act
                                 {"actors/common/one.hpp", files.text.at("/src/common/one.hpp")},
                                 {"actors/x/a/filter.hpp", files.text.at("/src/x/a/filter.hpp")},
                                 {"actors/x/b\"q/filter.hpp", files.text.at("/src/x/b\"q/filter.hpp")}});
-  ir::Impl a, b;
-  a.header_path = "a/filter.hpp";
-  b.header_path = "b\"q/filter.hpp";
-  CHECK(headers.include(a) == "\"x/a/filter.hpp\"");
-  CHECK(headers.include(b) == "<x/b\"q/filter.hpp>");
+  CHECK(headers.include("a/filter.hpp") == "\"x/a/filter.hpp\"");
+  CHECK(headers.include("b\"q/filter.hpp") == "<x/b\"q/filter.hpp>");
   CHECK(headers.include_dirs() == std::vector<std::string>{"actors", "actors/x/a", "actors/x/b\"q"});
 }
 
@@ -305,4 +303,61 @@ TEST_CASE("codegen: a GPU that no node uses is never opened and has no file", "[
   // Host B runs on its CPU only: host memory, not pinned.
   CHECK(files.at("rank_B.cpp").find("dfg::HostBuffer") != std::string::npos);
   CHECK(files.at("rank_B.cpp").find("cuda") == std::string::npos);
+}
+
+TEST_CASE("codegen: a project printed from a host plan written by hand, without a program", "[codegen]") {
+  // One host, one cpu, one node s (Source, no ports) that fires every cycle: no program and no
+  // implementation graph exist; the params, the token type, the header and the steps are the plan's.
+  HostPlan h;
+  h.host_name = "A";
+  h.app_name = "by_hand";
+  h.arch_name = "one_cpu";
+  h.spec_name = "by_hand.dfg";
+  h.cpus = {0};
+  h.pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1}};
+  h.host_names = {"A"};
+  h.params = {{"K", 3, false, {}}, {"W", 16, true, ir::TuneRange{1, 64}}};
+  using K = ir::SizeTerm::Kind;
+  h.types = {{"Row", "f64", "double", "W * K", {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
+  h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
+  h.streams.resize(1);
+  h.colour_count = {0};
+  for (ir::Strategy s : ir::kStrategies) {
+    StrategyPlan& sp = h.strategies[s];
+    sp.strategy = s;
+    Entry fire;
+    fire.ident = "fire_s";
+    fire.label = "node s (Source) @ A.cpu";
+    fire.short_name = "s (Source)";
+    fire.where = "A.cpu";
+    fire.profile = "s";
+    sp.entries = {fire};
+    sp.by_pe = {{0}};
+    sp.neighbours.resize(1);
+    sp.storage.resize(1);
+    sp.touched.resize(1);
+    Step step;
+    sp.steps = {{step, Step{Step::Kind::end_cycle, 0, {}, 0}}};
+    sp.has_transfers = false;
+  }
+  HostPlans plans;
+  plans.hosts = {h};
+  ActorSignatures signatures = {{{0, ir::PeKind::cpu}, ActorSignature{{}, true, false, false}}};
+  ActorFiles files;
+  files.text = {{"/in/source.hpp", "// source.hpp\n"}};
+  files.headers = {{"/in/source.hpp", "/in/source.hpp"}};
+  codegen::Files out = codegen::generate_project(plans, signatures, files);
+  for (const char* name : {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "actors/source.hpp"}) {
+    INFO(name);
+    CHECK(out.count(name) == 1);
+  }
+  CHECK(out.count("schedule.txt") == 0);
+  const std::string& app = out.at("app.hpp");
+  CHECK(app.find("inline constexpr ::std::int64_t K = 3;") != std::string::npos);
+  CHECK(app.find("{\"W\", 16, 1, 64},") != std::string::npos);
+  CHECK(app.find("return dfg::Size(params.W) * param::K;") != std::string::npos);
+  CHECK(app.find("sizeof(double)") != std::string::npos);
+  const std::string& rank = out.at("rank_A.cpp");
+  CHECK(rank.find("#include \"source.hpp\"") != std::string::npos);
+  CHECK(rank.find("fire_s") != std::string::npos);
 }

@@ -383,7 +383,7 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
   REQUIRE(plans.hosts.size() == 1);
   const HostPlan& h = plans.hosts[0];
   const ir::PeId c0 = pe_named(p, "A.c0"), c1 = pe_named(p, "A.c1"), c2 = pe_named(p, "A.c2");
-  CHECK(h.cpu == c0);
+  CHECK(h.cpu() == c0);
   CHECK(h.cpus == std::vector<ir::PeId>{c0, c1, c2});
   CHECK(h.pes() == std::vector<ir::PeId>{c0, c1, c2});
   for (Strategy strategy : ir::kStrategies) {
@@ -618,4 +618,48 @@ TEST_CASE("with migration alternatives the plan is the union: new-only entries, 
   CHECK(h.colour_count[c3] > base.hosts[0].colour_count[c3]);
   // Deterministic.
   CHECK(dump(plans) == dump(plan_hosts(p, ig, &m)));
+}
+
+TEST_CASE("plan: the params, token types, nodes' headers and host-to-host transfers for the printers",
+          "[plan_hosts]") {
+  ir::Program p = gpudirect_program();
+  p.dfg.actors[1].libraries = {"cufft"};  // I, on both GPUs
+  p.params.push_back({"W", 64, true, {}, {}, ir::TuneRange{1, 128}});
+  p.params.push_back({"K", 2, false, {}, {}, {}});
+  p.types[0].count.text = "W";
+  ir::Ig ig = run_passes(p);
+  HostPlans plans = plan_hosts(p, ig);
+  REQUIRE(plans.hosts.size() == 2);
+  for (const HostPlan& h : plans.hosts) {
+    CAPTURE(h.host_name);
+    REQUIRE(h.params.size() == 2);
+    CHECK(h.params[0].name == "W");
+    CHECK(h.params[0].runtime);
+    REQUIRE(h.params[0].bounds);
+    CHECK(h.params[0].bounds->max == 128);
+    CHECK_FALSE(h.params[1].runtime);
+    REQUIRE(h.types.size() == 1);
+    CHECK(h.types[0].cxx_elem == "float");
+    CHECK(h.types[0].count_text == "W");
+    // Both hosts list every host-to-host transfer of the program, by tag: i.b over gpudirect,
+    // once per strategy.
+    REQUIRE(h.net_transfers.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      CHECK(h.net_transfers[i].tag == static_cast<int>(i));
+      CHECK(h.net_transfers[i].from == "i.b@A.g0");
+      CHECK(h.net_transfers[i].to == "i.b@B.g0");
+      CHECK(h.net_transfers[i].gpudirect);
+    }
+    CHECK(h.net_transfers[0].strategy == Strategy::overlap);
+    CHECK(h.net_transfers[1].strategy == Strategy::no_overlap);
+  }
+  const PlanNode& i = plans.hosts[0].node(1);
+  CHECK(i.header == "I.cuh");
+  CHECK(i.header_path == "I.cuh");
+  CHECK(i.libraries == std::vector<std::string>{"cufft"});
+  CHECK(plans.hosts[0].node(0).header == "S.hpp");
+  const std::string text = dump(plans);
+  CHECK(text.find("  runtime param W = 64 in [1, 128]\n  param K = 2\n") != std::string::npos);
+  CHECK(text.find("  net tag 0 overlap i.b@A.g0 -> i.b@B.g0 gpudirect\n") != std::string::npos);
+  CHECK(text.find("  node i (I) @ A.g0: class I in \"I.cuh\" uses cufft\n") != std::string::npos);
 }

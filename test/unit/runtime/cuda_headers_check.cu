@@ -120,7 +120,7 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
   dfg::Context ctx;
   ctx.set_stream(compute);
   ctx.set_device(0);
-  ctx.set_port_elements(elements, 2);
+  ctx.set_node(nullptr, 1, elements, 2);
   Inc i1;
   const dfg::Window initial[] = {{1, iterations + 1}, {2, iterations + 2}, {3, iterations + 3}};
   dfg::WindowTable windows(initial, 2);

@@ -29,8 +29,8 @@ struct Copy {
 TEST_CASE("a node of 4 firings a cycle is called once per firing on its part of each block", "[node][rates]") {
   // in: rate 2 of 3-element tokens, out: rate 1 of 3: blocks of 24 and 12 elements.
   dfg::Node<Copy, 2> node;
-  node.set_port_elements({24, 12});
-  node.set_firings(4, false);
+  const dfg::RuntimeParamValues params;
+  node.set_up(params, {24, 12}, 4, false);
   std::vector<int> in(24), out(12, -1);
   for (int i = 0; i < 24; ++i) in[static_cast<std::size_t>(i)] = i;
   for (std::uint32_t k = 0; k < 4; ++k) node.fire_part(7, k, node.part(0, k, in.data()), node.part(1, k, out.data()));
@@ -49,8 +49,8 @@ TEST_CASE("a node of 4 firings a cycle is called once per firing on its part of 
 
 TEST_CASE("a block node is called once a cycle on its whole blocks", "[node][rates]") {
   dfg::Node<Copy, 2> node;
-  node.set_firings(4, true);  // either order of the setters
-  node.set_port_elements({24, 12});
+  const dfg::RuntimeParamValues params;
+  node.set_up(params, {24, 12}, 4, true);
   std::vector<int> in(24, 1), out(12, 0);
   node.fire(3, in.data(), out.data());
   REQUIRE(node.actor.calls.size() == 1);

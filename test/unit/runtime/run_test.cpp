@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <thread>
@@ -26,12 +27,11 @@ struct Memory {
 };
 
 constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0,
-     "transfer p.m@A.cpu -> p.m@A.g0"},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
 }};
 constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, "node p (P) @ A.cpu"},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
 }};
 constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
 
@@ -133,18 +133,51 @@ TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host",
   CHECK(runs == 1);
 }
 
-TEST_CASE("run state: actors read the run's runtime params through their context", "[run]") {
+TEST_CASE("run state: spawn_workers runs the first worker's cycles through its wrapper only", "[run]") {
+  dfg::Options o;
+  o.iterations = 4;
+  Run run(o, tables());
+  std::vector<std::unique_ptr<dfg::PeWorker>> workers;
+  workers.push_back(std::make_unique<Counting>());
+  workers.push_back(std::make_unique<Counting>());
+  // Written by the first worker's thread only; read after the join.
+  int wrapped = 0, before = -1, after = -1;
+  const auto& first = static_cast<const Counting&>(*workers[0]);
+  dfg::Workers threads;
+  dfg::spawn_workers(threads, run, workers, run.pe_names, o, [&](dfg::Where&, const auto& cycles) {
+    ++wrapped;
+    before = first.overlap;
+    cycles();
+    after = first.overlap;
+  });
+  CHECK(threads.join() == 0);
+  CHECK(wrapped == 1);
+  CHECK(before == 0);
+  CHECK(after == 1);
+  for (const auto& w : workers) CHECK(static_cast<const Counting&>(*w).overlap == 1);
+}
+
+TEST_CASE("run state: actors read their run's runtime params and firings through their context", "[run]") {
+  struct Actor {
+    void fire(dfg::Context&) {}
+  };
   dfg::Options o;
   o.iterations = 1;
   o.params = {16};
   o.param_names = {"n"};
   Run run(o, tables());
-  const dfg::Context ctx;
-  CHECK(ctx.runtime_param("n") == 16);
-  CHECK_THROWS_WITH(ctx.runtime_param("W"), "no runtime param 'W' in this program");
   o.params = {24};
-  Run again(o, tables());
-  CHECK(ctx.runtime_param("n") == 24);
+  Run other(o, tables());  // a second run in the same process keeps its own values
+  dfg::Node<Actor, 1> node, node_of_other;
+  node.set_up(run.runtime_params, {8}, 3);
+  node_of_other.set_up(other.runtime_params, {8});
+  CHECK(node.ctx.runtime_param("n") == 16);
+  CHECK(node.ctx.firings() == 3);
+  CHECK(node_of_other.ctx.runtime_param("n") == 24);
+  CHECK(node_of_other.ctx.firings() == 1);
+  CHECK_THROWS_WITH(node.ctx.runtime_param("W"), "no runtime param 'W' in this program");
+  const dfg::Context alone;  // a context no node set up: no runtime params
+  CHECK_THROWS_WITH(alone.runtime_param("n"), "no runtime param 'n' in this program");
 }
 
 TEST_CASE("items: an item runs inside its window with its iteration, and names itself for errors", "[run]") {
@@ -199,8 +232,9 @@ TEST_CASE("node: port elements and the iteration reach the actor's context", "[r
       elements = ctx.elements(1);
     }
   };
+  const dfg::RuntimeParamValues params;
   dfg::Node<Actor, 2> node;
-  node.set_port_elements({4, 16});
+  node.set_up(params, {4, 16});
   node.fire(7);
   CHECK(node.actor.last == 7);
   CHECK(node.actor.elements == 16);
@@ -218,4 +252,15 @@ TEST_CASE("run state: publish views a PE's storage colour by colour and counts i
   run.publish(0, storage, run.memory.A_cpu);
   CHECK(run.memory.A_cpu[0].at(1) == static_cast<char*>(run.memory.A_cpu[0].at(0)) + 64);
   CHECK(run.memory.A_cpu[0].at(0) == storage[0].slot(0));
+}
+
+TEST_CASE("run state: each entry's label, what an error in it names", "[run]") {
+  constexpr dfg::EntryInfo<Params> copy = {"copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr,
+                                           nullptr, 0};
+  CHECK(dfg::entry_label(kOverlap[0]) == "node p (P) @ A.cpu");
+  CHECK(dfg::entry_label(kOverlap[1]) == "transfer p.m@A.cpu -> p.m@A.g0");
+  CHECK(dfg::entry_label(copy) == "delay f.s.delay@A.cpu <- f.n@A.cpu");
+  dfg::Options o;
+  Run run(o, tables());
+  CHECK(run.labels == std::vector<std::string>{"node p (P) @ A.cpu", "transfer p.m@A.cpu -> p.m@A.g0"});
 }

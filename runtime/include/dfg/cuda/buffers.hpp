@@ -4,8 +4,9 @@
 /// the same slot layout and naming as dfg::HostBuffer:
 ///     cannot allocate 16 MiB for buffer i1.b@A.g0: cudaErrorMemoryAllocation: out of memory
 ///
-/// Guarantees: construction allocates and zero-fills (start-up only; a DeviceBuffer is cleared
-/// with a synchronous cudaMemset) and throws dfg::AllocError; destruction frees and never throws
+/// Guarantees: construction allocates and zero-fills (start-up only; a DeviceBuffer is cleared by
+/// a cudaMemset on the legacy default stream and waits for it before it returns, since the
+/// program's streams are non-blocking and would not wait for it) and throws dfg::AllocError; destruction frees and never throws
 /// (a failure is recorded in dfg::process_abort()). Slots are 256-byte aligned (the widest
 /// alignment a CUDA kernel may assume of cudaMalloc). Accessors are noexcept, never allocate,
 /// and do not synchronise. Movable, not copyable.
@@ -109,6 +110,9 @@ class DeviceBuffer : public detail::SlottedMemory {
     DeviceGuard guard(device);
     cudaError_t e = cudaMalloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_);
     if (e == cudaSuccess) e = cudaMemset(data_, 0, bytes_);
+    // cudaMemset of device memory returns before it is done; non-blocking streams (dfg::Stream)
+    // do not wait for the default stream: wait here, so that the zeros are there before any use.
+    if (e == cudaSuccess) e = cudaStreamSynchronize(nullptr);
     if (e != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
       if (data_ != nullptr) static_cast<void>(cudaFree(data_));

@@ -28,9 +28,7 @@ inline Params params_of(const std::vector<std::int64_t>& values) { return Params
 
 /// Block = float[N]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
-inline dfg::Size count_Block(const Params& params) {
-  return dfg::Size(params.N);
-}
+inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N); }
 inline std::size_t elements_Block(const Params& params) {
   return static_cast<std::size_t>(count_Block(params).value());
 }
@@ -46,20 +44,38 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 
 /// The processing elements (PEs) of host A, one worker thread each.
 enum Pe : int {
-  kPe_A_c0, kPe_A_c1, kPe_A_c2, kPe_A_c3, kPe_A_c4, kPe_A_c5, kPe_A_c6, kPe_A_c7, kPe_A_c8,
-  kPe_A_c9, kPeCount,
+  kPe_A_c0,
+  kPe_A_c1,
+  kPe_A_c2,
+  kPe_A_c3,
+  kPe_A_c4,
+  kPe_A_c5,
+  kPe_A_c6,
+  kPe_A_c7,
+  kPe_A_c8,
+  kPe_A_c9,
+  kPeCount
 };
-inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1", "A.c2", "A.c3", "A.c4", "A.c5", "A.c6", "A.c7", "A.c8", "A.c9"};
-inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu", "cpu", "cpu", "cpu", "cpu", "cpu", "cpu", "cpu"};
+inline constexpr std::array<const char*, kPeCount> kPeNames = {
+    "A.c0", "A.c1", "A.c2", "A.c3", "A.c4", "A.c5", "A.c6", "A.c7", "A.c8", "A.c9"};
+inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu", "cpu", "cpu",
+                                                               "cpu", "cpu", "cpu", "cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2, kTrack_A_c3, kTrack_A_c4, kTrack_A_c5, kTrack_A_c6,
-  kTrack_A_c7, kTrack_A_c8, kTrack_A_c9,
+  kTrack_A_c0 = 1,
+  kTrack_A_c1,
+  kTrack_A_c2,
+  kTrack_A_c3,
+  kTrack_A_c4,
+  kTrack_A_c5,
+  kTrack_A_c6,
+  kTrack_A_c7,
+  kTrack_A_c8,
+  kTrack_A_c9
 };
-inline constexpr std::array<const char*, 10> kTrackNames = {
-    "A.c0", "A.c1", "A.c2", "A.c3", "A.c4", "A.c5", "A.c6", "A.c7", "A.c8", "A.c9",
-};
+inline constexpr std::array<const char*, 10> kTrackNames = {"A.c0", "A.c1", "A.c2", "A.c3", "A.c4",
+                                                            "A.c5", "A.c6", "A.c7", "A.c8", "A.c9"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -68,40 +84,44 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_src,  // node src (Source) @ A.c0
-  fire_f0,  // node f0 (Fir) @ A.c1
-  fire_f1,  // node f1 (Fir) @ A.c2
-  fire_f2,  // node f2 (Fir) @ A.c3
-  fire_f3,  // node f3 (Fir) @ A.c4
-  fire_f4,  // node f4 (Fir) @ A.c5
-  fire_f5,  // node f5 (Fir) @ A.c6
-  fire_f6,  // node f6 (Fir) @ A.c7
-  fire_f7,  // node f7 (Fir) @ A.c8
+  fire_src,   // node src (Source) @ A.c0
+  fire_f0,    // node f0 (Fir) @ A.c1
+  fire_f1,    // node f1 (Fir) @ A.c2
+  fire_f2,    // node f2 (Fir) @ A.c3
+  fire_f3,    // node f3 (Fir) @ A.c4
+  fire_f4,    // node f4 (Fir) @ A.c5
+  fire_f5,    // node f5 (Fir) @ A.c6
+  fire_f6,    // node f6 (Fir) @ A.c7
+  fire_f7,    // node f7 (Fir) @ A.c8
   fire_sink,  // node sink (Sink) @ A.c9
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, "node src (Source) @ A.c0"},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.c1"},
-    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.c2"},
-    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.c3"},
-    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.c4"},
-    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.c5"},
-    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.c6"},
-    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.c7"},
-    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.c8"},
-    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0, "node sink (Sink) @ A.c9"},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0},
+    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0},
+    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_c1, kPe_A_c2, kPe_A_c3, kPe_A_c4, kPe_A_c5, kPe_A_c6, kPe_A_c7, kPe_A_c8},
-      {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9},
-      {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9}, {kPe_A_c0, kPe_A_c9},
-      {kPe_A_c1, kPe_A_c2, kPe_A_c3, kPe_A_c4, kPe_A_c5, kPe_A_c6, kPe_A_c7, kPe_A_c8},
-  };
+  return {{kPe_A_c1, kPe_A_c2, kPe_A_c3, kPe_A_c4, kPe_A_c5, kPe_A_c6, kPe_A_c7, kPe_A_c8},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c0, kPe_A_c9},
+          {kPe_A_c1, kPe_A_c2, kPe_A_c3, kPe_A_c4, kPe_A_c5, kPe_A_c6, kPe_A_c7, kPe_A_c8}};
 }
 
 }  // namespace overlap
@@ -111,16 +131,16 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, "node src (Source) @ A.c0"},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.c1"},
-    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.c2"},
-    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.c3"},
-    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.c4"},
-    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.c5"},
-    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.c6"},
-    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.c7"},
-    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.c8"},
-    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0, "node sink (Sink) @ A.c9"},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0},
+    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0},
+    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

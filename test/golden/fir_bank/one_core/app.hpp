@@ -28,9 +28,7 @@ inline Params params_of(const std::vector<std::int64_t>& values) { return Params
 
 /// Block = float[N]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
-inline dfg::Size count_Block(const Params& params) {
-  return dfg::Size(params.N);
-}
+inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N); }
 inline std::size_t elements_Block(const Params& params) {
   return static_cast<std::size_t>(count_Block(params).value());
 }
@@ -45,19 +43,13 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -66,38 +58,34 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_src,  // node src (Source) @ A.cpu
-  fire_f0,  // node f0 (Fir) @ A.cpu
-  fire_f1,  // node f1 (Fir) @ A.cpu
-  fire_f2,  // node f2 (Fir) @ A.cpu
-  fire_f3,  // node f3 (Fir) @ A.cpu
-  fire_f4,  // node f4 (Fir) @ A.cpu
-  fire_f5,  // node f5 (Fir) @ A.cpu
-  fire_f6,  // node f6 (Fir) @ A.cpu
-  fire_f7,  // node f7 (Fir) @ A.cpu
+  fire_src,   // node src (Source) @ A.cpu
+  fire_f0,    // node f0 (Fir) @ A.cpu
+  fire_f1,    // node f1 (Fir) @ A.cpu
+  fire_f2,    // node f2 (Fir) @ A.cpu
+  fire_f3,    // node f3 (Fir) @ A.cpu
+  fire_f4,    // node f4 (Fir) @ A.cpu
+  fire_f5,    // node f5 (Fir) @ A.cpu
+  fire_f6,    // node f6 (Fir) @ A.cpu
+  fire_f7,    // node f7 (Fir) @ A.cpu
   fire_sink,  // node sink (Sink) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, "node src (Source) @ A.cpu"},
-    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.cpu"},
-    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.cpu"},
-    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.cpu"},
-    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.cpu"},
-    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.cpu"},
-    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.cpu"},
-    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.cpu"},
-    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.cpu"},
-    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0, "node sink (Sink) @ A.cpu"},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0},
+    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0},
+    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -106,16 +94,16 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, "node src (Source) @ A.cpu"},
-    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.cpu"},
-    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.cpu"},
-    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.cpu"},
-    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.cpu"},
-    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ A.cpu"},
-    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ A.cpu"},
-    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ A.cpu"},
-    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ A.cpu"},
-    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0, "node sink (Sink) @ A.cpu"},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f3", "band=3", 0},
+    {"firing", "f4 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f7", "band=7", 0},
+    {"firing", "sink (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "sink", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -9,22 +9,24 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
 #include "fir_bank.hpp"
 
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
-/// A.cpu: nodes src (Source), f0 (Fir), f1 (Fir), f2 (Fir), f3 (Fir), f4 (Fir), f5 (Fir), f6 (Fir), f7 (Fir), sink (Sink).
+/// A.cpu: nodes src (Source), f0 (Fir), f1 (Fir), f2 (Fir), f3 (Fir), f4 (Fir), f5 (Fir), f6 (Fir),
+/// f7 (Fir), sink (Sink).
 class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
@@ -33,65 +35,68 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f0_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f0.y@A.cpu
-  const dfg::SlotView& f1_y_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer f1.y@A.cpu
-  const dfg::SlotView& f2_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer f2.y@A.cpu
-  const dfg::SlotView& f3_y_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer f3.y@A.cpu
-  const dfg::SlotView& f4_y_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer f4.y@A.cpu
-  const dfg::SlotView& f5_y_A_cpu_view_ = run_.memory.A_cpu[5];  // buffer f5.y@A.cpu
-  const dfg::SlotView& f6_y_A_cpu_view_ = run_.memory.A_cpu[6];  // buffer f6.y@A.cpu
-  const dfg::SlotView& f7_y_A_cpu_view_ = run_.memory.A_cpu[7];  // buffer f7.y@A.cpu
+  const dfg::SlotView& f0_y_A_cpu_view_ = run_.memory.A_cpu[0];   // buffer f0.y@A.cpu
+  const dfg::SlotView& f1_y_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer f1.y@A.cpu
+  const dfg::SlotView& f2_y_A_cpu_view_ = run_.memory.A_cpu[2];   // buffer f2.y@A.cpu
+  const dfg::SlotView& f3_y_A_cpu_view_ = run_.memory.A_cpu[3];   // buffer f3.y@A.cpu
+  const dfg::SlotView& f4_y_A_cpu_view_ = run_.memory.A_cpu[4];   // buffer f4.y@A.cpu
+  const dfg::SlotView& f5_y_A_cpu_view_ = run_.memory.A_cpu[5];   // buffer f5.y@A.cpu
+  const dfg::SlotView& f6_y_A_cpu_view_ = run_.memory.A_cpu[6];   // buffer f6.y@A.cpu
+  const dfg::SlotView& f7_y_A_cpu_view_ = run_.memory.A_cpu[7];   // buffer f7.y@A.cpu
   const dfg::SlotView& src_x_A_cpu_view_ = run_.memory.A_cpu[8];  // buffer src.x@A.cpu
-  dfg::Node<::Source, 1> src_node_;  // node src (Source)
-  dfg::Node<::Fir, 2> f0_node_;  // node f0 (Fir)
-  dfg::Node<::Fir, 2> f1_node_;  // node f1 (Fir)
-  dfg::Node<::Fir, 2> f2_node_;  // node f2 (Fir)
-  dfg::Node<::Fir, 2> f3_node_;  // node f3 (Fir)
-  dfg::Node<::Fir, 2> f4_node_;  // node f4 (Fir)
-  dfg::Node<::Fir, 2> f5_node_;  // node f5 (Fir)
-  dfg::Node<::Fir, 2> f6_node_;  // node f6 (Fir)
-  dfg::Node<::Fir, 2> f7_node_;  // node f7 (Fir)
-  dfg::Node<::Sink, 8> sink_node_;  // node sink (Sink)
+  dfg::Node<::Source, 1> src_node_;                               // node src (Source)
+  dfg::Node<::Fir, 2> f0_node_;                                   // node f0 (Fir)
+  dfg::Node<::Fir, 2> f1_node_;                                   // node f1 (Fir)
+  dfg::Node<::Fir, 2> f2_node_;                                   // node f2 (Fir)
+  dfg::Node<::Fir, 2> f3_node_;                                   // node f3 (Fir)
+  dfg::Node<::Fir, 2> f4_node_;                                   // node f4 (Fir)
+  dfg::Node<::Fir, 2> f5_node_;                                   // node f5 (Fir)
+  dfg::Node<::Fir, 2> f6_node_;                                   // node f6 (Fir)
+  dfg::Node<::Fir, 2> f7_node_;                                   // node f7 (Fir)
+  dfg::Node<::Sink, 8> sink_node_;                                // node sink (Sink)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("f0.y@A.cpu", bytes_Block(params), 1);  // colour 0
-  storage_.emplace_back("f1.y@A.cpu", bytes_Block(params), 1);  // colour 1
-  storage_.emplace_back("f2.y@A.cpu", bytes_Block(params), 1);  // colour 2
-  storage_.emplace_back("f3.y@A.cpu", bytes_Block(params), 1);  // colour 3
-  storage_.emplace_back("f4.y@A.cpu", bytes_Block(params), 1);  // colour 4
-  storage_.emplace_back("f5.y@A.cpu", bytes_Block(params), 1);  // colour 5
-  storage_.emplace_back("f6.y@A.cpu", bytes_Block(params), 1);  // colour 6
-  storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);  // colour 7
+  storage_.emplace_back("f0.y@A.cpu", bytes_Block(params), 1);   // colour 0
+  storage_.emplace_back("f1.y@A.cpu", bytes_Block(params), 1);   // colour 1
+  storage_.emplace_back("f2.y@A.cpu", bytes_Block(params), 1);   // colour 2
+  storage_.emplace_back("f3.y@A.cpu", bytes_Block(params), 1);   // colour 3
+  storage_.emplace_back("f4.y@A.cpu", bytes_Block(params), 1);   // colour 4
+  storage_.emplace_back("f5.y@A.cpu", bytes_Block(params), 1);   // colour 5
+  storage_.emplace_back("f6.y@A.cpu", bytes_Block(params), 1);   // colour 6
+  storage_.emplace_back("f7.y@A.cpu", bytes_Block(params), 1);   // colour 7
   storage_.emplace_back("src.x@A.cpu", bytes_Block(params), 1);  // colour 8
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  src_node_.set_port_elements({elements_Block(params)});
+  src_node_.set_up(run.runtime_params, {elements_Block(params)});
   f0_node_.actor.band = 0;
-  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f0_node_.actor.init(f0_node_.ctx);
   f1_node_.actor.band = 1;
-  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f1_node_.actor.init(f1_node_.ctx);
   f2_node_.actor.band = 2;
-  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f2_node_.actor.init(f2_node_.ctx);
   f3_node_.actor.band = 3;
-  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f3_node_.actor.init(f3_node_.ctx);
   f4_node_.actor.band = 4;
-  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f4_node_.actor.init(f4_node_.ctx);
   f5_node_.actor.band = 5;
-  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f5_node_.actor.init(f5_node_.ctx);
   f6_node_.actor.band = 6;
-  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f6_node_.actor.init(f6_node_.ctx);
   f7_node_.actor.band = 7;
-  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f7_node_.actor.init(f7_node_.ctx);
-  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
+  sink_node_.set_up(run.runtime_params,
+                    {elements_Block(params), elements_Block(params), elements_Block(params),
+                     elements_Block(params), elements_Block(params), elements_Block(params),
+                     elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -212,6 +217,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -28,9 +28,7 @@ inline Params params_of(const std::vector<std::int64_t>& values) { return Params
 
 /// Block = float[N]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
-inline dfg::Size count_Block(const Params& params) {
-  return dfg::Size(params.N);
-}
+inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N); }
 inline std::size_t elements_Block(const Params& params) {
   return static_cast<std::size_t>(count_Block(params).value());
 }
@@ -45,19 +43,13 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_c0, kPe_A_c1, kPe_A_c2, kPeCount,
-};
+enum Pe : int { kPe_A_c0, kPe_A_c1, kPe_A_c2, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1", "A.c2"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2,
-};
-inline constexpr std::array<const char*, 3> kTrackNames = {
-    "A.c0", "A.c1", "A.c2",
-};
+enum Track : int { kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2 };
+inline constexpr std::array<const char*, 3> kTrackNames = {"A.c0", "A.c1", "A.c2"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -66,37 +58,40 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f0_y_B_c0,  // transfer f0.y@A.c1 -> f0.y@B.c0
-  transfer_f1_y_B_c0,  // transfer f1.y@A.c1 -> f1.y@B.c0
-  transfer_f2_y_B_c0,  // transfer f2.y@A.c2 -> f2.y@B.c0
-  transfer_f3_y_B_c0,  // transfer f3.y@A.c2 -> f3.y@B.c0
+  transfer_f0_y_B_c0,   // transfer f0.y@A.c1 -> f0.y@B.c0
+  transfer_f1_y_B_c0,   // transfer f1.y@A.c1 -> f1.y@B.c0
+  transfer_f2_y_B_c0,   // transfer f2.y@A.c2 -> f2.y@B.c0
+  transfer_f3_y_B_c0,   // transfer f3.y@A.c2 -> f3.y@B.c0
   transfer_src_x_B_c1,  // transfer src.x@A.c0 -> src.x@B.c1
-  fire_src,  // node src (Source) @ A.c0
-  fire_f0,  // node f0 (Fir) @ A.c1
-  fire_f1,  // node f1 (Fir) @ A.c1
-  fire_f2,  // node f2 (Fir) @ A.c2
-  fire_f3,  // node f3 (Fir) @ A.c2
+  fire_src,             // node src (Source) @ A.c0
+  fire_f0,              // node f0 (Fir) @ A.c1
+  fire_f1,              // node f1 (Fir) @ A.c1
+  fire_f2,              // node f2 (Fir) @ A.c2
+  fire_f3,              // node f3 (Fir) @ A.c2
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_A_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, "node src (Source) @ A.c0"},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.c1"},
-    {"firing", "f1 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.c1"},
-    {"firing", "f2 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.c2"},
-    {"firing", "f3 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.c2"},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_A_c0, 1, bytes_Block,
+     "A.c0 -> B.c1", nullptr, 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f3", "band=3", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_c1, kPe_A_c2}, {kPe_A_c0}, {kPe_A_c0},
-  };
+  return {{kPe_A_c1, kPe_A_c2}, {kPe_A_c0}, {kPe_A_c0}};
 }
 
 }  // namespace overlap
@@ -106,16 +101,21 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_A_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, "node src (Source) @ A.c0"},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, "node f0 (Fir) @ A.c1"},
-    {"firing", "f1 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f1", "band=1", 0, "node f1 (Fir) @ A.c1"},
-    {"firing", "f2 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f2", "band=2", 0, "node f2 (Fir) @ A.c2"},
-    {"firing", "f3 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f3", "band=3", 0, "node f3 (Fir) @ A.c2"},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_A_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_A_c0, 1, bytes_Block,
+     "A.c0 -> B.c1", nullptr, 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
+    {"firing", "f1 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f1", "band=1", 0},
+    {"firing", "f2 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f2", "band=2", 0},
+    {"firing", "f3 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f3", "band=3", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -28,9 +28,7 @@ inline Params params_of(const std::vector<std::int64_t>& values) { return Params
 
 /// Block = float[N]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
-inline dfg::Size count_Block(const Params& params) {
-  return dfg::Size(params.N);
-}
+inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N); }
 inline std::size_t elements_Block(const Params& params) {
   return static_cast<std::size_t>(count_Block(params).value());
 }
@@ -45,19 +43,13 @@ inline constexpr std::array<dfg::TokenSize<Params>, 1> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_c0, kPe_B_c1, kPe_B_c2, kPeCount,
-};
+enum Pe : int { kPe_B_c0, kPe_B_c1, kPe_B_c2, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.c0", "B.c1", "B.c2"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_c0 = 1, kTrack_B_c1, kTrack_B_c2,
-};
-inline constexpr std::array<const char*, 3> kTrackNames = {
-    "B.c0", "B.c1", "B.c2",
-};
+enum Track : int { kTrack_B_c0 = 1, kTrack_B_c1, kTrack_B_c2 };
+inline constexpr std::array<const char*, 3> kTrackNames = {"B.c0", "B.c1", "B.c2"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -66,37 +58,40 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f0_y_B_c0,  // transfer f0.y@A.c1 -> f0.y@B.c0
-  transfer_f1_y_B_c0,  // transfer f1.y@A.c1 -> f1.y@B.c0
-  transfer_f2_y_B_c0,  // transfer f2.y@A.c2 -> f2.y@B.c0
-  transfer_f3_y_B_c0,  // transfer f3.y@A.c2 -> f3.y@B.c0
+  transfer_f0_y_B_c0,   // transfer f0.y@A.c1 -> f0.y@B.c0
+  transfer_f1_y_B_c0,   // transfer f1.y@A.c1 -> f1.y@B.c0
+  transfer_f2_y_B_c0,   // transfer f2.y@A.c2 -> f2.y@B.c0
+  transfer_f3_y_B_c0,   // transfer f3.y@A.c2 -> f3.y@B.c0
   transfer_src_x_B_c1,  // transfer src.x@A.c0 -> src.x@B.c1
-  fire_sink,  // node sink (Sink) @ B.c0
-  fire_f4,  // node f4 (Fir) @ B.c1
-  fire_f5,  // node f5 (Fir) @ B.c1
-  fire_f6,  // node f6 (Fir) @ B.c2
-  fire_f7,  // node f7 (Fir) @ B.c2
+  fire_sink,            // node sink (Sink) @ B.c0
+  fire_f4,              // node f4 (Fir) @ B.c1
+  fire_f5,              // node f5 (Fir) @ B.c1
+  fire_f6,              // node f6 (Fir) @ B.c2
+  fire_f7,              // node f7 (Fir) @ B.c2
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
-    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 3, nullptr, "sink", "", 0, "node sink (Sink) @ B.c0"},
-    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ B.c1"},
-    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ B.c1"},
-    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ B.c2"},
-    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ B.c2"},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block,
+     "A.c0 -> B.c1", nullptr, 0},
+    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 3, nullptr, "sink", "", 0},
+    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 2, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 2, nullptr, "f7", "band=7", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_B_c1, kPe_B_c2}, {kPe_B_c0, kPe_B_c2}, {kPe_B_c0, kPe_B_c1},
-  };
+  return {{kPe_B_c1, kPe_B_c2}, {kPe_B_c0, kPe_B_c2}, {kPe_B_c0, kPe_B_c1}};
 }
 
 }  // namespace overlap
@@ -106,16 +101,21 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f0.y@A.c1 -> f0.y@B.c0"},
-    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0", nullptr, 0, "transfer f1.y@A.c1 -> f1.y@B.c0"},
-    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f2.y@A.c2 -> f2.y@B.c0"},
-    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0", nullptr, 0, "transfer f3.y@A.c2 -> f3.y@B.c0"},
-    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block, "A.c0 -> B.c1", nullptr, 0, "transfer src.x@A.c0 -> src.x@B.c1"},
-    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 2, nullptr, "sink", "", 0, "node sink (Sink) @ B.c0"},
-    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f4", "band=4", 0, "node f4 (Fir) @ B.c1"},
-    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f5", "band=5", 0, "node f5 (Fir) @ B.c1"},
-    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f6", "band=6", 0, "node f6 (Fir) @ B.c2"},
-    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f7", "band=7", 0, "node f7 (Fir) @ B.c2"},
+    {"transfer", "f0.y@A.c1 -> f0.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f1.y@A.c1 -> f1.y@B.c0", "A.c1>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c1 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f2.y@A.c2 -> f2.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "f3.y@A.c2 -> f3.y@B.c0", "A.c2>B.c0", kTrack_B_c0, 2, bytes_Block, "A.c2 -> B.c0",
+     nullptr, 0},
+    {"transfer", "src.x@A.c0 -> src.x@B.c1", "A.c0>B.c1", kTrack_B_c0, 1, bytes_Block,
+     "A.c0 -> B.c1", nullptr, 0},
+    {"firing", "sink (Sink)", "B.c0", kTrack_B_c0, 2, nullptr, "sink", "", 0},
+    {"firing", "f4 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f4", "band=4", 0},
+    {"firing", "f5 (Fir)", "B.c1", kTrack_B_c1, 1, nullptr, "f5", "band=5", 0},
+    {"firing", "f6 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f6", "band=6", 0},
+    {"firing", "f7 (Fir)", "B.c2", kTrack_B_c2, 1, nullptr, "f7", "band=7", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

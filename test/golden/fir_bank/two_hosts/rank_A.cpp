@@ -9,23 +9,24 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "fir_bank.hpp"
 
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -45,13 +46,13 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> f3_y_B_c0_send_;
   std::optional<dfg::mpi::SendEndpoint> src_x_B_c1_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
-  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];  // buffer f1.y@A.c1
-  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f2.y@A.c2
-  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];  // buffer f3.y@A.c2
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];   // buffer f0.y@A.c1
+  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];   // buffer f1.y@A.c1
+  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];   // buffer f2.y@A.c2
+  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];   // buffer f3.y@A.c2
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
-  dfg::Node<::Source, 1> src_node_;  // node src (Source)
+  dfg::Node<::Source, 1> src_node_;                             // node src (Source)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
@@ -60,30 +61,40 @@ Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
     // to host B, tag 1
-    f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
+    f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
+                            "f0.y@A.c1 -> f0.y@B.c0");
     // to host B, tag 2
-    f1_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params), "f1.y@A.c1 -> f1.y@B.c0");
+    f1_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params),
+                            "f1.y@A.c1 -> f1.y@B.c0");
     // to host B, tag 3
-    f2_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params), "f2.y@A.c2 -> f2.y@B.c0");
+    f2_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
+                            "f2.y@A.c2 -> f2.y@B.c0");
     // to host B, tag 4
-    f3_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 4, bytes_Block(params), "f3.y@A.c2 -> f3.y@B.c0");
+    f3_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 4, bytes_Block(params),
+                            "f3.y@A.c2 -> f3.y@B.c0");
     // to host B, tag 0
-    src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
+    src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params),
+                             "src.x@A.c0 -> src.x@B.c1");
   } else {
     storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
     // to host B, tag 6
-    f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 6, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
+    f0_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 6, bytes_Block(params),
+                            "f0.y@A.c1 -> f0.y@B.c0");
     // to host B, tag 7
-    f1_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 7, bytes_Block(params), "f1.y@A.c1 -> f1.y@B.c0");
+    f1_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 7, bytes_Block(params),
+                            "f1.y@A.c1 -> f1.y@B.c0");
     // to host B, tag 8
-    f2_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 8, bytes_Block(params), "f2.y@A.c2 -> f2.y@B.c0");
+    f2_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 8, bytes_Block(params),
+                            "f2.y@A.c2 -> f2.y@B.c0");
     // to host B, tag 9
-    f3_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 9, bytes_Block(params), "f3.y@A.c2 -> f3.y@B.c0");
+    f3_y_B_c0_send_.emplace(mpi, mpi.rank_of_host(1), 9, bytes_Block(params),
+                            "f3.y@A.c2 -> f3.y@B.c0");
     // to host B, tag 5
-    src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
+    src_x_B_c1_send_.emplace(mpi, mpi.rank_of_host(1), 5, bytes_Block(params),
+                             "src.x@A.c0 -> src.x@B.c1");
   }
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
-  src_node_.set_port_elements({elements_Block(params)});
+  src_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -160,7 +171,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -177,11 +188,11 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
-  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];  // buffer f1.y@A.c1
+  const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];   // buffer f0.y@A.c1
+  const dfg::SlotView& f1_y_A_c1_view_ = run_.memory.A_c1[1];   // buffer f1.y@A.c1
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
-  dfg::Node<::Fir, 2> f0_node_;  // node f0 (Fir)
-  dfg::Node<::Fir, 2> f1_node_;  // node f1 (Fir)
+  dfg::Node<::Fir, 2> f0_node_;                                 // node f0 (Fir)
+  dfg::Node<::Fir, 2> f1_node_;                                 // node f1 (Fir)
 };
 
 Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
@@ -190,10 +201,10 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f1.y@A.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   f0_node_.actor.band = 0;
-  f0_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f0_node_.actor.init(f0_node_.ctx);
   f1_node_.actor.band = 1;
-  f1_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f1_node_.actor.init(f1_node_.ctx);
 }
 
@@ -218,7 +229,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -240,11 +251,11 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f2.y@A.c2
-  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];  // buffer f3.y@A.c2
+  const dfg::SlotView& f2_y_A_c2_view_ = run_.memory.A_c2[0];   // buffer f2.y@A.c2
+  const dfg::SlotView& f3_y_A_c2_view_ = run_.memory.A_c2[1];   // buffer f3.y@A.c2
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
-  dfg::Node<::Fir, 2> f2_node_;  // node f2 (Fir)
-  dfg::Node<::Fir, 2> f3_node_;  // node f3 (Fir)
+  dfg::Node<::Fir, 2> f2_node_;                                 // node f2 (Fir)
+  dfg::Node<::Fir, 2> f3_node_;                                 // node f3 (Fir)
 };
 
 Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
@@ -253,10 +264,10 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f3.y@A.c2", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   f2_node_.actor.band = 2;
-  f2_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f2_node_.actor.init(f2_node_.ctx);
   f3_node_.actor.band = 3;
-  f3_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f3_node_.actor.init(f3_node_.ctx);
 }
 
@@ -281,7 +292,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f2_y_A_c2_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -307,19 +318,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_A_c1>(run));
   workers.push_back(std::make_unique<Worker_A_c2>(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

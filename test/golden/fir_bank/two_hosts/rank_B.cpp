@@ -9,23 +9,24 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "fir_bank.hpp"
 
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -45,17 +46,17 @@ class Worker_B_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::RecvEndpoint> f3_y_B_c0_recv_;
   std::optional<dfg::mpi::RecvEndpoint> src_x_B_c1_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  const dfg::SlotView& f0_y_B_c0_view_ = run_.memory.B_c0[0];  // buffer f0.y@B.c0
-  const dfg::SlotView& f1_y_B_c0_view_ = run_.memory.B_c0[1];  // buffer f1.y@B.c0
-  const dfg::SlotView& f2_y_B_c0_view_ = run_.memory.B_c0[2];  // buffer f2.y@B.c0
-  const dfg::SlotView& f3_y_B_c0_view_ = run_.memory.B_c0[3];  // buffer f3.y@B.c0
-  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];  // buffer f4.y@B.c1
-  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];  // buffer f5.y@B.c1
-  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];  // buffer f6.y@B.c2
-  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];  // buffer f7.y@B.c2
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
+  const dfg::SlotView& f0_y_B_c0_view_ = run_.memory.B_c0[0];   // buffer f0.y@B.c0
+  const dfg::SlotView& f1_y_B_c0_view_ = run_.memory.B_c0[1];   // buffer f1.y@B.c0
+  const dfg::SlotView& f2_y_B_c0_view_ = run_.memory.B_c0[2];   // buffer f2.y@B.c0
+  const dfg::SlotView& f3_y_B_c0_view_ = run_.memory.B_c0[3];   // buffer f3.y@B.c0
+  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];   // buffer f4.y@B.c1
+  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];   // buffer f5.y@B.c1
+  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];   // buffer f6.y@B.c2
+  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];   // buffer f7.y@B.c2
   const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
-  dfg::Node<::Sink, 8> sink_node_;  // node sink (Sink)
+  dfg::Node<::Sink, 8> sink_node_;                              // node sink (Sink)
 };
 
 Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
@@ -67,33 +68,46 @@ Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("f2.y@B.c0", bytes_Block(params), 2);  // colour 2
     storage_.emplace_back("f3.y@B.c0", bytes_Block(params), 2);  // colour 3
     // from host A, tag 1
-    f0_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
+    f0_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
+                            "f0.y@A.c1 -> f0.y@B.c0");
     // from host A, tag 2
-    f1_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params), "f1.y@A.c1 -> f1.y@B.c0");
+    f1_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                            "f1.y@A.c1 -> f1.y@B.c0");
     // from host A, tag 3
-    f2_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params), "f2.y@A.c2 -> f2.y@B.c0");
+    f2_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
+                            "f2.y@A.c2 -> f2.y@B.c0");
     // from host A, tag 4
-    f3_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 4, bytes_Block(params), "f3.y@A.c2 -> f3.y@B.c0");
+    f3_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 4, bytes_Block(params),
+                            "f3.y@A.c2 -> f3.y@B.c0");
     // from host A, tag 0
-    src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
+    src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                             "src.x@A.c0 -> src.x@B.c1");
   } else {
     storage_.emplace_back("f0.y@B.c0", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("f1.y@B.c0", bytes_Block(params), 1);  // colour 1
     storage_.emplace_back("f2.y@B.c0", bytes_Block(params), 1);  // colour 2
     storage_.emplace_back("f3.y@B.c0", bytes_Block(params), 1);  // colour 3
     // from host A, tag 6
-    f0_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 6, bytes_Block(params), "f0.y@A.c1 -> f0.y@B.c0");
+    f0_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 6, bytes_Block(params),
+                            "f0.y@A.c1 -> f0.y@B.c0");
     // from host A, tag 7
-    f1_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 7, bytes_Block(params), "f1.y@A.c1 -> f1.y@B.c0");
+    f1_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 7, bytes_Block(params),
+                            "f1.y@A.c1 -> f1.y@B.c0");
     // from host A, tag 8
-    f2_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 8, bytes_Block(params), "f2.y@A.c2 -> f2.y@B.c0");
+    f2_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 8, bytes_Block(params),
+                            "f2.y@A.c2 -> f2.y@B.c0");
     // from host A, tag 9
-    f3_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 9, bytes_Block(params), "f3.y@A.c2 -> f3.y@B.c0");
+    f3_y_B_c0_recv_.emplace(mpi, mpi.rank_of_host(0), 9, bytes_Block(params),
+                            "f3.y@A.c2 -> f3.y@B.c0");
     // from host A, tag 5
-    src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 5, bytes_Block(params), "src.x@A.c0 -> src.x@B.c1");
+    src_x_B_c1_recv_.emplace(mpi, mpi.rank_of_host(0), 5, bytes_Block(params),
+                             "src.x@A.c0 -> src.x@B.c1");
   }
   run.publish(kPe_B_c0, storage_, run.memory.B_c0);
-  sink_node_.set_port_elements({elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params), elements_Block(params)});
+  sink_node_.set_up(run.runtime_params,
+                    {elements_Block(params), elements_Block(params), elements_Block(params),
+                     elements_Block(params), elements_Block(params), elements_Block(params),
+                     elements_Block(params), elements_Block(params)});
 }
 
 void Worker_B_c0::cycles_overlap(dfg::Where& where) {
@@ -177,7 +191,7 @@ void Worker_B_c0::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ B.c0
       sink_node_.fire(j, f0_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
                       f1_y_B_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -201,24 +215,24 @@ class Worker_B_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];  // buffer f4.y@B.c1
-  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];  // buffer f5.y@B.c1
+  const dfg::SlotView& f4_y_B_c1_view_ = run_.memory.B_c1[0];   // buffer f4.y@B.c1
+  const dfg::SlotView& f5_y_B_c1_view_ = run_.memory.B_c1[1];   // buffer f5.y@B.c1
   const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
-  dfg::Node<::Fir, 2> f4_node_;  // node f4 (Fir)
-  dfg::Node<::Fir, 2> f5_node_;  // node f5 (Fir)
+  dfg::Node<::Fir, 2> f4_node_;                                 // node f4 (Fir)
+  dfg::Node<::Fir, 2> f5_node_;                                 // node f5 (Fir)
 };
 
 Worker_B_c1::Worker_B_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("f4.y@B.c1", bytes_Block(params), 2);  // colour 0
-  storage_.emplace_back("f5.y@B.c1", bytes_Block(params), 2);  // colour 1
+  storage_.emplace_back("f4.y@B.c1", bytes_Block(params), 2);                     // colour 0
+  storage_.emplace_back("f5.y@B.c1", bytes_Block(params), 2);                     // colour 1
   storage_.emplace_back("src.x@B.c1", bytes_Block(params), run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_B_c1, storage_, run.memory.B_c1);
   f4_node_.actor.band = 4;
-  f4_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f4_node_.actor.init(f4_node_.ctx);
   f5_node_.actor.band = 5;
-  f5_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f5_node_.actor.init(f5_node_.ctx);
 }
 
@@ -243,7 +257,7 @@ void Worker_B_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
       f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
                     f4_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
@@ -265,11 +279,11 @@ class Worker_B_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];  // buffer f6.y@B.c2
-  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];  // buffer f7.y@B.c2
+  const dfg::SlotView& f6_y_B_c2_view_ = run_.memory.B_c2[0];   // buffer f6.y@B.c2
+  const dfg::SlotView& f7_y_B_c2_view_ = run_.memory.B_c2[1];   // buffer f7.y@B.c2
   const dfg::SlotView& src_x_B_c1_view_ = run_.memory.B_c1[2];  // buffer src.x@B.c1
-  dfg::Node<::Fir, 2> f6_node_;  // node f6 (Fir)
-  dfg::Node<::Fir, 2> f7_node_;  // node f7 (Fir)
+  dfg::Node<::Fir, 2> f6_node_;                                 // node f6 (Fir)
+  dfg::Node<::Fir, 2> f7_node_;                                 // node f7 (Fir)
 };
 
 Worker_B_c2::Worker_B_c2(Run& run) : CpuWorker(run) {
@@ -278,10 +292,10 @@ Worker_B_c2::Worker_B_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("f7.y@B.c2", bytes_Block(params), 2);  // colour 1
   run.publish(kPe_B_c2, storage_, run.memory.B_c2);
   f6_node_.actor.band = 6;
-  f6_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f6_node_.actor.init(f6_node_.ctx);
   f7_node_.actor.band = 7;
-  f7_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   f7_node_.actor.init(f7_node_.ctx);
 }
 
@@ -306,7 +320,7 @@ void Worker_B_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
       f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
                     f6_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
@@ -332,19 +346,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_c1>(run));
   workers.push_back(std::make_unique<Worker_B_c2>(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

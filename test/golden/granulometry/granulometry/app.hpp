@@ -28,13 +28,15 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Volume = uint8[SIDE * SIDE * SIDE]: elements and bytes per token.
-inline std::size_t elements_Volume(const Params&) { return static_cast<std::size_t>(param::SIDE * param::SIDE * param::SIDE); }
+inline std::size_t elements_Volume(const Params&) {
+  return param::SIDE * param::SIDE * param::SIDE;
+}
 inline std::size_t bytes_Volume(const Params& params) {
   return elements_Volume(params) * sizeof(std::uint8_t);
 }
 
 /// Counts = int64[OPENINGS]: elements and bytes per token.
-inline std::size_t elements_Counts(const Params&) { return static_cast<std::size_t>(param::OPENINGS); }
+inline std::size_t elements_Counts(const Params&) { return param::OPENINGS; }
 inline std::size_t bytes_Counts(const Params& params) {
   return elements_Counts(params) * sizeof(std::int64_t);
 }
@@ -43,20 +45,22 @@ inline std::size_t bytes_Counts(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, kTrack_A_g1_compute,
-  kTrack_A_g1_h2d, kTrack_A_g1_d2h,
+  kTrack_A_cpu = 1,
+  kTrack_A_g0_compute,
+  kTrack_A_g0_h2d,
+  kTrack_A_g0_d2h,
+  kTrack_A_g1_compute,
+  kTrack_A_g1_h2d,
+  kTrack_A_g1_d2h
 };
 inline constexpr std::array<const char*, 7> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h", "A.g1 compute", "A.g1 h2d", "A.g1 d2h",
-};
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h", "A.g1 compute", "A.g1 h2d", "A.g1 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -65,37 +69,43 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_read,  // node read (Reader) @ A.cpu
-  fire_curve,  // node curve (Curve) @ A.cpu
+  fire_read,                    // node read (Reader) @ A.cpu
+  fire_curve,                   // node curve (Curve) @ A.cpu
   copy_curve_head_delay_A_cpu,  // delay curve.head.delay@A.cpu <- head.counts@A.cpu
-  transfer_head_counts_A_cpu,  // transfer head.counts@A.g0 -> head.counts@A.cpu
-  transfer_head_eroded_A_cpu,  // transfer head.eroded@A.g0 -> head.eroded@A.cpu
-  transfer_read_volume_A_g0,  // transfer read.volume@A.cpu -> read.volume@A.g0
-  fire_head,  // node head (OpeningsHead) @ A.g0
-  transfer_head_eroded_A_g1,  // transfer head.eroded@A.cpu -> head.eroded@A.g1
-  transfer_tail_counts_A_cpu,  // transfer tail.counts@A.g1 -> tail.counts@A.cpu
-  fire_tail,  // node tail (OpeningsTail) @ A.g1
+  transfer_head_counts_A_cpu,   // transfer head.counts@A.g0 -> head.counts@A.cpu
+  transfer_head_eroded_A_cpu,   // transfer head.eroded@A.g0 -> head.eroded@A.cpu
+  transfer_read_volume_A_g0,    // transfer read.volume@A.cpu -> read.volume@A.g0
+  fire_head,                    // node head (OpeningsHead) @ A.g0
+  transfer_head_eroded_A_g1,    // transfer head.eroded@A.cpu -> head.eroded@A.g1
+  transfer_tail_counts_A_cpu,   // transfer tail.counts@A.g1 -> tail.counts@A.cpu
+  fire_tail,                    // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0, "node read (Reader) @ A.cpu"},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", "", 0, "node curve (Curve) @ A.cpu"},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr, nullptr, nullptr, 0, "delay curve.head.delay@A.cpu <- head.counts@A.cpu"},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Counts, "A.g0 -> A.cpu", nullptr, 0, "transfer head.counts@A.g0 -> head.counts@A.cpu"},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Volume, "A.g0 -> A.cpu", nullptr, 0, "transfer head.eroded@A.g0 -> head.eroded@A.cpu"},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", nullptr, 0, "transfer read.volume@A.cpu -> read.volume@A.g0"},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "head", "first=1 last=20", 0, "node head (OpeningsHead) @ A.g0"},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4, bytes_Volume, "A.cpu -> A.g1", nullptr, 0, "transfer head.eroded@A.cpu -> head.eroded@A.g1"},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6, bytes_Counts, "A.g1 -> A.cpu", nullptr, 0, "transfer tail.counts@A.g1 -> tail.counts@A.cpu"},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail", "first=21 last=40", 0, "node tail (OpeningsTail) @ A.g1"},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", "", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr,
+     nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Counts, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Volume, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Volume, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "head",
+     "first=1 last=20", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4,
+     bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6,
+     bytes_Counts, "A.g1 -> A.cpu", nullptr, 0},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail",
+     "first=21 last=40", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 7;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0},
-  };
+  return {{kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0}};
 }
 
 }  // namespace overlap
@@ -105,16 +115,24 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0, "node read (Reader) @ A.cpu"},
-    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", "", 0, "node curve (Curve) @ A.cpu"},
-    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, nullptr, 0, "delay curve.head.delay@A.cpu <- head.counts@A.cpu"},
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Counts, "A.g0 -> A.cpu", nullptr, 1, "transfer head.counts@A.g0 -> head.counts@A.cpu"},
-    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Volume, "A.g0 -> A.cpu", nullptr, 1, "transfer head.eroded@A.g0 -> head.eroded@A.cpu"},
-    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Volume, "A.cpu -> A.g0", nullptr, 1, "transfer read.volume@A.cpu -> read.volume@A.g0"},
-    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "head", "first=1 last=20", 0, "node head (OpeningsHead) @ A.g0"},
-    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3, bytes_Volume, "A.cpu -> A.g1", nullptr, 0, "transfer head.eroded@A.cpu -> head.eroded@A.g1"},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4, bytes_Counts, "A.g1 -> A.cpu", nullptr, 1, "transfer tail.counts@A.g1 -> tail.counts@A.cpu"},
-    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail", "first=21 last=40", 0, "node tail (OpeningsTail) @ A.g1"},
+    {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
+    {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", "", 0},
+    {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr,
+     nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Counts, "A.g0 -> A.cpu", nullptr, 1},
+    {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Volume, "A.g0 -> A.cpu", nullptr, 1},
+    {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Volume, "A.cpu -> A.g0", nullptr, 1},
+    {"firing", "head (OpeningsHead)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "head",
+     "first=1 last=20", 0},
+    {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3,
+     bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4,
+     bytes_Counts, "A.g1 -> A.cpu", nullptr, 1},
+    {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail",
+     "first=21 last=40", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;

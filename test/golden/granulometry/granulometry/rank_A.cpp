@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
 #include "curve.hpp"
 #include "reader.hpp"
@@ -20,8 +20,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -34,25 +35,31 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& curve_head_delay_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu
+  const dfg::SlotView& curve_head_delay_A_cpu_view_ =
+      run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu
   const dfg::SlotView& head_counts_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu
   const dfg::SlotView& read_volume_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu
   const dfg::SlotView& tail_counts_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu
-  dfg::Node<::Reader, 1> read_node_;  // node read (Reader)
-  dfg::Node<::Curve, 2> curve_node_;  // node curve (Curve)
+  dfg::Node<::Reader, 1> read_node_;                                    // node read (Reader)
+  dfg::Node<::Curve, 2> curve_node_;                                    // node curve (Curve)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("curve.head.delay@A.cpu", bytes_Counts(params), run.overlap ? 3 : 2);  // colour 0
-  storage_.emplace_back("head.counts@A.cpu", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back("head.eroded@A.cpu", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 2
-  storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 3
-  storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 4
+  storage_.emplace_back("curve.head.delay@A.cpu", bytes_Counts(params),
+                        run.overlap ? 3 : 2);  // colour 0
+  storage_.emplace_back("head.counts@A.cpu", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back("head.eroded@A.cpu", bytes_Volume(params),
+                        run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back("read.volume@A.cpu", bytes_Volume(params),
+                        run.overlap ? 2 : 1);  // colour 3
+  storage_.emplace_back("tail.counts@A.cpu", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 4
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  read_node_.set_port_elements({elements_Volume(params)});
+  read_node_.set_up(run.runtime_params, {elements_Volume(params)});
   read_node_.actor.init(read_node_.ctx);
-  curve_node_.set_port_elements({elements_Counts(params), elements_Counts(params)});
+  curve_node_.set_up(run.runtime_params, {elements_Counts(params), elements_Counts(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -79,8 +86,8 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
-    run_.end_phase();  // the end of transfer step 1
+    run_.end_phase();                                       // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 1
     items.run(no_overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
       read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
@@ -111,6 +118,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

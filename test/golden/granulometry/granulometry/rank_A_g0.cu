@@ -25,25 +25,29 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& head_counts_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu
-  const dfg::SlotView& head_counts_A_g0_view_ = run_.memory.A_g0[0];  // buffer head.counts@A.g0
+  const dfg::SlotView& head_counts_A_g0_view_ = run_.memory.A_g0[0];    // buffer head.counts@A.g0
   const dfg::SlotView& head_eroded_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu
-  const dfg::SlotView& head_eroded_A_g0_view_ = run_.memory.A_g0[1];  // buffer head.eroded@A.g0
+  const dfg::SlotView& head_eroded_A_g0_view_ = run_.memory.A_g0[1];    // buffer head.eroded@A.g0
   const dfg::SlotView& read_volume_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu
-  const dfg::SlotView& read_volume_A_g0_view_ = run_.memory.A_g0[2];  // buffer read.volume@A.g0
-  dfg::Node<::OpeningsHead, 3> head_node_;  // node head (OpeningsHead)
+  const dfg::SlotView& read_volume_A_g0_view_ = run_.memory.A_g0[2];    // buffer read.volume@A.g0
+  dfg::Node<::OpeningsHead, 3> head_node_;                              // node head (OpeningsHead)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "head.counts@A.g0", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(0, "head.eroded@A.g0", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back(0, "read.volume@A.g0", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back(0, "head.counts@A.g0", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back(0, "head.eroded@A.g0", bytes_Volume(params),
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "read.volume@A.g0", bytes_Volume(params),
+                        run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   head_node_.actor.first = 1;
   head_node_.actor.last = 20;
-  head_node_.set_port_elements({elements_Volume(params), elements_Volume(params), elements_Counts(params)});
+  head_node_.set_up(run.runtime_params,
+                    {elements_Volume(params), elements_Volume(params), elements_Counts(params)});
   head_node_.set_gpu(compute_, 0);
   head_node_.actor.init(head_node_.ctx);
 }

@@ -25,22 +25,24 @@ class Worker_A_g1 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& head_eroded_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu
-  const dfg::SlotView& head_eroded_A_g1_view_ = run_.memory.A_g1[0];  // buffer head.eroded@A.g1
+  const dfg::SlotView& head_eroded_A_g1_view_ = run_.memory.A_g1[0];    // buffer head.eroded@A.g1
   const dfg::SlotView& tail_counts_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu
-  const dfg::SlotView& tail_counts_A_g1_view_ = run_.memory.A_g1[1];  // buffer tail.counts@A.g1
-  dfg::Node<::OpeningsTail, 2> tail_node_;  // node tail (OpeningsTail)
+  const dfg::SlotView& tail_counts_A_g1_view_ = run_.memory.A_g1[1];    // buffer tail.counts@A.g1
+  dfg::Node<::OpeningsTail, 2> tail_node_;                              // node tail (OpeningsTail)
 };
 
 Worker_A_g1::Worker_A_g1(Run& run)
     : GpuWorker(run, kPe_A_g1, 1, {kTrack_A_g1_compute, kTrack_A_g1_h2d, kTrack_A_g1_d2h, 0}) {
   dfg::DeviceGuard device(1);
   const Params& params = run.params;
-  storage_.emplace_back(1, "head.eroded@A.g1", bytes_Volume(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(1, "tail.counts@A.g1", bytes_Counts(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(1, "head.eroded@A.g1", bytes_Volume(params),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back(1, "tail.counts@A.g1", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   tail_node_.actor.first = 21;
   tail_node_.actor.last = 40;
-  tail_node_.set_port_elements({elements_Volume(params), elements_Counts(params)});
+  tail_node_.set_up(run.runtime_params, {elements_Volume(params), elements_Counts(params)});
   tail_node_.set_gpu(compute_, 1);
   tail_node_.actor.init(tail_node_.ctx);
 }

@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = float[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(float);
 }
 
 /// State = float[1]: elements and bytes per token.
-inline std::size_t elements_State(const Params&) { return static_cast<std::size_t>(1); }
+inline std::size_t elements_State(const Params&) { return 1; }
 inline std::size_t bytes_State(const Params& params) {
   return elements_State(params) * sizeof(float);
 }
@@ -41,19 +41,13 @@ inline std::size_t bytes_State(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -63,23 +57,21 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_f_next_B_cpu,  // transfer f.next@A.cpu -> f.next@B.cpu
-  transfer_h_o_A_cpu,  // transfer h.o@B.cpu -> h.o@A.cpu
-  fire_h,  // node h (Hold) @ B.cpu
+  transfer_h_o_A_cpu,     // transfer h.o@B.cpu -> h.o@A.cpu
+  fire_h,                 // node h (Hold) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State, "A.cpu -> B.cpu", nullptr, 0, "transfer f.next@A.cpu -> f.next@B.cpu"},
-    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_State, "B.cpu -> A.cpu", nullptr, 0, "transfer h.o@B.cpu -> h.o@A.cpu"},
-    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 2, nullptr, "h", "", 0, "node h (Hold) @ B.cpu"},
+    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_State,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 2, nullptr, "h", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -88,9 +80,11 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State, "A.cpu -> B.cpu", nullptr, 0, "transfer f.next@A.cpu -> f.next@B.cpu"},
-    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_State, "B.cpu -> A.cpu", nullptr, 0, "transfer h.o@B.cpu -> h.o@A.cpu"},
-    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 1, nullptr, "h", "", 0, "node h (Hold) @ B.cpu"},
+    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_State,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 1, nullptr, "h", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

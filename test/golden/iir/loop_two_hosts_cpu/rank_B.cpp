@@ -9,23 +9,24 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "hold.hpp"
 
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -42,10 +43,10 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> h_o_A_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> f_next_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& f_next_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer f.next@B.cpu
-  const dfg::SlotView& h_o_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer h.o@B.cpu
-  dfg::Node<::Hold, 2> h_node_;  // node h (Hold)
+  const dfg::SlotView& h_o_B_cpu_view_ = run_.memory.B_cpu[1];     // buffer h.o@B.cpu
+  dfg::Node<::Hold, 2> h_node_;                                    // node h (Hold)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -53,21 +54,25 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   const Params& params = run.params;
   if (run.overlap) {
     storage_.emplace_back("f.next@B.cpu", bytes_State(params), 2);  // colour 0
-    storage_.emplace_back("h.o@B.cpu", bytes_State(params), 2);  // colour 1
+    storage_.emplace_back("h.o@B.cpu", bytes_State(params), 2);     // colour 1
     // from host A, tag 0
-    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_State(params), "f.next@A.cpu -> f.next@B.cpu");
+    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
     // to host A, tag 1
-    h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_State(params), "h.o@B.cpu -> h.o@A.cpu");
+    h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
   } else {
     storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);  // colour 0
-    storage_.emplace_back("h.o@B.cpu", bytes_State(params), 1);  // colour 1
+    storage_.emplace_back("h.o@B.cpu", bytes_State(params), 1);     // colour 1
     // from host A, tag 2
-    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_State(params), "f.next@A.cpu -> f.next@B.cpu");
+    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
     // to host A, tag 3
-    h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_State(params), "h.o@B.cpu -> h.o@A.cpu");
+    h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  h_node_.set_port_elements({elements_State(params), elements_State(params)});
+  h_node_.set_up(run.runtime_params, {elements_State(params), elements_State(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -116,7 +121,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
       h_node_.at(j);
       h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -137,19 +142,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "check.hpp"
 #include "signal.hpp"
@@ -25,8 +25,9 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -43,11 +44,11 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> s_x_B_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> f_y_A_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.y@A.cpu
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  dfg::Node<::Signal, 1> s_node_;  // node s (Signal)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Signal, 1> s_node_;                               // node s (Signal)
+  dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -57,23 +58,27 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 2);  // colour 1
     // from host B, tag 1
-    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params), "f.y@B.cpu -> f.y@A.cpu");
+    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
     // to host B, tag 0
-    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   } else {
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 1
     // from host B, tag 3
-    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params), "f.y@B.cpu -> f.y@A.cpu");
+    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
     // to host B, tag 2
-    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.a = 0.75f;
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.0f;
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -124,7 +129,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
       s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -146,19 +151,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

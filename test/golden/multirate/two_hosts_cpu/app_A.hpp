@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Frame = float[N]: elements and bytes per token.
-inline std::size_t elements_Frame(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Frame(const Params&) { return param::N; }
 inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(float);
 }
 
 /// Frame_x2 = float[N * 2]: elements and bytes per token.
-inline std::size_t elements_Frame_x2(const Params&) { return static_cast<std::size_t>(param::N * 2); }
+inline std::size_t elements_Frame_x2(const Params&) { return param::N * 2; }
 inline std::size_t bytes_Frame_x2(const Params& params) {
   return elements_Frame_x2(params) * sizeof(float);
 }
@@ -41,19 +41,13 @@ inline std::size_t bytes_Frame_x2(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -63,27 +57,25 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_b_high_B_cpu,  // transfer b.high@A.cpu -> b.high@B.cpu
-  transfer_b_low_B_cpu,  // transfer b.low@A.cpu -> b.low@B.cpu
-  fire_s,  // node s (Source) @ A.cpu
-  fire_d,  // node d (Decimate) @ A.cpu
-  fire_b,  // node b (Bank) @ A.cpu
+  transfer_b_low_B_cpu,   // transfer b.low@A.cpu -> b.low@B.cpu
+  fire_s,                 // node s (Source) @ A.cpu
+  fire_d,                 // node d (Decimate) @ A.cpu
+  fire_b,                 // node b (Bank) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.high@A.cpu -> b.high@B.cpu"},
-    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.low@A.cpu -> b.low@B.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0, "node d (Decimate) @ A.cpu"},
-    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0, "node b (Bank) @ A.cpu"},
+    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0},
+    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -92,11 +84,13 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.high@A.cpu -> b.high@B.cpu"},
-    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.low@A.cpu -> b.low@B.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0, "node d (Decimate) @ A.cpu"},
-    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0, "node b (Bank) @ A.cpu"},
+    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0},
+    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

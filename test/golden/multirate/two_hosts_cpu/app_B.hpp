@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Frame = float[N]: elements and bytes per token.
-inline std::size_t elements_Frame(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Frame(const Params&) { return param::N; }
 inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(float);
 }
 
 /// Frame_x2 = float[N * 2]: elements and bytes per token.
-inline std::size_t elements_Frame_x2(const Params&) { return static_cast<std::size_t>(param::N * 2); }
+inline std::size_t elements_Frame_x2(const Params&) { return param::N * 2; }
 inline std::size_t bytes_Frame_x2(const Params& params) {
   return elements_Frame_x2(params) * sizeof(float);
 }
@@ -41,19 +41,13 @@ inline std::size_t bytes_Frame_x2(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -63,29 +57,27 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_b_high_B_cpu,  // transfer b.high@A.cpu -> b.high@B.cpu
-  transfer_b_low_B_cpu,  // transfer b.low@A.cpu -> b.low@B.cpu
-  fire_ul,  // node ul (Interpolate) @ B.cpu
-  fire_uh,  // node uh (Interpolate) @ B.cpu
-  fire_m,  // node m (Sum) @ B.cpu
-  fire_k,  // node k (Check) @ B.cpu
+  transfer_b_low_B_cpu,   // transfer b.low@A.cpu -> b.low@B.cpu
+  fire_ul,                // node ul (Interpolate) @ B.cpu
+  fire_uh,                // node uh (Interpolate) @ B.cpu
+  fire_m,                 // node m (Sum) @ B.cpu
+  fire_k,                 // node k (Check) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.high@A.cpu -> b.high@B.cpu"},
-    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.low@A.cpu -> b.low@B.cpu"},
-    {"firing", "ul (Interpolate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "ul", "", 0, "node ul (Interpolate) @ B.cpu"},
-    {"firing", "uh (Interpolate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "uh", "", 0, "node uh (Interpolate) @ B.cpu"},
-    {"firing", "m (Sum)", "B.cpu", kTrack_B_cpu, 2, nullptr, "m", "", 0, "node m (Sum) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0, "node k (Check) @ B.cpu"},
+    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "ul (Interpolate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "ul", "", 0},
+    {"firing", "uh (Interpolate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "uh", "", 0},
+    {"firing", "m (Sum)", "B.cpu", kTrack_B_cpu, 2, nullptr, "m", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -94,12 +86,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.high@A.cpu -> b.high@B.cpu"},
-    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame, "A.cpu -> B.cpu", nullptr, 0, "transfer b.low@A.cpu -> b.low@B.cpu"},
-    {"firing", "ul (Interpolate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "ul", "", 0, "node ul (Interpolate) @ B.cpu"},
-    {"firing", "uh (Interpolate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "uh", "", 0, "node uh (Interpolate) @ B.cpu"},
-    {"firing", "m (Sum)", "B.cpu", kTrack_B_cpu, 1, nullptr, "m", "", 0, "node m (Sum) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "", 0, "node k (Check) @ B.cpu"},
+    {"transfer", "b.high@A.cpu -> b.high@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "b.low@A.cpu -> b.low@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Frame,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "ul (Interpolate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "ul", "", 0},
+    {"firing", "uh (Interpolate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "uh", "", 0},
+    {"firing", "m (Sum)", "B.cpu", kTrack_B_cpu, 1, nullptr, "m", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
 #include "consumer.hpp"
 #include "inc_cpu.hpp"
@@ -21,8 +21,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -37,26 +38,26 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 
   const dfg::SlotView& i1_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu
   const dfg::SlotView& i2_b_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer i2.b@A.cpu
-  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
-  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
-  dfg::Node<::IncCpu, 2> i1_node_;  // node i1 (Inc)
-  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
-  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;                              // node p (Producer)
+  dfg::Node<::IncCpu, 2> i1_node_;                               // node i1 (Inc)
+  dfg::Node<::IncCpu, 2> i2_node_;                               // node i2 (Inc)
+  dfg::Node<::Consumer, 1> c_node_;                              // node c (Consumer)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
+  storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);             // colour 0
   storage_.emplace_back("i2.b@A.cpu, p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
   i1_node_.actor.nb_loop = 100;
-  i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i1_node_.actor.init(i1_node_.ctx);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.actor.init(i2_node_.ctx);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -115,6 +116,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
+inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
@@ -35,19 +35,21 @@ inline std::size_t bytes_Matrix(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_c0, kPe_A_c1, kPe_A_c2, kPe_A_g0, kPeCount,
-};
+enum Pe : int { kPe_A_c0, kPe_A_c1, kPe_A_c2, kPe_A_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1", "A.c2", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
+  kTrack_A_c0 = 1,
+  kTrack_A_c1,
+  kTrack_A_c2,
+  kTrack_A_g0_compute,
+  kTrack_A_g0_h2d,
+  kTrack_A_g0_d2h
 };
-inline constexpr std::array<const char*, 6> kTrackNames = {
-    "A.c0", "A.c1", "A.c2", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
-};
+inline constexpr std::array<const char*, 6> kTrackNames = {"A.c0",         "A.c1",     "A.c2",
+                                                           "A.g0 compute", "A.g0 h2d", "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,29 +58,29 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_i2,  // node i2 (Inc) @ A.c0
-  fire_p,  // node p (Producer) @ A.c1
-  fire_c,  // node c (Consumer) @ A.c2
+  fire_i2,             // node i2 (Inc) @ A.c0
+  fire_p,              // node p (Producer) @ A.c1
+  fire_c,              // node c (Consumer) @ A.c2
   transfer_i1_b_A_c0,  // transfer i1.b@A.g0 -> i1.b@A.c0
-  transfer_p_m_A_g0,  // transfer p.m@A.c1 -> p.m@A.g0
-  fire_i1,  // node i1 (Inc) @ A.g0
+  transfer_p_m_A_g0,   // transfer p.m@A.c1 -> p.m@A.g0
+  fire_i1,             // node i1 (Inc) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "i2 (Inc)", "A.c0", kTrack_A_c0, 4, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.c0"},
-    {"firing", "p (Producer)", "A.c1", kTrack_A_c1, 0, nullptr, "p", "", 0, "node p (Producer) @ A.c1"},
-    {"firing", "c (Consumer)", "A.c2", kTrack_A_c2, 5, nullptr, "c", "", 0, "node c (Consumer) @ A.c2"},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.c0", "A.g0>A.c0", kTrack_A_g0_d2h, 3, bytes_Matrix, "A.g0 -> A.c0", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@A.c0"},
-    {"transfer", "p.m@A.c1 -> p.m@A.g0", "A.c1>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.c1 -> A.g0", nullptr, 0, "transfer p.m@A.c1 -> p.m@A.g0"},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
+    {"firing", "i2 (Inc)", "A.c0", kTrack_A_c0, 4, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "p (Producer)", "A.c1", kTrack_A_c1, 0, nullptr, "p", "", 0},
+    {"firing", "c (Consumer)", "A.c2", kTrack_A_c2, 5, nullptr, "c", "", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.c0", "A.g0>A.c0", kTrack_A_g0_d2h, 3, bytes_Matrix,
+     "A.g0 -> A.c0", nullptr, 0},
+    {"transfer", "p.m@A.c1 -> p.m@A.g0", "A.c1>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
+     "A.c1 -> A.g0", nullptr, 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 5;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_c2, kPe_A_g0}, {kPe_A_g0}, {kPe_A_c0}, {kPe_A_c0, kPe_A_c1},
-  };
+  return {{kPe_A_c2, kPe_A_g0}, {kPe_A_g0}, {kPe_A_c0}, {kPe_A_c0, kPe_A_c1}};
 }
 
 }  // namespace overlap
@@ -88,12 +90,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "i2 (Inc)", "A.c0", kTrack_A_c0, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.c0"},
-    {"firing", "p (Producer)", "A.c1", kTrack_A_c1, 0, nullptr, "p", "", 0, "node p (Producer) @ A.c1"},
-    {"firing", "c (Consumer)", "A.c2", kTrack_A_c2, 3, nullptr, "c", "", 0, "node c (Consumer) @ A.c2"},
-    {"transfer", "i1.b@A.g0 -> i1.b@A.c0", "A.g0>A.c0", kTrack_A_g0_d2h, 2, bytes_Matrix, "A.g0 -> A.c0", nullptr, 0, "transfer i1.b@A.g0 -> i1.b@A.c0"},
-    {"transfer", "p.m@A.c1 -> p.m@A.g0", "A.c1>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.c1 -> A.g0", nullptr, 0, "transfer p.m@A.c1 -> p.m@A.g0"},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
+    {"firing", "i2 (Inc)", "A.c0", kTrack_A_c0, 2, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "p (Producer)", "A.c1", kTrack_A_c1, 0, nullptr, "p", "", 0},
+    {"firing", "c (Consumer)", "A.c2", kTrack_A_c2, 3, nullptr, "c", "", 0},
+    {"transfer", "i1.b@A.g0 -> i1.b@A.c0", "A.g0>A.c0", kTrack_A_g0_d2h, 2, bytes_Matrix,
+     "A.g0 -> A.c0", nullptr, 0},
+    {"transfer", "p.m@A.c1 -> p.m@A.g0", "A.c1>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
+     "A.c1 -> A.g0", nullptr, 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

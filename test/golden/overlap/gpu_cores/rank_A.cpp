@@ -9,20 +9,21 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
+#include "consumer.hpp"
 #include "inc_cpu.hpp"
 #include "producer.hpp"
-#include "consumer.hpp"
 
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -37,16 +38,16 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 
   const dfg::SlotView& i1_b_A_c0_view_ = run_.memory.A_c0[0];  // buffer i1.b@A.c0
   const dfg::SlotView& i2_b_A_c0_view_ = run_.memory.A_c0[1];  // buffer i2.b@A.c0
-  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
+  dfg::Node<::IncCpu, 2> i2_node_;                             // node i2 (Inc)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("i1.b@A.c0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);  // colour 1
+  storage_.emplace_back("i2.b@A.c0", bytes_Matrix(params), 2);                    // colour 1
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.actor.init(i2_node_.ctx);
 }
 
@@ -66,7 +67,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.c0
       i2_node_.fire(j, i1_b_A_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
@@ -85,14 +86,14 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& p_m_A_c1_view_ = run_.memory.A_c1[0];  // buffer p.m@A.c1
-  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
+  dfg::Node<::Producer, 1> p_node_;                           // node p (Producer)
 };
 
 Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("p.m@A.c1", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
@@ -110,7 +111,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.c1
       p_node_.fire(j, p_m_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -128,13 +129,13 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& i2_b_A_c0_view_ = run_.memory.A_c0[1];  // buffer i2.b@A.c0
-  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
+  dfg::Node<::Consumer, 1> c_node_;                            // node c (Consumer)
 };
 
 Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
@@ -152,7 +153,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.c2
       c_node_.fire(j, i2_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
@@ -175,6 +176,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
+inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
@@ -35,19 +35,14 @@ inline std::size_t bytes_Matrix(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
-};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,30 +51,28 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_p,  // node p (Producer) @ A.cpu
-  fire_c,  // node c (Consumer) @ A.cpu
+  fire_p,               // node p (Producer) @ A.cpu
+  fire_c,               // node c (Consumer) @ A.cpu
   transfer_i2_b_A_cpu,  // transfer i2.b@A.g0 -> i2.b@A.cpu
-  transfer_p_m_A_g0,  // transfer p.m@A.cpu -> p.m@A.g0
-  fire_i1,  // node i1 (Inc) @ A.g0
-  fire_i2,  // node i2 (Inc) @ A.g0
+  transfer_p_m_A_g0,    // transfer p.m@A.cpu -> p.m@A.g0
+  fire_i1,              // node i1 (Inc) @ A.g0
+  fire_i2,              // node i2 (Inc) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 4, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
-    {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Matrix, "A.g0 -> A.cpu", nullptr, 0, "transfer i2.b@A.g0 -> i2.b@A.cpu"},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0, "transfer p.m@A.cpu -> p.m@A.g0"},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
-    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.g0"},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 4, nullptr, "c", "", 0},
+    {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Matrix,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0},
+    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0}, {kPe_A_cpu},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_g0}, {kPe_A_cpu}}; }
 
 }  // namespace overlap
 
@@ -88,12 +81,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 2, nullptr, "c", "", 0, "node c (Consumer) @ A.cpu"},
-    {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Matrix, "A.g0 -> A.cpu", nullptr, 0, "transfer i2.b@A.g0 -> i2.b@A.cpu"},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix, "A.cpu -> A.g0", nullptr, 0, "transfer p.m@A.cpu -> p.m@A.g0"},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0, "node i1 (Inc) @ A.g0"},
-    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ A.g0"},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 2, nullptr, "c", "", 0},
+    {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Matrix,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0},
+    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
+inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Matrix(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host C, one worker thread each.
-enum Pe : int {
-  kPe_C_cpu, kPeCount,
-};
+enum Pe : int { kPe_C_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"C.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_C_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "C.cpu",
-};
+enum Track : int { kTrack_C_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"C.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,23 +51,20 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_i1_b_C_cpu,  // transfer i1.b@B.cpu -> i1.b@C.cpu
-  fire_i2,  // node i2 (Inc) @ C.cpu
-  fire_c,  // node c (Consumer) @ C.cpu
+  fire_i2,              // node i2 (Inc) @ C.cpu
+  fire_c,               // node c (Consumer) @ C.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 3, bytes_Matrix, "B.cpu -> C.cpu", nullptr, 0, "transfer i1.b@B.cpu -> i1.b@C.cpu"},
-    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 4, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ C.cpu"},
-    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 4, nullptr, "c", "", 0, "node c (Consumer) @ C.cpu"},
+    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 3, bytes_Matrix,
+     "B.cpu -> C.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 4, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 4, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -82,9 +73,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 2, bytes_Matrix, "B.cpu -> C.cpu", nullptr, 0, "transfer i1.b@B.cpu -> i1.b@C.cpu"},
-    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 2, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ C.cpu"},
-    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 2, nullptr, "c", "", 0, "node c (Consumer) @ C.cpu"},
+    {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_C_cpu, 2, bytes_Matrix,
+     "B.cpu -> C.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "C.cpu", kTrack_C_cpu, 2, nullptr, "i2", "nb_loop=100", 0},
+    {"firing", "c (Consumer)", "C.cpu", kTrack_C_cpu, 2, nullptr, "c", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
 #include "consumer.hpp"
 #include "producer.hpp"
@@ -20,8 +20,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -35,18 +36,18 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& i2_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu
-  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
-  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
-  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;                              // node p (Producer)
+  dfg::Node<::Consumer, 1> c_node_;                              // node c (Consumer)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("i2.b@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);   // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  p_node_.set_port_elements({elements_Matrix(params)});
-  c_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -67,7 +68,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
       p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -92,6 +93,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

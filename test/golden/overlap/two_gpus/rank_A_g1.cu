@@ -24,11 +24,11 @@ class Worker_A_g1 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& i1_b_A_g0_view_ = run_.memory.A_g0[0];  // buffer i1.b@A.g0
-  const dfg::SlotView& i1_b_A_g1_view_ = run_.memory.A_g1[0];  // buffer i1.b@A.g1
+  const dfg::SlotView& i1_b_A_g0_view_ = run_.memory.A_g0[0];    // buffer i1.b@A.g0
+  const dfg::SlotView& i1_b_A_g1_view_ = run_.memory.A_g1[0];    // buffer i1.b@A.g1
   const dfg::SlotView& i2_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i2.b@A.cpu
-  const dfg::SlotView& i2_b_A_g1_view_ = run_.memory.A_g1[1];  // buffer i2.b@A.g1
-  dfg::Node<::Inc, 2> i2_node_;  // node i2 (Inc)
+  const dfg::SlotView& i2_b_A_g1_view_ = run_.memory.A_g1[1];    // buffer i2.b@A.g1
+  dfg::Node<::Inc, 2> i2_node_;                                  // node i2 (Inc)
 };
 
 Worker_A_g1::Worker_A_g1(Run& run)
@@ -40,7 +40,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   if (dfg::can_access_peer(1, 0)) dfg::enable_peer_access(1, 0);  // else staged by the driver
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.set_gpu(compute_, 1);
 }
 
@@ -81,7 +81,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_i2_b_A_cpu, d2h_, i2_b_A_cpu_view_.at(dfg::slot(c, 0, 1)),
                i2_b_A_g1_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(d2h_, peer_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                                // the end of transfer step 0
     items.fire(no_overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ A.g1
       i2_node_.fire(j, i1_b_A_g1_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_A_g1_view_.as<float>(dfg::slot(c, 0, 1)));

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
+inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
@@ -35,19 +35,14 @@ inline std::size_t bytes_Matrix(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPe_B_g0, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPe_B_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu", "B.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1, kTrack_B_g0_compute, kTrack_B_g0_h2d, kTrack_B_g0_d2h,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "B.cpu", "B.g0 compute", "B.g0 h2d", "B.g0 d2h",
-};
+enum Track : int { kTrack_B_cpu = 1, kTrack_B_g0_compute, kTrack_B_g0_h2d, kTrack_B_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"B.cpu", "B.g0 compute", "B.g0 h2d",
+                                                           "B.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,27 +52,26 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_i1_b_B_cpu,  // transfer i1.b@A.cpu -> i1.b@B.cpu
-  fire_c,  // node c (Consumer) @ B.cpu
-  transfer_i1_b_B_g0,  // transfer i1.b@B.cpu -> i1.b@B.g0
+  fire_c,               // node c (Consumer) @ B.cpu
+  transfer_i1_b_B_g0,   // transfer i1.b@B.cpu -> i1.b@B.g0
   transfer_i2_b_B_cpu,  // transfer i2.b@B.g0 -> i2.b@B.cpu
-  fire_i2,  // node i2 (Inc) @ B.g0
+  fire_i2,              // node i2 (Inc) @ B.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 4, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 8, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
-    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 5, bytes_Matrix, "B.cpu -> B.g0", nullptr, 0, "transfer i1.b@B.cpu -> i1.b@B.g0"},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 7, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 0, "transfer i2.b@B.g0 -> i2.b@B.cpu"},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 6, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.g0"},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 4, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 8, nullptr, "c", "", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 5, bytes_Matrix,
+     "B.cpu -> B.g0", nullptr, 0},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 7, bytes_Matrix,
+     "B.g0 -> B.cpu", nullptr, 0},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 6, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 8;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_B_g0}, {kPe_B_cpu},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_B_g0}, {kPe_B_cpu}}; }
 
 }  // namespace overlap
 
@@ -86,11 +80,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 3, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 1, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 5, nullptr, "c", "", 0, "node c (Consumer) @ B.cpu"},
-    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 4, bytes_Matrix, "B.cpu -> B.g0", nullptr, 0, "transfer i1.b@B.cpu -> i1.b@B.g0"},
-    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix, "B.g0 -> B.cpu", nullptr, 2, "transfer i2.b@B.g0 -> i2.b@B.cpu"},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0, "node i2 (Inc) @ B.g0"},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 3, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 1},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 5, nullptr, "c", "", 0},
+    {"transfer", "i1.b@B.cpu -> i1.b@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 4, bytes_Matrix,
+     "B.cpu -> B.g0", nullptr, 0},
+    {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix,
+     "B.g0 -> B.cpu", nullptr, 2},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 5;

@@ -9,23 +9,24 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/cuda/buffers.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "producer.hpp"
 
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -41,10 +42,10 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> i1_b_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& i1_b_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer i1.b@A.cpu
-  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer p.m@A.cpu
-  dfg::Node<::Producer, 1> p_node_;  // node p (Producer)
+  const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer p.m@A.cpu
+  dfg::Node<::Producer, 1> p_node_;                              // node p (Producer)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -52,17 +53,19 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   const Params& params = run.params;
   if (run.overlap) {
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 2);  // colour 0
-    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);  // colour 1
+    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 2);   // colour 1
     // to host B, tag 0
-    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Matrix(params),
+                             "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
     storage_.emplace_back("i1.b@A.cpu", bytes_Matrix(params), 1);  // colour 0
-    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);  // colour 1
+    storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), 1);   // colour 1
     // to host B, tag 1
-    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Matrix(params),
+                             "i1.b@A.cpu -> i1.b@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  p_node_.set_port_elements({elements_Matrix(params)});
+  p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -100,8 +103,8 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 1
-    run_.end_phase();  // the end of transfer step 2
+    run_.end_phase();                                    // the end of transfer step 1
+    run_.end_phase();                                    // the end of transfer step 2
     items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
       p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -121,19 +124,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   workers.push_back(make_A_g0(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

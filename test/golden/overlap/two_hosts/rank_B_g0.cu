@@ -25,10 +25,10 @@ class Worker_B_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& i1_b_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu
-  const dfg::SlotView& i1_b_B_g0_view_ = run_.memory.B_g0[0];  // buffer i1.b@B.g0
+  const dfg::SlotView& i1_b_B_g0_view_ = run_.memory.B_g0[0];    // buffer i1.b@B.g0
   const dfg::SlotView& i2_b_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu
-  const dfg::SlotView& i2_b_B_g0_view_ = run_.memory.B_g0[1];  // buffer i2.b@B.g0
-  dfg::Node<::Inc, 2> i2_node_;  // node i2 (Inc)
+  const dfg::SlotView& i2_b_B_g0_view_ = run_.memory.B_g0[1];    // buffer i2.b@B.g0
+  dfg::Node<::Inc, 2> i2_node_;                                  // node i2 (Inc)
 };
 
 Worker_B_g0::Worker_B_g0(Run& run)
@@ -39,7 +39,7 @@ Worker_B_g0::Worker_B_g0(Run& run)
   storage_.emplace_back(0, "i2.b@B.g0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_B_g0, storage_, run.memory.B_g0);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.set_gpu(compute_, 0);
 }
 
@@ -85,7 +85,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_i2_b_B_cpu, d2h_, i2_b_B_cpu_view_.at(dfg::slot(c, 0, 1)),
                i2_b_B_g0_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 2
+    run_.end_phase();                                                // the end of transfer step 2
     items.fire(no_overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ B.g0
       i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 1)));

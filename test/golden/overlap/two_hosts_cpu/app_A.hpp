@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return static_cast<std::size_t>(param::N * param::N); }
+inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Matrix(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,23 +51,20 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_i1_b_B_cpu,  // transfer i1.b@A.cpu -> i1.b@B.cpu
-  fire_p,  // node p (Producer) @ A.cpu
-  fire_i1,  // node i1 (Inc) @ A.cpu
+  fire_p,               // node p (Producer) @ A.cpu
+  fire_i1,              // node i1 (Inc) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0, "node i1 (Inc) @ A.cpu"},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -82,9 +73,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix, "A.cpu -> B.cpu", nullptr, 0, "transfer i1.b@A.cpu -> i1.b@B.cpu"},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, "node p (Producer) @ A.cpu"},
-    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0, "node i1 (Inc) @ A.cpu"},
+    {"transfer", "i1.b@A.cpu -> i1.b@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+    {"firing", "i1 (Inc)", "A.cpu", kTrack_A_cpu, 0, nullptr, "i1", "nb_loop=120", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

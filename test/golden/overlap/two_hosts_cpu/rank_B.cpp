@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "consumer.hpp"
 #include "inc_cpu.hpp"
@@ -25,8 +25,9 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -42,11 +43,11 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> i1_b_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& i1_b_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer i1.b@B.cpu
   const dfg::SlotView& i2_b_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer i2.b@B.cpu
-  dfg::Node<::IncCpu, 2> i2_node_;  // node i2 (Inc)
-  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
+  dfg::Node<::IncCpu, 2> i2_node_;                               // node i2 (Inc)
+  dfg::Node<::Consumer, 1> c_node_;                              // node c (Consumer)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -56,18 +57,20 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 0
-    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params),
+                             "i1.b@A.cpu -> i1.b@B.cpu");
   } else {
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 1
     // from host A, tag 1
-    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.cpu -> i1.b@B.cpu");
+    i1_b_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params),
+                             "i1.b@A.cpu -> i1.b@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   i2_node_.actor.nb_loop = 100;
-  i2_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i2_node_.actor.init(i2_node_.ctx);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -109,7 +112,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ B.cpu
       i2_node_.fire(j, i1_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -132,19 +135,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

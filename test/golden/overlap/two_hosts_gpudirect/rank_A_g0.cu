@@ -24,10 +24,10 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& i1_b_A_g0_view_ = run_.memory.A_g0[0];  // buffer i1.b@A.g0
+  const dfg::SlotView& i1_b_A_g0_view_ = run_.memory.A_g0[0];   // buffer i1.b@A.g0
   const dfg::SlotView& p_m_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer p.m@A.cpu
-  const dfg::SlotView& p_m_A_g0_view_ = run_.memory.A_g0[1];  // buffer p.m@A.g0
-  dfg::Node<::Inc, 2> i1_node_;  // node i1 (Inc)
+  const dfg::SlotView& p_m_A_g0_view_ = run_.memory.A_g0[1];    // buffer p.m@A.g0
+  dfg::Node<::Inc, 2> i1_node_;                                 // node i1 (Inc)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run)
@@ -35,10 +35,10 @@ Worker_A_g0::Worker_A_g0(Run& run)
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
   storage_.emplace_back(0, "i1.b@A.g0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(0, "p.m@A.g0", bytes_Matrix(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "p.m@A.g0", bytes_Matrix(params), run.overlap ? 2 : 1);   // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   i1_node_.actor.nb_loop = 120;
-  i1_node_.set_port_elements({elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
   i1_node_.set_gpu(compute_, 0);
 }
 
@@ -71,7 +71,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 1)),
                p_m_A_cpu_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                                // the end of transfer step 0
     items.fire(no_overlap::fire_i1, compute_, [&](std::int64_t j) {  // node i1 (Inc) @ A.g0
       i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));

@@ -9,24 +9,25 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/gpudirect.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/cuda/buffers.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "consumer.hpp"
 
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -39,14 +40,15 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  dfg::mpi::GpuDirect B_g0_gpudirect_;  // B.g0's end of the gpudirect transfers: device memory or staged
+  dfg::mpi::GpuDirect
+      B_g0_gpudirect_;  // B.g0's end of the gpudirect transfers: device memory or staged
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> i1_b_B_g0_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
-  const dfg::SlotView& i1_b_B_g0_view_ = run_.memory.B_g0[0];  // buffer i1.b@B.g0
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
+  const dfg::SlotView& i1_b_B_g0_view_ = run_.memory.B_g0[0];    // buffer i1.b@B.g0
   const dfg::SlotView& i2_b_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer i2.b@B.cpu
-  dfg::Node<::Consumer, 1> c_node_;  // node c (Consumer)
+  dfg::Node<::Consumer, 1> c_node_;                              // node c (Consumer)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -56,16 +58,18 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     // from host A, tag 0, into the memory of B.g0 (gpudirect)
-    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params),
+                            "i1.b@A.g0 -> i1.b@B.g0");
     B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   } else {
     storage_.emplace_back("i2.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     // from host A, tag 1, into the memory of B.g0 (gpudirect)
-    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params), "i1.b@A.g0 -> i1.b@B.g0");
+    i1_b_B_g0_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Matrix(params),
+                            "i1.b@A.g0 -> i1.b@B.g0");
     B_g0_gpudirect_.attach(*i1_b_B_g0_recv_);
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  c_node_.set_port_elements({elements_Matrix(params)});
+  c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -102,7 +106,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
       c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
@@ -122,19 +126,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   workers.push_back(make_B_g0(run));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

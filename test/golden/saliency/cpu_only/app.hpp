@@ -33,7 +33,9 @@ struct Params {
   ::std::int64_t CHECK = 100;
 };
 /// The values parse_flags returns, in the order of kRuntimeParams.
-inline Params params_of(const std::vector<std::int64_t>& values) { return Params{values[0], values[1], values[2]}; }
+inline Params params_of(const std::vector<std::int64_t>& values) {
+  return Params{values[0], values[1], values[2]};
+}
 
 /// Frame = uint8[H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
@@ -47,8 +49,8 @@ inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(std::uint8_t);
 }
 
-/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime params
-/// (and checked when the program starts: kRuntimeSizes).
+/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime
+/// params (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Spectrum(const Params& params) {
   return 2 * dfg::Size(params.H) * (dfg::Size(params.W) / 2 + 1);
 }
@@ -84,7 +86,7 @@ inline std::size_t bytes_Energy(const Params& params) {
 }
 
 /// Stats = float[4 * MAPS]: elements and bytes per token.
-inline std::size_t elements_Stats(const Params&) { return static_cast<std::size_t>(4 * param::MAPS); }
+inline std::size_t elements_Stats(const Params&) { return 4 * param::MAPS; }
 inline std::size_t bytes_Stats(const Params& params) {
   return elements_Stats(params) * sizeof(float);
 }
@@ -112,19 +114,13 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -135,28 +131,24 @@ namespace overlap {
 enum Entry : std::size_t {
   fire_camera,  // node camera (Camera) @ A.cpu
   fire_retina,  // node retina (Retina) @ A.cpu
-  fire_gabor,  // node gabor (GaborBank) @ A.cpu
-  fire_inter,  // node inter (Interactions) @ A.cpu
-  fire_norm,  // node norm (Normalizations) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
+  fire_gabor,   // node gabor (GaborBank) @ A.cpu
+  fire_inter,   // node inter (Interactions) @ A.cpu
+  fire_norm,    // node norm (Normalizations) @ A.cpu
+  fire_show,    // node show (Display) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, "node retina (Retina) @ A.cpu"},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.cpu"},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, "node inter (Interactions) @ A.cpu"},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -165,12 +157,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, "node retina (Retina) @ A.cpu"},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.cpu"},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, "node inter (Interactions) @ A.cpu"},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
 #include "camera.hpp"
 #include "cpu_stages.hpp"
@@ -21,12 +21,14 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
-/// A.cpu: nodes camera (Camera), retina (Retina), gabor (GaborBank), inter (Interactions), norm (Normalizations), show (Display).
+/// A.cpu: nodes camera (Camera), retina (Retina), gabor (GaborBank), inter (Interactions), norm
+/// (Normalizations), show (Display).
 class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
@@ -35,37 +37,46 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& camera_frame_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
+  const dfg::SlotView& camera_frame_A_cpu_view_ =
+      run_.memory.A_cpu[0];                                            // buffer camera.frame@A.cpu
   const dfg::SlotView& gabor_maps_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer gabor.maps@A.cpu
-  const dfg::SlotView& inter_energy_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer inter.energy@A.cpu
+  const dfg::SlotView& inter_energy_A_cpu_view_ =
+      run_.memory.A_cpu[1];                                             // buffer inter.energy@A.cpu
   const dfg::SlotView& inter_stats_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer inter.stats@A.cpu
-  const dfg::SlotView& norm_saliency_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer norm.saliency@A.cpu
-  const dfg::SlotView& retina_spectrum_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer retina.spectrum@A.cpu
-  dfg::Node<::Camera, 1> camera_node_;  // node camera (Camera)
-  dfg::Node<::RetinaCpu, 2> retina_node_;  // node retina (Retina)
-  dfg::Node<::GaborBankCpu, 2> gabor_node_;  // node gabor (GaborBank)
-  dfg::Node<::InteractionsCpu, 3> inter_node_;  // node inter (Interactions)
+  const dfg::SlotView& norm_saliency_A_cpu_view_ =
+      run_.memory.A_cpu[0];  // buffer norm.saliency@A.cpu
+  const dfg::SlotView& retina_spectrum_A_cpu_view_ =
+      run_.memory.A_cpu[1];                      // buffer retina.spectrum@A.cpu
+  dfg::Node<::Camera, 1> camera_node_;           // node camera (Camera)
+  dfg::Node<::RetinaCpu, 2> retina_node_;        // node retina (Retina)
+  dfg::Node<::GaborBankCpu, 2> gabor_node_;      // node gabor (GaborBank)
+  dfg::Node<::InteractionsCpu, 3> inter_node_;   // node inter (Interactions)
   dfg::Node<::NormalizationsCpu, 3> norm_node_;  // node norm (Normalizations)
-  dfg::Node<::Display, 1> show_node_;  // node show (Display)
+  dfg::Node<::Display, 1> show_node_;            // node show (Display)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("camera.frame@A.cpu, gabor.maps@A.cpu, norm.saliency@A.cpu", std::max({bytes_Frame(params), bytes_Maps(params), bytes_Saliency(params)}), 1);  // colour 0
-  storage_.emplace_back("inter.energy@A.cpu, retina.spectrum@A.cpu", std::max({bytes_Energy(params), bytes_Spectrum(params)}), 1);  // colour 1
-  storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);  // colour 2
+  storage_.emplace_back("camera.frame@A.cpu, gabor.maps@A.cpu, norm.saliency@A.cpu",
+                        std::max({bytes_Frame(params), bytes_Maps(params), bytes_Saliency(params)}),
+                        1);  // colour 0
+  storage_.emplace_back("inter.energy@A.cpu, retina.spectrum@A.cpu",
+                        std::max({bytes_Energy(params), bytes_Spectrum(params)}), 1);  // colour 1
+  storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);                  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  camera_node_.set_port_elements({elements_Frame(params)});
+  camera_node_.set_up(run.runtime_params, {elements_Frame(params)});
   camera_node_.actor.init(camera_node_.ctx);
-  retina_node_.set_port_elements({elements_Frame(params), elements_Spectrum(params)});
+  retina_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Spectrum(params)});
   retina_node_.actor.init(retina_node_.ctx);
-  gabor_node_.set_port_elements({elements_Spectrum(params), elements_Maps(params)});
+  gabor_node_.set_up(run.runtime_params, {elements_Spectrum(params), elements_Maps(params)});
   gabor_node_.actor.init(gabor_node_.ctx);
-  inter_node_.set_port_elements({elements_Maps(params), elements_Energy(params), elements_Stats(params)});
+  inter_node_.set_up(run.runtime_params,
+                     {elements_Maps(params), elements_Energy(params), elements_Stats(params)});
   inter_node_.actor.init(inter_node_.ctx);
-  norm_node_.set_port_elements({elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
+  norm_node_.set_up(run.runtime_params,
+                    {elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
   norm_node_.actor.init(norm_node_.ctx);
-  show_node_.set_port_elements({elements_Saliency(params)});
+  show_node_.set_up(run.runtime_params, {elements_Saliency(params)});
   show_node_.actor.init(show_node_.ctx);
 }
 
@@ -145,6 +156,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

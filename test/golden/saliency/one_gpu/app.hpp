@@ -33,7 +33,9 @@ struct Params {
   ::std::int64_t CHECK = 100;
 };
 /// The values parse_flags returns, in the order of kRuntimeParams.
-inline Params params_of(const std::vector<std::int64_t>& values) { return Params{values[0], values[1], values[2]}; }
+inline Params params_of(const std::vector<std::int64_t>& values) {
+  return Params{values[0], values[1], values[2]};
+}
 
 /// Frame = uint8[H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
@@ -47,8 +49,8 @@ inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(std::uint8_t);
 }
 
-/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime params
-/// (and checked when the program starts: kRuntimeSizes).
+/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime
+/// params (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Spectrum(const Params& params) {
   return 2 * dfg::Size(params.H) * (dfg::Size(params.W) / 2 + 1);
 }
@@ -84,7 +86,7 @@ inline std::size_t bytes_Energy(const Params& params) {
 }
 
 /// Stats = float[4 * MAPS]: elements and bytes per token.
-inline std::size_t elements_Stats(const Params&) { return static_cast<std::size_t>(4 * param::MAPS); }
+inline std::size_t elements_Stats(const Params&) { return 4 * param::MAPS; }
 inline std::size_t bytes_Stats(const Params& params) {
   return elements_Stats(params) * sizeof(float);
 }
@@ -112,19 +114,14 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
-};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -133,34 +130,32 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_camera,  // node camera (Camera) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
-  transfer_camera_frame_A_g0,  // transfer camera.frame@A.cpu -> camera.frame@A.g0
+  fire_camera,                   // node camera (Camera) @ A.cpu
+  fire_show,                     // node show (Display) @ A.cpu
+  transfer_camera_frame_A_g0,    // transfer camera.frame@A.cpu -> camera.frame@A.g0
   transfer_norm_saliency_A_cpu,  // transfer norm.saliency@A.g0 -> norm.saliency@A.cpu
-  fire_retina,  // node retina (Retina) @ A.g0
-  fire_gabor,  // node gabor (GaborBank) @ A.g0
-  fire_inter,  // node inter (Interactions) @ A.g0
-  fire_norm,  // node norm (Normalizations) @ A.g0
+  fire_retina,                   // node retina (Retina) @ A.g0
+  fire_gabor,                    // node gabor (GaborBank) @ A.g0
+  fire_inter,                    // node inter (Interactions) @ A.g0
+  fire_norm,                     // node norm (Normalizations) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 8> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 4, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
-    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g0 -> norm.saliency@A.cpu"},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
-    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g0"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 4, nullptr, "show", "", 0},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0},
+    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "norm", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0}, {kPe_A_cpu},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_g0}, {kPe_A_cpu}}; }
 
 }  // namespace overlap
 
@@ -169,14 +164,16 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 8> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 2, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
-    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g0 -> norm.saliency@A.cpu"},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
-    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g0"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 2, nullptr, "show", "", 0},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "norm.saliency@A.g0 -> norm.saliency@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Saliency, "A.g0 -> A.cpu", nullptr, 0},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0},
+    {"firing", "norm (Normalizations)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "norm", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
 #include "camera.hpp"
 #include "display.hpp"
@@ -20,8 +20,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -34,20 +35,24 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& camera_frame_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
-  const dfg::SlotView& norm_saliency_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu
+  const dfg::SlotView& camera_frame_A_cpu_view_ =
+      run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
+  const dfg::SlotView& norm_saliency_A_cpu_view_ =
+      run_.memory.A_cpu[1];             // buffer norm.saliency@A.cpu
   dfg::Node<::Camera, 1> camera_node_;  // node camera (Camera)
-  dfg::Node<::Display, 1> show_node_;  // node show (Display)
+  dfg::Node<::Display, 1> show_node_;   // node show (Display)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back("camera.frame@A.cpu", bytes_Frame(params),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back("norm.saliency@A.cpu", bytes_Saliency(params),
+                        run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  camera_node_.set_port_elements({elements_Frame(params)});
+  camera_node_.set_up(run.runtime_params, {elements_Frame(params)});
   camera_node_.actor.init(camera_node_.ctx);
-  show_node_.set_port_elements({elements_Saliency(params)});
+  show_node_.set_up(run.runtime_params, {elements_Saliency(params)});
   show_node_.actor.init(show_node_.ctx);
 }
 
@@ -69,7 +74,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                         // the end of transfer step 0
     items.run(no_overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
       camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
@@ -93,6 +98,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

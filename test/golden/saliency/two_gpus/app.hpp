@@ -33,7 +33,9 @@ struct Params {
   ::std::int64_t CHECK = 100;
 };
 /// The values parse_flags returns, in the order of kRuntimeParams.
-inline Params params_of(const std::vector<std::int64_t>& values) { return Params{values[0], values[1], values[2]}; }
+inline Params params_of(const std::vector<std::int64_t>& values) {
+  return Params{values[0], values[1], values[2]};
+}
 
 /// Frame = uint8[H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
@@ -47,8 +49,8 @@ inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(std::uint8_t);
 }
 
-/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime params
-/// (and checked when the program starts: kRuntimeSizes).
+/// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime
+/// params (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Spectrum(const Params& params) {
   return 2 * dfg::Size(params.H) * (dfg::Size(params.W) / 2 + 1);
 }
@@ -84,7 +86,7 @@ inline std::size_t bytes_Energy(const Params& params) {
 }
 
 /// Stats = float[4 * MAPS]: elements and bytes per token.
-inline std::size_t elements_Stats(const Params&) { return static_cast<std::size_t>(4 * param::MAPS); }
+inline std::size_t elements_Stats(const Params&) { return 4 * param::MAPS; }
 inline std::size_t bytes_Stats(const Params& params) {
   return elements_Stats(params) * sizeof(float);
 }
@@ -112,20 +114,21 @@ inline constexpr std::array<dfg::TokenSize<Params>, 5> kRuntimeSizes = {{
 }};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPe_A_g1, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0", "A.g1"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
 enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g1_compute, kTrack_A_g1_d2h,
-  kTrack_A_g1_peer,
+  kTrack_A_cpu = 1,
+  kTrack_A_g0_compute,
+  kTrack_A_g0_h2d,
+  kTrack_A_g1_compute,
+  kTrack_A_g1_d2h,
+  kTrack_A_g1_peer
 };
 inline constexpr std::array<const char*, 6> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g1 compute", "A.g1 d2h", "A.g1 peer",
-};
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g1 compute", "A.g1 d2h", "A.g1 peer"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -134,37 +137,39 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_camera,  // node camera (Camera) @ A.cpu
-  fire_show,  // node show (Display) @ A.cpu
-  transfer_camera_frame_A_g0,  // transfer camera.frame@A.cpu -> camera.frame@A.g0
-  fire_retina,  // node retina (Retina) @ A.g0
-  fire_gabor,  // node gabor (GaborBank) @ A.g0
-  fire_inter,  // node inter (Interactions) @ A.g0
-  transfer_inter_energy_A_g1,  // transfer inter.energy@A.g0 -> inter.energy@A.g1
-  transfer_inter_stats_A_g1,  // transfer inter.stats@A.g0 -> inter.stats@A.g1
+  fire_camera,                   // node camera (Camera) @ A.cpu
+  fire_show,                     // node show (Display) @ A.cpu
+  transfer_camera_frame_A_g0,    // transfer camera.frame@A.cpu -> camera.frame@A.g0
+  fire_retina,                   // node retina (Retina) @ A.g0
+  fire_gabor,                    // node gabor (GaborBank) @ A.g0
+  fire_inter,                    // node inter (Interactions) @ A.g0
+  transfer_inter_energy_A_g1,    // transfer inter.energy@A.g0 -> inter.energy@A.g1
+  transfer_inter_stats_A_g1,     // transfer inter.stats@A.g0 -> inter.stats@A.g1
   transfer_norm_saliency_A_cpu,  // transfer norm.saliency@A.g1 -> norm.saliency@A.cpu
-  fire_norm,  // node norm (Normalizations) @ A.g1
+  fire_norm,                     // node norm (Normalizations) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 6, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
-    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Energy, "A.g0 -> A.g1", nullptr, 0, "transfer inter.energy@A.g0 -> inter.energy@A.g1"},
-    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3, bytes_Stats, "A.g0 -> A.g1", nullptr, 0, "transfer inter.stats@A.g0 -> inter.stats@A.g1"},
-    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g1 -> norm.saliency@A.cpu"},
-    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g1"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 6, nullptr, "show", "", 0},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "inter", "", 0},
+    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3,
+     bytes_Energy, "A.g0 -> A.g1", nullptr, 0},
+    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 3,
+     bytes_Stats, "A.g0 -> A.g1", nullptr, 0},
+    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 5,
+     bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0},
+    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 4, nullptr, "norm", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0},
-  };
+  return {{kPe_A_g0, kPe_A_g1}, {kPe_A_cpu, kPe_A_g1}, {kPe_A_cpu, kPe_A_g0}};
 }
 
 }  // namespace overlap
@@ -174,16 +179,20 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, "node camera (Camera) @ A.cpu"},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 3, nullptr, "show", "", 0, "node show (Display) @ A.cpu"},
-    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame, "A.cpu -> A.g0", nullptr, 0, "transfer camera.frame@A.cpu -> camera.frame@A.g0"},
-    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0, "node retina (Retina) @ A.g0"},
-    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0, "node gabor (GaborBank) @ A.g0"},
-    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0, "node inter (Interactions) @ A.g0"},
-    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Energy, "A.g0 -> A.g1", nullptr, 0, "transfer inter.energy@A.g0 -> inter.energy@A.g1"},
-    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2, bytes_Stats, "A.g0 -> A.g1", nullptr, 0, "transfer inter.stats@A.g0 -> inter.stats@A.g1"},
-    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3, bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0, "transfer norm.saliency@A.g1 -> norm.saliency@A.cpu"},
-    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "norm", "", 0, "node norm (Normalizations) @ A.g1"},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 3, nullptr, "show", "", 0},
+    {"transfer", "camera.frame@A.cpu -> camera.frame@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Frame, "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "retina (Retina)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "retina", "", 0},
+    {"firing", "gabor (GaborBank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "gabor", "", 0},
+    {"firing", "inter (Interactions)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "inter", "", 0},
+    {"transfer", "inter.energy@A.g0 -> inter.energy@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2,
+     bytes_Energy, "A.g0 -> A.g1", nullptr, 0},
+    {"transfer", "inter.stats@A.g0 -> inter.stats@A.g1", "A.g0>A.g1", kTrack_A_g1_peer, 2,
+     bytes_Stats, "A.g0 -> A.g1", nullptr, 0},
+    {"transfer", "norm.saliency@A.g1 -> norm.saliency@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 3,
+     bytes_Saliency, "A.g1 -> A.cpu", nullptr, 0},
+    {"firing", "norm (Normalizations)", "A.g1", kTrack_A_g1_compute, 2, nullptr, "norm", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

@@ -24,14 +24,16 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& camera_frame_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer camera.frame@A.cpu
+  const dfg::SlotView& camera_frame_A_cpu_view_ =
+      run_.memory.A_cpu[0];                                            // buffer camera.frame@A.cpu
   const dfg::SlotView& camera_frame_A_g0_view_ = run_.memory.A_g0[0];  // buffer camera.frame@A.g0
-  const dfg::SlotView& gabor_maps_A_g0_view_ = run_.memory.A_g0[0];  // buffer gabor.maps@A.g0
+  const dfg::SlotView& gabor_maps_A_g0_view_ = run_.memory.A_g0[0];    // buffer gabor.maps@A.g0
   const dfg::SlotView& inter_energy_A_g0_view_ = run_.memory.A_g0[1];  // buffer inter.energy@A.g0
-  const dfg::SlotView& inter_stats_A_g0_view_ = run_.memory.A_g0[2];  // buffer inter.stats@A.g0
-  const dfg::SlotView& retina_spectrum_A_g0_view_ = run_.memory.A_g0[1];  // buffer retina.spectrum@A.g0
-  dfg::Node<::RetinaGpu, 2> retina_node_;  // node retina (Retina)
-  dfg::Node<::GaborBankGpu, 2> gabor_node_;  // node gabor (GaborBank)
+  const dfg::SlotView& inter_stats_A_g0_view_ = run_.memory.A_g0[2];   // buffer inter.stats@A.g0
+  const dfg::SlotView& retina_spectrum_A_g0_view_ =
+      run_.memory.A_g0[1];                      // buffer retina.spectrum@A.g0
+  dfg::Node<::RetinaGpu, 2> retina_node_;       // node retina (Retina)
+  dfg::Node<::GaborBankGpu, 2> gabor_node_;     // node gabor (GaborBank)
   dfg::Node<::InteractionsGpu, 3> inter_node_;  // node inter (Interactions)
 };
 
@@ -39,17 +41,23 @@ Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, 0, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "camera.frame@A.g0, gabor.maps@A.g0", std::max({bytes_Frame(params), bytes_Maps(params)}), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(0, "inter.energy@A.g0, retina.spectrum@A.g0", std::max({bytes_Energy(params), bytes_Spectrum(params)}), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back(0, "inter.stats@A.g0", bytes_Stats(params), run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back(0, "camera.frame@A.g0, gabor.maps@A.g0",
+                        std::max({bytes_Frame(params), bytes_Maps(params)}),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back(0, "inter.energy@A.g0, retina.spectrum@A.g0",
+                        std::max({bytes_Energy(params), bytes_Spectrum(params)}),
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "inter.stats@A.g0", bytes_Stats(params),
+                        run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
-  retina_node_.set_port_elements({elements_Frame(params), elements_Spectrum(params)});
+  retina_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Spectrum(params)});
   retina_node_.set_gpu(compute_, 0);
   retina_node_.actor.init(retina_node_.ctx);
-  gabor_node_.set_port_elements({elements_Spectrum(params), elements_Maps(params)});
+  gabor_node_.set_up(run.runtime_params, {elements_Spectrum(params), elements_Maps(params)});
   gabor_node_.set_gpu(compute_, 0);
   gabor_node_.actor.init(gabor_node_.ctx);
-  inter_node_.set_port_elements({elements_Maps(params), elements_Energy(params), elements_Stats(params)});
+  inter_node_.set_up(run.runtime_params,
+                     {elements_Maps(params), elements_Energy(params), elements_Stats(params)});
   inter_node_.set_gpu(compute_, 0);
   inter_node_.actor.init(inter_node_.ctx);
 }

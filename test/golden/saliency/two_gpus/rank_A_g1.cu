@@ -26,9 +26,10 @@ class Worker_A_g1 final : public dfg::GpuWorker<Run> {
 
   const dfg::SlotView& inter_energy_A_g0_view_ = run_.memory.A_g0[1];  // buffer inter.energy@A.g0
   const dfg::SlotView& inter_energy_A_g1_view_ = run_.memory.A_g1[0];  // buffer inter.energy@A.g1
-  const dfg::SlotView& inter_stats_A_g0_view_ = run_.memory.A_g0[2];  // buffer inter.stats@A.g0
-  const dfg::SlotView& inter_stats_A_g1_view_ = run_.memory.A_g1[1];  // buffer inter.stats@A.g1
-  const dfg::SlotView& norm_saliency_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu
+  const dfg::SlotView& inter_stats_A_g0_view_ = run_.memory.A_g0[2];   // buffer inter.stats@A.g0
+  const dfg::SlotView& inter_stats_A_g1_view_ = run_.memory.A_g1[1];   // buffer inter.stats@A.g1
+  const dfg::SlotView& norm_saliency_A_cpu_view_ =
+      run_.memory.A_cpu[1];  // buffer norm.saliency@A.cpu
   const dfg::SlotView& norm_saliency_A_g1_view_ = run_.memory.A_g1[2];  // buffer norm.saliency@A.g1
   dfg::Node<::NormalizationsGpu, 3> norm_node_;  // node norm (Normalizations)
 };
@@ -37,12 +38,16 @@ Worker_A_g1::Worker_A_g1(Run& run)
     : GpuWorker(run, kPe_A_g1, 1, {kTrack_A_g1_compute, 0, kTrack_A_g1_d2h, kTrack_A_g1_peer}) {
   dfg::DeviceGuard device(1);
   const Params& params = run.params;
-  storage_.emplace_back(1, "inter.energy@A.g1", bytes_Energy(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(1, "inter.stats@A.g1", bytes_Stats(params), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back(1, "norm.saliency@A.g1", bytes_Saliency(params), run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back(1, "inter.energy@A.g1", bytes_Energy(params),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back(1, "inter.stats@A.g1", bytes_Stats(params),
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(1, "norm.saliency@A.g1", bytes_Saliency(params),
+                        run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   if (dfg::can_access_peer(1, 0)) dfg::enable_peer_access(1, 0);  // else staged by the driver
-  norm_node_.set_port_elements({elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
+  norm_node_.set_up(run.runtime_params,
+                    {elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
   norm_node_.set_gpu(compute_, 1);
   norm_node_.actor.init(norm_node_.ctx);
 }

@@ -1,0 +1,1 @@
+inline constexpr std::size_t k$what$$a$[] = {$names$};

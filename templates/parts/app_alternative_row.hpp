@@ -1,0 +1,1 @@
+    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$},  // delta $delta$

@@ -1,0 +1,1 @@
+    {"$kind$", "$name$", "$where$", $track$, $first_cycle$, $bytes$, $profile$, $at$, $step$},

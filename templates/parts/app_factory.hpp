@@ -1,0 +1,1 @@
+std::unique_ptr<Worker> make_$pe$(Run& run);  // the worker of GPU $name$ ($file$)

@@ -1,0 +1,1 @@
+std::array<dfg::SlotView, $n$> $pe$;

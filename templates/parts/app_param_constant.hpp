@@ -1,0 +1,1 @@
+inline constexpr ::std::int64_t $name$ = $value$;

@@ -1,0 +1,1 @@
+  ::std::int64_t $name$ = $value$;

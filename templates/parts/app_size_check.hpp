@@ -1,0 +1,1 @@
+    {"$type$", "$elem$[$count$]", "$names$", sizeof($cxx$), count_$type$},

@@ -1,0 +1,1 @@
+using enum overlap::Entry;  // the same entries, in the same order

@@ -1,0 +1,1 @@
+find_package(CUDAToolkit REQUIRED)

@@ -1,0 +1,1 @@
+case $host$: return host_$id$::run_host(options, mpi);  // host $name$

@@ -1,0 +1,1 @@
+constexpr dfg::mpi::GpuUse kGpus_$id$[] = {$gpus$};

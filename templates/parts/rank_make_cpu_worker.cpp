@@ -1,0 +1,1 @@
+workers.push_back(std::make_unique<$cls$>(run$mpi$));

@@ -1,0 +1,1 @@
+workers.push_back(make_$pe$(run));

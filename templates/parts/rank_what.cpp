@@ -1,0 +1,1 @@
+main, the run's set-up, and the worker$s$ of $cpus$.

@@ -1,0 +1,1 @@
+the run's set-up, run_host, and the worker$s$ of $cpus$.
