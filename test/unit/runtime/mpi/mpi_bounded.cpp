@@ -89,8 +89,10 @@ void run(dfg::mpi::Session& mpi, bool staged, int tag) {
   }
   if (staged && copy.copied != want_copied)
     throw std::runtime_error("staged " + std::to_string(copy.copied) + " bytes, used " + std::to_string(want_copied));
-  std::cout << "ok: host " << (mpi.host() == 0 ? "A" : "B") << (staged ? " staged" : "") << ": " << used.size()
-            << " bounded tokens\n";
+  // One write per line: the two ranks' lines must not interleave.
+  const std::string line = std::string("ok: host ") + (mpi.host() == 0 ? "A" : "B") + (staged ? " staged" : "") +
+                           ": " + std::to_string(used.size()) + " bounded tokens\n";
+  std::cout << line << std::flush;
 }
 
 }  // namespace
