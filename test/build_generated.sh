@@ -46,6 +46,15 @@
 #   migration_tsan the live back-and-forth run built and run with ThreadSanitizer
 #   migration_gpu_build samples/migration/one_gpu.dfg (the scaler moving between a GPU and a CPU
 #                core) built with nvcc, warnings as errors; skipped without nvcc
+#   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
+#                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
+#                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
+#                both sync modes, the checker comparing every length and byte with the source's;
+#                also under ThreadSanitizer; with -D OVER=5 the source asks for 257 bytes in
+#                iteration 5: the run must stop there with the node, the iteration and the
+#                capacity; a decoder that drops a byte must fail at the first packet it shortens
+#   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
+#                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -430,6 +439,43 @@ case $case in
     build_cpu "$work/same/gen" "-Werror"
     if "$work/same/gen/build/app" --iterations 10 2>"$work/same.txt"; then fail "a source ignoring its firing passed the check"; fi
     grep -q "iteration 0, sample 64" "$work/same.txt" || fail "source ignoring its firing: $(cat "$work/same.txt")"
+    ;;
+  packets_run)
+    compile samples/packets/cpu_only.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/gen/build/app" --iterations 1000 $strategy --sync=$sync >"$work/out.txt" ||
+          fail "packets $strategy --sync=$sync"
+        grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" || fail "packets: $(cat "$work/out.txt")"
+      done
+    done
+    compile samples/packets/cpu_only.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    for strategy in "" --no-overlap; do
+      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 500 $strategy >/dev/null ||
+        fail "packets under tsan $strategy"
+    done
+    # A length over the capacity stops the run in its iteration.
+    compile samples/packets/cpu_only.dfg "$work/over" -D OVER=5
+    build_cpu "$work/over" "-Werror"
+    if "$work/over/build/app" --iterations 100 >/dev/null 2>"$work/over.txt"; then fail "a length over the capacity passed"; fi
+    grep -qx "error: node s (Source) @ A.c0, iteration 5: output 'out': length 257 is over the capacity 256 of its type" \
+      "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
+    # The checker checks the lengths: a decoder that drops the last byte fails at once.
+    mkdir -p "$work/wrong"
+    cp -r samples/packets/actors samples/packets/packets.dfg samples/packets/cpu_only.dfg "$work/wrong/"
+    sed -i 's|    out.resize(n);  // over the capacity: dfg::LengthError|    out.resize(n == 0 ? 0 : n - 1);|; s|for (std::uint8_t k = 0; k < in\[i\]; ++k) out\[o++\]|for (std::uint8_t k = 0; k < in[i] \&\& o < out.size(); ++k) out[o++]|' \
+      "$work/wrong/actors/rle.hpp"
+    compile "$work/wrong/cpu_only.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a short packet passed the check"; fi
+    grep -q "iteration 0: packet of length 10, expected 11" "$work/wrong.txt" || fail "short packet: $(cat "$work/wrong.txt")"
+    ;;
+  packets_gpu_build)
+    find_nvcc
+    compile samples/packets/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   iir_gpu_build)
     find_nvcc

@@ -33,6 +33,10 @@
 #               strategies and sync modes: the checker sees every iteration once, in order, equal
 #               to the sequential reference; a bad --migrate and --migrate-control are refused on
 #               every rank, exit 1, the message printed exactly once
+#   packets     samples/packets/two_hosts_cpu.dfg (run-length coded packets of a bounded type, each
+#               crossing to host B as its used bytes, received at the capacity) built with g++
+#               -Werror, mpiexec -n 2, both strategies and sync modes, the checker on host B
+#               comparing every packet's length and bytes with the source's
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier)
@@ -204,6 +208,19 @@ EOF
     build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"
     run_all 3 "$work/gen/build/app"
     DFG_HOSTMAP=C=0,A=1,B=2 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 || fail "DFG_HOSTMAP"
+    ;;
+  packets)
+    "$dfgc" compile samples/packets/two_hosts_cpu.dfg -o "$work/gen"
+    cmake -S "$work/gen" -B "$work/gen/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$work/gen/build" -j 2
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$mpiexec" -n 2 "$work/gen/build/app" --iterations 1000 $strategy --sync=$sync >"$work/out.txt" ||
+          fail "packets $strategy --sync=$sync"
+        grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" || fail "packets: $(cat "$work/out.txt")"
+      done
+    done
     ;;
   abort)
     build_cpu test/hosts/failing_hosts.dfg "$work/gen"

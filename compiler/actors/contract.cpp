@@ -229,6 +229,7 @@ class ContractChecker {
   void check_callable(const clang::CXXMethodDecl& method, const char* name);
   void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
+  void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature);
   void check_initial_methods(const clang::CXXRecordDecl& record);
@@ -488,8 +489,44 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
   }
 }
 
+/// The element type T of `dfg::Bounded<T>`, or null for any other type.
+const clang::TemplateArgument* bounded_arg(clang::QualType type) {
+  const auto* spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  if (!spec || spec->getQualifiedNameAsString() != "dfg::Bounded" || spec->getTemplateArgs().size() != 1)
+    return nullptr;
+  const clang::TemplateArgument& arg = spec->getTemplateArgs()[0];
+  return arg.getKind() == clang::TemplateArgument::Type ? &arg : nullptr;
+}
+
+/// A port of a bounded type is passed as `dfg::Bounded<const T>` (input) or `dfg::Bounded<T>`
+/// (output), by value: the elements and the token's length (dfg/bounded.hpp).
+void ContractChecker::check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port_index) {
+  const ir::Port& port = actor_.ports[port_index];
+  const bool input = port.dir == ir::PortDir::in;
+  const ir::TokenType& t = program_.types[port.type];
+  std::string expected = fmt::format("dfg::Bounded<{}{}>", input ? "const " : "", ir::cxx_name(t.elem));
+  clang::QualType type = param.getType();
+  std::string actual = type.getAsString(ast_.getPrintingPolicy());
+  const clang::TemplateArgument* arg = bounded_arg(type);
+  std::string message;
+  if (!arg || type->isReferenceType() || type.isVolatileQualified())
+    message = fmt::format("parameter '{}' of 'fire' has type '{}', but port '{}' has bounded type "
+                          "'{}', passed by value with its length: declare it '{}'",
+                          port.name, actual, port.name, t.name, expected);
+  else if (!is_elem_pointee(ast_, arg->getAsType(), t.elem) ||
+           arg->getAsType().isConstQualified() != input)
+    message = fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' of bounded type "
+                          "'{}' is passed as '{}'",
+                          port.name, actual, input ? "input" : "output", port.name, t.name, expected);
+  if (message.empty()) return;
+  auto d = error(where_.range(param.getSourceRange()), std::move(message));
+  note_port(d, port_index);
+}
+
 void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uint32_t port_index) {
   const ir::Port& port = actor_.ports[port_index];
+  if (program_.types[port.type].bounded) return check_bounded_param(param, port_index);
   bool input = port.dir == ir::PortDir::in;
   ir::ElemType elem = program_.types[port.type].elem;
   std::string expected = fmt::format("{}{} *", input ? "const " : "", ir::cxx_name(elem));

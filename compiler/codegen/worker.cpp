@@ -315,8 +315,9 @@ class WorkerPrinter {
                  {"name", fmt::format("{}", fmt::join(c.members, ", "))},
                  {"bytes", colour_bytes(c)},
                  {"slots", slots},
+                 {"lengths", c.lengths ? ", dfg::kWithLengths" : ""},
                  {"index", std::to_string(c.index)}},
-                "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$);  // colour $index$\n");
+                "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$$lengths$);  // colour $index$\n");
     }
     if (!gpu_ && !both) endpoints(strategy);
   }
@@ -490,8 +491,9 @@ class WorkerPrinter {
   // ---- one emitter per kind of step ----
 
   static std::string slot(const SlotRef& r) { return fmt::format("dfg::slot(c, {}, {})", r.lag, r.slots); }
+  /// A slot's first byte; of a bounded buffer, the slot with its length cell (dfg::SlotToken).
   std::string at(const StrategyPlan& sm, const SlotRef& r) const {
-    return fmt::format("{}.at({})", buffer_local(sm, r.buffer), slot(r));
+    return fmt::format("{}.{}({})", buffer_local(sm, r.buffer), sm.buffers[r.buffer].bounded ? "token" : "at", slot(r));
   }
   static std::string bytes_of(const Entry& e) { return fmt::format("bytes_{}(run_.params)", e.type); }
 
@@ -550,6 +552,10 @@ class WorkerPrinter {
       const PortRef& ref = e.ports[port];
       std::string arg = fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
                                     ref.elem, slot(ref.slot));
+      // A bounded token: its elements, its length cell, its capacity and the port's name.
+      if (sm.buffers[ref.slot.buffer].bounded)
+        arg = fmt::format("{}.bounded<{}{}>({}, elements_{}(run_.params), \"{}\")", buffer_local(sm, ref.slot.buffer),
+                          ref.input ? "const " : "", ref.elem, slot(ref.slot), ref.type, ref.port);
       // In its first iterations the node reads the initial tokens.
       if (ref.initial)
         arg = fmt::format("j < {} ? {}.slot_as<const {}>(static_cast<std::size_t>(j)) : {}", ref.initial,

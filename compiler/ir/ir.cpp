@@ -116,8 +116,9 @@ std::string dump(const Program& p) {
     out += '\n';
   }
   for (const TokenType& t : p.types)
-    out += fmt::format("type {} = {}[{}]  // {} elements{}, {} bytes\n", t.name, spec_name(t.elem),
-                       t.count.text, t.count.value, t.count.runtime ? " by default" : "", t.bytes());
+    out += fmt::format("type {} = {}[{}{}]  // {}{} elements{}, {} bytes\n", t.name, spec_name(t.elem),
+                       t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "", t.count.value,
+                       t.count.runtime ? " by default" : "", t.bytes());
   for (const Actor& a : p.dfg.actors) {
     out += fmt::format("actor {}\n", a.name);
     for (const Port& port : a.ports)

@@ -75,8 +75,11 @@ struct Param {
 struct TokenType {
   std::string name;
   ElemType elem = ElemType::f32;
-  SizeExpr count;  ///< elements per token
+  SizeExpr count;  ///< elements per token; of a bounded type, the capacity
   SourceLoc loc;
+  /// `uint8[<= N]`: each token holds 0 to `count` elements, its length travelling with it.
+  /// Buffers are sized at the capacity; transfers move the used bytes only.
+  bool bounded = false;
   std::int64_t bytes() const { return count.value * static_cast<std::int64_t>(elem_size(elem)); }
 };
 

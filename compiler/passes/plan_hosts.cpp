@@ -169,6 +169,7 @@ class StrategyBuilder {
       x.name = b.name;
       x.ident = unique(taken, identifier(b.name));
       x.type = p_.types[b.type].name;
+      x.bounded = p_.types[b.type].bounded;
       x.pe = c.pe;
       x.colour = c.index;
       x.colour_lag = b.colour_lag;
@@ -305,6 +306,7 @@ class StrategyBuilder {
         x.members.push_back(buffer_name(b));
         types.insert(out_.buffers[b].type);
         texts.insert(s_.buffers[b].bytes_text);
+        x.lengths |= out_.buffers[b].bounded;
       }
       x.types.assign(types.begin(), types.end());
       x.bytes_text = texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
@@ -886,8 +888,9 @@ std::string dump(const HostPlans& plans) {
         for (ir::PeId q : sp.neighbours[pe]) ns.push_back(h.pe(q).name);
         out += fmt::format("      neighbours{}{}\n", ns.empty() ? "" : " ", fmt::join(ns, " "));
         for (const PlanColour& c : sp.storage[pe])
-          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults: {}\n", c.index,
-                             fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes, fmt::join(c.members, " "));
+          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}: {}\n", c.index,
+                             fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes,
+                             c.lengths ? ", with lengths" : "", fmt::join(c.members, " "));
         for (ir::BufferId b : sp.touched[pe]) {
           const PlanBuffer& x = sp.buffers[b];
           out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name, x.ident,

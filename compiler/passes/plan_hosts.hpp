@@ -87,6 +87,9 @@ struct PlanBuffer {
   std::uint32_t colour_lag = 0;  ///< added to every access's lag
   std::uint32_t slots = 1;       ///< the colour's slots
   std::uint32_t depth = 1;       ///< the buffer's own slots
+  /// Its type is bounded (`uint8[<= N]`): each slot's length travels in its colour's length
+  /// cells, and transfers move the used bytes only.
+  bool bounded = false;
 };
 
 /// One access to a buffer: in cycle c it uses slot (c - lag) mod slots of colour `colour` of PE
@@ -123,6 +126,7 @@ struct PlanColour {
   std::string bytes_text;            ///< the same as an expression of the params
   std::int64_t bytes = 0;            ///< per slot, at the defaults of the runtime params
   std::uint32_t slots = 1;
+  bool lengths = false;  ///< a member is bounded: the allocation keeps a length cell per slot
 };
 
 /// One firing, transfer or delay copy: an entry of the window table.

@@ -58,6 +58,12 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
   for (const ast::PortDecl& p : a.ports) {
     auto type = types.names.resolve(p.type, diags);
     const std::uint32_t rate = check_rate(p, count, sources, diags);
+    if (type && types.types[*type].bounded && rate != 1) {
+      error_at(diags, span_of(*p.rate, sources),
+               fmt::format("port '{}' of bounded type '{}' has rate {}; a port of a bounded type "
+                           "moves one token per firing",
+                           p.name.name, types.types[*type].name, rate));
+    }
     if (!names.declare(p.name, actor.ports.size(), diags)) continue;
     check_cxx_name(p.name, "port", diags);
     ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;

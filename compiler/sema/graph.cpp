@@ -47,7 +47,8 @@ struct End {
 };
 
 std::string describe(const ir::TokenType& t) {
-  return fmt::format("{}[{}] ({} elements{})", ir::spec_name(t.elem), t.count.text, t.count.value,
+  return fmt::format("{}[{}{}] ({} elements{}{})", ir::spec_name(t.elem), t.bounded ? "<= " : "",
+                     t.count.text, t.count.value, t.bounded ? " at most" : "",
                      t.count.runtime ? " by default" : "");
 }
 
@@ -188,6 +189,13 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   if (!e.delay) return true;
   auto count = count_.eval(e.delay.get());
   if (!count || !count_.require_fixed(*count, "a delay")) return false;
+  if (const ir::TokenType& t = types_.types[edge.type]; t.bounded) {
+    error_at(diags_, span_of(*e.delay, sources_),
+             fmt::format("edge {} -> {} carries bounded type '{}': initial tokens of a bounded "
+                         "type are not supported",
+                         qualified(e.src), qualified(e.dst), t.name));
+    return false;
+  }
   if (count->integer < 1 || count->integer > kMaxDelay) {
     error_at(diags_, span_of(*e.delay, sources_),
              fmt::format("a delay is 1 to {} initial tokens, not {}{}", kMaxDelay, count->integer,

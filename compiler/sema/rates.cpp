@@ -182,6 +182,15 @@ class Solver {
     auto [it, fresh] = made_.try_emplace({base, tokens}, 0);
     if (!fresh) return it->second;
     const ir::TokenType t = p_.types[base];
+    if (t.bounded) {
+      // One length per slot: a block of several bounded tokens would need one per token.
+      diags_.error(node.loc,
+                   fmt::format("node '{}' fires {} times per iteration, so its port of bounded type "
+                               "'{}' would move {} tokens per iteration; a bounded type moves one",
+                               node.name, node.repetitions, t.name, tokens),
+                   static_cast<std::uint32_t>(node.name.size()));
+      return std::nullopt;
+    }
     if (tokens > kMaxRepetitions) return too_large_block(node, t, tokens);
     ir::TokenType block;
     block.elem = t.elem;

@@ -60,7 +60,8 @@ bool compatible(const ir::TokenType& a, const ir::TokenType& b) {
   // Types are structural: two names for the same element type and size are one type. A size
   // that depends on a runtime param must be the same expression, as equal defaults may differ
   // once the program sets the param.
-  if (a.elem != b.elem || a.count.value != b.count.value || a.count.runtime != b.count.runtime)
+  if (a.elem != b.elem || a.bounded != b.bounded || a.count.value != b.count.value ||
+      a.count.runtime != b.count.runtime)
     return false;
   return !a.count.runtime || a.count.text == b.count.text;
 }
@@ -77,7 +78,7 @@ TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceMa
       auto count = check_count(t, elem, eval, params, sources, diags);
       if (!declared) continue;
       table.types.push_back({t.name.name, elem.value_or(ir::ElemType::f32),
-                             count.value_or(ir::SizeExpr{}), t.name.loc});
+                             count.value_or(ir::SizeExpr{}), t.name.loc, t.bounded});
       table.ok.push_back(elem && count);
     }
   }

@@ -56,11 +56,13 @@ struct ParamDecl {
   SourceLoc loc;
 };
 
-/// `type Matrix = float[N * N];`
+/// `type Matrix = float[N * N];`, or a bounded type `type Packet = uint8[<= 1500];` whose tokens
+/// hold 0 to `count` elements each, the length travelling with the token.
 struct TypeDecl {
   Ident name;
   Ident elem;  ///< element type name as written: float, double, int8..int64, uint8..uint64
-  ExprPtr count;
+  ExprPtr count;  ///< the elements per token; of a bounded type, the capacity
+  bool bounded = false;
   SourceLoc loc;
 };
 

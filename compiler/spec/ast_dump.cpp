@@ -177,7 +177,8 @@ std::string dump(const Module& module, const SourceManager& sources) {
   }
   for (const TypeDecl& t : module.types)
     items.push_back({t.loc,
-                     fmt::format("type {} = {}[{}]", t.name.name, t.elem.name, expr_text(*t.count)),
+                     fmt::format("type {} = {}[{}{}]", t.name.name, t.elem.name, t.bounded ? "<= " : "",
+                                 expr_text(*t.count)),
                      {}});
   for (const ActorDecl& a : module.actors) items.push_back(actor_item(a));
   for (const ArchDecl& a : module.archs) items.push_back(arch_item(a));

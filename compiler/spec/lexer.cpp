@@ -44,6 +44,7 @@ std::string_view spelling(Tok kind) {
     case Tok::percent: return "%";
     case Tok::arrow: return "->";
     case Tok::bidir_arrow: return "<->";
+    case Tok::less_equal: return "<=";
     case Tok::unknown: return "unknown token";
   }
   return "token";
@@ -291,6 +292,11 @@ void Lexer::lex_punctuation(Token& t) {
   if (c == '<' && peek(1) == '-' && peek(2) == '>') {
     t.kind = Tok::bidir_arrow;
     pos_ += 3;
+    return;
+  }
+  if (c == '<' && peek(1) == '=') {
+    t.kind = Tok::less_equal;
+    pos_ += 2;
     return;
   }
   for (const auto& p : kSingle) {

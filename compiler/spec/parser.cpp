@@ -402,7 +402,7 @@ bool Parser::parse_tune_range(ast::ParamDecl& param) {
   return param.tune_max && expect_closing(Tok::r_bracket, open, "after the range");
 }
 
-// type := 'type' IDENT '=' IDENT '[' expr ']' ';'
+// type := 'type' IDENT '=' IDENT '[' [ '<=' ] expr ']' ';'
 bool Parser::parse_type() {
   ast::TypeDecl d;
   d.loc = tok_.loc;
@@ -413,6 +413,10 @@ bool Parser::parse_type() {
   if (!elem) return false;
   SourceLoc open = tok_.loc;
   if (!expect(Tok::l_bracket, fmt::format("after element type '{}'", elem->name))) return false;
+  if (at(Tok::less_equal)) {
+    d.bounded = true;
+    advance();
+  }
   d.count = parse_expr();
   if (!d.count || !expect_closing(Tok::r_bracket, open, "after element count")) return false;
   d.name = std::move(*name);

@@ -37,6 +37,7 @@ enum class Tok {
   percent,      // %
   arrow,        // ->
   bidir_arrow,  // <->
+  less_equal,   // <=
   unknown,      // text the lexer reported as an error (a stray character, an unterminated string)
 };
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dfg/bounded.hpp"
 #include "dfg/bytes.hpp"
 
 namespace dfg {
@@ -67,6 +68,11 @@ class HostBuffer {
     if (data_ == nullptr) throw AllocError(detail::alloc_message(name, total));
     std::memset(data_, 0, total);
   }
+  /// The same, and one length cell per slot (a colour of bounded tokens), all zero.
+  HostBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots, WithLengths)
+      : HostBuffer(name, slot_bytes, slots) {
+    lengths_ = SlotLengths(slots);
+  }
 
   ~HostBuffer() { std::free(data_); }
 
@@ -91,9 +97,12 @@ class HostBuffer {
   std::size_t stride() const noexcept { return stride_; }
   std::size_t bytes() const noexcept { return bytes_; }
   const std::string& name() const noexcept { return name_; }
+  /// The slots' length cells; null unless built with dfg::kWithLengths.
+  std::uint64_t* lengths() const noexcept { return lengths_.data(); }
 
  private:
   void swap(HostBuffer& o) noexcept {
+    std::swap(lengths_, o.lengths_);
     std::swap(name_, o.name_);
     std::swap(data_, o.data_);
     std::swap(slot_bytes_, o.slot_bytes_);
@@ -108,6 +117,7 @@ class HostBuffer {
   std::size_t slots_ = 0;
   std::size_t stride_ = 0;
   std::size_t bytes_ = 0;
+  SlotLengths lengths_;
 };
 
 }  // namespace dfg

@@ -8,7 +8,11 @@
 ///     i1.fire(p_m.as<const float>(dfg::slot(c, 1, 2)), ...);  // read what cycle c - 1 wrote
 ///
 /// A SlotView is the (base, stride) of one allocation (HostBuffer, PinnedBuffer, DeviceBuffer),
-/// so that every worker can address the storage of every PE it shares memory with.
+/// so that every worker can address the storage of every PE it shares memory with; for an
+/// allocation of bounded tokens also its length cells (dfg/bounded.hpp):
+///
+///     fire(j, p_m.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), 1500, "in"));
+///     items.copy(entry, h2d_, dst.token(dfg::slot(c, 0, 2)), src.token(dfg::slot(c, 1, 2)));
 ///
 /// Guarantees: pure, noexcept, no allocation, no synchronisation: which thread touches which
 /// slot in which cycle is the schedule's business.
@@ -16,6 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "dfg/bounded.hpp"
 
 namespace dfg {
 
@@ -28,13 +34,13 @@ constexpr std::size_t slot(std::int64_t cycle, std::int64_t lag, std::int64_t sl
 class SlotView {
  public:
   constexpr SlotView() noexcept = default;
-  constexpr SlotView(void* base, std::size_t stride) noexcept
-      : base_(static_cast<std::byte*>(base)), stride_(stride) {}
+  constexpr SlotView(void* base, std::size_t stride, std::uint64_t* lengths = nullptr) noexcept
+      : base_(static_cast<std::byte*>(base)), stride_(stride), lengths_(lengths) {}
 
-  /// The view of a buffer's storage (anything with data() and stride()).
+  /// The view of a buffer's storage (anything with data(), stride() and lengths()).
   template <class Buffer>
   static SlotView of(const Buffer& buffer) noexcept {
-    return SlotView(buffer.data(), buffer.stride());
+    return SlotView(buffer.data(), buffer.stride(), buffer.lengths());
   }
 
   void* at(std::size_t i) const noexcept { return base_ + i * stride_; }
@@ -43,9 +49,18 @@ class SlotView {
     return static_cast<T*>(at(i));
   }
 
+  /// Slot i of an allocation with lengths: its first byte and its length cell.
+  SlotToken token(std::size_t i) const noexcept { return {at(i), lengths_ + i}; }
+  /// Slot i as a bounded token of `capacity` elements, for the actor's port `port`.
+  template <class T>
+  Bounded<T> bounded(std::size_t i, std::size_t capacity, const char* port) const noexcept {
+    return Bounded<T>(as<T>(i), lengths_ + i, capacity, port);
+  }
+
  private:
   std::byte* base_ = nullptr;
   std::size_t stride_ = 0;
+  std::uint64_t* lengths_ = nullptr;  ///< one cell per slot, or null: fixed-size tokens
 };
 
 }  // namespace dfg

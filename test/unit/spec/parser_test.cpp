@@ -62,6 +62,17 @@ TEST_CASE("types", "[spec][parser]") {
   CHECK(t.elem.loc.offset == 14);
   CHECK(expr_string(*t.count) == "(N * N)");
   CHECK(t.count->loc.offset == 22);
+  CHECK_FALSE(t.bounded);
+}
+
+TEST_CASE("bounded types: '<=' before the capacity", "[spec][parser]") {
+  Parsed p("type Packet = uint8[<= 2 * MAXB];");
+  REQUIRE(p.errors().empty());
+  REQUIRE(p.module->types.size() == 1);
+  const ast::TypeDecl& t = p.module->types[0];
+  CHECK(t.bounded);
+  CHECK(expr_string(*t.count) == "(2 * MAXB)");
+  CHECK(t.count->loc.offset == 25);  // a binary expression is located at its operator
 }
 
 TEST_CASE("actors: ports, params, implementations; keywords as names", "[spec][parser]") {

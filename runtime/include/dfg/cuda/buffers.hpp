@@ -44,6 +44,8 @@ class SlottedMemory {
   std::size_t stride() const noexcept { return stride_; }
   std::size_t bytes() const noexcept { return bytes_; }
   const std::string& name() const noexcept { return name_; }
+  /// The slots' length cells, in host memory; null unless built with dfg::kWithLengths.
+  std::uint64_t* lengths() const noexcept { return lengths_.data(); }
 
  protected:
   SlottedMemory() noexcept = default;
@@ -62,6 +64,7 @@ class SlottedMemory {
     std::swap(slots_, o.slots_);
     std::swap(stride_, o.stride_);
     std::swap(bytes_, o.bytes_);
+    std::swap(lengths_, o.lengths_);
   }
 
   std::string name_;
@@ -70,6 +73,7 @@ class SlottedMemory {
   std::size_t slots_ = 0;
   std::size_t stride_ = 0;
   std::size_t bytes_ = 0;
+  SlotLengths lengths_;
 };
 
 }  // namespace detail
@@ -87,6 +91,11 @@ class PinnedBuffer : public detail::SlottedMemory {
       throw AllocError(detail::alloc_message(name, bytes_, cuda_error_message(e, {})));
     }
     std::memset(data_, 0, bytes_);
+  }
+  /// The same, and one length cell per slot (a colour of bounded tokens), all zero.
+  PinnedBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots, WithLengths)
+      : PinnedBuffer(name, slot_bytes, slots) {
+    lengths_ = SlotLengths(slots);
   }
   ~PinnedBuffer() {
     if (data_ != nullptr) cuda_check_noexcept(cudaFreeHost(data_), "free pinned buffer");
@@ -119,6 +128,11 @@ class DeviceBuffer : public detail::SlottedMemory {
       data_ = nullptr;
       throw AllocError(detail::alloc_message(name, bytes_, cuda_error_message(e, {})));
     }
+  }
+  /// The same, and one length cell per slot in host memory (bounded tokens), all zero.
+  DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots, WithLengths)
+      : DeviceBuffer(device, name, slot_bytes, slots) {
+    lengths_ = SlotLengths(slots);
   }
   ~DeviceBuffer() {
     if (data_ == nullptr) return;

@@ -27,7 +27,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 
+#include "dfg/bounded.hpp"
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_cycles.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
@@ -81,6 +83,15 @@ class GpuItems {
   void copy(std::size_t entry, cudaStream_t stream, void* dst, const void* src) {
     item(entry, stream, [&] { copy_async(dst, src, bytes(entry), stream, "cudaMemcpyAsync"); }, false);
   }
+  /// The same for a bounded token: its length cell and its used bytes only.
+  void copy(std::size_t entry, cudaStream_t stream, SlotToken dst, SlotToken src) {
+    item(entry, stream,
+         [&] {
+           *dst.used_bytes = *src.used_bytes;
+           copy_async(dst.data, src.data, used_bytes(entry, src), stream, "cudaMemcpyAsync");
+         },
+         false);
+  }
   /// The same between two GPUs' memories (cudaMemcpyPeerAsync).
   void copy_peer(std::size_t entry, cudaStream_t stream, void* dst, int dst_device, const void* src,
                  int src_device) {
@@ -88,8 +99,29 @@ class GpuItems {
          [&] { copy_peer_async(dst, dst_device, src, src_device, bytes(entry), stream, "cudaMemcpyPeerAsync"); },
          false);
   }
+  /// The same for a bounded token: its length cell and its used bytes only.
+  void copy_peer(std::size_t entry, cudaStream_t stream, SlotToken dst, int dst_device, SlotToken src,
+                 int src_device) {
+    item(entry, stream,
+         [&] {
+           *dst.used_bytes = *src.used_bytes;
+           copy_peer_async(dst.data, dst_device, src.data, src_device, used_bytes(entry, src), stream,
+                           "cudaMemcpyPeerAsync");
+         },
+         false);
+  }
 
  private:
+  /// The bytes a bounded token uses, checked against the entry's (the capacity's).
+  std::size_t used_bytes(std::size_t entry, SlotToken src) const {
+    const std::size_t capacity = bytes(entry);
+    if (*src.used_bytes > capacity) {
+      throw LengthError("a token of " + std::to_string(*src.used_bytes) + " bytes is over the capacity of " +
+                        std::to_string(capacity) + " bytes");
+    }
+    return static_cast<std::size_t>(*src.used_bytes);
+  }
+
   std::size_t bytes(std::size_t entry) const {
     const Run& run = items_.state();
     return run.entries[entry].bytes(run.params);

@@ -37,12 +37,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "dfg/abort.hpp"
+#include "dfg/bounded.hpp"
 #include "dfg/mpi/comm_thread.hpp"
 #include "dfg/mpi/transfer.hpp"
 #include "dfg/probe.hpp"
@@ -83,6 +85,15 @@ class CycleTransfers {
     submit(e, nullptr, &e, entry, iteration, slot);
   }
 
+  /// The same for a bounded token (dfg/bounded.hpp): the sender moves its used bytes, read when
+  /// start() is called; the receiver writes the bytes it got into the slot's length cell.
+  void start(SendEndpoint& e, std::size_t entry, std::int64_t iteration, SlotToken token) {
+    submit(e, &e, nullptr, entry, iteration, token.data, nullptr, static_cast<std::size_t>(*token.used_bytes));
+  }
+  void start(RecvEndpoint& e, std::size_t entry, std::int64_t iteration, SlotToken token) {
+    submit(e, nullptr, &e, entry, iteration, token.data, token.used_bytes);
+  }
+
   /// Looks at every transfer in flight once; returns true when none is left.
   bool poll() {
     for (std::size_t i = 0; i < flight_.size();) {
@@ -120,13 +131,17 @@ class CycleTransfers {
     std::size_t entry = 0;
     std::int64_t iteration = 0;
     void* slot = nullptr;
+    std::uint64_t* length = nullptr;  ///< a bounded receive's length cell
+    std::size_t used = 0;              ///< a bounded send's bytes
+    bool bounded_send = false;
     bool timed = false;
     Tracer::Clock::time_point begin, end;  ///< written by the comm thread, read once done()
 
     void post() override {
       if (timed) begin = Tracer::Clock::now();
-      if (send != nullptr) send->start(iteration, slot);
-      else recv->start(iteration, slot);
+      if (send != nullptr && bounded_send) send->start(iteration, slot, used);
+      else if (send != nullptr) send->start(iteration, slot);
+      else recv->start(iteration, slot, length);
     }
     bool test() override {
       if (!endpoint->test()) return false;
@@ -136,7 +151,7 @@ class CycleTransfers {
   };
 
   void submit(Endpoint& e, SendEndpoint* send, RecvEndpoint* recv, std::size_t entry, std::int64_t iteration,
-              void* slot) {
+              void* slot, std::uint64_t* length = nullptr, std::optional<std::size_t> used = std::nullopt) {
     if (free_.empty()) {
       throw std::logic_error("dfg::mpi::CycleTransfers: more than " + std::to_string(capacity_) +
                              " transfers in flight (starting '" + std::string(e.name()) + "')");
@@ -148,6 +163,9 @@ class CycleTransfers {
     t->entry = entry;
     t->iteration = iteration;
     t->slot = slot;
+    t->length = length;
+    t->bounded_send = used.has_value();
+    t->used = used.value_or(0);
     e.comm_thread().submit(*t);
     free_.pop_back();
     flight_.push_back(t);

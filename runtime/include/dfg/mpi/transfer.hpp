@@ -43,6 +43,11 @@
 /// slot reaches a library that is not CUDA-aware (dfg/mpi/gpudirect.hpp); the chunks are cut
 /// from the staging buffer exactly as from a slot, so both paths send the same messages.
 ///
+/// Bounded tokens (dfg/bounded.hpp). A sender given the token's used bytes (start(j, slot, used))
+/// sends the same messages as for a full token, each cut to the bytes used (empty past them); a
+/// receiver given a length cell (start(j, slot, cell)) receives each message at its full size,
+/// and on completion writes the sum of MPI_Get_count's into the cell. Only the used bytes cross.
+///
 /// Guarantees:
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
 ///   communicator and tag bound) and then used by one thread at a time, the thread that owns
@@ -163,8 +168,9 @@ class Endpoint {
     if (done == 0) return false;
     in_flight_ = false;
     if (receiving_) {
-      check_counts();
-      if (staging_.copy != nullptr && plan_.bytes != 0) staging_.copy->to_slot(slot_, staging_.host, plan_.bytes);
+      const std::size_t received = check_counts();
+      if (staging_.copy != nullptr && received != 0) staging_.copy->to_slot(slot_, staging_.host, received);
+      if (length_ != nullptr) *length_ = received;
     }
     return true;
   }
@@ -227,17 +233,22 @@ class Endpoint {
                    rc);
   }
 
-  void check_counts() const {
+  /// The bytes received: all of them, or for a bounded token (a length cell), up to all.
+  std::size_t check_counts() const {
+    std::size_t received = 0;
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       int count = 0;
       MPI_Get_count(&statuses_[c], MPI_BYTE, &count);
-      if (static_cast<std::size_t>(count) != plan_.size(c)) {
+      const bool bounded = length_ != nullptr && count >= 0 && static_cast<std::size_t>(count) <= plan_.size(c);
+      received += static_cast<std::size_t>(count < 0 ? 0 : count);
+      if (!bounded && static_cast<std::size_t>(count) != plan_.size(c)) {
         throw MpiError("transfer '" + name_ + "', iteration " + std::to_string(iteration_) + ": received " +
                            std::to_string(count) + " bytes in message " + std::to_string(c) + ", expected " +
                            std::to_string(plan_.size(c)) + " (do the ranks agree on the token sizes?)",
                        MPI_ERR_COUNT);
       }
     }
+    return received;
   }
 
   MPI_Comm comm_;
@@ -252,6 +263,7 @@ class Endpoint {
   std::vector<MPI_Status> statuses_;
   Staging staging_;
   void* slot_ = nullptr;  ///< a staged receive's slot, written once the receives complete
+  std::uint64_t* length_ = nullptr;  ///< a bounded receive's length cell, written on completion
   bool in_flight_ = false;
   std::int64_t iteration_ = -1;
 };
@@ -268,15 +280,26 @@ class SendEndpoint final : public Endpoint {
   /// Posts the sends of token `iteration` from `slot` (bytes() bytes), staged: after copying it
   /// into the staging buffer. The previous token must have completed (test() returned true, or
   /// wait() returned).
-  void start(std::int64_t iteration, const void* slot) {
+  void start(std::int64_t iteration, const void* slot) { start(iteration, slot, plan_.bytes); }
+
+  /// The same for a bounded token of `used` bytes (at most bytes()): every message is cut to the
+  /// bytes used, so the receiver, posted at the capacity, counts them.
+  void start(std::int64_t iteration, const void* slot, std::size_t used) {
+    if (used > plan_.bytes) {
+      throw std::length_error("dfg::mpi transfer '" + name_ + "', iteration " + std::to_string(iteration) +
+                              ": a token of " + std::to_string(used) + " bytes is over the capacity of " +
+                              std::to_string(plan_.bytes) + " bytes");
+    }
     begin(iteration);
     if (staging_.copy != nullptr) {
-      if (plan_.bytes != 0) staging_.copy->to_host(staging_.host, slot, plan_.bytes);
+      if (used != 0) staging_.copy->to_host(staging_.host, slot, used);
       slot = staging_.host;
     }
     const auto* base = static_cast<const unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
-      const int n = static_cast<int>(plan_.size(c));
+      const std::size_t offset = plan_.offset(c);
+      const std::size_t full = plan_.size(c);
+      const int n = static_cast<int>(offset >= used ? 0 : (used - offset < full ? used - offset : full));
       const void* p = n == 0 ? slot : base + plan_.offset(c);
       const int rc = mode_ == SendMode::synchronous
                          ? MPI_Issend(p, n, MPI_BYTE, peer_, tag_, comm_, &requests_[c])
@@ -299,9 +322,13 @@ class RecvEndpoint final : public Endpoint {
 
   /// Posts the receives of token `iteration` into `slot` (bytes() bytes), staged: into the
   /// staging buffer, copied into `slot` on completion. The previous token must have completed.
-  void start(std::int64_t iteration, void* slot) {
+  void start(std::int64_t iteration, void* slot) { start(iteration, slot, nullptr); }
+
+  /// The same for a bounded token: once the receives complete, `length` holds the bytes received.
+  void start(std::int64_t iteration, void* slot, std::uint64_t* length) {
     begin(iteration);
     slot_ = slot;
+    length_ = length;
     if (staging_.copy != nullptr) slot = staging_.host;
     auto* base = static_cast<unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
