@@ -271,10 +271,15 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
 std::string state_handoffs(const Model& m) {
   if (m.migrations.empty()) return {};
   std::vector<std::string> names;
-  for (ir::NodeId n : state_nodes(m)) names.push_back(m.program->dfg.nodes[n].name);
-  return fmt::format("\n\n/// The nodes whose actor state moves with them (save/restore): {}.\n"
-                     "inline constexpr std::size_t kStateHandoffs = {};",
-                     names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", ")), names.size());
+  for (ir::NodeId n : state_nodes(m))
+    for (const PlanMigration& a : m.migrations)
+      if (a.node == n) {
+        names.push_back(a.node_name);
+        break;
+      }
+  return render_part("app_state_handoffs.hpp",
+                     {{"names", names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))},
+                      {"n", std::to_string(names.size())}});
 }
 
 }  // namespace

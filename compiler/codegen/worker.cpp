@@ -18,9 +18,8 @@ namespace {
 /// Whether alternative `a`'s move carries node's state: save/restore in both implementations,
 /// both ends on this host.
 bool moves_state(const Model& m, const PlanMigration& a) {
-  const ir::NodeId n = a.node;
-  const ir::ActorId actor = m.program->dfg.nodes[n].actor;
   if (m.pe(a.from).host != m.host || m.pe(a.to).host != m.host) return false;
+  const ir::ActorId actor = m.node(a.node, a.from).actor_id;
   auto has = [&](ir::PeId pe) {
     auto it = m.signatures->find({actor, m.pe(pe).kind});
     return it != m.signatures->end() && it->second.has_state;

@@ -653,11 +653,11 @@ TEST_CASE("plan: the params, token types, nodes' headers and host-to-host transf
     CHECK(h.net_transfers[0].strategy == Strategy::overlap);
     CHECK(h.net_transfers[1].strategy == Strategy::no_overlap);
   }
-  const PlanNode& i = plans.hosts[0].node(1);
+  const PlanNode& i = plans.hosts[0].node(1, p.mapping.pe_of[1]);
   CHECK(i.header == "I.cuh");
   CHECK(i.header_path == "I.cuh");
   CHECK(i.libraries == std::vector<std::string>{"cufft"});
-  CHECK(plans.hosts[0].node(0).header == "S.hpp");
+  CHECK(plans.hosts[0].node(0, p.mapping.pe_of[0]).header == "S.hpp");
   const std::string text = dump(plans);
   CHECK(text.find("  runtime param W = 64 in [1, 128]\n  param K = 2\n") != std::string::npos);
   CHECK(text.find("  net tag 0 overlap i.b@A.g0 -> i.b@B.g0 gpudirect\n") != std::string::npos);

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
 #include "check.hpp"
 #include "dfg/initial_tokens.hpp"
@@ -22,8 +22,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -37,32 +38,34 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& f_next_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.next@A.cpu
-  const dfg::SlotView& f_state_delay_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer f.state.delay@A.cpu
+  const dfg::SlotView& f_state_delay_A_cpu_view_ =
+      run_.memory.A_cpu[1];                                     // buffer f.state.delay@A.cpu
   const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer f.y@A.cpu
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer s.x@A.cpu
-  dfg::Node<::Signal, 1> s_node_;  // node s (Signal)
-  dfg::Node<::Iir, 4> f_node_;  // node f (Iir)
-  dfg::HostBuffer f_initial1_;  // the initial tokens of input state (1)
+  dfg::Node<::Signal, 1> s_node_;                               // node s (Signal)
+  dfg::Node<::Iir, 4> f_node_;                                  // node f (Iir)
+  dfg::HostBuffer f_initial1_;    // the initial tokens of input state (1)
   dfg::Node<::Check, 1> k_node_;  // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);  // colour 0
+  storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);         // colour 0
   storage_.emplace_back("f.state.delay@A.cpu", bytes_State(params), 1);  // colour 1
-  storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 2
-  storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 3
+  storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);            // colour 2
+  storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);            // colour 3
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
+                                      elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0.25));
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.25f;
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -74,7 +77,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     });
     items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -98,7 +102,8 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -126,6 +131,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "check.hpp"
 #include "dfg/initial_tokens.hpp"
@@ -27,8 +27,9 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -44,12 +45,12 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> f_next_B_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> h_o_A_cpu_recv_;
-  dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::CycleTransfers net_;   // the ones in flight in a cycle
+  dfg::mpi::RankBarrier ranks_;    // --sync=barrier: all ranks end each cycle together
   dfg::Node<::Signal, 1> s_node_;  // node s (Signal)
-  dfg::Node<::Iir, 4> f_node_;  // node f (Iir)
-  dfg::HostBuffer f_initial1_;  // the initial tokens of input state (4)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Iir, 4> f_node_;     // node f (Iir)
+  dfg::HostBuffer f_initial1_;     // the initial tokens of input state (4)
+  dfg::Node<::Check, 1> k_node_;   // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -57,42 +58,47 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   const Params& params = run.params;
   if (run.overlap) {
     storage_.emplace_back("f.next@A.cpu", bytes_State(params), 2);  // colour 0
-    storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 1
-    storage_.emplace_back("h.o@A.cpu", bytes_State(params), 2);  // colour 2
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 3
+    storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);     // colour 1
+    storage_.emplace_back("h.o@A.cpu", bytes_State(params), 2);     // colour 2
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);     // colour 3
     // from host B, tag 1
-    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_State(params), "h.o@B.cpu -> h.o@A.cpu");
+    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
     // to host B, tag 0
-    f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_State(params), "f.next@A.cpu -> f.next@B.cpu");
+    f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
   } else {
-    storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);  // colour 0
+    storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);         // colour 0
     storage_.emplace_back("f.state.delay@A.cpu", bytes_State(params), 2);  // colour 1
-    storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 2
-    storage_.emplace_back("h.o@A.cpu", bytes_State(params), 1);  // colour 3
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 4
+    storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);            // colour 2
+    storage_.emplace_back("h.o@A.cpu", bytes_State(params), 1);            // colour 3
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);            // colour 4
     // from host B, tag 3
-    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_State(params), "h.o@B.cpu -> h.o@A.cpu");
+    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
     // to host B, tag 2
-    f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_State(params), "f.next@A.cpu -> f.next@B.cpu");
+    f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
+                                      elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 4);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(-1.0));
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 4;
   k_node_.actor.initial = -1.0f;
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_f_next_A_cpu = run_.memory.A_cpu[0];  // buffer f.next@A.cpu, depth 2
-  const dfg::SlotView& buf_f_y_A_cpu = run_.memory.A_cpu[1];  // buffer f.y@A.cpu, depth 1
-  const dfg::SlotView& buf_h_o_A_cpu = run_.memory.A_cpu[2];  // buffer h.o@A.cpu, depth 2
-  const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[3];  // buffer s.x@A.cpu, depth 1
+  const dfg::SlotView& buf_f_y_A_cpu = run_.memory.A_cpu[1];     // buffer f.y@A.cpu, depth 1
+  const dfg::SlotView& buf_h_o_A_cpu = run_.memory.A_cpu[2];     // buffer h.o@A.cpu, depth 2
+  const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[3];     // buffer s.x@A.cpu, depth 1
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
@@ -112,7 +118,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     });
     items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : buf_h_o_A_cpu.as<const float>(dfg::slot(c, 1, 2)),
+                   j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : buf_h_o_A_cpu.as<const float>(dfg::slot(c, 1, 2)),
                    buf_f_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
                    buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 2)));
       net_.poll();  // progress the host-to-host transfers
@@ -133,7 +140,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_f_next_A_cpu = run_.memory.A_cpu[0];  // buffer f.next@A.cpu, depth 1
-  const dfg::SlotView& buf_f_state_delay_A_cpu = run_.memory.A_cpu[1];  // buffer f.state.delay@A.cpu, depth 2
+  const dfg::SlotView& buf_f_state_delay_A_cpu =
+      run_.memory.A_cpu[1];                                   // buffer f.state.delay@A.cpu, depth 2
   const dfg::SlotView& buf_f_y_A_cpu = run_.memory.A_cpu[2];  // buffer f.y@A.cpu, depth 1
   const dfg::SlotView& buf_h_o_A_cpu = run_.memory.A_cpu[3];  // buffer h.o@A.cpu, depth 1
   const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[4];  // buffer s.x@A.cpu, depth 1
@@ -152,13 +160,14 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
       s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : buf_f_state_delay_A_cpu.as<const float>(dfg::slot(c, 2, 2)),
+                   j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : buf_f_state_delay_A_cpu.as<const float>(dfg::slot(c, 2, 2)),
                    buf_f_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
                    buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -184,19 +193,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -25,13 +25,13 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f_next_A_g0_view_ = run_.memory.A_g0[0];  // buffer f.next@A.g0
+  const dfg::SlotView& f_next_A_g0_view_ = run_.memory.A_g0[0];         // buffer f.next@A.g0
   const dfg::SlotView& f_state_delay_A_g0_view_ = run_.memory.A_g0[1];  // buffer f.state.delay@A.g0
-  const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.y@A.cpu
-  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[2];  // buffer f.y@A.g0
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[3];  // buffer s.x@A.g0
-  dfg::Node<::IirGpu, 4> f_node_;  // node f (Iir)
+  const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];          // buffer f.y@A.cpu
+  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[2];            // buffer f.y@A.g0
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];          // buffer s.x@A.cpu
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[3];            // buffer s.x@A.g0
+  dfg::Node<::IirGpu, 4> f_node_;                                       // node f (Iir)
   dfg::DeviceBuffer f_initial1_;  // the initial tokens of input state (1)
 };
 
@@ -39,14 +39,15 @@ Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 1);  // colour 0
-  storage_.emplace_back(0, "f.state.delay@A.g0", bytes_State(params), 1);  // colour 1
+  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 1);                 // colour 0
+  storage_.emplace_back(0, "f.state.delay@A.g0", bytes_State(params), 1);          // colour 1
   storage_.emplace_back(0, "f.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 2
   storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 3
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
+                                      elements_Block(params), elements_State(params)});
   f_node_.set_gpu(compute_, 0);
   f_initial1_ = dfg::DeviceBuffer(0, "f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0));
@@ -59,9 +60,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 2)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 3)
   //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 2)
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
-                       {d2h_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer f.y@A.g0 -> f.y@A.cpu (pcie)
@@ -72,7 +73,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     items.fire(overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 2)),
                    f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -97,10 +99,11 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 1)),
                s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });

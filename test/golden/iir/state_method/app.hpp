@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = float[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(float);
 }
 
 /// State = float[1]: elements and bytes per token.
-inline std::size_t elements_State(const Params&) { return static_cast<std::size_t>(1); }
+inline std::size_t elements_State(const Params&) { return 1; }
 inline std::size_t bytes_State(const Params& params) {
   return elements_State(params) * sizeof(float);
 }
@@ -41,19 +41,13 @@ inline std::size_t bytes_State(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -62,26 +56,24 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,  // node s (Signal) @ A.cpu
-  fire_f,  // node f (Iir) @ A.cpu
+  fire_s,                    // node s (Signal) @ A.cpu
+  fire_f,                    // node f (Iir) @ A.cpu
   copy_f_state_delay_A_cpu,  // delay f.state.delay@A.cpu <- f.next@A.cpu
-  fire_k,  // node k (Check) @ A.cpu
+  fire_k,                    // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0, "node f (Iir) @ A.cpu"},
-    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.cpu <- f.next@A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75", 0, "node k (Check) @ A.cpu"},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0},
+    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr,
+     nullptr, 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75",
+     0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -90,10 +82,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Signal) @ A.cpu"},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0, "node f (Iir) @ A.cpu"},
-    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay f.state.delay@A.cpu <- f.next@A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75", 0, "node k (Check) @ A.cpu"},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0},
+    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr,
+     nullptr, 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75",
+     0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

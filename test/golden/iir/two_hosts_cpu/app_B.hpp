@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = float[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(float);
 }
 
 /// State = float[1]: elements and bytes per token.
-inline std::size_t elements_State(const Params&) { return static_cast<std::size_t>(1); }
+inline std::size_t elements_State(const Params&) { return 1; }
 inline std::size_t bytes_State(const Params& params) {
   return elements_State(params) * sizeof(float);
 }
@@ -41,19 +41,13 @@ inline std::size_t bytes_State(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -62,26 +56,25 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
-  transfer_f_y_A_cpu,  // transfer f.y@B.cpu -> f.y@A.cpu
-  fire_f,  // node f (Iir) @ B.cpu
+  transfer_s_x_B_cpu,        // transfer s.x@A.cpu -> s.x@B.cpu
+  transfer_f_y_A_cpu,        // transfer f.y@B.cpu -> f.y@A.cpu
+  fire_f,                    // node f (Iir) @ B.cpu
   copy_f_state_delay_B_cpu,  // delay f.state.delay@B.cpu <- f.next@B.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer f.y@B.cpu -> f.y@A.cpu"},
-    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 2, nullptr, "f", "a=0.75 y0=0", 0, "node f (Iir) @ B.cpu"},
-    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 2, nullptr, nullptr, nullptr, 0, "delay f.state.delay@B.cpu <- f.next@B.cpu"},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 2, nullptr, "f", "a=0.75 y0=0", 0},
+    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 2, nullptr, nullptr,
+     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -90,10 +83,13 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer f.y@B.cpu -> f.y@A.cpu"},
-    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 1, nullptr, "f", "a=0.75 y0=0", 0, "node f (Iir) @ B.cpu"},
-    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 1, nullptr, nullptr, nullptr, 0, "delay f.state.delay@B.cpu <- f.next@B.cpu"},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 1, nullptr, "f", "a=0.75 y0=0", 0},
+    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 1, nullptr, nullptr,
+     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "dfg/initial_tokens.hpp"
 #include "iir.hpp"
@@ -25,8 +25,9 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -43,12 +44,13 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> f_y_A_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> s_x_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& f_next_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer f.next@B.cpu
-  const dfg::SlotView& f_state_delay_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer f.state.delay@B.cpu
+  const dfg::SlotView& f_state_delay_B_cpu_view_ =
+      run_.memory.B_cpu[1];                                     // buffer f.state.delay@B.cpu
   const dfg::SlotView& f_y_B_cpu_view_ = run_.memory.B_cpu[2];  // buffer f.y@B.cpu
   const dfg::SlotView& s_x_B_cpu_view_ = run_.memory.B_cpu[3];  // buffer s.x@B.cpu
-  dfg::Node<::Iir, 4> f_node_;  // node f (Iir)
+  dfg::Node<::Iir, 4> f_node_;                                  // node f (Iir)
   dfg::HostBuffer f_initial1_;  // the initial tokens of input state (1)
 };
 
@@ -56,28 +58,33 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);  // colour 0
+    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);         // colour 0
     storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
-    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 2);  // colour 2
-    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);  // colour 3
+    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 2);            // colour 2
+    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);            // colour 3
     // from host A, tag 0
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 1
-    f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params), "f.y@B.cpu -> f.y@A.cpu");
+    f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
   } else {
-    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);  // colour 0
+    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);         // colour 0
     storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
-    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 1);  // colour 2
-    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);  // colour 3
+    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 1);            // colour 2
+    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);            // colour 3
     // from host A, tag 2
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 3
-    f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params), "f.y@B.cpu -> f.y@A.cpu");
+    f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   f_node_.actor.a = 0.75f;
   f_node_.actor.y0 = 0.0f;
-  f_node_.set_port_elements({elements_Block(params), elements_State(params), elements_Block(params), elements_State(params)});
+  f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
+                                      elements_Block(params), elements_State(params)});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(0));
 }
@@ -98,7 +105,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     });
     items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
       f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
                    f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
       net_.poll();  // progress the host-to-host transfers
@@ -133,10 +141,11 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
       f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j)) : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                         : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
                    f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -160,19 +169,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

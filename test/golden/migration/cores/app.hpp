@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int64[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int64_t);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Block(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_c0, kPe_A_c1, kPe_A_c2, kPe_A_c3, kPeCount,
-};
+enum Pe : int { kPe_A_c0, kPe_A_c1, kPe_A_c2, kPe_A_c3, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1", "A.c2", "A.c3"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2, kTrack_A_c3,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.c0", "A.c1", "A.c2", "A.c3",
-};
+enum Track : int { kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_c2, kTrack_A_c3 };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.c0", "A.c1", "A.c2", "A.c3"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,40 +50,40 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,  // node s (Source) @ A.c0
-  fire_g,  // node g (Scale) @ A.c1
-  fire_a,  // node a (Accumulate) @ A.c2
-  fire_k,  // node k (Check) @ A.c3
-  m0_fire_g,  // node g (Scale) @ A.c2
-  m0_fire_a,  // node a (Accumulate) @ A.c2
+  fire_s,                  // node s (Source) @ A.c0
+  fire_g,                  // node g (Scale) @ A.c1
+  fire_a,                  // node a (Accumulate) @ A.c2
+  fire_k,                  // node k (Check) @ A.c3
+  m0_fire_g,               // node g (Scale) @ A.c2
+  m0_fire_a,               // node a (Accumulate) @ A.c2
   m0_copy_a_x_delay_A_c2,  // delay a.x.delay@A.c2 <- g.y@A.c2
-  m1_fire_a,  // node a (Accumulate) @ A.c2
-  m1_fire_g,  // node g (Scale) @ A.c3
-  m2_fire_g,  // node g (Scale) @ A.c1
-  m2_fire_a,  // node a (Accumulate) @ A.c1
+  m1_fire_a,               // node a (Accumulate) @ A.c2
+  m1_fire_g,               // node g (Scale) @ A.c3
+  m2_fire_g,               // node g (Scale) @ A.c1
+  m2_fire_a,               // node a (Accumulate) @ A.c1
   m2_copy_a_x_delay_A_c1,  // delay a.x.delay@A.c1 <- g.y@A.c1
-  m2_fire_k,  // node k (Check) @ A.c3
-  m3_fire_a,  // node a (Accumulate) @ A.c3
-  m3_fire_k,  // node k (Check) @ A.c3
+  m2_fire_k,               // node k (Check) @ A.c3
+  m3_fire_a,               // node a (Accumulate) @ A.c3
+  m3_fire_k,               // node k (Check) @ A.c3
   m3_copy_k_y_delay_A_c3,  // delay k.y.delay@A.c3 <- a.y@A.c3
 };
 inline constexpr std::array<EntryInfo, 16> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0, "node s (Source) @ A.c0"},
-    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c1"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c2"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"copy", "a.x.delay@A.c2 <- g.y@A.c2", "A.c2", kTrack_A_c2, 1, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.c2 <- g.y@A.c2"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c3"},
-    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c1"},
-    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c1"},
-    {"copy", "a.x.delay@A.c1 <- g.y@A.c1", "A.c1", kTrack_A_c1, 1, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.c1 <- g.y@A.c1"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c3"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0, "delay k.y.delay@A.c3 <- a.y@A.c3"},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
+    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c2 <- g.y@A.c2", "A.c2", kTrack_A_c2, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c1 <- g.y@A.c1", "A.c1", kTrack_A_c1, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
@@ -112,10 +106,10 @@ inline constexpr std::array<dfg::Alternative, 4> kAlternatives = {{
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
 inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_c1, kPe_A_c2, kPe_A_c3}, {kPe_A_c0, kPe_A_c2, kPe_A_c3},
-      {kPe_A_c0, kPe_A_c1, kPe_A_c3}, {kPe_A_c0, kPe_A_c1, kPe_A_c2},
-  };
+  return {{kPe_A_c1, kPe_A_c2, kPe_A_c3},
+          {kPe_A_c0, kPe_A_c2, kPe_A_c3},
+          {kPe_A_c0, kPe_A_c1, kPe_A_c3},
+          {kPe_A_c0, kPe_A_c1, kPe_A_c2}};
 }
 
 }  // namespace overlap
@@ -125,22 +119,22 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 16> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0, "node s (Source) @ A.c0"},
-    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c1"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c2"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"copy", "a.x.delay@A.c2 <- g.y@A.c2", "A.c2", kTrack_A_c2, 1, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.c2 <- g.y@A.c2"},
-    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c2"},
-    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c3"},
-    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.c1"},
-    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c1"},
-    {"copy", "a.x.delay@A.c1 <- g.y@A.c1", "A.c1", kTrack_A_c1, 1, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.c1 <- g.y@A.c1"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.c3"},
-    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0, "node k (Check) @ A.c3"},
-    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0, "delay k.y.delay@A.c3 <- a.y@A.c3"},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
+    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c2 <- g.y@A.c2", "A.c2", kTrack_A_c2, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c1 <- g.y@A.c1", "A.c1", kTrack_A_c1, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

@@ -9,22 +9,23 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
-#include "source.hpp"
 #include "accumulate.hpp"
-#include "scale.hpp"
 #include "check.hpp"
+#include "scale.hpp"
+#include "source.hpp"
 
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                                                                                                        overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -38,14 +39,14 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
+  dfg::Node<::Source, 1> s_node_;                             // node s (Source)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("s.x@A.c0", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
-  s_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -80,24 +81,24 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& a_x_delay_A_c1_m2_view_ = run_.memory.A_c1[3];  // buffer a.x.delay@A.c1
-  const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];  // buffer a.y@A.c1
-  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer g.y@A.c1
-  const dfg::SlotView& g_y_A_c1_m2_view_ = run_.memory.A_c1[1];  // buffer g.y@A.c1
-  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
-  dfg::Node<::Scale, 2> g_node_;  // node g (Scale)
+  const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
+  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
+  const dfg::SlotView& g_y_A_c1_m2_view_ = run_.memory.A_c1[1];        // buffer g.y@A.c1
+  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
+  dfg::Node<::Scale, 2> g_node_;                                       // node g (Scale)
   dfg::Node<::Accumulate, 2> a_node_;  // node a, migration 2's instance (Accumulate)
 };
 
 Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("g.y@A.c1", bytes_Block(params), 2);  // colour 0
-  storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);  // colour 1
-  storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);  // colour 2
+  storage_.emplace_back("g.y@A.c1", bytes_Block(params), 2);        // colour 0
+  storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);        // colour 1
+  storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 2
   storage_.emplace_back("a.x.delay@A.c1", bytes_Block(params), 1);  // colour 3
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
 }
 
@@ -110,7 +111,8 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
-      if (items.resumes(overlap::m2_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m2_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -136,7 +138,8 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
-      if (items.resumes(no_overlap::m2_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m2_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m2_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -163,25 +166,25 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& a_x_delay_A_c2_m0_view_ = run_.memory.A_c2[2];  // buffer a.x.delay@A.c2
-  const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer a.y@A.c2
-  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer g.y@A.c1
-  const dfg::SlotView& g_y_A_c2_m0_view_ = run_.memory.A_c2[1];  // buffer g.y@A.c2
-  const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];  // buffer g.y@A.c3
-  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
-  dfg::Node<::Accumulate, 2> a_node_;  // node a (Accumulate)
+  const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
+  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
+  const dfg::SlotView& g_y_A_c2_m0_view_ = run_.memory.A_c2[1];        // buffer g.y@A.c2
+  const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];        // buffer g.y@A.c3
+  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
+  dfg::Node<::Accumulate, 2> a_node_;                                  // node a (Accumulate)
   dfg::Node<::Scale, 2> g_node_;  // node g, migration 0's instance (Scale)
 };
 
 Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("a.y@A.c2", bytes_Block(params), 2);  // colour 0
-  storage_.emplace_back("g.y@A.c2", bytes_Block(params), 1);  // colour 1
+  storage_.emplace_back("a.y@A.c2", bytes_Block(params), 2);        // colour 0
+  storage_.emplace_back("g.y@A.c2", bytes_Block(params), 1);        // colour 1
   storage_.emplace_back("a.x.delay@A.c2", bytes_Block(params), 1);  // colour 2
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
@@ -189,7 +192,8 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::m1_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m1_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -199,7 +203,8 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::m0_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m0_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -209,7 +214,8 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
                   g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -223,7 +229,8 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(no_overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m1_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m1_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m1_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -233,7 +240,8 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m0_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m0_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -243,7 +251,8 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
                   g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -261,29 +270,29 @@ class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];  // buffer a.y@A.c1
-  const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer a.y@A.c2
-  const dfg::SlotView& a_y_A_c3_m3_view_ = run_.memory.A_c3[1];  // buffer a.y@A.c3
-  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer g.y@A.c1
-  const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];  // buffer g.y@A.c3
+  const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
+  const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
+  const dfg::SlotView& a_y_A_c3_m3_view_ = run_.memory.A_c3[1];        // buffer a.y@A.c3
+  const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
+  const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];        // buffer g.y@A.c3
   const dfg::SlotView& k_y_delay_A_c3_m3_view_ = run_.memory.A_c3[2];  // buffer k.y.delay@A.c3
-  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
-  dfg::Node<::Scale, 2> g_node_;  // node g, migration 1's instance (Scale)
+  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
+  dfg::Node<::Check, 1> k_node_;                                       // node k (Check)
+  dfg::Node<::Scale, 2> g_node_;       // node g, migration 1's instance (Scale)
   dfg::Node<::Accumulate, 2> a_node_;  // node a, migration 3's instance (Accumulate)
 };
 
 Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("g.y@A.c3", bytes_Block(params), 2);  // colour 0
-  storage_.emplace_back("a.y@A.c3", bytes_Block(params), 1);  // colour 1
+  storage_.emplace_back("g.y@A.c3", bytes_Block(params), 2);        // colour 0
+  storage_.emplace_back("a.y@A.c3", bytes_Block(params), 1);        // colour 1
   storage_.emplace_back("k.y.delay@A.c3", bytes_Block(params), 1);  // colour 2
   run.publish(kPe_A_c3, storage_, run.memory.A_c3);
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.init(k_node_.ctx);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
 }
 
@@ -292,7 +301,8 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
-      if (items.resumes(overlap::m3_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m3_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -323,7 +333,8 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(no_overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
-      if (items.resumes(no_overlap::m3_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m3_fire_a, j))
+        run_.handoffs[0].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m3_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -364,7 +375,7 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host,
-                                                                     app::overlap::kAlternatives, app::no_overlap::kAlternatives);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host, app::overlap::kAlternatives,
+                            app::no_overlap::kAlternatives);
 }

@@ -9,22 +9,23 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
-#include "check.hpp"
-#include "source.hpp"
 #include "accumulate.hpp"
+#include "check.hpp"
 #include "scale.hpp"
+#include "source.hpp"
 
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                                                                                                        overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -37,20 +38,20 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& a_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer a.y@A.c1
-  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
+  const dfg::SlotView& a_y_A_c1_view_ = run_.memory.A_c1[0];     // buffer a.y@A.c1
+  const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];     // buffer s.x@A.c0
   const dfg::SlotView& s_x_A_c0_m0_view_ = run_.memory.A_c0[1];  // buffer s.x@A.c0
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Source, 1> s_node_;                                // node s (Source)
+  dfg::Node<::Check, 1> k_node_;                                 // node k (Check)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("s.x@A.c0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back("s.x@A.c0", bytes_Block(params), 2);  // colour 1
+  storage_.emplace_back("s.x@A.c0", bytes_Block(params), 2);                    // colour 1
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
-  s_node_.set_port_elements({elements_Block(params)});
-  k_node_.set_port_elements({elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.init(k_node_.ctx);
 }
 
@@ -75,7 +76,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
@@ -99,35 +100,37 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   dfg::Node<::Accumulate, 2> a_node_;  // node a (Accumulate)
-  dfg::Node<::Scale, 2> g_node_;  // node g, migration 0's instance (Scale)
+  dfg::Node<::Scale, 2> g_node_;       // node g, migration 0's instance (Scale)
 };
 
 Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 2);  // colour 1
-    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);  // colour 2
+    storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 0
+    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 2);        // colour 1
+    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);        // colour 2
     storage_.emplace_back("g.x.delay@A.c1", bytes_Block(params), 1);  // colour 3
     storage_.emplace_back("a.x.delay@A.c1", bytes_Block(params), 2);  // colour 4
   } else {
-    storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);  // colour 0
-    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);  // colour 1
-    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);  // colour 2
+    storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 0
+    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);        // colour 1
+    storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);        // colour 2
     storage_.emplace_back("a.x.delay@A.c1", bytes_Block(params), 1);  // colour 3
   }
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_a_x_delay_A_c1_m0 = run_.memory.A_c1[4];  // buffer a.x.delay@A.c1, depth 2
+  const dfg::SlotView& buf_a_x_delay_A_c1_m0 =
+      run_.memory.A_c1[4];                                  // buffer a.x.delay@A.c1, depth 2
   const dfg::SlotView& buf_a_y_A_c1 = run_.memory.A_c1[0];  // buffer a.y@A.c1, depth 2
-  const dfg::SlotView& buf_g_x_delay_A_c1_m0 = run_.memory.A_c1[3];  // buffer g.x.delay@A.c1, depth 1
-  const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];  // buffer g.y@A.c1, depth 2
+  const dfg::SlotView& buf_g_x_delay_A_c1_m0 =
+      run_.memory.A_c1[3];                                     // buffer g.x.delay@A.c1, depth 1
+  const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];     // buffer g.y@A.c1, depth 2
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
@@ -158,15 +161,16 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_a_x_delay_A_c1_m0 = run_.memory.A_c1[3];  // buffer a.x.delay@A.c1, depth 1
-  const dfg::SlotView& buf_a_y_A_c1 = run_.memory.A_c1[0];  // buffer a.y@A.c1, depth 2
-  const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];  // buffer g.y@A.c1, depth 1
+  const dfg::SlotView& buf_a_x_delay_A_c1_m0 =
+      run_.memory.A_c1[3];                                     // buffer a.x.delay@A.c1, depth 1
+  const dfg::SlotView& buf_a_y_A_c1 = run_.memory.A_c1[0];     // buffer a.y@A.c1, depth 2
+  const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];     // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, buf_s_x_A_c0_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    buf_g_y_A_c1_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -201,7 +205,7 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host,
-                                                                     app::overlap::kAlternatives, app::no_overlap::kAlternatives);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host, app::overlap::kAlternatives,
+                            app::no_overlap::kAlternatives);
 }

@@ -28,7 +28,7 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   const dfg::SlotView& g_y_A_g0_view_ = run_.memory.A_g0[0];  // buffer g.y@A.g0
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
   const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];  // buffer s.x@A.g0
-  dfg::Node<::ScaleGpu, 2> g_node_;  // node g (Scale)
+  dfg::Node<::ScaleGpu, 2> g_node_;                           // node g (Scale)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run)
@@ -39,7 +39,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   g_node_.set_gpu(compute_, 0);
 }
 
@@ -50,9 +50,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
-                       {d2h_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer g.y@A.g0 -> g.y@A.c1 (pcie)
@@ -80,7 +80,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 1)),
                s_x_A_c0_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
       g_node_.fire(j, s_x_A_g0_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    g_y_A_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));

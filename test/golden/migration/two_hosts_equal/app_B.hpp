@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int64[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int64_t);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Block(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,22 +50,24 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_g_y_B_cpu,  // transfer g.y@A.cpu -> g.y@B.cpu
-  fire_a,  // node a (Accumulate) @ B.cpu
-  fire_k,  // node k (Check) @ B.cpu
+  transfer_g_y_B_cpu,     // transfer g.y@A.cpu -> g.y@B.cpu
+  fire_a,                 // node a (Accumulate) @ B.cpu
+  fire_k,                 // node k (Check) @ B.cpu
   m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
-  m0_fire_g,  // node g (Scale) @ B.cpu
-  m0_fire_a,  // node a (Accumulate) @ B.cpu
-  m0_fire_k,  // node k (Check) @ B.cpu
+  m0_fire_g,              // node g (Scale) @ B.cpu
+  m0_fire_a,              // node a (Accumulate) @ B.cpu
+  m0_fire_k,              // node k (Check) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer g.y@A.cpu -> g.y@B.cpu"},
-    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "a", "", 0, "node a (Accumulate) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0, "node k (Check) @ B.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0, "node g (Scale) @ B.cpu"},
-    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "a", "", 0, "node a (Accumulate) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0, "node k (Check) @ B.cpu"},
+    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -84,11 +80,7 @@ inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -97,20 +89,22 @@ namespace no_overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_g_y_B_cpu,  // transfer g.y@A.cpu -> g.y@B.cpu
-  fire_a,  // node a (Accumulate) @ B.cpu
-  fire_k,  // node k (Check) @ B.cpu
+  transfer_g_y_B_cpu,     // transfer g.y@A.cpu -> g.y@B.cpu
+  fire_a,                 // node a (Accumulate) @ B.cpu
+  fire_k,                 // node k (Check) @ B.cpu
   m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
-  m0_fire_g,  // node g (Scale) @ B.cpu
-  m0_fire_a,  // node a (Accumulate) @ B.cpu
+  m0_fire_g,              // node g (Scale) @ B.cpu
+  m0_fire_a,              // node a (Accumulate) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer g.y@A.cpu -> g.y@B.cpu"},
-    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "a", "", 0, "node a (Accumulate) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "", 0, "node k (Check) @ B.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ B.cpu"},
-    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "a", "", 0, "node a (Accumulate) @ B.cpu"},
+    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "", 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "a", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

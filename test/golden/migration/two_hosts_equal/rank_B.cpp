@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "accumulate.hpp"
 #include "check.hpp"
@@ -26,9 +26,10 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                                                                                                        overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -44,48 +45,52 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> g_y_B_cpu_recv_;
   std::optional<dfg::mpi::RecvEndpoint> s_x_B_cpu_m0_recv_;
-  dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::CycleTransfers net_;       // the ones in flight in a cycle
+  dfg::mpi::RankBarrier ranks_;        // --sync=barrier: all ranks end each cycle together
   dfg::Node<::Accumulate, 2> a_node_;  // node a (Accumulate)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
-  dfg::Node<::Scale, 2> g_node_;  // node g, migration 0's instance (Scale)
+  dfg::Node<::Check, 1> k_node_;       // node k (Check)
+  dfg::Node<::Scale, 2> g_node_;       // node g, migration 0's instance (Scale)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("a.y@B.cpu", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 2);  // colour 1
+    storage_.emplace_back("a.y@B.cpu", bytes_Block(params), 1);             // colour 0
+    storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 2);             // colour 1
     storage_.emplace_back("a.y@B.cpu, s.x@B.cpu", bytes_Block(params), 2);  // colour 2
-    storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 3
+    storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);             // colour 3
     // from host A, tag 2
-    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                               "s.x@A.cpu -> s.x@B.cpu");
     // from host A, tag 0
-    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params), "g.y@A.cpu -> g.y@B.cpu");
+    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                            "g.y@A.cpu -> g.y@B.cpu");
   } else {
     storage_.emplace_back("a.y@B.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 1
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);  // colour 2
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 3
     // from host A, tag 3
-    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
+                               "s.x@A.cpu -> s.x@B.cpu");
     // from host A, tag 1
-    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params), "g.y@A.cpu -> g.y@B.cpu");
+    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
+                            "g.y@A.cpu -> g.y@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.init(k_node_.ctx);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_a_y_B_cpu = run_.memory.B_cpu[0];  // buffer a.y@B.cpu, depth 1
+  const dfg::SlotView& buf_a_y_B_cpu = run_.memory.B_cpu[0];     // buffer a.y@B.cpu, depth 1
   const dfg::SlotView& buf_a_y_B_cpu_m0 = run_.memory.B_cpu[2];  // buffer a.y@B.cpu, depth 1
-  const dfg::SlotView& buf_g_y_B_cpu = run_.memory.B_cpu[1];  // buffer g.y@B.cpu, depth 2
+  const dfg::SlotView& buf_g_y_B_cpu = run_.memory.B_cpu[1];     // buffer g.y@B.cpu, depth 2
   const dfg::SlotView& buf_g_y_B_cpu_m0 = run_.memory.B_cpu[3];  // buffer g.y@B.cpu, depth 1
   const dfg::SlotView& buf_s_x_B_cpu_m0 = run_.memory.B_cpu[2];  // buffer s.x@B.cpu, depth 2
   dfg::Items items(run_, where, kPe_B_cpu);
@@ -135,8 +140,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
-  const dfg::SlotView& buf_a_y_B_cpu = run_.memory.B_cpu[0];  // buffer a.y@B.cpu, depth 1
-  const dfg::SlotView& buf_g_y_B_cpu = run_.memory.B_cpu[1];  // buffer g.y@B.cpu, depth 1
+  const dfg::SlotView& buf_a_y_B_cpu = run_.memory.B_cpu[0];     // buffer a.y@B.cpu, depth 1
+  const dfg::SlotView& buf_g_y_B_cpu = run_.memory.B_cpu[1];     // buffer g.y@B.cpu, depth 1
   const dfg::SlotView& buf_g_y_B_cpu_m0 = run_.memory.B_cpu[3];  // buffer g.y@B.cpu, depth 1
   const dfg::SlotView& buf_s_x_B_cpu_m0 = run_.memory.B_cpu[2];  // buffer s.x@B.cpu, depth 1
   dfg::Items items(run_, where, kPe_B_cpu);
@@ -154,7 +159,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
       g_node_.fire(j, buf_s_x_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    buf_g_y_B_cpu_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -183,24 +188,16 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   // --migrate against this host's alternatives; a refusal on any rank ends every rank.
   const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;
-  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0) return s;
+  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0)
+    return s;
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int64[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int64_t);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Block(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -58,12 +52,14 @@ namespace overlap {
 enum Entry : std::size_t {
   m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
   m0_transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
-  m0_fire_g,  // node g (Scale) @ B.cpu
+  m0_fire_g,              // node g (Scale) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer g.y@B.cpu -> g.y@A.cpu"},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0, "node g (Scale) @ B.cpu"},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -75,11 +71,7 @@ inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -88,9 +80,11 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer g.y@B.cpu -> g.y@A.cpu"},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ B.cpu"},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

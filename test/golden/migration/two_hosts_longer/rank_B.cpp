@@ -9,24 +9,25 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "scale.hpp"
 
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                                                                                                        overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -43,7 +44,7 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> g_y_A_cpu_m0_send_;
   std::optional<dfg::mpi::RecvEndpoint> s_x_B_cpu_m0_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& g_y_B_cpu_m0_view_ = run_.memory.B_cpu[1];  // buffer g.y@B.cpu
   const dfg::SlotView& s_x_B_cpu_m0_view_ = run_.memory.B_cpu[0];  // buffer s.x@B.cpu
   dfg::Node<::Scale, 2> g_node_;  // node g, migration 0's instance (Scale)
@@ -56,20 +57,24 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 2);  // colour 1
     // from host A, tag 0
-    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                               "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 1
-    g_y_A_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params), "g.y@B.cpu -> g.y@A.cpu");
+    g_y_A_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
+                               "g.y@B.cpu -> g.y@A.cpu");
   } else {
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 1
     // from host A, tag 2
-    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                               "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 3
-    g_y_A_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params), "g.y@B.cpu -> g.y@A.cpu");
+    g_y_A_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
+                               "g.y@B.cpu -> g.y@A.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -117,7 +122,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
       g_node_.fire(j, s_x_B_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    g_y_B_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -135,24 +140,16 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   // --migrate against this host's alternatives; a refusal on any rank ends every rank.
   const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;
-  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0) return s;
+  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0)
+    return s;
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int64[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Block(const Params&) { return param::N; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int64_t);
 }
@@ -35,19 +35,13 @@ inline std::size_t bytes_Block(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "A.cpu",
-};
+enum Track : int { kTrack_A_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"A.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,45 +50,46 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
-  transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
-  fire_s,  // node s (Source) @ A.cpu
-  fire_a,  // node a (Accumulate) @ A.cpu
-  fire_k,  // node k (Check) @ A.cpu
-  m0_fire_s,  // node s (Source) @ A.cpu
-  m0_fire_g,  // node g (Scale) @ A.cpu
+  transfer_g_y_A_cpu,       // transfer g.y@B.cpu -> g.y@A.cpu
+  transfer_s_x_B_cpu,       // transfer s.x@A.cpu -> s.x@B.cpu
+  fire_s,                   // node s (Source) @ A.cpu
+  fire_a,                   // node a (Accumulate) @ A.cpu
+  fire_k,                   // node k (Check) @ A.cpu
+  m0_fire_s,                // node s (Source) @ A.cpu
+  m0_fire_g,                // node g (Scale) @ A.cpu
   m0_copy_g_x_delay_A_cpu,  // delay g.x.delay@A.cpu <- s.x@A.cpu
-  m0_fire_a,  // node a (Accumulate) @ A.cpu
+  m0_fire_a,                // node a (Accumulate) @ A.cpu
   m0_copy_a_x_delay_A_cpu,  // delay a.x.delay@A.cpu <- g.y@A.cpu
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer g.y@B.cpu -> g.y@A.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0, "node a (Accumulate) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0, "node k (Check) @ A.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 2, nullptr, "g", "load=0", 0, "node g (Scale) @ A.cpu"},
-    {"copy", "g.x.delay@A.cpu <- s.x@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay g.x.delay@A.cpu <- s.x@A.cpu"},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0, "node a (Accumulate) @ A.cpu"},
-    {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.cpu <- g.y@A.cpu"},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 2, nullptr, "g", "load=0", 0},
+    {"copy", "g.x.delay@A.cpu <- s.x@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr,
+     0},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr, nullptr,
+     0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, fire_s, fire_a};
-inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a, m0_copy_a_x_delay_A_cpu};
+inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
+                                          m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.cpu", "A.cpu", true, kStop0, kStart0},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -103,23 +98,28 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block, "B.cpu -> A.cpu", nullptr, 0, "transfer g.y@B.cpu -> g.y@A.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block, "A.cpu -> B.cpu", nullptr, 0, "transfer s.x@A.cpu -> s.x@B.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0, "node k (Check) @ A.cpu"},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 1, nullptr, "g", "load=0", 0, "node g (Scale) @ A.cpu"},
-    {"copy", "g.x.delay@A.cpu <- s.x@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr, 0, "delay g.x.delay@A.cpu <- s.x@A.cpu"},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0, "node a (Accumulate) @ A.cpu"},
-    {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 1, nullptr, nullptr, nullptr, 0, "delay a.x.delay@A.cpu <- g.y@A.cpu"},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 1, nullptr, "g", "load=0", 0},
+    {"copy", "g.x.delay@A.cpu <- s.x@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr, nullptr,
+     0},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 1, nullptr, nullptr, nullptr,
+     0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, fire_s, fire_a};
-inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a, m0_copy_a_x_delay_A_cpu};
+inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
+                                          m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.cpu", "A.cpu", true, kStop0, kStart0},  // delta 0
 }};

@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
+#include "app_A.hpp"  // kRuntimeParams, kRuntimeSizes: the same in every host's header
 #include "dfg/flags.hpp"
 #include "dfg/outputs.hpp"
 #include "dfg/size.hpp"
-#include "app_A.hpp"  // kRuntimeParams, kRuntimeSizes: the same in every host's header
 
 namespace app {
 
@@ -47,35 +47,48 @@ int main(int argc, char** argv) {
   dfg::mpi::Session mpi(argc, argv);
   // Every start-up check is agreed on by all ranks: its error is printed once, every rank exits 1.
   const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::host_A::kRuntimeParams);
-  if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0) return s;
+  if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0)
+    return s;
   if (flags.options.help) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], app::host_A::kRuntimeParams);
     return dfg::finish_stdout(0, std::cerr);
   }
   const bool migrate = !flags.options.migrate_control.empty();
-  if (const int s = mpi.agree(migrate ? "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)" : "", std::cerr);
+  if (const int s = mpi.agree(
+          migrate
+              ? "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)"
+              : "",
+          std::cerr);
       s != 0)
     return s;
-  if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)
+  if (const int s =
+          mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr);
+      s != 0)
     return s;
   // Ranks that ran different cycles, or sized their tokens differently, would wait forever for
   // each other's messages.
   const dfg::mpi::RunFlags run_flags{flags.options.iterations, flags.options.overlap,
                                      flags.options.sync == dfg::SyncMode::barrier};
   if (const int s = mpi.agree_run_flags(run_flags, std::cerr); s != 0) return s;
-  if (const int s = mpi.agree_params(app::host_A::kRuntimeParams, flags.options.params, std::cerr); s != 0) return s;
-  const std::string size_error =
-      dfg::token_size_error(app::host_A::kRuntimeSizes, app::host_A::params_of(flags.options.params),
-                            app::host_A::kRuntimeParams, flags.options.params);
+  if (const int s = mpi.agree_params(app::host_A::kRuntimeParams, flags.options.params, std::cerr);
+      s != 0)
+    return s;
+  const std::string size_error = dfg::token_size_error(
+      app::host_A::kRuntimeSizes, app::host_A::params_of(flags.options.params),
+      app::host_A::kRuntimeParams, flags.options.params);
   if (const int s = mpi.agree(size_error, std::cerr); s != 0) return s;
   // --trace FILE and --profile FILE: each rank writes its own file, FILE with its host's name
   // before the extension (trace.json -> trace.A.json).
   dfg::Options options = flags.options;
   if (const int s = mpi.agree(dfg::open_outputs(options, true), std::cerr); s != 0) return s;
-  if (!options.trace_file.empty()) options.trace_file = dfg::per_host_file(options.trace_file, mpi.host_name());
-  if (!options.profile_file.empty()) options.profile_file = dfg::per_host_file(options.profile_file, mpi.host_name());
-  if (!options.stats_json_file.empty()) options.stats_json_file = dfg::per_host_file(options.stats_json_file, mpi.host_name());
+  if (!options.trace_file.empty())
+    options.trace_file = dfg::per_host_file(options.trace_file, mpi.host_name());
+  if (!options.profile_file.empty())
+    options.profile_file = dfg::per_host_file(options.profile_file, mpi.host_name());
+  if (!options.stats_json_file.empty())
+    options.stats_json_file = dfg::per_host_file(options.stats_json_file, mpi.host_name());
   if (const int s = mpi.agree(dfg::open_outputs(options, false), std::cerr); s != 0) return s;
-  const int status = dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
+  const int status =
+      dfg::mpi::main_guard(mpi, [&] { return app::run_host(mpi.host(), options, mpi); });
   return dfg::finish_stdout(status, std::cerr);
 }

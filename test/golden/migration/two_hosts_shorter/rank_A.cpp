@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "accumulate.hpp"
 #include "check.hpp"
@@ -27,9 +27,10 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                                                                                                        overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -46,17 +47,17 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> s_x_B_cpu_send_;
   std::optional<dfg::mpi::RecvEndpoint> g_y_A_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& a_x_delay_A_cpu_m0_view_ = run_.memory.A_cpu[6];  // buffer a.x.delay@A.cpu
-  const dfg::SlotView& a_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer a.y@A.cpu
+  const dfg::SlotView& a_y_A_cpu_view_ = run_.memory.A_cpu[0];           // buffer a.y@A.cpu
   const dfg::SlotView& g_x_delay_A_cpu_m0_view_ = run_.memory.A_cpu[5];  // buffer g.x.delay@A.cpu
-  const dfg::SlotView& g_y_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer g.y@A.cpu
-  const dfg::SlotView& g_y_A_cpu_m0_view_ = run_.memory.A_cpu[4];  // buffer g.y@A.cpu
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer s.x@A.cpu
-  const dfg::SlotView& s_x_A_cpu_m0_view_ = run_.memory.A_cpu[3];  // buffer s.x@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Accumulate, 2> a_node_;  // node a (Accumulate)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  const dfg::SlotView& g_y_A_cpu_view_ = run_.memory.A_cpu[1];           // buffer g.y@A.cpu
+  const dfg::SlotView& g_y_A_cpu_m0_view_ = run_.memory.A_cpu[4];        // buffer g.y@A.cpu
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[2];           // buffer s.x@A.cpu
+  const dfg::SlotView& s_x_A_cpu_m0_view_ = run_.memory.A_cpu[3];        // buffer s.x@A.cpu
+  dfg::Node<::Source, 1> s_node_;                                        // node s (Source)
+  dfg::Node<::Accumulate, 2> a_node_;                                    // node a (Accumulate)
+  dfg::Node<::Check, 1> k_node_;                                         // node k (Check)
   dfg::Node<::Scale, 2> g_node_;  // node g, migration 0's instance (Scale)
 };
 
@@ -64,38 +65,42 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 2);  // colour 1
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 2);  // colour 2
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 3
-    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);  // colour 4
+    storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);        // colour 0
+    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 2);        // colour 1
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 2);        // colour 2
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);        // colour 3
+    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);        // colour 4
     storage_.emplace_back("g.x.delay@A.cpu", bytes_Block(params), 2);  // colour 5
     storage_.emplace_back("a.x.delay@A.cpu", bytes_Block(params), 2);  // colour 6
     // from host B, tag 1
-    g_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params), "g.y@B.cpu -> g.y@A.cpu");
+    g_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
+                            "g.y@B.cpu -> g.y@A.cpu");
     // to host B, tag 0
-    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   } else {
-    storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);  // colour 0
-    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);  // colour 1
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 2
-    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 3
-    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);  // colour 4
+    storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);        // colour 0
+    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);        // colour 1
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);        // colour 2
+    storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);        // colour 3
+    storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);        // colour 4
     storage_.emplace_back("g.x.delay@A.cpu", bytes_Block(params), 1);  // colour 5
     storage_.emplace_back("a.x.delay@A.cpu", bytes_Block(params), 1);  // colour 6
     // from host B, tag 3
-    g_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params), "g.y@B.cpu -> g.y@A.cpu");
+    g_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
+                            "g.y@B.cpu -> g.y@A.cpu");
     // to host B, tag 2
-    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params), "s.x@A.cpu -> s.x@B.cpu");
+    s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Block(params)});
-  a_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.actor.init(a_node_.ctx);
-  k_node_.set_port_elements({elements_Block(params)});
+  k_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.actor.init(k_node_.ctx);
   g_node_.actor.load = 0;
-  g_node_.set_port_elements({elements_Block(params), elements_Block(params)});
+  g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -173,7 +178,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       s_node_.fire(j, s_x_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
@@ -216,24 +221,16 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   // --migrate against this host's alternatives; a refusal on any rank ends every rank.
   const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;
-  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0) return s;
+  if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0)
+    return s;
   Run run(options);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

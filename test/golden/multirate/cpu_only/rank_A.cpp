@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
 #include "bank.hpp"
 #include "check.hpp"
@@ -24,12 +24,14 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
-/// A.cpu: nodes s (Source), d (Decimate), b (Bank), ul (Interpolate), uh (Interpolate), m (Sum), k (Check).
+/// A.cpu: nodes s (Source), d (Decimate), b (Bank), ul (Interpolate), uh (Interpolate), m (Sum), k
+/// (Check).
 class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_cpu(Run& run);
@@ -39,37 +41,40 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& b_high_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer b.high@A.cpu
-  const dfg::SlotView& b_low_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer b.low@A.cpu
-  const dfg::SlotView& d_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer d.y@A.cpu
-  const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.y@A.cpu
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer s.x@A.cpu
-  const dfg::SlotView& uh_y_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer uh.y@A.cpu
-  const dfg::SlotView& ul_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer ul.y@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Decimate, 2> d_node_;  // node d (Decimate)
-  dfg::Node<::Bank, 3> b_node_;  // node b (Bank)
-  dfg::Node<::Interpolate, 2> ul_node_;  // node ul (Interpolate)
-  dfg::Node<::Interpolate, 2> uh_node_;  // node uh (Interpolate)
-  dfg::Node<::Sum, 3> m_node_;  // node m (Sum)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  const dfg::SlotView& b_low_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer b.low@A.cpu
+  const dfg::SlotView& d_y_A_cpu_view_ = run_.memory.A_cpu[2];     // buffer d.y@A.cpu
+  const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];     // buffer m.y@A.cpu
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[0];     // buffer s.x@A.cpu
+  const dfg::SlotView& uh_y_A_cpu_view_ = run_.memory.A_cpu[1];    // buffer uh.y@A.cpu
+  const dfg::SlotView& ul_y_A_cpu_view_ = run_.memory.A_cpu[2];    // buffer ul.y@A.cpu
+  dfg::Node<::Source, 1> s_node_;                                  // node s (Source)
+  dfg::Node<::Decimate, 2> d_node_;                                // node d (Decimate)
+  dfg::Node<::Bank, 3> b_node_;                                    // node b (Bank)
+  dfg::Node<::Interpolate, 2> ul_node_;                            // node ul (Interpolate)
+  dfg::Node<::Interpolate, 2> uh_node_;                            // node uh (Interpolate)
+  dfg::Node<::Sum, 3> m_node_;                                     // node m (Sum)
+  dfg::Node<::Check, 1> k_node_;                                   // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("b.high@A.cpu, m.y@A.cpu, s.x@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
-  storage_.emplace_back("b.low@A.cpu, uh.y@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 1
-  storage_.emplace_back("d.y@A.cpu, ul.y@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
+  storage_.emplace_back("b.high@A.cpu, m.y@A.cpu, s.x@A.cpu",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
+  storage_.emplace_back("b.low@A.cpu, uh.y@A.cpu",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 1
+  storage_.emplace_back("d.y@A.cpu, ul.y@A.cpu",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.set_firings(2, false);  // a call each
-  d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
-  b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
-  ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.set_firings(2, false);  // a call each
-  k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.set_firings(2, true);  // in one call
+  s_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, false);  // a call each
+  d_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame(params)});
+  b_node_.set_up(run.runtime_params,
+                 {elements_Frame(params), elements_Frame(params), elements_Frame(params)});
+  ul_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  uh_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  m_node_.set_up(run.runtime_params,
+                 {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)},
+                 2, false);                                                  // a call each
+  k_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, true);  // in one call
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -77,7 +82,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
@@ -99,7 +104,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                     uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
@@ -118,7 +123,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
@@ -140,7 +145,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                     uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
@@ -166,6 +171,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

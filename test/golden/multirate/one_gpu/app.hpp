@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Frame = float[N]: elements and bytes per token.
-inline std::size_t elements_Frame(const Params&) { return static_cast<std::size_t>(param::N); }
+inline std::size_t elements_Frame(const Params&) { return param::N; }
 inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(float);
 }
 
 /// Frame_x2 = float[N * 2]: elements and bytes per token.
-inline std::size_t elements_Frame_x2(const Params&) { return static_cast<std::size_t>(param::N * 2); }
+inline std::size_t elements_Frame_x2(const Params&) { return param::N * 2; }
 inline std::size_t bytes_Frame_x2(const Params& params) {
   return elements_Frame_x2(params) * sizeof(float);
 }
@@ -41,19 +41,14 @@ inline std::size_t bytes_Frame_x2(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
-};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -62,36 +57,34 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,  // node s (Source) @ A.cpu
-  fire_k,  // node k (Check) @ A.cpu
+  fire_s,              // node s (Source) @ A.cpu
+  fire_k,              // node k (Check) @ A.cpu
   transfer_m_y_A_cpu,  // transfer m.y@A.g0 -> m.y@A.cpu
-  transfer_s_x_A_g0,  // transfer s.x@A.cpu -> s.x@A.g0
-  fire_d,  // node d (Decimate) @ A.g0
-  fire_b,  // node b (Bank) @ A.g0
-  fire_ul,  // node ul (Interpolate) @ A.g0
-  fire_uh,  // node uh (Interpolate) @ A.g0
-  fire_m,  // node m (Sum) @ A.g0
+  transfer_s_x_A_g0,   // transfer s.x@A.cpu -> s.x@A.g0
+  fire_d,              // node d (Decimate) @ A.g0
+  fire_b,              // node b (Bank) @ A.g0
+  fire_ul,             // node ul (Interpolate) @ A.g0
+  fire_uh,             // node uh (Interpolate) @ A.g0
+  fire_m,              // node m (Sum) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0, "node k (Check) @ A.cpu"},
-    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Frame_x2, "A.g0 -> A.cpu", nullptr, 0, "transfer m.y@A.g0 -> m.y@A.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2, "A.cpu -> A.g0", nullptr, 0, "transfer s.x@A.cpu -> s.x@A.g0"},
-    {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "d", "", 0, "node d (Decimate) @ A.g0"},
-    {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "b", "", 0, "node b (Bank) @ A.g0"},
-    {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "ul", "", 0, "node ul (Interpolate) @ A.g0"},
-    {"firing", "uh (Interpolate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "uh", "", 0, "node uh (Interpolate) @ A.g0"},
-    {"firing", "m (Sum)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "", 0, "node m (Sum) @ A.g0"},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
+    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Frame_x2,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "d", "", 0},
+    {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "b", "", 0},
+    {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "ul", "", 0},
+    {"firing", "uh (Interpolate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "uh", "", 0},
+    {"firing", "m (Sum)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0}, {kPe_A_cpu},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_g0}, {kPe_A_cpu}}; }
 
 }  // namespace overlap
 
@@ -100,15 +93,17 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, "node s (Source) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0, "node k (Check) @ A.cpu"},
-    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Frame_x2, "A.g0 -> A.cpu", nullptr, 0, "transfer m.y@A.g0 -> m.y@A.cpu"},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2, "A.cpu -> A.g0", nullptr, 0, "transfer s.x@A.cpu -> s.x@A.g0"},
-    {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "d", "", 0, "node d (Decimate) @ A.g0"},
-    {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "b", "", 0, "node b (Bank) @ A.g0"},
-    {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "ul", "", 0, "node ul (Interpolate) @ A.g0"},
-    {"firing", "uh (Interpolate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "uh", "", 0, "node uh (Interpolate) @ A.g0"},
-    {"firing", "m (Sum)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "", 0, "node m (Sum) @ A.g0"},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
+    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Frame_x2,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "d", "", 0},
+    {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "b", "", 0},
+    {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "ul", "", 0},
+    {"firing", "uh (Interpolate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "uh", "", 0},
+    {"firing", "m (Sum)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
 #include "check.hpp"
 #include "source.hpp"
@@ -20,8 +20,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -36,8 +37,8 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 
   const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.y@A.cpu
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Source, 1> s_node_;                               // node s (Source)
+  dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
@@ -45,10 +46,8 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("m.y@A.cpu", bytes_Frame_x2(params), run.overlap ? 2 : 1);  // colour 0
   storage_.emplace_back("s.x@A.cpu", bytes_Frame_x2(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.set_firings(2, false);  // a call each
-  k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.set_firings(2, true);  // in one call
+  s_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, false);  // a call each
+  k_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, true);   // in one call
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -56,7 +55,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
       }
     });
@@ -71,9 +70,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
@@ -97,6 +96,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -28,40 +28,47 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& b_high_A_g0_view_ = run_.memory.A_g0[0];  // buffer b.high@A.g0
-  const dfg::SlotView& b_low_A_g0_view_ = run_.memory.A_g0[1];  // buffer b.low@A.g0
-  const dfg::SlotView& d_y_A_g0_view_ = run_.memory.A_g0[2];  // buffer d.y@A.g0
-  const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.y@A.cpu
-  const dfg::SlotView& m_y_A_g0_view_ = run_.memory.A_g0[0];  // buffer m.y@A.g0
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];  // buffer s.x@A.g0
-  const dfg::SlotView& uh_y_A_g0_view_ = run_.memory.A_g0[1];  // buffer uh.y@A.g0
-  const dfg::SlotView& ul_y_A_g0_view_ = run_.memory.A_g0[2];  // buffer ul.y@A.g0
-  dfg::Node<::DecimateGpu, 2> d_node_;  // node d (Decimate)
-  dfg::Node<::BankGpu, 3> b_node_;  // node b (Bank)
-  dfg::Node<::InterpolateGpu, 2> ul_node_;  // node ul (Interpolate)
-  dfg::Node<::InterpolateGpu, 2> uh_node_;  // node uh (Interpolate)
-  dfg::Node<::SumGpu, 3> m_node_;  // node m (Sum)
+  const dfg::SlotView& b_low_A_g0_view_ = run_.memory.A_g0[1];   // buffer b.low@A.g0
+  const dfg::SlotView& d_y_A_g0_view_ = run_.memory.A_g0[2];     // buffer d.y@A.g0
+  const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];   // buffer m.y@A.cpu
+  const dfg::SlotView& m_y_A_g0_view_ = run_.memory.A_g0[0];     // buffer m.y@A.g0
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer s.x@A.cpu
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];     // buffer s.x@A.g0
+  const dfg::SlotView& uh_y_A_g0_view_ = run_.memory.A_g0[1];    // buffer uh.y@A.g0
+  const dfg::SlotView& ul_y_A_g0_view_ = run_.memory.A_g0[2];    // buffer ul.y@A.g0
+  dfg::Node<::DecimateGpu, 2> d_node_;                           // node d (Decimate)
+  dfg::Node<::BankGpu, 3> b_node_;                               // node b (Bank)
+  dfg::Node<::InterpolateGpu, 2> ul_node_;                       // node ul (Interpolate)
+  dfg::Node<::InterpolateGpu, 2> uh_node_;                       // node uh (Interpolate)
+  dfg::Node<::SumGpu, 3> m_node_;                                // node m (Sum)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "b.high@A.g0, m.y@A.g0", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(0, "b.low@A.g0, s.x@A.g0, uh.y@A.g0", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back(0, "d.y@A.g0, ul.y@A.g0", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
+  storage_.emplace_back(0, "b.high@A.g0, m.y@A.g0",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}),
+                        run.overlap ? 2 : 1);  // colour 0
+  storage_.emplace_back(0, "b.low@A.g0, s.x@A.g0, uh.y@A.g0",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}),
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "d.y@A.g0, ul.y@A.g0",
+                        std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
-  d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
+  d_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame(params)});
   d_node_.set_gpu(compute_, 0);
-  b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
+  b_node_.set_up(run.runtime_params,
+                 {elements_Frame(params), elements_Frame(params), elements_Frame(params)});
   b_node_.set_gpu(compute_, 0);
   b_node_.actor.init(b_node_.ctx);
-  ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
+  ul_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
   ul_node_.set_gpu(compute_, 0);
-  uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
+  uh_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
   uh_node_.set_gpu(compute_, 0);
-  m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.set_firings(2, false);  // a call each
+  m_node_.set_up(run.runtime_params,
+                 {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)},
+                 2, false);  // a call each
   m_node_.set_gpu(compute_, 0);
 }
 
@@ -72,9 +79,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
-                       {d2h_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
@@ -101,7 +108,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                     uh_y_A_g0_view_.as<float>(dfg::slot(c, 1, 2)));
     });
     items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Sum) @ A.g0
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {                    // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_A_g0_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_A_g0_view_.as<const float>(dfg::slot(c, 1, 2))),
@@ -123,7 +130,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 1)),
                s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_d, compute_, [&](std::int64_t j) {  // node d (Decimate) @ A.g0
       d_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                    d_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -142,7 +149,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                     uh_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.fire(no_overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Sum) @ A.g0
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {                       // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_A_g0_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_A_g0_view_.as<const float>(dfg::slot(c, 0, 1))),

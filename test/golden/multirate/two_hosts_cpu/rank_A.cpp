@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "bank.hpp"
 #include "decimate.hpp"
@@ -26,8 +26,9 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -44,41 +45,47 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::SendEndpoint> b_high_B_cpu_send_;
   std::optional<dfg::mpi::SendEndpoint> b_low_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& b_high_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer b.high@A.cpu
-  const dfg::SlotView& b_low_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer b.low@A.cpu
-  const dfg::SlotView& d_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer d.y@A.cpu
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer s.x@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Decimate, 2> d_node_;  // node d (Decimate)
-  dfg::Node<::Bank, 3> b_node_;  // node b (Bank)
+  const dfg::SlotView& b_low_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer b.low@A.cpu
+  const dfg::SlotView& d_y_A_cpu_view_ = run_.memory.A_cpu[2];     // buffer d.y@A.cpu
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[0];     // buffer s.x@A.cpu
+  dfg::Node<::Source, 1> s_node_;                                  // node s (Source)
+  dfg::Node<::Decimate, 2> d_node_;                                // node d (Decimate)
+  dfg::Node<::Bank, 3> b_node_;                                    // node b (Bank)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("b.high@A.cpu, s.x@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 0
-    storage_.emplace_back("b.low@A.cpu", bytes_Frame(params), 2);  // colour 1
-    storage_.emplace_back("d.y@A.cpu", bytes_Frame(params), 1);  // colour 2
+    storage_.emplace_back("b.high@A.cpu, s.x@A.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 0
+    storage_.emplace_back("b.low@A.cpu", bytes_Frame(params), 2);                       // colour 1
+    storage_.emplace_back("d.y@A.cpu", bytes_Frame(params), 1);                         // colour 2
     // to host B, tag 0
-    b_high_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Frame(params), "b.high@A.cpu -> b.high@B.cpu");
+    b_high_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Frame(params),
+                               "b.high@A.cpu -> b.high@B.cpu");
     // to host B, tag 1
-    b_low_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
+    b_low_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Frame(params),
+                              "b.low@A.cpu -> b.low@B.cpu");
   } else {
-    storage_.emplace_back("b.high@A.cpu, s.x@A.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
-    storage_.emplace_back("b.low@A.cpu", bytes_Frame(params), 1);  // colour 1
-    storage_.emplace_back("d.y@A.cpu", bytes_Frame(params), 1);  // colour 2
+    storage_.emplace_back("b.high@A.cpu, s.x@A.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
+    storage_.emplace_back("b.low@A.cpu", bytes_Frame(params), 1);                       // colour 1
+    storage_.emplace_back("d.y@A.cpu", bytes_Frame(params), 1);                         // colour 2
     // to host B, tag 2
-    b_high_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Frame(params), "b.high@A.cpu -> b.high@B.cpu");
+    b_high_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Frame(params),
+                               "b.high@A.cpu -> b.high@B.cpu");
     // to host B, tag 3
-    b_low_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
+    b_low_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Frame(params),
+                              "b.low@A.cpu -> b.low@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
-  s_node_.set_port_elements({elements_Frame_x2(params)});
-  s_node_.set_firings(2, false);  // a call each
-  d_node_.set_port_elements({elements_Frame_x2(params), elements_Frame(params)});
-  b_node_.set_port_elements({elements_Frame(params), elements_Frame(params), elements_Frame(params)});
+  s_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, false);  // a call each
+  d_node_.set_up(run.runtime_params, {elements_Frame_x2(params), elements_Frame(params)});
+  b_node_.set_up(run.runtime_params,
+                 {elements_Frame(params), elements_Frame(params), elements_Frame(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -96,7 +103,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                  b_low_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
       }
       net_.poll();  // progress the host-to-host transfers
@@ -138,9 +145,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
@@ -168,19 +175,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "check.hpp"
 #include "interpolate.hpp"
@@ -26,8 +26,9 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -44,45 +45,53 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   std::optional<dfg::mpi::RecvEndpoint> b_high_B_cpu_recv_;
   std::optional<dfg::mpi::RecvEndpoint> b_low_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& b_high_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer b.high@B.cpu
-  const dfg::SlotView& b_low_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer b.low@B.cpu
-  const dfg::SlotView& m_y_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer m.y@B.cpu
-  const dfg::SlotView& uh_y_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer uh.y@B.cpu
-  const dfg::SlotView& ul_y_B_cpu_view_ = run_.memory.B_cpu[2];  // buffer ul.y@B.cpu
-  dfg::Node<::Interpolate, 2> ul_node_;  // node ul (Interpolate)
-  dfg::Node<::Interpolate, 2> uh_node_;  // node uh (Interpolate)
-  dfg::Node<::Sum, 3> m_node_;  // node m (Sum)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  const dfg::SlotView& b_low_B_cpu_view_ = run_.memory.B_cpu[1];   // buffer b.low@B.cpu
+  const dfg::SlotView& m_y_B_cpu_view_ = run_.memory.B_cpu[0];     // buffer m.y@B.cpu
+  const dfg::SlotView& uh_y_B_cpu_view_ = run_.memory.B_cpu[1];    // buffer uh.y@B.cpu
+  const dfg::SlotView& ul_y_B_cpu_view_ = run_.memory.B_cpu[2];    // buffer ul.y@B.cpu
+  dfg::Node<::Interpolate, 2> ul_node_;                            // node ul (Interpolate)
+  dfg::Node<::Interpolate, 2> uh_node_;                            // node uh (Interpolate)
+  dfg::Node<::Sum, 3> m_node_;                                     // node m (Sum)
+  dfg::Node<::Check, 1> k_node_;                                   // node k (Check)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("b.high@B.cpu, m.y@B.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 0
-    storage_.emplace_back("b.low@B.cpu, uh.y@B.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 1
-    storage_.emplace_back("ul.y@B.cpu", bytes_Frame_x2(params), 1);  // colour 2
+    storage_.emplace_back("b.high@B.cpu, m.y@B.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 0
+    storage_.emplace_back("b.low@B.cpu, uh.y@B.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 2);  // colour 1
+    storage_.emplace_back("ul.y@B.cpu", bytes_Frame_x2(params), 1);                     // colour 2
     // from host A, tag 0
-    b_high_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Frame(params), "b.high@A.cpu -> b.high@B.cpu");
+    b_high_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Frame(params),
+                               "b.high@A.cpu -> b.high@B.cpu");
     // from host A, tag 1
-    b_low_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
+    b_low_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Frame(params),
+                              "b.low@A.cpu -> b.low@B.cpu");
   } else {
-    storage_.emplace_back("b.high@B.cpu, m.y@B.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
-    storage_.emplace_back("b.low@B.cpu, uh.y@B.cpu", std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 1
-    storage_.emplace_back("ul.y@B.cpu", bytes_Frame_x2(params), 1);  // colour 2
+    storage_.emplace_back("b.high@B.cpu, m.y@B.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 0
+    storage_.emplace_back("b.low@B.cpu, uh.y@B.cpu",
+                          std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 1
+    storage_.emplace_back("ul.y@B.cpu", bytes_Frame_x2(params), 1);                     // colour 2
     // from host A, tag 2
-    b_high_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Frame(params), "b.high@A.cpu -> b.high@B.cpu");
+    b_high_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Frame(params),
+                               "b.high@A.cpu -> b.high@B.cpu");
     // from host A, tag 3
-    b_low_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Frame(params), "b.low@A.cpu -> b.low@B.cpu");
+    b_low_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Frame(params),
+                              "b.low@A.cpu -> b.low@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  ul_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  uh_node_.set_port_elements({elements_Frame(params), elements_Frame_x2(params)});
-  m_node_.set_port_elements({elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)});
-  m_node_.set_firings(2, false);  // a call each
-  k_node_.set_port_elements({elements_Frame_x2(params)});
-  k_node_.set_firings(2, true);  // in one call
+  ul_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  uh_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Frame_x2(params)});
+  m_node_.set_up(run.runtime_params,
+                 {elements_Frame_x2(params), elements_Frame_x2(params), elements_Frame_x2(params)},
+                 2, false);                                                  // a call each
+  k_node_.set_up(run.runtime_params, {elements_Frame_x2(params)}, 2, true);  // in one call
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -110,7 +119,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2))),
@@ -148,7 +157,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_ul, [&](std::int64_t j) {  // node ul (Interpolate) @ B.cpu
       ul_node_.fire(j, b_low_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                     ul_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -158,7 +167,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
                     uh_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {  // 2 firings, a call each
+      for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
@@ -183,19 +192,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

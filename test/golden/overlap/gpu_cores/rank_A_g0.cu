@@ -50,9 +50,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
-                       {d2h_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer i1.b@A.g0 -> i1.b@A.c0 (pcie)

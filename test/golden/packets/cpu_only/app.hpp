@@ -28,13 +28,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Packet = uint8[MAXB]: elements and bytes per token.
-inline std::size_t elements_Packet(const Params&) { return static_cast<std::size_t>(param::MAXB); }
+inline std::size_t elements_Packet(const Params&) { return param::MAXB; }
 inline std::size_t bytes_Packet(const Params& params) {
   return elements_Packet(params) * sizeof(std::uint8_t);
 }
 
 /// Coded = uint8[2 * MAXB]: elements and bytes per token.
-inline std::size_t elements_Coded(const Params&) { return static_cast<std::size_t>(2 * param::MAXB); }
+inline std::size_t elements_Coded(const Params&) { return 2 * param::MAXB; }
 inline std::size_t bytes_Coded(const Params& params) {
   return elements_Coded(params) * sizeof(std::uint8_t);
 }
@@ -43,19 +43,13 @@ inline std::size_t bytes_Coded(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_c0, kPe_A_c1, kPeCount,
-};
+enum Pe : int { kPe_A_c0, kPe_A_c1, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_c0 = 1, kTrack_A_c1,
-};
-inline constexpr std::array<const char*, 2> kTrackNames = {
-    "A.c0", "A.c1",
-};
+enum Track : int { kTrack_A_c0 = 1, kTrack_A_c1 };
+inline constexpr std::array<const char*, 2> kTrackNames = {"A.c0", "A.c1"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -71,21 +65,17 @@ enum Entry : std::size_t {
   fire_k,  // node k (Check) @ A.c1
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "over=0", 0, "node s (Source) @ A.c0"},
-    {"firing", "m (Mask)", "A.c0", kTrack_A_c0, 0, nullptr, "m", "key=90", 0, "node m (Mask) @ A.c0"},
-    {"firing", "e (Encode)", "A.c1", kTrack_A_c1, 1, nullptr, "e", "", 0, "node e (Encode) @ A.c1"},
-    {"firing", "d (Decode)", "A.c1", kTrack_A_c1, 1, nullptr, "d", "", 0, "node d (Decode) @ A.c1"},
-    {"firing", "k (Check)", "A.c1", kTrack_A_c1, 1, nullptr, "k", "key=90", 0, "node k (Check) @ A.c1"},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "over=0", 0},
+    {"firing", "m (Mask)", "A.c0", kTrack_A_c0, 0, nullptr, "m", "key=90", 0},
+    {"firing", "e (Encode)", "A.c1", kTrack_A_c1, 1, nullptr, "e", "", 0},
+    {"firing", "d (Decode)", "A.c1", kTrack_A_c1, 1, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "A.c1", kTrack_A_c1, 1, nullptr, "k", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_c1}, {kPe_A_c0},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_c1}, {kPe_A_c0}}; }
 
 }  // namespace overlap
 
@@ -94,11 +84,11 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "over=0", 0, "node s (Source) @ A.c0"},
-    {"firing", "m (Mask)", "A.c0", kTrack_A_c0, 0, nullptr, "m", "key=90", 0, "node m (Mask) @ A.c0"},
-    {"firing", "e (Encode)", "A.c1", kTrack_A_c1, 1, nullptr, "e", "", 0, "node e (Encode) @ A.c1"},
-    {"firing", "d (Decode)", "A.c1", kTrack_A_c1, 1, nullptr, "d", "", 0, "node d (Decode) @ A.c1"},
-    {"firing", "k (Check)", "A.c1", kTrack_A_c1, 1, nullptr, "k", "key=90", 0, "node k (Check) @ A.c1"},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "over=0", 0},
+    {"firing", "m (Mask)", "A.c0", kTrack_A_c0, 0, nullptr, "m", "key=90", 0},
+    {"firing", "e (Encode)", "A.c1", kTrack_A_c1, 1, nullptr, "e", "", 0},
+    {"firing", "d (Decode)", "A.c1", kTrack_A_c1, 1, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "A.c1", kTrack_A_c1, 1, nullptr, "k", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

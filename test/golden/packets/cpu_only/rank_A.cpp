@@ -9,21 +9,22 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/host_buffer.hpp"
 
-#include "mask.hpp"
-#include "source.hpp"
 #include "check.hpp"
+#include "mask.hpp"
 #include "rle.hpp"
+#include "source.hpp"
 
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -38,8 +39,8 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 
   const dfg::SlotView& m_out_A_c0_view_ = run_.memory.A_c0[0];  // buffer m.out@A.c0
   const dfg::SlotView& s_out_A_c0_view_ = run_.memory.A_c0[1];  // buffer s.out@A.c0
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Mask, 2> m_node_;  // node m (Mask)
+  dfg::Node<::Source, 1> s_node_;                               // node s (Source)
+  dfg::Node<::Mask, 2> m_node_;                                 // node m (Mask)
 };
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
@@ -48,9 +49,9 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   storage_.emplace_back("s.out@A.c0", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 1
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   s_node_.actor.over = 0;
-  s_node_.set_port_elements({elements_Packet(params)});
+  s_node_.set_up(run.runtime_params, {elements_Packet(params)});
   m_node_.actor.key = 90;
-  m_node_.set_port_elements({elements_Packet(params), elements_Packet(params)});
+  m_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Packet(params)});
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -58,13 +59,15 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
-      s_node_.fire(j,
-                   s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
+                                                             elements_Packet(run_.params), "out"));
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.c0
       m_node_.at(j);
-      m_node_.actor.fire(s_out_A_c0_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         m_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+      m_node_.actor.fire(s_out_A_c0_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         m_out_A_c0_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
     });
     items.end_cycle(c);
   }
@@ -75,13 +78,15 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
-      s_node_.fire(j,
-                   s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
+                                                             elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.c0
       m_node_.at(j);
-      m_node_.actor.fire(s_out_A_c0_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         m_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+      m_node_.actor.fire(s_out_A_c0_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         m_out_A_c0_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
     });
     items.end_cycle(c);
   }
@@ -99,20 +104,20 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   const dfg::SlotView& d_out_A_c1_view_ = run_.memory.A_c1[0];  // buffer d.out@A.c1
   const dfg::SlotView& e_out_A_c1_view_ = run_.memory.A_c1[1];  // buffer e.out@A.c1
   const dfg::SlotView& m_out_A_c0_view_ = run_.memory.A_c0[0];  // buffer m.out@A.c0
-  dfg::Node<::Encode, 2> e_node_;  // node e (Encode)
-  dfg::Node<::Decode, 2> d_node_;  // node d (Decode)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Encode, 2> e_node_;                               // node e (Encode)
+  dfg::Node<::Decode, 2> d_node_;                               // node d (Decode)
+  dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };
 
 Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("d.out@A.c1", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 0
-  storage_.emplace_back("e.out@A.c1", bytes_Coded(params), 1, dfg::kWithLengths);  // colour 1
+  storage_.emplace_back("e.out@A.c1", bytes_Coded(params), 1, dfg::kWithLengths);   // colour 1
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
-  e_node_.set_port_elements({elements_Packet(params), elements_Coded(params)});
-  d_node_.set_port_elements({elements_Coded(params), elements_Packet(params)});
+  e_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Coded(params)});
+  d_node_.set_up(run.runtime_params, {elements_Coded(params), elements_Packet(params)});
   k_node_.actor.key = 90;
-  k_node_.set_port_elements({elements_Packet(params)});
+  k_node_.set_up(run.runtime_params, {elements_Packet(params)});
 }
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
@@ -121,17 +126,21 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
     items.begin(c);
     items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.c1
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
-                         e_out_A_c1_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
+                         e_out_A_c1_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
     items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.c1
       d_node_.at(j);
-      d_node_.actor.fire(e_out_A_c1_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
-                         d_out_A_c1_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_A_c1_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
+                         d_out_A_c1_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c1
-      k_node_.fire(j,
-                   d_out_A_c1_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_A_c1_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
     items.end_cycle(c);
   }
@@ -143,17 +152,21 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
     items.begin(c);
     items.run(no_overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.c1
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
-                         e_out_A_c1_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
+                         e_out_A_c1_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
     items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.c1
       d_node_.at(j);
-      d_node_.actor.fire(e_out_A_c1_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
-                         d_out_A_c1_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_A_c1_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
+                         d_out_A_c1_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c1
-      k_node_.fire(j,
-                   d_out_A_c1_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_A_c1_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
     items.end_cycle(c);
   }
@@ -172,6 +185,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -28,13 +28,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Packet = uint8[MAXB]: elements and bytes per token.
-inline std::size_t elements_Packet(const Params&) { return static_cast<std::size_t>(param::MAXB); }
+inline std::size_t elements_Packet(const Params&) { return param::MAXB; }
 inline std::size_t bytes_Packet(const Params& params) {
   return elements_Packet(params) * sizeof(std::uint8_t);
 }
 
 /// Coded = uint8[2 * MAXB]: elements and bytes per token.
-inline std::size_t elements_Coded(const Params&) { return static_cast<std::size_t>(2 * param::MAXB); }
+inline std::size_t elements_Coded(const Params&) { return 2 * param::MAXB; }
 inline std::size_t bytes_Coded(const Params& params) {
   return elements_Coded(params) * sizeof(std::uint8_t);
 }
@@ -43,19 +43,14 @@ inline std::size_t bytes_Coded(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host A, one worker thread each.
-enum Pe : int {
-  kPe_A_cpu, kPe_A_g0, kPeCount,
-};
+enum Pe : int { kPe_A_cpu, kPe_A_g0, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h,
-};
-inline constexpr std::array<const char*, 4> kTrackNames = {
-    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h",
-};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -64,32 +59,30 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,  // node s (Source) @ A.cpu
-  fire_e,  // node e (Encode) @ A.cpu
-  fire_d,  // node d (Decode) @ A.cpu
-  fire_k,  // node k (Check) @ A.cpu
+  fire_s,                // node s (Source) @ A.cpu
+  fire_e,                // node e (Encode) @ A.cpu
+  fire_d,                // node d (Decode) @ A.cpu
+  fire_k,                // node k (Check) @ A.cpu
   transfer_m_out_A_cpu,  // transfer m.out@A.g0 -> m.out@A.cpu
-  transfer_s_out_A_g0,  // transfer s.out@A.cpu -> s.out@A.g0
-  fire_m,  // node m (Mask) @ A.g0
+  transfer_s_out_A_g0,   // transfer s.out@A.cpu -> s.out@A.g0
+  fire_m,                // node m (Mask) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0, "node s (Source) @ A.cpu"},
-    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0, "node e (Encode) @ A.cpu"},
-    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0, "node d (Decode) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "key=90", 0, "node k (Check) @ A.cpu"},
-    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Packet, "A.g0 -> A.cpu", nullptr, 0, "transfer m.out@A.g0 -> m.out@A.cpu"},
-    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet, "A.cpu -> A.g0", nullptr, 0, "transfer s.out@A.cpu -> s.out@A.g0"},
-    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "key=90", 0, "node m (Mask) @ A.g0"},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
+    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0},
+    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "key=90", 0},
+    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Packet,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {kPe_A_g0}, {kPe_A_cpu},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_g0}, {kPe_A_cpu}}; }
 
 }  // namespace overlap
 
@@ -98,13 +91,15 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0, "node s (Source) @ A.cpu"},
-    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0, "node e (Encode) @ A.cpu"},
-    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0, "node d (Decode) @ A.cpu"},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "key=90", 0, "node k (Check) @ A.cpu"},
-    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Packet, "A.g0 -> A.cpu", nullptr, 0, "transfer m.out@A.g0 -> m.out@A.cpu"},
-    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet, "A.cpu -> A.g0", nullptr, 0, "transfer s.out@A.cpu -> s.out@A.g0"},
-    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "key=90", 0, "node m (Mask) @ A.g0"},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
+    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0},
+    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "key=90", 0},
+    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Packet,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet,
+     "A.cpu -> A.g0", nullptr, 0},
+    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

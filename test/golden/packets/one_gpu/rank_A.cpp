@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app.hpp"
+#include "dfg/cuda/buffers.hpp"
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run_tables.hpp"
-#include "dfg/cuda/buffers.hpp"
 
 #include "check.hpp"
 #include "rle.hpp"
@@ -21,8 +21,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -39,24 +40,26 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   const dfg::SlotView& e_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer e.out@A.cpu
   const dfg::SlotView& m_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.out@A.cpu
   const dfg::SlotView& s_out_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer s.out@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Encode, 2> e_node_;  // node e (Encode)
-  dfg::Node<::Decode, 2> d_node_;  // node d (Decode)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Source, 1> s_node_;                                 // node s (Source)
+  dfg::Node<::Encode, 2> e_node_;                                 // node e (Encode)
+  dfg::Node<::Decode, 2> d_node_;                                 // node d (Decode)
+  dfg::Node<::Check, 1> k_node_;                                  // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("d.out@A.cpu, m.out@A.cpu", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kWithLengths);  // colour 0
+  storage_.emplace_back("d.out@A.cpu, m.out@A.cpu", bytes_Packet(params), run.overlap ? 2 : 1,
+                        dfg::kWithLengths);                                         // colour 0
   storage_.emplace_back("e.out@A.cpu", bytes_Coded(params), 1, dfg::kWithLengths);  // colour 1
-  storage_.emplace_back("s.out@A.cpu", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kWithLengths);  // colour 2
+  storage_.emplace_back("s.out@A.cpu", bytes_Packet(params), run.overlap ? 2 : 1,
+                        dfg::kWithLengths);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.actor.over = 0;
-  s_node_.set_port_elements({elements_Packet(params)});
-  e_node_.set_port_elements({elements_Packet(params), elements_Coded(params)});
-  d_node_.set_port_elements({elements_Coded(params), elements_Packet(params)});
+  s_node_.set_up(run.runtime_params, {elements_Packet(params)});
+  e_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Coded(params)});
+  d_node_.set_up(run.runtime_params, {elements_Coded(params), elements_Packet(params)});
   k_node_.actor.key = 90;
-  k_node_.set_port_elements({elements_Packet(params)});
+  k_node_.set_up(run.runtime_params, {elements_Packet(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -64,22 +67,26 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j,
-                   s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
+                                                              elements_Packet(run_.params), "out"));
     });
     items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
-                         e_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
+                         e_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
     items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.cpu
       d_node_.at(j);
-      d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
-                         d_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
+                         d_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 1, 2), elements_Packet(run_.params), "out"));
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j,
-                   d_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"));
     });
     items.end_cycle(c);
   }
@@ -89,24 +96,28 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j,
-                   s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
+                                                              elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         e_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         e_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
     items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.cpu
       d_node_.at(j);
-      d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
-                         d_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
+                         d_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j,
-                   d_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
     items.end_cycle(c);
   }
@@ -125,6 +136,6 @@ int run_host(const dfg::Options& options) {
 }  // namespace app
 
 int main(int argc, char** argv) {
-  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes, app::params_of,
-                            app::run_host);
+  return dfg::one_host_main(argc, argv, "A", app::kRuntimeParams, app::kRuntimeSizes,
+                            app::params_of, app::run_host);
 }

@@ -25,21 +25,23 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& m_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.out@A.cpu
-  const dfg::SlotView& m_out_A_g0_view_ = run_.memory.A_g0[0];  // buffer m.out@A.g0
+  const dfg::SlotView& m_out_A_g0_view_ = run_.memory.A_g0[0];    // buffer m.out@A.g0
   const dfg::SlotView& s_out_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer s.out@A.cpu
-  const dfg::SlotView& s_out_A_g0_view_ = run_.memory.A_g0[1];  // buffer s.out@A.g0
-  dfg::Node<::MaskGpu, 2> m_node_;  // node m (Mask)
+  const dfg::SlotView& s_out_A_g0_view_ = run_.memory.A_g0[1];    // buffer s.out@A.g0
+  dfg::Node<::MaskGpu, 2> m_node_;                                // node m (Mask)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "m.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kWithLengths);  // colour 0
-  storage_.emplace_back(0, "s.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kWithLengths);  // colour 1
+  storage_.emplace_back(0, "m.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1,
+                        dfg::kWithLengths);  // colour 0
+  storage_.emplace_back(0, "s.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1,
+                        dfg::kWithLengths);  // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   m_node_.actor.key = 90;
-  m_node_.set_port_elements({elements_Packet(params), elements_Packet(params)});
+  m_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Packet(params)});
   m_node_.set_gpu(compute_, 0);
 }
 
@@ -50,9 +52,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-                      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1},
-                       {d2h_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer m.out@A.g0 -> m.out@A.cpu (pcie)
@@ -63,8 +65,10 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                s_out_A_cpu_view_.token(dfg::slot(c, 1, 2)));
     items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
       m_node_.fire(j,
-                   s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
-                   m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+                   s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2),
+                                                                elements_Packet(run_.params), "in"),
+                   m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
+                                                          elements_Packet(run_.params), "out"));
     });
     items.end_cycle(c);
   }
@@ -81,11 +85,13 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_s_out_A_g0, h2d_, s_out_A_g0_view_.token(dfg::slot(c, 0, 1)),
                s_out_A_cpu_view_.token(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
       m_node_.fire(j,
-                   s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                   m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+                   s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1),
+                                                                elements_Packet(run_.params), "in"),
+                   m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
+                                                          elements_Packet(run_.params), "out"));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
     items.end_cycle(c);

@@ -28,13 +28,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Packet = uint8[MAXB]: elements and bytes per token.
-inline std::size_t elements_Packet(const Params&) { return static_cast<std::size_t>(param::MAXB); }
+inline std::size_t elements_Packet(const Params&) { return param::MAXB; }
 inline std::size_t bytes_Packet(const Params& params) {
   return elements_Packet(params) * sizeof(std::uint8_t);
 }
 
 /// Coded = uint8[2 * MAXB]: elements and bytes per token.
-inline std::size_t elements_Coded(const Params&) { return static_cast<std::size_t>(2 * param::MAXB); }
+inline std::size_t elements_Coded(const Params&) { return 2 * param::MAXB; }
 inline std::size_t bytes_Coded(const Params& params) {
   return elements_Coded(params) * sizeof(std::uint8_t);
 }
@@ -43,19 +43,13 @@ inline std::size_t bytes_Coded(const Params& params) {
 inline constexpr std::array<dfg::TokenSize<Params>, 0> kRuntimeSizes = {};
 
 /// The processing elements (PEs) of host B, one worker thread each.
-enum Pe : int {
-  kPe_B_cpu, kPeCount,
-};
+enum Pe : int { kPe_B_cpu, kPeCount };
 inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_B_cpu = 1,
-};
-inline constexpr std::array<const char*, 1> kTrackNames = {
-    "B.cpu",
-};
+enum Track : int { kTrack_B_cpu = 1 };
+inline constexpr std::array<const char*, 1> kTrackNames = {"B.cpu"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -65,23 +59,20 @@ namespace overlap {
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
   transfer_e_out_B_cpu,  // transfer e.out@A.cpu -> e.out@B.cpu
-  fire_d,  // node d (Decode) @ B.cpu
-  fire_k,  // node k (Check) @ B.cpu
+  fire_d,                // node d (Decode) @ B.cpu
+  fire_k,                // node k (Check) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "e.out@A.cpu -> e.out@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Coded, "A.cpu -> B.cpu", nullptr, 0, "transfer e.out@A.cpu -> e.out@B.cpu"},
-    {"firing", "d (Decode)", "B.cpu", kTrack_B_cpu, 2, nullptr, "d", "", 0, "node d (Decode) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "key=90", 0, "node k (Check) @ B.cpu"},
+    {"transfer", "e.out@A.cpu -> e.out@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Coded,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "d (Decode)", "B.cpu", kTrack_B_cpu, 2, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 2, nullptr, "k", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
-inline std::vector<std::vector<int>> neighbours() {
-  return {
-      {},
-  };
-}
+inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 
 }  // namespace overlap
 
@@ -90,9 +81,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "e.out@A.cpu -> e.out@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Coded, "A.cpu -> B.cpu", nullptr, 0, "transfer e.out@A.cpu -> e.out@B.cpu"},
-    {"firing", "d (Decode)", "B.cpu", kTrack_B_cpu, 1, nullptr, "d", "", 0, "node d (Decode) @ B.cpu"},
-    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "key=90", 0, "node k (Check) @ B.cpu"},
+    {"transfer", "e.out@A.cpu -> e.out@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Coded,
+     "A.cpu -> B.cpu", nullptr, 0},
+    {"firing", "d (Decode)", "B.cpu", kTrack_B_cpu, 1, nullptr, "d", "", 0},
+    {"firing", "k (Check)", "B.cpu", kTrack_B_cpu, 1, nullptr, "k", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

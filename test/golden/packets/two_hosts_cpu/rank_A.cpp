@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_A.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "mask.hpp"
 #include "rle.hpp"
@@ -26,8 +26,9 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -43,35 +44,41 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> e_out_B_cpu_send_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& e_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer e.out@A.cpu
   const dfg::SlotView& m_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer m.out@A.cpu
   const dfg::SlotView& s_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer s.out@A.cpu
-  dfg::Node<::Source, 1> s_node_;  // node s (Source)
-  dfg::Node<::Mask, 2> m_node_;  // node m (Mask)
-  dfg::Node<::Encode, 2> e_node_;  // node e (Encode)
+  dfg::Node<::Source, 1> s_node_;                                 // node s (Source)
+  dfg::Node<::Mask, 2> m_node_;                                   // node m (Mask)
+  dfg::Node<::Encode, 2> e_node_;                                 // node e (Encode)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 1), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("e.out@A.cpu, s.out@A.cpu", std::max({bytes_Coded(params), bytes_Packet(params)}), 2, dfg::kWithLengths);  // colour 0
+    storage_.emplace_back("e.out@A.cpu, s.out@A.cpu",
+                          std::max({bytes_Coded(params), bytes_Packet(params)}), 2,
+                          dfg::kWithLengths);                                          // colour 0
     storage_.emplace_back("m.out@A.cpu", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 1
     // to host B, tag 0
-    e_out_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Coded(params), "e.out@A.cpu -> e.out@B.cpu");
+    e_out_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Coded(params),
+                              "e.out@A.cpu -> e.out@B.cpu");
   } else {
-    storage_.emplace_back("e.out@A.cpu, s.out@A.cpu", std::max({bytes_Coded(params), bytes_Packet(params)}), 1, dfg::kWithLengths);  // colour 0
+    storage_.emplace_back("e.out@A.cpu, s.out@A.cpu",
+                          std::max({bytes_Coded(params), bytes_Packet(params)}), 1,
+                          dfg::kWithLengths);                                          // colour 0
     storage_.emplace_back("m.out@A.cpu", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 1
     // to host B, tag 1
-    e_out_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Coded(params), "e.out@A.cpu -> e.out@B.cpu");
+    e_out_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Coded(params),
+                              "e.out@A.cpu -> e.out@B.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.actor.over = 0;
-  s_node_.set_port_elements({elements_Packet(params)});
+  s_node_.set_up(run.runtime_params, {elements_Packet(params)});
   m_node_.actor.key = 90;
-  m_node_.set_port_elements({elements_Packet(params), elements_Packet(params)});
-  e_node_.set_port_elements({elements_Packet(params), elements_Coded(params)});
+  m_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Packet(params)});
+  e_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Coded(params)});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
@@ -84,20 +91,24 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                  e_out_A_cpu_view_.token(dfg::slot(c, 1, 2)));
     });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j,
-                   s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
+                                                              elements_Packet(run_.params), "out"));
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.cpu
       m_node_.at(j);
-      m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 2), elements_Packet(run_.params), "in"),
-                         m_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 2), elements_Packet(run_.params), "in"),
+                         m_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         e_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         e_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 2), elements_Coded(run_.params), "out"));
       net_.poll();  // progress the host-to-host transfers
     });
     where.clear();
@@ -121,20 +132,24 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j,
-                   s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
+                                                              elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.cpu
       m_node_.at(j);
-      m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         m_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         m_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
       e_node_.at(j);
-      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         e_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
+      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                         e_out_A_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
     items.end_cycle(c);
   }
@@ -151,19 +166,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

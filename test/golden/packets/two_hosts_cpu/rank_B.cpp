@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "app_B.hpp"
+#include "dfg/host_buffer.hpp"
 #include "dfg/items.hpp"
-#include "dfg/node.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
-#include "dfg/host_buffer.hpp"
+#include "dfg/node.hpp"
+#include "dfg/run_tables.hpp"
 
 #include "check.hpp"
 #include "rle.hpp"
@@ -25,8 +25,9 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options,
+               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
 
 namespace {
 
@@ -42,11 +43,11 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::RecvEndpoint> e_out_B_cpu_recv_;
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
-  dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+  dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& d_out_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer d.out@B.cpu
   const dfg::SlotView& e_out_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer e.out@B.cpu
-  dfg::Node<::Decode, 2> d_node_;  // node d (Decode)
-  dfg::Node<::Check, 1> k_node_;  // node k (Check)
+  dfg::Node<::Decode, 2> d_node_;                                 // node d (Decode)
+  dfg::Node<::Check, 1> k_node_;                                  // node k (Check)
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -54,19 +55,21 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   const Params& params = run.params;
   if (run.overlap) {
     storage_.emplace_back("d.out@B.cpu", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 0
-    storage_.emplace_back("e.out@B.cpu", bytes_Coded(params), 2, dfg::kWithLengths);  // colour 1
+    storage_.emplace_back("e.out@B.cpu", bytes_Coded(params), 2, dfg::kWithLengths);   // colour 1
     // from host A, tag 0
-    e_out_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Coded(params), "e.out@A.cpu -> e.out@B.cpu");
+    e_out_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Coded(params),
+                              "e.out@A.cpu -> e.out@B.cpu");
   } else {
     storage_.emplace_back("d.out@B.cpu", bytes_Packet(params), 1, dfg::kWithLengths);  // colour 0
-    storage_.emplace_back("e.out@B.cpu", bytes_Coded(params), 1, dfg::kWithLengths);  // colour 1
+    storage_.emplace_back("e.out@B.cpu", bytes_Coded(params), 1, dfg::kWithLengths);   // colour 1
     // from host A, tag 1
-    e_out_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Coded(params), "e.out@A.cpu -> e.out@B.cpu");
+    e_out_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Coded(params),
+                              "e.out@A.cpu -> e.out@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
-  d_node_.set_port_elements({elements_Coded(params), elements_Packet(params)});
+  d_node_.set_up(run.runtime_params, {elements_Coded(params), elements_Packet(params)});
   k_node_.actor.key = 90;
-  k_node_.set_port_elements({elements_Packet(params)});
+  k_node_.set_up(run.runtime_params, {elements_Packet(params)});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
@@ -80,13 +83,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
     });
     items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ B.cpu
       d_node_.at(j);
-      d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2), elements_Coded(run_.params), "in"),
-                         d_out_B_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 1, 2), elements_Coded(run_.params), "in"),
+                         d_out_B_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
       net_.poll();  // progress the host-to-host transfers
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j,
-                   d_out_B_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_B_cpu_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
       net_.poll();  // progress the host-to-host transfers
     });
     where.clear();
@@ -110,15 +115,17 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ B.cpu
       d_node_.at(j);
-      d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
-                         d_out_B_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+      d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
+                         d_out_B_cpu_view_.bounded<std::uint8_t>(
+                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j,
-                   d_out_B_cpu_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+      k_node_.fire(j, d_out_B_cpu_view_.bounded<const std::uint8_t>(
+                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
     items.end_cycle(c);
   }
@@ -135,19 +142,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
-  Worker& cpu = *workers[0];
-  const bool pin = options.pin_cpus;
-  threads.spawn(kPeNames[0], [&cpu, &mpi, &run, pin](dfg::Where& where) {
-    if (pin) dfg::pin_this_thread(0);
-    dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu.run(where, run.overlap); });
-  });
-  for (std::size_t pe = 1; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(kPeNames[pe], [&worker, &run, pe, pin](dfg::Where& where) {
-      if (pin) dfg::pin_this_thread(pe);
-      worker.run(where, run.overlap);
-    });
-  }
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);
 }

@@ -59,9 +59,9 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after peer in cycle c - 1 (A.g1 colour 0)
   //   d2h in cycle c after compute in cycle c - 1 (A.g1 colour 2)
   //   peer in cycle c after compute in cycle c - 1 (A.g1 colour 0)
-  dfg::GpuItems items(run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
-                      {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1},
-                       {peer_, compute_, 1}});
+  dfg::GpuItems items(
+      run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
+      {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1}, {peer_, compute_, 1}});
   for (std::int64_t c = 0; c < run_.cycles; ++c) {
     items.begin(c);
     // transfer inter.energy@A.g0 -> inter.energy@A.g1 (nvlink)

@@ -1,0 +1,4 @@
+
+
+/// The nodes whose actor state moves with them (save/restore): $names$.
+inline constexpr std::size_t kStateHandoffs = $n$;
