@@ -26,9 +26,9 @@ int main(int argc, char** argv) {
   float state = 0.25f, next = 0.0f;
   std::size_t es[] = {n}, ef[] = {n, 1, n, 1}, ek[] = {n};
   dfg::Context cs, cf, ck;
-  cs.set_port_elements(es, 1);
-  cf.set_port_elements(ef, 4);
-  ck.set_port_elements(ek, 1);
+  cs.set_node(nullptr, 1, es, 1);
+  cf.set_node(nullptr, 1, ef, 4);
+  ck.set_node(nullptr, 1, ek, 1);
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t i = 0; i < iterations; ++i) {
     cs.set_iteration(i);

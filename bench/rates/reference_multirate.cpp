@@ -25,8 +25,7 @@ struct Ctx {
   std::vector<std::size_t> elements;
   dfg::Context ctx;
   Ctx(std::vector<std::size_t> e, std::uint32_t firings) : elements(std::move(e)) {
-    ctx.set_port_elements(elements.data(), elements.size());
-    ctx.set_firings(firings);
+    ctx.set_node(nullptr, firings, elements.data(), elements.size());
   }
   dfg::Context& at(std::int64_t i, std::uint32_t k = 0) {
     ctx.set_iteration(i);

@@ -32,8 +32,7 @@ struct Ctx {
   std::vector<std::size_t> elements;
   dfg::Context ctx;
   Ctx(std::vector<std::size_t> e, std::uint32_t firings, cudaStream_t stream) : elements(std::move(e)) {
-    ctx.set_port_elements(elements.data(), elements.size());
-    ctx.set_firings(firings);
+    ctx.set_node(nullptr, firings, elements.data(), elements.size());
     ctx.set_stream(stream);
     ctx.set_device(0);
   }

@@ -271,7 +271,7 @@ class Actors {
   explicit Actors(const Pipeline& p) : port_elements_{p.elements, p.elements} {
     inc_.nb_loop = p.opt.nb_loop;
     consumer_.increments = p.opt.gpus;  // one increment per gpu
-    ctx_.set_port_elements(port_elements_, 2);
+    ctx_.set_node(nullptr, 1, port_elements_, 2);
   }
   Actors(const Actors&) = delete;  // ctx_ points into port_elements_
   Actors& operator=(const Actors&) = delete;
