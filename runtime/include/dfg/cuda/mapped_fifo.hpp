@@ -148,6 +148,15 @@ class RingRef {
     return available() == 0;
   }
 
+  /// Positions [start, start + n) without touching the counters, for threads that share one
+  /// thread's reserve (slots_at) or peek (tokens_at): dfg/cuda/parallel_firing.hpp.
+  DFG_HOST_DEVICE RingSpan<T> slots_at(std::uint64_t start, std::size_t n) const {
+    return RingSpan<T>(slots_, mask_, start, n);
+  }
+  DFG_HOST_DEVICE RingSpan<const T> tokens_at(std::uint64_t start, std::size_t n) const {
+    return RingSpan<const T>(slots_, mask_, start, n);
+  }
+
 #if defined(__CUDACC__)
   // --- one thread block as the producer or the consumer: every thread calls these ---
 

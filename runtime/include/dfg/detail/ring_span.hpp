@@ -34,6 +34,10 @@ class RingSpan {
   DFG_HOST_DEVICE T& operator[](std::size_t i) const {
     return slots_[static_cast<std::size_t>(start_ + i) & mask_];
   }
+  /// Elements [offset, offset + count) of this batch (the caller keeps them inside it).
+  DFG_HOST_DEVICE RingSpan sub(std::size_t offset, std::size_t count) const {
+    return RingSpan(slots_, mask_, start_ + offset, count);
+  }
 
   /// The contiguous piece from element 0 up to the end of the ring or of the batch, and the
   /// rest (at the beginning of the ring; empty unless the batch wraps).

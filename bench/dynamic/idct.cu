@@ -1,0 +1,200 @@
+// The IDCT of the paper's table 2 as a network of GPU actors in one dfg::GpuIsland:
+//
+//   source (1 coefficient per firing) -> idct (64 in, 64 out: one 8x8 block) -> sink (1 per firing)
+//
+// over dfg::DeviceFifo rings, all on one GPU. The idct actor fires either serially (thread 0
+// of its block runs the firings one after another: the sequential GPU actor) or in parallel
+// (n firings on n threads, n from the tokens available and the room downstream:
+// dfg::block_fire_parallel). Every output is checked against the CPU reference (the same
+// integer IDCT in a plain loop), which is also timed.
+//
+//   idct [--blocks N] [--reps R] [--csv FILE]
+#include "common.hpp"
+
+#include "dfg/cuda/gpu_island.hpp"
+#include "dfg/cuda/parallel_firing.hpp"
+#include "dfg/cuda/stream.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+namespace {
+
+using Ring = dfg::RingRef<std::int16_t, cuda::thread_scope_device>;
+constexpr std::size_t kBlock = 64;
+constexpr unsigned kThreads = 512;
+constexpr std::size_t kMaxIdctFirings = 1024;  // two firings per thread and step, at most
+constexpr std::size_t kMaxCopyFirings = 16384;
+
+// Fixed-point basis: kBasis[u * 8 + x] = round(4096 * c(u) * cos((2x + 1) u pi / 16)).
+__constant__ std::int32_t kBasisDevice[64];
+std::int32_t kBasisHost[64];
+
+void make_basis() {
+  for (int u = 0; u < 8; ++u)
+    for (int x = 0; x < 8; ++x) {
+      const double c = u == 0 ? std::sqrt(0.125) : 0.5;
+      kBasisHost[u * 8 + x] = static_cast<std::int32_t>(std::lround(4096.0 * c * std::cos((2 * x + 1) * u * M_PI / 16)));
+    }
+  DFG_CUDA_CHECK(cudaMemcpyToSymbol(kBasisDevice, kBasisHost, sizeof(kBasisHost)), "basis");
+}
+
+// The 2-D IDCT of one block: rows, then columns, integer arithmetic, exact on CPU and GPU.
+template <class In, class Out>
+__host__ __device__ void idct_block(const In& in, Out&& out, const std::int32_t* basis) {
+  std::int32_t c[64], rows[64];
+  for (int k = 0; k < 64; ++k) c[k] = in[k];
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x) {
+      std::int32_t s = 0;
+      for (int u = 0; u < 8; ++u) s += basis[u * 8 + x] * c[y * 8 + u];
+      rows[y * 8 + x] = (s + (1 << 7)) >> 8;
+    }
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x) {
+      std::int32_t s = 0;
+      for (int v = 0; v < 8; ++v) s += basis[v * 8 + y] * rows[v * 8 + x];
+      const std::int32_t p = (s + (1 << 15)) >> 16;
+      out[y * 8 + x] = static_cast<std::int16_t>(p < -256 ? -256 : (p > 255 ? 255 : p));
+    }
+}
+
+struct IdctAction {
+  __device__ void operator()(std::size_t, dfg::RingSpan<const std::int16_t> in, dfg::RingSpan<std::int16_t> out) const {
+    idct_block(in, out, kBasisDevice);
+  }
+};
+
+struct Source {
+  const std::int16_t* input;
+  std::uint64_t total;
+  std::uint64_t produced;
+  Ring out;
+  __device__ bool step() {
+    const std::uint64_t left = total - produced;
+    const std::size_t n = dfg::block_fire_parallel(
+        left < kMaxCopyFirings ? static_cast<std::size_t>(left) : kMaxCopyFirings,
+        [in = input](std::size_t, dfg::RingSpan<std::int16_t> o) { o[0] = in[o.start()]; }, dfg::produce(out));
+    if (threadIdx.x == 0) produced += n;
+    return n != 0;
+  }
+  __device__ bool done() const { return produced == total; }
+  __device__ void close() { out.close(); }
+};
+
+template <bool Parallel>
+struct Idct {
+  Ring in, out;
+  __device__ bool step() {
+    if constexpr (Parallel)
+      return dfg::block_fire_parallel(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock), dfg::produce(out, kBlock)) != 0;
+    else
+      return dfg::block_fire_serial(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock), dfg::produce(out, kBlock)) != 0;
+  }
+  __device__ bool done() const { return in.drained(); }
+  __device__ void close() { out.close(); }
+};
+
+struct Sink {
+  Ring in;
+  std::int16_t* output;
+  __device__ bool step() {
+    return dfg::block_fire_parallel(
+               kMaxCopyFirings, [o = output](std::size_t, dfg::RingSpan<const std::int16_t> t) { o[t.start()] = t[0]; },
+               dfg::consume(in)) != 0;
+  }
+  __device__ bool done() const { return in.drained(); }
+  __device__ void close() {}
+};
+
+template <bool Parallel>
+double run_gpu(const std::int16_t* input, std::int16_t* output, std::uint64_t tokens, std::size_t ring_tokens) {
+  dfg::DeviceFifo<std::int16_t> a(0, "source -> idct", ring_tokens), b(0, "idct -> sink", ring_tokens);
+  dfg::Stream stream(0, "idct island");
+  dfg::GpuIsland island(Parallel ? "idct parallel" : "idct serial", 0, kThreads, {"source", "idct", "sink"},
+                        Source{input, tokens, 0, a.device()}, Idct<Parallel>{a.device(), b.device()},
+                        Sink{b.device(), output});
+  const auto t0 = bench::Clock::now();
+  island.launch(stream.get());
+  if (!island.wait_for(std::chrono::seconds(60))) {
+    island.cancel();
+    bench::fail(island.name() + ": did not end within 60 s");
+  }
+  const double s = bench::seconds_since(t0);
+  if (island.firings(1) == 0) bench::fail(island.name() + ": idct never fired");
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t blocks = 1 << 16;
+  int reps = 5;
+  std::string csv;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--blocks") blocks = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    else if (a == "--csv") csv = argv[i + 1];
+    else bench::fail("unknown option " + a);
+  }
+  try {
+    make_basis();
+    const std::uint64_t tokens = blocks * kBlock;
+    std::vector<std::int16_t> input(tokens), reference(tokens), output(tokens);
+    std::mt19937 rng(1);
+    for (std::uint64_t k = 0; k < tokens; ++k) {
+      const int range = k % 64 == 0 ? 1024 : (k % 64 < 10 ? 256 : 32);  // DC large, high frequencies small
+      input[k] = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * range)) - range);
+    }
+    std::vector<double> cpu;
+    for (int r = 0; r < 3; ++r) {
+      const auto t0 = bench::Clock::now();
+      for (std::uint64_t b = 0; b < blocks; ++b) idct_block(input.data() + b * kBlock, reference.data() + b * kBlock, kBasisHost);
+      cpu.push_back(bench::seconds_since(t0));
+    }
+    std::int16_t *d_in = nullptr, *d_out = nullptr;
+    DFG_CUDA_CHECK(cudaMalloc(&d_in, tokens * sizeof(std::int16_t)), "input");
+    DFG_CUDA_CHECK(cudaMalloc(&d_out, tokens * sizeof(std::int16_t)), "output");
+    DFG_CUDA_CHECK(cudaMemcpy(d_in, input.data(), tokens * sizeof(std::int16_t), cudaMemcpyHostToDevice), "input");
+    const std::size_t ring_tokens = 2 * kMaxIdctFirings * kBlock;
+    std::vector<double> serial, parallel;
+    for (int r = 0; r < reps; ++r) {
+      for (int variant = 0; variant < 2; ++variant) {
+        DFG_CUDA_CHECK(cudaMemset(d_out, 0x5a, tokens * sizeof(std::int16_t)), "poison");  // every output written
+        DFG_CUDA_CHECK(cudaDeviceSynchronize(), "poison");
+        const double s = variant == 0 ? run_gpu<false>(d_in, d_out, tokens, ring_tokens)
+                                      : run_gpu<true>(d_in, d_out, tokens, ring_tokens);
+        (variant == 0 ? serial : parallel).push_back(s);
+        DFG_CUDA_CHECK(cudaMemcpy(output.data(), d_out, tokens * sizeof(std::int16_t), cudaMemcpyDeviceToHost), "output");
+        std::uint64_t wrong = 0;
+        for (std::uint64_t k = 0; k < tokens; ++k) wrong += output[k] == reference[k] ? 0 : 1;
+        if (wrong != 0)
+          bench::fail(std::string("idct ") + (variant == 0 ? "serial" : "parallel") + ": " + std::to_string(wrong) +
+                      " of " + std::to_string(tokens) + " pixels differ from the CPU reference");
+      }
+    }
+    const double c = bench::median(cpu), s = bench::median(serial), p = bench::median(parallel);
+    std::printf("idct: %llu blocks of 8x8, %d repetitions, every pixel checked against the CPU reference\n",
+                static_cast<unsigned long long>(blocks), reps);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "cpu loop (one thread)", 1e3 * c, blocks / c / 1e6);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct serial (1 thread)", 1e3 * s, blocks / s / 1e6);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct parallel (n thr.)", 1e3 * p, blocks / p / 1e6);
+    std::printf("  parallel / serial: %.1fx   parallel / cpu: %.2fx   (paper: gpu parallel / cpu 2.02-2.18x)\n", s / p, c / p);
+    if (!csv.empty()) {
+      FILE* f = std::fopen(csv.c_str(), "w");
+      if (f == nullptr) bench::fail("cannot write " + csv);
+      std::fprintf(f, "benchmark,variant,blocks,seconds_median\n");
+      std::fprintf(f, "idct,cpu_loop,%llu,%.6f\nidct,gpu_serial,%llu,%.6f\nidct,gpu_parallel,%llu,%.6f\n",
+                   static_cast<unsigned long long>(blocks), c, static_cast<unsigned long long>(blocks), s,
+                   static_cast<unsigned long long>(blocks), p);
+      std::fclose(f);
+    }
+    static_cast<void>(cudaFree(d_in));
+    static_cast<void>(cudaFree(d_out));
+  } catch (const std::exception& e) {
+    bench::fail(e.what());
+  }
+  return 0;
+}
