@@ -64,6 +64,30 @@ TEST_CASE("fit_firings: tokens over rate on every port, at most max_n", "[parall
   STATIC_REQUIRE(dfg::fit_firings(0, dfg::PortBudget{100, 1}) == 0);
 }
 
+TEST_CASE("ring windows: slots_at, tokens_at and sub address positions modulo the capacity", "[parallel_firing]") {
+  HostRing memory(8);
+  const Ring ring = memory.ref();
+  for (std::uint32_t k = 0; k < 8; ++k) ring.slots_at(k, 1)[0] = 100 + k;
+  const auto wrapped = ring.tokens_at(6, 5);  // positions 6, 7, 8 = slot 0, 9, 10
+  CHECK(wrapped.size() == 5);
+  CHECK(wrapped[0] == 106);
+  CHECK(wrapped[1] == 107);
+  CHECK(wrapped[2] == 100);
+  CHECK(wrapped[4] == 102);
+  CHECK(wrapped.first_size() == 2);
+  CHECK(wrapped.second_size() == 3);
+  const auto window = wrapped.sub(1, 3);
+  CHECK(window.start() == 7);
+  CHECK(window.size() == 3);
+  CHECK(window[1] == 100);
+  const auto far = ring.tokens_at((std::uint64_t{1} << 40) + 3, 2);  // positions only grow: far past the first lap
+  CHECK(far[0] == 103);
+  CHECK(far[1] == 104);
+  // The counters are untouched: nothing was committed or released.
+  CHECK(ring.available() == 0);
+  CHECK(ring.room() == 8);
+}
+
 TEST_CASE("fire_serial: n from tokens and room, windows in FIFO order across the wrap", "[parallel_firing]") {
   HostRing in_memory(8), out_memory(8);
   const Ring in = in_memory.ref(), out = out_memory.ref();

@@ -62,6 +62,7 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -80,9 +81,14 @@
 
 namespace dfg {
 
-/// What GpuIsland needs of an actor (its device members are checked where the kernel calls them).
+/// What GpuIsland needs of an actor: trivially copyable (it is copied to the device as bytes), with
+/// `__device__ bool step()`, `bool done()` and `void close()`.
 template <class A>
-concept GpuActorType = std::is_trivially_copyable_v<A>;
+concept GpuActorType = std::is_trivially_copyable_v<A> && requires(A& a) {
+  { a.step() } -> std::same_as<bool>;
+  { a.done() } -> std::same_as<bool>;
+  a.close();
+};
 
 namespace detail {
 
