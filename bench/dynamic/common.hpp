@@ -21,7 +21,9 @@ namespace bench {
 }
 
 using Clock = std::chrono::steady_clock;
-inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -38,21 +40,27 @@ class Ring {
  public:
   using Ref = dfg::RingRef<T, cuda::thread_scope_system>;
 
-  Ring(Memory memory, std::size_t min_capacity) : memory_(memory), capacity_(dfg::detail::ring_capacity(min_capacity)) {
+  Ring(Memory memory, std::size_t min_capacity)
+      : memory_(memory), capacity_(dfg::detail::ring_capacity(min_capacity)) {
     bytes_ = dfg::detail::kRingHeader + capacity_ * sizeof(T);
     if (memory == Memory::device) {
       DFG_CUDA_CHECK(cudaMalloc(&device_, bytes_), "ring");
     } else {
-      DFG_CUDA_CHECK(cudaHostAlloc(&host_, bytes_, memory == Memory::mapped ? cudaHostAllocMapped | cudaHostAllocPortable
-                                                                             : cudaHostAllocPortable),
-                     "ring");
-      if (memory == Memory::mapped) DFG_CUDA_CHECK(cudaHostGetDevicePointer(&device_, host_, 0), "ring");
+      DFG_CUDA_CHECK(
+          cudaHostAlloc(&host_, bytes_,
+                        memory == Memory::mapped ? cudaHostAllocMapped | cudaHostAllocPortable
+                                                 : cudaHostAllocPortable),
+          "ring");
+      if (memory == Memory::mapped)
+        DFG_CUDA_CHECK(cudaHostGetDevicePointer(&device_, host_, 0), "ring");
     }
     reset();
   }
   ~Ring() {
-    if (memory_ == Memory::device) static_cast<void>(cudaFree(device_));
-    else static_cast<void>(cudaFreeHost(host_));
+    if (memory_ == Memory::device)
+      static_cast<void>(cudaFree(device_));
+    else
+      static_cast<void>(cudaFreeHost(host_));
   }
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
@@ -74,13 +82,15 @@ class Ring {
     return static_cast<dfg::detail::RingCounters*>(on_device ? device_ : host_);
   }
   T* slots(bool on_device) const {
-    return reinterpret_cast<T*>(static_cast<std::byte*>(on_device ? device_ : host_) + dfg::detail::kRingHeader);
+    return reinterpret_cast<T*>(static_cast<std::byte*>(on_device ? device_ : host_) +
+                                dfg::detail::kRingHeader);
   }
 
  private:
   Ref at(void* base) const {
     return Ref(static_cast<dfg::detail::RingCounters*>(base),
-               reinterpret_cast<T*>(static_cast<std::byte*>(base) + dfg::detail::kRingHeader), capacity_);
+               reinterpret_cast<T*>(static_cast<std::byte*>(base) + dfg::detail::kRingHeader),
+               capacity_);
   }
   Memory memory_;
   std::size_t capacity_;

@@ -79,11 +79,15 @@ struct FirActor {
   template <class F>
   __host__ __device__ std::size_t map1(std::size_t max_n, F f) const {
     if (outputs == 2)
-      return fire(max_n, [f](std::size_t, dfg::RingSpan<const Token> x, dfg::RingSpan<Token> a, dfg::RingSpan<Token> b) {
-        a[0] = b[0] = f(x[0]);
-      }, dfg::consume(in[0]), dfg::produce(out[0]), dfg::produce(out[1]));
-    return fire(max_n, [f](std::size_t, dfg::RingSpan<const Token> x, dfg::RingSpan<Token> a) { a[0] = f(x[0]); },
-                dfg::consume(in[0]), dfg::produce(out[0]));
+      return fire(
+          max_n,
+          [f](std::size_t, dfg::RingSpan<const Token> x, dfg::RingSpan<Token> a,
+              dfg::RingSpan<Token> b) { a[0] = b[0] = f(x[0]); },
+          dfg::consume(in[0]), dfg::produce(out[0]), dfg::produce(out[1]));
+    return fire(
+        max_n,
+        [f](std::size_t, dfg::RingSpan<const Token> x, dfg::RingSpan<Token> a) { a[0] = f(x[0]); },
+        dfg::consume(in[0]), dfg::produce(out[0]));
   }
 
   __host__ __device__ bool step() {
@@ -94,18 +98,21 @@ struct FirActor {
         const auto emit = [samples](std::size_t, dfg::RingSpan<Token> a, dfg::RingSpan<Token> b) {
           a[0] = b[0] = samples[a.start()];
         };
-        const std::size_t n = fire(left < kMaxFirings ? static_cast<std::size_t>(left) : kMaxFirings, emit,
-                                   dfg::produce(out[0]), dfg::produce(out[1]));
+        const std::size_t n =
+            fire(left < kMaxFirings ? static_cast<std::size_t>(left) : kMaxFirings, emit,
+                 dfg::produce(out[0]), dfg::produce(out[1]));
         if (thread0()) produced += n;
         return n != 0;
       }
       case Kind::delay: {
         if (produced == 0) {  // the initial token
-          const std::size_t n = outputs == 2 ? fire(1, [](std::size_t, dfg::RingSpan<Token> a, dfg::RingSpan<Token> b) {
+          const auto zero = [](std::size_t, dfg::RingSpan<Token> a) { a[0] = 0; };
+          const auto zeros = [](std::size_t, dfg::RingSpan<Token> a, dfg::RingSpan<Token> b) {
             a[0] = b[0] = 0;
-          }, dfg::produce(out[0]), dfg::produce(out[1]))
-                                             : fire(1, [](std::size_t, dfg::RingSpan<Token> a) { a[0] = 0; },
-                                                    dfg::produce(out[0]));
+          };
+          const std::size_t n = outputs == 2
+                                    ? fire(1, zeros, dfg::produce(out[0]), dfg::produce(out[1]))
+                                    : fire(1, zero, dfg::produce(out[0]));
           if (thread0()) produced = n;
           return n != 0;
         }
@@ -120,13 +127,17 @@ struct FirActor {
         return map1(kMaxFirings, [s](Token x) { return x >> s; }) != 0;
       }
       case Kind::add:
-        return fire(kMaxFirings, [](std::size_t, dfg::RingSpan<const Token> a, dfg::RingSpan<const Token> b,
-                                    dfg::RingSpan<Token> s) { s[0] = a[0] + b[0]; },
-                    dfg::consume(in[0]), dfg::consume(in[1]), dfg::produce(out[0])) != 0;
+        return fire(
+                   kMaxFirings,
+                   [](std::size_t, dfg::RingSpan<const Token> a, dfg::RingSpan<const Token> b,
+                      dfg::RingSpan<Token> s) { s[0] = a[0] + b[0]; },
+                   dfg::consume(in[0]), dfg::consume(in[1]), dfg::produce(out[0])) != 0;
       case Kind::sink: {
         Token* o = data;
-        return fire(kMaxFirings, [o](std::size_t, dfg::RingSpan<const Token> t) { o[t.start()] = t[0]; },
-                    dfg::consume(in[0])) != 0;
+        return fire(
+                   kMaxFirings,
+                   [o](std::size_t, dfg::RingSpan<const Token> t) { o[t.start()] = t[0]; },
+                   dfg::consume(in[0])) != 0;
       }
     }
     return false;
@@ -151,10 +162,10 @@ struct ActorSpec {
   Token param;
 };
 constexpr ActorSpec kActors[] = {
-    {"source", Kind::source, 0}, {"delay_1", Kind::delay, 0}, {"delay_2", Kind::delay, 0},
-    {"delay_3", Kind::delay, 0}, {"mul_1", Kind::mul, kTaps[0]}, {"mul_2", Kind::mul, kTaps[1]},
+    {"source", Kind::source, 0},    {"delay_1", Kind::delay, 0},    {"delay_2", Kind::delay, 0},
+    {"delay_3", Kind::delay, 0},    {"mul_1", Kind::mul, kTaps[0]}, {"mul_2", Kind::mul, kTaps[1]},
     {"mul_3", Kind::mul, kTaps[2]}, {"mul_4", Kind::mul, kTaps[3]}, {"add_1", Kind::add, 0},
-    {"add_2", Kind::add, 0}, {"add_3", Kind::add, 0}, {"rshift", Kind::shift, 2},
+    {"add_2", Kind::add, 0},        {"add_3", Kind::add, 0},        {"rshift", Kind::shift, 2},
     {"sink", Kind::sink, 0}};
 constexpr int kActorCount = 13;
 
@@ -165,15 +176,18 @@ struct EdgeSpec {
   int in_port;
 };
 constexpr EdgeSpec kEdges[] = {
-    {"source", 0, "delay_1", 0}, {"source", 1, "mul_1", 0},  {"delay_1", 0, "delay_2", 0}, {"delay_1", 1, "mul_2", 0},
-    {"delay_2", 0, "delay_3", 0}, {"delay_2", 1, "mul_3", 0}, {"delay_3", 0, "mul_4", 0},   {"mul_1", 0, "add_1", 0},
-    {"mul_2", 0, "add_1", 1},     {"add_1", 0, "add_2", 0},   {"mul_3", 0, "add_2", 1},     {"add_2", 0, "add_3", 0},
-    {"mul_4", 0, "add_3", 1},     {"add_3", 0, "rshift", 0},  {"rshift", 0, "sink", 0}};
+    {"source", 0, "delay_1", 0}, {"source", 1, "mul_1", 0},    {"delay_1", 0, "delay_2", 0},
+    {"delay_1", 1, "mul_2", 0},  {"delay_2", 0, "delay_3", 0}, {"delay_2", 1, "mul_3", 0},
+    {"delay_3", 0, "mul_4", 0},  {"mul_1", 0, "add_1", 0},     {"mul_2", 0, "add_1", 1},
+    {"add_1", 0, "add_2", 0},    {"mul_3", 0, "add_2", 1},     {"add_2", 0, "add_3", 0},
+    {"mul_4", 0, "add_3", 1},    {"add_3", 0, "rshift", 0},    {"rshift", 0, "sink", 0}};
 
 // The paper's table 6: the actors on the GPU (source and sink always on the CPU). Its m2 lists
 // add_2 twice and add_3 nowhere; here add_3 is on the CPU.
 const std::map<std::string, std::set<std::string>> kMappings = {
-    {"m1", {"delay_1", "delay_2", "delay_3", "mul_1", "mul_2", "mul_3", "mul_4", "add_1", "add_2", "add_3", "rshift"}},
+    {"m1",
+     {"delay_1", "delay_2", "delay_3", "mul_1", "mul_2", "mul_3", "mul_4", "add_1", "add_2",
+      "add_3", "rshift"}},
     {"m2", {"delay_2", "delay_3", "mul_3", "mul_4", "add_2"}},
     {"m3", {"delay_1", "delay_2", "delay_3", "mul_2", "mul_3", "mul_4", "add_1", "add_2"}},
     {"m4", {"delay_2", "mul_2", "mul_4", "add_2", "rshift"}},
@@ -195,14 +209,16 @@ struct Mirror {
   bench::Ring<Token>* device;
   bool to_gpu;
   std::uint64_t position = 0;  // tokens moved so far (read position of one = write of the other)
-  std::uint64_t device_other = 0;  // the device ring's last seen read (to_gpu) / written (to cpu) count
+  std::uint64_t device_other =
+      0;  // the device ring's last seen read (to_gpu) / written (to cpu) count
   bool finished = false;
 };
 
 class Pump {
  public:
   explicit Pump(std::vector<Mirror> edges) : edges_(std::move(edges)), stream_(0, "copy pump") {
-    DFG_CUDA_CHECK(cudaHostAlloc(&words_, 4 * sizeof(std::uint64_t), cudaHostAllocPortable), "pump words");
+    DFG_CUDA_CHECK(cudaHostAlloc(&words_, 4 * sizeof(std::uint64_t), cudaHostAllocPortable),
+                   "pump words");
   }
   ~Pump() { static_cast<void>(cudaFreeHost(words_)); }
 
@@ -240,7 +256,8 @@ class Pump {
     if (have == 0) {
       if (!host.drained()) return false;
       words_[0] = 1;
-      copy(&e.device->counters(true)->closed, words_, sizeof(std::uint64_t), cudaMemcpyHostToDevice);
+      copy(&e.device->counters(true)->closed, words_, sizeof(std::uint64_t),
+           cudaMemcpyHostToDevice);
       sync();
       e.finished = true;
       return true;
@@ -256,10 +273,12 @@ class Pump {
     if (n == 0) return false;
     const auto tokens = host.peek(n);
     pieces(e.position, n, cap, [&](std::size_t at, std::size_t k) {
-      copy(e.device->slots(true) + at, e.host->slots(false) + at, k * sizeof(Token), cudaMemcpyHostToDevice);
+      copy(e.device->slots(true) + at, e.host->slots(false) + at, k * sizeof(Token),
+           cudaMemcpyHostToDevice);
     });
     words_[1] = e.position + n;
-    copy(&e.device->counters(true)->written, words_ + 1, sizeof(std::uint64_t), cudaMemcpyHostToDevice);
+    copy(&e.device->counters(true)->written, words_ + 1, sizeof(std::uint64_t),
+         cudaMemcpyHostToDevice);
     sync();
     host.release(tokens.size());
     e.position += n;
@@ -269,9 +288,12 @@ class Pump {
   bool to_cpu(Mirror& e) {
     const Ref host = e.host->host();
     const std::size_t cap = e.host->capacity();
-    if (e.device_other == e.position) {  // nothing known: ask the device ring (closed, then written)
-      copy(words_ + 2, &e.device->counters(true)->closed, sizeof(std::uint64_t), cudaMemcpyDeviceToHost);
-      copy(words_ + 3, &e.device->counters(true)->written, sizeof(std::uint64_t), cudaMemcpyDeviceToHost);
+    if (e.device_other ==
+        e.position) {  // nothing known: ask the device ring (closed, then written)
+      copy(words_ + 2, &e.device->counters(true)->closed, sizeof(std::uint64_t),
+           cudaMemcpyDeviceToHost);
+      copy(words_ + 3, &e.device->counters(true)->written, sizeof(std::uint64_t),
+           cudaMemcpyDeviceToHost);
       sync();
       e.device_other = words_[3];
       if (e.device_other == e.position) {
@@ -286,7 +308,8 @@ class Pump {
     const std::size_t n = slots.size();
     if (n == 0) return false;
     pieces(e.position, n, cap, [&](std::size_t at, std::size_t k) {
-      copy(e.host->slots(false) + at, e.device->slots(true) + at, k * sizeof(Token), cudaMemcpyDeviceToHost);
+      copy(e.host->slots(false) + at, e.device->slots(true) + at, k * sizeof(Token),
+           cudaMemcpyDeviceToHost);
     });
     words_[0] = e.position + n;
     copy(&e.device->counters(true)->read, words_, sizeof(std::uint64_t), cudaMemcpyHostToDevice);
@@ -317,7 +340,8 @@ class AnyIsland {
       case 5: make(actors, names, std::make_index_sequence<5>{}); break;
       case 8: make(actors, names, std::make_index_sequence<8>{}); break;
       case 11: make(actors, names, std::make_index_sequence<11>{}); break;
-      default: bench::fail("no island of " + std::to_string(actors.size()) + " actors is instantiated");
+      default:
+        bench::fail("no island of " + std::to_string(actors.size()) + " actors is instantiated");
     }
   }
   void launch(cudaStream_t stream) { launch_(stream); }
@@ -327,10 +351,11 @@ class AnyIsland {
 
  private:
   template <std::size_t... I>
-  void make(const std::vector<FirActor>& actors, const std::vector<std::string>& names, std::index_sequence<I...>) {
+  void make(const std::vector<FirActor>& actors, const std::vector<std::string>& names,
+            std::index_sequence<I...>) {
     using Island = dfg::GpuIsland<typename Same<I>::type...>;
-    auto island = std::make_shared<Island>("fir", 0, kThreads, std::array<std::string_view, sizeof...(I)>{names[I]...},
-                                           actors[I]...);
+    auto island = std::make_shared<Island>(
+        "fir", 0, kThreads, std::array<std::string_view, sizeof...(I)>{names[I]...}, actors[I]...);
     keep_ = island;
     launch_ = [island](cudaStream_t s) { island->launch(s); };
     wait_for_ = [island] {
@@ -369,16 +394,23 @@ Network build(const std::set<std::string>& on_gpu, bool copied, const Token* sam
     const bool from_gpu = on_gpu.count(e.from) != 0, to_gpu = on_gpu.count(e.to) != 0;
     Ref producer, consumer;
     if (from_gpu == to_gpu) {
-      auto& r = net.rings.emplace_back(
-          std::make_unique<bench::Ring<Token>>(from_gpu ? bench::Memory::device : bench::Memory::host, kRingTokens));
+      auto& r = net.rings.emplace_back(std::make_unique<bench::Ring<Token>>(
+          from_gpu ? bench::Memory::device : bench::Memory::host, kRingTokens));
       producer = consumer = from_gpu ? r->device() : r->host();
     } else if (!copied) {
-      auto& r = net.rings.emplace_back(std::make_unique<bench::Ring<Token>>(bench::Memory::mapped, kRingTokens));
+      auto& r = net.rings.emplace_back(
+          std::make_unique<bench::Ring<Token>>(bench::Memory::mapped, kRingTokens));
       producer = from_gpu ? r->device() : r->host();
       consumer = to_gpu ? r->device() : r->host();
     } else {
-      auto* h = net.rings.emplace_back(std::make_unique<bench::Ring<Token>>(bench::Memory::host, kRingTokens)).get();
-      auto* d = net.rings.emplace_back(std::make_unique<bench::Ring<Token>>(bench::Memory::device, kRingTokens)).get();
+      auto* h =
+          net.rings
+              .emplace_back(std::make_unique<bench::Ring<Token>>(bench::Memory::host, kRingTokens))
+              .get();
+      auto* d = net.rings
+                    .emplace_back(
+                        std::make_unique<bench::Ring<Token>>(bench::Memory::device, kRingTokens))
+                    .get();
       producer = from_gpu ? d->device() : h->host();
       consumer = to_gpu ? d->device() : h->host();
       net.mirrors.push_back(Mirror{h, d, to_gpu});
@@ -396,8 +428,8 @@ Network build(const std::set<std::string>& on_gpu, bool copied, const Token* sam
 }
 
 // Runs `mapping` once: seconds from the island's launch to the last sample at the sink.
-double run_once(const std::set<std::string>& on_gpu, bool copied, const Token* samples, Token* output,
-                std::uint64_t total) {
+double run_once(const std::set<std::string>& on_gpu, bool copied, const Token* samples,
+                Token* output, std::uint64_t total) {
   Network net = build(on_gpu, copied, samples, output, total);
   dfg::Stream stream(0, "fir island");
   std::unique_ptr<Pump> pump;
@@ -423,11 +455,16 @@ int main(int argc, char** argv) {
   std::string csv, only = "m1,m2,m3,m4,m5,m6";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--samples") samples = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--reps") reps = std::atoi(argv[i + 1]);
-    else if (a == "--mappings") only = argv[i + 1];
-    else if (a == "--csv") csv = argv[i + 1];
-    else bench::fail("unknown option " + a);
+    if (a == "--samples")
+      samples = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--reps")
+      reps = std::atoi(argv[i + 1]);
+    else if (a == "--mappings")
+      only = argv[i + 1];
+    else if (a == "--csv")
+      csv = argv[i + 1];
+    else
+      bench::fail("unknown option " + a);
   }
   try {
     std::vector<Token> x(samples), reference(samples), output(samples);
@@ -439,10 +476,13 @@ int main(int argc, char** argv) {
       reference[t] = s >> 2;
     }
     FILE* f = csv.empty() ? nullptr : std::fopen(csv.c_str(), "w");
-    if (f != nullptr) std::fprintf(f, "benchmark,mapping,gpu_actors,variant,samples,seconds_median\n");
-    std::printf("fir: 13 actors, %llu samples, %d repetitions, every output checked against the CPU reference\n",
-                static_cast<unsigned long long>(samples), reps);
-    std::printf("  %-4s %-3s %12s %12s %9s\n", "map", "gpu", "zero-copy ms", "copied ms", "speedup");
+    if (f != nullptr)
+      std::fprintf(f, "benchmark,mapping,gpu_actors,variant,samples,seconds_median\n");
+    std::printf(
+        "fir: 13 actors, %llu samples, %d repetitions, every output checked against the CPU reference\n",
+        static_cast<unsigned long long>(samples), reps);
+    std::printf("  %-4s %-3s %12s %12s %9s\n", "map", "gpu", "zero-copy ms", "copied ms",
+                "speedup");
     std::stringstream list(only);
     for (std::string m; std::getline(list, m, ',');) {
       const auto it = kMappings.find(m);
@@ -456,16 +496,18 @@ int main(int argc, char** argv) {
           std::uint64_t wrong = 0;
           for (std::uint64_t t = 0; t < samples; ++t) wrong += output[t] == reference[t] ? 0 : 1;
           if (wrong != 0)
-            bench::fail("fir " + m + (variant == 0 ? " zero-copy: " : " copied: ") + std::to_string(wrong) + " of " +
-                        std::to_string(samples) + " outputs differ from the CPU reference");
+            bench::fail("fir " + m + (variant == 0 ? " zero-copy: " : " copied: ") +
+                        std::to_string(wrong) + " of " + std::to_string(samples) +
+                        " outputs differ from the CPU reference");
         }
         medians[variant] = bench::median(times);
         if (f != nullptr)
-          std::fprintf(f, "fir,%s,%zu,%s,%llu,%.6f\n", m.c_str(), it->second.size(), variant == 0 ? "zero_copy" : "copied",
+          std::fprintf(f, "fir,%s,%zu,%s,%llu,%.6f\n", m.c_str(), it->second.size(),
+                       variant == 0 ? "zero_copy" : "copied",
                        static_cast<unsigned long long>(samples), medians[variant]);
       }
-      std::printf("  %-4s %-3zu %12.2f %12.2f %8.2fx\n", m.c_str(), it->second.size(), 1e3 * medians[0],
-                  1e3 * medians[1], medians[1] / medians[0]);
+      std::printf("  %-4s %-3zu %12.2f %12.2f %8.2fx\n", m.c_str(), it->second.size(),
+                  1e3 * medians[0], 1e3 * medians[1], medians[1] / medians[0]);
     }
     std::printf("  (paper, table 4/5: zero-copy speedup 1.70-8.91x over copied FIFOs on m1-m6)\n");
     if (f != nullptr) std::fclose(f);

@@ -37,7 +37,8 @@ void make_basis() {
   for (int u = 0; u < 8; ++u)
     for (int x = 0; x < 8; ++x) {
       const double c = u == 0 ? std::sqrt(0.125) : 0.5;
-      kBasisHost[u * 8 + x] = static_cast<std::int32_t>(std::lround(4096.0 * c * std::cos((2 * x + 1) * u * M_PI / 16)));
+      kBasisHost[u * 8 + x] = static_cast<std::int32_t>(
+          std::lround(4096.0 * c * std::cos((2 * x + 1) * u * M_PI / 16)));
     }
   DFG_CUDA_CHECK(cudaMemcpyToSymbol(kBasisDevice, kBasisHost, sizeof(kBasisHost)), "basis");
 }
@@ -63,7 +64,8 @@ __host__ __device__ void idct_block(const In& in, Out&& out, const std::int32_t*
 }
 
 struct IdctAction {
-  __device__ void operator()(std::size_t, dfg::RingSpan<const std::int16_t> in, dfg::RingSpan<std::int16_t> out) const {
+  __device__ void operator()(std::size_t, dfg::RingSpan<const std::int16_t> in,
+                             dfg::RingSpan<std::int16_t> out) const {
     idct_block(in, out, kBasisDevice);
   }
 };
@@ -77,7 +79,8 @@ struct Source {
     const std::uint64_t left = total - produced;
     const std::size_t n = dfg::block_fire_parallel(
         left < kMaxCopyFirings ? static_cast<std::size_t>(left) : kMaxCopyFirings,
-        [in = input](std::size_t, dfg::RingSpan<std::int16_t> o) { o[0] = in[o.start()]; }, dfg::produce(out));
+        [in = input](std::size_t, dfg::RingSpan<std::int16_t> o) { o[0] = in[o.start()]; },
+        dfg::produce(out));
     if (threadIdx.x == 0) produced += n;
     return n != 0;
   }
@@ -90,9 +93,11 @@ struct Idct {
   Ring in, out;
   __device__ bool step() {
     if constexpr (Parallel)
-      return dfg::block_fire_parallel(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock), dfg::produce(out, kBlock)) != 0;
+      return dfg::block_fire_parallel(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock),
+                                      dfg::produce(out, kBlock)) != 0;
     else
-      return dfg::block_fire_serial(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock), dfg::produce(out, kBlock)) != 0;
+      return dfg::block_fire_serial(kMaxIdctFirings, IdctAction{}, dfg::consume(in, kBlock),
+                                    dfg::produce(out, kBlock)) != 0;
   }
   __device__ bool done() const { return in.drained(); }
   __device__ void close() { out.close(); }
@@ -103,7 +108,10 @@ struct Sink {
   std::int16_t* output;
   __device__ bool step() {
     return dfg::block_fire_parallel(
-               kMaxCopyFirings, [o = output](std::size_t, dfg::RingSpan<const std::int16_t> t) { o[t.start()] = t[0]; },
+               kMaxCopyFirings,
+               [o = output](std::size_t, dfg::RingSpan<const std::int16_t> t) {
+                 o[t.start()] = t[0];
+               },
                dfg::consume(in)) != 0;
   }
   __device__ bool done() const { return in.drained(); }
@@ -111,12 +119,14 @@ struct Sink {
 };
 
 template <bool Parallel>
-double run_gpu(const std::int16_t* input, std::int16_t* output, std::uint64_t tokens, std::size_t ring_tokens) {
-  dfg::DeviceFifo<std::int16_t> a(0, "source -> idct", ring_tokens), b(0, "idct -> sink", ring_tokens);
+double run_gpu(const std::int16_t* input, std::int16_t* output, std::uint64_t tokens,
+               std::size_t ring_tokens) {
+  dfg::DeviceFifo<std::int16_t> a(0, "source -> idct", ring_tokens),
+      b(0, "idct -> sink", ring_tokens);
   dfg::Stream stream(0, "idct island");
-  dfg::GpuIsland island(Parallel ? "idct parallel" : "idct serial", 0, kThreads, {"source", "idct", "sink"},
-                        Source{input, tokens, 0, a.device()}, Idct<Parallel>{a.device(), b.device()},
-                        Sink{b.device(), output});
+  dfg::GpuIsland island(Parallel ? "idct parallel" : "idct serial", 0, kThreads,
+                        {"source", "idct", "sink"}, Source{input, tokens, 0, a.device()},
+                        Idct<Parallel>{a.device(), b.device()}, Sink{b.device(), output});
   const auto t0 = bench::Clock::now();
   island.launch(stream.get());
   if (!island.wait_for(std::chrono::seconds(60))) {
@@ -144,7 +154,8 @@ __global__ void graph_step(A* actor, int* done) {
   }
 }
 
-__global__ void graph_condition(cudaGraphConditionalHandle loop, const int* done, int actors, unsigned* rounds) {
+__global__ void graph_condition(cudaGraphConditionalHandle loop, const int* done, int actors,
+                                unsigned* rounds) {
   int all = 1;
   for (int i = 0; i < actors; ++i) all &= done[i] != 0 ? 1 : 0;
   ++*rounds;
@@ -160,20 +171,26 @@ struct GraphActors {
 };
 
 // Seconds from the graph's launch to its end; `rounds` gets the WHILE loop's iterations.
-double run_graph(const std::int16_t* input, std::int16_t* output, std::uint64_t tokens, std::size_t ring_tokens,
-                 unsigned& rounds) {
-  dfg::DeviceFifo<std::int16_t> a(0, "source -> idct", ring_tokens), b(0, "idct -> sink", ring_tokens);
+double run_graph(const std::int16_t* input, std::int16_t* output, std::uint64_t tokens,
+                 std::size_t ring_tokens, unsigned& rounds) {
+  dfg::DeviceFifo<std::int16_t> a(0, "source -> idct", ring_tokens),
+      b(0, "idct -> sink", ring_tokens);
   dfg::Stream stream(0, "idct graph");
-  const GraphActors host{Source{input, tokens, 0, a.device()}, Idct<true>{a.device(), b.device()},
-                         Sink{b.device(), output}, {0, 0, 0}, 0};
+  const GraphActors host{Source{input, tokens, 0, a.device()},
+                         Idct<true>{a.device(), b.device()},
+                         Sink{b.device(), output},
+                         {0, 0, 0},
+                         0};
   GraphActors* dev = nullptr;
   DFG_CUDA_CHECK(cudaMalloc(&dev, sizeof(GraphActors)), "graph actors");
-  DFG_CUDA_CHECK(cudaMemcpy(dev, &host, sizeof(GraphActors), cudaMemcpyHostToDevice), "graph actors");
+  DFG_CUDA_CHECK(cudaMemcpy(dev, &host, sizeof(GraphActors), cudaMemcpyHostToDevice),
+                 "graph actors");
 
   cudaGraph_t graph = nullptr;
   DFG_CUDA_CHECK(cudaGraphCreate(&graph, 0), "graph");
   cudaGraphConditionalHandle loop{};
-  DFG_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault), "conditional handle");
+  DFG_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault),
+                 "conditional handle");
   cudaGraphNodeParams while_node{};
   while_node.type = cudaGraphNodeTypeConditional;
   while_node.conditional.handle = loop;
@@ -197,8 +214,8 @@ double run_graph(const std::int16_t* input, std::int16_t* output, std::uint64_t 
   void* sink_args[] = {&k, &d2};
   void* condition_args[] = {&loop, &done, &actors, &r};
   cudaGraphNode_t steps[3];
-  const auto add = [&](cudaGraphNode_t* out, const void* fn, void** args, unsigned threads, const cudaGraphNode_t* deps,
-                       std::size_t n) {
+  const auto add = [&](cudaGraphNode_t* out, const void* fn, void** args, unsigned threads,
+                       const cudaGraphNode_t* deps, std::size_t n) {
     cudaKernelNodeParams p{};
     p.func = const_cast<void*>(fn);
     p.gridDim = dim3(1);
@@ -206,8 +223,10 @@ double run_graph(const std::int16_t* input, std::int16_t* output, std::uint64_t 
     p.kernelParams = args;
     DFG_CUDA_CHECK(cudaGraphAddKernelNode(out, body, deps, n, &p), "kernel node");
   };
-  add(&steps[0], reinterpret_cast<const void*>(&graph_step<Source>), source_args, kThreads, nullptr, 0);
-  add(&steps[1], reinterpret_cast<const void*>(&graph_step<Idct<true>>), idct_args, kThreads, nullptr, 0);
+  add(&steps[0], reinterpret_cast<const void*>(&graph_step<Source>), source_args, kThreads, nullptr,
+      0);
+  add(&steps[1], reinterpret_cast<const void*>(&graph_step<Idct<true>>), idct_args, kThreads,
+      nullptr, 0);
   add(&steps[2], reinterpret_cast<const void*>(&graph_step<Sink>), sink_args, kThreads, nullptr, 0);
   cudaGraphNode_t condition = nullptr;
   add(&condition, reinterpret_cast<const void*>(&graph_condition), condition_args, 1, steps, 3);
@@ -235,10 +254,14 @@ int main(int argc, char** argv) {
   std::string csv;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--blocks") blocks = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--reps") reps = std::atoi(argv[i + 1]);
-    else if (a == "--csv") csv = argv[i + 1];
-    else bench::fail("unknown option " + a);
+    if (a == "--blocks")
+      blocks = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--reps")
+      reps = std::atoi(argv[i + 1]);
+    else if (a == "--csv")
+      csv = argv[i + 1];
+    else
+      bench::fail("unknown option " + a);
   }
   try {
     make_basis();
@@ -246,56 +269,74 @@ int main(int argc, char** argv) {
     std::vector<std::int16_t> input(tokens), reference(tokens), output(tokens);
     std::mt19937 rng(1);
     for (std::uint64_t k = 0; k < tokens; ++k) {
-      const int range = k % 64 == 0 ? 1024 : (k % 64 < 10 ? 256 : 32);  // DC large, high frequencies small
+      const int range =
+          k % 64 == 0 ? 1024 : (k % 64 < 10 ? 256 : 32);  // DC large, high frequencies small
       input[k] = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * range)) - range);
     }
     std::vector<double> cpu;
     for (int r = 0; r < 3; ++r) {
       const auto t0 = bench::Clock::now();
-      for (std::uint64_t b = 0; b < blocks; ++b) idct_block(input.data() + b * kBlock, reference.data() + b * kBlock, kBasisHost);
+      for (std::uint64_t b = 0; b < blocks; ++b)
+        idct_block(input.data() + b * kBlock, reference.data() + b * kBlock, kBasisHost);
       cpu.push_back(bench::seconds_since(t0));
     }
     std::int16_t *d_in = nullptr, *d_out = nullptr;
     DFG_CUDA_CHECK(cudaMalloc(&d_in, tokens * sizeof(std::int16_t)), "input");
     DFG_CUDA_CHECK(cudaMalloc(&d_out, tokens * sizeof(std::int16_t)), "output");
-    DFG_CUDA_CHECK(cudaMemcpy(d_in, input.data(), tokens * sizeof(std::int16_t), cudaMemcpyHostToDevice), "input");
+    DFG_CUDA_CHECK(
+        cudaMemcpy(d_in, input.data(), tokens * sizeof(std::int16_t), cudaMemcpyHostToDevice),
+        "input");
     const std::size_t ring_tokens = 2 * kMaxIdctFirings * kBlock;
     std::vector<double> serial, parallel, graph;
     unsigned rounds = 0;
     for (int r = 0; r < reps; ++r) {
       for (int variant = 0; variant < 3; ++variant) {
-        DFG_CUDA_CHECK(cudaMemset(d_out, 0x5a, tokens * sizeof(std::int16_t)), "poison");  // every output written
+        DFG_CUDA_CHECK(cudaMemset(d_out, 0x5a, tokens * sizeof(std::int16_t)),
+                       "poison");  // every output written
         DFG_CUDA_CHECK(cudaDeviceSynchronize(), "poison");
         const double s = variant == 0   ? run_gpu<false>(d_in, d_out, tokens, ring_tokens)
                          : variant == 1 ? run_gpu<true>(d_in, d_out, tokens, ring_tokens)
                                         : run_graph(d_in, d_out, tokens, ring_tokens, rounds);
         (variant == 0 ? serial : variant == 1 ? parallel : graph).push_back(s);
-        DFG_CUDA_CHECK(cudaMemcpy(output.data(), d_out, tokens * sizeof(std::int16_t), cudaMemcpyDeviceToHost), "output");
+        DFG_CUDA_CHECK(
+            cudaMemcpy(output.data(), d_out, tokens * sizeof(std::int16_t), cudaMemcpyDeviceToHost),
+            "output");
         std::uint64_t wrong = 0;
         for (std::uint64_t k = 0; k < tokens; ++k) wrong += output[k] == reference[k] ? 0 : 1;
         if (wrong != 0)
-          bench::fail(std::string("idct ") + (variant == 0 ? "serial" : variant == 1 ? "parallel" : "graph") + ": " +
-                      std::to_string(wrong) +
-                      " of " + std::to_string(tokens) + " pixels differ from the CPU reference");
+          bench::fail(std::string("idct ") +
+                      (variant == 0   ? "serial"
+                       : variant == 1 ? "parallel"
+                                      : "graph") +
+                      ": " + std::to_string(wrong) + " of " + std::to_string(tokens) +
+                      " pixels differ from the CPU reference");
       }
     }
     const double c = bench::median(cpu), s = bench::median(serial), p = bench::median(parallel),
                  g = bench::median(graph);
-    std::printf("idct: %llu blocks of 8x8, %d repetitions, every pixel checked against the CPU reference\n",
-                static_cast<unsigned long long>(blocks), reps);
-    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "cpu loop (one thread)", 1e3 * c, blocks / c / 1e6);
-    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct serial (1 thread)", 1e3 * s, blocks / s / 1e6);
-    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct parallel (n thr.)", 1e3 * p, blocks / p / 1e6);
-    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s  (%u rounds)\n", "gpu graph while-loop, idct parallel", 1e3 * g,
-                blocks / g / 1e6, rounds);
-    std::printf("  parallel / serial: %.1fx   parallel / cpu: %.2fx   (paper: gpu parallel / cpu 2.02-2.18x)\n", s / p, c / p);
+    std::printf(
+        "idct: %llu blocks of 8x8, %d repetitions, every pixel checked against the CPU reference\n",
+        static_cast<unsigned long long>(blocks), reps);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "cpu loop (one thread)", 1e3 * c,
+                blocks / c / 1e6);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct serial (1 thread)",
+                1e3 * s, blocks / s / 1e6);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s\n", "gpu island, idct parallel (n thr.)",
+                1e3 * p, blocks / p / 1e6);
+    std::printf("  %-34s %10.3f ms  %8.1f Mblocks/s  (%u rounds)\n",
+                "gpu graph while-loop, idct parallel", 1e3 * g, blocks / g / 1e6, rounds);
+    std::printf(
+        "  parallel / serial: %.1fx   parallel / cpu: %.2fx   (paper: gpu parallel / cpu 2.02-2.18x)\n",
+        s / p, c / p);
     std::printf("  graph while-loop / persistent island (both parallel): %.2fx the time\n", g / p);
     if (!csv.empty()) {
       FILE* f = std::fopen(csv.c_str(), "w");
       if (f == nullptr) bench::fail("cannot write " + csv);
       std::fprintf(f, "benchmark,variant,blocks,seconds_median\n");
       const auto n = static_cast<unsigned long long>(blocks);
-      std::fprintf(f, "idct,cpu_loop,%llu,%.6f\nidct,gpu_serial,%llu,%.6f\nidct,gpu_parallel,%llu,%.6f\n", n, c, n, s, n, p);
+      std::fprintf(
+          f, "idct,cpu_loop,%llu,%.6f\nidct,gpu_serial,%llu,%.6f\nidct,gpu_parallel,%llu,%.6f\n", n,
+          c, n, s, n, p);
       std::fprintf(f, "idct,gpu_graph_while_parallel,%llu,%.6f\n", n, g);
       std::fclose(f);
     }

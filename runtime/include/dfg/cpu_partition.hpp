@@ -120,7 +120,8 @@ class CpuPartition {
       if (!waiting.empty()) waiting += ", ";
       waiting += m.name;
     }
-    throw IslandError("cpu partition " + name_ + ": stopped before the end of stream of " + waiting);
+    throw IslandError("cpu partition " + name_ + ": stopped before the end of stream of " +
+                      waiting);
   }
 
   std::string name_;

@@ -30,7 +30,8 @@ struct Source {
   bool step() {
     if (next == total) return false;
     const auto slots = out.reserve(1 + rng() % 64);
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), total - next));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), total - next));
     for (std::size_t i = 0; i < n; ++i) slots[i] = next + i;
     out.commit(n);
     next += n;
@@ -77,7 +78,8 @@ struct Check {
 
 }  // namespace
 
-TEST_CASE("cpu partition: two threads run a network to the end of stream", "[island][cpu_partition][stress]") {
+TEST_CASE("cpu partition: two threads run a network to the end of stream",
+          "[island][cpu_partition][stress]") {
   dfg_test::HangGuard guard("cpu partition", dfg_test::kHangSeconds);
   dfg::Fifo<std::uint64_t> numbers(16), sums(8);
   Source source{numbers, 2 * kTokens};
@@ -98,7 +100,8 @@ TEST_CASE("cpu partition: two threads run a network to the end of stream", "[isl
   CHECK(sums.drained());
 }
 
-TEST_CASE("cpu partition: stop() ends a partition whose input never ends", "[island][cpu_partition]") {
+TEST_CASE("cpu partition: stop() ends a partition whose input never ends",
+          "[island][cpu_partition]") {
   dfg_test::HangGuard guard("cpu partition stop", dfg_test::kHangSeconds);
   dfg::Fifo<std::uint64_t> numbers(16), sums(8);
   Pairs pairs{numbers, sums};
@@ -109,7 +112,8 @@ TEST_CASE("cpu partition: stop() ends a partition whose input never ends", "[isl
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     partition.stop();
   });
-  CHECK_THROWS_WITH(partition.run(), "cpu partition waiting: stopped before the end of stream of pairs");
+  CHECK_THROWS_WITH(partition.run(),
+                    "cpu partition waiting: stopped before the end of stream of pairs");
   stopper.join();
   CHECK(sums.available() == 1);
   CHECK(numbers.available() == 1);

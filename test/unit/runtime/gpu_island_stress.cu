@@ -29,11 +29,14 @@ namespace {
 using SysRing = dfg::RingRef<std::uint32_t, cuda::thread_scope_system>;
 using DevRing = dfg::RingRef<std::uint32_t, cuda::thread_scope_device>;
 
-__host__ __device__ std::uint32_t input_word(std::uint64_t k) { return static_cast<std::uint32_t>(k * 2654435761u) ^ 0x5bd1e995u; }
+__host__ __device__ std::uint32_t input_word(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k * 2654435761u) ^ 0x5bd1e995u;
+}
 
 // Three words in, two out: (a + b, b ^ c).
 struct WidenAction {
-  __host__ __device__ void operator()(std::size_t, dfg::RingSpan<const std::uint32_t> in, dfg::RingSpan<std::uint32_t> out) const {
+  __host__ __device__ void operator()(std::size_t, dfg::RingSpan<const std::uint32_t> in,
+                                      dfg::RingSpan<std::uint32_t> out) const {
     out[0] = in[0] + in[1];
     out[1] = in[1] ^ in[2];
   }
@@ -43,7 +46,8 @@ struct Widen {
   SysRing in;
   DevRing out;
   __device__ bool step() {
-    return dfg::block_fire_parallel(4096, WidenAction{}, dfg::consume(in, 3), dfg::produce(out, 2)) != 0;
+    return dfg::block_fire_parallel(4096, WidenAction{}, dfg::consume(in, 3),
+                                    dfg::produce(out, 2)) != 0;
   }
   __device__ bool done() const { return in.drained(); }
   __device__ void close() { out.close(); }
@@ -57,7 +61,8 @@ struct Sum {
   __device__ bool step() {
     return dfg::block_fire_serial(
                64,
-               [this](std::size_t, dfg::RingSpan<const std::uint32_t> i, dfg::RingSpan<std::uint32_t> o) {
+               [this](std::size_t, dfg::RingSpan<const std::uint32_t> i,
+                      dfg::RingSpan<std::uint32_t> o) {
                  total += i[0] * 3u + i[1];
                  o[0] = total;
                },
@@ -71,7 +76,9 @@ struct Sum {
 struct Forever {
   SysRing in;
   __device__ bool step() {
-    return dfg::block_fire_parallel(256, [](std::size_t, dfg::RingSpan<const std::uint32_t>) {}, dfg::consume(in, 1)) != 0;
+    return dfg::block_fire_parallel(
+               256, [](std::size_t, dfg::RingSpan<const std::uint32_t>) {}, dfg::consume(in, 1)) !=
+           0;
   }
   __device__ bool done() const { return in.drained(); }
   __device__ void close() {}
@@ -86,7 +93,8 @@ int stream_test(std::uint64_t groups) {
   dfg::MappedFifo<std::uint32_t> to_gpu("cpu -> widen", 3 * 500), to_cpu("sum -> cpu", 300);
   dfg::DeviceFifo<std::uint32_t> between(0, "widen -> sum", 1000);
   dfg::Stream stream(0, "island");
-  dfg::GpuIsland island("stress", 0, 256, {"widen", "sum"}, Widen{to_gpu.device(), between.device()},
+  dfg::GpuIsland island("stress", 0, 256, {"widen", "sum"},
+                        Widen{to_gpu.device(), between.device()},
                         Sum{between.device(), to_cpu.device(), 0});
   island.launch(stream.get());
 
@@ -97,7 +105,8 @@ int stream_test(std::uint64_t groups) {
     std::uint64_t next = 0;
     while (next < words) {
       const auto slots = ring.reserve(1 + rng() % 700);
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), words - next));
+      const std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), words - next));
       for (std::size_t i = 0; i < n; ++i) slots[i] = input_word(next + i);
       ring.commit(n);
       next += n;
@@ -114,7 +123,8 @@ int stream_test(std::uint64_t groups) {
     const auto got = out.peek(1 + rng() % 200);
     for (std::size_t i = 0; i < got.size(); ++i) {
       const std::uint64_t g = received + i;
-      const std::uint32_t a = input_word(3 * g), b = input_word(3 * g + 1), c = input_word(3 * g + 2);
+      const std::uint32_t a = input_word(3 * g), b = input_word(3 * g + 1),
+                          c = input_word(3 * g + 2);
       total += (a + b) * 3u + (b ^ c);
       wrong += got[i] == total ? 0 : 1;
     }
@@ -125,11 +135,13 @@ int stream_test(std::uint64_t groups) {
   producer.join();
   island.wait();
   const Sum sum = island.fetch<1>();
-  std::printf("stream: %llu groups, %llu received, %llu wrong; firings widen %llu, sum %llu; total %s\n",
-              static_cast<unsigned long long>(groups), static_cast<unsigned long long>(received),
-              static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(island.firings(0)),
-              static_cast<unsigned long long>(island.firings(1)), sum.total == total ? "ok" : "WRONG");
-  if (received != groups || wrong != 0 || sum.total != total) fail("stream: tokens lost, reordered or wrong");
+  std::printf(
+      "stream: %llu groups, %llu received, %llu wrong; firings widen %llu, sum %llu; total %s\n",
+      static_cast<unsigned long long>(groups), static_cast<unsigned long long>(received),
+      static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(island.firings(0)),
+      static_cast<unsigned long long>(island.firings(1)), sum.total == total ? "ok" : "WRONG");
+  if (received != groups || wrong != 0 || sum.total != total)
+    fail("stream: tokens lost, reordered or wrong");
   if (!island.ended(0) || !island.ended(1)) fail("stream: an actor did not end");
   return 0;
 }
@@ -142,7 +154,8 @@ int cancel_test() {
   const SysRing ring = never.host();
   ring.reserve(5);
   ring.commit(5);
-  if (island.wait_for(std::chrono::milliseconds(200))) fail("cancel: an island with an open input ended");
+  if (island.wait_for(std::chrono::milliseconds(200)))
+    fail("cancel: an island with an open input ended");
   island.cancel();
   try {
     island.wait();

@@ -33,7 +33,8 @@ class HostRing {
     counters_ = new (base_) dfg::detail::RingCounters{};
   }
   Ring ref() const {
-    return {counters_, reinterpret_cast<std::uint32_t*>(base_ + dfg::detail::kRingHeader), capacity_};
+    return {counters_, reinterpret_cast<std::uint32_t*>(base_ + dfg::detail::kRingHeader),
+            capacity_};
   }
 
  private:
@@ -44,13 +45,16 @@ class HostRing {
 };
 
 struct Widen {  // three words in, two out
-  void operator()(std::size_t, dfg::RingSpan<const std::uint32_t> in, dfg::RingSpan<std::uint32_t> out) const {
+  void operator()(std::size_t, dfg::RingSpan<const std::uint32_t> in,
+                  dfg::RingSpan<std::uint32_t> out) const {
     out[0] = in[0] + in[1];
     out[1] = in[1] ^ in[2];
   }
 };
 
-std::uint32_t word(std::uint64_t k) { return static_cast<std::uint32_t>(k * 2654435761u) ^ 0x5bd1e995u; }
+std::uint32_t word(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k * 2654435761u) ^ 0x5bd1e995u;
+}
 
 }  // namespace
 
@@ -64,7 +68,8 @@ TEST_CASE("fit_firings: tokens over rate on every port, at most max_n", "[parall
   STATIC_REQUIRE(dfg::fit_firings(0, dfg::PortBudget{100, 1}) == 0);
 }
 
-TEST_CASE("ring windows: slots_at, tokens_at and sub address positions modulo the capacity", "[parallel_firing]") {
+TEST_CASE("ring windows: slots_at, tokens_at and sub address positions modulo the capacity",
+          "[parallel_firing]") {
   HostRing memory(8);
   const Ring ring = memory.ref();
   for (std::uint32_t k = 0; k < 8; ++k) ring.slots_at(k, 1)[0] = 100 + k;
@@ -80,7 +85,8 @@ TEST_CASE("ring windows: slots_at, tokens_at and sub address positions modulo th
   CHECK(window.start() == 7);
   CHECK(window.size() == 3);
   CHECK(window[1] == 100);
-  const auto far = ring.tokens_at((std::uint64_t{1} << 40) + 3, 2);  // positions only grow: far past the first lap
+  const auto far = ring.tokens_at((std::uint64_t{1} << 40) + 3,
+                                  2);  // positions only grow: far past the first lap
   CHECK(far[0] == 103);
   CHECK(far[1] == 104);
   // The counters are untouched: nothing was committed or released.
@@ -88,7 +94,8 @@ TEST_CASE("ring windows: slots_at, tokens_at and sub address positions modulo th
   CHECK(ring.room() == 8);
 }
 
-TEST_CASE("fire_serial: n from tokens and room, windows in FIFO order across the wrap", "[parallel_firing]") {
+TEST_CASE("fire_serial: n from tokens and room, windows in FIFO order across the wrap",
+          "[parallel_firing]") {
   HostRing in_memory(8), out_memory(8);
   const Ring in = in_memory.ref(), out = out_memory.ref();
   std::uint64_t fed = 0, taken = 0;
@@ -125,7 +132,8 @@ TEST_CASE("fire_serial stress: producer, firing and consumer threads keep order 
     std::uint64_t next = 0;
     while (next < 3 * kGroups) {
       const auto slots = a.reserve(1 + next % 37);
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), 3 * kGroups - next));
+      const std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(slots.size(), 3 * kGroups - next));
       for (std::size_t i = 0; i < n; ++i) slots[i] = word(next + i);
       a.commit(n);
       next += n;
@@ -135,7 +143,8 @@ TEST_CASE("fire_serial stress: producer, firing and consumer threads keep order 
   });
   std::thread firing([&] {
     while (!a.drained()) {
-      if (dfg::fire_serial(1 + a.available() % 13, Widen{}, dfg::consume(a, 3), dfg::produce(b, 2)) == 0)
+      if (dfg::fire_serial(1 + a.available() % 13, Widen{}, dfg::consume(a, 3),
+                           dfg::produce(b, 2)) == 0)
         std::this_thread::yield();
     }
     b.close();
@@ -145,7 +154,8 @@ TEST_CASE("fire_serial stress: producer, firing and consumer threads keep order 
     const auto got = b.peek(50);
     for (std::size_t i = 0; i < got.size(); ++i) {
       const std::uint64_t k = received + i, g = k / 2;
-      const std::uint32_t want = k % 2 == 0 ? word(3 * g) + word(3 * g + 1) : word(3 * g + 1) ^ word(3 * g + 2);
+      const std::uint32_t want =
+          k % 2 == 0 ? word(3 * g) + word(3 * g + 1) : word(3 * g + 1) ^ word(3 * g + 2);
       wrong += got[i] == want ? 0 : 1;
     }
     b.release(got.size());

@@ -9,7 +9,8 @@
 ///       dfg::RingRef<float, cuda::thread_scope_system> in;   // from a CPU thread
 ///       dfg::RingRef<float, cuda::thread_scope_device> out;  // to the next GPU actor
 ///       __device__ bool step() {                         // every thread: selects, fires, says so
-///         return dfg::block_fire_parallel(1024, Twice{}, dfg::consume(in), dfg::produce(out)) != 0;
+///         return dfg::block_fire_parallel(1024, Twice{}, dfg::consume(in), dfg::produce(out)) !=
+///         0;
 ///       }
 ///       __device__ bool done() const { return in.drained(); }   // thread 0: never fires again
 ///       __device__ void close() { out.close(); }                // thread 0: end of stream
@@ -56,8 +57,8 @@
 ///   before the end of its streams (after cancel()).
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <array>
 #include <bit>
@@ -138,8 +139,8 @@ __device__ void run_gpu_actor(A& actor, GpuIslandControl* control, GpuActorResul
       if (actor.done()) {
         actor.close();
         o = 1;
-      } else if (cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(control->stop).load(
-                     cuda::std::memory_order_acquire) != 0) {
+      } else if (cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(control->stop)
+                     .load(cuda::std::memory_order_acquire) != 0) {
         o = 2;
       }
       outcome = o;
@@ -160,15 +161,17 @@ __device__ void run_gpu_actor(A& actor, GpuIslandControl* control, GpuActorResul
 }
 
 template <class... A, std::size_t... I>
-__device__ void dispatch_gpu_actor(std::byte* actors, GpuIslandControl* control, GpuActorResult* results,
-                                   std::index_sequence<I...>) {
-  ((blockIdx.x == I ? run_gpu_actor(*reinterpret_cast<A*>(actors + actor_offset<A...>(I)), control, results + I)
-                    : void()),
+__device__ void dispatch_gpu_actor(std::byte* actors, GpuIslandControl* control,
+                                   GpuActorResult* results, std::index_sequence<I...>) {
+  ((blockIdx.x == I
+        ? run_gpu_actor(*reinterpret_cast<A*>(actors + actor_offset<A...>(I)), control, results + I)
+        : void()),
    ...);
 }
 
 template <class... A>
-__global__ void gpu_island_kernel(std::byte* actors, GpuIslandControl* control, GpuActorResult* results) {
+__global__ void gpu_island_kernel(std::byte* actors, GpuIslandControl* control,
+                                  GpuActorResult* results) {
   dispatch_gpu_actor<A...>(actors, control, results, std::index_sequence_for<A...>{});
 }
 
@@ -186,17 +189,20 @@ class GpuIsland {
   static constexpr std::size_t kActors = sizeof...(A);
 
   /// Copies the actors to `device`; `threads` threads per block (1..1024, a multiple of 32).
-  GpuIsland(std::string name, int device, unsigned threads, std::array<std::string_view, kActors> names,
-            const A&... actors)
+  GpuIsland(std::string name, int device, unsigned threads,
+            std::array<std::string_view, kActors> names, const A&... actors)
       : name_(std::move(name)), device_(device), threads_(threads) {
     for (std::size_t i = 0; i < kActors; ++i) names_[i] = std::string(names[i]);
     if (threads_ == 0 || threads_ > 1024 || threads_ % 32 != 0)
-      throw std::invalid_argument("dfg: gpu island " + name_ + ": threads per block must be a multiple of 32 in 1..1024");
+      throw std::invalid_argument("dfg: gpu island " + name_ +
+                                  ": threads per block must be a multiple of 32 in 1..1024");
     DeviceGuard guard(device_);
     const std::size_t actor_bytes = detail::actor_offset<A...>(kActors);
-    const std::size_t control_bytes = detail::kIslandControlBytes + kActors * sizeof(detail::GpuActorResult);
+    const std::size_t control_bytes =
+        detail::kIslandControlBytes + kActors * sizeof(detail::GpuActorResult);
     cudaError_t e = cudaMalloc(&actors_, actor_bytes);
-    if (e == cudaSuccess) e = cudaHostAlloc(&control_host_, control_bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e == cudaSuccess)
+      e = cudaHostAlloc(&control_host_, control_bytes, cudaHostAllocMapped | cudaHostAllocPortable);
     if (e == cudaSuccess) e = cudaHostGetDevicePointer(&control_device_, control_host_, 0);
     if (e != cudaSuccess) {
       release();
@@ -211,8 +217,9 @@ class GpuIsland {
     try {
       DFG_CUDA_CHECK(cudaMemcpy(actors_, staging, actor_bytes, cudaMemcpyHostToDevice),
                      "gpu island " + name_ + ": copy the actors");
-      DFG_CUDA_CHECK(cudaEventCreateWithFlags(&ended_, cudaEventDisableTiming | cudaEventBlockingSync),
-                     "gpu island " + name_ + ": event");
+      DFG_CUDA_CHECK(
+          cudaEventCreateWithFlags(&ended_, cudaEventDisableTiming | cudaEventBlockingSync),
+          "gpu island " + name_ + ": event");
     } catch (...) {
       release();
       throw;
@@ -234,25 +241,30 @@ class GpuIsland {
     DeviceGuard guard(device_);
     const void* kernel = reinterpret_cast<const void*>(&detail::gpu_island_kernel<A...>);
     int per_sm = 0, sms = 0, cooperative = 0;
-    DFG_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads_), 0),
+    DFG_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                 static_cast<int>(threads_), 0),
                    "gpu island " + name_ + ": occupancy");
-    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_), "multiprocessor count");
-    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_), "cooperative launch");
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_),
+                   "multiprocessor count");
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_),
+                   "cooperative launch");
     if (cooperative == 0)
-      throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " + std::to_string(device_) +
+      throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " +
+                                                 std::to_string(device_) +
                                                  " cannot launch cooperative kernels");
     if (static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms) < kActors)
       throw CudaError(cudaErrorCooperativeLaunchTooLarge,
-                      "gpu island " + name_ + ": " + std::to_string(kActors) + " actors need " + std::to_string(kActors) +
-                          " resident blocks of " + std::to_string(threads_) + " threads; device " +
-                          std::to_string(device_) + " holds " + std::to_string(per_sm * sms));
+                      "gpu island " + name_ + ": " + std::to_string(kActors) + " actors need " +
+                          std::to_string(kActors) + " resident blocks of " +
+                          std::to_string(threads_) + " threads; device " + std::to_string(device_) +
+                          " holds " + std::to_string(per_sm * sms));
     std::byte* actors = static_cast<std::byte*>(actors_);
     auto* control = static_cast<detail::GpuIslandControl*>(control_device_);
-    auto* results =
-        reinterpret_cast<detail::GpuActorResult*>(static_cast<std::byte*>(control_device_) + detail::kIslandControlBytes);
+    auto* results = reinterpret_cast<detail::GpuActorResult*>(
+        static_cast<std::byte*>(control_device_) + detail::kIslandControlBytes);
     void* args[] = {&actors, &control, &results};
-    DFG_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(kActors)), dim3(threads_), args, 0,
-                                               stream),
+    DFG_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(kActors)),
+                                               dim3(threads_), args, 0, stream),
                    "gpu island " + name_ + ": launch");
     DFG_CUDA_CHECK(cudaEventRecord(ended_, stream), "gpu island " + name_ + ": record");
     launched_ = running_ = true;
@@ -282,7 +294,8 @@ class GpuIsland {
   /// Asks every block that is idle to stop (an island whose inputs never end); wait() then
   /// reports the actors that had not ended.
   void cancel() noexcept {
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(control()->stop).store(1, cuda::std::memory_order_release);
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(control()->stop)
+        .store(1, cuda::std::memory_order_release);
   }
 
   /// After wait(): firings of actor i, and whether it reached the end of its streams.
@@ -295,17 +308,20 @@ class GpuIsland {
   auto fetch() const {
     using Actor = std::tuple_element_t<I, std::tuple<A...>>;
     std::array<std::byte, sizeof(Actor)> bytes;
-    DFG_CUDA_CHECK(cudaMemcpy(bytes.data(), static_cast<std::byte*>(actors_) + detail::actor_offset<A...>(I), sizeof(Actor),
-                              cudaMemcpyDeviceToHost),
-                   "gpu island " + name_ + ": fetch actor " + names_[I]);
+    DFG_CUDA_CHECK(
+        cudaMemcpy(bytes.data(), static_cast<std::byte*>(actors_) + detail::actor_offset<A...>(I),
+                   sizeof(Actor), cudaMemcpyDeviceToHost),
+        "gpu island " + name_ + ": fetch actor " + names_[I]);
     return std::bit_cast<Actor>(bytes);
   }
 
  private:
-  detail::GpuIslandControl* control() const noexcept { return static_cast<detail::GpuIslandControl*>(control_host_); }
+  detail::GpuIslandControl* control() const noexcept {
+    return static_cast<detail::GpuIslandControl*>(control_host_);
+  }
   const detail::GpuActorResult* results() const noexcept {
-    return reinterpret_cast<const detail::GpuActorResult*>(static_cast<const std::byte*>(control_host_) +
-                                                           detail::kIslandControlBytes);
+    return reinterpret_cast<const detail::GpuActorResult*>(
+        static_cast<const std::byte*>(control_host_) + detail::kIslandControlBytes);
   }
   void check_ended() const {
     for (std::size_t i = 0; i < kActors; ++i) {
@@ -317,7 +333,8 @@ class GpuIsland {
   void release() noexcept {
     if (ended_ != nullptr) cuda_check_noexcept(cudaEventDestroy(ended_), "gpu island event");
     if (actors_ != nullptr) cuda_check_noexcept(cudaFree(actors_), "gpu island actors");
-    if (control_host_ != nullptr) cuda_check_noexcept(cudaFreeHost(control_host_), "gpu island control");
+    if (control_host_ != nullptr)
+      cuda_check_noexcept(cudaFreeHost(control_host_), "gpu island control");
     ended_ = nullptr;
     actors_ = nullptr;
     control_host_ = nullptr;

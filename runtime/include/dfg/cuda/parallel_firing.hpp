@@ -64,7 +64,9 @@ struct Consume {
   RingRef<T, S> ring;
   std::size_t rate;
 
-  DFG_HOST_DEVICE RingSpan<const T> probe(std::size_t max_n) const { return ring.peek(max_n * rate); }
+  DFG_HOST_DEVICE RingSpan<const T> probe(std::size_t max_n) const {
+    return ring.peek(max_n * rate);
+  }
   DFG_HOST_DEVICE RingSpan<const T> window(std::uint64_t start, std::size_t i) const {
     return ring.tokens_at(start + i * rate, rate);
   }
@@ -97,14 +99,16 @@ namespace detail {
 
 /// Thread-local part of a firing: probes every port, returns n and the ports' start positions.
 template <class... P, std::size_t... I>
-DFG_HOST_DEVICE std::size_t probe_ports(std::size_t max_n, std::uint64_t* starts, std::index_sequence<I...>,
-                                        const P&... ports) {
+DFG_HOST_DEVICE std::size_t probe_ports(std::size_t max_n, std::uint64_t* starts,
+                                        std::index_sequence<I...>, const P&... ports) {
   std::size_t tokens[sizeof...(P)];
-  ((void)[&] {
-    const auto span = ports.probe(max_n);
-    starts[I] = span.start();
-    tokens[I] = span.size();
-  }(), ...);
+  (
+      (void)[&] {
+        const auto span = ports.probe(max_n);
+        starts[I] = span.start();
+        tokens[I] = span.size();
+      }(),
+      ...);
   return fit_firings(max_n, PortBudget{tokens[I], ports.rate}...);
 }
 
@@ -146,7 +150,8 @@ __device__ std::size_t block_fire_parallel(std::size_t max_n, Action&& action, c
   constexpr std::size_t kPorts = sizeof...(P);
   __shared__ std::uint64_t shared_starts[kPorts];
   __shared__ std::size_t shared_n;
-  if (threadIdx.x == 0) shared_n = detail::probe_ports(max_n, shared_starts, std::index_sequence_for<P...>{}, ports...);
+  if (threadIdx.x == 0)
+    shared_n = detail::probe_ports(max_n, shared_starts, std::index_sequence_for<P...>{}, ports...);
   __syncthreads();
   const std::size_t n = shared_n;
   std::uint64_t starts[kPorts];
@@ -154,7 +159,8 @@ __device__ std::size_t block_fire_parallel(std::size_t max_n, Action&& action, c
   __syncthreads();  // every thread has its copy before thread 0 probes again
   if (n == 0) return 0;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    for (std::size_t f = threadIdx.x; f < n; f += blockDim.x) action(f, ports.window(starts[I], f)...);
+    for (std::size_t f = threadIdx.x; f < n; f += blockDim.x)
+      action(f, ports.window(starts[I], f)...);
   }(std::index_sequence_for<P...>{});
   __syncthreads();  // every firing has read its tokens and written its slots
   if (threadIdx.x == 0) (ports.finish(n), ...);
