@@ -5,12 +5,12 @@
 /// reached the end of its streams. The actors talk through dfg::DeviceFifo rings (GPU to GPU) and
 /// dfg::MappedFifo rings (to CPU threads), dfg/cuda/mapped_fifo.hpp.
 ///
-///     struct Scale {                                     // a GPU actor: trivially copyable
-///       dfg::RingRef<float, cuda::thread_scope_system> in;   // from a CPU thread
-///       dfg::RingRef<float, cuda::thread_scope_device> out;  // to the next GPU actor
-///       __device__ bool step() {                         // every thread: selects, fires, says so
-///         return dfg::block_fire_parallel(1024, Twice{}, dfg::consume(in), dfg::produce(out)) !=
-///         0;
+///     struct Scale {                                        // a GPU actor: trivially copyable
+///       dfg::RingRef<float, cuda::thread_scope_system> in;  // from a CPU thread
+///       dfg::RingRef<float, cuda::thread_scope_device> out; // to the next GPU actor
+///       __device__ bool step() {                            // every thread: select, fire, say so
+///         auto n = dfg::block_fire_parallel(1024, Twice{}, dfg::consume(in), dfg::produce(out));
+///         return n != 0;
 ///       }
 ///       __device__ bool done() const { return in.drained(); }   // thread 0: never fires again
 ///       __device__ void close() { out.close(); }                // thread 0: end of stream
