@@ -12,6 +12,7 @@
 //
 //   idct [--blocks N] [--reps R] [--csv FILE]
 #include "common.hpp"
+#include "idct_block.hpp"
 
 #include "dfg/cuda/gpu_island.hpp"
 #include "dfg/cuda/parallel_firing.hpp"
@@ -29,44 +30,18 @@ constexpr unsigned kThreads = 512;
 constexpr std::size_t kMaxIdctFirings = 1024;  // two firings per thread and step, at most
 constexpr std::size_t kMaxCopyFirings = 16384;
 
-// Fixed-point basis: kBasis[u * 8 + x] = round(4096 * c(u) * cos((2x + 1) u pi / 16)).
 __constant__ std::int32_t kBasisDevice[64];
 std::int32_t kBasisHost[64];
 
 void make_basis() {
-  for (int u = 0; u < 8; ++u)
-    for (int x = 0; x < 8; ++x) {
-      const double c = u == 0 ? std::sqrt(0.125) : 0.5;
-      kBasisHost[u * 8 + x] = static_cast<std::int32_t>(
-          std::lround(4096.0 * c * std::cos((2 * x + 1) * u * M_PI / 16)));
-    }
+  idct::make_basis(kBasisHost);
   DFG_CUDA_CHECK(cudaMemcpyToSymbol(kBasisDevice, kBasisHost, sizeof(kBasisHost)), "basis");
-}
-
-// The 2-D IDCT of one block: rows, then columns, integer arithmetic, exact on CPU and GPU.
-template <class In, class Out>
-__host__ __device__ void idct_block(const In& in, Out&& out, const std::int32_t* basis) {
-  std::int32_t c[64], rows[64];
-  for (int k = 0; k < 64; ++k) c[k] = in[k];
-  for (int y = 0; y < 8; ++y)
-    for (int x = 0; x < 8; ++x) {
-      std::int32_t s = 0;
-      for (int u = 0; u < 8; ++u) s += basis[u * 8 + x] * c[y * 8 + u];
-      rows[y * 8 + x] = (s + (1 << 7)) >> 8;
-    }
-  for (int y = 0; y < 8; ++y)
-    for (int x = 0; x < 8; ++x) {
-      std::int32_t s = 0;
-      for (int v = 0; v < 8; ++v) s += basis[v * 8 + y] * rows[v * 8 + x];
-      const std::int32_t p = (s + (1 << 15)) >> 16;
-      out[y * 8 + x] = static_cast<std::int16_t>(p < -256 ? -256 : (p > 255 ? 255 : p));
-    }
 }
 
 struct IdctAction {
   __device__ void operator()(std::size_t, dfg::RingSpan<const std::int16_t> in,
                              dfg::RingSpan<std::int16_t> out) const {
-    idct_block(in, out, kBasisDevice);
+    idct::idct_block(in, out, kBasisDevice);
   }
 };
 
@@ -268,16 +243,12 @@ int main(int argc, char** argv) {
     const std::uint64_t tokens = blocks * kBlock;
     std::vector<std::int16_t> input(tokens), reference(tokens), output(tokens);
     std::mt19937 rng(1);
-    for (std::uint64_t k = 0; k < tokens; ++k) {
-      const int range =
-          k % 64 == 0 ? 1024 : (k % 64 < 10 ? 256 : 32);  // DC large, high frequencies small
-      input[k] = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * range)) - range);
-    }
+    for (std::uint64_t k = 0; k < tokens; ++k) input[k] = idct::coefficient(k, rng());
     std::vector<double> cpu;
     for (int r = 0; r < 3; ++r) {
       const auto t0 = bench::Clock::now();
       for (std::uint64_t b = 0; b < blocks; ++b)
-        idct_block(input.data() + b * kBlock, reference.data() + b * kBlock, kBasisHost);
+        idct::idct_block(input.data() + b * kBlock, reference.data() + b * kBlock, kBasisHost);
       cpu.push_back(bench::seconds_since(t0));
     }
     std::int16_t *d_in = nullptr, *d_out = nullptr;

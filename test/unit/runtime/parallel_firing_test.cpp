@@ -6,11 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <new>
 #include <thread>
 #include <vector>
 
 #include "hang_guard.hpp"
+#include "host_ring.hpp"
 
 namespace {
 
@@ -22,27 +22,7 @@ constexpr std::uint64_t kGroups = 1'000'000;
 
 using Ring = dfg::RingRef<std::uint32_t, cuda::thread_scope_system>;
 
-// A ring of `capacity` words over host memory, laid out as MappedFifo lays it out.
-class HostRing {
- public:
-  explicit HostRing(std::size_t capacity)
-      : capacity_(dfg::detail::ring_capacity(capacity)),
-        memory_(dfg::detail::kRingHeader + capacity_ * sizeof(std::uint32_t) + 256) {
-    const auto raw = reinterpret_cast<std::uintptr_t>(memory_.data());
-    base_ = memory_.data() + ((raw + 255) / 256 * 256 - raw);
-    counters_ = new (base_) dfg::detail::RingCounters{};
-  }
-  Ring ref() const {
-    return {counters_, reinterpret_cast<std::uint32_t*>(base_ + dfg::detail::kRingHeader),
-            capacity_};
-  }
-
- private:
-  std::size_t capacity_;
-  std::vector<std::byte> memory_;
-  std::byte* base_ = nullptr;
-  dfg::detail::RingCounters* counters_ = nullptr;
-};
+using HostRing = dfg_test::HostRing<std::uint32_t>;
 
 struct Widen {  // three words in, two out
   void operator()(std::size_t, dfg::RingSpan<const std::uint32_t> in,
