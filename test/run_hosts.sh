@@ -12,7 +12,8 @@
 #               two files in either order predicts the same; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
-#               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
+#               sends every cycle), mpiexec -n 3, the same four runs, DFG_HOSTMAP permuted, and
+#               both strategies with the communication thread on one lane (DFG_MPI_LANES=1)
 #   cores       samples/fir_bank/two_hosts.dfg: two hosts of three CPU cores each (the filters on
 #               the second and third cores, the first cores running MPI), mpiexec -n 2, 1,000
 #               iterations of 1,024 samples with and without overlap, --sync=neighbours and
@@ -211,6 +212,10 @@ EOF
     build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"
     run_all 3 "$work/gen/build/app"
     DFG_HOSTMAP=C=0,A=1,B=2 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 || fail "DFG_HOSTMAP"
+    for strategy in "" --no-overlap; do  # the communication thread on one lane (MPI_THREAD_SERIALIZED)
+      DFG_MPI_LANES=1 timeout 120 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 $strategy ||
+        fail "DFG_MPI_LANES=1 $strategy"
+    done
     ;;
   packets)
     "$dfgc" compile samples/packets/two_hosts_cpu.dfg -o "$work/gen"
