@@ -7,12 +7,13 @@
 #               mpiexec -n 2 for 1,000 iterations with and without overlap, --sync=neighbours and
 #               barrier (the consumer on host B checks every element of every token); --stats
 #               (each table headed by its host, the transfer between them marked sender and
-#               receiver), --trace and --stats-json (one file per host) on both ranks; --profile:
-#               the link between the hosts only in the receiver's file, and `dfgc map` given the
+#               receiver), --trace and --stats-json (one file per host, the transfer between
+#               them with its end) on both ranks; --profile: the link between the hosts only in the receiver's file, and `dfgc map` given the
 #               two files in either order predicts the same; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
-#               sends every cycle), mpiexec -n 3, the same four runs, and DFG_HOSTMAP permuted
+#               sends every cycle), mpiexec -n 3, the same four runs, DFG_HOSTMAP permuted, and
+#               both strategies with the communication thread on one lane (DFG_MPI_LANES=1)
 #   cores       samples/fir_bank/two_hosts.dfg: two hosts of three CPU cores each (the filters on
 #               the second and third cores, the first cores running MPI), mpiexec -n 2, 1,000
 #               iterations of 1,024 samples with and without overlap, --sync=neighbours and
@@ -149,7 +150,10 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["host"] == sys.argv[2] and s["iterations"] == 200 and s["period_s"] > 0, s
 assert all(e["pe"].startswith(sys.argv[2] + ".") for e in s["entries"] if e["kind"] == "firing"), s["entries"]
-assert any(e["name"] == "i1.b@A.cpu -> i1.b@B.cpu" and e["count"] == 200 for e in s["entries"]), s["entries"]
+link = [e for e in s["entries"] if e["name"] == "i1.b@A.cpu -> i1.b@B.cpu"]
+assert len(link) == 1 and link[0]["count"] == 200, s["entries"]
+assert link[0]["end"] == {"A": "sender", "B": "receiver"}[sys.argv[2]], link
+assert all("end" not in e for e in s["entries"] if e["kind"] != "transfer"), s["entries"]
 EOF
     done
     "$mpiexec" -n 2 "$app" --iterations 1000 --hostmap A=1,B=0 || fail "--hostmap A=1,B=0"
@@ -208,6 +212,10 @@ EOF
     build_cpu samples/overlap/three_hosts_cpu.dfg "$work/gen"
     run_all 3 "$work/gen/build/app"
     DFG_HOSTMAP=C=0,A=1,B=2 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 || fail "DFG_HOSTMAP"
+    for strategy in "" --no-overlap; do  # the communication thread on one lane (MPI_THREAD_SERIALIZED)
+      DFG_MPI_LANES=1 timeout 120 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 $strategy ||
+        fail "DFG_MPI_LANES=1 $strategy"
+    done
     ;;
   packets)
     "$dfgc" compile samples/packets/two_hosts_cpu.dfg -o "$work/gen"

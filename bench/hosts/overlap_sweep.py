@@ -13,12 +13,20 @@ on one machine (bench/hosts/spin_*.dfg, README.md beside this file).
            every CPU actor firing for F us (DFG_BENCH_FIRE_US), F from well below to well above the
            transfer time, with overlap (--sync=neighbours and barrier) and without;
         3. the runtime's cost: spin_one .. spin_four with empty firings and 1-byte tokens, the
-           period per cycle in microseconds, every strategy and sync mode;
+           period per cycle in microseconds, every strategy and sync mode, with the communication
+           thread's two lanes and with one (DFG_MPI_LANES=1); on one rank, chains over 1 to 4
+           CPU cores of one host (cost_cores_K) and, where nvidia-smi lists a GPU, P -> Inc -> C
+           with a 4-byte token and an almost empty kernel on one GPU (cost_gpu);
+        4. the CPU-only samples on several hosts (samples/*/two_hosts_cpu.dfg, three_hosts_cpu.dfg,
+           fir_bank/two_hosts.dfg), with overlap against without;
         prints every number and ratio and writes them under RESULTS (CSV files and summary.txt).
 
 The busiest resource of a sweep point is max(F, link), with link the one-way time of one S-byte
-MPI_Issend between two ranks (mpi_ping); the goals: overlap period <= 1.1 x busiest at every
-point, overlap never slower than no overlap; the runtime's cost <= 2 us per cycle per CPU PE.
+MPI_Issend between two ranks (mpi_ping); on the middle rank of three it receives one token and
+sends another each cycle: its busiest resource is still max(F,
+link) only if the two move at once (the communication thread's two lanes). The goals:
+overlap period <= 1.1 x busiest at every point, overlap never slower than no overlap (the sweep
+and the samples); the runtime's cost <= 2 us per cycle per CPU PE, <= 5 us per GPU PE.
 """
 
 from __future__ import annotations
@@ -34,10 +42,37 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SPECS = {"one": 1, "two": 2, "three": 3, "four": 4}
+CORES = (1, 2, 3, 4)
+ROOT = HERE.parent.parent
+# The CPU-only samples on several hosts: (project name, spec, dfgc defines, ranks, run flags).
+SAMPLES = [("overlap_two_hosts_cpu", "samples/overlap/two_hosts_cpu.dfg", ["-D", "N=256"], 2, []),
+           ("overlap_three_hosts_cpu", "samples/overlap/three_hosts_cpu.dfg", ["-D", "N=256"], 3, []),
+           ("fir_bank_two_hosts", "samples/fir_bank/two_hosts.dfg", [], 2, ["--set", "N=65536"]),
+           ("iir_two_hosts_cpu", "samples/iir/two_hosts_cpu.dfg", [], 2, []),
+           ("multirate_two_hosts_cpu", "samples/multirate/two_hosts_cpu.dfg", [], 2, []),
+           ("packets_two_hosts_cpu", "samples/packets/two_hosts_cpu.dfg", [], 2, [])]
+
+
+def cores_spec(k: int) -> str:
+    """A chain over k CPU cores of one host: Source on c0, a Pass on each of c1 .. c(k-2), the Sink
+    on c(k-1) (on c0 too for k = 1)."""
+    nodes = ["p : Source @ A.c0"] + [f"i{i} : Pass @ A.c{i}" for i in range(1, k - 1)]
+    nodes.append(f"c : Sink @ A.c{max(k - 1, 0)}")
+    names = [n.split(" : ")[0] for n in nodes]
+    edges = [f"{a}.{'m' if a == 'p' else 'b'} -> {b}.{'m' if b == 'c' else 'a'}" for a, b in zip(names, names[1:])]
+    body = "".join(f"  node {n};\n" for n in nodes) + "".join(f"  {e};\n" for e in edges)
+    return (f'import "{HERE / "spin.dfg"}";\n\narch cores {{ host A {{ cpu c {k}; }} }}\n\n'
+            f"app cost_cores_{k} on cores {{\n{body}}}\n")
 ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 # Open MPI: without --bind-to none it pins each rank, all its threads, to one core. DFG_BENCH_MPIRUN
 # replaces the whole launcher (e.g. "mpiexec" for MPICH).
 MPIRUN = os.environ.get("DFG_BENCH_MPIRUN", "mpirun --allow-run-as-root --bind-to none").split()
+# Open MPI's shared-memory transport: with a single-copy mechanism (CMA, its default where the
+# kernel allows it) the receiver copies a large message straight from the sender's memory; with
+# "none" both ends copy it through shared buffers, inside MPI's progress, and a rank that receives
+# and sends every cycle makes both copies, one after the other. The lent machine's environment
+# sets "none"; the runs here leave the choice to the library (mpi_ping measures both).
+SINGLE_COPY = "OMPI_MCA_btl_vader_single_copy_mechanism"
 STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap": ["--no-overlap"],
               "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
 
@@ -48,6 +83,15 @@ def generate(args) -> None:
     for name in SPECS:
         subprocess.run([args.dfgc, "compile", str(HERE / f"spin_{name}.dfg"), "-o", str(out / "gen" / f"spin_{name}")],
                        check=True)
+    (out / "specs").mkdir(exist_ok=True)
+    for k in CORES:
+        spec = out / "specs" / f"cost_cores_{k}.dfg"
+        spec.write_text(cores_spec(k))
+        subprocess.run([args.dfgc, "compile", str(spec), "-o", str(out / "gen" / f"cost_cores_{k}")], check=True)
+    subprocess.run([args.dfgc, "compile", str(ROOT / "bench/overlap/one_gpu.dfg"), "-o", str(out / "gen" / "cost_gpu"),
+                    "-D", "N=1", "-D", "NB=5"], check=True)
+    for name, spec, defines, _, _ in SAMPLES:
+        subprocess.run([args.dfgc, "compile", str(ROOT / spec), "-o", str(out / "gen" / name)] + defines, check=True)
     for f in ("mpi_ping.cpp", "mpi_progress.cpp", "overlap_sweep.py"):
         shutil.copy(HERE / f, out / f)
     shutil.copytree(HERE.parent.parent / "runtime" / "include", out / "runtime_include", dirs_exist_ok=True)
@@ -55,7 +99,9 @@ def generate(args) -> None:
 
 
 def sh(cmd: list[str], env: dict | None = None, timeout: int = 120) -> str:
-    e = dict(os.environ, **ENV, **(env or {}))
+    e = dict(os.environ, **ENV)
+    e.pop(SINGLE_COPY, None)
+    e.update(env or {})
     r = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=timeout)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
@@ -69,8 +115,10 @@ def mpirun(np: int, cmd: list[str]) -> list[str]:
 def build(d: Path) -> None:
     jobs = max(1, (os.cpu_count() or 2) // 4)
     procs = []
-    for name in SPECS:
-        p = d / "gen" / f"spin_{name}"
+    gpu = shutil.which("nvcc") is not None and shutil.which("nvidia-smi") is not None
+    for p in sorted((d / "gen").iterdir()):
+        if p.name == "cost_gpu" and not gpu:
+            continue
         procs.append(subprocess.Popen(
             f"cmake -S {p} -B {p}/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ >/dev/null && "
             f"cmake --build {p}/build -j {jobs} >/dev/null", shell=True))
@@ -119,20 +167,28 @@ def run(args) -> None:
                              text=True).stdout.strip() or "none"
     except OSError:
         gpu = "none"
+    if not args.no_build:
+        build(d)
+    if args.build_only:
+        return
     say(f"# hosts_overlap {stamp}: {os.cpu_count()} cores, GPU {gpu}, {sh(['mpirun', '--version']).splitlines()[0]}")
-    build(d)
     token = 4 << 20
     link_ms = metric(sh(mpirun(2, [str(d / "mpi_ping"), str(token), "50", "5"])), r"mpi one-way: ([0-9.]+) ms")
     say(f"# link: one 4 MiB MPI_Issend between two ranks takes {link_ms:.4f} ms (mpi_ping, one-way)")
+    none_ms = metric(sh(mpirun(2, [str(d / "mpi_ping"), str(token), "50", "5"]), env={SINGLE_COPY: "none"}),
+                     r"mpi one-way: ([0-9.]+) ms")
+    say(f"# {SINGLE_COPY} was {os.environ.get(SINGLE_COPY, 'unset')} here; every run leaves it unset (the "
+        f"library's choice); with it none the same message takes {none_ms:.4f} ms")
     link_us = link_ms * 1000
     fires = [0, 0.1, 0.25, 0.5, 1, 2, 4] if not args.quick else [0, 1, 4]
     fires_us = [round(f * link_us) for f in fires]
+    progress_us = [round(f * link_us) for f in (0, 0.5, 1, 2)]
 
     # 1. The ways to progress MPI during a firing.
     say("\n## 1. progress during a firing (mpi_progress, 4 MiB A -> B each cycle, both ranks fire F us)")
     say("mode,fire_us,period_us,period/max(F;link),period/(F+link)")
     csv = ["mode,bytes,fire_us,period_us,link_us"]
-    for f in fires_us:
+    for f in progress_us:
         for mode in ("inline", "thread", "multiple"):
             text = sh(mpirun(2, [str(d / "mpi_progress"), mode, str(token), str(f), "100"]))
             p = metric(text, r"period_us=([0-9.]+)")
@@ -148,46 +204,94 @@ def run(args) -> None:
 
     # 2. The overlap sweep of the generated programs.
     say(f"\n## 2. overlap sweep (generated programs, S = {token} bytes, every CPU actor fires F us; "
-        "busiest = max(F, link))")
-    say("ranks,fire_us,overlap_ms,barrier_ms,no_overlap_ms,busiest_ms,overlap/busiest,barrier/busiest,"
-        "overlap/no_overlap")
+        "busiest = max(F, link); one_lane: DFG_MPI_LANES=1)")
+    say("ranks,fire_us,overlap_ms,barrier_ms,no_overlap_ms,one_lane_ms,busiest_ms,overlap/busiest,barrier/busiest,"
+        "one_lane/busiest,overlap/no_overlap,barrier/no_overlap")
     csv = ["ranks,fire_us,strategy,period_ms,busiest_ms"]
     worst = {"overlap/busiest": 0.0, "overlap/no_overlap": 0.0}
     iterations = "100" if args.quick else "200"
+    runs = {"overlap": ([], {}), "overlap_barrier": (["--sync=barrier"], {}), "no_overlap": (["--no-overlap"], {}),
+            "overlap_one_lane": ([], {"DFG_MPI_LANES": "1"})}
     for name in ("two", "three"):
         for f in fires_us:
             periods = {}
-            for label in ("overlap", "overlap_barrier", "no_overlap"):
-                text = sh(app(d, name) + ["--iterations", iterations, "--set", f"S={token}", "--stats=period"]
-                          + STRATEGIES[label], env={"DFG_BENCH_FIRE_US": str(f)})
+            for label, (flags, env) in runs.items():
+                text = sh(app(d, name) + ["--iterations", iterations, "--set", f"S={token}", "--stats=period"] + flags,
+                          env={"DFG_BENCH_FIRE_US": str(f), **env})
                 periods[label] = period_ms(text)
             busiest = max(f / 1000, link_ms)
             for label, p in periods.items():
                 csv.append(f"{SPECS[name]},{f},{label},{p:.4f},{busiest:.4f}")
-            r1 = periods["overlap"] / busiest
-            r2 = periods["overlap_barrier"] / busiest
-            r3 = periods["overlap"] / periods["no_overlap"]
-            worst["overlap/busiest"] = max(worst["overlap/busiest"], r1, r2)
-            worst["overlap/no_overlap"] = max(worst["overlap/no_overlap"], r3, periods["overlap_barrier"] / periods["no_overlap"])
+            r = {k: periods[k] / busiest for k in periods}
+            vs = {k: periods[k] / periods["no_overlap"] for k in ("overlap", "overlap_barrier")}
+            worst["overlap/busiest"] = max(worst["overlap/busiest"], r["overlap"], r["overlap_barrier"])
+            worst["overlap/no_overlap"] = max(worst["overlap/no_overlap"], *vs.values())
             say(f"{SPECS[name]},{f},{periods['overlap']:.4f},{periods['overlap_barrier']:.4f},"
-                f"{periods['no_overlap']:.4f},{busiest:.4f},{r1:.3f},{r2:.3f},{r3:.3f}")
+                f"{periods['no_overlap']:.4f},{periods['overlap_one_lane']:.4f},{busiest:.4f},{r['overlap']:.3f},"
+                f"{r['overlap_barrier']:.3f},{r['overlap_one_lane']:.3f},{vs['overlap']:.3f},{vs['overlap_barrier']:.3f}")
     (out / "sweep.csv").write_text("\n".join(csv) + "\n")
     say(f"worst overlap/busiest (both sync modes): {worst['overlap/busiest']:.3f} (goal <= 1.1); "
         f"worst overlap/no_overlap: {worst['overlap/no_overlap']:.3f} (goal <= 1.0)")
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
 
     # 3. The runtime's own cost per cycle.
-    say("\n## 3. runtime cost (empty firings, 1-byte tokens; period per cycle, one CPU PE per rank)")
-    say("cpu_pes,strategy,period_us")
-    csv = ["cpu_pes,strategy,period_us"]
-    cycles = "20000" if args.quick else "100000"
-    for name, pes in SPECS.items():
+    say("\n## 3. runtime cost (empty firings, 1-byte tokens; period per cycle in us; one CPU PE per rank, "
+        "lanes: the communication thread's, DFG_MPI_LANES)")
+    say("ranks,lanes,overlap,overlap_barrier,no_overlap,no_overlap_barrier")
+    csv = ["pes,kind,lanes,strategy,period_us"]
+    cycles = "20000" if args.quick else "50000"
+
+    def cost(cmd: list[str], env: dict) -> dict:
+        out_us = {}
         for label, flags in STRATEGIES.items():
-            text = sh(app(d, name) + ["--iterations", cycles, "--set", "S=1", "--stats=period"] + flags,
-                      env={"DFG_BENCH_FIRE_US": "0"})
-            us = period_ms(text) * 1000
-            csv.append(f"{pes},{label},{us:.3f}")
-            say(f"{pes},{label},{us:.3f}")
+            out_us[label] = period_ms(sh(cmd + ["--iterations", cycles, "--stats=period"] + flags, env=env)) * 1000
+        return out_us
+
+    for name, pes in SPECS.items():
+        for lanes in ("2", "1"):
+            if pes == 1 and lanes == "1":
+                continue
+            us = cost(app(d, name) + ["--set", "S=1"], {"DFG_BENCH_FIRE_US": "0", "DFG_MPI_LANES": lanes})
+            csv += [f"{pes},cpu_ranks,{lanes},{k},{v:.3f}" for k, v in us.items()]
+            say(f"{pes},{lanes if pes > 1 else '-'}," + ",".join(f"{v:.3f}" for v in us.values()))
+    say("one rank, a chain over K CPU cores of one host (every core a PE):")
+    say("cores,overlap,overlap_barrier,no_overlap,no_overlap_barrier")
+    for k in CORES:
+        us = cost([str(d / "gen" / f"cost_cores_{k}" / "build" / "app"), "--set", "S=1"], {"DFG_BENCH_FIRE_US": "0"})
+        csv += [f"{k},cpu_cores,,{label},{v:.3f}" for label, v in us.items()]
+        say(f"{k}," + ",".join(f"{v:.3f}" for v in us.values()))
+    gpu_app = d / "gen" / "cost_gpu" / "build" / "app"
+    if gpu_app.exists():
+        say("one GPU PE (P -> Inc -> C, a 4-byte token, the kernel's series 6 terms; P and C on the CPU PE):")
+        say("gpu_pes,overlap,overlap_barrier,no_overlap,no_overlap_barrier")
+        us = cost([str(gpu_app)], {})
+        csv += [f"1,gpu,,{label},{v:.3f}" for label, v in us.items()]
+        say("1," + ",".join(f"{v:.3f}" for v in us.values()))
     (out / "cost.csv").write_text("\n".join(csv) + "\n")
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
+
+    # 4. The samples on several hosts: overlap against no overlap.
+    say("\n## 4. CPU-only samples on several hosts (iterations for about 0.5 s a run): period ms, overlap / no overlap")
+    say("sample,ranks,overlap_ms,overlap_barrier_ms,no_overlap_ms,overlap/no_overlap,barrier/no_overlap")
+    csv = ["sample,ranks,strategy,period_ms"]
+    worst_sample = 0.0
+    for name, _, _, np, flags in SAMPLES:
+        periods = {}
+        probe = period_ms(sh(mpirun(np, [str(d / "gen" / name / "build" / "app")]) + ["--iterations", "300",
+                                                                                        "--stats=period"] + flags))
+        iterations = str(max(300, min(50000, round(500 / probe))))
+        for label in ("overlap", "overlap_barrier", "no_overlap"):
+            text = sh(mpirun(np, [str(d / "gen" / name / "build" / "app")]) + ["--iterations", iterations, "--stats=period"]
+                      + flags + STRATEGIES[label])
+            periods[label] = period_ms(text)
+            csv.append(f"{name},{np},{label},{periods[label]:.4f}")
+        r1 = periods["overlap"] / periods["no_overlap"]
+        r2 = periods["overlap_barrier"] / periods["no_overlap"]
+        worst_sample = max(worst_sample, r1, r2)
+        say(f"{name},{np},{periods['overlap']:.4f},{periods['overlap_barrier']:.4f},{periods['no_overlap']:.4f},"
+            f"{r1:.3f},{r2:.3f}")
+    say(f"worst sample overlap/no_overlap (both sync modes): {worst_sample:.3f} (goal <= 1.0)")
+    (out / "samples.csv").write_text("\n".join(csv) + "\n")
     (out / "summary.txt").write_text("\n".join(lines) + "\n")
     print(f"results in {out}")
 
@@ -202,6 +306,8 @@ def main() -> int:
     r.add_argument("dir")
     r.add_argument("--out")
     r.add_argument("--quick", action="store_true", help="fewer points and cycles")
+    r.add_argument("--build-only", action="store_true", help="build the projects and MPI programs, run nothing")
+    r.add_argument("--no-build", action="store_true", help="run what an earlier --build-only built")
     args = ap.parse_args()
     generate(args) if args.cmd == "generate" else run(args)
     return 0

@@ -36,6 +36,10 @@
 ///                   "min_s": ..., "median_s": ..., "mean_s": ..., "max_s": ...}, ...],
 ///      "peak_memory": [{"pe": "A.cpu", "bytes": 33554432}, ...]}
 ///
+/// On several hosts, a transfer between this rank's host and another has "end": "sender" or
+/// "receiver", as in the table: which end's time the entry is (a transfer within the host has
+/// none; "host" names the rank's host on one host too).
+///
 /// "period_s", "iterations_per_s" and "bytes_per_s" are null when the period was not measured;
 /// "entries" is empty when nothing was timed inside a cycle (--stats=period).
 ///
@@ -209,7 +213,7 @@ class Stats {
   /// The JSON document shown above, of the summary `s` (with or without its entries).
   std::string json(const Summary& s, const RunSettings& run) const { return format_json(s, warmup_, run); }
 
-  /// "  sender" or "  receiver" for a transfer between `host` and another host ("A.cpu>B.cpu"),
+  /// "sender" or "receiver" for a transfer between `host` and another host ("A.cpu>B.cpu"),
   /// else "".
   static std::string_view transfer_end(std::string_view pe, std::string_view host) {
     const auto arrow = pe.find('>');
@@ -217,8 +221,8 @@ class Stats {
     const std::string_view from = pe.substr(0, pe.find('.')), to_pe = pe.substr(arrow + 1);
     const std::string_view to = to_pe.substr(0, to_pe.find('.'));
     if (from == to) return {};
-    if (from == host) return "  sender";
-    if (to == host) return "  receiver";
+    if (from == host) return "sender";
+    if (to == host) return "receiver";
     return {};
   }
 
@@ -248,7 +252,11 @@ class Stats {
       out += "{\"kind\": " + json_string(e.kind) + ", \"name\": " + json_string(e.name) + ", \"pe\": " +
              json_string(e.pe) + ", \"count\": " + std::to_string(e.count) + ", \"min_s\": " + json_number(e.min_s) +
              ", \"median_s\": " + json_number(e.median_s) + ", \"mean_s\": " + json_number(e.mean_s) +
-             ", \"max_s\": " + json_number(e.max_s) + "}";
+             ", \"max_s\": " + json_number(e.max_s);
+      if (const std::string_view end = transfer_end(e.pe, run.host); !end.empty()) {
+        out += ", \"end\": " + json_string(end);
+      }
+      out += "}";
     }
     out += s.entries.empty() ? "]" : "\n ]";
     out += ",\n \"peak_memory\": [";
@@ -272,7 +280,7 @@ class Stats {
                     e.pe.c_str(), static_cast<unsigned long long>(e.count), e.mean_s * 1e3, e.min_s * 1e3,
                     e.max_s * 1e3);
       out += line;
-      out += transfer_end(e.pe, host);
+      if (const std::string_view end = transfer_end(e.pe, host); !end.empty()) out += "  " + std::string(end);
       out += '\n';
     }
     if (s.periods > 0) {

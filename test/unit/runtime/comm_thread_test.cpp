@@ -125,3 +125,88 @@ TEST_CASE("comm thread: an operation that throws is the communication thread's e
   CHECK(stops.load() == 1);
   CHECK(abort.message() == "error: the communication thread: MPI_Issend: injected");
 }
+
+namespace {
+
+/// Spins in test() (up to a second) until `other` was polled: completes with `saw_other` set
+/// only if another thread polls `other` meanwhile.
+struct WaitingTask final : dfg::mpi::CommTask {
+  std::atomic<bool>* other = nullptr;
+  bool saw_other = false;
+  void post() override {}
+  bool test() override {
+    const auto end = std::chrono::steady_clock::now() + 1s;
+    while (!other->load() && std::chrono::steady_clock::now() < end) std::this_thread::yield();
+    saw_other = other->load();
+    return true;
+  }
+};
+
+/// Marks itself polled and completes.
+struct MarkingTask final : dfg::mpi::CommTask {
+  std::atomic<bool> polled{false};
+  std::thread::id on;
+  void post() override {}
+  bool test() override {
+    on = std::this_thread::get_id();
+    polled.store(true);
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("comm thread: two lanes poll a receive and a send at once", "[comm_thread]") {
+  dfg::Abort abort;
+  dfg::mpi::CommThread comm;
+  comm.start(abort, [] {}, 2);
+  CHECK(comm.lanes() == 2);
+  for (int round = 0; round < 5; ++round) {
+    MarkingTask send;
+    WaitingTask receive;
+    receive.other = &send.polled;
+    comm.submit(receive, dfg::mpi::CommThread::kReceiveLane);
+    comm.submit(send, dfg::mpi::CommThread::kSendLane);
+    comm.wait_until([&] { return receive.done() && send.done(); }, abort);
+    CHECK(receive.saw_other);  // the send progressed while the receive's poll was busy
+  }
+  comm.finish();
+  CHECK_FALSE(comm.running());
+}
+
+TEST_CASE("comm thread: with one lane a send runs on the receive lane's thread", "[comm_thread]") {
+  dfg::Abort abort;
+  dfg::mpi::CommThread comm;
+  comm.start(abort, [] {});
+  CHECK(comm.lanes() == 1);
+  MarkingTask first, second;
+  comm.submit(first, dfg::mpi::CommThread::kReceiveLane);
+  comm.submit(second, dfg::mpi::CommThread::kSendLane);
+  comm.wait_until([&] { return first.done() && second.done(); }, abort);
+  CHECK(first.on == second.on);
+  comm.finish();
+  CHECK_THROWS_AS(comm.start(abort, [] {}, 3), std::invalid_argument);
+}
+
+TEST_CASE("comm thread: a send lane's failure ends the job on the receive lane", "[comm_thread]") {
+  dfg::Abort abort;
+  dfg::mpi::CommThread comm;
+  std::atomic<int> stops{0};
+  std::thread::id stopped_on;
+  comm.start(abort, [&] {
+    stopped_on = std::this_thread::get_id();
+    stops.fetch_add(1);
+  }, 2);
+  MarkingTask receive;
+  comm.submit(receive, dfg::mpi::CommThread::kReceiveLane);
+  comm.wait_until([&] { return receive.done(); }, abort);
+  std::this_thread::sleep_for(5ms);  // past kIdleSpin: both lanes asleep
+  CountingTask bad;
+  bad.throw_on_post = true;
+  comm.submit(bad, dfg::mpi::CommThread::kSendLane);
+  CHECK_THROWS_AS(comm.wait_until([&] { return bad.done(); }, abort), dfg::Aborted);
+  comm.finish();
+  CHECK(stops.load() == 1);
+  CHECK(stopped_on == receive.on);  // lane 0's thread, which owns the stop
+  CHECK(abort.message() == "error: the communication thread: MPI_Issend: injected");
+}

@@ -137,3 +137,25 @@ TEST_CASE("stats: on several hosts the table names its host and each transfer's 
   CHECK(one.find("sender") == std::string::npos);
   CHECK(one.find("receiver") == std::string::npos);
 }
+
+TEST_CASE("stats: the JSON of several hosts says which end each transfer between hosts is", "[stats]") {
+  dfg::Stats stats(10, 2);
+  stats.add_pe("B.cpu");
+  const int in = stats.add_entry("transfer", "x.m@A.cpu -> x.m@B.cpu", "A.cpu>B.cpu", 64);
+  const int out = stats.add_entry("transfer", "y.m@B.cpu -> y.m@C.cpu", "B.cpu>C.cpu", 64);
+  const int local = stats.add_entry("transfer", "z.m@B.cpu -> z.m@B.g0", "B.cpu>B.g0", 64);
+  for (int e : {in, out, local}) stats.add_time(e, 0.001);
+  dfg::RunSettings run;
+  run.host = "B";
+  run.iterations = 1;
+  const std::string json = dfg::Stats::format_json(stats.summary(), 2, run);
+  const auto entry = [&](std::string_view name) {
+    const auto at = json.find(std::string("\"name\": \"") + std::string(name) + "\"");
+    REQUIRE(at != std::string::npos);
+    return json.substr(at, json.find('}', at) - at);
+  };
+  CHECK(json.find("\"host\": \"B\"") != std::string::npos);
+  CHECK(entry("x.m@A.cpu -> x.m@B.cpu").find(", \"end\": \"receiver\"") != std::string::npos);
+  CHECK(entry("y.m@B.cpu -> y.m@C.cpu").find(", \"end\": \"sender\"") != std::string::npos);
+  CHECK(entry("z.m@B.cpu -> z.m@B.g0").find("\"end\"") == std::string::npos);  // within the host
+}

@@ -18,7 +18,18 @@
 /// call and libraries without MPI_THREAD_MULTIPLE work; the other (MULTIPLE, the worker posting
 /// and a second thread polling) needs both. bench/hosts/mpi_progress.cpp measures the two.
 ///
-/// Abort. The comm thread checks the Abort given to start() between polls, and wakes from its idle sleep
+/// Two lanes. A rank that receives a token from one rank and sends one to another (a middle rank
+/// of a chain) has both transfers in flight every cycle, and each needs MPI calls on this rank to
+/// move: over Open MPI's shared memory the receive is one long copy made inside an MPI call
+/// (CMA's single copy), and while the one thread that calls MPI is in it, the send's handshake
+/// waits; the two transfers then take their sum. With two lanes (start(abort, on_stop, 2), which
+/// needs MPI_THREAD_MULTIPLE), the receives and the barrier run on one thread (lane 0) and the
+/// sends on another (lane 1), each polling its own tasks, so that the send and the receive move
+/// at once. submit(task, lane) names the lane; with one lane every task runs on lane 0's thread.
+/// The Session runs two lanes where the library provides MPI_THREAD_MULTIPLE (dfg/mpi/session.hpp
+/// says why); bench/hosts/overlap_sweep.py measures both.
+///
+/// Abort. Each lane's thread checks the Abort given to start() between polls, and wakes from its idle sleep
 /// when the stop is raised (it is an AbortListener): once the stop is raised by any thread of
 /// the rank, it calls the `on_stop` given to start() (dfg::mpi::abort_job: the rank and the
 /// reason, then MPI_Abort), which must not return. It owns MPI, so it may; and the job ends
@@ -36,15 +47,19 @@
 ///   unsubmitted again until done() returned true.
 /// - done() is an acquire load: what the task's post() and test() wrote (a received slot, the
 ///   task's times) is visible to the thread that saw it true.
-/// - The comm thread polls (test() on every task in flight, then std::this_thread::yield) while
-///   it has tasks in flight or had some within kIdleSpin; then it sleeps on a condition variable
-///   until a submission, finish(), the stop, or kIdleCheck passes.
-/// - wait_until() polls (yielding) for kWaitSpin, then sleeps until the comm thread completes a
-///   task, the stop, or kWaitCheck passes: a CPU worker that waits long leaves its core to the
-///   comm thread and the other workers. The comm thread notifies only when someone sleeps.
-/// - The comm thread allocates only to grow its list of tasks in flight (reserved for 64).
+/// - Each lane's thread polls (test() on every task in flight, then a pause instruction, and
+///   std::this_thread::yield every kYieldEvery polls) while it has tasks in flight or had some
+///   within kIdleSpin; then it sleeps on a condition variable until a submission, finish(), the
+///   stop, or kIdleCheck passes. Only lane 0's thread runs on_stop; lane 1's ends at the stop,
+///   and lane 0's ends only after it (so a task of lane 1 that fails still ends the job).
+/// - wait_until() polls (pausing, yielding every kYieldEvery polls) for kWaitSpin, then sleeps
+///   until a lane completes a task, the stop, or kWaitCheck passes: a CPU worker that waits long
+///   leaves its core to the comm threads and the other workers. A lane notifies only when
+///   someone sleeps.
+/// - The comm threads allocate only to grow their lists of tasks in flight (reserved for 64).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -85,68 +100,101 @@ class CommTask {
   CommTask* next_ = nullptr;  ///< the submission queue, under CommThread::mutex_
 };
 
+/// A short pause in a polling loop: the CPU's spin-wait hint (no system call).
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
 class CommThread final : private AbortListener {
  public:
-  /// How long the comm thread keeps polling after its last task completed before it sleeps.
+  /// The lanes: receives and the barrier on lane 0, sends on lane 1 (when there are two).
+  static constexpr int kReceiveLane = 0;
+  static constexpr int kSendLane = 1;
+  static constexpr int kMaxLanes = 2;
+
+  /// How long a lane keeps polling after its last task completed before it sleeps.
   static constexpr std::chrono::microseconds kIdleSpin{1000};
   /// The longest it sleeps before it looks at the Abort again (the AbortListener wakes it first).
   static constexpr std::chrono::milliseconds kIdleCheck{50};
 
   /// How long wait_until() polls before it sleeps, and the longest it sleeps between checks.
-  static constexpr std::chrono::microseconds kWaitSpin{50};
+  static constexpr std::chrono::microseconds kWaitSpin{1000};
   static constexpr std::chrono::milliseconds kWaitCheck{1};
 
-  CommThread() { flight_.reserve(64); }
+  /// A polling loop yields its core once every kYieldEvery polls and pauses between the others.
+  static constexpr unsigned kYieldEvery = 64;
+
+  CommThread() {
+    for (Lane& lane : lanes_) lane.flight.reserve(64);
+  }
   ~CommThread() { finish(); }
 
   CommThread(const CommThread&) = delete;
   CommThread& operator=(const CommThread&) = delete;
 
-  /// Starts the thread, watching `abort`; `on_stop` runs on it once it sees the stop raised and
-  /// should not return. Throws std::logic_error if it runs already, std::system_error if it
-  /// cannot start.
-  void start(Abort& abort, std::function<void()> on_stop) {
-    if (thread_.joinable()) throw std::logic_error("dfg::mpi::CommThread: started twice");
+  /// Starts `lanes` threads (1 or 2; two need MPI_THREAD_MULTIPLE), watching `abort`; `on_stop`
+  /// runs on lane 0's thread once it sees the stop raised and should not return. Throws
+  /// std::logic_error if it runs already, std::invalid_argument for another number of lanes,
+  /// std::system_error if a thread cannot start.
+  void start(Abort& abort, std::function<void()> on_stop, int lanes = 1) {
+    if (running()) throw std::logic_error("dfg::mpi::CommThread: started twice");
+    if (lanes < 1 || lanes > kMaxLanes) throw std::invalid_argument("dfg::mpi::CommThread: 1 or 2 lanes");
     abort_ = &abort;
     on_stop_ = std::move(on_stop);
+    lane_count_ = lanes;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       finishing_ = false;
+      for (Lane& lane : lanes_) lane.ended = false;
     }
     abort.subscribe(*this);
     running_.store(true, std::memory_order_release);
     try {
-      thread_ = std::thread([this] { loop(); });
+      for (int i = lanes - 1; i >= 0; --i) lanes_[static_cast<std::size_t>(i)].thread = std::thread([this, i] { loop(i); });
     } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finishing_ = true;
+      }
+      for (Lane& lane : lanes_) lane.wake.notify_all();
+      for (Lane& lane : lanes_)
+        if (lane.thread.joinable()) lane.thread.join();
       running_.store(false, std::memory_order_release);
       abort.unsubscribe(*this);
       throw;
     }
   }
 
-  /// Lets the thread end once every submitted task completed, and joins it. Does nothing if it
-  /// does not run. Never returns while the thread handles the stop (on_stop ends the process).
+  /// Lets the threads end once every submitted task completed, and joins them. Does nothing if
+  /// they do not run. Never returns while lane 0 handles the stop (on_stop ends the process).
   void finish() noexcept {
-    if (!thread_.joinable()) return;
+    if (!running()) return;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       finishing_ = true;
     }
-    wake_.notify_one();
-    thread_.join();
+    for (Lane& lane : lanes_) lane.wake.notify_all();
+    for (Lane& lane : lanes_)
+      if (lane.thread.joinable()) lane.thread.join();
     running_.store(false, std::memory_order_release);
     abort_->unsubscribe(*this);
   }
 
   /// Returns once `ready()` (a test of tasks' done()) is true; throws dfg::Aborted once `abort`
-  /// is raised. Any thread but the comm thread.
+  /// is raised. Any thread but the comm threads.
   template <class Ready>
   void wait_until(Ready ready, const Abort& abort) {
     const auto spin_end = std::chrono::steady_clock::now() + kWaitSpin;
+    unsigned polls = 0;
     while (!ready()) {
       abort.throw_if_stopped();
       if (std::chrono::steady_clock::now() < spin_end) {
-        std::this_thread::yield();
+        if (++polls % kYieldEvery == 0) std::this_thread::yield();
+        else cpu_relax();
         continue;
       }
       std::unique_lock<std::mutex> lock(done_mutex_);
@@ -160,48 +208,67 @@ class CommThread final : private AbortListener {
   /// Whether start() ran and finish() did not.
   bool running() const noexcept { return running_.load(std::memory_order_acquire); }
 
-  /// Hands `task` to the comm thread, which posts it at its next turn and polls it until done().
-  /// Throws std::logic_error if the thread does not run or the task is still in flight.
-  void submit(CommTask& task) {
+  /// The number of lanes start() was given (1 before the first start()).
+  int lanes() const noexcept { return lane_count_; }
+
+  /// Hands `task` to lane `lane`'s thread (lane 0 when there is one), which posts it at its
+  /// next turn and polls it until done(). Throws std::logic_error if the threads do not run or
+  /// the task is still in flight.
+  void submit(CommTask& task, int lane = kReceiveLane) {
     if (!running()) throw std::logic_error("dfg::mpi::CommThread: a task submitted while the thread does not run");
     if (!task.done()) throw std::logic_error("dfg::mpi::CommThread: a task submitted again before it completed");
+    Lane& to = lanes_[static_cast<std::size_t>(lane > 0 && lane < lane_count_ ? lane : 0)];
     task.done_.store(false, std::memory_order_relaxed);
     task.next_ = nullptr;
     bool sleeping = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (tail_ != nullptr) tail_->next_ = &task;
-      else head_ = &task;
-      tail_ = &task;
-      pending_.store(true, std::memory_order_release);
-      sleeping = sleeping_;
+      if (to.tail != nullptr) to.tail->next_ = &task;
+      else to.head = &task;
+      to.tail = &task;
+      to.pending.store(true, std::memory_order_release);
+      sleeping = to.sleeping;
     }
-    if (sleeping) wake_.notify_one();
+    if (sleeping) to.wake.notify_one();
   }
 
  private:
+  /// One polling thread: its submissions (under mutex_) and its tasks in flight (its own).
+  struct Lane {
+    std::thread thread;
+    std::atomic<bool> pending{false};  ///< a hint that head is not null: the loop locks only then
+    std::condition_variable wake;
+    CommTask* head = nullptr;  ///< submitted, not yet posted (under mutex_)
+    CommTask* tail = nullptr;
+    bool sleeping = false;  ///< under mutex_
+    bool ended = false;     ///< under mutex_: the thread left its loop
+    std::vector<CommTask*> flight;  ///< posted, not yet complete
+  };
+
   void on_abort() noexcept override {
-    wake_.notify_all();
+    for (Lane& lane : lanes_) lane.wake.notify_all();
     done_cv_.notify_all();
   }
 
-  /// The comm thread: post what was submitted, poll what is in flight, sleep when idle.
-  void loop() {
+  /// Lane `index`'s thread: post what was submitted, poll what is in flight, sleep when idle.
+  void loop(int index) {
     using Clock = std::chrono::steady_clock;
+    Lane& lane = lanes_[static_cast<std::size_t>(index)];
     Clock::time_point last_busy = Clock::now();
+    unsigned polls = 0;
     try {
       while (true) {
         if (abort_->stopped()) break;
-        if (pending_.load(std::memory_order_acquire)) take();
+        if (lane.pending.load(std::memory_order_acquire)) take(lane);
         bool completed = false;
-        for (std::size_t i = 0; i < flight_.size();) {
-          if (!flight_[i]->test()) {
+        for (std::size_t i = 0; i < lane.flight.size();) {
+          if (!lane.flight[i]->test()) {
             ++i;
             continue;
           }
-          flight_[i]->done_.store(true, std::memory_order_release);
-          flight_[i] = flight_.back();
-          flight_.pop_back();
+          lane.flight[i]->done_.store(true, std::memory_order_release);
+          lane.flight[i] = lane.flight.back();
+          lane.flight.pop_back();
           completed = true;
         }
         if (completed) {
@@ -211,67 +278,80 @@ class CommThread final : private AbortListener {
             done_cv_.notify_all();
           }
         }
-        if (!flight_.empty()) {
+        if (!lane.flight.empty()) {
           last_busy = Clock::now();
         } else if (Clock::now() - last_busy >= kIdleSpin) {
-          if (sleep()) return;
+          if (sleep(index)) break;
           last_busy = Clock::now();
           continue;
         }
-        std::this_thread::yield();
+        if (++polls % kYieldEvery == 0) std::this_thread::yield();
+        else cpu_relax();
       }
     } catch (const std::exception& e) {
       abort_->raise("the communication thread", -1, e.what());
     } catch (...) {
       abort_->raise("the communication thread", -1, "unknown exception");
     }
-    on_stop_();
+    if (index != 0) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        lane.ended = true;
+      }
+      lanes_[0].wake.notify_all();
+      return;
+    }
+    if (abort_->stopped()) on_stop_();
   }
 
-  /// Posts the submitted tasks, in submission order.
-  void take() {
+  /// Posts the lane's submitted tasks, in submission order.
+  void take(Lane& lane) {
     CommTask* task = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      task = head_;
-      head_ = tail_ = nullptr;
-      pending_.store(false, std::memory_order_relaxed);
+      task = lane.head;
+      lane.head = lane.tail = nullptr;
+      lane.pending.store(false, std::memory_order_relaxed);
     }
     while (task != nullptr) {
       CommTask* next = task->next_;
-      flight_.push_back(task);
+      lane.flight.push_back(task);
       task->post();
       task = next;
     }
   }
 
-  /// Sleeps until a submission, finish() or the stop (or kIdleCheck). Returns true when the
-  /// thread should end: finish() was called and nothing is left.
-  bool sleep() {
+  /// Sleeps until a submission, finish() or the stop (or kIdleCheck). Returns true when lane
+  /// `index`'s thread should end: finish() was called, nothing is left, and (lane 0) the other
+  /// lanes ended.
+  bool sleep(int index) {
+    Lane& lane = lanes_[static_cast<std::size_t>(index)];
     std::unique_lock<std::mutex> lock(mutex_);
-    if (head_ != nullptr) return false;
-    if (finishing_) return true;
-    sleeping_ = true;
-    wake_.wait_for(lock, kIdleCheck);
-    sleeping_ = false;
+    if (lane.head != nullptr) return false;
+    if (finishing_ && (index != 0 || others_ended())) return true;
+    lane.sleeping = true;
+    lane.wake.wait_for(lock, kIdleCheck);
+    lane.sleeping = false;
     return false;
+  }
+
+  /// Whether every lane but 0 left its loop (under mutex_).
+  bool others_ended() const {
+    for (int i = 1; i < lane_count_; ++i)
+      if (!lanes_[static_cast<std::size_t>(i)].ended) return false;
+    return true;
   }
 
   Abort* abort_ = nullptr;
   std::function<void()> on_stop_;
-  std::thread thread_;
+  int lane_count_ = 1;
   std::atomic<bool> running_{false};
-  std::atomic<bool> pending_{false};  ///< a hint that head_ is not null: the loop locks only then
   std::mutex mutex_;
-  std::condition_variable wake_;
-  CommTask* head_ = nullptr;  ///< submitted, not yet posted (under mutex_)
-  CommTask* tail_ = nullptr;
+  std::array<Lane, kMaxLanes> lanes_;
   bool finishing_ = false;  ///< under mutex_
-  bool sleeping_ = false;   ///< under mutex_
-  std::vector<CommTask*> flight_;  ///< posted, not yet complete (the comm thread's own)
-  std::mutex done_mutex_;          ///< wait_until()'s sleep
+  std::mutex done_mutex_;   ///< wait_until()'s sleep
   std::condition_variable done_cv_;
-  std::atomic<int> waiters_{0};    ///< threads asleep in wait_until()
+  std::atomic<int> waiters_{0};  ///< threads asleep in wait_until()
 };
 
 }  // namespace dfg::mpi

@@ -3,7 +3,8 @@
 /// in one cycle. The generated cycle starts them, looks at them between firings, and completes
 /// them all before it ends the cycle. The rank's communication thread (dfg/mpi/comm_thread.hpp)
 /// makes their MPI calls: it posts each one at once and polls it while the CPU worker fires, so
-/// a transfer progresses during a firing however long it takes. Each is timed for --stats /
+/// a transfer progresses during a firing however long it takes; the receives go to its receive
+/// lane and the sends to its send lane, which run at once when it has two. Each is timed for --stats /
 /// --trace from its posting to the poll that saw it complete, both on the comm thread.
 ///
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // receives first,
@@ -166,7 +167,7 @@ class CycleTransfers {
     t->length = length;
     t->bounded_send = used.has_value();
     t->used = used.value_or(0);
-    e.comm_thread().submit(*t);
+    e.comm_thread().submit(*t, send != nullptr ? CommThread::kSendLane : CommThread::kReceiveLane);
     free_.pop_back();
     flight_.push_back(t);
   }

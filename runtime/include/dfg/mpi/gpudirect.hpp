@@ -33,10 +33,12 @@
 /// - The constructor and attach() run at start-up (the thread that builds the CPU worker); they
 ///   allocate (the stream and the staging buffers, only on the staging path) and throw
 ///   dfg::CudaError or dfg::AllocError.
-/// - to_host() and to_slot() are called by the endpoints' thread, the rank's comm thread: each
-///   makes the GPU current on that thread (cudaSetDevice), enqueues one cudaMemcpyAsync on this
-///   object's own non-blocking stream and blocks until it is done (cudaStreamSynchronize). They
-///   do not allocate; a CUDA error throws dfg::CudaError (the rank then ends the job).
+/// - to_host() and to_slot() are called by the endpoints' threads, the lanes of the rank's comm
+///   thread (a send's on one, a receive's on the other, maybe at once): each makes the GPU
+///   current on its thread (cudaSetDevice), enqueues one cudaMemcpyAsync on this object's own
+///   non-blocking stream and blocks until the stream is done (cudaStreamSynchronize; two calls at
+///   once are ordered on the stream and each waits for both). They do not allocate; a CUDA error
+///   throws dfg::CudaError (the rank then ends the job).
 /// - An endpoint attached to this object must be destroyed before it (declare this first).
 #pragma once
 

@@ -17,14 +17,24 @@
 /// Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
 /// communication is a collective per check (MPI_Allreduce, MPI_Bcast), which every rank reaches.
 ///
-/// Thread level. The rank's MPI calls are made by one thread at a time, but not always by the
-/// thread that initialised MPI: main makes the start-up calls, then the rank's communication
-/// thread (comm_thread(), which run_mpi_worker runs around the host CPU worker's cycle loop)
-/// makes every call of the cycle loop (transfers, barriers, MPI_Abort), then main finalizes
-/// after joining them. MPI_THREAD_FUNNELED would require every call on main, so the Session asks
-/// for MPI_THREAD_SERIALIZED; thread creation and join order the threads' calls.
-/// MPI_THREAD_MULTIPLE is not needed, and it costs locking inside the library on every call.
-/// place() fails with a clear message if the library provides less than SERIALIZED.
+/// Thread level. The rank's MPI calls are made by its communication thread's lanes
+/// (comm_thread(), which run_mpi_worker runs around the host CPU worker's cycle loop), not by the
+/// thread that initialised MPI: main makes the start-up calls, then the lanes make every call of
+/// the cycle loop (transfers, barriers, MPI_Abort), then main finalizes after joining them. With
+/// one lane one thread calls MPI at a time (MPI_THREAD_SERIALIZED; thread creation and join order
+/// the threads' calls); with two (receives on one, sends on the other, so that a rank in the
+/// middle of a chain copies its incoming and outgoing tokens at once: dfg/mpi/comm_thread.hpp)
+/// two threads call MPI at once, which needs MPI_THREAD_MULTIPLE. The Session asks for
+/// MPI_THREAD_MULTIPLE and comm_lanes() is 2 where the library provides it, else 1 (a library
+/// that provides SERIALIZED only still runs, on one lane); the environment variable
+/// DFG_MPI_LANES=1 asks for MPI_THREAD_SERIALIZED and one lane. Why two by default: measured with
+/// Open MPI 4.1.6 over shared memory (bench/hosts/README.md), a 3-rank chain of 4 MiB tokens ran
+/// at the link's period with two lanes and at about twice it with one: the library's single-copy
+/// receive (CMA) holds the one thread that calls MPI for the whole copy, and the send's handshake
+/// waits behind it. Two lanes cost a rank that both receives and sends about 2 us a cycle more
+/// with tiny tokens (the library locks on every call, and two threads poll); a rank with
+/// transfers in one direction keeps the other lane asleep. place() fails with a clear message if
+/// the library provides less than SERIALIZED.
 ///
 /// CUDA-aware MPI. cuda_aware() is true only when the library says so at run time
 /// (MPIX_Query_cuda_support, called only where the MPI header declares it: Open MPI's mpi-ext.h
@@ -87,7 +97,10 @@ struct SessionOptions {
 
 class Session {
  public:
+  /// The least thread level the runtime works with (one lane).
   static constexpr int kThreadLevel = MPI_THREAD_SERIALIZED;
+  /// The environment variable that limits the communication thread to one lane ("1").
+  static constexpr const char* kLanesEnv = "DFG_MPI_LANES";
 
   /// Initialises MPI (MPI_Init_thread asking for MPI_THREAD_SERIALIZED) unless it already is,
   /// and duplicates MPI_COMM_WORLD. A failure here is fatal by MPI's default error handler.
@@ -95,7 +108,7 @@ class Session {
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (initialized == 0) {
-      MPI_Init_thread(&argc, &argv, kThreadLevel, &provided_);
+      MPI_Init_thread(&argc, &argv, requested_thread_level(), &provided_);
       owns_mpi_ = true;
     } else {
       MPI_Query_thread(&provided_);
@@ -128,6 +141,17 @@ class Session {
   int tag_ub() const noexcept { return tag_ub_; }
   /// The thread level MPI provided (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE).
   int thread_level() const noexcept { return provided_; }
+  /// How many lanes the communication thread runs: 2 where MPI provides MPI_THREAD_MULTIPLE and
+  /// DFG_MPI_LANES is not "1", else 1.
+  int comm_lanes() const noexcept {
+    return provided_ >= MPI_THREAD_MULTIPLE && requested_thread_level() == MPI_THREAD_MULTIPLE ? 2 : 1;
+  }
+  /// The level MPI_Init_thread asks for: MPI_THREAD_SERIALIZED when DFG_MPI_LANES is "1", else
+  /// MPI_THREAD_MULTIPLE.
+  static int requested_thread_level() noexcept {
+    const char* lanes = std::getenv(kLanesEnv);
+    return lanes != nullptr && std::string_view(lanes) == "1" ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE;
+  }
 
   /// The index of the host this rank runs, -1 before a successful place().
   int host() const noexcept { return host_; }
