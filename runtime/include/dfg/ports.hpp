@@ -1,0 +1,69 @@
+/// \file
+/// dfg::In<T> and dfg::Out<T>: the ends of dfg::Fifo rings that a dynamic actor's `step` takes,
+/// one per port, by value. An action's guard asks what is there (`available`, `peek`) and what
+/// room is left (`room`); the action takes (`pop`, `release`) and gives (`push`, `reserve` and
+/// `commit`).
+///
+///     struct Add {                       // actor Add dynamic { in int32 a; in int32 b; out int32 s; }
+///       bool step(dfg::In<int> a, dfg::In<int> b, dfg::Out<int> s) {
+///         if (a.available() < 1 || b.available() < 1 || s.room() < 1) return false;  // the guard
+///         s.push(a.pop() + b.pop());     // the action
+///         return true;                   // fired
+///       }
+///     };
+///
+/// Guarantees: a view holds a reference to its ring and nothing else; it does not allocate,
+/// block or throw. An In is the ring's consumer end, an Out its producer end: the thread that
+/// runs the island calls both, so the memory ordering is dfg::Fifo's (release commits, acquire
+/// reads). pop() and push() on an empty or full ring are precondition violations, not checked:
+/// test the guard first.
+#pragma once
+
+#include <cstddef>
+
+#include "dfg/fifo.hpp"
+
+namespace dfg {
+
+/// The consumer end of a ring.
+template <class T>
+class In {
+ public:
+  explicit In(Fifo<T>& fifo) noexcept : fifo_(&fifo) {}
+
+  /// Elements in the ring.
+  std::size_t available() noexcept { return fifo_->available(); }
+  /// Up to `n` of the oldest elements, left in the ring until release().
+  RingSpan<const T> peek(std::size_t n) noexcept { return fifo_->peek(n); }
+  /// Frees the first `k` elements of the last peek().
+  void release(std::size_t k) noexcept { fifo_->release(k); }
+  /// Takes the oldest element; available() must be at least 1.
+  T pop() noexcept {
+    T v{};
+    fifo_->try_pop(v);
+    return v;
+  }
+
+ private:
+  Fifo<T>* fifo_;
+};
+
+/// The producer end of a ring.
+template <class T>
+class Out {
+ public:
+  explicit Out(Fifo<T>& fifo) noexcept : fifo_(&fifo) {}
+
+  /// Free slots.
+  std::size_t room() noexcept { return fifo_->room(); }
+  /// Up to `n` free slots, published by commit().
+  RingSpan<T> reserve(std::size_t n) noexcept { return fifo_->reserve(n); }
+  void commit(std::size_t k) noexcept { fifo_->commit(k); }
+  /// Appends one element; room() must be at least 1.
+  void push(const T& v) noexcept { fifo_->try_push(v); }
+
+ private:
+  Fifo<T>* fifo_;
+};
+
+}  // namespace dfg
