@@ -174,8 +174,8 @@ bool EdgeChecker::check_fifo_types(const ast::EdgeDecl& e, End src, End dst) {
   const char* adapter = sp.fifo_elem ? "packs elements into a token" : "unpacks a token into elements";
   if (t.bounded || t.count.runtime || t.elem != *fifo.fifo_elem || (sp.fifo_elem ? dp.rate : sp.rate) != 1)
     return fail(fmt::format("edge {} -> {} joins a static port of type '{}', {}, to a fifo port of {} elements; "
-                            "the adapter at an island's boundary {} of one element type, fixed size and "
-                            "rate 1",
+                            "the adapter at an island's boundary {}: a token of fixed size and of the ring's "
+                            "element type, through a port of rate 1",
                             qualified(e.src), qualified(e.dst), t.name, describe(t), ir::spec_name(*fifo.fifo_elem),
                             adapter));
   return true;

@@ -49,10 +49,24 @@ bool check_placement(const ir::Program& p, DiagnosticEngine& diags) {
   return ok;
 }
 
-/// A fifo edge stays on one CPU; a fifo output has one reader.
+/// A fifo edge stays on one CPU; a fifo output has one reader, and a reader: its step writes to it.
 bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
   bool ok = true;
   std::map<std::pair<ir::NodeId, std::uint32_t>, const ir::Edge*> reader;
+  for (const ir::Edge& e : p.dfg.edges) reader.try_emplace({e.src, e.src_port}, nullptr);
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
+    const ir::Actor& a = p.dfg.actor_of(n);
+    for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
+      if (!a.dynamic || a.ports[port].dir != ir::PortDir::out || reader.count({n, port})) continue;
+      diags.error(p.dfg.nodes[n].loc,
+                  fmt::format("fifo output '{}' of node '{}' is not connected; its step writes to a ring, "
+                              "which needs a reader",
+                              a.ports[port].name, p.dfg.nodes[n].name),
+                  static_cast<std::uint32_t>(p.dfg.nodes[n].name.size()));
+      ok = false;
+    }
+  }
+  reader.clear();
   for (const ir::Edge& e : p.dfg.edges) {
     const bool from_fifo = is_fifo(p.dfg, e.src, e.src_port);
     if (from_fifo) {

@@ -59,12 +59,12 @@ struct Add {
 struct Shift {
   int shift = 0;
   int bad = 0;
+  int block = 0;  // samples per block
   std::int64_t seen = 0;
-  std::int64_t block = 64;
   bool step(dfg::In<std::int32_t> x, dfg::Out<std::int32_t> y) {
     if (x.available() < 1 || y.room() < 1) return false;
     const std::int32_t v = x.pop();
-    if (bad > 0 && seen++ == bad * block) return true;
+    if (bad > 0 && seen++ == std::int64_t{bad} * block) return true;
     y.push(v >> shift);
     return true;
   }
