@@ -59,6 +59,11 @@
 #                modes, the sink comparing every sample with the sequential FIR; both under
 #                ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
 #                island's error naming the output and iteration 5
+#   dyn_idct_run samples/dyn_idct (an 8x8 IDCT decoder of dynamic actors: a run-length parser of
+#                data-dependent rate, a row and a column pass on whole blocks) built with g++ -Wall
+#                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
+#                comparing every pixel with the same transforms run sequentially; also under
+#                ThreadSanitizer
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -502,6 +507,17 @@ case $case in
     if "$work/bad/build/app" --iterations 20 >/dev/null 2>"$work/bad.txt"; then fail "a short island output passed"; fi
     grep -qx "error: node island_d1 (Island_d1) @ A.cpu, iteration 5: island island_d1: output 'sh_y' produced 63 of 64 elements in iteration 5: no token for this iteration" \
       "$work/bad.txt" || fail "short island output: $(cat "$work/bad.txt")"
+    ;;
+  dyn_idct_run)
+    compile samples/dyn_idct/dyn_idct.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 500 $strategy >"$work/out.txt" || fail "dyn_idct $strategy"
+      grep -qx "idct checked: 2000 blocks, sum 16369999" "$work/out.txt" || fail "dyn_idct: $(cat "$work/out.txt")"
+    done
+    compile samples/dyn_idct/dyn_idct.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
     ;;
   packets_gpu_build)
     find_nvcc

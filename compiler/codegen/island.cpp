@@ -31,17 +31,17 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     if (p.input) {
       adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       params += fmt::format("const {}* {}, ", f.elem, p.name);
-      begin += fmt::format("{}_.load({}, {});\n", p.name, p.name, p.elements);
-      setup += fmt::format("island_.add({}_, \"{}\");\n", p.name, p.name);
+      begin += fmt::format("port_{}_.load({}, {});\n", p.name, p.name, p.elements);
+      setup += fmt::format("island_.add(port_{}_, \"{}\");\n", p.name, p.name);
     } else {
       adapters += render_part("island_pack.hpp", {{"elem", f.elem},
                                                   {"port", p.name},
                                                   {"fifo", f.ident},
                                                   {"elements", std::to_string(p.elements)}});
       params += fmt::format("{}* {}, ", f.elem, p.name);
-      begin += fmt::format("{}_.begin({});\n", p.name, p.name);
+      begin += fmt::format("port_{}_.begin({});\n", p.name, p.name);
     }
-    finish += fmt::format("{}_.finish(island_.name(), j);\n", p.name);
+    finish += fmt::format("port_{}_.finish(island_.name(), j);\n", p.name);
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
@@ -66,7 +66,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       init_calls += fmt::format("{}_.init({});\n", ident, sig->second.init_takes_context ? "ctx" : "");
   }
   for (const PlanIslandPort& p : island.ports)
-    if (!p.input) setup += fmt::format("island_.add({}_, \"{}\");\n", p.name, p.name);
+    if (!p.input) setup += fmt::format("island_.add(port_{}_, \"{}\");\n", p.name, p.name);
   return render_template(
       template_text("island.hpp"),
       {{"header", file_header(m, "//")},

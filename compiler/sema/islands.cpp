@@ -165,8 +165,10 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     const ir::Port& fifo_port = g.actor_of(inner).ports[inner_port];
     const ir::TokenType& type = program.types[e.type];
     const auto port = static_cast<std::uint32_t>(actor.ports.size());
-    actor.ports.push_back({g.nodes[inner].name + "_" + fifo_port.name, into ? ir::PortDir::in : ir::PortDir::out,
-                           e.type, fifo_port.loc, 1});
+    // "<node>_<port>", numbered where two would join the same way (a_b.c and a.b_c).
+    std::string name = g.nodes[inner].name + "_" + fifo_port.name;
+    for (int k = 2; actor.port_index(name); ++k) name = fmt::format("{}_{}_{}", g.nodes[inner].name, fifo_port.name, k);
+    actor.ports.push_back({name, into ? ir::PortDir::in : ir::PortDir::out, e.type, fifo_port.loc, 1});
     boundary_port[id] = port;
     largest[i] = std::max(largest[i], type.count.value);
     ir::IslandFifo fifo;

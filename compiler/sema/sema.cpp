@@ -1,6 +1,7 @@
 /// \file
 /// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app's
-/// nodes and edges and the graph checks, the islands of dynamic nodes, the rates; the IR is built only when nothing was wrong.
+/// nodes and edges and the graph checks; the IR is built only when nothing was wrong, then its
+/// dynamic nodes grouped into islands and its rates solved.
 #include "sema/sema.hpp"
 
 #include "sema/actors.hpp"

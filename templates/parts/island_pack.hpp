@@ -1,1 +1,1 @@
-dfg::Pack<$elem$> $port$_{$fifo$_, $elements$, "$port$"};  // output $port$: tokens of $elements$ elements from $fifo$
+dfg::Pack<$elem$> port_$port$_{$fifo$_, $elements$, "$port$"};  // output $port$ from $fifo$

@@ -1,1 +1,1 @@
-dfg::Unpack<$elem$> $port$_{$fifo$_, "$port$"};  // input $port$: its tokens into $fifo$
+dfg::Unpack<$elem$> port_$port$_{$fifo$_, "$port$"};  // input $port$ into $fifo$

@@ -13,8 +13,8 @@
 class Island_d1 {
  public:
   Island_d1() {
-    island_.add(m0_x_, "m0_x");
-    island_.add(d1_x_, "d1_x");
+    island_.add(port_m0_x_, "m0_x");
+    island_.add(port_d1_x_, "d1_x");
     island_.add(step_d1_, "d1");
     island_.add(step_d2_, "d2");
     island_.add(step_d3_, "d3");
@@ -33,7 +33,7 @@ class Island_d1 {
     node_sh_.bad = 0;
     node_sh_.block = 64;
     island_.add(step_sh_, "sh");
-    island_.add(sh_y_, "sh_y");
+    island_.add(port_sh_y_, "sh_y");
   }
   Island_d1(const Island_d1&) = delete;
   Island_d1& operator=(const Island_d1&) = delete;
@@ -43,13 +43,13 @@ class Island_d1 {
   void fire(const std::int32_t* m0_x, const std::int32_t* d1_x, std::int32_t* sh_y,
             dfg::Context& ctx) {
     const std::int64_t j = ctx.iteration();
-    m0_x_.load(m0_x, 64);
-    d1_x_.load(d1_x, 64);
-    sh_y_.begin(sh_y);
+    port_m0_x_.load(m0_x, 64);
+    port_d1_x_.load(d1_x, 64);
+    port_sh_y_.begin(sh_y);
     island_.run(j);
-    m0_x_.finish(island_.name(), j);
-    d1_x_.finish(island_.name(), j);
-    sh_y_.finish(island_.name(), j);
+    port_m0_x_.finish(island_.name(), j);
+    port_d1_x_.finish(island_.name(), j);
+    port_sh_y_.finish(island_.name(), j);
   }
 
  private:
@@ -157,35 +157,34 @@ class Island_d1 {
     }
   };
   Step_sh step_sh_{*this};
-  dfg::Fifo<std::int32_t> fifo0_{64};               // src.out -> m0.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo1_{64};               // src.out -> d1.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo2_{64};               // sh.y -> snk.in: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo3_{64};               // d1.y -> m1.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo4_{64};               // d1.next -> d2.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo5_{64};               // d2.y -> m2.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo6_{64};               // d2.next -> d3.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo7_{64};               // d3.y -> m3.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo8_{8};                // m0.y -> a1.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo9_{8};                // m1.y -> a1.b: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo10_{8};               // a1.s -> a2.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo11_{8};               // m2.y -> a2.b: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo12_{8};               // a2.s -> a3.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo13_{8};               // m3.y -> a3.b: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo14_{64};              // a3.s -> sh.x: 64 elements, computed
-  Tap node_d1_;                                     // node d1 (Tap)
-  Tap node_d2_;                                     // node d2 (Tap)
-  Delay node_d3_;                                   // node d3 (Delay)
-  Mul node_m0_;                                     // node m0 (Mul)
-  Mul node_m1_;                                     // node m1 (Mul)
-  Mul node_m2_;                                     // node m2 (Mul)
-  Mul node_m3_;                                     // node m3 (Mul)
-  Add node_a1_;                                     // node a1 (Add)
-  Add node_a2_;                                     // node a2 (Add)
-  Add node_a3_;                                     // node a3 (Add)
-  Shift node_sh_;                                   // node sh (Shift)
-  dfg::Unpack<std::int32_t> m0_x_{fifo0_, "m0_x"};  // input m0_x: its tokens into fifo0
-  dfg::Unpack<std::int32_t> d1_x_{fifo1_, "d1_x"};  // input d1_x: its tokens into fifo1
-  dfg::Pack<std::int32_t> sh_y_{fifo2_, 64,
-                                "sh_y"};  // output sh_y: tokens of 64 elements from fifo2
+  dfg::Fifo<std::int32_t> fifo0_{64};                      // src.out -> m0.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo1_{64};                      // src.out -> d1.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo2_{64};                      // sh.y -> snk.in: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo3_{64};                      // d1.y -> m1.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo4_{64};                      // d1.next -> d2.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo5_{64};                      // d2.y -> m2.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo6_{64};                      // d2.next -> d3.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo7_{64};                      // d3.y -> m3.x: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo8_{8};                       // m0.y -> a1.a: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo9_{8};                       // m1.y -> a1.b: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo10_{8};                      // a1.s -> a2.a: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo11_{8};                      // m2.y -> a2.b: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo12_{8};                      // a2.s -> a3.a: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo13_{8};                      // m3.y -> a3.b: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo14_{64};                     // a3.s -> sh.x: 64 elements, computed
+  Tap node_d1_;                                            // node d1 (Tap)
+  Tap node_d2_;                                            // node d2 (Tap)
+  Delay node_d3_;                                          // node d3 (Delay)
+  Mul node_m0_;                                            // node m0 (Mul)
+  Mul node_m1_;                                            // node m1 (Mul)
+  Mul node_m2_;                                            // node m2 (Mul)
+  Mul node_m3_;                                            // node m3 (Mul)
+  Add node_a1_;                                            // node a1 (Add)
+  Add node_a2_;                                            // node a2 (Add)
+  Add node_a3_;                                            // node a3 (Add)
+  Shift node_sh_;                                          // node sh (Shift)
+  dfg::Unpack<std::int32_t> port_m0_x_{fifo0_, "m0_x"};    // input m0_x into fifo0
+  dfg::Unpack<std::int32_t> port_d1_x_{fifo1_, "d1_x"};    // input d1_x into fifo1
+  dfg::Pack<std::int32_t> port_sh_y_{fifo2_, 64, "sh_y"};  // output sh_y from fifo2
   dfg::Island island_{"island_d1"};
 };
