@@ -205,6 +205,14 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
                            a.name.name));
       continue;
     }
+    if (a.dynamic && i.block) {
+      diags.error(*i.block,
+                  fmt::format("the implementation of dynamic actor '{}' is declared 'block'; a dynamic actor "
+                              "fires by step, as its guards allow, not in blocks",
+                              a.name.name),
+                  5);
+      continue;
+    }
     bool named = i.class_name && !i.class_name->name.empty();
     actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
                            named ? i.class_name->name : a.name.name, i.loc, i.header_loc, i.block.has_value()});
