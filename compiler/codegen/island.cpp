@@ -31,17 +31,17 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     if (p.input) {
       adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       params += fmt::format("const {}* {}, ", f.elem, p.name);
-      begin += fmt::format("port_{}_.load({}, {});\n", p.name, p.name, p.elements);
-      setup += fmt::format("island_.add(port_{}_, \"{}\");\n", p.name, p.name);
+      begin += render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
     } else {
       adapters += render_part("island_pack.hpp", {{"elem", f.elem},
                                                   {"port", p.name},
                                                   {"fifo", f.ident},
                                                   {"elements", std::to_string(p.elements)}});
       params += fmt::format("{}* {}, ", f.elem, p.name);
-      begin += fmt::format("port_{}_.begin({});\n", p.name, p.name);
+      begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
-    finish += fmt::format("port_{}_.finish(island_.name(), j);\n", p.name);
+    finish += render_part("island_finish.hpp", {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
@@ -49,7 +49,8 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     const std::string ident = "node_" + member.name;
     actors += render_part("island_actor.hpp",
                           {{"cls", member.class_name}, {"ident", ident}, {"name", member.name}, {"actor", member.actor}});
-    for (const ir::ParamValue& v : member.params) setup += fmt::format("{}_.{} = {};\n", ident, v.name, v.literal);
+    for (const ir::ParamValue& v : member.params)
+      setup += render_part("island_param.hpp", {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
     auto sig = m.signatures->find({member.actor_id, ir::PeKind::cpu});
     DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ", member.actor);
     std::vector<std::string> args;
@@ -61,12 +62,13 @@ std::string render_island(const Model& m, const PlanIsland& island) {
                                                    {"island", island.class_name},
                                                    {"ident", ident},
                                                    {"args", fmt::format("{}", fmt::join(args, ", "))}});
-    setup += fmt::format("island_.add(step_{}_, \"{}\");\n", member.name, member.name);
+    setup += render_part("island_add.hpp", {{"member", "step_" + member.name + "_"}, {"label", member.name}});
     if (sig->second.has_init)
-      init_calls += fmt::format("{}_.init({});\n", ident, sig->second.init_takes_context ? "ctx" : "");
+      init_calls += render_part("island_init_call.hpp",
+                                {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
   }
   for (const PlanIslandPort& p : island.ports)
-    if (!p.input) setup += fmt::format("island_.add(port_{}_, \"{}\");\n", p.name, p.name);
+    if (!p.input) setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
   return render_template(
       template_text("island.hpp"),
       {{"header", file_header(m, "//")},

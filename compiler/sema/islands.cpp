@@ -137,16 +137,29 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     member_of[n] = {{it->second, static_cast<std::uint32_t>(island.members.size())}};
     island.members.push_back({g.nodes[n].name, g.nodes[n].actor, g.nodes[n].params, g.nodes[n].loc});
   }
+  // The island's node and actor take names of their own: "island_d1", "Island_d1".
+  bool named = true;
   for (const ir::Island& island : program.islands) {
+    const std::string& first = island.members.front().name;
     for (const ir::Node& node : g.nodes) {
       if (node.name != island.name) continue;
       diags.error(node.loc,
                   fmt::format("node name '{}' is the name of the island of dynamic node '{}'; rename it",
-                              node.name, island.members.front().name),
+                              node.name, first),
                   static_cast<std::uint32_t>(node.name.size()));
-      return false;
+      named = false;
+    }
+    for (const ir::Actor& actor : g.actors) {
+      if (actor.name != "Island_" + first) continue;
+      diags.error(actor.loc,
+                  fmt::format("actor name '{}' is the name of the actor of the island of dynamic node '{}'; "
+                              "rename it",
+                              actor.name, first),
+                  static_cast<std::uint32_t>(actor.name.size()));
+      named = false;
     }
   }
+  if (!named) return false;
 
   // Each island's actor: one port per boundary edge, in spec order.
   std::vector<std::int64_t> largest(program.islands.size(), 1);

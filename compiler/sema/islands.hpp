@@ -21,7 +21,8 @@
 namespace dfgc::sema {
 
 /// False after an error: a dynamic node on a GPU, free or with `migrates`; a fifo edge between
-/// two PEs; a fifo output with two readers or none; an island's node name taken by a node of the spec.
+/// two PEs; a fifo output with two readers or none; an island's node or actor name taken
+/// by one of the spec.
 bool form_islands(ir::Program& program, DiagnosticEngine& diags);
 
 }  // namespace dfgc::sema

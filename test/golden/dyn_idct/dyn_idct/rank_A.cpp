@@ -51,6 +51,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   src_node_.actor.blocks = 4;
   src_node_.set_up(run.runtime_params, {elements_Code(params)});
   island_parse_node_.set_up(run.runtime_params, {elements_Code(params), elements_Pixels(params)});
+  island_parse_node_.actor.init(island_parse_node_.ctx);
   snk_node_.actor.blocks = 4;
   snk_node_.set_up(run.runtime_params, {elements_Pixels(params)});
 }

@@ -22,6 +22,7 @@ class Island_parse {
   Island_parse(const Island_parse&) = delete;
   Island_parse& operator=(const Island_parse&) = delete;
 
+  void init(dfg::Context& ctx) { node_rows_.init(ctx); }
   /// One firing: this firing's input tokens into their rings, the members to quiescence, the
   /// output tokens filled; an IslandError names the port and the iteration otherwise.
   void fire(const std::int32_t* parse_code, std::int32_t* cols_out, dfg::Context& ctx) {
