@@ -54,7 +54,8 @@
 #                iteration 5: the run must stop there with the node, the iteration and the
 #                capacity; a decoder that drops a byte must fail at the first packet it shortens
 #   dyn_fir_run  samples/dyn_fir: one_core.dfg (the FIR of 11 dynamic actors as one island between
-#                a static source and sink) and two_cores.dfg (the island on a second core) built
+#                a static source and sink), two_cores.dfg (the island on a second core) and
+#                split_cores.dfg (islands on two cores joined by fifo edges, bounded tokens) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations in both strategies and sync
 #                modes, the sink comparing every sample with the sequential FIR; both under
 #                ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
@@ -484,7 +485,7 @@ case $case in
     grep -q "iteration 0: packet of length 10, expected 11" "$work/wrong.txt" || fail "short packet: $(cat "$work/wrong.txt")"
     ;;
   dyn_fir_run)
-    for mapping in one_core two_cores; do
+    for mapping in one_core two_cores split_cores; do
       compile samples/dyn_fir/$mapping.dfg "$work/$mapping"
       build_cpu "$work/$mapping" "-Wall -Wextra -Werror"
       for strategy in "" --no-overlap; do

@@ -30,9 +30,15 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     if (p.input) {
       adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      params += fmt::format("const {}* {}, ", f.elem, p.name);
-      begin += render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      params += p.bounded ? fmt::format("dfg::Bounded<const {}> {}, ", f.elem, p.name)
+                          : fmt::format("const {}* {}, ", f.elem, p.name);
+      begin += p.bounded ? render_part("island_load_bounded.hpp", {{"port", p.name}})
+                         : render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
       setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+    } else if (p.bounded) {
+      adapters += render_part("island_pack_some.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      params += fmt::format("dfg::Bounded<{}> {}, ", f.elem, p.name);
+      begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
     } else {
       adapters += render_part("island_pack.hpp", {{"elem", f.elem},
                                                   {"port", p.name},
@@ -41,7 +47,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       params += fmt::format("{}* {}, ", f.elem, p.name);
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
-    finish += render_part("island_finish.hpp", {{"port", p.name}});
+    finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp", {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);

@@ -288,7 +288,8 @@ struct IslandMember {
   SourceLoc loc;
 };
 
-/// A connected set of dynamic nodes on one CPU: one static node of the graph (`node`, of the
+/// A connected set of dynamic nodes on one CPU (its fifo edges to islands on other CPUs are
+/// boundary edges of a bounded type): one static node of the graph (`node`, of the
 /// generated actor `actor`) whose ports are the edges at the island's boundary. Each firing of it
 /// unpacks its input tokens into rings, runs the members to quiescence and packs its output tokens.
 struct Island {
@@ -301,7 +302,10 @@ struct Island {
   std::vector<IslandFifo> fifos;
   /// Per port of the generated actor: its ring in `fifos`, and the elements of its token.
   std::vector<std::uint32_t> port_fifo;
-  std::vector<std::int64_t> port_elements;
+  std::vector<std::int64_t> port_elements;  ///< of a bounded port, its capacity
+  /// Per port: of a bounded type, a fifo edge to or from another island (on another CPU), whose
+  /// token carries what the ring held, up to its capacity.
+  std::vector<bool> port_bounded;
 };
 
 /// Everything sema produces for one app.

@@ -236,7 +236,10 @@ struct PlanIslandPort {
   std::string name;  ///< the island actor's port: "d1_x"
   bool input = true;  ///< Unpack (a static token into the ring) or Pack (the ring into a token)
   std::uint32_t fifo = 0;
-  std::int64_t elements = 0;  ///< of its token
+  std::int64_t elements = 0;  ///< of its token; of a bounded one, its capacity
+  /// A token of a bounded type (a fifo edge to or from an island on another CPU): an input
+  /// unpacks its length, an output packs what the ring holds, up to the capacity.
+  bool bounded = false;
 };
 
 /// An island on one of the host's CPUs: its node's class, generated (codegen/island.hpp), runs

@@ -49,7 +49,7 @@ bool check_placement(const ir::Program& p, DiagnosticEngine& diags) {
   return ok;
 }
 
-/// A fifo edge stays on one CPU; a fifo output has one reader, and a reader: its step writes to it.
+/// A fifo output has one reader, and a reader: its step writes to it.
 bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
   bool ok = true;
   std::map<std::pair<ir::NodeId, std::uint32_t>, const ir::Edge*> reader;
@@ -82,17 +82,38 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
         ok = false;
       }
     }
-    if (!from_fifo || !is_fifo(p.dfg, e.dst, e.dst_port)) continue;
-    const ir::PeId a = p.mapping.pe_of[e.src];
-    const ir::PeId b = p.mapping.pe_of[e.dst];
-    if (a == b) continue;
-    diags.error(e.loc,
-                fmt::format("fifo edge {} joins nodes on {} and {}; the nodes of an island run on one CPU",
-                            edge_name(p.dfg, e), p.arch.pes[a].name, p.arch.pes[b].name),
-                kArrowLength);
-    ok = false;
   }
   return ok;
+}
+
+/// After folding: a cycle without initial tokens goes through a fifo edge between two islands
+/// (the others were refused before), which the static cycle cannot order.
+bool check_island_cycles(const ir::Program& p, DiagnosticEngine& diags) {
+  const ir::Dfg& g = p.dfg;
+  std::vector<std::vector<ir::EdgeId>> out(g.nodes.size());
+  for (ir::EdgeId e = 0; e < g.edges.size(); ++e)
+    if (g.edges[e].delay == 0) out[g.edges[e].src].push_back(e);
+  std::vector<int> state(g.nodes.size(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::optional<ir::EdgeId> closing;
+  auto visit = [&](auto& self, ir::NodeId n) -> void {
+    state[n] = 1;
+    for (ir::EdgeId e : out[n]) {
+      if (closing) return;
+      if (state[g.edges[e].dst] == 1) closing = e;
+      else if (state[g.edges[e].dst] == 0) self(self, g.edges[e].dst);
+    }
+    state[n] = 2;
+  };
+  for (ir::NodeId n = 0; n < g.nodes.size() && !closing; ++n)
+    if (state[n] == 0) visit(visit, n);
+  if (!closing) return true;
+  const ir::Edge& e = g.edges[*closing];
+  diags.error(e.loc,
+              fmt::format("the islands {} and {} feed each other through fifo edges on two CPUs; islands on "
+                          "several CPUs must form a pipeline, or keep the cycle on one CPU",
+                          g.nodes[e.src].name, g.nodes[e.dst].name),
+              kArrowLength);
+  return false;
 }
 
 ir::NodeId find(std::vector<ir::NodeId>& parent, ir::NodeId n) {
@@ -114,11 +135,12 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   if (!any) return true;
   if (!check_placement(program, diags) || !check_fifo_edges(program, diags)) return false;
 
-  // Connected sets of dynamic nodes, each represented by its first node in spec order.
+  // Connected sets of dynamic nodes on one CPU, each represented by its first node in spec order.
   std::vector<ir::NodeId> parent(count);
   std::iota(parent.begin(), parent.end(), 0);
   for (const ir::Edge& e : g.edges) {
     if (!is_fifo(g, e.src, e.src_port) || !is_fifo(g, e.dst, e.dst_port)) continue;
+    if (program.mapping.pe_of[e.src] != program.mapping.pe_of[e.dst]) continue;  // two islands
     ir::NodeId a = find(parent, e.src), b = find(parent, e.dst);
     parent[std::max(a, b)] = std::min(a, b);
   }
@@ -161,42 +183,41 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   }
   if (!named) return false;
 
-  // Each island's actor: one port per boundary edge, in spec order.
+  // Each island's actor: one port per edge at its boundary, in spec order. A fifo edge between
+  // two islands (on two CPUs) is an output of one and an input of the other, joined by a static
+  // edge of a bounded type: each firing, what the first island's ring holds goes to the second.
+  auto island_of = [&](ir::NodeId n) { return member_of[n] ? std::optional<std::uint32_t>(member_of[n]->first) : std::nullopt; };
   std::vector<std::int64_t> largest(program.islands.size(), 1);
-  std::vector<std::optional<std::uint32_t>> boundary_port(g.edges.size());
+  for (const ir::Edge& e : g.edges) {
+    if (island_of(e.src) && !member_of[e.dst]) largest[*island_of(e.src)] = std::max(largest[*island_of(e.src)], program.types[e.type].count.value);
+    if (island_of(e.dst) && !member_of[e.src]) largest[*island_of(e.dst)] = std::max(largest[*island_of(e.dst)], program.types[e.type].count.value);
+  }
+  std::vector<std::optional<std::uint32_t>> src_port_of(g.edges.size()), dst_port_of(g.edges.size());
+  std::vector<std::optional<ir::TypeId>> cross_type(g.edges.size());
   std::vector<ir::Actor> made(program.islands.size());
-  for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
-    const ir::Edge& e = g.edges[id];
-    const bool into = member_of[e.dst] && !member_of[e.src];
-    const bool out_of = member_of[e.src] && !member_of[e.dst];
-    if (!into && !out_of) continue;
-    const auto [i, m] = *member_of[into ? e.dst : e.src];
+  // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
+  auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into, ir::TypeId type,
+                      std::int64_t capacity, bool stated) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
     const std::uint32_t inner_port = into ? e.dst_port : e.src_port;
     const ir::Port& fifo_port = g.actor_of(inner).ports[inner_port];
-    const ir::TokenType& type = program.types[e.type];
     const auto port = static_cast<std::uint32_t>(actor.ports.size());
     // "<node>_<port>", numbered where two would join the same way (a_b.c and a.b_c).
     std::string name = g.nodes[inner].name + "_" + fifo_port.name;
     for (int k = 2; actor.port_index(name); ++k) name = fmt::format("{}_{}_{}", g.nodes[inner].name, fifo_port.name, k);
-    actor.ports.push_back({name, into ? ir::PortDir::in : ir::PortDir::out, e.type, fifo_port.loc, 1});
-    boundary_port[id] = port;
-    largest[i] = std::max(largest[i], type.count.value);
+    actor.ports.push_back({name, into ? ir::PortDir::in : ir::PortDir::out, type, fifo_port.loc, 1});
     ir::IslandFifo fifo;
     fifo.name = edge_name(g, e);
     fifo.elem = *fifo_port.fifo_elem;
     fifo.loc = e.loc;
-    fifo.capacity = type.count.value;
+    fifo.capacity = capacity;
+    fifo.stated = stated;
     if (into) {
       fifo.src_port = port;
       fifo.dst_member = m;
       fifo.dst_port = inner_port;
-      if (fifo_port.fifo_capacity) {
-        fifo.capacity = *fifo_port.fifo_capacity;
-        fifo.stated = true;
-      }
     } else {
       fifo.src_member = m;
       fifo.src_port = inner_port;
@@ -204,10 +225,43 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     }
     island.fifos.push_back(fifo);
     island.port_fifo.push_back(static_cast<std::uint32_t>(island.fifos.size() - 1));
-    island.port_elements.push_back(type.count.value);
+    island.port_elements.push_back(program.types[type].count.value);
+    island.port_bounded.push_back(program.types[type].bounded);
+    return port;
+  };
+  for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
+    const ir::Edge& e = g.edges[id];
+    const auto from = island_of(e.src), to = island_of(e.dst);
+    if (from == to) continue;  // static, or inside one island
+    const ir::Port& in = g.actor_of(e.dst).ports[e.dst_port];
+    if (from && to) {
+      const std::int64_t capacity = in.fifo_capacity.value_or(std::max(largest[*from], largest[*to]));
+      ir::TokenType t;
+      t.name = "Fifo_" + g.nodes[e.src].name + "_" + g.actor_of(e.src).ports[e.src_port].name;
+      for (int k = 2; std::any_of(program.types.begin(), program.types.end(),
+                                  [&](const ir::TokenType& x) { return x.name == t.name; });
+           ++k)
+        t.name = fmt::format("Fifo_{}_{}_{}", g.nodes[e.src].name, g.actor_of(e.src).ports[e.src_port].name, k);
+      t.elem = *in.fifo_elem;
+      t.count = {capacity, std::to_string(capacity), false, {ir::SizeTerm::Kind::integer, capacity, {}, false, {}}};
+      t.loc = e.loc;
+      t.bounded = true;
+      cross_type[id] = static_cast<ir::TypeId>(program.types.size());
+      program.types.push_back(std::move(t));
+      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity, false);
+      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
+                                 in.fifo_capacity.has_value());
+      continue;
+    }
+    const std::int64_t elements = program.types[e.type].count.value;
+    if (to)
+      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type, in.fifo_capacity.value_or(elements),
+                                 in.fifo_capacity.has_value());
+    else
+      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false);
   }
   for (const ir::Edge& e : g.edges) {
-    if (!member_of[e.src] || !member_of[e.dst]) continue;
+    if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;
     const auto [i, src] = *member_of[e.src];
     const std::uint32_t dst = member_of[e.dst]->second;
     const ir::Port& in = g.actor_of(e.dst).ports[e.dst_port];
@@ -251,16 +305,17 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   }
   for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
     ir::Edge e = g.edges[id];
-    if (member_of[e.src] && member_of[e.dst]) continue;
-    if (member_of[e.src]) e.src_port = *boundary_port[id];
-    if (member_of[e.dst]) e.dst_port = *boundary_port[id];
+    if (member_of[e.src] && island_of(e.src) == island_of(e.dst)) continue;
+    if (src_port_of[id]) e.src_port = *src_port_of[id];
+    if (dst_port_of[id]) e.dst_port = *dst_port_of[id];
+    if (cross_type[id]) e.type = *cross_type[id];
     e.src = renumber[e.src];
     e.dst = renumber[e.dst];
     folded.edges.push_back(std::move(e));
   }
   g = std::move(folded);
   program.mapping = std::move(mapping);
-  return true;
+  return check_island_cycles(program, diags);
 }
 
 }  // namespace dfgc::sema

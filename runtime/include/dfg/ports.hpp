@@ -12,6 +12,9 @@
 ///       }
 ///     };
 ///
+/// dfg::PackSome<T> is the adapter from a ring into a token of a bounded type: what the ring
+/// holds, up to the token's capacity (a fifo edge between islands on two CPUs).
+///
 /// Guarantees: a view holds a reference to its ring and nothing else; it does not allocate,
 /// block or throw. An In is the ring's consumer end, an Out its producer end: the thread that
 /// runs the island calls both, so the memory ordering is dfg::Fifo's (release commits, acquire
@@ -64,6 +67,38 @@ class Out {
 
  private:
   Fifo<T>* fifo_;
+};
+
+/// The adapter out of an island into a token of a bounded type (a fifo edge to an island on
+/// another CPU): each firing, the elements the ring holds, up to the token's capacity; finish()
+/// says how many, the token's length. What does not fit stays for the next firing.
+template <class T>
+class PackSome {
+ public:
+  explicit PackSome(Fifo<T>& in) noexcept : in_(in) {}
+
+  void begin(T* data, std::size_t capacity) noexcept {
+    data_ = data;
+    capacity_ = capacity;
+    done_ = 0;
+  }
+  bool step() noexcept {
+    if (data_ == nullptr || done_ == capacity_) return false;
+    const std::size_t k = in_.pop_some(data_ + done_, capacity_ - done_);
+    done_ += k;
+    return k != 0;
+  }
+  /// The elements taken this firing.
+  std::size_t finish() noexcept {
+    data_ = nullptr;
+    return done_;
+  }
+
+ private:
+  Fifo<T>& in_;
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t done_ = 0;
 };
 
 }  // namespace dfg

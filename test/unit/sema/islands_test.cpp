@@ -107,3 +107,31 @@ TEST_CASE("islands: a free dynamic node is refused where dfgc map would place it
   CHECK(r->summary().find("node 'r' of dynamic actor 'R' is free; a node of a dynamic actor is pinned to a CPU") !=
         std::string::npos);
 }
+
+TEST_CASE("islands: a fifo edge between two CPUs joins two islands by a bounded static edge",
+          "[sema][islands]") {
+  auto r = test::analyze(
+      "type B = int32[16];\n"
+      "actor Src { out B o; cpu \"s.hpp\"; }\n"
+      "actor Snk { in B i; cpu \"k.hpp\"; }\n"
+      "actor P dynamic { in int32 x; out int32 y; cpu \"p.hpp\"; }\n"
+      "actor Q dynamic { in int32 x fifo 24; out int32 y; cpu \"q.hpp\"; }\n"
+      "arch h { host X { cpu c 2; } }\n"
+      "app x on h { node s : Src @ X.c0; node p : P @ X.c0; node q : Q @ X.c1; node k : Snk @ X.c1;\n"
+      "  s.o -> p.x;  p.y -> q.x;  q.y -> k.i; }\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Program& p = *r->program;
+  REQUIRE(p.islands.size() == 2);
+  REQUIRE(p.dfg.edges.size() == 3);
+  const ir::Edge& cross = p.dfg.edges[1];
+  CHECK(p.dfg.nodes[cross.src].name == "island_p");
+  CHECK(p.dfg.nodes[cross.dst].name == "island_q");
+  const ir::TokenType& t = p.types[cross.type];
+  CHECK(t.name == "Fifo_p_y");
+  CHECK(t.bounded);
+  CHECK(t.count.value == 24);  // as stated on q.x
+  CHECK(p.islands[0].port_bounded == std::vector<bool>{false, true});
+  CHECK(p.islands[1].port_bounded == std::vector<bool>{true, false});
+  CHECK(p.islands[1].fifos[0].stated);
+}

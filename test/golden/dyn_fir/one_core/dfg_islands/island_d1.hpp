@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "dfg/bounded.hpp"
 #include "dfg/context.hpp"
 #include "dfg/island.hpp"
 #include "dfg/ports.hpp"
@@ -165,12 +166,12 @@ class Island_d1 {
   dfg::Fifo<std::int32_t> fifo5_{64};                      // d2.y -> m2.x: 64 elements, computed
   dfg::Fifo<std::int32_t> fifo6_{64};                      // d2.next -> d3.x: 64 elements, computed
   dfg::Fifo<std::int32_t> fifo7_{64};                      // d3.y -> m3.x: 64 elements, computed
-  dfg::Fifo<std::int32_t> fifo8_{8};                       // m0.y -> a1.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo9_{8};                       // m1.y -> a1.b: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo10_{8};                      // a1.s -> a2.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo11_{8};                      // m2.y -> a2.b: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo12_{8};                      // a2.s -> a3.a: 8 elements, stated
-  dfg::Fifo<std::int32_t> fifo13_{8};                      // m3.y -> a3.b: 8 elements, stated
+  dfg::Fifo<std::int32_t> fifo8_{64};                      // m0.y -> a1.a: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo9_{64};                      // m1.y -> a1.b: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo10_{64};                     // a1.s -> a2.a: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo11_{64};                     // m2.y -> a2.b: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo12_{64};                     // a2.s -> a3.a: 64 elements, computed
+  dfg::Fifo<std::int32_t> fifo13_{64};                     // m3.y -> a3.b: 64 elements, computed
   dfg::Fifo<std::int32_t> fifo14_{64};                     // a3.s -> sh.x: 64 elements, computed
   Tap node_d1_;                                            // node d1 (Tap)
   Tap node_d2_;                                            // node d2 (Tap)

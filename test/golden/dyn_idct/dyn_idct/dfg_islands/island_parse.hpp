@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "dfg/bounded.hpp"
 #include "dfg/context.hpp"
 #include "dfg/island.hpp"
 #include "dfg/ports.hpp"
