@@ -7,8 +7,14 @@
 /// fills the token). The passes after sema see only static nodes; codegen/island.hpp writes the
 /// class of each island's actor.
 ///
+/// A fifo edge between dynamic nodes on two CPUs joins two islands: it becomes a static edge of a
+/// bounded type made for it (`Fifo_<node>_<port>`, the ring's element type, its capacity), an
+/// output of the producing island (its PackSome adapter packs what the ring holds) and an input
+/// of the consuming one. A cycle of such edges has no order in the static cycle: refused.
+///
 /// Ring capacities: an input's `fifo N`, else the largest token (in elements) at the island's
-/// boundary, so that a ring holds a whole token of any adapter (at least 1 element).
+/// boundary, so that a ring holds a whole token of any adapter (at least 1 element); between two
+/// islands, the larger of the two.
 ///
 /// Needs: the Program of the checked spec, rates not yet solved. Produces: Program::islands, the
 /// Dfg without dynamic nodes and fifo edges, with one node per island (in place of its first
@@ -20,8 +26,8 @@
 
 namespace dfgc::sema {
 
-/// False after an error: a dynamic node on a GPU, free or with `migrates`; a fifo edge between
-/// two PEs; a fifo output with two readers or none; an island's node or actor name taken
+/// False after an error: a dynamic node on a GPU, free or with `migrates`; a cycle of fifo edges
+/// across CPUs; a fifo output with two readers or none; an island's node or actor name taken
 /// by one of the spec.
 bool form_islands(ir::Program& program, DiagnosticEngine& diags);
 

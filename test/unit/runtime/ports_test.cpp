@@ -122,3 +122,25 @@ TEST_CASE("ports: an Out and an In on two threads pass every element in order", 
   }
   producer.join();
 }
+
+TEST_CASE("ports: PackSome takes what the ring holds, up to the capacity, the rest later", "[runtime][ports]") {
+  dfg::Fifo<int> ring(16);
+  for (int i = 0; i < 10; ++i) REQUIRE(ring.try_push(i));
+  dfg::PackSome<int> pack(ring);
+  int token[6] = {};
+  pack.begin(token, 6);
+  while (pack.step()) {
+  }
+  CHECK(pack.finish() == 6);
+  CHECK(token[0] == 0);
+  CHECK(token[5] == 5);
+  CHECK_FALSE(pack.step());  // finished: no token to fill
+  pack.begin(token, 6);
+  while (pack.step()) {
+  }
+  CHECK(pack.finish() == 4);
+  CHECK(token[3] == 9);
+  pack.begin(token, 6);
+  CHECK_FALSE(pack.step());
+  CHECK(pack.finish() == 0);  // an empty ring: an empty token
+}
