@@ -53,6 +53,18 @@
 #                also under ThreadSanitizer; with -D OVER=5 the source asks for 257 bytes in
 #                iteration 5: the run must stop there with the node, the iteration and the
 #                capacity; a decoder that drops a byte must fail at the first packet it shortens
+#   dyn_fir_run  samples/dyn_fir: one_core.dfg (the FIR of 11 dynamic actors as one island between
+#                a static source and sink), two_cores.dfg (the island on a second core) and
+#                split_cores.dfg (islands on two cores joined by fifo edges, bounded tokens) built
+#                with g++ -Wall -Wextra -Werror, run 1,000 iterations in both strategies and sync
+#                modes, the sink comparing every sample with the sequential FIR; both under
+#                ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
+#                island's error naming the output and iteration 5
+#   dyn_idct_run samples/dyn_idct (an 8x8 IDCT decoder of dynamic actors: a run-length parser of
+#                data-dependent rate, a row and a column pass on whole blocks) built with g++ -Wall
+#                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
+#                comparing every pixel with the same transforms run sequentially; also under
+#                ThreadSanitizer
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -471,6 +483,42 @@ case $case in
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a short packet passed the check"; fi
     grep -q "iteration 0: packet of length 10, expected 11" "$work/wrong.txt" || fail "short packet: $(cat "$work/wrong.txt")"
+    ;;
+  dyn_fir_run)
+    for mapping in one_core two_cores split_cores; do
+      compile samples/dyn_fir/$mapping.dfg "$work/$mapping"
+      build_cpu "$work/$mapping" "-Wall -Wextra -Werror"
+      for strategy in "" --no-overlap; do
+        for sync in neighbours barrier; do
+          "$work/$mapping/build/app" --iterations 1000 $strategy --sync=$sync >"$work/out.txt" ||
+            fail "dyn_fir $mapping $strategy --sync=$sync"
+          grep -qx "fir checked: 1000 blocks, sum -164423" "$work/out.txt" || fail "dyn_fir $mapping: $(cat "$work/out.txt")"
+        done
+      done
+      compile samples/dyn_fir/$mapping.dfg "$work/${mapping}_tsan"
+      build_cpu "$work/${mapping}_tsan" "-Werror -fsanitize=thread -g -O1"
+      for strategy in "" --no-overlap; do
+        TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/${mapping}_tsan/build/app" --iterations 300 $strategy >/dev/null ||
+          fail "dyn_fir $mapping under tsan $strategy"
+      done
+    done
+    # An island that fills an output token short stops the run in that iteration.
+    compile samples/dyn_fir/one_core.dfg "$work/bad" -D BAD=5
+    build_cpu "$work/bad" "-Werror"
+    if "$work/bad/build/app" --iterations 20 >/dev/null 2>"$work/bad.txt"; then fail "a short island output passed"; fi
+    grep -qx "error: node island_d1 (Island_d1) @ A.cpu, iteration 5: island island_d1: output 'sh_y' produced 63 of 64 elements in iteration 5: no token for this iteration" \
+      "$work/bad.txt" || fail "short island output: $(cat "$work/bad.txt")"
+    ;;
+  dyn_idct_run)
+    compile samples/dyn_idct/dyn_idct.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 500 $strategy >"$work/out.txt" || fail "dyn_idct $strategy"
+      grep -qx "idct checked: 2000 blocks, sum 16369999" "$work/out.txt" || fail "dyn_idct: $(cat "$work/out.txt")"
+    done
+    compile samples/dyn_idct/dyn_idct.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
     ;;
   packets_gpu_build)
     find_nvcc

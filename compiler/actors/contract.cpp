@@ -228,6 +228,8 @@ class ContractChecker {
                                                          const char* name);
   void check_callable(const clang::CXXMethodDecl& method, const char* name);
   void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
+  ContractResult run_dynamic(const clang::CXXRecordDecl& record);
+  void check_step_params(const clang::CXXMethodDecl& step, ActorSignature& signature);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
@@ -270,6 +272,7 @@ ContractResult ContractChecker::run() {
   const clang::CXXRecordDecl* record = find_class();
   if (!record) return result;
   check_object(*record);
+  if (actor_.dynamic) return run_dynamic(*record);
   auto fire = find_method(*record, "fire");
   if (!fire) {
     auto d = error(where_.token(record->getLocation()),
@@ -291,6 +294,88 @@ ContractResult ContractChecker::run() {
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
+}
+
+/// A dynamic actor's class: `bool step(...)` with one dfg::In<T> or dfg::Out<T> per port, by
+/// value, matched by name; `init`; the data members of its params.
+ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) {
+  ContractResult result;
+  ActorSignature signature;
+  auto step = find_method(record, "step");
+  if (!step) {
+    auto d = error(where_.token(record.getLocation()),
+                   fmt::format("class '{}' has no member function 'step'; a dynamic actor fires by "
+                               "'bool step(...)', one dfg::In<T> or dfg::Out<T> per port",
+                               impl_.class_name));
+    note_impl(d);
+  }
+  if (step && *step) {
+    check_callable(**step, "step");
+    check_step_params(**step, signature);
+  }
+  check_init(record, signature);
+  for (const ir::ActorParam& param : actor_.params) check_param_member(record, param);
+  if (ok_) result.signature = std::move(signature);
+  return result;
+}
+
+/// The T of `dfg::In<T>` (`input`) or `dfg::Out<T>`, or null for any other type.
+const clang::TemplateArgument* ring_arg(clang::QualType type, bool input) {
+  const auto* spec = type->getAs<clang::TemplateSpecializationType>();
+  if (!spec || spec->template_arguments().size() != 1) return nullptr;
+  const clang::TemplateDecl* decl = spec->getTemplateName().getAsTemplateDecl();
+  if (!decl || decl->getQualifiedNameAsString() != (input ? "dfg::In" : "dfg::Out")) return nullptr;
+  return &spec->template_arguments()[0];
+}
+
+void ContractChecker::check_step_params(const clang::CXXMethodDecl& step, ActorSignature& signature) {
+  if (!step.getReturnType()->isBooleanType()) {
+    auto d = error(where_.token(step.getLocation()),
+                   fmt::format("'step' of class '{}' returns '{}'; it returns whether it fired: declare it "
+                               "'bool step(...)'",
+                               impl_.class_name, step.getReturnType().getAsString(ast_.getPrintingPolicy())));
+    note_impl(d);
+  }
+  std::vector<bool> matched(actor_.ports.size(), false);
+  for (unsigned i = 0; i < step.getNumParams(); ++i) {
+    const clang::ParmVarDecl& param = *step.getParamDecl(i);
+    std::string name = param.getName().str();
+    Place at = where_.range(param.getSourceRange());
+    auto port = name.empty() ? std::nullopt : actor_.port_index(name);
+    if (!port) {
+      error(at, name.empty() ? fmt::format("parameter {} of 'step' has no name; dfgc matches parameters to "
+                                           "ports by name",
+                                           i + 1)
+                             : fmt::format("parameter '{}' of 'step' matches no port of actor '{}'", name,
+                                           actor_.name))
+          .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
+      continue;
+    }
+    matched[*port] = true;
+    signature.fire_ports.push_back(*port);
+    const ir::Port& p = actor_.ports[*port];
+    const bool input = p.dir == ir::PortDir::in;
+    const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
+    const std::string expected = fmt::format("dfg::{}<{}>", input ? "In" : "Out", ir::cxx_name(elem));
+    clang::QualType type = param.getType();
+    const clang::TemplateArgument* arg = ring_arg(type, input);
+    if (arg && arg->getKind() == clang::TemplateArgument::Type && !type.isVolatileQualified() &&
+        is_elem_pointee(ast_, arg->getAsType(), elem) && !arg->getAsType().isConstQualified())
+      continue;
+    auto d = error(at, fmt::format("parameter '{}' of 'step' has type '{}', but {} port '{}' is a ring of {} "
+                                   "elements, passed by value: declare it '{}'",
+                                   name, type.getAsString(ast_.getPrintingPolicy()), input ? "input" : "output",
+                                   p.name, ir::spec_name(elem), expected));
+    note_port(d, *port);
+  }
+  Place step_at = where_.token(step.getLocation());
+  for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
+    if (matched[p]) continue;
+    const ir::Port& port = actor_.ports[p];
+    auto d = error(step_at, fmt::format("'step' has no parameter for {} port '{}'",
+                                        port.dir == ir::PortDir::in ? "input" : "output", port.name));
+    note_port(d, p);
+  }
 }
 
 const clang::CXXRecordDecl* ContractChecker::find_class() {
@@ -715,9 +800,15 @@ void ContractChecker::check_param_values(const ir::ActorParam& param,
   clang::QualType type = member.getType().getCanonicalType();
   std::string type_name = member.getType().getAsString(ast_.getPrintingPolicy());
   std::vector<SourceLoc> reported;
-  for (const ir::Node& node : program_.dfg.nodes) {
-    if (&program_.dfg.actors[node.actor] != &actor_ || index >= node.params.size()) continue;
-    const ir::ParamValue& value = node.params[index];
+  std::vector<const std::vector<ir::ParamValue>*> values;  // of every node of the actor
+  for (const ir::Node& node : program_.dfg.nodes)
+    if (&program_.dfg.actors[node.actor] == &actor_) values.push_back(&node.params);
+  for (const ir::Island& island : program_.islands)
+    for (const ir::IslandMember& m : island.members)
+      if (&program_.dfg.actors[m.actor] == &actor_) values.push_back(&m.params);
+  for (const std::vector<ir::ParamValue>* params : values) {
+    if (index >= params->size()) continue;
+    const ir::ParamValue& value = (*params)[index];
     if (std::find(reported.begin(), reported.end(), value.loc) != reported.end()) continue;
     auto parsed = parse_literal(value.literal);
     DFGC_INTERNAL_ASSERT(parsed, "param value '", value.literal, "'");

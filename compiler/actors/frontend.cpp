@@ -74,6 +74,7 @@ class ActorFrontend {
 ActorCheck ActorFrontend::run() {
   for (ir::ActorId a = 0; a < program_.dfg.actors.size(); ++a) {
     const ir::Actor& actor = program_.dfg.actors[a];
+    if (actor.island) continue;  // its class is generated
     for (std::size_t i = 0; i < actor.impls.size(); ++i)
       if (auto header = open_header(actor.impls[i])) impls_.push_back({a, i, *header});
   }
@@ -83,6 +84,19 @@ ActorCheck ActorFrontend::run() {
   for (const Batch& batch : batches) {
     check_batch(batch, out.signatures);
     if (batch.unit.ast) actors::add_files_read(*batch.unit.ast, options_, out.files.text, out.files.runtime);
+  }
+  // An island's generated class: fire takes its ports in order and the context; init(ctx) when
+  // a member has init.
+  for (const ir::Island& island : program_.islands) {
+    ActorSignature s;
+    for (std::uint32_t p = 0; p < program_.dfg.actors[island.actor].ports.size(); ++p) s.fire_ports.push_back(p);
+    s.fire_takes_context = true;
+    for (const ir::IslandMember& m : island.members) {
+      auto member = out.signatures.find({m.actor, ir::PeKind::cpu});
+      s.has_init = s.has_init || (member != out.signatures.end() && member->second.has_init);
+    }
+    s.init_takes_context = s.has_init;
+    out.signatures[{island.actor, ir::PeKind::cpu}] = std::move(s);
   }
   // Each header as dfgc read it too, should Clang have reached its file under another name.
   for (const ImplRef& ref : impls_) {

@@ -51,6 +51,8 @@ std::map<std::string, std::string> ActorHeaders::copies() const {
 
 std::string ActorHeaders::include(const std::string& header_path) const {
   auto it = files_.headers.find(header_path);
+  // An island's class is generated into the project (codegen/island.hpp), not read.
+  if (it == files_.headers.end() && header_path.starts_with(kIslandDir)) return "\"" + header_path + "\"";
   DFGC_INTERNAL_ASSERT(it != files_.headers.end(), "header '", header_path, "' was not read");
   std::string path = relative(it->second);
   if (path.find('"') != std::string::npos) return "<" + path + ">";

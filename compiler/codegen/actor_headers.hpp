@@ -23,6 +23,8 @@ class ActorHeaders {
  public:
   /// The project's directory of the copies, and its include directory.
   static constexpr std::string_view kDir = "actors";
+  /// The project's directory of the generated island classes (codegen/island.hpp).
+  static constexpr std::string_view kIslandDir = "dfg_islands/";
 
   /// `files`: what the actors stage read (check_actors), kept by reference.
   explicit ActorHeaders(const ActorFiles& files);

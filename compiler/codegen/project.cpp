@@ -16,6 +16,7 @@
 #include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
 #include "codegen/format.hpp"
+#include "codegen/island.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
 #include "codegen/templates.hpp"
@@ -78,6 +79,7 @@ Files generate_project(const HostPlans& plans, const ActorSignatures& signatures
     source(app_header_file(m), render_app_header(m));
     source(rank_file(m), render_rank(m));
     for (ir::PeId gpu : m.gpus) source(gpu_file(m, gpu), render_gpu(m, gpu));
+    for (const PlanIsland& island : m.islands) source(island_file(island), render_island(m, island));
   }
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());

@@ -120,11 +120,12 @@ std::string dump(const Program& p) {
                        t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "", t.count.value,
                        t.count.runtime ? " by default" : "", t.bytes());
   for (const Actor& a : p.dfg.actors) {
-    out += fmt::format("actor {}\n", a.name);
+    out += fmt::format("actor {}{}\n", a.name, a.dynamic ? " dynamic" : "");
     for (const Port& port : a.ports)
-      out += fmt::format("  {} {} {}{}\n", port.dir == PortDir::in ? "in" : "out",
-                         p.types[port.type].name, port.name,
-                         port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string());
+      out += fmt::format("  {} {} {}{}{}\n", port.dir == PortDir::in ? "in" : "out",
+                         port.fifo_elem ? spec_name(*port.fifo_elem) : p.types[port.type].name, port.name,
+                         port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string(),
+                         port.fifo_capacity ? fmt::format(" fifo {}", *port.fifo_capacity) : std::string());
     for (const ActorParam& ap : a.params)
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
@@ -167,6 +168,26 @@ std::string dump(const Program& p) {
                        src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
                        dst.ports[e.dst_port].name, p.types[e.type].name);
     if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial_text());
+    out += '\n';
+  }
+  for (const Island& island : p.islands) out += dump(p, island);
+  return out;
+}
+
+std::string dump(const Program& p, const Island& island) {
+  std::string out = fmt::format("island {} @ {} (node {}, actor {})\n", island.name, p.arch.pes[island.pe].name,
+                                p.dfg.nodes[island.node].name, p.dfg.actors[island.actor].name);
+  for (const IslandMember& m : island.members) {
+    out += fmt::format("  member {} : {}", m.name, p.dfg.actors[m.actor].name);
+    for (const ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);
+    out += '\n';
+  }
+  const Actor& actor = p.dfg.actors[island.actor];
+  for (const IslandFifo& f : island.fifos) {
+    out += fmt::format("  fifo {} : {}, {} elements ({})", f.name, spec_name(f.elem), f.capacity,
+                       f.stated ? "stated" : "computed");
+    if (!f.src_member) out += fmt::format(", unpacked from input {}", actor.ports[f.src_port].name);
+    if (!f.dst_member) out += fmt::format(", packed into output {}", actor.ports[f.dst_port].name);
     out += '\n';
   }
   return out;

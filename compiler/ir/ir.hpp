@@ -91,6 +91,13 @@ struct Port {
   TypeId type = 0;
   SourceLoc loc;
   std::uint32_t rate = 1;  ///< tokens one firing consumes or produces (`rate`)
+  /// A port of a dynamic actor: the element type its ring carries (`in int32 x fifo 8;`); `type`
+  /// is then unused.
+  std::optional<ElemType> fifo_elem{};
+  /// Of a dynamic input, `fifo N`: the capacity of the ring it reads, in elements; nullopt when
+  /// dfgc computes it (the island's largest boundary token).
+  std::optional<std::int64_t> fifo_capacity{};
+  SourceLoc fifo_loc{};  ///< the `fifo` keyword
 };
 
 enum class PeKind { cpu, gpu };
@@ -125,6 +132,12 @@ struct Actor {
   /// generated CMakeLists.txt links them (CUDA::cufft) when a node of the actor runs on a GPU.
   std::vector<std::string> libraries;
   SourceLoc loc;
+  /// `actor Mul dynamic`: its ports are rings of elements, its class fires by `bool step(...)`,
+  /// and its nodes join an island (sema/islands.hpp) instead of the static graph.
+  bool dynamic = false;
+  /// Made by sema for an island: the static actor whose one node runs the island (its index in
+  /// Program::islands); its class is generated (codegen/island.hpp).
+  std::optional<std::uint32_t> island{};
 
   const Impl* impl_for(PeKind kind) const;
   std::optional<std::uint32_t> port_index(std::string_view name) const;
@@ -253,6 +266,48 @@ struct Mapping {
   std::vector<PeId> pe_of;
 };
 
+/// A ring of an island: from a member's output, or from a boundary input's Unpack adapter, to a
+/// member's input, or to a boundary output's Pack adapter.
+struct IslandFifo {
+  std::string name;  ///< the edge as written: "d1.y -> m1.x"
+  std::optional<std::uint32_t> src_member;  ///< index into Island::members; nullopt: a boundary input
+  std::uint32_t src_port = 0;               ///< the member's port, or the boundary port's index
+  std::optional<std::uint32_t> dst_member;  ///< nullopt: a boundary output
+  std::uint32_t dst_port = 0;
+  ElemType elem = ElemType::i32;
+  std::int64_t capacity = 1;  ///< in elements, as stated or computed (the ring rounds it up to 2^k)
+  bool stated = false;        ///< `fifo N` on the consumer's port
+  SourceLoc loc;              ///< the edge's arrow
+};
+
+/// A node of a dynamic actor, inside its island.
+struct IslandMember {
+  std::string name;
+  ActorId actor = 0;
+  std::vector<ParamValue> params;  ///< one per actor param, in the actor's order
+  SourceLoc loc;
+};
+
+/// A connected set of dynamic nodes on one CPU (its fifo edges to islands on other CPUs are
+/// boundary edges of a bounded type): one static node of the graph (`node`, of the
+/// generated actor `actor`) whose ports are the edges at the island's boundary. Each firing of it
+/// unpacks its input tokens into rings, runs the members to quiescence and packs its output tokens.
+struct Island {
+  std::string name;  ///< "island_d1": after its first member in spec order
+  PeId pe = 0;
+  NodeId node = 0;  ///< in Dfg::nodes
+  ActorId actor = 0;
+  std::vector<IslandMember> members;  ///< in spec order
+  /// Its rings; those of the boundary ports first, in the generated actor's port order.
+  std::vector<IslandFifo> fifos;
+  /// Per port of the generated actor: its ring in `fifos`, and the elements of its token.
+  std::vector<std::uint32_t> port_fifo;
+  std::vector<std::int64_t> port_elements;  ///< of a bounded port, its capacity
+  /// Per port: of a bounded type, a fifo edge to or from another island (on another CPU), whose
+  /// token carries what the ring held, up to its capacity.
+  std::vector<bool> port_bounded;
+};
+
 /// Everything sema produces for one app.
 struct Program {
   std::string app_name;
@@ -263,9 +318,12 @@ struct Program {
   Dfg dfg;
   ArchGraph arch;
   Mapping mapping;
+  std::vector<Island> islands;  ///< the dynamic nodes, grouped (sema/islands.hpp)
 };
 
 /// The stable text dump of `dfgc dump-ir`: one item a line, names not addresses.
 std::string dump(const Program& program);
+/// One island: its members and its rings with their capacities, stated or computed.
+std::string dump(const Program& program, const Island& island);
 
 }  // namespace dfgc::ir

@@ -108,6 +108,7 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
 
 std::string render_schedule(const ir::Program& program, const PassResults& results) {
   std::string out = ir::render_schedule(program, *results.ig);
+  for (const ir::Island& island : program.islands) out += ir::dump(program, island);
   if (results.migrations) out += dump(*results.migrations, program, *results.ig);
   return out;
 }

@@ -628,6 +628,40 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const 
 
 }  // namespace
 
+namespace {
+
+/// An island as its generated class needs it.
+PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
+  const ir::Actor& actor = program.dfg.actors[island.actor];
+  const ir::Impl& impl = actor.impls.front();
+  PlanIsland x{island.name, impl.class_name, impl.header_path, island.pe, {}, {}, {}};
+  for (std::size_t f = 0; f < island.fifos.size(); ++f) {
+    const ir::IslandFifo& fifo = island.fifos[f];
+    x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)), fifo.capacity,
+                       fifo.stated});
+  }
+  for (std::size_t p = 0; p < actor.ports.size(); ++p)
+    x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in, island.port_fifo[p],
+                       island.port_elements[p], island.port_bounded[p]});
+  for (std::uint32_t m = 0; m < island.members.size(); ++m) {
+    const ir::IslandMember& member = island.members[m];
+    const ir::Actor& a = program.dfg.actors[member.actor];
+    const ir::Impl& i = *a.impl_for(ir::PeKind::cpu);
+    PlanIslandMember y{member.name, a.name, member.actor, i.class_name, i.header, i.header_path, member.params,
+                       std::vector<std::uint32_t>(a.ports.size()), {}};
+    for (const ir::Port& port : a.ports) y.port_input.push_back(port.dir == ir::PortDir::in);
+    for (std::uint32_t f = 0; f < island.fifos.size(); ++f) {
+      const ir::IslandFifo& fifo = island.fifos[f];
+      if (fifo.src_member == m) y.port_fifo[fifo.src_port] = f;
+      if (fifo.dst_member == m) y.port_fifo[fifo.dst_port] = f;
+    }
+    x.members.push_back(std::move(y));
+  }
+  return x;
+}
+
+}  // namespace
+
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host, const Migrations* migrations) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
@@ -767,6 +801,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     if (used) h.gpus.push_back(gpu);
   }
   for (ir::PeId gpu : h.gpus) h.streams[gpu].insert(StreamKind::compute);
+  for (const ir::Island& island : program.islands)
+    if (program.arch.pes[island.pe].host == host) h.islands.push_back(plan_island(program, island));
   for (ir::Strategy s : ir::kStrategies)
     for (ir::PeId pe : h.pes())
       h.strategies[s].steps[pe] = pe_steps(h.strategies[s], pe, h.pe(pe).kind == ir::PeKind::gpu, h.streams[pe]);
@@ -858,6 +894,21 @@ std::string dump(const HostPlans& plans) {
                          n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
       out += "\n";
+    }
+    for (const PlanIsland& island : h.islands) {
+      out += fmt::format("  island {} @ {}: class {} in \"{}\"\n", island.name, h.pe(island.pe).name,
+                         island.class_name, island.header);
+      for (const PlanIslandMember& m : island.members) {
+        out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name, m.header);
+        for (const ir::ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);
+        out += "\n";
+      }
+      for (const PlanIslandFifo& f : island.fifos)
+        out += fmt::format("    {} {}: {}, capacity {} ({})\n", f.ident, f.name, f.elem, f.capacity,
+                           f.stated ? "stated" : "computed");
+      for (const PlanIslandPort& p : island.ports)
+        out += fmt::format("    {} {} {}: {}{} elements a token\n", p.input ? "unpack" : "pack", p.name,
+                           island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements);
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);

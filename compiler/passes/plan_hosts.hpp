@@ -210,6 +210,50 @@ struct PlanNode {
   int alternative = -1;  ///< the instance of migration alternative `alternative`; -1: the base one
 };
 
+/// A ring of an island (ir::IslandFifo) as generated code declares it.
+struct PlanIslandFifo {
+  std::string name;   ///< the edge: "d1.y -> m1.x"
+  std::string ident;  ///< its C++ member name: "fifo3"
+  std::string elem;   ///< the C++ element type: "std::int32_t"
+  std::int64_t capacity = 1;  ///< in elements, before the ring rounds it up to a power of two
+  bool stated = false;        ///< `fifo N`, else computed
+};
+
+/// A dynamic node of an island: its object and, per port, its ring.
+struct PlanIslandMember {
+  std::string name;        ///< "m1"
+  std::string actor;       ///< "Mul"
+  ir::ActorId actor_id = 0;
+  std::string class_name;  ///< "Mul"
+  std::string header, header_path;  ///< as in PlanNode
+  std::vector<ir::ParamValue> params;
+  std::vector<std::uint32_t> port_fifo;  ///< per actor port: its ring's index in PlanIsland::fifos
+  std::vector<bool> port_input;          ///< per actor port
+};
+
+/// A boundary port of an island's node: its adapter and its ring.
+struct PlanIslandPort {
+  std::string name;  ///< the island actor's port: "d1_x"
+  bool input = true;  ///< Unpack (a static token into the ring) or Pack (the ring into a token)
+  std::uint32_t fifo = 0;
+  std::int64_t elements = 0;  ///< of its token; of a bounded one, its capacity
+  /// A token of a bounded type (a fifo edge to or from an island on another CPU): an input
+  /// unpacks its length, an output packs what the ring holds, up to the capacity.
+  bool bounded = false;
+};
+
+/// An island on one of the host's CPUs: its node's class, generated (codegen/island.hpp), runs
+/// the members to quiescence in each firing.
+struct PlanIsland {
+  std::string name;        ///< "island_d1", its node's name
+  std::string class_name;  ///< "Island_d1"
+  std::string header;      ///< the generated header: "dfg_islands/island_d1.hpp"
+  ir::PeId pe = 0;
+  std::vector<PlanIslandMember> members;
+  std::vector<PlanIslandFifo> fifos;
+  std::vector<PlanIslandPort> ports;  ///< in the island actor's port order
+};
+
 /// What switching to one migration alternative at iteration j* changes on this host, in one
 /// strategy: indices into the strategy's entries.
 struct PlanSwitch {
@@ -316,6 +360,7 @@ struct HostPlan {
   std::vector<PlanParam> params;  ///< every param of the spec, in spec order
   std::vector<PlanType> types;    ///< every token type, in spec order
   std::vector<NetTransfer> net_transfers;  ///< every host-to-host transfer of the program, by tag
+  std::vector<PlanIsland> islands;  ///< the islands on the host's cpus, in spec order
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }

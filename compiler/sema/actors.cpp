@@ -51,11 +51,87 @@ std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceM
   return static_cast<std::uint32_t>(rate->integer);
 }
 
+/// The most elements of one ring.
+constexpr std::int64_t kMaxFifo = std::int64_t{1} << 30;
+
+/// A port's `fifo N`: only on an input of a dynamic actor, a compile-time integer in [1,
+/// kMaxFifo]. Sets port.fifo_capacity.
+void check_fifo(const ast::ActorDecl& a, const ast::PortDecl& p, Evaluator& count,
+                const SourceManager& sources, ir::Port& port, DiagnosticEngine& diags) {
+  if (!p.fifo) return;
+  const std::uint32_t keyword = 4;
+  if (!a.dynamic) {
+    diags.error(p.fifo_loc,
+                fmt::format("port '{}' of actor '{}' has a fifo capacity, but only the ports of a dynamic "
+                            "actor are fifos; declare 'actor {} dynamic'",
+                            p.name.name, a.name.name, a.name.name),
+                keyword);
+    return;
+  }
+  if (p.dir == ast::PortDecl::Dir::out) {
+    diags.error(p.fifo_loc,
+                fmt::format("output '{}' has a fifo capacity; a ring's capacity is stated on the input "
+                            "that reads it",
+                            p.name.name),
+                keyword);
+    return;
+  }
+  auto n = count.eval(p.fifo.get());
+  if (!n || !count.require_fixed(*n, fmt::format("the fifo capacity of port '{}'", p.name.name))) return;
+  if (n->integer < 1 || n->integer > kMaxFifo) {
+    error_at(diags, span_of(*p.fifo, sources),
+             fmt::format("port '{}' has fifo capacity {}; a ring holds 1 to {} elements", p.name.name,
+                         n->integer, kMaxFifo));
+    return;
+  }
+  port.fifo_capacity = n->integer;
+  port.fifo_loc = p.fifo_loc;
+}
+
+/// A port of a dynamic actor: its type is an element type, it has no rate.
+void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const TypeTable& types,
+                        Evaluator& count, const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
+                        DiagnosticEngine& diags) {
+  if (p.rate)
+    error_at(diags, span_of(*p.rate, sources),
+             fmt::format("port '{}' of dynamic actor '{}' has a rate; a fifo port moves what each step "
+                         "takes or gives, so it has none",
+                         p.name.name, a.name.name));
+  auto elem = ir::parse_elem_type(p.type.name);
+  if (!elem && !p.type.name.empty()) {
+    std::vector<std::string> names;
+    for (ir::ElemType t : {ir::ElemType::f32, ir::ElemType::f64, ir::ElemType::i8, ir::ElemType::i16,
+                           ir::ElemType::i32, ir::ElemType::i64, ir::ElemType::u8, ir::ElemType::u16,
+                           ir::ElemType::u32, ir::ElemType::u64})
+      names.emplace_back(ir::spec_name(t));
+    const bool token = types.names.find(p.type.name).has_value();
+    error_at(diags, span_of(p.type),
+             token ? fmt::format("port '{}' of dynamic actor '{}' has token type '{}'; a fifo port carries "
+                                 "elements: give its element type ({})",
+                                 p.name.name, a.name.name, p.type.name, fmt::join(names, ", "))
+                   : fmt::format("unknown element type '{}' for fifo port '{}'; expected {}{}", p.type.name,
+                                 p.name.name, fmt::join(names, ", "), did_you_mean(p.type.name, names)));
+  }
+  ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
+  ir::Port port{p.name.name, dir, 0, p.name.loc, 1};
+  port.fifo_elem = elem.value_or(ir::ElemType::i32);
+  check_fifo(a, p, count, sources, port, diags);
+  actor.ports.push_back(std::move(port));
+  info.ports.push_back(&p);
+  info.port_type_ok.push_back(elem.has_value());
+}
+
 void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& count,
                  const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
                  DiagnosticEngine& diags) {
   NameTable names("port");
   for (const ast::PortDecl& p : a.ports) {
+    if (a.dynamic) {
+      if (!names.declare(p.name, actor.ports.size(), diags)) continue;
+      check_cxx_name(p.name, "port", diags);
+      check_dynamic_port(a, p, types, count, sources, actor, info, diags);
+      continue;
+    }
     auto type = types.names.resolve(p.type, diags);
     const std::uint32_t rate = check_rate(p, count, sources, diags);
     if (type && types.types[*type].bounded && rate != 1) {
@@ -71,6 +147,7 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
         {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc, rate});
     info.ports.push_back(&p);
     info.port_type_ok.push_back(type && types.ok[*type]);
+    check_fifo(a, p, count, sources, actor.ports.back(), diags);
   }
 }
 
@@ -121,6 +198,21 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
       continue;
     }
     first = &i;
+    if (a.dynamic && *kind == ir::PeKind::gpu) {
+      error_at(diags, span_of(i.kind),
+               fmt::format("dynamic actor '{}' has a gpu implementation; dynamic actors run on a CPU, in "
+                           "an island",
+                           a.name.name));
+      continue;
+    }
+    if (a.dynamic && i.block) {
+      diags.error(*i.block,
+                  fmt::format("the implementation of dynamic actor '{}' is declared 'block'; a dynamic actor "
+                              "fires by step, as its guards allow, not in blocks",
+                              a.name.name),
+                  5);
+      continue;
+    }
     bool named = i.class_name && !i.class_name->name.empty();
     actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
                            named ? i.class_name->name : a.name.name, i.loc, i.header_loc, i.block.has_value()});
@@ -181,6 +273,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       ir::Actor actor;
       actor.name = a.name.name;
       actor.loc = a.name.loc;
+      actor.dynamic = a.dynamic.has_value();
       ActorInfo info;
       info.decl = &a;
       check_ports(a, types, count, sources, actor, info, diags);

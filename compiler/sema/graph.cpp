@@ -79,6 +79,7 @@ class EdgeChecker {
   std::optional<End> resolve(const ast::PortRef& ref);
   bool check_direction(const ast::PortRef& ref, End end, ir::PortDir wanted) const;
   bool check_types(const ast::EdgeDecl& e, End src, End dst);
+  bool check_fifo_types(const ast::EdgeDecl& e, End src, End dst);
   /// The initial tokens of `delay N [= value]` into `edge`; false after an error.
   bool check_delay(const ast::EdgeDecl& e, ir::Edge& edge);
   const ir::Port& port(End end) const {
@@ -135,6 +136,7 @@ bool EdgeChecker::check_types(const ast::EdgeDecl& e, End src, End dst) {
   const ActorInfo& si = actors_.info[*nodes_.actor_of[src.node]];
   const ActorInfo& di = actors_.info[*nodes_.actor_of[dst.node]];
   if (!si.port_type_ok[src.port] || !di.port_type_ok[dst.port]) return true;
+  if (port(src).fifo_elem || port(dst).fifo_elem) return check_fifo_types(e, src, dst);
   const ir::TokenType& st = types_.types[port(src).type];
   const ir::TokenType& dt = types_.types[port(dst).type];
   if (compatible(st, dt)) return true;
@@ -148,6 +150,35 @@ bool EdgeChecker::check_types(const ast::EdgeDecl& e, End src, End dst) {
   note_at(b, span_of(port_decl(dst).type),
           fmt::format("'{}' has type '{}'", qualified(e.dst), dt.name));
   return false;
+}
+
+/// An edge with a fifo end: two fifo ports of one element type, or a fifo port and a static port
+/// whose fixed-size tokens hold that element type (the island's Unpack or Pack adapter).
+bool EdgeChecker::check_fifo_types(const ast::EdgeDecl& e, End src, End dst) {
+  const ir::Port& sp = port(src);
+  const ir::Port& dp = port(dst);
+  auto fail = [&](std::string message) {
+    auto b = diags_.error(e.loc, std::move(message), kArrowLength);
+    note_at(b, span_of(port_decl(src).type), fmt::format("'{}' has type '{}'", qualified(e.src), port_decl(src).type.name));
+    note_at(b, span_of(port_decl(dst).type), fmt::format("'{}' has type '{}'", qualified(e.dst), port_decl(dst).type.name));
+    return false;
+  };
+  if (sp.fifo_elem && dp.fifo_elem) {
+    if (*sp.fifo_elem == *dp.fifo_elem) return true;
+    return fail(fmt::format("type mismatch on fifo edge {} -> {}: '{}' carries {} elements but '{}' carries {}",
+                            qualified(e.src), qualified(e.dst), qualified(e.src), ir::spec_name(*sp.fifo_elem),
+                            qualified(e.dst), ir::spec_name(*dp.fifo_elem)));
+  }
+  const ir::Port& fifo = sp.fifo_elem ? sp : dp;
+  const ir::TokenType& t = types_.types[sp.fifo_elem ? dp.type : sp.type];
+  const char* adapter = sp.fifo_elem ? "packs elements into a token" : "unpacks a token into elements";
+  if (t.bounded || t.count.runtime || t.elem != *fifo.fifo_elem || (sp.fifo_elem ? dp.rate : sp.rate) != 1)
+    return fail(fmt::format("edge {} -> {} joins a static port of type '{}', {}, to a fifo port of {} elements; "
+                            "the adapter at an island's boundary {}: a token of fixed size and of the ring's "
+                            "element type, through a port of rate 1",
+                            qualified(e.src), qualified(e.dst), t.name, describe(t), ir::spec_name(*fifo.fifo_elem),
+                            adapter));
+  return true;
 }
 
 void EdgeChecker::edge(const ast::EdgeDecl& e) {
@@ -172,7 +203,9 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
     return;
   }
   if (!check_types(e, *src, *dst)) return;
-  ir::Edge edge{src->node, src->port, dst->node, dst->port, port(*src).type, e.loc};
+  // An edge with a fifo end takes the static end's type (none between two fifo ports).
+  ir::Edge edge{src->node, src->port, dst->node, dst->port,
+                port(*src).fifo_elem ? port(*dst).type : port(*src).type, e.loc};
   if (!check_delay(e, edge)) return;
   if (src->node == dst->node && edge.delay == 0) {
     diags_.error(e.loc,
@@ -187,6 +220,14 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
 
 bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   if (!e.delay) return true;
+  if (port({edge.src, edge.src_port}).fifo_elem || port({edge.dst, edge.dst_port}).fifo_elem) {
+    diags_.error(e.delay_loc,
+                 fmt::format("edge {} -> {} has a fifo end, so it takes no delay; a dynamic actor "
+                             "holds its initial tokens in its state and gives them in its first steps",
+                             qualified(e.src), qualified(e.dst)),
+                 5);
+    return false;
+  }
   auto count = count_.eval(e.delay.get());
   if (!count || !count_.require_fixed(*count, "a delay")) return false;
   if (const ir::TokenType& t = types_.types[edge.type]; t.bounded) {
@@ -305,6 +346,31 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
       for (std::size_t i = k + 1; i < stack.size(); ++i)
         path += " -> " + nodes.nodes[stack[i].node].name;
       path += " -> " + nodes.nodes[to].name;
+      // A cycle of fifo edges runs inside an island, where dynamic actors hold their initial
+      // tokens in their state; it needs a ring of stated capacity, which dfgc cannot compute.
+      auto port_of = [&](ir::NodeId n, std::uint32_t p) -> const ir::Port& {
+        return actors.actors[*nodes.actor_of[n]].ports[p];
+      };
+      bool fifos = true;
+      bool stated = false;
+      for (std::size_t i = k; i < stack.size(); ++i) {
+        const ir::Edge& on = edges[i + 1 < stack.size() ? *stack[i + 1].via : e];
+        fifos = fifos && port_of(on.src, on.src_port).fifo_elem && port_of(on.dst, on.dst_port).fifo_elem;
+        stated = stated || port_of(on.dst, on.dst_port).fifo_capacity;
+      }
+      if (fifos && stated) continue;
+      if (fifos) {
+        auto b = diags.error(edges[e].loc,
+                             fmt::format("cycle of dynamic actors {} has no ring of stated capacity; dfgc "
+                                         "cannot compute one for a cycle: give one of its inputs `fifo N`",
+                                         path),
+                             kArrowLength);
+        for (std::size_t i = k + 1; i < stack.size(); ++i) {
+          const ir::Edge& on = edges[*stack[i].via];
+          b.note(on.loc, fmt::format("edge {} is on the cycle", edge_text(on, nodes, actors)), kArrowLength);
+        }
+        continue;
+      }
       auto b = diags.error(edges[e].loc,
                            fmt::format("cycle in the data-flow graph: {} carries no initial token, "
                                        "so none of its nodes can ever fire; it lacks 1 token "

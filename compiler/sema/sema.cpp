@@ -1,12 +1,14 @@
 /// \file
 /// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app's
-/// nodes and edges and the graph checks; the IR is built only when nothing was wrong.
+/// nodes and edges and the graph checks; the IR is built only when nothing was wrong, then its
+/// dynamic nodes grouped into islands and its rates solved.
 #include "sema/sema.hpp"
 
 #include "sema/actors.hpp"
 #include "sema/app.hpp"
 #include "sema/arch.hpp"
 #include "sema/graph.hpp"
+#include "sema/islands.hpp"
 #include "sema/params.hpp"
 #include "sema/rates.hpp"
 #include "sema/types.hpp"
@@ -50,6 +52,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
     program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
+  if (!sema::form_islands(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;
   return program;
 }

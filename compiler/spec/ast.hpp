@@ -74,6 +74,10 @@ struct PortDecl {
   Ident name;
   SourceLoc loc;
   ExprPtr rate;  ///< `in T x rate 2;`: tokens one firing consumes or produces; null for 1
+  /// `in int32 x fifo 64;` (a port of a dynamic actor): the capacity of the ring it reads, in
+  /// elements; null when dfgc computes it.
+  ExprPtr fifo{};
+  SourceLoc fifo_loc{};  ///< the `fifo` keyword
 };
 
 /// `param int nb_loop = 100;` inside an actor. The default may be absent (then every node must
@@ -103,6 +107,9 @@ struct ActorDecl {
   std::vector<ImplDecl> impls;
   std::vector<Ident> uses;  ///< `uses cufft, cublas;`: the libraries its GPU implementation calls
   SourceLoc loc;
+  /// `actor Mul dynamic { ... }`: the `dynamic` keyword. A dynamic actor's ports are FIFO rings
+  /// of elements and its class fires by `bool step(...)`.
+  std::optional<SourceLoc> dynamic{};
 };
 
 /// Inside a host: `cpu;` or `gpu g0 = 0;` (the number is the CUDA device ordinal), optionally

@@ -81,11 +81,12 @@ void render(std::string& out, std::vector<Item>& items, int indent, const Source
 std::string pe_text(const PeRef& p) { return p.host.name + "." + p.pe.name; }
 
 Item actor_item(const ActorDecl& a) {
-  Item item{a.loc, "actor " + a.name.name, {}};
+  Item item{a.loc, "actor " + a.name.name + (a.dynamic ? " dynamic" : ""), {}};
   for (const PortDecl& p : a.ports) {
     const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
     std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
     if (p.rate) text += " rate " + expr_text(*p.rate);
+    if (p.fifo) text += " fifo " + expr_text(*p.fifo);
     item.children.push_back({p.loc, text, {}});
   }
   for (const ActorParamDecl& p : a.params) {

@@ -425,7 +425,7 @@ bool Parser::parse_type() {
   return expect_semi("type declaration");
 }
 
-// actor := 'actor' IDENT '{' { port | aparam | impl | uses } '}'
+// actor := 'actor' IDENT [ 'dynamic' ] '{' { port | aparam | impl | uses } '}'
 bool Parser::parse_actor() {
   ast::ActorDecl d;
   d.loc = tok_.loc;
@@ -433,6 +433,10 @@ bool Parser::parse_actor() {
   auto name = expect_ident("an actor name after 'actor'");
   if (!name) return false;
   d.name = std::move(*name);
+  if (at_word("dynamic")) {
+    d.dynamic = tok_.loc;
+    advance();
+  }
   if (!at(Tok::l_brace)) {
     error_here(fmt::format("expected '{{' after actor name '{}', found {}", d.name.name, found()));
     return false;
@@ -464,7 +468,7 @@ bool Parser::parse_uses(ast::ActorDecl& actor) {
   return expect_semi("uses declaration");
 }
 
-// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] ';'
+// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'fifo' expr ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
   d.loc = tok_.loc;
@@ -481,6 +485,12 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
     advance();
     d.rate = parse_expr();
     if (!d.rate) return false;
+  }
+  if (at_word("fifo")) {
+    d.fifo_loc = tok_.loc;
+    advance();
+    d.fifo = parse_expr();
+    if (!d.fifo) return false;
   }
   actor.ports.push_back(std::move(d));
   return expect_semi("port declaration");

@@ -303,3 +303,23 @@ app y on x {
   CHECK(expr_string(*edges[1].initial) == "max(N, 2)");
   CHECK_FALSE(edges[2].initial_method);
 }
+
+TEST_CASE("dynamic actors and fifo ports", "[spec][parser]") {
+  Parsed p("actor Add dynamic { in int32 a fifo 8; in int32 b; out int32 s; cpu \"add.hpp\"; }\n"
+           "actor dynamic { in T dynamic; }\n");  // `dynamic` is contextual: also a name
+  REQUIRE(p.errors().empty());
+  REQUIRE(p.module->actors.size() == 2);
+  const ast::ActorDecl& a = p.module->actors[0];
+  REQUIRE(a.dynamic);
+  CHECK(a.dynamic->offset == 10);
+  REQUIRE(a.ports.size() == 3);
+  REQUIRE(a.ports[0].fifo);
+  CHECK(a.ports[0].fifo->int_value == 8);
+  CHECK(a.ports[0].fifo_loc.offset == 31);
+  CHECK_FALSE(a.ports[1].fifo);
+  CHECK_FALSE(a.ports[2].rate);
+  const ast::ActorDecl& b = p.module->actors[1];
+  CHECK(b.name.name == "dynamic");
+  CHECK_FALSE(b.dynamic);
+  CHECK(b.ports[0].name.name == "dynamic");
+}

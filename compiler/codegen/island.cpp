@@ -1,0 +1,97 @@
+#include "codegen/island.hpp"
+
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "codegen/actor_headers.hpp"
+#include "codegen/printer.hpp"
+#include "codegen/templates.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc::codegen {
+
+std::string island_file(const PlanIsland& island) { return island.header; }
+
+std::string render_island(const Model& m, const PlanIsland& island) {
+  const ActorHeaders headers(*m.actor_files);
+  std::set<std::string> includes;
+  std::string fifos, actors, steppers, adapters, setup, begin, finish, params, init_calls;
+  std::vector<std::string> names;
+  for (const PlanIslandFifo& f : island.fifos)
+    fifos += render_part("island_fifo.hpp", {{"elem", f.elem},
+                                             {"ident", f.ident},
+                                             {"capacity", std::to_string(f.capacity)},
+                                             {"edge", f.name},
+                                             {"how", f.stated ? "stated" : "computed"}});
+  for (const PlanIslandPort& p : island.ports) {
+    const PlanIslandFifo& f = island.fifos[p.fifo];
+    if (p.input) {
+      adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      params += p.bounded ? fmt::format("dfg::Bounded<const {}> {}, ", f.elem, p.name)
+                          : fmt::format("const {}* {}, ", f.elem, p.name);
+      begin += p.bounded ? render_part("island_load_bounded.hpp", {{"port", p.name}})
+                         : render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+    } else if (p.bounded) {
+      adapters += render_part("island_pack_some.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      params += fmt::format("dfg::Bounded<{}> {}, ", f.elem, p.name);
+      begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
+    } else {
+      adapters += render_part("island_pack.hpp", {{"elem", f.elem},
+                                                  {"port", p.name},
+                                                  {"fifo", f.ident},
+                                                  {"elements", std::to_string(p.elements)}});
+      params += fmt::format("{}* {}, ", f.elem, p.name);
+      begin += render_part("island_begin.hpp", {{"port", p.name}});
+    }
+    finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp", {{"port", p.name}});
+  }
+  for (const PlanIslandMember& member : island.members) {
+    names.push_back(member.name);
+    includes.insert(fmt::format("#include {}", headers.include(member.header_path)));
+    const std::string ident = "node_" + member.name;
+    actors += render_part("island_actor.hpp",
+                          {{"cls", member.class_name}, {"ident", ident}, {"name", member.name}, {"actor", member.actor}});
+    for (const ir::ParamValue& v : member.params)
+      setup += render_part("island_param.hpp", {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
+    auto sig = m.signatures->find({member.actor_id, ir::PeKind::cpu});
+    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ", member.actor);
+    std::vector<std::string> args;
+    for (std::uint32_t port : sig->second.fire_ports) {
+      const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
+      args.push_back(fmt::format("dfg::{}<{}>(island.{}_)", member.port_input[port] ? "In" : "Out", f.elem, f.ident));
+    }
+    steppers += render_part("island_stepper.hpp", {{"name", member.name},
+                                                   {"island", island.class_name},
+                                                   {"ident", ident},
+                                                   {"args", fmt::format("{}", fmt::join(args, ", "))}});
+    setup += render_part("island_add.hpp", {{"member", "step_" + member.name + "_"}, {"label", member.name}});
+    if (sig->second.has_init)
+      init_calls += render_part("island_init_call.hpp",
+                                {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
+  }
+  for (const PlanIslandPort& p : island.ports)
+    if (!p.input) setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+  return render_template(
+      template_text("island.hpp"),
+      {{"header", file_header(m, "//")},
+       {"name", island.name},
+       {"pe", m.pe(island.pe).name},
+       {"members", fmt::format("{}", fmt::join(names, ", "))},
+       {"includes", fmt::format("{}\n", fmt::join(includes, "\n"))},
+       {"cls", island.class_name},
+       {"setup", setup},
+       {"init", init_calls.empty() ? std::string() : render_part("island_init.hpp", {{"calls", init_calls}})},
+       {"params", params},
+       {"begin", begin},
+       {"finish", finish},
+       {"steppers", steppers},
+       {"fifos", fifos},
+       {"actors", actors},
+       {"adapters", adapters}});
+}
+
+}  // namespace dfgc::codegen

@@ -1,0 +1,19 @@
+/// \file
+/// The class of an island's node (passes/plan_hosts.hpp, PlanIsland): its rings (dfg::Fifo), its
+/// members' objects and their steps on their rings (dfg::In, dfg::Out), the Unpack and Pack
+/// adapters of its ports, and a `fire` that runs the dfg::Island to quiescence. Written into the
+/// project as dfg_islands/<island>.hpp; the worker of its CPU includes and fires it as any actor.
+#pragma once
+
+#include <string>
+
+#include "codegen/files.hpp"
+
+namespace dfgc::codegen {
+
+/// The project path of the island's header: "dfg_islands/island_d1.hpp".
+std::string island_file(const PlanIsland& island);
+
+std::string render_island(const Model& m, const PlanIsland& island);
+
+}  // namespace dfgc::codegen

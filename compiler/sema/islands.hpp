@@ -1,0 +1,34 @@
+/// \file
+/// Islands: the nodes of dynamic actors, joined by their fifo edges, grouped into connected sets
+/// that each run on one CPU. Each island becomes one static node of the graph, of an actor made
+/// for it (ir::Actor::island) whose ports are the edges at the island's boundary: an edge from a
+/// static output into a fifo input is an input of the island (its Unpack adapter turns the token
+/// into elements), an edge from a fifo output into a static input an output (its Pack adapter
+/// fills the token). The passes after sema see only static nodes; codegen/island.hpp writes the
+/// class of each island's actor.
+///
+/// A fifo edge between dynamic nodes on two CPUs joins two islands: it becomes a static edge of a
+/// bounded type made for it (`Fifo_<node>_<port>`, the ring's element type, its capacity), an
+/// output of the producing island (its PackSome adapter packs what the ring holds) and an input
+/// of the consuming one. A cycle of such edges has no order in the static cycle: refused.
+///
+/// Ring capacities: an input's `fifo N`, else the largest token (in elements) at the island's
+/// boundary, so that a ring holds a whole token of any adapter (at least 1 element); between two
+/// islands, the larger of the two.
+///
+/// Needs: the Program of the checked spec, rates not yet solved. Produces: Program::islands, the
+/// Dfg without dynamic nodes and fifo edges, with one node per island (in place of its first
+/// member, spec order otherwise kept), the mapping renumbered.
+#pragma once
+
+#include "ir/ir.hpp"
+#include "support/diagnostics.hpp"
+
+namespace dfgc::sema {
+
+/// False after an error: a dynamic node on a GPU, free or with `migrates`; a cycle of fifo edges
+/// across CPUs; a fifo output with two readers or none; an island's node or actor name taken
+/// by one of the spec.
+bool form_islands(ir::Program& program, DiagnosticEngine& diags);
+
+}  // namespace dfgc::sema

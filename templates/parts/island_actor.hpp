@@ -1,0 +1,1 @@
+$cls$ $ident$_;  // node $name$ ($actor$)

@@ -1,0 +1,1 @@
+island_.add($member$, "$label$");

@@ -1,0 +1,1 @@
+dfg::Fifo<$elem$> $ident$_{$capacity$};  // $edge$: $capacity$ elements, $how$

@@ -1,0 +1,4 @@
+
+  void init(dfg::Context& ctx) {
+    $calls$
+  }

@@ -1,0 +1,1 @@
+dfg::Unpack<$elem$> port_$port$_{$fifo$_, "$port$"};  // input $port$ into $fifo$
