@@ -39,6 +39,17 @@ std::string host_namespace(const Model& m) {
   return fmt::format("app::host_{}", identifier(m.host_name));
 }
 
+namespace {
+
+/// `#include` lines of `headers` (spelled with their quotes or angle brackets).
+std::string include_lines(const std::set<std::string>& headers) {
+  std::string out;
+  for (const std::string& h : headers) out += render_part("include_line.cpp", {{"header", h}});
+  return out;
+}
+
+}  // namespace
+
 std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
@@ -71,32 +82,28 @@ std::string render_rank(const Model& m) {
                            migrates ? ",\n                            app::overlap::kAlternatives, app::no_overlap::kAlternatives"
                                     : ""}});
   std::vector<std::string> cpu_names;
-  std::string includes, workers;
+  std::string workers;
   std::set<std::string> included;
   for (ir::PeId cpu : m.cpus) {
     cpu_names.push_back(m.pe(cpu).name);
-    std::string lines = actor_includes(m, cpu);
-    for (std::size_t at = 0; at < lines.size();) {
-      const std::size_t end = lines.find('\n', at) + 1;
-      if (included.insert(lines.substr(at, end - at)).second) includes += lines.substr(at, end - at);
-      at = end;
-    }
+    included.merge(actor_includes(m, cpu));
     workers += render_worker(m, cpu);
   }
   const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", fmt::format("{}", fmt::join(cpu_names, ", "))}};
-  return render_template(template_text("rank.cpp"),
-                         {{"header", file_header(m, "//")},
-                          {"host", m.host_name},
-                          {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
-                          {"app_header", app_header_file(m)},
-                          {"ns", host_namespace(m)},
-                          {"runtime_includes", runtime},
-                          {"actor_includes", includes},
-                          {"worker", workers},
-                          {"run_host", run_host},
-                          {"alternatives", migrates ? ",\n                         overlap::kAlternatives, "
-                                                      "no_overlap::kAlternatives, kStateHandoffs"
-                                                    : ""}});
+  return render_template(
+      template_text("rank.cpp"),
+      {{"header", file_header(m, "//")},
+       {"host", m.host_name},
+       {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
+       {"app_header", app_header_file(m)},
+       {"ns", host_namespace(m)},
+       {"runtime_includes", runtime},
+       {"actor_includes", include_lines(included)},
+       {"worker", workers},
+       {"run_host", run_host},
+       {"alternatives", migrates ? ",\n                         overlap::kAlternatives, "
+                                   "no_overlap::kAlternatives, kStateHandoffs"
+                                 : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -107,7 +114,7 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                           {"host", m.host_name},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
-                          {"actor_includes", actor_includes(m, gpu)},
+                          {"actor_includes", include_lines(actor_includes(m, gpu))},
                           {"worker", render_worker(m, gpu)},
                           {"pe_ident", identifier(m.pe(gpu).name)},
                           {"cls", worker_class(m, gpu)}});

@@ -17,6 +17,7 @@
 /// cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,8 @@ std::string render_worker(const Model& m, ir::PeId pe);
 /// with both ends on the host), in node order: run_.handoffs[i] is the i-th one's.
 std::vector<ir::NodeId> state_nodes(const Model& m);
 
-/// The header files of the actors of `pe`'s nodes, sorted, as `#include "x.hpp"` lines.
-std::string actor_includes(const Model& m, ir::PeId pe);
+/// The header files of the actors of `pe`'s nodes (and the initial tokens' runtime header), as
+/// an #include spells them ("x.hpp" with its quotes), sorted.
+std::set<std::string> actor_includes(const Model& m, ir::PeId pe);
 
 }  // namespace dfgc::codegen

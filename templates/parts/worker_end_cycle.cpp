@@ -1,0 +1,1 @@
+items.end_cycle(c);
