@@ -414,12 +414,15 @@ class WorkerPrinter {
     const bool overlap = strategy == ir::Strategy::overlap;
     ns_ = std::string(strategy_ns(strategy));
     overlap_ = overlap;
+    between_.clear();
     const std::string items = block([&] { loop_items(sm); });
     const std::string steps = block([&] { loop_steps(sm); });
-    part("worker_loop.cpp", {{"cls", cls_},
-                             {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
-                             {"items", items},
-                             {"steps", steps}});
+    Printer::Vars vars = {{"cls", cls_},
+                          {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
+                          {"items", items},
+                          {"steps", steps}};
+    if (!between_.empty()) vars.emplace_back("between", between_);
+    part(between_.empty() ? "worker_loop.cpp" : "worker_loop_between.cpp", vars);
   }
 
   /// The loop's views (unless shared) and its dfg::Items.
@@ -431,8 +434,13 @@ class WorkerPrinter {
       part(gpu_ ? "worker_items_gpu.cpp" : "worker_items_cpu.cpp", {{"pe", pe_ident_}});
   }
 
+  /// The body of the cycle loop (dfg::Items::cycles): the steps; the last, the end of the
+  /// cycle, is the loop's.
   void loop_steps(const StrategyPlan& sm) {
-    for (const Step& step : sm.steps[pe_]) {
+    const std::vector<Step>& steps = sm.steps[pe_];
+    DFGC_INTERNAL_ASSERT(!steps.empty() && steps.back().kind == Step::Kind::end_cycle,
+                         "a cycle's steps end with the end of the cycle");
+    for (const Step& step : steps) {
       switch (step.kind) {
         case Step::Kind::fire: fire(sm, sm.entries[step.entry]); break;
         case Step::Kind::copy: copy(sm, sm.entries[step.entry]); break;
@@ -624,15 +632,14 @@ class WorkerPrinter {
     part("worker_end_phase.cpp", {{"phase", std::to_string(phase)}});
   }
 
-  /// The end of the cycle; with overlap on several hosts, the ranks' barrier of --sync=barrier
-  /// (the MPI thread's worker meets the other ranks, the others wait for it).
+  /// The end of the cycle, dfg::Items::cycles' own; with overlap on several hosts, what the loop
+  /// does between two cycles: the ranks' barrier of --sync=barrier (the MPI thread's worker meets
+  /// the other ranks, the others wait for it).
   void end_cycle() {
     if (overlap_ && mpi_)
-      part("worker_end_cycle_ranks.cpp");
+      between_ = render_part("worker_end_cycle_ranks.cpp");
     else if (overlap_ && m_.multi_host())
-      part("worker_end_cycle_rank_peer.cpp");
-    else
-      part("worker_end_cycle.cpp");
+      between_ = render_part("worker_end_cycle_rank_peer.cpp");
   }
 
   const Model& m_;
@@ -643,6 +650,7 @@ class WorkerPrinter {
   std::string pe_ident_;
   std::string ns_;
   bool overlap_ = true;  ///< the strategy of the loop being printed
+  std::string between_;  ///< what the loop being printed does between two cycles
   bool shared_views_ = false;  ///< the buffer views are members shared by both loops
   std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
   std::set<ir::PeId> gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies

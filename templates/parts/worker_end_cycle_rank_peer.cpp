@@ -1,2 +1,1 @@
-items.end_cycle(c);
 if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks

@@ -1,8 +1,7 @@
 void $cls$::$fn$(dfg::Where& where) {
   $items$
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     $steps$
-  }
+  });
 }
 

@@ -1,1 +1,0 @@
-items.end_cycle(c);
