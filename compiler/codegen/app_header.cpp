@@ -43,18 +43,23 @@ enum class Names : bool { spec, code };
 std::string cxx_expr(const ir::SizeTerm& t, Names names) {
   using K = ir::SizeTerm::Kind;
   auto operand = [names](const ir::SizeTerm& o, bool parens) {
-    return parens ? "(" + cxx_expr(o, names) + ")" : cxx_expr(o, names);
+    return parens ? render_part("expr_parens.hpp", {{"a", cxx_expr(o, names)}})
+                  : cxx_expr(o, names);
   };
   switch (t.kind) {
     case K::integer: return std::to_string(t.value);
     case K::param:
       if (names == Names::spec) return t.param;
-      return t.runtime ? fmt::format("dfg::Size(params.{})", t.param) : "param::" + t.param;
-    case K::negate: return "-" + operand(t.operands.at(0), precedence(t.operands.at(0)) <= 3);
+      return render_part(t.runtime ? "expr_runtime_param.hpp" : "expr_fixed_param.hpp",
+                         {{"name", t.param}});
+    case K::negate:
+      return render_part("expr_negate.hpp",
+                         {{"a", operand(t.operands.at(0), precedence(t.operands.at(0)) <= 3)}});
     case K::min:
     case K::max:
-      return fmt::format("{}({}, {})", t.kind == K::min ? "min" : "max", cxx_expr(t.operands.at(0), names),
-                         cxx_expr(t.operands.at(1), names));
+      return render_part("expr_call.hpp", {{"fn", t.kind == K::min ? "min" : "max"},
+                                           {"a", cxx_expr(t.operands.at(0), names)},
+                                           {"b", cxx_expr(t.operands.at(1), names)}});
     case K::add:
     case K::subtract:
     case K::multiply:
@@ -64,8 +69,10 @@ std::string cxx_expr(const ir::SizeTerm& t, Names names) {
   const char op = t.kind == K::add ? '+' : t.kind == K::subtract ? '-' : t.kind == K::multiply ? '*' : t.kind == K::divide ? '/' : '%';
   // Operators associate to the left: a right operand of equal strength keeps its parentheses.
   const int p = precedence(t);
-  return fmt::format("{} {} {}", operand(t.operands.at(0), precedence(t.operands.at(0)) < p), op,
-                     operand(t.operands.at(1), precedence(t.operands.at(1)) <= p));
+  return render_part("expr_binary.hpp",
+                     {{"a", operand(t.operands.at(0), precedence(t.operands.at(0)) < p)},
+                      {"op", std::string(1, op)},
+                      {"b", operand(t.operands.at(1), precedence(t.operands.at(1)) <= p)}});
 }
 
 /// Whether a call of `kind` (min or max) occurs in the term.
@@ -108,7 +115,7 @@ std::string params(const std::vector<PlanParam>& all) {
   return out + render_part("app_params_runtime.hpp", {{"n", std::to_string(runtime.size())},
                                                       {"table", table},
                                                       {"fields", fields},
-                                                      {"values", fmt::format("{}", fmt::join(values, ", "))}});
+                                                      {"values", join(values)}});
 }
 
 std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanParam>& params) {
@@ -141,7 +148,7 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
       checks += render_part("app_size_check.hpp", {{"type", t.name},
                                                    {"elem", t.elem},
                                                    {"count", t.count_text},
-                                                   {"names", fmt::format("{}", fmt::join(names, ", "))},
+                                                   {"names", join(names)},
                                                    {"cxx", t.cxx_elem}});
       ++checked;
     }
@@ -156,7 +163,7 @@ std::string literal(std::string_view text) { return render_part("string_literal.
 
 /// The items of an enum or an array initializer, "a, b, c": no comma after the last, so that the
 /// formatter (format.hpp) packs them into as few lines as fit.
-std::string pack(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ", ")); }
+std::string pack(const std::vector<std::string>& items) { return join(items); }
 
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
   std::string id = "kTrack_" + identifier(m.pe(pe).name);
@@ -238,9 +245,8 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
         if (entries.empty()) return std::string("{}");
         std::vector<std::string> names;
         for (std::size_t i : entries) names.push_back(sm.entries[i].ident);
-        lists += render_part("app_alternative_list.hpp", {{"what", what},
-                                                          {"a", std::to_string(a)},
-                                                          {"names", fmt::format("{}", fmt::join(names, ", "))}});
+        lists += render_part("app_alternative_list.hpp",
+                             {{"what", what}, {"a", std::to_string(a)}, {"names", join(names)}});
         return fmt::format("k{}{}", what, a);
       };
       const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
@@ -260,7 +266,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     for (ir::PeId pe : m.pes()) {
       std::vector<std::string> ns;
       for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
-      lists.push_back(render_part("app_neighbour_list.hpp", {{"items", fmt::format("{}", fmt::join(ns, ", "))}}));
+      lists.push_back(render_part("app_neighbour_list.hpp", {{"items", join(ns)}}));
     }
     out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists)}});
   }
@@ -278,7 +284,7 @@ std::string state_handoffs(const Model& m) {
         break;
       }
   return render_part("app_state_handoffs.hpp",
-                     {{"names", names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))},
+                     {{"names", names.empty() ? std::string("none") : join(names)},
                       {"n", std::to_string(names.size())}});
 }
 
@@ -313,8 +319,8 @@ std::string render_app_header(const Model& m) {
        {"params", params(m.params)},
        {"sizes", sizes(m.types, m.params)},
        {"pes", pack(pes)},
-       {"pe_names", fmt::format("{}", fmt::join(pe_names, ", "))},
-       {"pe_kinds", fmt::format("{}", fmt::join(pe_kinds, ", "))},
+       {"pe_names", join(pe_names)},
+       {"pe_kinds", join(pe_kinds)},
        {"tracks", pack(track_enum)},
        {"track_count", std::to_string(all.size())},
        {"track_names", pack(track_names)},

@@ -42,9 +42,9 @@ std::string mpi_note(std::span<const Model> hosts) {
                                               {"strategy", std::string(ir::to_string(t.strategy))},
                                               {"from", t.from},
                                               {"to", t.to}});
-  return render_part("readme_mpi_note.md", {{"count", std::to_string(hosts.size())},
-                                            {"hosts", fmt::format("{}", fmt::join(names, ", "))},
-                                            {"tags", tags + "\n"}});
+  return render_part(
+      "readme_mpi_note.md",
+      {{"count", std::to_string(hosts.size())}, {"hosts", join(names)}, {"tags", tags + "\n"}});
 }
 
 /// Which host-to-host transfers go over gpudirect links, and the two ways they may run.
@@ -111,12 +111,12 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
        {"languages", cuda ? "CXX CUDA" : "CXX"},
        {"standard", render_part(cuda ? "cmake_standard_cuda.cmake" : "cmake_standard_cxx.cmake")},
        {"find_packages", packages},
-       {"sources", fmt::format("{}", fmt::join(sources, "\n"))},
-       {"actor_dir_vars", fmt::format("{}", fmt::join(dir_vars, "\n"))},
-       {"actor_dirs", fmt::format("{}", fmt::join(dirs, "\n"))},
+       {"sources", join(sources, "\n")},
+       {"actor_dir_vars", join(dir_vars, "\n")},
+       {"actor_dirs", join(dirs, "\n")},
        {"warnings", render_part(cuda ? "cmake_warnings_cuda.cmake" : "cmake_warnings_cxx.cmake")},
        {"definitions", cuda ? render_part("cmake_nvtx.cmake") : ""},
-       {"libraries", fmt::format("{}", fmt::join(libraries, " "))}});
+       {"libraries", join(libraries, " ")}});
 }
 
 std::string render_readme(std::span<const Model> hosts) {
@@ -136,7 +136,7 @@ std::string render_readme(std::span<const Model> hosts) {
                                                  {"host", h.host_name},
                                                  {"main", mpi ? "" : "main, "},
                                                  {"s", cpus.size() > 1 ? "s" : ""},
-                                                 {"cpus", fmt::format("{}", fmt::join(cpus, ", "))}});
+                                                 {"cpus", join(cpus)}});
     for (ir::PeId gpu : h.gpus)
       files += render_part("readme_file_gpu.md", {{"file", gpu_file(h, gpu)}, {"gpu", h.pe(gpu).name}});
   }
@@ -154,7 +154,7 @@ std::string render_readme(std::span<const Model> hosts) {
        {"cuda_note", any_gpu(hosts) ? render_part("readme_cuda_note.md") : ""},
        {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
        {"gpudirect_note", mpi ? gpudirect_note(hosts) : ""},
-       {"pes", fmt::format("{}", fmt::join(pes, ", "))},
+       {"pes", join(pes)},
        {"files", files}});
 }
 

@@ -68,6 +68,15 @@ std::string render_template(std::string_view template_text, const Printer::Vars&
   return p.take();
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out.append(separator);
+    out.append(items[i]);
+  }
+  return out;
+}
+
 std::string render_part(std::string_view name, const Printer::Vars& vars) {
   return render_template(template_text("parts/" + std::string(name)), vars);
 }

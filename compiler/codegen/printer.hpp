@@ -61,4 +61,8 @@ class Printer {
 /// Renders a whole template file (see templates/): the same `$name$` rules as Printer::emit.
 std::string render_template(std::string_view template_text, const Printer::Vars& vars);
 
+/// The items of a list (an initializer, arguments, an enum) as one substitution, "a, b, c": no
+/// separator after the last, so that the formatter packs them into as few lines as fit.
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
 }  // namespace dfgc

@@ -39,6 +39,17 @@ std::string host_namespace(const Model& m) {
   return fmt::format("app::host_{}", identifier(m.host_name));
 }
 
+namespace {
+
+/// `#include` lines of `headers` (spelled with their quotes or angle brackets).
+std::string include_lines(const std::set<std::string>& headers) {
+  std::string out;
+  for (const std::string& h : headers) out += render_part("include_line.cpp", {{"header", h}});
+  return out;
+}
+
+}  // namespace
+
 std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
@@ -64,26 +75,21 @@ std::string render_rank(const Model& m) {
                           {"cpu", m.pe(m.cpu()).name},
                           {"make_workers", makes},
                           {"ns", host_namespace(m)},
-                          {"check_migrations", migrates ? render_part("rank_check_migrations.cpp") : ""}}
-          : Printer::Vars{{"host", m.host_name},
-                          {"make_workers", makes},
-                          {"main_alternatives",
-                           migrates ? ",\n                            app::overlap::kAlternatives, app::no_overlap::kAlternatives"
-                                    : ""}});
+                          {"check_migrations",
+                           migrates ? render_part("rank_check_migrations.cpp") : ""}}
+          : Printer::Vars{
+                {"host", m.host_name},
+                {"make_workers", makes},
+                {"main_alternatives", migrates ? render_part("run_host_alternatives.cpp") : ""}});
   std::vector<std::string> cpu_names;
-  std::string includes, workers;
+  std::string workers;
   std::set<std::string> included;
   for (ir::PeId cpu : m.cpus) {
     cpu_names.push_back(m.pe(cpu).name);
-    std::string lines = actor_includes(m, cpu);
-    for (std::size_t at = 0; at < lines.size();) {
-      const std::size_t end = lines.find('\n', at) + 1;
-      if (included.insert(lines.substr(at, end - at)).second) includes += lines.substr(at, end - at);
-      at = end;
-    }
+    included.merge(actor_includes(m, cpu));
     workers += render_worker(m, cpu);
   }
-  const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", fmt::format("{}", fmt::join(cpu_names, ", "))}};
+  const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", join(cpu_names)}};
   return render_template(template_text("rank.cpp"),
                          {{"header", file_header(m, "//")},
                           {"host", m.host_name},
@@ -91,12 +97,10 @@ std::string render_rank(const Model& m) {
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"runtime_includes", runtime},
-                          {"actor_includes", includes},
+                          {"actor_includes", include_lines(included)},
                           {"worker", workers},
                           {"run_host", run_host},
-                          {"alternatives", migrates ? ",\n                         overlap::kAlternatives, "
-                                                      "no_overlap::kAlternatives, kStateHandoffs"
-                                                    : ""}});
+                          {"alternatives", migrates ? render_part("rank_alternatives.cpp") : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -107,7 +111,7 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                           {"host", m.host_name},
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
-                          {"actor_includes", actor_includes(m, gpu)},
+                          {"actor_includes", include_lines(actor_includes(m, gpu))},
                           {"worker", render_worker(m, gpu)},
                           {"pe_ident", identifier(m.pe(gpu).name)},
                           {"cls", worker_class(m, gpu)}});
@@ -131,31 +135,33 @@ std::string render_main(std::span<const Model> hosts) {
       gpus.push_back(render_part("main_gpu_use.cpp", {{"name", m.pe(g).name}, {"device", std::to_string(m.pe(g).device)}}));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
-      gpu_tables += render_part("main_gpu_table.cpp", {{"id", id}, {"gpus", fmt::format("{}", fmt::join(gpus, ", "))}});
-    gpu_spans.push_back(gpus.empty() ? std::string("{}") : "kGpus_" + id);
+      gpu_tables += render_part("main_gpu_table.cpp", {{"id", id}, {"gpus", join(gpus)}});
+    gpu_spans.push_back(gpus.empty() ? render_part("main_no_gpu_span.cpp")
+                                     : render_part("main_gpu_span.cpp", {{"id", id}}));
   }
   std::string gpu_check;
   if (any_gpu)
-    gpu_check = render_part("main_gpu_check.cpp",
-                            {{"tables", gpu_tables}, {"spans", fmt::format("{}", fmt::join(gpu_spans, ", "))}});
+    gpu_check =
+        render_part("main_gpu_check.cpp", {{"tables", gpu_tables}, {"spans", join(gpu_spans)}});
   return render_template(
       template_text("main.cpp"),
       {{"header", file_header(first, "//")},
        {"host_count", std::to_string(hosts.size())},
-       {"host_list", fmt::format("{}", fmt::join(host_list, ", "))},
+       {"host_list", join(host_list)},
        {"cuda_include", any_gpu ? render_part("cuda_include.cpp") : ""},
        {"first_header", app_header_file(first)},
        {"run_host_decls", decls},
-       {"hosts", fmt::format("{}", fmt::join(host_names, ", "))},
+       {"hosts", join(host_names)},
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
-       {"migrate_flag",
-        first.migrations.empty() ? "!flags.options.migrations.empty()" : "!flags.options.migrate_control.empty()"},
-       {"migrate_refusal", first.migrations.empty()
-                               ? "error: --migrate: this program has no alternative mappings"
-                               : "error: --migrate-control: a program on several hosts moves its nodes at launch "
-                                 "only (--migrate)"},
+       // A program without alternatives refuses --migrate; one with them moves its nodes at
+       // launch only, on several hosts, and refuses --migrate-control.
+       {"migrate_flag", render_part(first.migrations.empty() ? "main_migrate_none.cpp"
+                                                             : "main_migrate_launch_only.cpp")},
+       {"migrate_refusal",
+        render_part(first.migrations.empty() ? "main_migrate_none_refusal.cpp"
+                                             : "main_migrate_launch_only_refusal.cpp")},
        {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""}});
 }
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
+#include <utility>
 
 #include "codegen/actor_headers.hpp"
 #include "codegen/printer.hpp"
+#include "codegen/templates.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc::codegen {
@@ -36,17 +36,16 @@ std::vector<ir::NodeId> state_nodes(const Model& m) {
   return {nodes.begin(), nodes.end()};
 }
 
-std::string actor_includes(const Model& m, ir::PeId pe) {
+std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   const ActorHeaders headers(*m.actor_files);
-  std::set<std::string> lines;
-  for (const PlanNode* n : m.nodes_on(pe)) lines.insert(headers.include(n->header_path));
+  std::set<std::string> includes;
+  for (const PlanNode* n : m.nodes_on(pe)) includes.insert(headers.include(n->header_path));
   for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
     for (const PortRef& port : e.ports)
       if (e.runner == pe && port.initial)
-        lines.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\"" : "\"dfg/initial_tokens.hpp\"");
-  std::string out;
-  for (const std::string& h : lines) out += fmt::format("#include {}\n", h);
-  return out;
+        includes.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\""
+                                                         : "\"dfg/initial_tokens.hpp\"");
+  return includes;
 }
 
 namespace {
@@ -97,7 +96,7 @@ class WorkerPrinter {
   /// The member that holds the initial tokens of input `port`: "f_initial1_" (the suffix
   /// _initial<port>_ is of its own, see node_member()).
   static std::string initial_member(const PlanNode& n, std::uint32_t port) {
-    return fmt::format("{}_initial{}_", identifier(n.name), port);
+    return identifier(n.name) + "_initial" + std::to_string(port) + "_";
   }
   const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
   /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
@@ -129,19 +128,34 @@ class WorkerPrinter {
   void views(const StrategyPlan& sm, bool with_depth) {
     for (ir::BufferId b : sm.touched[pe_]) {
       const PlanBuffer& buf = sm.buffers[b];
-      out_.emit({{"id", buffer_local(sm, b)},
-                 {"pe", identifier(m_.pe(buf.pe).name)},
-                 {"i", std::to_string(buf.colour)},
-                 {"name", buf.name},
-                 {"depth", with_depth ? ", depth " + std::to_string(buf.depth) : ""}},
-                "const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$\n");
+      part("worker_view.cpp",
+           {{"id", buffer_local(sm, b)},
+            {"pe", identifier(m_.pe(buf.pe).name)},
+            {"i", std::to_string(buf.colour)},
+            {"name", buf.name},
+            {"depth", with_depth
+                          ? render_part("worker_depth.cpp", {{"depth", std::to_string(buf.depth)}})
+                          : ""}});
     }
   }
+  /// What `emit` prints, as the text of a template's placeholder (indented by the template).
+  template <class Emit>
+  std::string block(Emit emit) {
+    Printer saved = std::exchange(out_, Printer());
+    emit();
+    return std::exchange(out_, std::move(saved)).take();
+  }
+  /// Emits templates/parts/<name> at the current indentation.
+  void part(std::string_view name, const Printer::Vars& vars = {}) {
+    out_.emit({{"part", render_part(name, vars)}}, "$part$");
+  }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
-  std::string stream_member(StreamKind s) const { return std::string(to_string(s)) + "_"; }
+  static std::string stream_member(StreamKind s) {
+    return render_part("worker_stream.cpp", {{"kind", std::string(to_string(s))}});
+  }
   /// The member that holds a host-to-host transfer's endpoint: "i1_b_B_cpu_recv_".
   std::string endpoint_member(const StrategyPlan& sm, const Entry& e) const {
-    return fmt::format("{}_{}_", sm.buffer_idents[e.to], e.net == Entry::Net::send ? "send" : "recv");
+    return sm.buffer_idents[e.to] + (e.net == Entry::Net::send ? "_send_" : "_recv_");
   }
   /// The host at the other end of a host-to-host transfer.
   ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
@@ -154,128 +168,115 @@ class WorkerPrinter {
   }
 
   void declaration() {
-    std::string node_list;
-    for (const PlanNode* n : nodes()) node_list += fmt::format("{}{} ({})", node_list.empty() ? "" : ", ", n->name, n->actor);
-    out_.emit({{"cls", cls_},
-               {"ctor", mpi_ ? cls_ + "(Run& run, dfg::mpi::Session& mpi)" : "explicit " + cls_ + "(Run& run)"},
-               {"pe", m_.pe(pe_).name},
-               {"what", node_list.empty() ? "no node; its storage and transfers" : "nodes " + node_list},
-               {"base", base_class()}},
-              "/// $pe$: $what$.\n"
-              "class $cls$ final : public $base$ {\n"
-              " public:\n"
-              "  $ctor$;\n"
-              "\n"
-              " private:\n"
-              "  void cycles_overlap(dfg::Where& where) override;\n"
-              "  void cycles_no_overlap(dfg::Where& where) override;\n");
-    {
+    std::vector<std::string> node_list;
+    for (const PlanNode* n : nodes())
+      node_list.push_back(
+          render_part("worker_node_actor.cpp", {{"name", n->name}, {"actor", n->actor}}));
+    const std::string members_text = block([&] {
       auto scope = out_.indent();
       members();
-    }
-    out_.emit("};\n\n");
+    });
+    part("worker_class.cpp",
+         {{"cls", cls_},
+          {"ctor", render_part(mpi_ ? "worker_ctor_decl_mpi.cpp" : "worker_ctor_decl.cpp",
+                               {{"cls", cls_}})},
+          {"pe", m_.pe(pe_).name},
+          {"what", node_list.empty()
+                       ? render_part("worker_no_node.cpp")
+                       : render_part("worker_nodes.cpp", {{"nodes", join(node_list)}})},
+          {"base", base_class()},
+          {"members", members_text}});
   }
 
   /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
   /// the storage, and a GPU's streams and probes.
   std::string base_class() const {
-    if (gpu_) return "dfg::GpuWorker<Run>";
-    return fmt::format("dfg::CpuWorker<Run, {}>", storage_type());
+    if (gpu_) return render_part("worker_base_gpu.cpp");
+    return render_part("worker_base_cpu.cpp", {{"storage", storage_type()}});
   }
 
   void members() {
     if (!nodes().empty() || mpi_ || shared_views_) out_.emit("\n");
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
-        out_.emit({{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}},
-                  "dfg::mpi::GpuDirect $m$;  // $pe$'s end of the gpudirect transfers: device memory or staged\n");
-      if (has_net()) out_.emit("// host-to-host transfers (MPI) of the chosen strategy, built by the constructor\n");
+        part("worker_gpudirect_member.cpp",
+             {{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}});
+      if (has_net()) part("worker_net_comment.cpp");
       for (const auto& [net, member] : endpoints_)
-        out_.emit({{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}},
-                  "std::optional<dfg::mpi::$type$> $m$;\n");
-      if (has_net()) out_.emit("dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle\n");
-      out_.emit("dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together\n");
+        part("worker_endpoint_member.cpp",
+             {{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}});
+      if (has_net()) part("worker_net_member.cpp");
+      part("worker_ranks_member.cpp");
     }
     if (shared_views_) {
       // Views of the colours the other workers' constructors fill in: read once the loops run.
       views(m_.strategies[ir::Strategy::overlap], false);
     }
     for (const PlanNode* n : nodes()) {
-      out_.emit({{"m", node_member(*n)},
-                 {"label", n->alternative < 0 ? n->name
-                                              : fmt::format("{}, migration {}'s instance", n->name, n->alternative)},
-                 {"actor", n->actor},
-                 {"cls", n->class_name},
-                 {"ports", std::to_string(n->port_types.size())}},
-                "dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)\n");
+      part("worker_node_member.cpp",
+           {{"m", node_member(*n)},
+            {"label", n->alternative < 0
+                          ? n->name
+                          : render_part("worker_node_label_alternative.cpp",
+                                        {{"name", n->name},
+                                         {"alternative", std::to_string(n->alternative)}})},
+            {"actor", n->actor},
+            {"cls", n->class_name},
+            {"ports", std::to_string(n->port_types.size())}});
       for (const auto& [port, in] : initial_inputs(*n))
-        out_.emit({{"m", initial_member(*n, port)}, {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"}, {"port", in->port},
-                   {"d", std::to_string(in->initial)}},
-                  "dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)\n");
+        part("worker_initial_member.cpp", {{"m", initial_member(*n, port)},
+                                           {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+                                           {"port", in->port},
+                                           {"d", std::to_string(in->initial)}});
     }
   }
 
   void constructor() {
-    std::string init;
+    std::vector<std::string> init;
     if (gpu_) {
       std::vector<std::string> tracks;
       for (StreamKind s : {StreamKind::compute, StreamKind::h2d, StreamKind::d2h, StreamKind::peer})
-        tracks.push_back(m_.streams[pe_].count(s) ? fmt::format("kTrack_{}_{}", pe_ident_, to_string(s)) : "0");
-      // Continued lines under the first argument: the printer indents them to `init`'s column, 6.
-      std::string args = arguments({"run", "kPe_" + pe_ident_, device(), fmt::format("{{{}}}", fmt::join(tracks, ", "))},
-                                   16);
-      for (std::size_t at = args.find('\n'); at != std::string::npos; at = args.find('\n', at + 1))
-        args.insert(at + 1, "          ");
-      init = "GpuWorker(" + args + ")";
+        tracks.push_back(
+            m_.streams[pe_].count(s)
+                ? render_part("worker_track.cpp",
+                              {{"pe", pe_ident_}, {"stream", std::string(to_string(s))}})
+                : "0");
+      init.push_back(
+          render_part("worker_init_gpu.cpp",
+                      {{"pe", pe_ident_}, {"device", device()}, {"tracks", join(tracks)}}));
     } else {
-      init = "CpuWorker(run)";
+      init.push_back(render_part("worker_init_cpu.cpp"));
     }
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
-        init += fmt::format(",\n{}(mpi, {}, \"{}\")", gpudirect_member(gpu), m_.pe(gpu).device, m_.pe(gpu).name);
-      if (has_net()) init += fmt::format(",\nnet_(run.probes, {})", net_capacity_);
-      init += ",\nranks_(mpi)";
+        init.push_back(
+            render_part("worker_init_gpudirect.cpp", {{"m", gpudirect_member(gpu)},
+                                                      {"device", std::to_string(m_.pe(gpu).device)},
+                                                      {"pe", m_.pe(gpu).name}}));
+      if (has_net())
+        init.push_back(
+            render_part("worker_init_net.cpp", {{"capacity", std::to_string(net_capacity_)}}));
+      init.push_back(render_part("worker_init_ranks.cpp"));
     }
-    // One line when it fits in 100 columns, else one initializer a line.
-    std::string flat = init;
-    for (std::size_t at = flat.find(",\n"); at != std::string::npos; at = flat.find(",\n", at)) {
-      const std::size_t end = flat.find_first_not_of(' ', at + 2);
-      flat.replace(at, end - at, ", ");
-    }
-    if (6 + flat.size() + 2 <= 100) init = flat;
-    const std::string mpi = mpi_ ? ", dfg::mpi::Session& mpi" : "";
-    const bool one_line =
-        init.find('\n') == std::string::npos && 2 * cls_.size() + 2 + 10 + mpi.size() + 4 + init.size() + 2 <= 100;
-    out_.emit({{"cls", cls_}, {"init", init}, {"mpi", mpi}},
-              one_line ? "$cls$::$cls$(Run& run$mpi$) : $init$ {\n" : "$cls$::$cls$(Run& run$mpi$)\n    : $init$ {\n");
-    {
-      auto scope = out_.indent();
-      constructor_body();
-    }
-    out_.emit("}\n\n");
+    const std::string body = block([&] { constructor_body(); });
+    part("worker_ctor.cpp", {{"cls", cls_},
+                             {"mpi", mpi_ ? render_part("worker_ctor_mpi.cpp") : ""},
+                             {"init", join(init)},
+                             {"body", body}});
   }
 
   void constructor_body() {
-    if (gpu_) out_.emit({{"d", device()}}, "dfg::DeviceGuard device($d$);\n");
-    if (!gpudirect_.empty())
-      out_.emit("dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take\n");
-    out_.emit("const Params& params = run.params;\n");
+    if (gpu_) part("worker_device_guard.cpp", {{"d", device()}});
+    if (!gpudirect_.empty()) part("worker_report_gpudirect.cpp");
+    part("worker_params.cpp");
     if (same_colours() && endpoints_.empty()) {
       allocate(ir::Strategy::overlap, true);
     } else {
-      out_.emit("if (run.overlap) {\n");
-      {
-        auto inner = out_.indent();
-        allocate(ir::Strategy::overlap, false);
-      }
-      out_.emit("} else {\n");
-      {
-        auto inner = out_.indent();
-        allocate(ir::Strategy::no_overlap, false);
-      }
-      out_.emit("}\n");
+      const std::string overlap = block([&] { allocate(ir::Strategy::overlap, false); });
+      const std::string no_overlap = block([&] { allocate(ir::Strategy::no_overlap, false); });
+      part("worker_by_strategy.cpp", {{"overlap", overlap}, {"no_overlap", no_overlap}});
     }
-    out_.emit({{"pe", pe_ident_}}, "run.publish(kPe_$pe$, storage_, run.memory.$pe$);\n");
+    part("worker_publish.cpp", {{"pe", pe_ident_}});
     if (gpu_) peers();
     for (const PlanNode* n : nodes()) actor_setup(*n);
   }
@@ -283,9 +284,10 @@ class WorkerPrinter {
   /// A colour's slot bytes: its largest member.
   static std::string colour_bytes(const PlanColour& c) {
     std::vector<std::string> calls;
-    for (const std::string& t : c.types) calls.push_back(fmt::format("bytes_{}(params)", t));
+    for (const std::string& t : c.types)
+      calls.push_back(render_part("worker_bytes.cpp", {{"type", t}}));
     if (calls.size() == 1) return calls[0];
-    return fmt::format("std::max({{{}}})", fmt::join(calls, ", "));
+    return render_part("worker_max.cpp", {{"calls", join(calls)}});
   }
 
   /// Whether both strategies give this PE the same colours (members and types), index by index:
@@ -308,15 +310,18 @@ class WorkerPrinter {
       std::string slots = std::to_string(c.slots);
       if (both) {
         const PlanColour& other = m_.strategies[ir::Strategy::no_overlap].storage[pe_][i];
-        if (other.slots != c.slots) slots = fmt::format("run.overlap ? {} : {}", c.slots, other.slots);
+        if (other.slots != c.slots)
+          slots = render_part(
+              "worker_slots_by_strategy.cpp",
+              {{"overlap", std::to_string(c.slots)}, {"no_overlap", std::to_string(other.slots)}});
       }
-      out_.emit({{"dev", gpu_ ? device() + ", " : ""},
-                 {"name", fmt::format("{}", fmt::join(c.members, ", "))},
-                 {"bytes", colour_bytes(c)},
-                 {"slots", slots},
-                 {"lengths", c.lengths ? ", dfg::kWithLengths" : ""},
-                 {"index", std::to_string(c.index)}},
-                "storage_.emplace_back($dev$\"$name$\", $bytes$, $slots$$lengths$);  // colour $index$\n");
+      part("worker_colour.cpp",
+           {{"dev", gpu_ ? render_part("worker_dev.cpp", {{"d", device()}}) : ""},
+            {"name", join(c.members)},
+            {"bytes", colour_bytes(c)},
+            {"slots", slots},
+            {"lengths", c.lengths ? render_part("worker_with_lengths.cpp") : ""},
+            {"index", std::to_string(c.index)}});
     }
     if (!gpu_ && !both) endpoints(strategy);
   }
@@ -329,20 +334,20 @@ class WorkerPrinter {
       if (e.net == Entry::Net::none) continue;
       std::string memory;
       if (e.gpudirect)
-        memory = fmt::format(", {} the memory of {} (gpudirect)", e.net == Entry::Net::send ? "from" : "into",
-                             m_.pe(*e.gpudirect).name);
-      out_.emit({{"m", endpoint_member(sm, e)},
-                 {"host", std::to_string(peer_host(e))},
-                 {"tag", std::to_string(e.tag)},
-                 {"bytes", fmt::format("bytes_{}(params)", e.type)},
-                 {"name", e.short_name},
-                 {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                 {"peer", m_.host_names[peer_host(e)]},
-                 {"memory", memory}},
-                "// $dir$ host $peer$, tag $tag$$memory$\n"
-                "$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, \"$name$\");\n");
+        memory = render_part("worker_endpoint_gpudirect_note.cpp",
+                             {{"dir", e.net == Entry::Net::send ? "from" : "into"},
+                              {"pe", m_.pe(*e.gpudirect).name}});
+      part("worker_endpoint.cpp", {{"m", endpoint_member(sm, e)},
+                                   {"host", std::to_string(peer_host(e))},
+                                   {"tag", std::to_string(e.tag)},
+                                   {"bytes", render_part("worker_bytes.cpp", {{"type", e.type}})},
+                                   {"name", e.short_name},
+                                   {"dir", e.net == Entry::Net::send ? "to" : "from"},
+                                   {"peer", m_.host_names[peer_host(e)]},
+                                   {"memory", memory}});
       if (e.gpudirect)
-        out_.emit({{"g", gpudirect_member(*e.gpudirect)}, {"m", endpoint_member(sm, e)}}, "$g$.attach(*$m$);\n");
+        part("worker_endpoint_attach.cpp",
+             {{"g", gpudirect_member(*e.gpudirect)}, {"m", endpoint_member(sm, e)}});
     }
   }
 
@@ -355,50 +360,51 @@ class WorkerPrinter {
         if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read->pe).device);
       }
     for (int src : sources)
-      out_.emit({{"d", device()}, {"s", std::to_string(src)}},
-                "if (dfg::can_access_peer($d$, $s$)) dfg::enable_peer_access($d$, $s$);  // else "
-                "staged by the driver\n");
+      part("worker_peer_access.cpp", {{"d", device()}, {"s", std::to_string(src)}});
   }
 
   void actor_setup(const PlanNode& n) {
     const ActorSignature& sig = signature(n);
     std::string m = node_member(n);
     for (const ir::ParamValue& v : n.params)
-      out_.emit({{"m", m}, {"param", v.name}, {"value", v.literal}}, "$m$.actor.$param$ = $value$;\n");
+      part("worker_param.cpp", {{"m", m}, {"param", v.name}, {"value", v.literal}});
     std::vector<std::string> elements;
-    for (const std::string& type : n.port_types) elements.push_back(fmt::format("elements_{}(params)", type));
-    out_.emit({{"m", m},
-               {"elements", fmt::format("{}", fmt::join(elements, ", "))},
-               {"q", n.repetitions != 1 ? fmt::format(", {}, {}", n.repetitions, n.block ? "true" : "false") : ""},
-               {"how", n.repetitions == 1 ? "" : n.block ? "  // in one call" : "  // a call each"}},
-              "$m$.set_up(run.runtime_params, {$elements$}$q$);$how$\n");
-    if (gpu_) out_.emit({{"m", m}, {"d", device()}}, "$m$.set_gpu(compute_, $d$);\n");
+    for (const std::string& type : n.port_types)
+      elements.push_back(render_part("worker_elements.cpp", {{"type", type}}));
+    Printer::Vars set_up = {{"m", m}, {"elements", join(elements)}};
+    if (n.repetitions != 1) set_up.emplace_back("q", std::to_string(n.repetitions));
+    part(n.repetitions == 1 ? "worker_set_up.cpp"
+         : n.block          ? "worker_set_up_block.cpp"
+                            : "worker_set_up_parts.cpp",
+         set_up);
+    if (gpu_) part("worker_set_gpu.cpp", {{"m", m}, {"d", device()}});
     for (const auto& [port, in] : initial_inputs(n)) {
-      out_.emit({{"m", initial_member(n, port)},
-                 {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
-                 {"dev", gpu_ ? device() + ", " : ""},
-                 {"name", fmt::format("{}.{} initial tokens", n.name, in->port)},
-                 {"t", in->type},
-                 {"d", std::to_string(in->initial)}},
-                "$m$ = dfg::$type$($dev$\"$name$\", bytes_$t$(params), $d$);\n");
+      part(
+          "worker_initial_alloc.cpp",
+          {{"m", initial_member(n, port)},
+           {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+           {"dev", gpu_ ? render_part("worker_dev.cpp", {{"d", device()}}) : ""},
+           {"name", render_part("worker_initial_name.cpp", {{"node", n.name}, {"port", in->port}})},
+           {"t", in->type},
+           {"d", std::to_string(in->initial)}});
       if (in->initial_method.empty())
-        out_.emit({{"m", initial_member(n, port)}, {"t", in->type}, {"elem", in->elem}, {"value", in->initial_value}},
-                  "dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));\n");
+        part("worker_initial_fill.cpp", {{"m", initial_member(n, port)},
+                                         {"t", in->type},
+                                         {"elem", in->elem},
+                                         {"value", in->initial_value}});
     }
     if (sig.has_init)
-      out_.emit({{"m", m}, {"ctx", sig.init_takes_context ? m + ".ctx" : ""}}, "$m$.actor.init($ctx$);\n");
+      part("worker_init_call.cpp",
+           {{"m", m},
+            {"ctx", sig.init_takes_context ? render_part("worker_ctx.cpp", {{"m", m}}) : ""}});
     // Initial tokens filled by the node's own member function, after its init.
     for (const auto& [port, in] : initial_inputs(n))
       if (!in->initial_method.empty())
-        out_.emit({{"m", initial_member(n, port)},
-                   {"node", m},
-                   {"t", in->type},
-                   {"elem", in->elem},
-                   {"fn", in->initial_method}},
-                  "dfg::fill_initial_tokens_with<$elem$>($m$, elements_$t$(params),\n"
-                  "                                      [&](std::size_t j, $elem$* token, std::size_t elements) {\n"
-                  "                                        $node$.actor.$fn$(j, token, elements);\n"
-                  "                                      });\n");
+        part("worker_initial_fill_with.cpp", {{"m", initial_member(n, port)},
+                                              {"node", m},
+                                              {"t", in->type},
+                                              {"elem", in->elem},
+                                              {"fn", in->initial_method}});
   }
 
   // ---- the cycle loops: the plan's steps ----
@@ -408,112 +414,83 @@ class WorkerPrinter {
     const bool overlap = strategy == ir::Strategy::overlap;
     ns_ = std::string(strategy_ns(strategy));
     overlap_ = overlap;
-    out_.emit({{"cls", cls_}, {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"}},
-              "void $cls$::$fn$(dfg::Where& where) {\n");
-    {
-      auto body = out_.indent();
-      loop_body(sm);
-    }
-    out_.emit("}\n\n");
+    between_.clear();
+    const std::string items = block([&] { loop_items(sm); });
+    const std::string steps = block([&] { loop_steps(sm); });
+    Printer::Vars vars = {{"cls", cls_},
+                          {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
+                          {"items", items},
+                          {"steps", steps}};
+    if (!between_.empty()) vars.emplace_back("between", between_);
+    part(between_.empty() ? "worker_loop.cpp" : "worker_loop_between.cpp", vars);
   }
 
-  void loop_body(const StrategyPlan& sm) {
+  /// The loop's views (unless shared) and its dfg::Items.
+  void loop_items(const StrategyPlan& sm) {
     if (!shared_views_) views(sm, true);
-    if (gpu_ && pe_ < sm.gpu_cycles.size() && sm.gpu_cycles[pe_]) {
+    if (gpu_ && pe_ < sm.gpu_cycles.size() && sm.gpu_cycles[pe_])
       gpu_cycles_items(*sm.gpu_cycles[pe_]);
-    } else {
-      out_.emit({{"pe", pe_ident_},
-                 {"type", gpu_ ? "GpuItems" : "Items"},
-                 {"probes", gpu_ ? ", probes_" : ""}},
-                "dfg::$type$ items(run_, where, kPe_$pe$$probes$);\n");
-    }
-    out_.emit("for (std::int64_t c = 0; c < run_.cycles; ++c) {\n"
-              "  items.begin(c);\n");
-    {
-      auto cycle = out_.indent();
-      for (const Step& step : sm.steps[pe_]) {
-        switch (step.kind) {
-          case Step::Kind::fire: fire(sm, sm.entries[step.entry]); break;
-          case Step::Kind::copy: copy(sm, sm.entries[step.entry]); break;
-          case Step::Kind::net_post: net_post(sm, sm.entries[step.entry]); break;
-          case Step::Kind::net_complete: net_complete(); break;
-          case Step::Kind::delay_copy: delay_copy(sm, sm.entries[step.entry]); break;
-          case Step::Kind::wait: wait(step.streams); break;
-          case Step::Kind::end_phase: end_phase(step.phase); break;
-          case Step::Kind::end_cycle: end_cycle(); break;
-        }
+    else
+      part(gpu_ ? "worker_items_gpu.cpp" : "worker_items_cpu.cpp", {{"pe", pe_ident_}});
+  }
+
+  /// The body of the cycle loop (dfg::Items::cycles): the steps; the last, the end of the
+  /// cycle, is the loop's.
+  void loop_steps(const StrategyPlan& sm) {
+    const std::vector<Step>& steps = sm.steps[pe_];
+    DFGC_INTERNAL_ASSERT(!steps.empty() && steps.back().kind == Step::Kind::end_cycle,
+                         "a cycle's steps end with the end of the cycle");
+    for (const Step& step : steps) {
+      switch (step.kind) {
+        case Step::Kind::fire: fire(sm, sm.entries[step.entry]); break;
+        case Step::Kind::copy: copy(sm, sm.entries[step.entry]); break;
+        case Step::Kind::net_post: net_post(sm, sm.entries[step.entry]); break;
+        case Step::Kind::net_complete: net_complete(); break;
+        case Step::Kind::delay_copy: delay_copy(sm, sm.entries[step.entry]); break;
+        case Step::Kind::wait: wait(step.streams); break;
+        case Step::Kind::end_phase: end_phase(step.phase); break;
+        case Step::Kind::end_cycle: end_cycle(); break;
       }
     }
-    out_.emit("}\n");
   }
 
   /// A GPU's items whose cycles run ahead of the thread (dfg::GpuCycles): its streams and the
   /// plan's stream orders, one comment a line.
   void gpu_cycles_items(const GpuCycles& g) {
-    std::vector<std::string> streams;
+    std::vector<std::string> streams, orders;
     for (StreamKind k : g.streams) streams.push_back(stream_member(k));
-    out_.emit("// The cycles run ahead of this thread, each stream waiting on the GPU for the\n"
-              "// other streams' cycles whose slots it reuses:\n");
-    for (const StreamOrder& o : g.orders)
-      out_.emit({{"s", std::string(to_string(o.stream))},
-                 {"t", std::string(to_string(o.after))},
-                 {"d", std::to_string(o.cycles)},
-                 {"colour", o.colour}},
-                "//   $s$ in cycle c after $t$ in cycle c - $d$ ($colour$)\n");
-    std::vector<std::string> orders;
-    for (const StreamOrder& o : g.orders)
-      orders.push_back(fmt::format("{{{}, {}, {}}}", stream_member(o.stream), stream_member(o.after), o.cycles));
-    const std::vector<std::string> args = {"run_", "where", "kPe_" + pe_ident_, "probes_",
-                                           fmt::format("{{{}}}", fmt::join(streams, ", "))};
-    // The loop body is indented by 2, "dfg::GpuItems items(" is 20 wide: the orders start a line
-    // at column 22, as many a line as fit, the next lines inside their brace.
-    std::string list = "{";
-    std::size_t at = 2 + 20 + 1;
-    for (std::size_t i = 0; i < orders.size(); ++i) {
-      const std::size_t width = orders[i].size() + (i + 1 < orders.size() ? 1 : 3);  // "," or "});"
-      if (i > 0 && at + 1 + width > 100) {
-        list += ",\n ";
-        at = 2 + 20 + 1;
-      } else if (i > 0) {
-        list += ", ";
-        at += 1;
-      }
-      list += orders[i];
-      at += width;
+    std::string comments;
+    for (const StreamOrder& o : g.orders) {
+      const Printer::Vars vars = {{"stream", std::string(to_string(o.stream))},
+                                  {"after", std::string(to_string(o.after))},
+                                  {"cycles", std::to_string(o.cycles)}};
+      Printer::Vars with_colour = vars;
+      with_colour.emplace_back("colour", o.colour);
+      comments += render_part("worker_gpu_order_comment.cpp", with_colour);
+      orders.push_back(render_part("worker_gpu_order.cpp", {{"stream", stream_member(o.stream)},
+                                                            {"after", stream_member(o.after)},
+                                                            {"cycles", std::to_string(o.cycles)}}));
     }
-    list += "}";
-    out_.emit({{"args", arguments(args, 2 + 20)}, {"orders", list}},
-              "dfg::GpuItems items($args$,\n"
-              "                    $orders$);\n");
+    part("worker_items_gpu_cycles.cpp", {{"pe", pe_ident_},
+                                         {"comments", comments},
+                                         {"streams", join(streams)},
+                                         {"orders", join(orders)}});
   }
 
   // ---- one emitter per kind of step ----
 
-  static std::string slot(const SlotRef& r) { return fmt::format("dfg::slot(c, {}, {})", r.lag, r.slots); }
+  static std::string slot(const SlotRef& r) {
+    return render_part("worker_slot.cpp",
+                       {{"lag", std::to_string(r.lag)}, {"slots", std::to_string(r.slots)}});
+  }
   /// A slot's first byte; of a bounded buffer, the slot with its length cell (dfg::SlotToken).
   std::string at(const StrategyPlan& sm, const SlotRef& r) const {
-    return fmt::format("{}.{}({})", buffer_local(sm, r.buffer), sm.buffers[r.buffer].bounded ? "token" : "at", slot(r));
+    return render_part(sm.buffers[r.buffer].bounded ? "worker_token.cpp" : "worker_at.cpp",
+                       {{"view", buffer_local(sm, r.buffer)}, {"slot", slot(r)}});
   }
-  static std::string bytes_of(const Entry& e) { return fmt::format("bytes_{}(run_.params)", e.type); }
-
-  /// A call's arguments, as many a line as fit in 100 columns when the first starts at `column`
-  /// (the printer aligns the next lines with it).
-  static std::string arguments(const std::vector<std::string>& args, std::size_t column) {
-    std::string out;
-    std::size_t at = column;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::size_t width = args[i].size() + (i + 1 < args.size() ? 1 : 2);  // ", " or ");"
-      if (i > 0 && at + 1 + width > 100) {
-        out += ",\n";
-        at = column;
-      } else if (i > 0) {
-        out += ", ";
-        at += 1;
-      }
-      out += args[i];
-      at += width;
-    }
-    return out;
+  /// The entry's enumerator: "overlap::fire_p".
+  std::string entry(const Entry& e) const {
+    return render_part("worker_entry.cpp", {{"ns", ns_}, {"entry", e.ident}});
   }
 
   /// One item of the loop: `items.<how>(<entry>, [<stream>, ]lambda)` around what `body` emits,
@@ -522,23 +499,19 @@ class WorkerPrinter {
   /// end), fire or copy (a GPU's, on `stream`).
   template <class Body>
   void item(const Entry& e, std::string_view how, bool takes_j, const std::string& comment, Body body) {
-    Printer head;
-    head.emit({{"how", std::string(how)},
-               {"ns", ns_},
-               {"entry", e.ident},
-               {"stream", gpu_ ? stream_member(*e.stream) + ", " : ""},
-               {"j", takes_j ? "(std::int64_t j)" : ""}},
-              "items.$how$($ns$::$entry$, $stream$[&]$j$ {");
-    const std::string opening = head.take();
+    const std::string head = render_part(
+        "worker_item_head.cpp",
+        {{"how", std::string(how)},
+         {"entry", entry(e)},
+         {"stream",
+          gpu_ ? render_part("worker_item_stream.cpp", {{"stream", stream_member(*e.stream)}})
+               : ""},
+         {"j", takes_j ? render_part("worker_item_j.cpp") : ""}});
+    const std::string text = block(body);
     // The loop body is indented by 4.
-    out_.emit({{"opening", opening}, {"comment", comment}},
-              4 + opening.size() + 5 + comment.size() <= 100 ? "$opening$  // $comment$\n"
-                                                               : "// $comment$\n$opening$\n");
-    {
-      auto inside = out_.indent();
-      body();
-    }
-    out_.emit("});\n");
+    part(4 + head.size() + 5 + comment.size() <= 100 ? "worker_item.cpp"
+                                                     : "worker_item_comment_before.cpp",
+         {{"head", head}, {"comment", comment}, {"body", text}});
   }
 
   void fire(const StrategyPlan& sm, const Entry& e) {
@@ -549,35 +522,35 @@ class WorkerPrinter {
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
-      std::string arg = fmt::format("{}.as<{}{}>({})", buffer_local(sm, ref.slot.buffer), ref.input ? "const " : "",
-                                    ref.elem, slot(ref.slot));
+      Printer::Vars vars = {{"view", buffer_local(sm, ref.slot.buffer)},
+                            {"elem", ref.elem},
+                            {"slot", slot(ref.slot)}};
       // A bounded token: its elements, its length cell, its capacity and the port's name.
-      if (sm.buffers[ref.slot.buffer].bounded)
-        arg = fmt::format("{}.bounded<{}{}>({}, elements_{}(run_.params), \"{}\")", buffer_local(sm, ref.slot.buffer),
-                          ref.input ? "const " : "", ref.elem, slot(ref.slot), ref.type, ref.port);
+      const bool bounded = sm.buffers[ref.slot.buffer].bounded;
+      if (bounded) vars.insert(vars.end(), {{"type", ref.type}, {"port", ref.port}});
+      std::string arg = render_part(
+          bounded ? (ref.input ? "worker_arg_bounded_in.cpp" : "worker_arg_bounded_out.cpp")
+                  : (ref.input ? "worker_arg_in.cpp" : "worker_arg_out.cpp"),
+          vars);
       // In its first iterations the node reads the initial tokens.
       if (ref.initial)
-        arg = fmt::format("j < {} ? {}.slot_as<const {}>(static_cast<std::size_t>(j)) : {}", ref.initial,
-                          initial_member(n, port), ref.elem, arg);
+        arg = render_part("worker_arg_initial.cpp", {{"d", std::to_string(ref.initial)},
+                                                     {"m", initial_member(n, port)},
+                                                     {"elem", ref.elem},
+                                                     {"arg", arg}});
       args.push_back(std::move(arg));
     }
     item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
-      // The body is indented by 6.
-      if (handoff >= 0)
-        out_.emit({{"ns", ns_}, {"entry", e.ident}, {"h", std::to_string(handoff)}, {"m", m}},
-                  "if (items.resumes($ns$::$entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);  // its state\n");
-      if (n.repetitions != 1 && !n.block) {
+      const Printer::Vars handoff_vars = {
+          {"entry", entry(e)}, {"h", std::to_string(handoff)}, {"m", m}};
+      if (handoff >= 0) part("worker_restore.cpp", handoff_vars);
+      if (n.repetitions != 1 && !n.block)
         fire_parts(n, sig, std::move(args));
-      } else if (sig.fire_takes_context) {
-        args.insert(args.begin(), "j");
-        out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 6)}}, "$m$.fire($args$);\n");
-      } else {
-        out_.emit({{"m", m}, {"args", arguments(args, 6 + m.size() + 12)}}, "$m$.at(j);\n$m$.actor.fire($args$);\n");
-      }
-      if (handoff >= 0)
-        out_.emit({{"ns", ns_}, {"entry", e.ident}, {"h", std::to_string(handoff)}, {"m", m}},
-                  "if (items.suspends($ns$::$entry$, j)) run_.handoffs[$h$].save($m$.actor, j + 1);\n");
-      if (has_net() && overlap_) out_.emit("net_.poll();  // progress the host-to-host transfers\n");
+      else
+        part(sig.fire_takes_context ? "worker_fire_context.cpp" : "worker_fire.cpp",
+             {{"m", m}, {"args", join(args)}});
+      if (handoff >= 0) part("worker_save.cpp", handoff_vars);
+      if (has_net() && overlap_) part("worker_net_poll.cpp");
     });
   }
 
@@ -586,21 +559,13 @@ class WorkerPrinter {
   void fire_parts(const PlanNode& n, const ActorSignature& sig, std::vector<std::string> args) {
     const std::string m = node_member(n);
     for (std::size_t i = 0; i < args.size(); ++i)
-      args[i] = fmt::format("{}.part({}, k, {})", m, sig.fire_ports[i], args[i]);
-    out_.emit({{"q", std::to_string(n.repetitions)}},
-              "for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each\n");
-    {
-      auto each = out_.indent();
-      // The body is indented by 8.
-      if (sig.fire_takes_context) {
-        args.insert(args.begin(), {"j", "k"});
-        out_.emit({{"m", m}, {"args", arguments(args, 8 + m.size() + 11)}}, "$m$.fire_part($args$);\n");
-      } else {
-        out_.emit({{"m", m}, {"args", arguments(args, 8 + m.size() + 12)}},
-                  "$m$.at(j, k);\n$m$.actor.fire($args$);\n");
-      }
-    }
-    out_.emit("}\n");
+      args[i] =
+          render_part("worker_arg_part.cpp",
+                      {{"m", m}, {"port", std::to_string(sig.fire_ports[i])}, {"arg", args[i]}});
+    const std::string call = render_part(
+        sig.fire_takes_context ? "worker_fire_part_context.cpp" : "worker_fire_part.cpp",
+        {{"m", m}, {"args", join(args)}});
+    part("worker_fire_parts.cpp", {{"q", std::to_string(n.repetitions)}, {"call", call}});
   }
 
   /// The index of n's state handoff (state_nodes()) when this instance takes part in a move of
@@ -617,70 +582,64 @@ class WorkerPrinter {
 
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.
   void copy(const StrategyPlan& sm, const Entry& e) {
+    Printer::Vars vars = {
+        {"comment", render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})},
+        {"entry", entry(e)},
+        {"stream", stream_member(*e.stream)},
+        {"dst", at(sm, *e.write)},
+        {"src", at(sm, *e.read)}};
     const bool peer = e.stream == StreamKind::peer;
-    std::vector<std::string> args = {ns_ + "::" + e.ident, stream_member(*e.stream), at(sm, *e.write)};
-    if (peer) args.push_back(std::to_string(m_.pe(e.write->pe).device));
-    args.push_back(at(sm, *e.read));
-    if (peer) args.push_back(std::to_string(m_.pe(e.read->pe).device));
-    const std::string fn = peer ? "copy_peer" : "copy";
-    // The loop body is indented by 4.
-    out_.emit({{"comment", fmt::format("{} ({})", e.label, e.link)},
-               {"fn", fn},
-               {"args", arguments(args, 4 + 7 + fn.size())}},
-              "// $comment$\n"
-              "items.$fn$($args$);\n");
+    if (peer)
+      vars.insert(vars.end(), {{"dst_device", std::to_string(m_.pe(e.write->pe).device)},
+                               {"src_device", std::to_string(m_.pe(e.read->pe).device)}});
+    part(peer ? "worker_copy_peer.cpp" : "worker_copy.cpp", vars);
   }
 
   /// Posts this host's end of a host-to-host transfer; net_complete completes it.
   void net_post(const StrategyPlan& sm, const Entry& e) {
+    const bool send = e.net == Entry::Net::send;
     const std::string comment =
-        fmt::format("{} ({}: {} host {}, tag {})", e.label, e.link,
-                    e.net == Entry::Net::send ? "send to" : "receive from", m_.host_names[peer_host(e)], e.tag);
+        render_part(send ? "worker_net_label_send.cpp" : "worker_net_label_recv.cpp",
+                    {{"label", e.label},
+                     {"link", e.link},
+                     {"peer", m_.host_names[peer_host(e)]},
+                     {"tag", std::to_string(e.tag)}});
     item(e, "post", true, comment, [&] {
-      // The body is indented by 6.
-      const std::vector<std::string> args = {"*" + endpoint_member(sm, e), ns_ + "::" + e.ident, "j",
-                                             at(sm, e.net == Entry::Net::send ? *e.read : *e.write)};
-      out_.emit({{"args", arguments(args, 6 + 11)}}, "net_.start($args$);\n");
+      part("worker_net_start.cpp", {{"m", endpoint_member(sm, e)},
+                                    {"entry", entry(e)},
+                                    {"at", at(sm, send ? *e.read : *e.write)}});
     });
   }
 
   void net_complete() {
-    out_.emit({{"note", overlap_ ? "  // this cycle's host-to-host transfers" : ""}}, "where.clear();\nnet_.wait();$note$\n");
+    part(overlap_ ? "worker_net_complete_overlap.cpp" : "worker_net_complete.cpp");
   }
 
   void delay_copy(const StrategyPlan& sm, const Entry& e) {
     item(e, gpu_ ? "copy" : "run", false, e.label, [&] {
-      // The body is indented by 6.
-      std::vector<std::string> args = {at(sm, *e.write), at(sm, *e.read), bytes_of(e)};
-      if (gpu_) {
-        args.insert(args.end(), {"compute_", "\"cudaMemcpyAsync\""});
-        out_.emit({{"args", arguments(args, 6 + 16)}}, "dfg::copy_async($args$);\n");
-      } else {
-        out_.emit({{"args", arguments(args, 6 + 12)}}, "std::memcpy($args$);\n");
-      }
+      part(gpu_ ? "worker_delay_copy_gpu.cpp" : "worker_delay_copy_cpu.cpp",
+           {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
     });
   }
 
   void wait(const std::vector<StreamKind>& streams) {
     std::vector<std::string> members;
     for (StreamKind k : streams) members.push_back(stream_member(k));
-    out_.emit({{"streams", fmt::format("{}", fmt::join(members, ", "))}}, "dfg::synchronize($streams$);\n");
+    part("worker_wait.cpp", {{"streams", join(members)}});
   }
 
   void end_phase(std::uint32_t phase) {
-    out_.emit({{"phase", std::to_string(phase)}}, "run_.end_phase();  // the end of transfer step $phase$\n");
+    part("worker_end_phase.cpp", {{"phase", std::to_string(phase)}});
   }
 
+  /// The end of the cycle, dfg::Items::cycles' own; with overlap on several hosts, what the loop
+  /// does between two cycles: the ranks' barrier of --sync=barrier (the MPI thread's worker meets
+  /// the other ranks, the others wait for it).
   void end_cycle() {
-    out_.emit("items.end_cycle(c);\n");
     if (overlap_ && mpi_)
-      out_.emit(
-          "if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's\n"
-          "  ranks_.arrive_and_wait();\n"
-          "  run_.end_phase();\n"
-          "}\n");
+      between_ = render_part("worker_end_cycle_ranks.cpp");
     else if (overlap_ && m_.multi_host())
-      out_.emit("if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks\n");
+      between_ = render_part("worker_end_cycle_rank_peer.cpp");
   }
 
   const Model& m_;
@@ -691,6 +650,7 @@ class WorkerPrinter {
   std::string pe_ident_;
   std::string ns_;
   bool overlap_ = true;  ///< the strategy of the loop being printed
+  std::string between_;  ///< what the loop being printed does between two cycles
   bool shared_views_ = false;  ///< the buffer views are members shared by both loops
   std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
   std::set<ir::PeId> gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies

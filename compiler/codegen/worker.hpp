@@ -12,11 +12,13 @@
 /// A loop prints the PE's steps of the host plan, one small emitter per kind of step (fire, copy,
 /// net post, net complete, delay copy, wait, end phase, end cycle). The fixed part is the
 /// runtime's: the worker's base (dfg::CpuWorker, dfg::GpuWorker: run state, storage, streams,
-/// probes), its nodes (dfg::Node), and per item dfg::Items / dfg::GpuItems, which run it only
-/// inside its window with its error location, NVTX range and probe. An access to a buffer in
+/// probes), its nodes (dfg::Node), the loop itself (dfg::Items::cycles), and per item
+/// dfg::Items / dfg::GpuItems, which run it only inside its window with its error location, NVTX
+/// range and probe. The text of every piece is a file of templates/parts (worker_*). An access to a buffer in
 /// cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,8 @@ std::string render_worker(const Model& m, ir::PeId pe);
 /// with both ends on the host), in node order: run_.handoffs[i] is the i-th one's.
 std::vector<ir::NodeId> state_nodes(const Model& m);
 
-/// The header files of the actors of `pe`'s nodes, sorted, as `#include "x.hpp"` lines.
-std::string actor_includes(const Model& m, ir::PeId pe);
+/// The header files of the actors of `pe`'s nodes (and the initial tokens' runtime header), as
+/// an #include spells them ("x.hpp" with its quotes), sorted.
+std::set<std::string> actor_includes(const Model& m, ir::PeId pe);
 
 }  // namespace dfgc::codegen

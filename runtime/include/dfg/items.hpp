@@ -5,11 +5,9 @@
 /// work:
 ///
 ///     dfg::Items items(run_, where, kPe_A_cpu);
-///     for (std::int64_t c = 0; c < run_.cycles; ++c) {
-///       items.begin(c);
+///     items.cycles([&](std::int64_t c) {   // begin(c), the body, end_cycle(c), for every cycle
 ///       items.run(overlap::fire_p, [&](std::int64_t j) { p_node_.fire(j, ...); });
-///       items.end_cycle(c);
-///     }                                     // ~Items: the loop is over (WindowCursor::finish)
+///     });                                   // ~Items: the loop is over (WindowCursor::finish)
 ///
 /// An item's body is called with its iteration j (cycle c minus the entry's first cycle), or
 /// with nothing where it takes nothing. `Run` is a dfg::RunState (dfg/run.hpp): its entries give
@@ -50,6 +48,28 @@ class Items {
   }
   /// Ends cycle c of the PE (RunState::end_cycle).
   void end_cycle(std::int64_t c) { run_.end_cycle(pe_, c); }
+
+  /// The cycle loop: for every cycle c of the run, begin(c), body(c), end_cycle(c), then
+  /// between() (on several hosts: what the rank's threads do between two of its cycles).
+  template <class Body, class Between>
+  void cycles(Body&& body, Between&& between) {
+    cycle_loop(*this, run_.cycles, body, between);
+  }
+  template <class Body>
+  void cycles(Body&& body) {
+    cycles(body, [] {});
+  }
+
+  /// The loop of cycles() for `items`, an Items or a dfg::GpuItems.
+  template <class Loop, class Body, class Between>
+  static void cycle_loop(Loop& items, std::int64_t count, Body& body, Between& between) {
+    for (std::int64_t c = 0; c < count; ++c) {
+      items.begin(c);
+      body(c);
+      items.end_cycle(c);
+      between();
+    }
+  }
 
   /// A CPU firing or delay copy: timed by a dfg::Probe.
   template <class Body>

@@ -203,6 +203,37 @@ TEST_CASE("items: an item runs inside its window with its iteration, and names i
   CHECK(where.iteration() == 2);
 }
 
+TEST_CASE("items: cycles() runs the body and what comes between cycles, once a cycle, in order",
+          "[run]") {
+  dfg::Options o;
+  o.iterations = 3;
+  o.overlap = false;  // cycles = 3 + latency 1
+  Run run(o, tables());
+  dfg::Where where;
+  std::vector<std::int64_t> order;  // each cycle, then -1 for what comes after it
+  std::vector<std::int64_t> fired;
+  {
+    // PE 1's loop beside, for the barrier that ends each cycle without overlap.
+    std::thread other([&] {
+      dfg::Where where1;
+      dfg::Items items1(run, where1, 1);
+      items1.cycles([](std::int64_t) {});
+    });
+    dfg::Items items(run, where, 0);
+    auto between = [&] { order.push_back(-1); };
+    items.cycles(
+        [&](std::int64_t c) {
+          order.push_back(c);
+          items.run(0, [&](std::int64_t j) { fired.push_back(j); });
+        },
+        between);
+    other.join();
+  }
+  CHECK(order == std::vector<std::int64_t>{0, -1, 1, -1, 2, -1, 3, -1});
+  CHECK(fired == std::vector<std::int64_t>{0, 1, 2});
+  CHECK(run.cycles == 4);
+}
+
 TEST_CASE("items: an exception from an item leaves it named with its iteration", "[run]") {
   dfg::Options o;
   o.iterations = 4;

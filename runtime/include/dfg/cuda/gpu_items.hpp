@@ -5,16 +5,14 @@
 /// their orders); without, the loop waits for its streams before each cycle's end:
 ///
 ///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_}, {{compute_, h2d_, 1}});
-///     for (std::int64_t c = 0; c < run_.cycles; ++c) {
-///       items.begin(c);                      // GpuCycles::begin, then the windows of cycle c
+///     items.cycles([&](std::int64_t c) {   // begin(c): GpuCycles::begin, the windows of cycle c
 ///       items.copy(overlap::transfer_p_m_A_g0, h2d_, dst, src);     // the entry's bytes
 ///       items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) { ... });
-///       items.end_cycle(c);                  // GpuCycles::end: the cycle ends on the GPU
-///     }
+///     });                                   // end_cycle(c): GpuCycles::end, on the GPU
 ///
 ///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_);      // without overlap
-///     ...  dfg::synchronize(compute_, h2d_);  items.end_cycle(c);  // the probes' times, then
-///                                                                 // RunState::end_cycle
+///     ...  dfg::synchronize(compute_, h2d_);  // then end_cycle(c): the probes' times, then
+///                                             // RunState::end_cycle
 ///
 /// Guarantees: as dfg::Items and dfg::GpuCycles; an item's probe records its events on the
 /// item's stream and never blocks the host (dfg::GpuProbes). A failed launch throws
@@ -66,6 +64,15 @@ class GpuItems {
     }
     probes_.poll();
     items_.end_cycle(c);
+  }
+  /// The cycle loop, as Items::cycles.
+  template <class Body, class Between>
+  void cycles(Body&& body, Between&& between) {
+    Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
+  }
+  template <class Body>
+  void cycles(Body&& body) {
+    cycles(body, [] {});
   }
 
   /// A firing: the actor enqueues its kernels on `stream`; the launch is checked.

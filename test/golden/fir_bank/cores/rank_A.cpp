@@ -48,24 +48,20 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes f0 (Fir).
@@ -93,26 +89,22 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c2: nodes f1 (Fir).
@@ -140,26 +132,22 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
       f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
       f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c3: nodes f2 (Fir).
@@ -187,26 +175,22 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
 
 void Worker_A_c3::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c4: nodes f3 (Fir).
@@ -234,26 +218,22 @@ Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
 
 void Worker_A_c4::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c4);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
       f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c4::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c4);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
       f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c5: nodes f4 (Fir).
@@ -281,26 +261,22 @@ Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
 
 void Worker_A_c5::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c5);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
       f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c5::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c5);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
       f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c6: nodes f5 (Fir).
@@ -328,26 +304,22 @@ Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
 
 void Worker_A_c6::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c6);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
       f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c6::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c6);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
       f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c7: nodes f6 (Fir).
@@ -375,26 +347,22 @@ Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
 
 void Worker_A_c7::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c7);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
       f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c7::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c7);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
       f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c8: nodes f7 (Fir).
@@ -422,26 +390,22 @@ Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
 
 void Worker_A_c8::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c8);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
       f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c8::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c8);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
       f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c9: nodes sink (Sink).
@@ -475,8 +439,7 @@ Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
 
 void Worker_A_c9::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c9);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
       sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -487,14 +450,12 @@ void Worker_A_c9::cycles_overlap(dfg::Where& where) {
                       f6_y_A_c7_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c9::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c9);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
       sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -505,8 +466,7 @@ void Worker_A_c9::cycles_no_overlap(dfg::Where& where) {
                       f6_y_A_c7_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -101,8 +101,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -148,14 +147,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                       f6_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                       f7_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
@@ -201,8 +198,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                       f6_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                       f7_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -99,51 +99,51 @@ Worker_A_c0::Worker_A_c0(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer f0.y@A.c1 -> f0.y@B.c0 (net: send to host B, tag 1)
-    items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f0_y_B_c0_send_, overlap::transfer_f0_y_B_c0, j,
-                 f0_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
-    });
-    // transfer f1.y@A.c1 -> f1.y@B.c0 (net: send to host B, tag 2)
-    items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f1_y_B_c0_send_, overlap::transfer_f1_y_B_c0, j,
-                 f1_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
-    });
-    // transfer f2.y@A.c2 -> f2.y@B.c0 (net: send to host B, tag 3)
-    items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f2_y_B_c0_send_, overlap::transfer_f2_y_B_c0, j,
-                 f2_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
-    });
-    // transfer f3.y@A.c2 -> f3.y@B.c0 (net: send to host B, tag 4)
-    items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f3_y_B_c0_send_, overlap::transfer_f3_y_B_c0, j,
-                 f3_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
-    });
-    // transfer src.x@A.c0 -> src.x@B.c1 (net: send to host B, tag 0)
-    items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
-      net_.start(*src_x_B_c1_send_, overlap::transfer_src_x_B_c1, j,
-                 src_x_A_c0_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer f0.y@A.c1 -> f0.y@B.c0 (net: send to host B, tag 1)
+        items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f0_y_B_c0_send_, overlap::transfer_f0_y_B_c0, j,
+                     f0_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer f1.y@A.c1 -> f1.y@B.c0 (net: send to host B, tag 2)
+        items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f1_y_B_c0_send_, overlap::transfer_f1_y_B_c0, j,
+                     f1_y_A_c1_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer f2.y@A.c2 -> f2.y@B.c0 (net: send to host B, tag 3)
+        items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f2_y_B_c0_send_, overlap::transfer_f2_y_B_c0, j,
+                     f2_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer f3.y@A.c2 -> f3.y@B.c0 (net: send to host B, tag 4)
+        items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f3_y_B_c0_send_, overlap::transfer_f3_y_B_c0, j,
+                     f3_y_A_c2_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer src.x@A.c0 -> src.x@B.c1 (net: send to host B, tag 0)
+        items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+          net_.start(*src_x_B_c1_send_, overlap::transfer_src_x_B_c1, j,
+                     src_x_A_c0_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+          src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: send to host B, tag 6)
     items.post(no_overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
       net_.start(*f0_y_B_c0_send_, no_overlap::transfer_f0_y_B_c0, j,
@@ -175,8 +175,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes f0 (Fir), f1 (Fir).
@@ -210,25 +209,25 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
-      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c1
-      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f1_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+          f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c1
+          f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f1_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -238,8 +237,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
       f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f1_y_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c2: nodes f2 (Fir), f3 (Fir).
@@ -273,25 +271,25 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
-      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f2_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c2
-      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f3_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
+          f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f2_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c2
+          f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f3_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c2
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -301,8 +299,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
       f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f3_y_A_c2_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

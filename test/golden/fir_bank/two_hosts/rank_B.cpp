@@ -112,58 +112,58 @@ Worker_B_c0::Worker_B_c0(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer f0.y@A.c1 -> f0.y@B.c0 (net: receive from host A, tag 1)
-    items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f0_y_B_c0_recv_, overlap::transfer_f0_y_B_c0, j,
-                 f0_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer f1.y@A.c1 -> f1.y@B.c0 (net: receive from host A, tag 2)
-    items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f1_y_B_c0_recv_, overlap::transfer_f1_y_B_c0, j,
-                 f1_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer f2.y@A.c2 -> f2.y@B.c0 (net: receive from host A, tag 3)
-    items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f2_y_B_c0_recv_, overlap::transfer_f2_y_B_c0, j,
-                 f2_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer f3.y@A.c2 -> f3.y@B.c0 (net: receive from host A, tag 4)
-    items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
-      net_.start(*f3_y_B_c0_recv_, overlap::transfer_f3_y_B_c0, j,
-                 f3_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer src.x@A.c0 -> src.x@B.c1 (net: receive from host A, tag 0)
-    items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
-      net_.start(*src_x_B_c1_recv_, overlap::transfer_src_x_B_c1, j,
-                 src_x_B_c1_view_.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ B.c0
-      sink_node_.fire(j, f0_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f1_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f2_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f3_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f4_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f5_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f6_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f7_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer f0.y@A.c1 -> f0.y@B.c0 (net: receive from host A, tag 1)
+        items.post(overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f0_y_B_c0_recv_, overlap::transfer_f0_y_B_c0, j,
+                     f0_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer f1.y@A.c1 -> f1.y@B.c0 (net: receive from host A, tag 2)
+        items.post(overlap::transfer_f1_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f1_y_B_c0_recv_, overlap::transfer_f1_y_B_c0, j,
+                     f1_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer f2.y@A.c2 -> f2.y@B.c0 (net: receive from host A, tag 3)
+        items.post(overlap::transfer_f2_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f2_y_B_c0_recv_, overlap::transfer_f2_y_B_c0, j,
+                     f2_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer f3.y@A.c2 -> f3.y@B.c0 (net: receive from host A, tag 4)
+        items.post(overlap::transfer_f3_y_B_c0, [&](std::int64_t j) {
+          net_.start(*f3_y_B_c0_recv_, overlap::transfer_f3_y_B_c0, j,
+                     f3_y_B_c0_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer src.x@A.c0 -> src.x@B.c1 (net: receive from host A, tag 0)
+        items.post(overlap::transfer_src_x_B_c1, [&](std::int64_t j) {
+          net_.start(*src_x_B_c1_recv_, overlap::transfer_src_x_B_c1, j,
+                     src_x_B_c1_view_.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ B.c0
+          sink_node_.fire(j, f0_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f1_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f2_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f3_y_B_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f4_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f5_y_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f6_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
+                          f7_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer f0.y@A.c1 -> f0.y@B.c0 (net: receive from host A, tag 6)
     items.post(no_overlap::transfer_f0_y_B_c0, [&](std::int64_t j) {
       net_.start(*f0_y_B_c0_recv_, no_overlap::transfer_f0_y_B_c0, j,
@@ -202,8 +202,7 @@ void Worker_B_c0::cycles_no_overlap(dfg::Where& where) {
                       f6_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f7_y_B_c2_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// B.c1: nodes f4 (Fir), f5 (Fir).
@@ -238,25 +237,25 @@ Worker_B_c1::Worker_B_c1(Run& run) : CpuWorker(run) {
 
 void Worker_B_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
-      f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f4_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ B.c1
-      f5_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f5_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
+          f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f4_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ B.c1
+          f5_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f5_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_B_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ B.c1
       f4_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -266,8 +265,7 @@ void Worker_B_c1::cycles_no_overlap(dfg::Where& where) {
       f5_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
                     f5_y_B_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// B.c2: nodes f6 (Fir), f7 (Fir).
@@ -301,25 +299,25 @@ Worker_B_c2::Worker_B_c2(Run& run) : CpuWorker(run) {
 
 void Worker_B_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
-      f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f6_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ B.c2
-      f7_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f7_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
+          f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f6_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ B.c2
+          f7_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        f7_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_B_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ B.c2
       f6_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -329,8 +327,7 @@ void Worker_B_c2::cycles_no_overlap(dfg::Where& where) {
       f7_node_.fire(j, src_x_B_c1_view_.as<const float>(dfg::slot(c, 0, 1)),
                     f7_y_B_c2_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

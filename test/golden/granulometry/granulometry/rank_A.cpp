@@ -64,8 +64,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
       read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
@@ -78,14 +77,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       std::memcpy(curve_head_delay_A_cpu_view_.at(dfg::slot(c, 0, 3)),
                   head_counts_A_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Counts(run_.params));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                       // the end of transfer step 0
     run_.end_phase();                                       // the end of transfer step 1
     items.run(no_overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
@@ -100,8 +97,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       std::memcpy(curve_head_delay_A_cpu_view_.at(dfg::slot(c, 0, 2)),
                   head_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_Counts(run_.params));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -62,8 +62,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
     items.copy(overlap::transfer_head_counts_A_cpu, d2h_,
                head_counts_A_cpu_view_.at(dfg::slot(c, 0, 2)),
@@ -82,14 +81,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                       head_eroded_A_g0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)),
                       head_counts_A_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
     // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
@@ -113,8 +110,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                       head_counts_A_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -57,8 +57,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g1, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
     items.copy(overlap::transfer_head_eroded_A_g1, h2d_,
                head_eroded_A_g1_view_.at(dfg::slot(c, 0, 2)),
@@ -72,14 +71,12 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       tail_node_.fire(j, head_eroded_A_g1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
                       tail_counts_A_g1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g1, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
     items.copy(no_overlap::transfer_head_eroded_A_g1, h2d_,
                head_eroded_A_g1_view_.at(dfg::slot(c, 0, 1)),
@@ -98,8 +95,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
                       tail_counts_A_g1_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -100,42 +100,43 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_h_o_A_cpu = run_.memory.A_cpu[2];     // buffer h.o@A.cpu, depth 2
   const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[3];     // buffer s.x@A.cpu, depth 1
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 1)
-    items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
-      net_.start(*h_o_A_cpu_recv_, overlap::transfer_h_o_A_cpu, j,
-                 buf_h_o_A_cpu.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer f.next@A.cpu -> f.next@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
-      net_.start(*f_next_B_cpu_send_, overlap::transfer_f_next_B_cpu, j,
-                 buf_f_next_A_cpu.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
-      s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
-      f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : buf_h_o_A_cpu.as<const float>(dfg::slot(c, 1, 2)),
-                   buf_f_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
-                   buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, buf_f_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
+          net_.start(*h_o_A_cpu_recv_, overlap::transfer_h_o_A_cpu, j,
+                     buf_h_o_A_cpu.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer f.next@A.cpu -> f.next@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
+          net_.start(*f_next_B_cpu_send_, overlap::transfer_f_next_B_cpu, j,
+                     buf_f_next_A_cpu.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
+          s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
+          f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
+                       j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                             : buf_h_o_A_cpu.as<const float>(dfg::slot(c, 1, 2)),
+                       buf_f_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
+                       buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+          k_node_.fire(j, buf_f_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
@@ -146,8 +147,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_h_o_A_cpu = run_.memory.A_cpu[3];  // buffer h.o@A.cpu, depth 1
   const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[4];  // buffer s.x@A.cpu, depth 1
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 3)
     items.post(no_overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
       net_.start(*h_o_A_cpu_recv_, no_overlap::transfer_h_o_A_cpu, j,
@@ -178,8 +178,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, buf_f_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

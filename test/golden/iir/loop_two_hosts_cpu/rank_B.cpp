@@ -77,38 +77,38 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
-      net_.start(*f_next_B_cpu_recv_, overlap::transfer_f_next_B_cpu, j,
-                 f_next_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer h.o@B.cpu -> h.o@A.cpu (net: send to host A, tag 1)
-    items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
-      net_.start(*h_o_A_cpu_send_, overlap::transfer_h_o_A_cpu, j,
-                 h_o_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
-      h_node_.at(j);
-      h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                         h_o_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
+          net_.start(*f_next_B_cpu_recv_, overlap::transfer_f_next_B_cpu, j,
+                     f_next_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer h.o@B.cpu -> h.o@A.cpu (net: send to host A, tag 1)
+        items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
+          net_.start(*h_o_A_cpu_send_, overlap::transfer_h_o_A_cpu, j,
+                     h_o_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
+          h_node_.at(j);
+          h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                             h_o_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 2)
     items.post(no_overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
       net_.start(*f_next_B_cpu_recv_, no_overlap::transfer_f_next_B_cpu, j,
@@ -127,8 +127,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                          h_o_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

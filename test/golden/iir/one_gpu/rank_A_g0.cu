@@ -63,8 +63,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer f.y@A.g0 -> f.y@A.cpu (pcie)
     items.copy(overlap::transfer_f_y_A_cpu, d2h_, f_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
                f_y_A_g0_view_.at(dfg::slot(c, 1, 2)));
@@ -84,14 +83,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                       f_next_A_g0_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params), compute_,
                       "cudaMemcpyAsync");
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer f.y@A.g0 -> f.y@A.cpu (pcie)
     items.copy(no_overlap::transfer_f_y_A_cpu, d2h_, f_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
                f_y_A_g0_view_.at(dfg::slot(c, 0, 1)));
@@ -114,8 +111,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                       "cudaMemcpyAsync");
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -91,44 +91,45 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-      net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
-                 s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer f.y@B.cpu -> f.y@A.cpu (net: send to host A, tag 1)
-    items.post(overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*f_y_A_cpu_send_, overlap::transfer_f_y_A_cpu, j,
-                 f_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
-      f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
-                   f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
-                   f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::copy_f_state_delay_B_cpu, [&] {  // delay f.state.delay@B.cpu <- f.next@B.cpu
-      std::memcpy(f_state_delay_B_cpu_view_.at(dfg::slot(c, 0, 1)),
-                  f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
+                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer f.y@B.cpu -> f.y@A.cpu (net: send to host A, tag 1)
+        items.post(overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*f_y_A_cpu_send_, overlap::transfer_f_y_A_cpu, j,
+                     f_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
+          f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                       j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                             : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                       f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
+                       f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(
+            overlap::copy_f_state_delay_B_cpu, [&] {  // delay f.state.delay@B.cpu <- f.next@B.cpu
+              std::memcpy(f_state_delay_B_cpu_view_.at(dfg::slot(c, 0, 1)),
+                          f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
+            });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 2)
     items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_recv_, no_overlap::transfer_s_x_B_cpu, j,
@@ -154,8 +155,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       std::memcpy(f_state_delay_B_cpu_view_.at(dfg::slot(c, 0, 1)),
                   f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

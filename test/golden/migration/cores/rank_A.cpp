@@ -51,24 +51,20 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes g (Scale), a (Accumulate).
@@ -104,8 +100,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -125,14 +120,12 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -152,8 +145,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c2: nodes a (Accumulate), g (Scale).
@@ -189,8 +181,7 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(overlap::m1_fire_a, j))
         run_.handoffs[0].restore(a_node_.actor, j);  // its state
@@ -220,14 +211,12 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(no_overlap::m1_fire_a, j))
         run_.handoffs[0].restore(a_node_.actor, j);  // its state
@@ -257,8 +246,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c3: nodes k (Check), g (Scale), a (Accumulate).
@@ -298,8 +286,7 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
 
 void Worker_A_c3::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
       if (items.resumes(overlap::m3_fire_a, j))
         run_.handoffs[0].restore(a_node_.actor, j);  // its state
@@ -324,14 +311,12 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
       if (items.resumes(no_overlap::m3_fire_a, j))
         run_.handoffs[0].restore(a_node_.actor, j);  // its state
@@ -356,8 +341,7 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -57,8 +57,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
@@ -68,14 +67,12 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c0
       k_node_.fire(j, a_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -86,8 +83,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c0
       k_node_.fire(j, a_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes a (Accumulate), g (Scale).
@@ -134,8 +130,7 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, buf_g_x_delay_A_c1_m0.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    buf_g_y_A_c1_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
@@ -156,8 +151,7 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
       a_node_.fire(j, buf_g_y_A_c1.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    buf_a_y_A_c1.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
@@ -168,8 +162,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, buf_s_x_A_c0_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),
@@ -187,8 +180,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
       a_node_.fire(j, buf_g_y_A_c1.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    buf_a_y_A_c1.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

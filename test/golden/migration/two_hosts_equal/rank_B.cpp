@@ -94,49 +94,50 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_g_y_B_cpu_m0 = run_.memory.B_cpu[3];  // buffer g.y@B.cpu, depth 1
   const dfg::SlotView& buf_s_x_B_cpu_m0 = run_.memory.B_cpu[2];  // buffer s.x@B.cpu, depth 2
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 2)
-    items.post(overlap::m0_transfer_s_x_B_cpu, [&](std::int64_t j) {
-      net_.start(*s_x_B_cpu_m0_recv_, overlap::m0_transfer_s_x_B_cpu, j,
-                 buf_s_x_B_cpu_m0.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
-      g_node_.fire(j, buf_s_x_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   buf_g_y_B_cpu_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
-      a_node_.fire(j, buf_g_y_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 0, 1)),
-                   buf_a_y_B_cpu_m0.as<std::int64_t>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j, buf_a_y_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
-                 buf_g_y_B_cpu.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
-      a_node_.fire(j, buf_g_y_B_cpu.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   buf_a_y_B_cpu.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j, buf_a_y_B_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 2)
+        items.post(overlap::m0_transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_m0_recv_, overlap::m0_transfer_s_x_B_cpu, j,
+                     buf_s_x_B_cpu_m0.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
+          g_node_.fire(j, buf_s_x_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                       buf_g_y_B_cpu_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
+          a_node_.fire(j, buf_g_y_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 0, 1)),
+                       buf_a_y_B_cpu_m0.as<std::int64_t>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
+          k_node_.fire(j, buf_a_y_B_cpu_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
+                     buf_g_y_B_cpu.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
+          a_node_.fire(j, buf_g_y_B_cpu.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                       buf_a_y_B_cpu.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
+          k_node_.fire(j, buf_a_y_B_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
@@ -145,8 +146,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_g_y_B_cpu_m0 = run_.memory.B_cpu[3];  // buffer g.y@B.cpu, depth 1
   const dfg::SlotView& buf_s_x_B_cpu_m0 = run_.memory.B_cpu[2];  // buffer s.x@B.cpu, depth 1
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 3)
     items.post(no_overlap::m0_transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_m0_recv_, no_overlap::m0_transfer_s_x_B_cpu, j,
@@ -175,8 +175,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
       k_node_.fire(j, buf_a_y_B_cpu.as<const std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

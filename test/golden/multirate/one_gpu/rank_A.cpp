@@ -52,8 +52,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
@@ -62,14 +61,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each
@@ -79,8 +76,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

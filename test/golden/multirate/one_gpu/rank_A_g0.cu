@@ -82,8 +82,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
     items.copy(overlap::transfer_m_y_A_cpu, d2h_, m_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
                m_y_A_g0_view_.at(dfg::slot(c, 1, 2)));
@@ -115,14 +114,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                           m_node_.part(2, k, m_y_A_g0_view_.as<float>(dfg::slot(c, 0, 2))));
       }
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
     items.copy(no_overlap::transfer_m_y_A_cpu, d2h_, m_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
                m_y_A_g0_view_.at(dfg::slot(c, 0, 1)));
@@ -157,8 +154,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
       }
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

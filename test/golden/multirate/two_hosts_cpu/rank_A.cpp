@@ -90,49 +90,50 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer b.high@A.cpu -> b.high@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
-      net_.start(*b_high_B_cpu_send_, overlap::transfer_b_high_B_cpu, j,
-                 b_high_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    // transfer b.low@A.cpu -> b.low@B.cpu (net: send to host B, tag 1)
-    items.post(overlap::transfer_b_low_B_cpu, [&](std::int64_t j) {
-      net_.start(*b_low_B_cpu_send_, overlap::transfer_b_low_B_cpu, j,
-                 b_low_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
-        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
-      }
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
-      d_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 2)),
-                   d_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_b, [&](std::int64_t j) {  // node b (Bank) @ A.cpu
-      b_node_.fire(j, d_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   b_low_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
-                   b_high_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer b.high@A.cpu -> b.high@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
+          net_.start(*b_high_B_cpu_send_, overlap::transfer_b_high_B_cpu, j,
+                     b_high_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer b.low@A.cpu -> b.low@B.cpu (net: send to host B, tag 1)
+        items.post(overlap::transfer_b_low_B_cpu, [&](std::int64_t j) {
+          net_.start(*b_low_B_cpu_send_, overlap::transfer_b_low_B_cpu, j,
+                     b_low_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+          for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
+            s_node_.fire_part(j, k,
+                              s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
+          }
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
+          d_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 2)),
+                       d_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_b, [&](std::int64_t j) {  // node b (Bank) @ A.cpu
+          b_node_.fire(j, d_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
+                       b_low_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
+                       b_high_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer b.high@A.cpu -> b.high@B.cpu (net: send to host B, tag 2)
     items.post(no_overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
       net_.start(*b_high_B_cpu_send_, no_overlap::transfer_b_high_B_cpu, j,
@@ -160,8 +161,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                    b_low_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                    b_high_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -96,55 +96,55 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer b.high@A.cpu -> b.high@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
-      net_.start(*b_high_B_cpu_recv_, overlap::transfer_b_high_B_cpu, j,
-                 b_high_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer b.low@A.cpu -> b.low@B.cpu (net: receive from host A, tag 1)
-    items.post(overlap::transfer_b_low_B_cpu, [&](std::int64_t j) {
-      net_.start(*b_low_B_cpu_recv_, overlap::transfer_b_low_B_cpu, j,
-                 b_low_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_ul, [&](std::int64_t j) {  // node ul (Interpolate) @ B.cpu
-      ul_node_.fire(j, b_low_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    ul_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_uh, [&](std::int64_t j) {  // node uh (Interpolate) @ B.cpu
-      uh_node_.fire(j, b_high_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    uh_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
-      for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
-        m_node_.fire_part(j, k,
-                          m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-                          m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2))),
-                          m_node_.part(2, k, m_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2))));
-      }
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j, m_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer b.high@A.cpu -> b.high@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
+          net_.start(*b_high_B_cpu_recv_, overlap::transfer_b_high_B_cpu, j,
+                     b_high_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer b.low@A.cpu -> b.low@B.cpu (net: receive from host A, tag 1)
+        items.post(overlap::transfer_b_low_B_cpu, [&](std::int64_t j) {
+          net_.start(*b_low_B_cpu_recv_, overlap::transfer_b_low_B_cpu, j,
+                     b_low_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_ul, [&](std::int64_t j) {  // node ul (Interpolate) @ B.cpu
+          ul_node_.fire(j, b_low_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        ul_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_uh, [&](std::int64_t j) {  // node uh (Interpolate) @ B.cpu
+          uh_node_.fire(j, b_high_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        uh_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ B.cpu
+          for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
+            m_node_.fire_part(
+                j, k, m_node_.part(0, k, ul_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
+                m_node_.part(1, k, uh_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2))),
+                m_node_.part(2, k, m_y_B_cpu_view_.as<float>(dfg::slot(c, 1, 2))));
+          }
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
+          k_node_.fire(j, m_y_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer b.high@A.cpu -> b.high@B.cpu (net: receive from host A, tag 2)
     items.post(no_overlap::transfer_b_high_B_cpu, [&](std::int64_t j) {
       net_.start(*b_high_B_cpu_recv_, no_overlap::transfer_b_high_B_cpu, j,
@@ -177,8 +177,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
       k_node_.fire(j, m_y_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -53,27 +53,23 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.c0
       i2_node_.fire(j, i1_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i2_b_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                     // the end of transfer step 0
     items.run(no_overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ A.c0
       i2_node_.fire(j, i1_b_A_c0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes p (Producer).
@@ -98,25 +94,21 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.c1
       p_node_.fire(j, p_m_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.c1
       p_node_.fire(j, p_m_A_c1_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c2: nodes c (Consumer).
@@ -140,25 +132,21 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 
 void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.c2
       c_node_.fire(j, i2_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.c2
       c_node_.fire(j, i2_b_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

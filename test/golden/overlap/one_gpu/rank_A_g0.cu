@@ -59,8 +59,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i2.b@A.g0 -> i2.b@A.cpu (pcie)
     items.copy(overlap::transfer_i2_b_A_cpu, d2h_, i2_b_A_cpu_view_.at(dfg::slot(c, 0, 2)),
                i2_b_A_g0_view_.at(dfg::slot(c, 1, 2)));
@@ -75,14 +74,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       i2_node_.fire(j, i1_b_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i2.b@A.g0 -> i2.b@A.cpu (pcie)
     items.copy(no_overlap::transfer_i2_b_A_cpu, d2h_, i2_b_A_cpu_view_.at(dfg::slot(c, 0, 1)),
                i2_b_A_g0_view_.at(dfg::slot(c, 0, 1)));
@@ -100,8 +97,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                     i2_b_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -49,8 +49,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_},
                       {{compute_, h2d_, 1}, {h2d_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     items.copy(overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 2)),
                p_m_A_cpu_view_.at(dfg::slot(c, 1, 2)));
@@ -58,14 +57,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     items.copy(no_overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 1)),
                p_m_A_cpu_view_.at(dfg::slot(c, 0, 1)));
@@ -76,8 +73,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -54,8 +54,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
       {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1}, {peer_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
     items.copy_peer(overlap::transfer_i1_b_A_g1, peer_, i1_b_A_g1_view_.at(dfg::slot(c, 0, 2)), 1,
                     i1_b_A_g0_view_.at(dfg::slot(c, 1, 2)), 0);
@@ -66,14 +65,12 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
       i2_node_.fire(j, i1_b_A_g1_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i2_b_A_g1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g1, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
     items.copy_peer(no_overlap::transfer_i1_b_A_g1, peer_, i1_b_A_g1_view_.at(dfg::slot(c, 0, 1)),
                     1, i1_b_A_g0_view_.at(dfg::slot(c, 0, 1)), 0);
@@ -87,8 +84,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
                     i2_b_A_g1_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, d2h_, peer_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

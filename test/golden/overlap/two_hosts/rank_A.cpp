@@ -70,31 +70,31 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
-      net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j,
-                 i1_b_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
-      p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
+          net_.start(*i1_b_B_cpu_send_, overlap::transfer_i1_b_B_cpu, j,
+                     i1_b_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+          p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();  // the end of transfer step 0
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: send to host B, tag 1)
     items.post(no_overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
@@ -108,8 +108,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
       p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

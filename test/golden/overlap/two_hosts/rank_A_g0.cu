@@ -53,27 +53,27 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
-    items.copy(overlap::transfer_i1_b_A_cpu, d2h_, i1_b_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-               i1_b_A_g0_view_.at(dfg::slot(c, 1, 2)));
-    // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
-    items.copy(overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 2)),
-               p_m_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) {  // node i1 (Inc) @ A.g0
-      i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer i1.b@A.g0 -> i1.b@A.cpu (pcie)
+        items.copy(overlap::transfer_i1_b_A_cpu, d2h_, i1_b_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+                   i1_b_A_g0_view_.at(dfg::slot(c, 1, 2)));
+        // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
+        items.copy(overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 2)),
+                   p_m_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) {  // node i1 (Inc) @ A.g0
+          i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
     dfg::synchronize(h2d_, d2h_);
@@ -91,8 +91,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

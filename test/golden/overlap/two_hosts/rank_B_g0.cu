@@ -53,27 +53,27 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_B_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer i1.b@B.cpu -> i1.b@B.g0 (pcie)
-    items.copy(overlap::transfer_i1_b_B_g0, h2d_, i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)),
-               i1_b_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
-    items.copy(overlap::transfer_i2_b_B_cpu, d2h_, i2_b_B_cpu_view_.at(dfg::slot(c, 0, 2)),
-               i2_b_B_g0_view_.at(dfg::slot(c, 1, 2)));
-    items.fire(overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ B.g0
-      i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer i1.b@B.cpu -> i1.b@B.g0 (pcie)
+        items.copy(overlap::transfer_i1_b_B_g0, h2d_, i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)),
+                   i1_b_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
+        items.copy(overlap::transfer_i2_b_B_cpu, d2h_, i2_b_B_cpu_view_.at(dfg::slot(c, 0, 2)),
+                   i2_b_B_g0_view_.at(dfg::slot(c, 1, 2)));
+        items.fire(overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ B.g0
+          i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i1.b@B.cpu -> i1.b@B.g0 (pcie)
     items.copy(no_overlap::transfer_i1_b_B_g0, h2d_, i1_b_B_g0_view_.at(dfg::slot(c, 0, 1)),
                i1_b_B_cpu_view_.at(dfg::slot(c, 0, 1)));
@@ -91,8 +91,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
                     i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -75,36 +75,36 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
-      net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j,
-                 i1_b_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ B.cpu
-      i2_node_.fire(j, i1_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    i2_b_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
-      c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
+          net_.start(*i1_b_B_cpu_recv_, overlap::transfer_i1_b_B_cpu, j,
+                     i1_b_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_i2, [&](std::int64_t j) {  // node i2 (Inc) @ B.cpu
+          i2_node_.fire(j, i1_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
+                        i2_b_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+          c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i1.b@A.cpu -> i1.b@B.cpu (net: receive from host A, tag 1)
     items.post(no_overlap::transfer_i1_b_B_cpu, [&](std::int64_t j) {
       net_.start(*i1_b_B_cpu_recv_, no_overlap::transfer_i1_b_B_cpu, j,
@@ -120,8 +120,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
       c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -74,31 +74,31 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 0)
-    items.post(overlap::transfer_i1_b_B_g0, [&](std::int64_t j) {
-      net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j,
-                 i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
-      c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 0)
+        items.post(overlap::transfer_i1_b_B_g0, [&](std::int64_t j) {
+          net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j,
+                     i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+          c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer i1.b@A.g0 -> i1.b@B.g0 (gpudirect: receive from host A, tag 1)
     items.post(no_overlap::transfer_i1_b_B_g0, [&](std::int64_t j) {
       net_.start(*i1_b_B_g0_recv_, no_overlap::transfer_i1_b_B_g0, j,
@@ -110,8 +110,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
       c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -56,8 +56,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
                                                              elements_Packet(run_.params), "out"));
@@ -69,14 +68,12 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
                          m_out_A_c0_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_out_A_c0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
                                                              elements_Packet(run_.params), "out"));
@@ -88,8 +85,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
                          m_out_A_c0_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes e (Encode), d (Decode), k (Check).
@@ -122,8 +118,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.c1
       e_node_.at(j);
       e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(
@@ -142,14 +137,12 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
       k_node_.fire(j, d_out_A_c1_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.c1
       e_node_.at(j);
       e_node_.actor.fire(m_out_A_c0_view_.bounded<const std::uint8_t>(
@@ -168,8 +161,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
       k_node_.fire(j, d_out_A_c1_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

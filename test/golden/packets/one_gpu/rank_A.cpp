@@ -64,8 +64,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
                                                               elements_Packet(run_.params), "out"));
@@ -88,14 +87,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
@@ -119,8 +116,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -55,8 +55,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer m.out@A.g0 -> m.out@A.cpu (pcie)
     items.copy(overlap::transfer_m_out_A_cpu, d2h_, m_out_A_cpu_view_.token(dfg::slot(c, 0, 2)),
                m_out_A_g0_view_.token(dfg::slot(c, 1, 2)));
@@ -70,14 +69,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                    m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
                                                           elements_Packet(run_.params), "out"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer m.out@A.g0 -> m.out@A.cpu (pcie)
     items.copy(no_overlap::transfer_m_out_A_cpu, d2h_, m_out_A_cpu_view_.token(dfg::slot(c, 0, 1)),
                m_out_A_g0_view_.token(dfg::slot(c, 0, 1)));
@@ -94,8 +91,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                                                           elements_Packet(run_.params), "out"));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -83,48 +83,48 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer e.out@A.cpu -> e.out@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
-      net_.start(*e_out_B_cpu_send_, overlap::transfer_e_out_B_cpu, j,
-                 e_out_A_cpu_view_.token(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
-                                                              elements_Packet(run_.params), "out"));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.cpu
-      m_node_.at(j);
-      m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(
-                             dfg::slot(c, 0, 2), elements_Packet(run_.params), "in"),
-                         m_out_A_cpu_view_.bounded<std::uint8_t>(
-                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
-      e_node_.at(j);
-      e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
-                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
-                         e_out_A_cpu_view_.bounded<std::uint8_t>(
-                             dfg::slot(c, 0, 2), elements_Coded(run_.params), "out"));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer e.out@A.cpu -> e.out@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
+          net_.start(*e_out_B_cpu_send_, overlap::transfer_e_out_B_cpu, j,
+                     e_out_A_cpu_view_.token(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+          s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(
+                              dfg::slot(c, 0, 2), elements_Packet(run_.params), "out"));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Mask) @ A.cpu
+          m_node_.at(j);
+          m_node_.actor.fire(s_out_A_cpu_view_.bounded<const std::uint8_t>(
+                                 dfg::slot(c, 0, 2), elements_Packet(run_.params), "in"),
+                             m_out_A_cpu_view_.bounded<std::uint8_t>(
+                                 dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
+          e_node_.at(j);
+          e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
+                                 dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
+                             e_out_A_cpu_view_.bounded<std::uint8_t>(
+                                 dfg::slot(c, 0, 2), elements_Coded(run_.params), "out"));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer e.out@A.cpu -> e.out@B.cpu (net: send to host B, tag 1)
     items.post(no_overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
       net_.start(*e_out_B_cpu_send_, no_overlap::transfer_e_out_B_cpu, j,
@@ -151,8 +151,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                          e_out_A_cpu_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

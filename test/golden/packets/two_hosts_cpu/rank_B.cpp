@@ -74,40 +74,40 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer e.out@A.cpu -> e.out@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
-      net_.start(*e_out_B_cpu_recv_, overlap::transfer_e_out_B_cpu, j,
-                 e_out_B_cpu_view_.token(dfg::slot(c, 0, 2)));
-    });
-    items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ B.cpu
-      d_node_.at(j);
-      d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(
-                             dfg::slot(c, 1, 2), elements_Coded(run_.params), "in"),
-                         d_out_B_cpu_view_.bounded<std::uint8_t>(
-                             dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
-      k_node_.fire(j, d_out_B_cpu_view_.bounded<const std::uint8_t>(
-                          dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer e.out@A.cpu -> e.out@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
+          net_.start(*e_out_B_cpu_recv_, overlap::transfer_e_out_B_cpu, j,
+                     e_out_B_cpu_view_.token(dfg::slot(c, 0, 2)));
+        });
+        items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ B.cpu
+          d_node_.at(j);
+          d_node_.actor.fire(e_out_B_cpu_view_.bounded<const std::uint8_t>(
+                                 dfg::slot(c, 1, 2), elements_Coded(run_.params), "in"),
+                             d_out_B_cpu_view_.bounded<std::uint8_t>(
+                                 dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ B.cpu
+          k_node_.fire(j, d_out_B_cpu_view_.bounded<const std::uint8_t>(
+                              dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer e.out@A.cpu -> e.out@B.cpu (net: receive from host A, tag 1)
     items.post(no_overlap::transfer_e_out_B_cpu, [&](std::int64_t j) {
       net_.start(*e_out_B_cpu_recv_, no_overlap::transfer_e_out_B_cpu, j,
@@ -127,8 +127,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       k_node_.fire(j, d_out_B_cpu_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -58,22 +58,19 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
       camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
       show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                         // the end of transfer step 0
     items.run(no_overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
       camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
@@ -81,8 +78,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
       show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

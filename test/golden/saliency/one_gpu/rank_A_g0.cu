@@ -80,8 +80,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer camera.frame@A.cpu -> camera.frame@A.g0 (pcie)
     items.copy(overlap::transfer_camera_frame_A_g0, h2d_,
                camera_frame_A_g0_view_.at(dfg::slot(c, 0, 2)),
@@ -111,14 +110,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                       inter_stats_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                       norm_saliency_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer camera.frame@A.cpu -> camera.frame@A.g0 (pcie)
     items.copy(no_overlap::transfer_camera_frame_A_g0, h2d_,
                camera_frame_A_g0_view_.at(dfg::slot(c, 0, 1)),
@@ -152,8 +149,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                       norm_saliency_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -69,8 +69,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 0)
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_},
                       {{compute_, h2d_, 1}, {h2d_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer camera.frame@A.cpu -> camera.frame@A.g0 (pcie)
     items.copy(overlap::transfer_camera_frame_A_g0, h2d_,
                camera_frame_A_g0_view_.at(dfg::slot(c, 0, 2)),
@@ -90,14 +89,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                        inter_energy_A_g0_view_.as<float>(dfg::slot(c, 0, 2)),
                        inter_stats_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer camera.frame@A.cpu -> camera.frame@A.g0 (pcie)
     items.copy(no_overlap::transfer_camera_frame_A_g0, h2d_,
                camera_frame_A_g0_view_.at(dfg::slot(c, 0, 1)),
@@ -121,8 +118,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                        inter_stats_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

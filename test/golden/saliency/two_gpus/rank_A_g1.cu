@@ -62,8 +62,7 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
       {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1}, {peer_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer inter.energy@A.g0 -> inter.energy@A.g1 (nvlink)
     items.copy_peer(overlap::transfer_inter_energy_A_g1, peer_,
                     inter_energy_A_g1_view_.at(dfg::slot(c, 0, 2)), 1,
@@ -82,14 +81,12 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
                       inter_stats_A_g1_view_.as<const float>(dfg::slot(c, 1, 2)),
                       norm_saliency_A_g1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g1, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer inter.energy@A.g0 -> inter.energy@A.g1 (nvlink)
     items.copy_peer(no_overlap::transfer_inter_energy_A_g1, peer_,
                     inter_energy_A_g1_view_.at(dfg::slot(c, 0, 1)), 1,
@@ -111,8 +108,7 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
                       norm_saliency_A_g1_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, d2h_, peer_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

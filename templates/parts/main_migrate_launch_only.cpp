@@ -1,0 +1,1 @@
+!flags.options.migrate_control.empty()

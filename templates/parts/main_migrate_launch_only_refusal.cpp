@@ -1,0 +1,1 @@
+error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)

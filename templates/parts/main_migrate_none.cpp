@@ -1,0 +1,1 @@
+!flags.options.migrations.empty()

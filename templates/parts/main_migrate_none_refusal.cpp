@@ -1,0 +1,1 @@
+error: --migrate: this program has no alternative mappings

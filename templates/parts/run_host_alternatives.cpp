@@ -1,0 +1,1 @@
+, app::overlap::kAlternatives, app::no_overlap::kAlternatives

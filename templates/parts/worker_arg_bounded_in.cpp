@@ -1,0 +1,1 @@
+$view$.bounded<const $elem$>($slot$, elements_$type$(run_.params), "$port$")

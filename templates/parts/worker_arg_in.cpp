@@ -1,0 +1,1 @@
+$view$.as<const $elem$>($slot$)

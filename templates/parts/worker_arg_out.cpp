@@ -1,0 +1,1 @@
+$view$.as<$elem$>($slot$)

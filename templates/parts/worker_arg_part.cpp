@@ -1,0 +1,1 @@
+$m$.part($port$, k, $arg$)

@@ -1,0 +1,1 @@
+dfg::CpuWorker<Run, $storage$>

@@ -1,0 +1,5 @@
+if (run.overlap) {
+  $overlap$
+} else {
+  $no_overlap$
+}

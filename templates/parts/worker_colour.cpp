@@ -1,0 +1,1 @@
+storage_.emplace_back($dev$"$name$", $bytes$, $slots$$lengths$);  // colour $index$

@@ -1,0 +1,2 @@
+// $comment$
+items.copy($entry$, $stream$, $dst$, $src$);

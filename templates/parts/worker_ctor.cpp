@@ -1,0 +1,4 @@
+$cls$::$cls$(Run& run$mpi$) : $init$ {
+  $body$
+}
+

@@ -1,0 +1,1 @@
+explicit $cls$(Run& run)

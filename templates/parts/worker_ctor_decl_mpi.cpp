@@ -1,0 +1,1 @@
+$cls$(Run& run, dfg::mpi::Session& mpi)

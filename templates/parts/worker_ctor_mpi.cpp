@@ -1,0 +1,1 @@
+, dfg::mpi::Session& mpi

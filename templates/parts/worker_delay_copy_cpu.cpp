@@ -1,0 +1,1 @@
+std::memcpy($dst$, $src$, bytes_$type$(run_.params));

@@ -1,0 +1,1 @@
+dfg::DeviceGuard device($d$);

@@ -1,0 +1,1 @@
+elements_$type$(params)

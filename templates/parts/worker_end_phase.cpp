@@ -1,0 +1,1 @@
+run_.end_phase();  // the end of transfer step $phase$

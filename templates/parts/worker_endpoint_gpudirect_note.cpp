@@ -1,0 +1,1 @@
+, $dir$ the memory of $pe$ (gpudirect)

@@ -1,0 +1,1 @@
+std::optional<dfg::mpi::$type$> $m$;

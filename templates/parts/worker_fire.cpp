@@ -1,0 +1,2 @@
+$m$.at(j);
+$m$.actor.fire($args$);

@@ -1,0 +1,1 @@
+$m$.fire(j, $args$);

@@ -1,0 +1,2 @@
+$m$.at(j, k);
+$m$.actor.fire($args$);

@@ -1,0 +1,1 @@
+$m$.fire_part(j, k, $args$);

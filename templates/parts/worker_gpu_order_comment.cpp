@@ -1,0 +1,1 @@
+//   $stream$ in cycle c after $after$ in cycle c - $cycles$ ($colour$)

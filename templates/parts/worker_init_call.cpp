@@ -1,0 +1,1 @@
+$m$.actor.init($ctx$);

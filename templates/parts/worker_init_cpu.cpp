@@ -1,0 +1,1 @@
+CpuWorker(run)

@@ -1,0 +1,1 @@
+GpuWorker(run, kPe_$pe$, $device$, {$tracks$})

@@ -1,0 +1,1 @@
+$m$(mpi, $device$, "$pe$")

@@ -1,0 +1,1 @@
+net_(run.probes, $capacity$)

@@ -1,0 +1,1 @@
+ranks_(mpi)

@@ -1,0 +1,1 @@
+$m$ = dfg::$type$($dev$"$name$", bytes_$t$(params), $d$);

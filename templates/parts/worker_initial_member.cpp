@@ -1,0 +1,1 @@
+dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)

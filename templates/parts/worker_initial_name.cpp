@@ -1,0 +1,1 @@
+$node$.$port$ initial tokens

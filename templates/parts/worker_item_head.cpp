@@ -1,0 +1,1 @@
+items.$how$($entry$, $stream$[&]$j$ {

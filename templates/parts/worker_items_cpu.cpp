@@ -1,0 +1,1 @@
+dfg::Items items(run_, where, kPe_$pe$);

@@ -1,0 +1,1 @@
+dfg::GpuItems items(run_, where, kPe_$pe$, probes_);

@@ -1,0 +1,11 @@
+void $cls$::$fn$(dfg::Where& where) {
+  $items$
+  items.cycles(
+      [&](std::int64_t c) {
+        $steps$
+      },
+      [&] {
+        $between$
+      });
+}
+

@@ -1,0 +1,2 @@
+where.clear();
+net_.wait();

@@ -1,0 +1,2 @@
+where.clear();
+net_.wait();  // this cycle's host-to-host transfers

@@ -1,0 +1,1 @@
+$label$ ($link$: receive from host $peer$, tag $tag$)

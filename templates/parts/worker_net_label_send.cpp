@@ -1,0 +1,1 @@
+$label$ ($link$: send to host $peer$, tag $tag$)

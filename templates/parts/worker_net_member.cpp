@@ -1,0 +1,1 @@
+dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle

@@ -1,0 +1,1 @@
+net_.poll();  // progress the host-to-host transfers

@@ -1,0 +1,1 @@
+net_.start(*$m$, $entry$, j, $at$);

@@ -1,0 +1,1 @@
+no node; its storage and transfers

@@ -1,0 +1,1 @@
+$name$, migration $alternative$'s instance

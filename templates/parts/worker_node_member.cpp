@@ -1,0 +1,1 @@
+dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)

@@ -1,0 +1,1 @@
+$m$.actor.$param$ = $value$;

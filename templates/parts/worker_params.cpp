@@ -1,0 +1,1 @@
+const Params& params = run.params;

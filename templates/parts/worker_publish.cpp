@@ -1,0 +1,1 @@
+run.publish(kPe_$pe$, storage_, run.memory.$pe$);

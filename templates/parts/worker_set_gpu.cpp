@@ -1,0 +1,1 @@
+$m$.set_gpu(compute_, $d$);

@@ -1,0 +1,1 @@
+$m$.set_up(run.runtime_params, {$elements$});

@@ -1,0 +1,1 @@
+dfg::slot(c, $lag$, $slots$)

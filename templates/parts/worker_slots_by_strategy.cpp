@@ -1,0 +1,1 @@
+run.overlap ? $overlap$ : $no_overlap$

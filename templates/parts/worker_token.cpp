@@ -1,0 +1,1 @@
+$view$.token($slot$)

@@ -1,0 +1,1 @@
+kTrack_$pe$_$stream$

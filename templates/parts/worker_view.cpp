@@ -1,0 +1,1 @@
+const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$

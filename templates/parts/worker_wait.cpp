@@ -1,0 +1,1 @@
+dfg::synchronize($streams$);
