@@ -31,8 +31,12 @@
 #               the shorter one again with --short-path=pause, built with g++ -Werror, mpiexec -n 2,
 #               2,000 iterations with the move at launch (--migrate g:PE@700) and without, both
 #               strategies and sync modes: the checker sees every iteration once, in order, equal
-#               to the sequential reference; a bad --migrate and --migrate-control are refused on
-#               every rank, exit 1, the message printed exactly once
+#               to the sequential reference; a bad --migrate is refused on every rank, exit 1, the
+#               message printed exactly once; two_hosts_state.dfg (the running sum, whose state
+#               moves with it, between the ranks): at launch in both strategies and sync modes,
+#               and live (--migrate-control, --sync=barrier) back and forth over 20,000
+#               iterations, at least 10 moves, the sums equal to the unmigrated reference, and
+#               malformed or impossible lines refused once each
 #   packets     samples/packets/two_hosts_cpu.dfg (run-length coded packets of a bounded type, each
 #               crossing to host B as its used bytes, received at the capacity) built with g++
 #               -Werror, mpiexec -n 2, both strategies and sync modes, the checker on host B
@@ -196,9 +200,42 @@ EOF
     expect_failure bad_migrate 1 20 \
       "error: --migrate g:B.g0@5: B.g0 is not an alternative of node 'g' (its alternatives: B.cpu)" \
       -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate g:B.g0@5
-    expect_failure live_migrate 1 20 \
-      "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)" \
-      -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate-control "$work/control"
+    # The running sum moves between the ranks with its state: at launch in every mode, and live,
+    # back and forth, the ranks agreeing on each move's iteration.
+    build_cpu samples/migration/two_hosts_state.dfg "$work/state"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        for move in "" "--migrate a:A.cpu@700"; do
+          echo "== state: mpiexec -n 2 app --iterations 2000 $strategy --sync=$sync $move"
+          timeout 120 "$mpiexec" -n 2 "$work/state/build/app" --iterations 2000 $strategy --sync=$sync $move \
+            >"$work/out.txt" || { cat "$work/out.txt"; fail "run state $strategy $sync $move"; }
+          grep -qx "check: 2000 iterations, each once and in order, equal to the sequential reference" \
+            "$work/out.txt" || fail "state: no check line: $(tail -3 "$work/out.txt")"
+        done
+      done
+    done
+    {
+      for i in $(seq 1 19); do
+        if ((i % 2)); then echo "a:A.cpu@$((i * 1000))"; else echo "a:B.cpu@$((i * 1000))"; fi
+      done
+      echo "bogus"
+      echo "g:A.cpu"
+      echo "a:A.cpu@@5"
+    } >"$work/control"
+    echo "== state: mpiexec -n 2 app --iterations 20000 --sync=barrier --migrate-control control"
+    timeout 120 "$mpiexec" -n 2 "$work/state/build/app" --iterations 20000 --sync=barrier \
+      --migrate-control "$work/control" >"$work/out.txt" 2>"$work/err.txt" ||
+      { cat "$work/out.txt" "$work/err.txt"; fail "live moves between the ranks"; }
+    cat "$work/err.txt"
+    grep -qx "check: 20000 iterations, each once and in order, equal to the sequential reference" \
+      "$work/out.txt" || fail "live state: no check line: $(tail -3 "$work/out.txt")"
+    moved=$(grep -c "node moved from iteration" "$work/err.txt" || true)
+    ((moved >= 10)) || fail "live state: $moved moves between the ranks, expected at least 10"
+    for line in "migrate: bogus: refused: expected NODE:PE or NODE:PE@ITERATION, got 'bogus'" \
+      "migrate: g:A.cpu: refused: no node 'g' has migration alternatives (those that do: a)" \
+      "migrate: a:A.cpu@@5: refused: expected NODE:PE@ITERATION, got 'a:A.cpu@@5'"; do
+      [[ $(grep -cxF "$line" "$work/err.txt") == 1 ]] || fail "live state: not once: $line"
+    done
     ;;
   multirate)
     build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"

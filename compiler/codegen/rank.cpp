@@ -52,6 +52,7 @@ std::string render_rank(const Model& m) {
     // header includes <mpi.h> (the formatter sorts the block).
     headers = {"dfg/mpi/abort.hpp", "dfg/mpi/barrier.hpp", "dfg/mpi/cycle_transfers.hpp"};
     if (m.has_gpudirect()) headers.push_back("dfg/mpi/gpudirect.hpp");
+    if (!m.migrations.empty()) headers.push_back("dfg/mpi/migration_link.hpp");
     headers.insert(headers.end(), {"dfg/mpi/session.hpp", "dfg/mpi/transfer.hpp"});
   }
   headers.push_back(m.has_gpu() ? "dfg/cuda/buffers.hpp" : "dfg/host_buffer.hpp");
@@ -64,7 +65,10 @@ std::string render_rank(const Model& m) {
                           {"cpu", m.pe(m.cpu()).name},
                           {"make_workers", makes},
                           {"ns", host_namespace(m)},
-                          {"check_migrations", migrates ? render_part("rank_check_migrations.cpp") : ""}}
+                          {"check_migrations", migrates ? render_part("rank_check_migrations.cpp") : ""},
+                          {"migration_link", migrates ? render_part("rank_migration_link.cpp") : ""},
+                          {"link_capture", migrates ? ", &link" : ""},
+                          {"cycles", migrates ? "[&] {\n      cycles();\n      link.close();\n    }" : "cycles"}}
           : Printer::Vars{{"host", m.host_name},
                           {"make_workers", makes},
                           {"main_alternatives",
@@ -95,7 +99,8 @@ std::string render_rank(const Model& m) {
                           {"worker", workers},
                           {"run_host", run_host},
                           {"alternatives", migrates ? ",\n                         overlap::kAlternatives, "
-                                                      "no_overlap::kAlternatives, kStateHandoffs"
+                                                      "no_overlap::kAlternatives, kStateHandoffs" +
+                                                          std::string(mpi ? ", true" : "")
                                                     : ""}});
 }
 
@@ -150,12 +155,7 @@ std::string render_main(std::span<const Model> hosts) {
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
-       {"migrate_flag",
-        first.migrations.empty() ? "!flags.options.migrations.empty()" : "!flags.options.migrate_control.empty()"},
-       {"migrate_refusal", first.migrations.empty()
-                               ? "error: --migrate: this program has no alternative mappings"
-                               : "error: --migrate-control: a program on several hosts moves its nodes at launch "
-                                 "only (--migrate)"},
+       {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations.cpp") : ""},
        {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""}});
 }
 

@@ -698,6 +698,13 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         }
     next_tag = most;
   }
+  // On several hosts, the tags of run-time migration follow: the ranks' agreement on a live
+  // move, then the state of each alternative that moves its node between hosts.
+  if (!alts.empty() && program.arch.hosts.size() > 1) {
+    h.control_tag = next_tag++;
+    for (PlanMigration& pm : h.migrations)
+      if (program.arch.pes[pm.from].host != program.arch.pes[pm.to].host) pm.state_tag = next_tag++;
+  }
   for (ir::Strategy s : ir::kStrategies)
     for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
       if (tags[s][t] >= 0) {
@@ -853,6 +860,7 @@ std::string dump(const HostPlans& plans) {
     for (const NetTransfer& t : h.net_transfers)
       out += fmt::format("  net tag {} {} {} -> {}{}\n", t.tag, ir::to_string(t.strategy), t.from, t.to,
                          t.gpudirect ? " gpudirect" : "");
+    if (h.control_tag >= 0) out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
     for (const PlanNode& n : h.nodes) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor, h.pe(n.pe).name, n.class_name,
                          n.header);
@@ -914,8 +922,10 @@ std::string dump(const HostPlans& plans) {
           for (std::size_t i : list) names.push_back(sp.entries[i].ident);
           return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
         };
-        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}\n", a, m.node_name, h.pe(m.from).name,
+        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name, h.pe(m.from).name,
                            h.pe(m.to).name, sw.delta, sw.reversible ? ", reversible" : "");
+        if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
+        out += "\n";
         out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));
         out += fmt::format("      starts at first cycle + j*: {}\n", idents(sw.start));
       }

@@ -227,6 +227,8 @@ struct PlanMigration {
   std::string node_name;
   ir::PeId from = 0, to = 0;
   ir::PerStrategy<PlanSwitch> sides;
+  /// Between two hosts: the MPI tag of the node's state when it moves (save/restore); -1 otherwise.
+  int state_tag = -1;
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -316,6 +318,9 @@ struct HostPlan {
   std::vector<PlanParam> params;  ///< every param of the spec, in spec order
   std::vector<PlanType> types;    ///< every token type, in spec order
   std::vector<NetTransfer> net_transfers;  ///< every host-to-host transfer of the program, by tag
+  /// On several hosts with migration alternatives: the MPI tag of the ranks' agreement on a live
+  /// move (after every transfer's); -1 otherwise.
+  int control_tag = -1;
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }

@@ -87,6 +87,9 @@ struct RunTables {
   /// The migration alternatives (dfg/migration.hpp), and the nodes whose state moves with them.
   std::span<const Alternative> overlap_alternatives = {}, no_overlap_alternatives = {};
   std::size_t state_handoffs = 0;
+  /// A host of a program on several hosts: the generated run_host starts the migrator with the
+  /// ranks' link (start_migrator), not the constructor.
+  bool several_hosts = false;
 };
 
 template <class Params, class Memory, std::size_t PeCount>
@@ -118,9 +121,18 @@ struct RunState {
       for (const char* pe : pe_names) stats->add_pe(pe);
     }
     register_entries(entries, params, probes, options.measures_items() ? stats.get() : nullptr);
-    migrator.start(options.migrate_control, windows);
+    if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
   }
   ~RunState() { migrator.stop(); }
+
+  /// A host of a program on several hosts: starts the migrator on host `host` with the ranks'
+  /// link (dfg::mpi::MigrationLink), which also carries the state of the nodes that move
+  /// between hosts. Before the workers start.
+  template <class Link>
+  void start_migrator(const std::string& file, Link& link, int host, std::size_t handoff_count) {
+    for (std::size_t i = 0; i < handoff_count; ++i) handoffs[i].connect(i, &link);
+    migrator.start(file, windows, {handoffs.get(), handoff_count}, host, file.empty() ? nullptr : &link);
+  }
   RunState(const RunState&) = delete;
   RunState& operator=(const RunState&) = delete;
 

@@ -249,7 +249,7 @@ TEST_CASE("compile writes the migration sections and the switch tables of the al
                     "    {\"i1\", \"A.g0\", \"A.cpu\", ") != std::string::npos);
 }
 
-TEST_CASE("compile warns where an actor's state cannot move with its node: between hosts",
+TEST_CASE("compile moves an actor's state between hosts: a state tag per alternative, no warning",
           "[driver][migrations]") {
   fs::path dir = fresh_dir("migrations_state");
   fs::create_directories(dir);
@@ -272,8 +272,19 @@ TEST_CASE("compile warns where an actor's state cannot move with its node: betwe
   Result r = run_dfgc({"compile", (dir / "state.dfg").string(), "-o", (dir / "gen").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.err.find("state.dfg:9:40: warning: the state of node 'a' (save/restore) does not move between "
-                   "hosts: on B.cpu a fresh instance takes over") != std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  Result plan = run_dfgc({"schedule", (dir / "state.dfg").string(), "--emit=plan"});
+  REQUIRE(plan.status == 0);
+  CHECK(plan.out.find("  control tag 2: the ranks' agreement on live moves\n") != std::string::npos);
+  CHECK(plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, reversible, state tag 3\n") !=
+        std::string::npos);
+  for (const char* rank : {"rank_A.cpp", "rank_B.cpp"}) {
+    std::ifstream in(dir / "gen" / rank);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(rank);
+    CHECK(text.find("run_.handoffs[0].save(") != std::string::npos);
+    CHECK(text.find("run_.handoffs[0].restore(") != std::string::npos);
+  }
 }
 
 TEST_CASE("--emit chooses what any command prints, running the stages it needs",
