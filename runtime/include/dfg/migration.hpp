@@ -77,6 +77,18 @@ struct Alternative {
   int state_tag = -1;
 };
 
+/// Keeps the ranks of a program on several hosts within a few cycles of each other while live
+/// moves may come (dfg::mpi::MigrationLink): a rank that a move leaves without host-to-host
+/// transfers would otherwise run ahead to the end of the run, and no move back could reach it.
+class CycleLeash {
+ public:
+  /// The host CPU worker, at the end of cycle c (every rank the same cycles).
+  virtual void end_cycle(std::int64_t c) = 0;
+
+ protected:
+  ~CycleLeash() = default;
+};
+
 /// How the ranks of a program on several hosts agree on a live move (dfg::mpi::MigrationLink).
 /// The coordinator (rank 0) reads --migrate-control and proposes each move; the other ranks
 /// serve: they prepare it on their windows (WindowTable::prepare) and answer, then make or drop

@@ -132,6 +132,7 @@ struct RunState {
   void start_migrator(const std::string& file, Link& link, int host, std::size_t handoff_count) {
     for (std::size_t i = 0; i < handoff_count; ++i) handoffs[i].connect(i, &link);
     migrator.start(file, windows, {handoffs.get(), handoff_count}, host, file.empty() ? nullptr : &link);
+    if (!file.empty()) leash = &link;
   }
   RunState(const RunState&) = delete;
   RunState& operator=(const RunState&) = delete;
@@ -149,6 +150,7 @@ struct RunState {
   /// overlap) waits at the barrier of all PEs.
   void end_cycle(int pe, std::int64_t c) {
     if (stats) stats->end_cycle(pe, c);
+    if (leash != nullptr && pe == 0) leash->end_cycle(c);
     if (overlap && !barrier_sync) {
       neighbours.finish(pe, c);
     } else {
@@ -195,6 +197,9 @@ struct RunState {
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;
   Migrator<Entry> migrator;  ///< --migrate, --migrate-control: the windows of the alternatives
+  /// Live moves on several hosts: keeps the ranks within a few cycles of each other (the first
+  /// PE, the host CPU worker, calls it at the end of each cycle).
+  CycleLeash* leash = nullptr;
   WindowTable windows;
   std::unique_ptr<StateHandoff[]> handoffs;  ///< per node whose state moves with it
   Tracer tracer;

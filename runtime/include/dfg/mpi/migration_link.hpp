@@ -21,6 +21,12 @@
 /// other rank, and the others wait for it: no receive is left posted when the comm thread ends.
 /// Without live moves (`live` false) close() only waits for the workers.
 ///
+/// The leash. With live moves, the host CPU worker of every rank meets the others at an
+/// MPI_Ibarrier (through the comm thread) every kLeashCycles cycles: a rank that a move left
+/// without host-to-host transfers stays within that many cycles of the others, so a move back
+/// to it can always be agreed on. Every rank runs the same cycles, so every rank calls it the
+/// same number of times.
+///
 /// Guarantees:
 /// - propose()/conclude() are called by rank 0's migrator thread, next()/answer() by the
 ///   others'; send()/receive() by the workers (one handoff by one worker at a time: a node moves
@@ -57,8 +63,12 @@
 
 namespace dfg::mpi {
 
-class MigrationLink final : public MoveLink, public StateTransport {
+class MigrationLink final : public MoveLink, public StateTransport, public CycleLeash {
  public:
+  /// With live moves, the ranks meet at a barrier every kLeashCycles cycles (end_cycle), fewer
+  /// than the proposals' lead (Migrator's kLinkMargin): no rank runs ahead of a move.
+  static constexpr std::int64_t kLeashCycles = 32;
+
   MigrationLink(const Session& session, const WindowTable& windows, int control_tag, std::size_t handoffs, bool live,
                 Abort& abort = process_abort())
       : session_(session),
@@ -71,6 +81,7 @@ class MigrationLink final : public MoveLink, public StateTransport {
         state_sends_(handoffs),
         state_receives_(handoffs) {
     for (auto& t : sends_) t.send = true;
+    leash_.comm = session.comm();
     for (auto* tasks : {&sends_, &receives_})
       for (ControlTask& t : *tasks) {
         t.comm = session.comm();
@@ -174,6 +185,12 @@ class MigrationLink final : public MoveLink, public StateTransport {
     state.write(t.bytes.data() + sizeof resumes, t.bytes.size() - sizeof resumes);
   }
 
+  void end_cycle(std::int64_t c) override {
+    if ((c + 1) % kLeashCycles != 0) return;
+    comm().submit(leash_);
+    comm().wait_until([&] { return leash_.done(); }, abort_);
+  }
+
   /// The host CPU worker, after its cycles and before the comm thread ends (see the file
   /// comment).
   void close() {
@@ -261,6 +278,19 @@ class MigrationLink final : public MoveLink, public StateTransport {
     }
   };
 
+  /// The ranks' barrier of the leash.
+  struct LeashTask final : CommTask {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Request request = MPI_REQUEST_NULL;
+
+    void post() override { check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier (migration leash)"); }
+    bool test() override {
+      int flag = 0;
+      check(MPI_Test(&request, &flag, MPI_STATUS_IGNORE), "MPI_Test (migration leash)");
+      return flag != 0;
+    }
+  };
+
   CommThread& comm() const { return session_.comm_thread(); }
 
   void wait_a_little() const {
@@ -306,6 +336,7 @@ class MigrationLink final : public MoveLink, public StateTransport {
   std::vector<ControlTask> sends_, receives_;  ///< per rank (a server uses its [0])
   std::vector<StateSend> state_sends_;
   std::vector<StateReceive> state_receives_;
+  LeashTask leash_;
   std::mutex mutex_;
   std::condition_variable idle_;
   bool proposing_ = false;  ///< rank 0: between propose() and conclude() (mutex_)
