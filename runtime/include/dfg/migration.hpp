@@ -198,6 +198,24 @@ class Migrator {
   Migrator& operator=(const Migrator&) = delete;
   ~Migrator() { stop(); }
 
+  /// The cycles a run of `iterations` needs when only the launch-time moves of `requests` can
+  /// happen: the last cycle of a base entry, or of a new-only entry of a chosen alternative, + 1.
+  static std::int64_t cycles_needed(std::span<const Entry> entries, std::span<const Alternative> alts,
+                                    const std::vector<MigrationRequest>& requests, std::int64_t iterations) {
+    std::vector<bool> runs(entries.size(), true);
+    for (const Alternative& a : alts)
+      for (std::size_t i : a.start) runs[i] = false;
+    for (const MigrationRequest& r : requests) {
+      std::size_t a = 0;
+      if (!find_alternative(alts, r.node, r.pe, a).empty()) continue;
+      for (std::size_t i : alts[a].start) runs[i] = true;
+    }
+    std::int64_t last = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (runs[i]) last = std::max<std::int64_t>(last, entries[i].first_cycle + iterations);
+    return last;
+  }
+
   /// Every entry's window before the run: [first_cycle, first_cycle + iterations) for the base,
   /// empty for the alternatives', then the launch-time moves of `requests` (checked).
   std::vector<Window> initial_windows(const std::vector<MigrationRequest>& requests) {

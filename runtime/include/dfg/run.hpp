@@ -104,7 +104,7 @@ struct RunState {
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
-        cycles(iterations + latency),
+        cycles(run_cycles(options, tables)),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
         labels(labels_of(entries)),
         pe_names(tables.pe_names),
@@ -124,6 +124,21 @@ struct RunState {
     if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
   }
   ~RunState() { migrator.stop(); }
+
+  /// The cycles the run needs: iterations plus the latency of what can run. A program with
+  /// alternatives plans the union's latency (its longest alternative's); a run on one host that
+  /// cannot move live (no --migrate-control) needs only the cycles of the base and of the
+  /// alternatives --migrate chose: it ends like the base program when nothing moves. On several
+  /// hosts every rank runs the union's cycles (the ranks' cycles correspond).
+  static std::int64_t run_cycles(const Options& options, const Tables& tables) {
+    const std::int64_t planned =
+        options.iterations + (options.overlap ? tables.overlap_latency : tables.no_overlap_latency);
+    const std::span<const Alternative> alts =
+        options.overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives;
+    if (alts.empty() || tables.several_hosts || !options.migrate_control.empty()) return planned;
+    const std::span<const Entry> all = options.overlap ? tables.overlap_entries : tables.no_overlap_entries;
+    return std::min(planned, Migrator<Entry>::cycles_needed(all, alts, options.migrations, options.iterations));
+  }
 
   /// A host of a program on several hosts: starts the migrator on host `host` with the ranks'
   /// link (dfg::mpi::MigrationLink), which also carries the state of the nodes that move
