@@ -45,11 +45,7 @@ int main(int argc, char** argv) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], $ns$::kRuntimeParams);
     return dfg::finish_stdout(0, std::cerr);
   }
-  const bool migrate = $migrate_flag$;
-  if (const int s = mpi.agree(migrate ? "$migrate_refusal$" : "", std::cerr);
-      s != 0)
-    return s;
-  if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)
+$no_migrations$  if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)
     return s;
   // Ranks that ran different cycles, or sized their tokens differently, would wait forever for
   // each other's messages.

@@ -6,11 +6,11 @@
 /// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
 $check_migrations$  Run run(options);
-  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
+$migration_link$  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
   $make_workers$
   dfg::Workers threads;
-  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi](dfg::Where& where, const auto& cycles) {
-    dfg::mpi::run_mpi_worker(mpi, where, cycles);
+  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi$link_capture$](dfg::Where& where, const auto& cycles) {
+    dfg::mpi::run_mpi_worker(mpi, where, $cycles$);
   });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

@@ -32,8 +32,12 @@
 #               the shorter one again with --short-path=pause, built with g++ -Werror, mpiexec -n 2,
 #               2,000 iterations with the move at launch (--migrate g:PE@700) and without, both
 #               strategies and sync modes: the checker sees every iteration once, in order, equal
-#               to the sequential reference; a bad --migrate and --migrate-control are refused on
-#               every rank, exit 1, the message printed exactly once
+#               to the sequential reference; a bad --migrate is refused on every rank, exit 1, the
+#               message printed exactly once; two_hosts_state.dfg (the running sum, whose state
+#               moves with it, between the ranks): at launch in both strategies and sync modes,
+#               and live (--migrate-control) back and forth, 19 moves, in both strategies and
+#               sync modes, the sums equal to the unmigrated reference, malformed or impossible
+#               lines refused once each
 #   packets     samples/packets/two_hosts_cpu.dfg (run-length coded packets of a bounded type, each
 #               crossing to host B as its used bytes, received at the capacity) built with g++
 #               -Werror, mpiexec -n 2, both strategies and sync modes, the checker on host B
@@ -200,9 +204,47 @@ EOF
     expect_failure bad_migrate 1 20 \
       "error: --migrate g:B.g0@5: B.g0 is not an alternative of node 'g' (its alternatives: B.cpu)" \
       -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate g:B.g0@5
-    expect_failure live_migrate 1 20 \
-      "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)" \
-      -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate-control "$work/control"
+    # The running sum moves between the ranks with its state: at launch in every mode, and live,
+    # back and forth, the ranks agreeing on each move's iteration.
+    build_cpu samples/migration/two_hosts_state.dfg "$work/state"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        for move in "" "--migrate a:A.cpu@700"; do
+          echo "== state: mpiexec -n 2 app --iterations 2000 $strategy --sync=$sync $move"
+          timeout 120 "$mpiexec" -n 2 "$work/state/build/app" --iterations 2000 $strategy --sync=$sync $move \
+            >"$work/out.txt" || { cat "$work/out.txt"; fail "run state $strategy $sync $move"; }
+          grep -qx "check: 2000 iterations, each once and in order, equal to the sequential reference" \
+            "$work/out.txt" || fail "state: no check line: $(tail -3 "$work/out.txt")"
+        done
+      done
+    done
+    {
+      for i in $(seq 1 19); do
+        if ((i % 2)); then echo "a:A.cpu@$((i * 1000))"; else echo "a:B.cpu@$((i * 1000))"; fi
+      done
+      echo "bogus"
+      echo "g:A.cpu"
+      echo "a:A.cpu@@5"
+    } >"$work/control"
+    # The moves ask for iterations 1000 .. 19000; a run of 200,000 leaves room for the control
+    # thread to be late on a loaded machine (a late move is applied at a later iteration).
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        echo "== state: mpiexec -n 2 app --iterations 200000 $strategy --sync=$sync --migrate-control control"
+        timeout 120 "$mpiexec" -n 2 "$work/state/build/app" --iterations 200000 $strategy --sync=$sync \
+          --migrate-control "$work/control" >"$work/out.txt" 2>"$work/err.txt" ||
+          { cat "$work/out.txt" "$work/err.txt"; fail "live moves between the ranks $strategy $sync"; }
+        grep -qx "check: 200000 iterations, each once and in order, equal to the sequential reference" \
+          "$work/out.txt" || fail "live state $strategy $sync: no check line: $(tail -3 "$work/out.txt")"
+        moved=$(grep -c "node moved from iteration" "$work/err.txt" || true)
+        ((moved == 19)) || { cat "$work/err.txt"; fail "live state $strategy $sync: $moved moves, expected 19"; }
+        for line in "migrate: bogus: refused: expected NODE:PE or NODE:PE@ITERATION, got 'bogus'" \
+          "migrate: g:A.cpu: refused: no node 'g' has migration alternatives (those that do: a)" \
+          "migrate: a:A.cpu@@5: refused: expected NODE:PE@ITERATION, got 'a:A.cpu@@5'"; do
+          [[ $(grep -cxF "$line" "$work/err.txt") == 1 ]] || fail "live state: not once: $line"
+        done
+      done
+    done
     ;;
   multirate)
     build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"

@@ -199,6 +199,13 @@ std::string profile_params(const std::vector<ir::ParamValue>& params) {
   return out;
 }
 
+/// An alternative's state handoff on this host, its ends' hosts and its state tag, on several
+/// hosts (dfg::Alternative's last fields); nothing on one host.
+std::string alternative_state(const Model& m, const PlanMigration& a) {
+  if (!m.multi_host()) return {};
+  return fmt::format(", {}, {}, {}, {}", state_handoff(m, a), m.pe(a.from).host, m.pe(a.to).host, a.state_tag);
+}
+
 std::string strategy_block(const Model& m, ir::Strategy strategy) {
   const StrategyPlan& sm = m.strategies[strategy];
   bool overlap = strategy == ir::Strategy::overlap;
@@ -256,7 +263,8 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
                                                       {"reversible", sw.reversible ? "true" : "false"},
                                                       {"stop", stop},
                                                       {"start", start},
-                                                      {"delta", std::to_string(sw.delta)}});
+                                                      {"delta", std::to_string(sw.delta)},
+                                                      {"state", alternative_state(m, x)}});
     }
     out += render_part("app_alternatives.hpp",
                        {{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}});
@@ -271,6 +279,12 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists)}});
   }
   return out + render_part("app_strategy_close.hpp", {{"ns", ns}});
+}
+
+/// The control tag of a program on several hosts with alternatives (dfg::mpi::MigrationLink).
+std::string control_tag(const Model& m) {
+  if (m.control_tag < 0) return {};
+  return render_part("app_control_tag.hpp", {{"tag", std::to_string(m.control_tag)}});
 }
 
 /// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
@@ -325,7 +339,7 @@ std::string render_app_header(const Model& m) {
        {"track_count", std::to_string(all.size())},
        {"track_names", pack(track_names)},
        {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
-                          strategy_block(m, ir::Strategy::no_overlap) + state_handoffs(m)},
+                          strategy_block(m, ir::Strategy::no_overlap) + state_handoffs(m) + control_tag(m)},
        {"memory", memory},
        {"factories", factories}});
 }

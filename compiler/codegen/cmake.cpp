@@ -37,11 +37,15 @@ std::string mpi_note(std::span<const Model> hosts) {
   std::vector<std::string> names;
   for (const Model& h : hosts) names.push_back(h.host_name);
   std::string tags;
-  for (const NetTransfer& t : hosts.front().net_transfers)
+  for (const NetTransfer& t : hosts.front().net_transfers) {
+    // An alternative's transfer (it runs once its node moved): "overlap, migration 0".
+    std::string strategy(ir::to_string(t.strategy));
+    if (t.alternative >= 0) strategy += fmt::format(", migration {}", t.alternative);
     tags += render_part("readme_tag_row.md", {{"tag", std::to_string(t.tag)},
-                                              {"strategy", std::string(ir::to_string(t.strategy))},
+                                              {"strategy", strategy},
                                               {"from", t.from},
                                               {"to", t.to}});
+  }
   return render_part(
       "readme_mpi_note.md",
       {{"count", std::to_string(hosts.size())}, {"hosts", join(names)}, {"tags", tags + "\n"}});

@@ -63,6 +63,7 @@ std::string render_rank(const Model& m) {
     // header includes <mpi.h> (the formatter sorts the block).
     headers = {"dfg/mpi/abort.hpp", "dfg/mpi/barrier.hpp", "dfg/mpi/cycle_transfers.hpp"};
     if (m.has_gpudirect()) headers.push_back("dfg/mpi/gpudirect.hpp");
+    if (!m.migrations.empty()) headers.push_back("dfg/mpi/migration_link.hpp");
     headers.insert(headers.end(), {"dfg/mpi/session.hpp", "dfg/mpi/transfer.hpp"});
   }
   headers.push_back(m.has_gpu() ? "dfg/cuda/buffers.hpp" : "dfg/host_buffer.hpp");
@@ -76,7 +77,10 @@ std::string render_rank(const Model& m) {
                           {"make_workers", makes},
                           {"ns", host_namespace(m)},
                           {"check_migrations",
-                           migrates ? render_part("rank_check_migrations.cpp") : ""}}
+                           migrates ? render_part("rank_check_migrations.cpp") : ""},
+                          {"migration_link", migrates ? render_part("rank_migration_link.cpp") : ""},
+                          {"link_capture", migrates ? ", &link" : ""},
+                          {"cycles", migrates ? render_part("rank_cycles_with_link.cpp") : "cycles"}}
           : Printer::Vars{
                 {"host", m.host_name},
                 {"make_workers", makes},
@@ -100,7 +104,9 @@ std::string render_rank(const Model& m) {
                           {"actor_includes", include_lines(included)},
                           {"worker", workers},
                           {"run_host", run_host},
-                          {"alternatives", migrates ? render_part("rank_alternatives.cpp") : ""}});
+                          {"alternatives",
+                           migrates ? render_part(mpi ? "rank_alternatives_mpi.cpp" : "rank_alternatives.cpp")
+                                    : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -155,13 +161,7 @@ std::string render_main(std::span<const Model> hosts) {
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
-       // A program without alternatives refuses --migrate; one with them moves its nodes at
-       // launch only, on several hosts, and refuses --migrate-control.
-       {"migrate_flag", render_part(first.migrations.empty() ? "main_migrate_none.cpp"
-                                                             : "main_migrate_launch_only.cpp")},
-       {"migrate_refusal",
-        render_part(first.migrations.empty() ? "main_migrate_none_refusal.cpp"
-                                             : "main_migrate_launch_only_refusal.cpp")},
+       {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations.cpp") : ""},
        {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""}});
 }
 

@@ -15,11 +15,14 @@ std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + ident
 
 namespace {
 
-/// Whether alternative `a`'s move carries node's state: save/restore in both implementations,
-/// both ends on this host.
+/// Whether alternative `a`'s move carries node's state through this host: save/restore in both
+/// implementations, an end on this host (the other one on this host, or, with the plan's state
+/// tag, on another).
 bool moves_state(const Model& m, const PlanMigration& a) {
-  if (m.pe(a.from).host != m.host || m.pe(a.to).host != m.host) return false;
-  const ir::ActorId actor = m.node(a.node, a.from).actor_id;
+  const bool from_here = m.pe(a.from).host == m.host, to_here = m.pe(a.to).host == m.host;
+  if (!from_here && !to_here) return false;
+  if (from_here != to_here && a.state_tag < 0) return false;
+  const ir::ActorId actor = m.node(a.node, from_here ? a.from : a.to).actor_id;
   auto has = [&](ir::PeId pe) {
     auto it = m.signatures->find({actor, m.pe(pe).kind});
     return it != m.signatures->end() && it->second.has_state;
@@ -34,6 +37,12 @@ std::vector<ir::NodeId> state_nodes(const Model& m) {
   for (const PlanMigration& a : m.migrations)
     if (moves_state(m, a)) nodes.insert(a.node);
   return {nodes.begin(), nodes.end()};
+}
+
+int state_handoff(const Model& m, const PlanMigration& a) {
+  if (!moves_state(m, a)) return -1;
+  const std::vector<ir::NodeId> nodes = state_nodes(m);
+  return static_cast<int>(std::find(nodes.begin(), nodes.end(), a.node) - nodes.begin());
 }
 
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {

@@ -21,7 +21,7 @@ Stage last_stage(Emit emit) {
     case Emit::ast: return Stage::parse;
     case Emit::nothing:
     case Emit::ir: return Stage::actors;
-    case Emit::schedule: return Stage::migrations;
+    case Emit::schedule: return Stage::plan_hosts;  // schedule.txt names the alternatives' MPI tags
     case Emit::dot:
     case Emit::svg: return Stage::build_ig;
     case Emit::plan: return Stage::plan_hosts;

@@ -98,19 +98,6 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
   out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path);
   if (reached(Stage::plan_hosts)) return true;
 
-  // An actor's state moves within a host only: say so where it cannot.
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
-    const ir::PeId home = p.mapping.pe_of[n];
-    auto sig = out.signatures.find({p.dfg.nodes[n].actor, p.arch.pes[home].kind});
-    if (sig == out.signatures.end() || !sig->second.has_state) continue;
-    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives)
-      if (p.arch.pes[alt.pe].host != p.arch.pes[home].host)
-        diags.warning(alt.loc,
-                      fmt::format("the state of node '{}' (save/restore) does not move between hosts: "
-                                  "on {} a fresh instance takes over",
-                                  p.dfg.nodes[n].name, p.arch.pes[alt.pe].name),
-                      static_cast<std::uint32_t>(p.arch.pes[alt.pe].name.size()));
-  }
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {

@@ -110,6 +110,20 @@ std::string render_schedule(const ir::Program& program, const PassResults& resul
   std::string out = ir::render_schedule(program, *results.ig);
   for (const ir::Island& island : program.islands) out += ir::dump(program, island);
   if (results.migrations) out += dump(*results.migrations, program, *results.ig);
+  // On several hosts, the MPI tags the alternatives add after the base's transfers.
+  if (results.hosts && !results.hosts->hosts.empty() && results.hosts->hosts.front().control_tag >= 0) {
+    const HostPlan& h = results.hosts->hosts.front();
+    out += "migration tags (MPI)\n";
+    for (const NetTransfer& t : h.net_transfers)
+      if (t.alternative >= 0)
+        out += fmt::format("  migration {} ({}) net tag {} {} {} -> {}\n", t.alternative,
+                           h.migrations[static_cast<std::size_t>(t.alternative)].node_name, t.tag,
+                           ir::to_string(t.strategy), t.from, t.to);
+    out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
+    for (std::size_t a = 0; a < h.migrations.size(); ++a)
+      if (h.migrations[a].state_tag >= 0)
+        out += fmt::format("  migration {} ({}) state tag {}\n", a, h.migrations[a].node_name, h.migrations[a].state_tag);
+  }
   return out;
 }
 

@@ -732,6 +732,13 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         }
     next_tag = most;
   }
+  // On several hosts, the tags of run-time migration follow: the ranks' agreement on a live
+  // move, then the state of each alternative that moves its node between hosts.
+  if (!alts.empty() && program.arch.hosts.size() > 1) {
+    h.control_tag = next_tag++;
+    for (PlanMigration& pm : h.migrations)
+      if (program.arch.pes[pm.from].host != program.arch.pes[pm.to].host) pm.state_tag = next_tag++;
+  }
   for (ir::Strategy s : ir::kStrategies)
     for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
       if (tags[s][t] >= 0) {
@@ -739,6 +746,25 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         h.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name, ig[s].buffers[x.to].name,
                                    is_gpudirect(program, x)});
       }
+  // The alternatives' transfers in the union: the new-only ones, or all of G1's when its delta
+  // is not 0 (merge_alternative).
+  for (std::size_t a = 0; a < alts.size(); ++a)
+    for (ir::Strategy s : ir::kStrategies) {
+      const Migration& m = alts[a];
+      std::set<ir::TransferId> used;
+      if (m.sides[s].delta != 0) {
+        for (ir::TransferId t = 0; t < m.ig[s].transfers.size(); ++t) used.insert(t);
+      } else {
+        for (const MigrationEntry& e : m.sides[s].new_only)
+          if (e.kind == MigrationEntry::Kind::transfer) used.insert(e.id);
+      }
+      for (ir::TransferId t : used)
+        if (alt_tags[a][s][t] >= 0) {
+          const ir::IgTransfer& x = m.ig[s].transfers[t];
+          h.net_transfers.push_back({alt_tags[a][s][t], s, m.ig[s].buffers[x.from].name, m.ig[s].buffers[x.to].name,
+                                     is_gpudirect(m.program, x), static_cast<int>(a)});
+        }
+    }
   std::sort(h.net_transfers.begin(), h.net_transfers.end(),
             [](const NetTransfer& a, const NetTransfer& b) { return a.tag < b.tag; });
   for (ir::Strategy s : ir::kStrategies) {
@@ -887,8 +913,10 @@ std::string dump(const HostPlans& plans) {
     for (const PlanType& t : h.types)
       out += fmt::format("  type {} = {}[{}] ({})\n", t.name, t.elem, t.count_text, t.cxx_elem);
     for (const NetTransfer& t : h.net_transfers)
-      out += fmt::format("  net tag {} {} {} -> {}{}\n", t.tag, ir::to_string(t.strategy), t.from, t.to,
-                         t.gpudirect ? " gpudirect" : "");
+      out += fmt::format("  net tag {} {} {} -> {}{}{}\n", t.tag, ir::to_string(t.strategy), t.from, t.to,
+                         t.gpudirect ? " gpudirect" : "",
+                         t.alternative >= 0 ? fmt::format(" (migration {})", t.alternative) : "");
+    if (h.control_tag >= 0) out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
     for (const PlanNode& n : h.nodes) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor, h.pe(n.pe).name, n.class_name,
                          n.header);
@@ -965,8 +993,10 @@ std::string dump(const HostPlans& plans) {
           for (std::size_t i : list) names.push_back(sp.entries[i].ident);
           return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
         };
-        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}\n", a, m.node_name, h.pe(m.from).name,
+        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name, h.pe(m.from).name,
                            h.pe(m.to).name, sw.delta, sw.reversible ? ", reversible" : "");
+        if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
+        out += "\n";
         out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));
         out += fmt::format("      starts at first cycle + j*: {}\n", idents(sw.start));
       }

@@ -187,6 +187,7 @@ struct NetTransfer {
   ir::Strategy strategy = ir::Strategy::overlap;
   std::string from, to;  ///< its buffers: "p.m@A.cpu", "p.m@B.cpu"
   bool gpudirect = false;
+  int alternative = -1;  ///< a transfer of migration alternative `alternative`'s entries; -1: G0's
 };
 
 /// A node of the host, as its worker declares, sets up and fires it.
@@ -271,6 +272,8 @@ struct PlanMigration {
   std::string node_name;
   ir::PeId from = 0, to = 0;
   ir::PerStrategy<PlanSwitch> sides;
+  /// Between two hosts: the MPI tag of the node's state when it moves (save/restore); -1 otherwise.
+  int state_tag = -1;
 };
 
 /// One thing a PE's thread does in a cycle, in order.
@@ -359,7 +362,12 @@ struct HostPlan {
   std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
   std::vector<PlanParam> params;  ///< every param of the spec, in spec order
   std::vector<PlanType> types;    ///< every token type, in spec order
-  std::vector<NetTransfer> net_transfers;  ///< every host-to-host transfer of the program, by tag
+  /// Every host-to-host transfer of the program, the alternatives' that the union runs
+  /// included, by tag.
+  std::vector<NetTransfer> net_transfers;
+  /// On several hosts with migration alternatives: the MPI tag of the ranks' agreement on a live
+  /// move (after every transfer's); -1 otherwise.
+  int control_tag = -1;
   std::vector<PlanIsland> islands;  ///< the islands on the host's cpus, in spec order
 
   /// The first cpu: the host end of its links, its MPI thread.

@@ -1,1 +1,1 @@
-    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$},  // delta $delta$
+    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$$state$},  // delta $delta$

@@ -17,10 +17,18 @@
 ///  - While running, `--migrate-control FILE`: a thread reads FILE (a file appended to, or a FIFO)
 ///    a line at a time, `NODE:PE` or `NODE:PE@K`; each valid request is applied at the first
 ///    iteration j* >= K whose every changed window begins in a cycle no worker has begun
-///    (WindowTable::reprogram, retried later while it is busy or too late); it prints
-///    `migrate: node NODE A.c0 -> A.c1 from iteration J` on stderr, or the refusal with its
-///    reason (a malformed line, an unknown node or PE, the end of the run, a conflict). The
-///    program never waits for the control file.
+///    (WindowTable::prepare, retried later while it is busy or too late); it prints
+///    `migrate: LINE: node moved from iteration J` on stderr, or the refusal with its reason (a
+///    malformed line, an unknown node or PE, the end of the run, a conflict). The program never
+///    waits for the control file.
+///  - On several hosts (a MoveLink), rank 0 reads the file: it holds the move on its own windows
+///    (WindowTable::prepare), proposes the iteration to every other rank, which holds it on its
+///    windows or answers the iteration it could take; when all hold it, every rank makes it,
+///    else every rank drops it and rank 0 proposes the later iteration (or refuses the request
+///    once it is beyond the run). A held move makes the workers that reach it wait for the
+///    answer (a message round), never longer; the proposals start kLinkMargin cycles ahead.
+///    A move that carries a node's state between hosts routes it (StateHandoff::route) before
+///    it is made.
 ///
 /// Guarantees: the Migrator is built by the main thread before the workers start; the control
 /// thread is its only user afterwards (reprogram() is the only call that reaches the workers,
@@ -40,9 +48,11 @@
 #include <cstdint>
 #include <iostream>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "dfg/flags.hpp"
@@ -59,6 +69,57 @@ struct Alternative {
   bool reversible;   ///< a move back needs no shift
   std::span<const std::size_t> stop;   ///< old-only entries of this host
   std::span<const std::size_t> start;  ///< new-only entries of this host
+  /// The node's state handoff on this host (RunState::handoffs) when its state moves with it
+  /// and one end is on this host, else -1; the hosts of the two ends, and the MPI tag of the
+  /// state when they differ (else -1).
+  int handoff = -1;
+  int from_host = 0, to_host = 0;
+  int state_tag = -1;
+};
+
+/// Keeps the ranks of a program on several hosts within a few cycles of each other while live
+/// moves may come (dfg::mpi::MigrationLink): a rank that a move leaves without host-to-host
+/// transfers would otherwise run ahead to the end of the run, and no move back could reach it.
+class CycleLeash {
+ public:
+  /// The host CPU worker, at the end of cycle c (every rank the same cycles).
+  virtual void end_cycle(std::int64_t c) = 0;
+
+ protected:
+  ~CycleLeash() = default;
+};
+
+/// How the ranks of a program on several hosts agree on a live move (dfg::mpi::MigrationLink).
+/// The coordinator (rank 0) reads --migrate-control and proposes each move; the other ranks
+/// serve: they prepare it on their windows (WindowTable::prepare) and answer, then make or drop
+/// it as the coordinator says.
+class MoveLink {
+ public:
+  enum class Kind : std::int64_t { propose = 1, make, drop, end, ready, later, busy, conflict };
+  /// One message: a proposal (alternative, direction, iteration), its answer, or an order.
+  struct Message {
+    Kind kind = Kind::end;
+    std::int64_t alternative = 0;
+    std::int64_t forward = 1;
+    std::int64_t j = 0;
+  };
+
+  /// Whether this rank reads the control file and proposes.
+  virtual bool coordinator() const = 0;
+  /// Coordinator: asks every other rank to prepare the move. The answer: ready (all hold it),
+  /// later (the latest iteration one of them can take, in `j`), busy (one has not reached its
+  /// previous change: retry), conflict (the move changes an entry of another rank that a move
+  /// in effect changed), or end (the link is closed: the run is over).
+  virtual Message propose(std::size_t alternative, bool forward, std::int64_t j) = 0;
+  /// Coordinator: every other rank makes (or drops) the move it holds.
+  virtual void conclude(bool make) = 0;
+  /// Server: the next proposal or order; false at the end of the run.
+  virtual bool next(Message& message) = 0;
+  /// Server: the answer to the proposal just received.
+  virtual void answer(Kind kind, std::int64_t j) = 0;
+
+ protected:
+  ~MoveLink() = default;
 };
 
 namespace detail {
@@ -137,6 +198,24 @@ class Migrator {
   Migrator& operator=(const Migrator&) = delete;
   ~Migrator() { stop(); }
 
+  /// The cycles a run of `iterations` needs when only the launch-time moves of `requests` can
+  /// happen: the last cycle of a base entry, or of a new-only entry of a chosen alternative, + 1.
+  static std::int64_t cycles_needed(std::span<const Entry> entries, std::span<const Alternative> alts,
+                                    const std::vector<MigrationRequest>& requests, std::int64_t iterations) {
+    std::vector<bool> runs(entries.size(), true);
+    for (const Alternative& a : alts)
+      for (std::size_t i : a.start) runs[i] = false;
+    for (const MigrationRequest& r : requests) {
+      std::size_t a = 0;
+      if (!find_alternative(alts, r.node, r.pe, a).empty()) continue;
+      for (std::size_t i : alts[a].start) runs[i] = true;
+    }
+    std::int64_t last = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (runs[i]) last = std::max<std::int64_t>(last, entries[i].first_cycle + iterations);
+    return last;
+  }
+
   /// Every entry's window before the run: [first_cycle, first_cycle + iterations) for the base,
   /// empty for the alternatives', then the launch-time moves of `requests` (checked).
   std::vector<Window> initial_windows(const std::vector<MigrationRequest>& requests) {
@@ -144,18 +223,35 @@ class Migrator {
     for (const Entry& e : entries_) current_.push_back({e.first_cycle, e.first_cycle + iterations_});
     for (const Alternative& a : alts_)
       for (std::size_t i : a.start) current_[i] = {entries_[i].first_cycle, entries_[i].first_cycle};
+    launched_.clear();
     for (const MigrationRequest& r : requests) {
       std::size_t a = 0;
       find_alternative(alts_, r.node, r.pe, a);
       for (const WindowChange& c : changes(a, true, r.iteration)) current_[c.entry] = c.window;
       placed_[a] = true;
+      launched_.push_back({a, r.iteration});
     }
     return current_;
   }
 
   /// Starts the thread that reads `file` (--migrate-control); `windows` is the run's table.
-  void start(const std::string& file, WindowTable& windows) {
+  void start(const std::string& file, WindowTable& windows) { start(file, windows, {}, 0, nullptr); }
+
+  /// The same on host `host` of a program on several hosts: `handoffs` are the host's state
+  /// handoffs (the launch-time moves between hosts are routed now), `link` the ranks' agreement
+  /// on live moves (null without --migrate-control). The coordinator reads `file`; the other
+  /// ranks serve the link.
+  void start(const std::string& file, WindowTable& windows, std::span<StateHandoff> handoffs, int host,
+             MoveLink* link) {
     windows_ = &windows;
+    handoffs_ = handoffs;
+    host_ = host;
+    link_ = link;
+    for (const auto& [a, j] : launched_) route(a, j);
+    if (link_ != nullptr && !link_->coordinator()) {
+      thread_ = std::thread([this] { serve(); });
+      return;
+    }
     if (file.empty()) return;
     thread_ = std::thread([this, file] { control(file); });
   }
@@ -204,52 +300,141 @@ class Migrator {
           return std::string("conflicts with node '") + alts_[x].node + "' on " + alts_[x].to +
                  ": both change the same firings or transfers";
     }
-    for (;;) {
+    for (std::int64_t j = wanted;;) {
       if (done_.load(std::memory_order_acquire)) return "the run is over";
-      // The first iteration whose every change lies ahead of every worker and behind the last move.
-      std::int64_t j = wanted;
-      const std::int64_t ahead = std::max(windows_->max_begun_approx() + kMargin, last_done_);
-      std::vector<WindowChange> list = changes(a, forward, j);
-      if (list.empty()) {
-        placed_[a] = forward;
-        applied = j;
-        return {};
+      if (j >= iterations_) return "too late: the run ends at iteration " + std::to_string(iterations_);
+      const Prepared mine = prepare(a, forward, j);
+      if (!mine.held) {
+        if (mine.j == j) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        j = mine.j;
+        continue;
       }
-      auto first_of = [&] {
-        std::int64_t first = WindowTable::kMaxCycle;
-        for (const WindowChange& c : list) first = std::min(first, change_cycle(c));
-        return first;
-      };
-      std::int64_t first = first_of();
-      if (first < ahead) {  // every change cycle moves with j
-        j += ahead - first;
-        list = changes(a, forward, j);
-        first = first_of();
-      }
-      if (j >= iterations_)
-        return "too late: the run ends at iteration " + std::to_string(iterations_);
-      switch (windows_->reprogram(first, list)) {
-        case Reprogram::ok: {
-          std::int64_t last = 0;
-          for (const WindowChange& c : list) {
-            current_[c.entry] = c.window;
-            last = std::max(last, change_cycle(c));
-          }
-          last_done_ = last + 1;
-          placed_[a] = forward;
-          applied = j;
-          return {};
+      if (link_ != nullptr) {
+        const MoveLink::Message all = link_->propose(a, forward, j);
+        if (all.kind != MoveLink::Kind::ready) {
+          if (all.kind != MoveLink::Kind::end) link_->conclude(false);
+          settle(false);
+          if (all.kind == MoveLink::Kind::end) return "the run is over";
+          if (all.kind == MoveLink::Kind::conflict)
+            return "conflicts with a move in effect on another host: both change the same firings or transfers";
+          if (all.kind == MoveLink::Kind::busy) std::this_thread::sleep_for(std::chrono::microseconds(200));
+          j = std::max(j, all.j);
+          continue;
         }
-        case Reprogram::bad_entry: return "internal error: a bad window";
-        case Reprogram::busy:
-        case Reprogram::too_late: std::this_thread::sleep_for(std::chrono::microseconds(200)); break;
+        link_->conclude(true);
       }
+      settle(true);
+      applied = j;
+      return {};
     }
   }
 
  private:
-  /// Cycles of margin between the workers' progress and a change.
+  /// Cycles of margin between the workers' progress and a change; with a link, enough for its
+  /// messages to go round before the workers reach the change (they wait for it otherwise).
   static constexpr std::int64_t kMargin = 2;
+  static constexpr std::int64_t kLinkMargin = 64;
+
+  /// A move this host's windows hold (prepare()) until settle().
+  struct Pending {
+    bool valid = false;
+    std::size_t a = 0;
+    bool forward = true;
+    std::int64_t j = 0;
+    std::vector<WindowChange> list;
+    std::int64_t last = -1;  ///< its last change cycle
+  };
+  /// prepare()'s answer: held (the windows hold the move at j), else the iteration to try next
+  /// (j itself while the previous change is not reached: retry later).
+  struct Prepared {
+    bool held;
+    std::int64_t j;
+  };
+
+  /// Holds the move of alternative `a` (forward or back) at iteration j on this host's windows,
+  /// where every change lies ahead of every worker and behind the last move.
+  Prepared prepare(std::size_t a, bool forward, std::int64_t j) {
+    std::vector<WindowChange> list = changes(a, forward, j);
+    std::int64_t last = -1;
+    if (!list.empty()) {
+      const std::int64_t ahead =
+          std::max(windows_->max_begun_approx() + (link_ != nullptr ? kLinkMargin : kMargin), last_done_);
+      std::int64_t first = WindowTable::kMaxCycle;
+      for (const WindowChange& c : list) {
+        first = std::min(first, change_cycle(c));
+        last = std::max(last, change_cycle(c));
+      }
+      if (first < ahead) return {false, j + (ahead - first)};  // every change cycle moves with j
+      switch (windows_->prepare(first, list)) {
+        case Reprogram::ok: break;
+        case Reprogram::bad_entry: throw std::logic_error("dfg::Migrator: a bad window");
+        case Reprogram::busy:
+        case Reprogram::too_late: return {false, j};
+      }
+    }
+    pending_ = {true, a, forward, j, std::move(list), last};
+    return {true, j};
+  }
+
+  /// Makes (or drops) the move prepare() holds: routes the node's state, then the windows.
+  void settle(bool make) {
+    if (!pending_.valid) return;
+    if (make) {
+      route(pending_.a, pending_.j);
+      for (const WindowChange& c : pending_.list) current_[c.entry] = c.window;
+      if (pending_.last >= 0) last_done_ = pending_.last + 1;
+      placed_[pending_.a] = pending_.forward;
+    }
+    if (!pending_.list.empty()) windows_->settle(make);
+    pending_.valid = false;
+  }
+
+  /// A move of alternative `a` at iteration j between this host and another: its state goes
+  /// through the transport.
+  void route(std::size_t a, std::int64_t j) {
+    const Alternative& alt = alts_[a];
+    if (alt.handoff < 0 || alt.from_host == alt.to_host || alt.state_tag < 0) return;
+    if (static_cast<std::size_t>(alt.handoff) >= handoffs_.size()) return;
+    handoffs_[static_cast<std::size_t>(alt.handoff)].route(j, host_ == alt.from_host ? alt.to_host : alt.from_host,
+                                                           alt.state_tag);
+  }
+
+  /// A rank other than the coordinator: prepares, makes and drops what the coordinator says.
+  void serve() {
+    try {
+      MoveLink::Message m;
+      while (link_->next(m)) {
+        switch (m.kind) {
+          case MoveLink::Kind::propose: {
+            const auto a = static_cast<std::size_t>(m.alternative);
+            if (a >= alts_.size() || m.j >= iterations_) {
+              link_->answer(MoveLink::Kind::later, iterations_);
+              break;
+            }
+            bool conflict = false;
+            for (std::size_t x = 0; x < alts_.size() && m.forward != 0; ++x)
+              conflict = conflict || (placed_[x] && detail::shares_entry(alts_[x], alts_[a]));
+            if (conflict) {
+              link_->answer(MoveLink::Kind::conflict, m.j);
+              break;
+            }
+            const Prepared p = prepare(a, m.forward != 0, m.j);
+            link_->answer(p.held ? MoveLink::Kind::ready : p.j == m.j ? MoveLink::Kind::busy : MoveLink::Kind::later,
+                          p.j);
+            break;
+          }
+          case MoveLink::Kind::make: settle(true); break;
+          case MoveLink::Kind::drop: settle(false); break;
+          default: break;
+        }
+      }
+    } catch (const Aborted&) {
+      // The run stopped: the rank's communication thread ends the job.
+    } catch (const std::exception& e) {
+      process_abort().raise("the migration thread", -1, e.what());
+    }
+  }
+
 
   /// The first cycle whose window the change must govern: a new start's, or for a new stop
   /// the cycle before it (its firing is the last one, and saves the state of a node that has).
@@ -308,6 +493,11 @@ class Migrator {
   std::vector<Window> current_;
   std::vector<bool> placed_;  ///< per alternative: its node runs there now
   std::int64_t last_done_ = 0;
+  std::vector<std::pair<std::size_t, std::int64_t>> launched_;  ///< the launch-time moves
+  Pending pending_;
+  std::span<StateHandoff> handoffs_;
+  int host_ = 0;
+  MoveLink* link_ = nullptr;
   WindowTable* windows_ = nullptr;
   std::atomic<bool> done_{false};
   std::thread thread_;

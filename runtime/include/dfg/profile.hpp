@@ -2,7 +2,9 @@
 /// dfg::Profile: `--profile FILE`. After a run, writes a costs file (docs/costs.md) from what the
 /// run measured, valid input to `dfgc map --costs`:
 ///
-///     nodes.<node>.<PE>.ms              the mean firing time of each node on the PE it ran on
+///     nodes.<node>.<PE>.ms              the mean firing time of each node on each PE it ran on
+///                                       (a node moved while running: one figure per PE, the
+///                                       mean over all its firings there)
 ///     nodes.<node>.<PE>.at              the node's params in this run (dfgc map fits with them)
 ///     links."<X> -> <Y>"                each link direction used: bandwidth_GB_s, latency_us
 ///     cycle_overhead_ms.<strategy>      the strategy that ran: period minus the model's loads
@@ -23,7 +25,8 @@
 /// files of one run in any order (docs/costs.md).
 ///
 /// Overhead: the measured period minus what the measured item times give by the cost model's
-/// rule, never below 0 (profile.model_ms keeps the rule's figure, so the raw difference can be
+/// rule, each item's mean weighted by the share of the cycles it ran (count / the largest count:
+/// 1 but for the instances and transfers of a node that moved), never below 0 (profile.model_ms keeps the rule's figure, so the raw difference can be
 /// read back):
 ///  - with overlap, the largest resource load: each PE's firings (the sum of its nodes' mean
 ///    times), each link direction (the sum of its transfers' mean times), each GPU's copy
@@ -113,18 +116,24 @@ class Profile {
     std::map<std::string, std::map<int, double>> link;  // direction -> step -> load
     std::vector<std::map<int, double>> h2d(pes_.size()), d2h(pes_.size());
     int steps = 0;
+    // An item's load is its mean time for the share of the cycles it ran: with migration
+    // alternatives, a node's instances (and the transfers of each placement) each ran part of
+    // the iterations; every other item runs every iteration, the most any item ran.
+    std::uint64_t most = 0;
+    for (const Item& it : items_) most = std::max<std::uint64_t>(most, it.count);
     for (const Item& it : items_) {
       if (it.count == 0 || sent_elsewhere(it)) continue;
+      const double load = it.mean_s * static_cast<double>(it.count) / static_cast<double>(most);
       if (it.kind == Item::Kind::firing) {
-        if (const int pe = pe_index(it.from); pe >= 0) fire[static_cast<std::size_t>(pe)] += it.mean_s;
+        if (const int pe = pe_index(it.from); pe >= 0) fire[static_cast<std::size_t>(pe)] += load;
       } else if (it.kind == Item::Kind::transfer) {
         const int step = overlap_ ? 0 : it.step;
         steps = std::max(steps, step + 1);
-        link["link " + it.key][step] += it.mean_s;
+        link["link " + it.key][step] += load;
         if (const int to = pe_index(it.to); to >= 0 && pes_[static_cast<std::size_t>(to)].gpu)
-          h2d[static_cast<std::size_t>(to)][step] += it.mean_s;
+          h2d[static_cast<std::size_t>(to)][step] += load;
         if (const int from = pe_index(it.from); from >= 0 && pes_[static_cast<std::size_t>(from)].gpu)
-          d2h[static_cast<std::size_t>(from)][step] += it.mean_s;
+          d2h[static_cast<std::size_t>(from)][step] += load;
       }
     }
     auto total = [](const std::map<int, double>& by_step) {
@@ -199,18 +208,31 @@ class Profile {
     }
     out += "  },\n";
 
-    // nodes: node -> PE -> mean ms, sorted by node then PE.
-    std::map<std::string, std::map<std::string, const Item*>> nodes;
+    // nodes: node -> PE -> mean ms, sorted by node then PE. A node with several entries on one
+    // PE (a migration alternative's instance, or its firings re-timed by an alternative) gets
+    // one figure, the mean over all its firings there.
+    struct NodeOnPe {
+      double total_s = 0;
+      std::uint64_t count = 0;
+      std::string at;
+    };
+    std::map<std::string, std::map<std::string, NodeOnPe>> nodes;
     for (const Item& it : items_)
-      if (it.kind == Item::Kind::firing && it.count > 0 && !it.key.empty()) nodes[it.key][it.from] = &it;
+      if (it.kind == Item::Kind::firing && it.count > 0 && !it.key.empty()) {
+        NodeOnPe& n = nodes[it.key][it.from];
+        n.total_s += it.mean_s * static_cast<double>(it.count);
+        n.count += it.count;
+        if (n.at.empty()) n.at = it.at;
+      }
     out += "  \"nodes\": {";
     bool first = true;
     for (const auto& [node, per_pe] : nodes) {
       out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(node) + ": {";
       bool first_pe = true;
       for (const auto& [pe, item] : per_pe) {
-        out += std::string(first_pe ? "" : ", ") + detail::json_string(pe) + ": {\"ms\": " + number(item->mean_s * 1e3);
-        if (!item->at.empty()) out += ", \"at\": " + at_json(item->at);
+        out += std::string(first_pe ? "" : ", ") + detail::json_string(pe) +
+               ": {\"ms\": " + number(item.total_s / static_cast<double>(item.count) * 1e3);
+        if (!item.at.empty()) out += ", \"at\": " + at_json(item.at);
         out += "}";
         first_pe = false;
       }

@@ -87,6 +87,9 @@ struct RunTables {
   /// The migration alternatives (dfg/migration.hpp), and the nodes whose state moves with them.
   std::span<const Alternative> overlap_alternatives = {}, no_overlap_alternatives = {};
   std::size_t state_handoffs = 0;
+  /// A host of a program on several hosts: the generated run_host starts the migrator with the
+  /// ranks' link (start_migrator), not the constructor.
+  bool several_hosts = false;
 };
 
 template <class Params, class Memory, std::size_t PeCount>
@@ -101,7 +104,7 @@ struct RunState {
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
-        cycles(iterations + latency),
+        cycles(run_cycles(options, tables)),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
         labels(labels_of(entries)),
         pe_names(tables.pe_names),
@@ -118,9 +121,34 @@ struct RunState {
       for (const char* pe : pe_names) stats->add_pe(pe);
     }
     register_entries(entries, params, probes, options.measures_items() ? stats.get() : nullptr);
-    migrator.start(options.migrate_control, windows);
+    if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
   }
   ~RunState() { migrator.stop(); }
+
+  /// The cycles the run needs: iterations plus the latency of what can run. A program with
+  /// alternatives plans the union's latency (its longest alternative's); a run on one host that
+  /// cannot move live (no --migrate-control) needs only the cycles of the base and of the
+  /// alternatives --migrate chose: it ends like the base program when nothing moves. On several
+  /// hosts every rank runs the union's cycles (the ranks' cycles correspond).
+  static std::int64_t run_cycles(const Options& options, const Tables& tables) {
+    const std::int64_t planned =
+        options.iterations + (options.overlap ? tables.overlap_latency : tables.no_overlap_latency);
+    const std::span<const Alternative> alts =
+        options.overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives;
+    if (alts.empty() || tables.several_hosts || !options.migrate_control.empty()) return planned;
+    const std::span<const Entry> all = options.overlap ? tables.overlap_entries : tables.no_overlap_entries;
+    return std::min(planned, Migrator<Entry>::cycles_needed(all, alts, options.migrations, options.iterations));
+  }
+
+  /// A host of a program on several hosts: starts the migrator on host `host` with the ranks'
+  /// link (dfg::mpi::MigrationLink), which also carries the state of the nodes that move
+  /// between hosts. Before the workers start.
+  template <class Link>
+  void start_migrator(const std::string& file, Link& link, int host, std::size_t handoff_count) {
+    for (std::size_t i = 0; i < handoff_count; ++i) handoffs[i].connect(i, &link);
+    migrator.start(file, windows, {handoffs.get(), handoff_count}, host, file.empty() ? nullptr : &link);
+    if (!file.empty()) leash = &link;
+  }
   RunState(const RunState&) = delete;
   RunState& operator=(const RunState&) = delete;
 
@@ -137,6 +165,7 @@ struct RunState {
   /// overlap) waits at the barrier of all PEs.
   void end_cycle(int pe, std::int64_t c) {
     if (stats) stats->end_cycle(pe, c);
+    if (leash != nullptr && pe == 0) leash->end_cycle(c);
     if (overlap && !barrier_sync) {
       neighbours.finish(pe, c);
     } else {
@@ -183,6 +212,9 @@ struct RunState {
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;
   Migrator<Entry> migrator;  ///< --migrate, --migrate-control: the windows of the alternatives
+  /// Live moves on several hosts: keeps the ranks within a few cycles of each other (the first
+  /// PE, the host CPU worker, calls it at the end of each cycle).
+  CycleLeash* leash = nullptr;
   WindowTable windows;
   std::unique_ptr<StateHandoff[]> handoffs;  ///< per node whose state moves with it
   Tracer tracer;

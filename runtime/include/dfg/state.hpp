@@ -11,7 +11,11 @@
 /// start-up): it must then keep no state between firings.
 ///
 /// dfg::StateHandoff carries one node's state from the worker thread of its old PE to the one of
-/// its new PE, on one host.
+/// its new PE: on one host through its own bytes, between hosts through a StateTransport (the
+/// rank's dfg::mpi::MigrationLink: an MPI message of the bytes, sent and received by the rank's
+/// communication thread, with the tag the plan reserves for the alternative). The migrator
+/// routes each move before it takes effect (route()): the iteration it resumes with, and the
+/// host at the other end; a move without a route stays on the host.
 ///
 /// Guarantees:
 /// - State: not thread-safe; put()/write() allocate only beyond the capacity reserved by the
@@ -21,6 +25,12 @@
 ///   resumes with an acquire load, so that the bytes save() wrote are visible; it throws
 ///   dfg::Aborted once the run stopped. The old instance's last firing is in an earlier cycle
 ///   than the new one's first (the migrations pass's delta), so the wait ends.
+/// - Between hosts: save() hands the bytes to the transport (which copies them and returns),
+///   restore() waits in the transport for the message of iteration j. route() is called by the
+///   migrator thread before the change that moves the node is made (WindowTable::settle): the
+///   workers read it after they begin a cycle of the new windows (seq_cst in the table), so the
+///   route's plain fields are visible; a ring of kRoutes keeps the recent moves, more than the
+///   moves a node can have in flight (one at a time).
 #pragma once
 
 #include <atomic>
@@ -80,29 +90,80 @@ class State {
   mutable std::size_t at_ = 0;
 };
 
+/// Carries a node's state to or from another host (dfg::mpi::MigrationLink).
+class StateTransport {
+ public:
+  /// Sends `state`, which resumes with iteration `next`, to `host` with `tag`; returns once the
+  /// bytes are copied.
+  virtual void send(std::size_t handoff, const State& state, std::int64_t next, int host, int tag) = 0;
+  /// Waits for the state that resumes with iteration `j` from `host` with `tag`, into `state`.
+  virtual void receive(std::size_t handoff, State& state, std::int64_t j, int host, int tag) = 0;
+
+ protected:
+  ~StateTransport() = default;
+};
+
 class StateHandoff {
  public:
+  static constexpr std::size_t kRoutes = 16;
+
+  /// The handoff's index in the host's list, and the transport of its moves between hosts.
+  void connect(std::size_t index, StateTransport* transport) noexcept {
+    index_ = index;
+    transport_ = transport;
+  }
+  /// The move that resumes with iteration `j` goes to or comes from `host` (MPI `tag`).
+  void route(std::int64_t j, int host, int tag) noexcept {
+    Route& r = routes_[next_route_++ % kRoutes];
+    r.host = host;
+    r.tag = tag;
+    r.j.store(j, std::memory_order_release);
+  }
+
   /// The old instance, after its firing of iteration `next` - 1.
   template <class Actor>
   void save(const Actor& actor, std::int64_t next) {
     state_.clear();
     actor.save(state_);
+    if (const Route* r = route_of(next); r != nullptr && transport_ != nullptr) {
+      transport_->send(index_, state_, next, r->host, r->tag);
+      return;
+    }
     ready_.store(next, std::memory_order_release);
   }
   /// The new instance, before its firing of iteration `j`: waits for the state saved for j.
   template <class Actor>
   void restore(Actor& actor, std::int64_t j, Abort& abort = process_abort()) {
-    while (ready_.load(std::memory_order_acquire) != j) {
-      if (abort.stopped()) throw Aborted();
-      std::this_thread::yield();
+    if (const Route* r = route_of(j); r != nullptr && transport_ != nullptr) {
+      transport_->receive(index_, state_, j, r->host, r->tag);
+    } else {
+      while (ready_.load(std::memory_order_acquire) != j) {
+        if (abort.stopped()) throw Aborted();
+        std::this_thread::yield();
+      }
     }
     state_.rewind();
     actor.restore(state_);
   }
 
  private:
+  struct Route {
+    std::atomic<std::int64_t> j{-1};
+    int host = -1;
+    int tag = -1;
+  };
+  const Route* route_of(std::int64_t j) const noexcept {
+    for (const Route& r : routes_)
+      if (r.j.load(std::memory_order_acquire) == j) return &r;
+    return nullptr;
+  }
+
   State state_;
   std::atomic<std::int64_t> ready_{-1};  ///< the iteration the saved state resumes with
+  std::size_t index_ = 0;
+  StateTransport* transport_ = nullptr;
+  Route routes_[kRoutes];
+  std::size_t next_route_ = 0;  ///< the migrator thread's
 };
 
 }  // namespace dfg

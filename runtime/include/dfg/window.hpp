@@ -28,6 +28,8 @@
 ///   4. if any begun_[w] >= m (seq_cst loads; finished workers included: they ran those
 ///      cycles with the old windows): restore the old desc_, notify, too_late;
 ///   5. else desc_.store((m, decided, !next)) (seq_cst), notify, ok.
+/// prepare() and settle() split reprogram() between steps 4 and 5, so that several ranks can
+/// each hold a change and then all make it, or all drop it (step 5 with the old descriptor).
 /// Why it is consistent: the seq_cst stores to begun_[w] and desc_ and the loads of both are in
 /// one total order. If step 4 saw every begun_[w] < m, each worker's store of a cycle >= m comes
 /// after that load, hence its following load of desc_ comes after step 3 and sees `deciding` or
@@ -121,12 +123,24 @@ class WindowTable final : private AbortListener {
   /// Requests that, for every cycle k >= m, each changed entry's window be the given one.
   /// Any thread; never waits for a worker. See the protocol above.
   Reprogram reprogram(std::int64_t m, std::span<const WindowChange> changes) {
+    const Reprogram r = prepare(m, changes);
+    if (r == Reprogram::ok) settle(true);
+    return r;
+  }
+
+  /// The first half of reprogram(): steps 1 to 4, leaving the change `deciding` (workers that
+  /// begin a cycle >= m wait) until settle(). On ok the change is held: settle(true) makes it
+  /// (step 5), settle(false) drops it; reprogram() and prepare() answer busy meanwhile. For a
+  /// change several processes must agree on (the ranks of a program on several hosts): each
+  /// prepares, and all settle the same way.
+  Reprogram prepare(std::int64_t m, std::span<const WindowChange> changes) {
     if (m < 0 || m > kMaxCycle) return Reprogram::bad_entry;
     for (const WindowChange& c : changes) {
       if (c.entry >= entries_ || c.window.start > c.window.stop) return Reprogram::bad_entry;
     }
     std::lock_guard<std::mutex> lock(controller_mutex_);
     if (abort_.stopped()) return Reprogram::too_late;
+    if (held_) return Reprogram::busy;
     const std::uint64_t old = desc_.load(std::memory_order_acquire);
     const std::int64_t switch_at = cycle_of(old);
     const unsigned next = plan_of(old);
@@ -149,9 +163,26 @@ class WindowTable final : private AbortListener {
         return Reprogram::too_late;
       }
     }
-    desc_.store(pack(m, false, fresh), std::memory_order_seq_cst);
-    desc_.notify_all();
+    held_ = true;
+    held_old_ = old;
+    held_new_ = pack(m, false, fresh);
     return Reprogram::ok;
+  }
+
+  /// Ends the change prepare() holds: made (`make`) or dropped. Does nothing when none is held.
+  void settle(bool make) {
+    std::lock_guard<std::mutex> lock(controller_mutex_);
+    if (!held_) return;
+    held_ = false;
+    desc_.store(make ? held_new_ : held_old_, std::memory_order_seq_cst);
+    desc_.notify_all();
+  }
+
+  /// Whether every worker left its loop (acquire: what it did before is visible).
+  bool all_finished() const noexcept {
+    for (int w = 0; w < workers_; ++w)
+      if (!begun_[w].finished.load(std::memory_order_acquire)) return false;
+    return true;
   }
 
   /// The cycle from which the last accepted change applies (0 before any); racy.
@@ -212,6 +243,8 @@ class WindowTable final : private AbortListener {
   std::unique_ptr<Counter[]> begun_;
   alignas(64) std::atomic<std::uint64_t> desc_{0};
   std::mutex controller_mutex_;
+  bool held_ = false;                           ///< prepare() holds a change (controller_mutex_)
+  std::uint64_t held_old_ = 0, held_new_ = 0;  ///< its descriptors before and after
 };
 
 /// One worker's view of the table: begin(k) once per cycle, then active(entry).

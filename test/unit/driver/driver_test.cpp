@@ -94,14 +94,15 @@ TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline ord
   };
   Stages to_plan = kToMigrations;
   to_plan.push_back("plan_hosts");
-  Stages no_actors = kToMigrations;
+  // schedule prints the alternatives' MPI tags, which the plan numbers: it runs plan_hosts.
+  Stages no_actors = to_plan;
   no_actors.erase(no_actors.begin() + 2);
   const std::vector<Case> cases = {
       {{"check", kCpuOnly}, kFront},
       {{"dump-ast", kCpuOnly}, {"parse"}},
       {{"dump-ir", kCpuOnly}, kFront},
       {{"dump-ir", kCpuOnly, "--no-actors"}, {"parse", "sema"}},
-      {{"schedule", kCpuOnly}, kToMigrations},
+      {{"schedule", kCpuOnly}, to_plan},
       {{"schedule", kCpuOnly, "--no-actors"}, no_actors},
       {{"schedule", kCpuOnly, "--emit=plan"}, to_plan},
       {{"check", kCpuOnly, "--emit=ast"}, {"parse"}},
@@ -139,7 +140,9 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
     Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=all"});
     INFO(r.err);
     CHECK(r.status == 0);
-    CHECK(dumped_stages(r.err) == kToMigrations);
+    Stages to_plan = kToMigrations;
+    to_plan.push_back("plan_hosts");
+    CHECK(dumped_stages(r.err) == to_plan);
     // What the build_ig dump shows is what schedule prints.
     CHECK(r.err.find(r.out) != std::string::npos);
   }
@@ -249,7 +252,7 @@ TEST_CASE("compile writes the migration sections and the switch tables of the al
                     "    {\"i1\", \"A.g0\", \"A.cpu\", ") != std::string::npos);
 }
 
-TEST_CASE("compile warns where an actor's state cannot move with its node: between hosts",
+TEST_CASE("compile moves an actor's state between hosts: a state tag per alternative, no warning",
           "[driver][migrations]") {
   fs::path dir = fresh_dir("migrations_state");
   fs::create_directories(dir);
@@ -272,8 +275,30 @@ TEST_CASE("compile warns where an actor's state cannot move with its node: betwe
   Result r = run_dfgc({"compile", (dir / "state.dfg").string(), "-o", (dir / "gen").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.err.find("state.dfg:9:40: warning: the state of node 'a' (save/restore) does not move between "
-                   "hosts: on B.cpu a fresh instance takes over") != std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  Result plan = run_dfgc({"schedule", (dir / "state.dfg").string(), "--emit=plan"});
+  REQUIRE(plan.status == 0);
+  // The alternative's host-to-host transfers have their tags (after the base's, which has none
+  // here), then the control tag, then the state tag.
+  CHECK(plan.out.find("  net tag 0 overlap s.x@A.cpu -> s.x@B.cpu (migration 0)\n"
+                      "  net tag 1 overlap a.y@B.cpu -> a.y@A.cpu (migration 0)\n"
+                      "  net tag 2 no-overlap s.x@A.cpu -> s.x@B.cpu (migration 0)\n"
+                      "  net tag 3 no-overlap a.y@B.cpu -> a.y@A.cpu (migration 0)\n"
+                      "  control tag 4: the ranks' agreement on live moves\n") != std::string::npos);
+  CHECK(plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, state tag 5\n") != std::string::npos);
+  Result schedule = run_dfgc({"schedule", (dir / "state.dfg").string()});
+  REQUIRE(schedule.status == 0);
+  CHECK(schedule.out.find("migration tags (MPI)\n"
+                          "  migration 0 (a) net tag 0 overlap s.x@A.cpu -> s.x@B.cpu\n") != std::string::npos);
+  CHECK(schedule.out.find("  control tag 4: the ranks' agreement on live moves\n"
+                          "  migration 0 (a) state tag 5\n") != std::string::npos);
+  for (const char* rank : {"rank_A.cpp", "rank_B.cpp"}) {
+    std::ifstream in(dir / "gen" / rank);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(rank);
+    CHECK(text.find("run_.handoffs[0].save(") != std::string::npos);
+    CHECK(text.find("run_.handoffs[0].restore(") != std::string::npos);
+  }
 }
 
 TEST_CASE("--emit chooses what any command prints, running the stages it needs",

@@ -76,6 +76,13 @@ TEST_CASE("migration: the initial windows hold the launch-time moves", "[migrati
   CHECK(w[2] == dfg::Window{1, 101});
 }
 
+TEST_CASE("migration: a run that only moves at launch has the cycles of what it runs", "[migration]") {
+  // The base's entries end by cycle 1 + 100; n's copy on B (first cycle 2) needs one more.
+  CHECK(dfg::Migrator<TestEntry>::cycles_needed(kEntries, kAlts, {}, 100) == 101);
+  CHECK(dfg::Migrator<TestEntry>::cycles_needed(kEntries, kAlts, {{"n", "B.c0", 30}}, 100) == 102);
+  CHECK(dfg::Migrator<TestEntry>::cycles_needed(kEntries, kAlts, {{"m", "C.c0", 30}}, 100) == 101);
+}
+
 TEST_CASE("migration: live requests, refusals, and moves back", "[migration]") {
   dfg::Migrator<TestEntry> m(kEntries, kAlts, 1000);
   dfg::WindowTable table(m.initial_windows({}), 1);

@@ -238,3 +238,32 @@ TEST_CASE("profile: on several hosts, a link only from its receiving rank", "[pr
   CHECK(b["links"]["A.cpu -> B.cpu"]["bandwidth_GB_s"] == Approx(kMiB16 / 0.002 / 1e9));
   CHECK(b["profile"]["loads_ms"]["link A.cpu -> B.cpu"] == Approx(2.0));
 }
+
+TEST_CASE("profile: a node moved while running, one figure per PE and loads by the share each ran", "[profile]") {
+  // Node a ran 30 iterations on A.c1 (1 ms each) and 70 on A.c2 (2 ms); node s ran all 100 on
+  // A.c0; on A.c2, a's firings were re-timed by the alternative (two entries of one PE).
+  dfg::Stats stats(100, 0);
+  for (const char* pe : {"A.c0", "A.c1", "A.c2"}) stats.add_pe(pe);
+  const int s = stats.add_entry("firing", "s (Source)", "A.c0");
+  const int a1 = stats.add_entry("firing", "a (Accumulate)", "A.c1");
+  const int a2 = stats.add_entry("firing", "a (Accumulate)", "A.c2");
+  const int a2_again = stats.add_entry("firing", "a (Accumulate)", "A.c2");
+  for (int k = 0; k < 100; ++k) stats.add_time(s, 0.0005);
+  for (int k = 0; k < 30; ++k) stats.add_time(a1, 0.001);
+  for (int k = 0; k < 40; ++k) stats.add_time(a2, 0.002);
+  for (int k = 0; k < 30; ++k) stats.add_time(a2_again, 0.003);
+  end_cycles(stats, 3, 100, 3000);
+  dfg::Profile profile(true, 100, stats.summary());
+  for (const char* pe : {"A.c0", "A.c1", "A.c2"}) profile.add_pe(pe, "cpu");
+  profile.add_entry("firing", "s", "A.c0", 0, 0);
+  profile.add_entry("firing", "a", "A.c1", 0, 0);
+  profile.add_entry("firing", "a", "A.c2", 0, 0);
+  profile.add_entry("firing", "a", "A.c2", 0, 0);
+  const Json doc = Json::parse(profile.json());
+  CHECK(doc["nodes"]["a"].size() == 2);
+  CHECK(doc["nodes"]["a"]["A.c1"]["ms"].get<double>() == Approx(1.0));
+  CHECK(doc["nodes"]["a"]["A.c2"]["ms"].get<double>() == Approx((40 * 2.0 + 30 * 3.0) / 70));
+  CHECK(doc["profile"]["loads_ms"]["A.c0 firings"].get<double>() == Approx(0.5));
+  CHECK(doc["profile"]["loads_ms"]["A.c1 firings"].get<double>() == Approx(0.3));
+  CHECK(doc["profile"]["loads_ms"]["A.c2 firings"].get<double>() == Approx(0.4 * 2.0 + 0.3 * 3.0));
+}

@@ -101,6 +101,41 @@ TEST_CASE("window table: too late, busy and bad requests change nothing", "[wind
   CHECK_FALSE(a.active(1));
 }
 
+TEST_CASE("window table: a prepared change holds the workers at its cycle until it is settled", "[window]") {
+  dfg_test::HangGuard guard("the prepared change", 60);
+  dfg::Abort abort;
+  const Window initial[] = {{0, kForever}, {0, 0}};
+  const WindowChange swap[] = {{0, {0, 3}}, {1, {3, kForever}}};
+  for (bool make : {false, true}) {
+    INFO(make);
+    dfg::WindowTable t(initial, 1, abort);
+    dfg::WindowCursor win = t.cursor(0);
+    win.begin(0);
+    REQUIRE(t.prepare(3, swap) == Reprogram::ok);
+    CHECK(t.prepare(6, swap) == Reprogram::busy);  // one held change at a time
+    CHECK(t.reprogram(6, swap) == Reprogram::busy);
+    std::atomic<std::int64_t> reached{-1};
+    std::atomic<bool> active1{false};
+    std::thread worker([&] {
+      for (std::int64_t k = 1; k < 5; ++k) {
+        win.begin(k);
+        reached.store(k, std::memory_order_release);
+        if (k == 4) active1.store(win.active(1), std::memory_order_release);
+      }
+      win.finish();
+    });
+    // The worker runs cycles 1 and 2 with the old windows, then waits at cycle 3.
+    while (reached.load(std::memory_order_acquire) < 2) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(reached.load(std::memory_order_acquire) == 2);
+    t.settle(make);
+    worker.join();
+    CHECK(reached.load() == 4);
+    CHECK(active1.load() == make);
+    CHECK(t.all_finished());
+  }
+}
+
 TEST_CASE("window table: begin throws Aborted after a stop", "[window][abort]") {
   dfg::Abort abort;
   const Window initial[] = {{0, kForever}};

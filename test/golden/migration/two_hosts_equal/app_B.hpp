@@ -76,7 +76,7 @@ inline constexpr std::int64_t kLatency = 2;
 inline constexpr std::size_t kStop0[] = {transfer_g_y_B_cpu, fire_a, fire_k};
 inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_fire_g, m0_fire_a, m0_fire_k};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "A.cpu", "B.cpu", false, kStop0, kStart0},  // delta 0
+    {"g", "A.cpu", "B.cpu", false, kStop0, kStart0, -1, 0, 1, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -113,13 +113,15 @@ inline constexpr std::int64_t kLatency = 1;
 inline constexpr std::size_t kStop0[] = {transfer_g_y_B_cpu, fire_a};
 inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_fire_g, m0_fire_a};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "A.cpu", "B.cpu", false, kStop0, kStart0},  // delta 0
+    {"g", "A.cpu", "B.cpu", false, kStop0, kStart0, -1, 0, 1, 5},  // delta 0
 }};
 
 }  // namespace no_overlap
 
 /// The nodes whose actor state moves with them (save/restore): none.
 inline constexpr std::size_t kStateHandoffs = 0;
+/// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
+inline constexpr int kControlTag = 4;
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

@@ -14,6 +14,7 @@
 #include "dfg/mpi/abort.hpp"
 #include "dfg/mpi/barrier.hpp"
 #include "dfg/mpi/cycle_transfers.hpp"
+#include "dfg/mpi/migration_link.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
 #include "dfg/node.hpp"
@@ -29,7 +30,7 @@ Run::Run(const dfg::Options& options)
     : RunState(options,
                {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
                 no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs, true}) {}
 
 namespace {
 
@@ -190,12 +191,20 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0)
     return s;
   Run run(options);
+  // Live moves (--migrate-control) are agreed on by every rank through this link, which also
+  // carries the state of a node that moves between hosts (dfg/mpi/migration_link.hpp).
+  dfg::mpi::MigrationLink link(mpi, run.windows, kControlTag, kStateHandoffs,
+                               !options.migrate_control.empty());
+  run.start_migrator(options.migrate_control, link, mpi.host(), kStateHandoffs);
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
   dfg::spawn_workers(threads, run, workers, kPeNames, options,
-                     [&mpi](dfg::Where& where, const auto& cycles) {
-                       dfg::mpi::run_mpi_worker(mpi, where, cycles);
+                     [&mpi, &link](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, [&] {
+                         cycles();
+                         link.close();
+                       });
                      });
   if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
   return run.report(options);

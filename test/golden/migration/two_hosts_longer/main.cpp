@@ -53,14 +53,6 @@ int main(int argc, char** argv) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], app::host_A::kRuntimeParams);
     return dfg::finish_stdout(0, std::cerr);
   }
-  const bool migrate = !flags.options.migrate_control.empty();
-  if (const int s = mpi.agree(
-          migrate
-              ? "error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)"
-              : "",
-          std::cerr);
-      s != 0)
-    return s;
   if (const int s =
           mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr);
       s != 0)

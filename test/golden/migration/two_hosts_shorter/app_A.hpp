@@ -85,7 +85,7 @@ inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu,
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
                                           m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.cpu", "A.cpu", true, kStop0, kStart0},  // delta 0
+    {"g", "B.cpu", "A.cpu", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -121,13 +121,15 @@ inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu,
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
                                           m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.cpu", "A.cpu", true, kStop0, kStart0},  // delta 0
+    {"g", "B.cpu", "A.cpu", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
 }};
 
 }  // namespace no_overlap
 
 /// The nodes whose actor state moves with them (save/restore): none.
 inline constexpr std::size_t kStateHandoffs = 0;
+/// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
+inline constexpr int kControlTag = 4;
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

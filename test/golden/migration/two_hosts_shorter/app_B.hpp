@@ -67,7 +67,7 @@ inline constexpr std::int64_t kLatency = 4;
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.cpu", "A.cpu", true, kStop0, {}},  // delta 0
+    {"g", "B.cpu", "A.cpu", true, kStop0, {}, -1, 1, 0, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -92,13 +92,15 @@ inline constexpr std::int64_t kLatency = 2;
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.cpu", "A.cpu", true, kStop0, {}},  // delta 0
+    {"g", "B.cpu", "A.cpu", true, kStop0, {}, -1, 1, 0, 5},  // delta 0
 }};
 
 }  // namespace no_overlap
 
 /// The nodes whose actor state moves with them (save/restore): none.
 inline constexpr std::size_t kStateHandoffs = 0;
+/// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
+inline constexpr int kControlTag = 4;
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

@@ -1,1 +1,0 @@
-!flags.options.migrate_control.empty()

@@ -1,1 +1,0 @@
-error: --migrate-control: a program on several hosts moves its nodes at launch only (--migrate)

@@ -1,1 +1,0 @@
-!flags.options.migrations.empty()

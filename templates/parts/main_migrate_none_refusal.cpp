@@ -1,1 +1,0 @@
-error: --migrate: this program has no alternative mappings

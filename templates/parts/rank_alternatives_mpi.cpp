@@ -1,0 +1,1 @@
+, overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs, true

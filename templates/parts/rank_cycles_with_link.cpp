@@ -1,0 +1,4 @@
+[&] {
+      cycles();
+      link.close();
+    }
