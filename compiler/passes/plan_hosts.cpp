@@ -223,6 +223,7 @@ class StrategyBuilder {
       e.runner = pe;
       e.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
       e.type = out_.buffers[x.from].type;
+      e.bytes = s_.buffers[x.to].bytes;
       e.profile = fmt::format("{} -> {}", pe_name(x.from_pe), pe_name(x.to_pe));
       e.to = x.to;
       const SlotRef read = slot(x.from, x.from_lag);
@@ -899,6 +900,24 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   return out;
 }
 
+/// The host's MPI traffic a cycle and the communication thread's lanes it gets at the defaults.
+std::string lanes_text(const StrategyPlan& sp) {
+  std::int64_t received = 0;
+  std::size_t receives = 0, sends = 0;
+  for (const Entry& e : sp.entries) {
+    if (e.net == Entry::Net::recv) {
+      received += e.bytes;
+      ++receives;
+    } else if (e.net == Entry::Net::send) {
+      ++sends;
+    }
+  }
+  const int lanes = sends > 0 && received >= kTwoLaneBytes ? 2 : 1;
+  return fmt::format("    mpi lanes: {} (receives {} bytes a cycle at the defaults, in {} transfers; sends {}; two "
+                     "where a host receives at least {} bytes a cycle and sends)\n",
+                     lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
+}
+
 }  // namespace
 
 std::string dump(const HostPlans& plans) {
@@ -961,6 +980,7 @@ std::string dump(const HostPlans& plans) {
       if (strategy == ir::Strategy::no_overlap && sp.has_transfers)
         out += fmt::format(" transfer steps {}", sp.transfer_steps);
       out += "\n";
+      if (h.multi_host()) out += lanes_text(sp);
       for (ir::PeId pe : h.pes()) {
         out += fmt::format("    pe {}\n", h.pe(pe).name);
         std::vector<std::string> ns;

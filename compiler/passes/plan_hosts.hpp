@@ -152,6 +152,7 @@ struct Entry {
   std::optional<ir::PeId> peer;  ///< a host-to-host transfer: the PE at the other end
   std::string link;              ///< a transfer's link kind: "pcie", "net", "gpudirect", ...
   std::string type;              ///< a transfer's or copy's token type: bytes_<type>(params)
+  std::int64_t bytes = 0;        ///< a transfer's token bytes at the defaults of the runtime params
   /// A transfer's or copy's source and destination slots; a host-to-host transfer's end has the
   /// one on its own host only.
   std::optional<SlotRef> read, write;
@@ -275,6 +276,12 @@ struct PlanMigration {
   /// Between two hosts: the MPI tag of the node's state when it moves (save/restore); -1 otherwise.
   int state_tag = -1;
 };
+
+/// The received bytes a cycle from which a host that also sends runs its communication thread on
+/// two lanes: the runtime's dfg::mpi::kTwoLaneBytes (dfg/mpi/comm_thread.hpp says why), which
+/// picks the lanes at run time from the tokens' actual sizes; the plan prints its choice at the
+/// defaults of the runtime params.
+inline constexpr std::int64_t kTwoLaneBytes = std::int64_t{64} << 10;
 
 /// One thing a PE's thread does in a cycle, in order.
 struct Step {

@@ -663,3 +663,27 @@ TEST_CASE("plan: the params, token types, nodes' headers and host-to-host transf
   CHECK(text.find("  net tag 0 overlap i.b@A.g0 -> i.b@B.g0 gpudirect\n") != std::string::npos);
   CHECK(text.find("  node i (I) @ A.g0: class I in \"I.cuh\" uses cufft\n") != std::string::npos);
 }
+
+TEST_CASE("plan: two communication lanes only where a host sends and receives large tokens", "[plan_hosts]") {
+  // s @ A.cpu -> t @ B.g0 -> c @ C.cpu: B receives s's token and sends t's.
+  auto lanes = [](std::int64_t elements) {
+    ir::Program p = hosts_program();
+    p.types[0].count.value = p.types[0].count.tree.value = elements;
+    p.types[0].count.text = std::to_string(elements);
+    const HostPlans plans = plan_hosts(p, run_passes(p));
+    std::vector<std::string> out;
+    for (const HostPlan& h : plans.hosts) {
+      const StrategyPlan& sp = h.strategies[Strategy::overlap];
+      for (const Entry& e : sp.entries)
+        if (e.net != Entry::Net::none) CHECK(e.bytes == elements * 4);
+      const std::string text = dump({{h}});
+      const auto at = text.find("mpi lanes: ");
+      REQUIRE(at != std::string::npos);
+      out.push_back(text.substr(at, text.find(" (", at) - at));
+    }
+    return out;
+  };
+  const std::string one = "mpi lanes: one", two = "mpi lanes: two";
+  CHECK(lanes(kTwoLaneBytes / 4 - 1) == std::vector<std::string>{one, one, one});
+  CHECK(lanes(kTwoLaneBytes / 4) == std::vector<std::string>{one, two, one});  // A only sends, C only receives
+}

@@ -210,3 +210,24 @@ TEST_CASE("comm thread: a send lane's failure ends the job on the receive lane",
   CHECK(stopped_on == receive.on);  // lane 0's thread, which owns the stop
   CHECK(abort.message() == "error: the communication thread: MPI_Issend: injected");
 }
+
+TEST_CASE("comm thread: two lanes only for a rank that sends and receives large tokens", "[comm_thread]") {
+  using dfg::mpi::kTwoLaneBytes;
+  using dfg::mpi::lanes_for;
+  CHECK(lanes_for({}) == 1);
+  CHECK(lanes_for({kTwoLaneBytes * 4, 0}) == 1);       // receives only: the send lane would idle
+  CHECK(lanes_for({0, 3}) == 1);                       // sends only
+  CHECK(lanes_for({kTwoLaneBytes - 1, 1}) == 1);       // small tokens: one thread polls the library
+  CHECK(lanes_for({kTwoLaneBytes, 1}) == 2);
+  dfg::mpi::CommThread comm;
+  CHECK(comm.wanted_lanes() == 1);
+  comm.expect(true, kTwoLaneBytes / 2);  // the middle of a chain: two receives that add up
+  comm.expect(false, 1);
+  CHECK(comm.wanted_lanes() == 1);
+  comm.expect(true, kTwoLaneBytes / 2);
+  CHECK(comm.traffic().receive_bytes == kTwoLaneBytes);
+  CHECK(comm.traffic().sends == 1);
+  CHECK(comm.wanted_lanes() == 2);
+  comm.forget(false, 1);  // its send endpoint went
+  CHECK(comm.wanted_lanes() == 1);
+}

@@ -96,7 +96,7 @@ template <class Body>
 void run_mpi_worker(const Session& session, Where& where, Body&& body, Abort& abort = process_abort()) {
   CommThread& comm = session.comm_thread();
   try {
-    comm.start(abort, [&session, &abort] { abort_job(session, abort); }, session.comm_lanes());
+    comm.start(abort, [&session, &abort] { abort_job(session, abort); }, session.comm_lanes(comm.wanted_lanes()));
     body();
   } catch (...) {
     dfg::detail::record_current_exception(abort, "the MPI thread", where);

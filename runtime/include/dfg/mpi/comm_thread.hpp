@@ -26,8 +26,12 @@
 /// needs MPI_THREAD_MULTIPLE), the receives and the barrier run on one thread (lane 0) and the
 /// sends on another (lane 1), each polling its own tasks, so that the send and the receive move
 /// at once. submit(task, lane) names the lane; with one lane every task runs on lane 0's thread.
-/// The Session runs two lanes where the library provides MPI_THREAD_MULTIPLE (dfg/mpi/session.hpp
-/// says why); bench/hosts/overlap_sweep.py measures both.
+/// Two lanes cost a few microseconds a cycle where the tokens are small (the library locks on
+/// every call, and both threads poll it), so a rank runs them only where they pay: the endpoints
+/// tell the comm thread, as they are built, what the rank moves each cycle (expect()), and
+/// wanted_lanes() is lanes_for() of that: two where the rank both sends and receives, and receives
+/// at least kTwoLaneBytes a cycle. The Session caps it at what the library provides, or overrides
+/// it with DFG_MPI_LANES (dfg/mpi/session.hpp); bench/hosts/overlap_sweep.py measures both.
 ///
 /// Abort. Each lane's thread checks the Abort given to start() between polls, and wakes from its idle sleep
 /// when the stop is raised (it is an AbortListener): once the stop is raised by any thread of
@@ -57,6 +61,8 @@
 ///   leaves its core to the comm threads and the other workers. A lane notifies only when
 ///   someone sleeps.
 /// - The comm threads allocate only to grow their lists of tasks in flight (reserved for 64).
+/// - expect() and forget() may be called by any thread (relaxed atomic counters); wanted_lanes()
+///   reads them once, when start() is about to be called, after every endpoint was built.
 #pragma once
 
 #include <array>
@@ -107,6 +113,24 @@ inline void cpu_relax() noexcept {
 #elif defined(__aarch64__)
   asm volatile("yield" ::: "memory");
 #endif
+}
+
+/// A rank's MPI traffic each cycle, as its endpoints declare it.
+struct RankTraffic {
+  std::size_t receive_bytes = 0;  ///< the bytes of every token it receives, summed
+  std::size_t sends = 0;          ///< the transfers it sends
+};
+
+/// Below this many received bytes a cycle, one lane: measured with Open MPI 4.1.6 over shared
+/// memory on a 3-rank chain (bench/hosts/README.md), two lanes cost 1-3.6 us a cycle more than
+/// one with 1-byte tokens, and a one-lane middle rank loses the time of its received copy (about
+/// 7 us for 64 KiB at the 9 GB/s of a single copy), which two lanes hide behind the send.
+inline constexpr std::size_t kTwoLaneBytes = std::size_t{64} << 10;
+
+/// The lanes a rank with `traffic` needs: 2 where it both sends and receives, and receives at
+/// least kTwoLaneBytes a cycle (its receive's copy would hold the one lane's send back); else 1.
+constexpr int lanes_for(const RankTraffic& traffic) noexcept {
+  return traffic.sends > 0 && traffic.receive_bytes >= kTwoLaneBytes ? 2 : 1;
 }
 
 class CommThread final : private AbortListener {
@@ -204,6 +228,25 @@ class CommThread final : private AbortListener {
       waiters_.fetch_sub(1, std::memory_order_relaxed);
     }
   }
+
+  /// An endpoint of the rank that moves a token of `bytes` each cycle, receiving or sending, was
+  /// built; forget() undoes it when the endpoint goes. Any thread.
+  void expect(bool receiving, std::size_t bytes) noexcept {
+    if (receiving) receive_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    else sends_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void forget(bool receiving, std::size_t bytes) noexcept {
+    if (receiving) receive_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+    else sends_.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  /// What the endpoints built so far move each cycle.
+  RankTraffic traffic() const noexcept {
+    return {receive_bytes_.load(std::memory_order_relaxed), sends_.load(std::memory_order_relaxed)};
+  }
+
+  /// The lanes this rank's traffic needs (lanes_for()); the Session caps it (comm_lanes()).
+  int wanted_lanes() const noexcept { return lanes_for(traffic()); }
 
   /// Whether start() ran and finish() did not.
   bool running() const noexcept { return running_.load(std::memory_order_acquire); }
@@ -352,6 +395,8 @@ class CommThread final : private AbortListener {
   std::mutex done_mutex_;   ///< wait_until()'s sleep
   std::condition_variable done_cv_;
   std::atomic<int> waiters_{0};  ///< threads asleep in wait_until()
+  std::atomic<std::size_t> receive_bytes_{0};  ///< expect(): the rank's received bytes a cycle
+  std::atomic<std::size_t> sends_{0};          ///< expect(): the rank's sends a cycle
 };
 
 }  // namespace dfg::mpi

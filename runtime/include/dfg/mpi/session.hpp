@@ -25,15 +25,18 @@
 /// the threads' calls); with two (receives on one, sends on the other, so that a rank in the
 /// middle of a chain copies its incoming and outgoing tokens at once: dfg/mpi/comm_thread.hpp)
 /// two threads call MPI at once, which needs MPI_THREAD_MULTIPLE. The Session asks for
-/// MPI_THREAD_MULTIPLE and comm_lanes() is 2 where the library provides it, else 1 (a library
-/// that provides SERIALIZED only still runs, on one lane); the environment variable
-/// DFG_MPI_LANES=1 asks for MPI_THREAD_SERIALIZED and one lane. Why two by default: measured with
-/// Open MPI 4.1.6 over shared memory (bench/hosts/README.md), a 3-rank chain of 4 MiB tokens ran
-/// at the link's period with two lanes and at about twice it with one: the library's single-copy
-/// receive (CMA) holds the one thread that calls MPI for the whole copy, and the send's handshake
-/// waits behind it. Two lanes cost a rank that both receives and sends about 2 us a cycle more
-/// with tiny tokens (the library locks on every call, and two threads poll); a rank with
-/// transfers in one direction keeps the other lane asleep. place() fails with a clear message if
+/// MPI_THREAD_MULTIPLE; comm_lanes(wanted) gives the rank the lanes its traffic wants
+/// (CommThread::wanted_lanes(): two only where the rank both receives and sends, and receives at
+/// least dfg::mpi::kTwoLaneBytes a cycle), one where the library provides less than MULTIPLE (a
+/// library that provides SERIALIZED only still runs, on one lane). The environment variable
+/// DFG_MPI_LANES overrides the choice: "1" asks for MPI_THREAD_SERIALIZED and one lane on every
+/// rank, "2" two lanes on every rank where the library allows them. Why two where the tokens are
+/// large: measured with Open MPI 4.1.6 over shared memory (bench/hosts/README.md), a 3-rank chain
+/// of 4 MiB tokens ran at the link's period with two lanes and at about twice it with one: the
+/// library's single-copy receive (CMA) holds the one thread that calls MPI for the whole copy,
+/// and the send's handshake waits behind it. Why one where they are small: two lanes cost a rank
+/// that both receives and sends 1-3.6 us a cycle more with 1-byte tokens (the library locks on
+/// every call, and two threads poll it). place() fails with a clear message if
 /// the library provides less than SERIALIZED.
 ///
 /// CUDA-aware MPI. cuda_aware() is true only when the library says so at run time
@@ -99,7 +102,7 @@ class Session {
  public:
   /// The least thread level the runtime works with (one lane).
   static constexpr int kThreadLevel = MPI_THREAD_SERIALIZED;
-  /// The environment variable that limits the communication thread to one lane ("1").
+  /// The environment variable that sets the communication thread's lanes on every rank ("1", "2").
   static constexpr const char* kLanesEnv = "DFG_MPI_LANES";
 
   /// Initialises MPI (MPI_Init_thread asking for MPI_THREAD_SERIALIZED) unless it already is,
@@ -141,10 +144,14 @@ class Session {
   int tag_ub() const noexcept { return tag_ub_; }
   /// The thread level MPI provided (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE).
   int thread_level() const noexcept { return provided_; }
-  /// How many lanes the communication thread runs: 2 where MPI provides MPI_THREAD_MULTIPLE and
-  /// DFG_MPI_LANES is not "1", else 1.
-  int comm_lanes() const noexcept {
-    return provided_ >= MPI_THREAD_MULTIPLE && requested_thread_level() == MPI_THREAD_MULTIPLE ? 2 : 1;
+  /// How many lanes the communication thread runs, for a rank whose traffic wants `wanted`
+  /// (CommThread::wanted_lanes()): DFG_MPI_LANES's "1" or "2" where it is set, else `wanted`;
+  /// 1 where MPI does not provide MPI_THREAD_MULTIPLE.
+  int comm_lanes(int wanted) const noexcept {
+    if (provided_ < MPI_THREAD_MULTIPLE || requested_thread_level() != MPI_THREAD_MULTIPLE) return 1;
+    const char* lanes = std::getenv(kLanesEnv);
+    if (lanes != nullptr && std::string_view(lanes) == "2") return 2;
+    return wanted >= 2 ? 2 : 1;
   }
   /// The level MPI_Init_thread asks for: MPI_THREAD_SERIALIZED when DFG_MPI_LANES is "1", else
   /// MPI_THREAD_MULTIPLE.

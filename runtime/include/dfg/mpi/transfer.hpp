@@ -50,7 +50,8 @@
 ///
 /// Guarantees:
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
-///   communicator and tag bound) and then used by one thread at a time, the thread that owns
+///   communicator and tag bound, and tells the comm thread what it moves a cycle, which picks
+///   the lanes from it: CommThread::expect()) and then used by one thread at a time, the thread that owns
 ///   MPI: the rank's communication thread in a generated program (dfg::mpi::CycleTransfers
 ///   hands it the endpoint's start() and test(); comm_thread() is the Session's).
 /// - start() posts nonblocking operations and returns at once; test() calls MPI_Testall once and
@@ -201,9 +202,11 @@ class Endpoint {
     }
     requests_.assign(plan_.count(), MPI_REQUEST_NULL);
     statuses_.resize(plan_.count());
+    comm_thread_.expect(receiving_, plan_.bytes);
   }
 
   ~Endpoint() {
+    comm_thread_.forget(receiving_, plan_.bytes);
     if (!in_flight_) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
