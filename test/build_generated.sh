@@ -59,6 +59,15 @@
 #                modes, the sink comparing every sample with the sequential FIR; both under
 #                ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
 #                island's error naming the output and iteration 5
+#   jpeg_run     samples/jpeg (a baseline JPEG decoder of five dynamic actors in an island): its
+#                make_images encodes seven images of odd sizes with libjpeg (4:2:0, 4:2:2, 4:4:4,
+#                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
+#                one_core.dfg built with g++ -Wall -Wextra -Werror decodes each ten times in both
+#                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
+#                two_cores.dfg (the island on its own core) the same under ThreadSanitizer; a
+#                truncated file stops the run in its iteration with the island's node; a decoder
+#                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
+#                it changes
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -502,6 +511,47 @@ case $case in
     if "$work/bad/build/app" --iterations 20 >/dev/null 2>"$work/bad.txt"; then fail "a short island output passed"; fi
     grep -qx "error: node island_d1 (Island_d1) @ A.cpu, iteration 5: island island_d1: output 'sh_y' produced 63 of 64 elements in iteration 5: no token for this iteration" \
       "$work/bad.txt" || fail "short island output: $(cat "$work/bad.txt")"
+    ;;
+  jpeg_run)
+    mkdir -p "$work/images"
+    g++ -O2 -Wall -Wextra -Werror samples/jpeg/make_images.cpp -ljpeg -o "$work/make_images"
+    "$work/make_images" "$work/images" >/dev/null
+    export JPEG_DIR=$work/images
+    compile samples/jpeg/one_core.dfg "$work/one_core"
+    build_cpu "$work/one_core" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/one_core/build/app" --iterations 70 $strategy --sync=$sync >"$work/out.txt" ||
+          fail "jpeg $strategy --sync=$sync"
+        grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
+          fail "jpeg: $(cat "$work/out.txt")"
+      done
+    done
+    compile samples/jpeg/two_cores.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    for strategy in "" --no-overlap; do
+      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 21 $strategy >"$work/out.txt" ||
+        fail "jpeg under tsan $strategy"
+      grep -qx "jpeg checked: 21 images, 75204 pixels, largest difference 0" "$work/out.txt" ||
+        fail "jpeg under tsan: $(cat "$work/out.txt")"
+    done
+    # A file cut short: the marker reader meets the token's end inside the scan.
+    mkdir -p "$work/cut"
+    head -c 1000 "$work/images/a_64x48_420.jpg" >"$work/cut/a.jpg"
+    cp "$work/images/a_64x48_420.ppm" "$work/cut/a.ppm"
+    echo a.jpg >"$work/cut/list.txt"
+    if JPEG_DIR=$work/cut "$work/one_core/build/app" --iterations 3 >/dev/null 2>"$work/cut.txt"; then fail "a cut file passed"; fi
+    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: jpeg: the file ends before its EOI marker" \
+      "$work/cut.txt" || fail "cut file: $(cat "$work/cut.txt")"
+    # The sink checks every pixel: chroma repeated instead of libjpeg's fancy upsampling fails.
+    mkdir -p "$work/wrong"
+    cp -r samples/jpeg/actors samples/jpeg/jpeg.dfg samples/jpeg/one_core.dfg "$work/wrong/"
+    sed -i 's|  if (p.h == hmax \&\& p.v == vmax) return p.at(x, y);|  return p.at(x * p.h / hmax, y * p.v / vmax);|' \
+      "$work/wrong/actors/colour.hpp"
+    compile "$work/wrong/one_core.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi
+    grep -q "iteration 0, a_64x48_420.jpg: pixel (" "$work/wrong.txt" || fail "repeated chroma: $(cat "$work/wrong.txt")"
     ;;
   packets_gpu_build)
     find_nvcc
