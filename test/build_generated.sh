@@ -64,10 +64,14 @@
 #                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
 #                one_core.dfg built with g++ -Wall -Wextra -Werror decodes each ten times in both
 #                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
+#                cpu_pixels.dfg (the IDCT, upsampling and colour as one static actor on a second
+#                core, the island's records padded into a token) in both strategies;
 #                two_cores.dfg (the island on its own core) the same under ThreadSanitizer; a
 #                truncated file stops the run in its iteration with the island's node; a decoder
 #                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
 #                it changes
+#   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
+#                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -527,6 +531,14 @@ case $case in
           fail "jpeg: $(cat "$work/out.txt")"
       done
     done
+    # The pixels as one static actor on a second core: the island's records padded into a token.
+    compile samples/jpeg/cpu_pixels.dfg "$work/pixels"
+    build_cpu "$work/pixels" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/pixels/build/app" --iterations 70 $strategy >"$work/out.txt" || fail "jpeg pixels $strategy"
+      grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
+        fail "jpeg pixels: $(cat "$work/out.txt")"
+    done
     compile samples/jpeg/two_cores.dfg "$work/tsan"
     build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
     for strategy in "" --no-overlap; do
@@ -546,12 +558,17 @@ case $case in
     # The sink checks every pixel: chroma repeated instead of libjpeg's fancy upsampling fails.
     mkdir -p "$work/wrong"
     cp -r samples/jpeg/actors samples/jpeg/jpeg.dfg samples/jpeg/one_core.dfg "$work/wrong/"
-    sed -i 's|  if (p.h == hmax \&\& p.v == vmax) return p.at(x, y);|  return p.at(x * p.h / hmax, y * p.v / vmax);|' \
-      "$work/wrong/actors/colour.hpp"
+    sed -i 's|  if (l.h\[c\] == l.hmax \&\& l.v\[c\] == l.vmax) return at(x, y);|  return at(x * l.h[c] / l.hmax, y * l.v[c] / l.vmax);|' \
+      "$work/wrong/actors/frame.hpp"
     compile "$work/wrong/one_core.dfg" "$work/wrong/gen"
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi
     grep -q "iteration 0, a_64x48_420.jpg: pixel (" "$work/wrong.txt" || fail "repeated chroma: $(cat "$work/wrong.txt")"
+    ;;
+  jpeg_gpu_build)
+    find_nvcc
+    compile samples/jpeg/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   packets_gpu_build)
     find_nvcc

@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "dfg/ports.hpp"
+#include "frame.hpp"
 #include "records.hpp"
 
 namespace jpeg {
 
 /// libjpeg's post-IDCT range limit: a value centred on 0, wrapped to 10 bits, then clamped.
-inline std::int32_t idct_limit(std::int64_t x) {
+JPEG_HD inline std::int32_t idct_limit(std::int64_t x) {
   const int v = static_cast<int>(x & 1023);
   if (v < 128) return v + 128;
   if (v < 384) return 255;
@@ -22,7 +23,7 @@ inline std::int32_t idct_limit(std::int64_t x) {
 }
 
 /// One 1-D pass of the LL&M IDCT on in[0], in[s], ... in[7s]; out gets 8 sums before descaling.
-inline void idct_1d(const std::int64_t* in, std::size_t s, std::int64_t* out) {
+JPEG_HD inline void idct_1d(const std::int64_t* in, std::size_t s, std::int64_t* out) {
   constexpr std::int64_t c0_298 = 2446, c0_390 = 3196, c0_541 = 4433, c0_765 = 6270, c0_899 = 7373,
                          c1_175 = 9633, c1_501 = 12299, c1_847 = 15137, c1_961 = 16069, c2_053 = 16819,
                          c2_562 = 20995, c3_072 = 25172;  // round(x * 2^13)
@@ -62,10 +63,10 @@ inline void idct_1d(const std::int64_t* in, std::size_t s, std::int64_t* out) {
 }
 
 /// Rounding right shift.
-inline std::int64_t descale(std::int64_t x, int n) { return (x + (std::int64_t{1} << (n - 1))) >> n; }
+JPEG_HD inline std::int64_t descale(std::int64_t x, int n) { return (x + (std::int64_t{1} << (n - 1))) >> n; }
 
 /// 64 dequantised coefficients (natural order) to 64 samples (row-major).
-inline void idct_islow(const std::int32_t* coef, std::int32_t* samples) {
+JPEG_HD inline void idct_islow(const std::int32_t* coef, std::int32_t* samples) {
   std::int64_t work[64], in[8], out[8];
   for (int col = 0; col < 8; ++col) {  // columns, scaled up by 2^2
     for (int r = 0; r < 8; ++r) in[r] = coef[8 * r + col];
