@@ -65,11 +65,12 @@
 #                one_core.dfg built with g++ -Wall -Wextra -Werror decodes each ten times in both
 #                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
 #                cpu_pixels.dfg (the IDCT, upsampling and colour as one static actor on a second
-#                core, the island's records padded into a token) in both strategies;
-#                two_cores.dfg (the island on its own core) the same under ThreadSanitizer; a
+#                core, the island's records padded into a token) in both strategies; a
 #                truncated file stops the run in its iteration with the island's node; a decoder
 #                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
 #                it changes
+#   jpeg_tsan    samples/jpeg/two_cores.dfg (the island on its own core) built and run with
+#                ThreadSanitizer in both strategies, every pixel compared
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
@@ -259,6 +260,13 @@ run_fir_bank() {  # run_fir_bank APP WANT [FLAGS...]: both strategies and sync m
       grep -qxF "$want" "$work/out.txt" || fail "checksum: $(cat "$work/out.txt"), the reference: $want"
     done
   done
+}
+
+make_jpeg_images() {  # samples/jpeg's test images and libjpeg's decodes into $work/images, JPEG_DIR set
+  mkdir -p "$work/images"
+  g++ -O2 -Wall -Wextra -Werror samples/jpeg/make_images.cpp -ljpeg -o "$work/make_images"
+  "$work/make_images" "$work/images" >/dev/null
+  export JPEG_DIR=$work/images
 }
 
 build_cpu() {  # build_cpu DIR CXXFLAGS
@@ -517,10 +525,7 @@ case $case in
       "$work/bad.txt" || fail "short island output: $(cat "$work/bad.txt")"
     ;;
   jpeg_run)
-    mkdir -p "$work/images"
-    g++ -O2 -Wall -Wextra -Werror samples/jpeg/make_images.cpp -ljpeg -o "$work/make_images"
-    "$work/make_images" "$work/images" >/dev/null
-    export JPEG_DIR=$work/images
+    make_jpeg_images
     compile samples/jpeg/one_core.dfg "$work/one_core"
     build_cpu "$work/one_core" "-Wall -Wextra -Werror"
     for strategy in "" --no-overlap; do
@@ -539,14 +544,6 @@ case $case in
       grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
         fail "jpeg pixels: $(cat "$work/out.txt")"
     done
-    compile samples/jpeg/two_cores.dfg "$work/tsan"
-    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
-    for strategy in "" --no-overlap; do
-      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 21 $strategy >"$work/out.txt" ||
-        fail "jpeg under tsan $strategy"
-      grep -qx "jpeg checked: 21 images, 75204 pixels, largest difference 0" "$work/out.txt" ||
-        fail "jpeg under tsan: $(cat "$work/out.txt")"
-    done
     # A file cut short: the marker reader meets the token's end inside the scan.
     mkdir -p "$work/cut"
     head -c 1000 "$work/images/a_64x48_420.jpg" >"$work/cut/a.jpg"
@@ -564,6 +561,17 @@ case $case in
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi
     grep -q "iteration 0, a_64x48_420.jpg: pixel (" "$work/wrong.txt" || fail "repeated chroma: $(cat "$work/wrong.txt")"
+    ;;
+  jpeg_tsan)
+    make_jpeg_images
+    compile samples/jpeg/two_cores.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    for strategy in "" --no-overlap; do
+      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 21 $strategy >"$work/out.txt" ||
+        fail "jpeg under tsan $strategy"
+      grep -qx "jpeg checked: 21 images, 75204 pixels, largest difference 0" "$work/out.txt" ||
+        fail "jpeg under tsan: $(cat "$work/out.txt")"
+    done
     ;;
   jpeg_gpu_build)
     find_nvcc
