@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   std::ifstream list(dir + "/list.txt");
   for (std::string line; std::getline(list, line);) {
     std::ifstream in(dir + "/" + line, std::ios::binary);
-    if (!line.empty()) files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!line.empty())
+      files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   std::vector<unsigned char> rgb(1 << 20);
   jpeg_decompress_struct d{};
@@ -34,14 +35,15 @@ int main(int argc, char** argv) {
       d.out_color_space = JCS_RGB;
       jpeg_start_decompress(&d);
       while (d.output_scanline < d.output_height) {
-        JSAMPROW row = rgb.data() + static_cast<std::size_t>(d.output_scanline) * d.output_width * 3;
+        JSAMPROW row =
+            rgb.data() + static_cast<std::size_t>(d.output_scanline) * d.output_width * 3;
         jpeg_read_scanlines(&d, &row, 1);
       }
       jpeg_finish_decompress(&d);
     }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   jpeg_destroy_decompress(&d);
-  std::printf("libjpeg-turbo: %d images in %.3f s: %.0f images/s (one thread)\n", rounds * static_cast<int>(files.size()),
-              s, rounds * files.size() / s);
+  std::printf("libjpeg-turbo: %d images in %.3f s: %.0f images/s (one thread)\n",
+              rounds * static_cast<int>(files.size()), s, rounds * files.size() / s);
   return 0;
 }

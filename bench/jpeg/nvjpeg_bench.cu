@@ -52,10 +52,12 @@ int main(int argc, char** argv) {
     int nc = 0;
     nvjpegChromaSubsampling_t ss;
     int w[NVJPEG_MAX_COMPONENT], h[NVJPEG_MAX_COMPONENT];
-    check(nvjpegGetImageInfo(handle, files.back().data(), files.back().size(), &nc, &ss, w, h) == NVJPEG_STATUS_SUCCESS,
+    check(nvjpegGetImageInfo(handle, files.back().data(), files.back().size(), &nc, &ss, w, h) ==
+              NVJPEG_STATUS_SUCCESS,
           "nvjpegGetImageInfo");
     nvjpegImage_t img{};
-    check(cudaMalloc(reinterpret_cast<void**>(&img.channel[0]), static_cast<std::size_t>(w[0]) * h[0] * 3) == cudaSuccess,
+    check(cudaMalloc(reinterpret_cast<void**>(&img.channel[0]),
+                     static_cast<std::size_t>(w[0]) * h[0] * 3) == cudaSuccess,
           "cudaMalloc");
     img.pitch[0] = static_cast<unsigned>(w[0] * 3);
     images.push_back(img);
@@ -64,8 +66,8 @@ int main(int argc, char** argv) {
   }
   auto decode_all = [&] {
     for (std::size_t i = 0; i < files.size(); ++i)
-      check(nvjpegDecode(handle, state, files[i].data(), files[i].size(), NVJPEG_OUTPUT_RGBI, &images[i], stream) ==
-                NVJPEG_STATUS_SUCCESS,
+      check(nvjpegDecode(handle, state, files[i].data(), files[i].size(), NVJPEG_OUTPUT_RGBI,
+                         &images[i], stream) == NVJPEG_STATUS_SUCCESS,
             "nvjpegDecode");
   };
   decode_all();  // warm-up
@@ -78,11 +80,13 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::size_t n = static_cast<std::size_t>(widths[i]) * heights[i] * 3;
     std::vector<unsigned char> got(n);
-    check(cudaMemcpy(got.data(), images[i].channel[0], n, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy");
+    check(cudaMemcpy(got.data(), images[i].channel[0], n, cudaMemcpyDeviceToHost) == cudaSuccess,
+          "cudaMemcpy");
     const std::string ppm = names[i].substr(0, names[i].rfind('.')) + ".ppm";
     const std::vector<unsigned char> ref = read(dir + "/" + ppm);
     const std::size_t head = ref.size() - n;
-    for (std::size_t k = 0; k < n; ++k) worst = std::max(worst, std::abs(int{got[k]} - int{ref[head + k]}));
+    for (std::size_t k = 0; k < n; ++k)
+      worst = std::max(worst, std::abs(int{got[k]} - int{ref[head + k]}));
   }
   std::printf("nvjpeg: %d images in %.3f s: %.0f images/s; largest difference from libjpeg %d\n",
               rounds * static_cast<int>(files.size()), s, rounds * files.size() / s, worst);

@@ -24,9 +24,9 @@ struct Spec {
 };
 
 const Spec kSpecs[] = {
-    {"a_64x48_420", 64, 48, 2, 2, 90, 0, false},  {"b_63x47_420", 63, 47, 2, 2, 75, 0, true},
+    {"a_64x48_420", 64, 48, 2, 2, 90, 0, false},       {"b_63x47_420", 63, 47, 2, 2, 75, 0, true},
     {"c_128x96_420_rst", 128, 96, 2, 2, 95, 5, false}, {"d_63x47_444", 63, 47, 1, 1, 85, 0, false},
-    {"e_33x17_422", 33, 17, 2, 1, 80, 3, false},  {"f_64x48_grey", 64, 48, 0, 0, 90, 0, false},
+    {"e_33x17_422", 33, 17, 2, 1, 80, 3, false},       {"f_64x48_grey", 64, 48, 0, 0, 90, 0, false},
     {"g_17x9_420", 17, 9, 2, 2, 50, 0, false},
 };
 
@@ -40,10 +40,12 @@ std::vector<std::uint8_t> picture(const Spec& s, int channels) {
       const int noise = static_cast<int>(seed >> 27) - 16;
       const double dx = x - s.width / 2.0, dy = y - s.height / 2.0;
       const bool disc = dx * dx + dy * dy < s.height * s.height / 9.0;
-      const int v[3] = {x * 255 / s.width, y * 255 / s.height, disc ? 230 : ((x / 3 + y / 2) % 2) * 120 + 40};
+      const int v[3] = {x * 255 / s.width, y * 255 / s.height,
+                        disc ? 230 : ((x / 3 + y / 2) % 2) * 120 + 40};
       for (int c = 0; c < channels; ++c) {
         const int k = channels == 1 ? (v[0] + v[1] + v[2]) / 3 : v[c];
-        px[static_cast<std::size_t>((y * s.width + x) * channels + c)] = static_cast<std::uint8_t>(std::clamp(k + noise, 0, 255));
+        px[static_cast<std::size_t>((y * s.width + x) * channels + c)] =
+            static_cast<std::uint8_t>(std::clamp(k + noise, 0, 255));
       }
     }
   return px;
@@ -73,7 +75,8 @@ std::vector<unsigned char> encode(const Spec& s) {
   c.optimize_coding = s.optimize ? TRUE : FALSE;
   jpeg_start_compress(&c, TRUE);
   while (c.next_scanline < c.image_height) {
-    JSAMPROW row = px.data() + static_cast<std::size_t>(c.next_scanline) * static_cast<std::size_t>(s.width * channels);
+    JSAMPROW row = px.data() + static_cast<std::size_t>(c.next_scanline) *
+                                   static_cast<std::size_t>(s.width * channels);
     jpeg_write_scanlines(&c, &row, 1);
   }
   jpeg_finish_compress(&c);
@@ -97,7 +100,8 @@ std::vector<unsigned char> decode(const std::vector<unsigned char>& file, int& w
   h = static_cast<int>(d.output_height);
   std::vector<unsigned char> rgb(static_cast<std::size_t>(w * h * 3));
   while (d.output_scanline < d.output_height) {
-    JSAMPROW row = rgb.data() + static_cast<std::size_t>(d.output_scanline) * static_cast<std::size_t>(w * 3);
+    JSAMPROW row =
+        rgb.data() + static_cast<std::size_t>(d.output_scanline) * static_cast<std::size_t>(w * 3);
     jpeg_read_scanlines(&d, &row, 1);
   }
   jpeg_finish_decompress(&d);
@@ -108,7 +112,8 @@ std::vector<unsigned char> decode(const std::vector<unsigned char>& file, int& w
 bool write(const std::string& path, const void* data, std::size_t n, const std::string& head = "") {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) return false;
-  const bool ok = std::fwrite(head.data(), 1, head.size(), f) == head.size() && std::fwrite(data, 1, n, f) == n;
+  const bool ok =
+      std::fwrite(head.data(), 1, head.size(), f) == head.size() && std::fwrite(data, 1, n, f) == n;
   return std::fclose(f) == 0 && ok;
 }
 

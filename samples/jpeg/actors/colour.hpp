@@ -26,7 +26,8 @@ struct Planes {
     if (frame[2] != 1 && frame[2] != 3) corrupt(std::to_string(frame[2]) + " components");
     for (int c = 0; c < layout.components; ++c) {
       if (!layout.supported(c)) corrupt("sampling other than 1:1, 2:1 and 2:1 x 2:1");
-      s[c].assign(static_cast<std::size_t>(layout.stride[c]) * static_cast<std::size_t>(layout.rows[c]), 0);
+      s[c].assign(
+          static_cast<std::size_t>(layout.stride[c]) * static_cast<std::size_t>(layout.rows[c]), 0);
     }
   }
 
@@ -37,17 +38,18 @@ struct Planes {
       corrupt("a block outside its component");
     for (int y = 0; y < 8; ++y)
       for (int x = 0; x < 8; ++x)
-        s[c][static_cast<std::size_t>(y0 + y) * static_cast<std::size_t>(layout.stride[c]) + static_cast<std::size_t>(x0 + x)] =
-            static_cast<std::uint8_t>(block[3 + 8 * y + x]);
+        s[c][static_cast<std::size_t>(y0 + y) * static_cast<std::size_t>(layout.stride[c]) +
+             static_cast<std::size_t>(x0 + x)] = static_cast<std::uint8_t>(block[3 + 8 * y + x]);
   }
 
   /// The image token: size, RGB, zeros to `bytes`.
   void convert(std::uint8_t* out, std::size_t bytes) const {
     const int w = layout.width, h = layout.height;
-    const std::size_t need = 4 + std::size_t{3} * static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+    const std::size_t need =
+        4 + std::size_t{3} * static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
     if (need > bytes)
-      corrupt("an image of " + std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(need) +
-              " bytes; the token holds " + std::to_string(bytes));
+      corrupt("an image of " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
+              std::to_string(need) + " bytes; the token holds " + std::to_string(bytes));
     out[0] = static_cast<std::uint8_t>(w & 255);
     out[1] = static_cast<std::uint8_t>(w >> 8);
     out[2] = static_cast<std::uint8_t>(h & 255);
@@ -56,8 +58,11 @@ struct Planes {
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x, o += 3) {
         const int luma = upsampled(layout, 0, s[0].data(), x, y);
-        if (layout.components == 1) o[0] = o[1] = o[2] = static_cast<std::uint8_t>(luma);
-        else ycc_rgb(luma, upsampled(layout, 1, s[1].data(), x, y), upsampled(layout, 2, s[2].data(), x, y), o);
+        if (layout.components == 1)
+          o[0] = o[1] = o[2] = static_cast<std::uint8_t>(luma);
+        else
+          ycc_rgb(luma, upsampled(layout, 1, s[1].data(), x, y),
+                  upsampled(layout, 2, s[2].data(), x, y), o);
       }
     for (std::uint8_t* end = out + bytes; o < end; ++o) *o = 0;
   }

@@ -15,7 +15,8 @@ namespace jpeg {
 
 inline std::string directory() {
   const char* dir = std::getenv("JPEG_DIR");
-  if (dir == nullptr || *dir == '\0') throw std::runtime_error("JPEG_DIR is not set: the directory of list.txt");
+  if (dir == nullptr || *dir == '\0')
+    throw std::runtime_error("JPEG_DIR is not set: the directory of list.txt");
   return dir;
 }
 

@@ -42,7 +42,8 @@ struct Layout {
 
   /// Whether the upsampling below handles component c: 1:1, h2v1 or h2v2.
   JPEG_HD bool supported(int c) const {
-    return (h[c] == hmax || 2 * h[c] == hmax) && (v[c] == vmax || 2 * v[c] == vmax) && !(h[c] == hmax && v[c] != vmax);
+    return (h[c] == hmax || 2 * h[c] == hmax) && (v[c] == vmax || 2 * v[c] == vmax) &&
+           !(h[c] == hmax && v[c] != vmax);
   }
 };
 
@@ -71,11 +72,14 @@ JPEG_HD inline int upsampled(const Layout& l, int c, const std::uint8_t* s, int 
 /// libjpeg's YCbCr to RGB: the products of its 16-bit fixed-point tables, each channel clamped.
 JPEG_HD inline void ycc_rgb(int y, int cb, int cr, std::uint8_t* rgb) {
   constexpr std::int64_t half = std::int64_t{1} << 15;
-  constexpr std::int64_t cr_r = 91881, cb_b = 116130, cr_g = 46802, cb_g = 22554;  // round(x * 2^16)
+  constexpr std::int64_t cr_r = 91881, cb_b = 116130, cr_g = 46802,
+                         cb_g = 22554;  // round(x * 2^16)
   const std::int64_t b = cb - 128, r = cr - 128;
-  const std::int64_t out[3] = {y + ((cr_r * r + half) >> 16), y + ((-cb_g * b + half - cr_g * r) >> 16),
+  const std::int64_t out[3] = {y + ((cr_r * r + half) >> 16),
+                               y + ((-cb_g * b + half - cr_g * r) >> 16),
                                y + ((cb_b * b + half) >> 16)};
-  for (int k = 0; k < 3; ++k) rgb[k] = static_cast<std::uint8_t>(out[k] < 0 ? 0 : (out[k] > 255 ? 255 : out[k]));
+  for (int k = 0; k < 3; ++k)
+    rgb[k] = static_cast<std::uint8_t>(out[k] < 0 ? 0 : (out[k] > 255 ? 255 : out[k]));
 }
 
 }  // namespace jpeg

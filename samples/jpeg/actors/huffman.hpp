@@ -21,8 +21,8 @@ struct Huffman {
   };
   struct Component {
     int id = 0, h = 1, v = 1, tq = 0;
-    int dc = 0, ac = 0;       // table selectors of the current scan
-    std::int32_t pred = 0;    // DC prediction
+    int dc = 0, ac = 0;     // table selectors of the current scan
+    std::int32_t pred = 0;  // DC prediction
   };
 
   std::array<std::array<std::int32_t, 64>, 4> quant{};  // natural order
@@ -35,7 +35,7 @@ struct Huffman {
 
   // The scan being decoded.
   bool in_scan = false;
-  std::vector<int> scan;  // indices into comps
+  std::vector<int> scan;           // indices into comps
   std::int64_t mcus = 0, mcu = 0;  // MCUs in the scan, MCUs decoded
   int mcus_per_row = 0;
   bool expect_restart = false;
@@ -44,7 +44,8 @@ struct Huffman {
 
   std::vector<std::int32_t> rec;
 
-  bool step(dfg::In<std::int32_t> segments, dfg::In<std::int16_t> entropy, dfg::Out<std::int32_t> coefs) {
+  bool step(dfg::In<std::int32_t> segments, dfg::In<std::int16_t> entropy,
+            dfg::Out<std::int32_t> coefs) {
     bool fired = false;
     for (;;) {
       if (in_scan) {
@@ -101,7 +102,8 @@ struct Huffman {
           code <<= 1;
         }
         need(i + 17 + total);
-        for (std::size_t k = 0; k < total; ++k) t.symbols.push_back(static_cast<std::uint8_t>(p[i + 17 + k]));
+        for (std::size_t k = 0; k < total; ++k)
+          t.symbols.push_back(static_cast<std::uint8_t>(p[i + 17 + k]));
         t.defined = true;
         i += 17 + total;
       }
@@ -115,7 +117,8 @@ struct Huffman {
       width = p[3] << 8 | p[4];
       const int nc = p[5];
       if (width == 0 || height == 0) jpeg::corrupt("an image of size 0");
-      if (nc != 1 && nc != 3) jpeg::corrupt(std::to_string(nc) + " components; only 1 (grey) or 3 (YCbCr)");
+      if (nc != 1 && nc != 3)
+        jpeg::corrupt(std::to_string(nc) + " components; only 1 (grey) or 3 (YCbCr)");
       need(6 + 3 * static_cast<std::size_t>(nc));
       comps.assign(static_cast<std::size_t>(nc), Component{});
       hmax = vmax = 1;
@@ -147,7 +150,8 @@ struct Huffman {
       if (c == comps.size()) jpeg::corrupt("a scan of an unknown component");
       comps[c].dc = p[2 + 2 * s] >> 4;
       comps[c].ac = p[2 + 2 * s] & 15;
-      if (comps[c].dc > 3 || comps[c].ac > 3 || !dc_tables[comps[c].dc].defined || !ac_tables[comps[c].ac].defined)
+      if (comps[c].dc > 3 || comps[c].ac > 3 || !dc_tables[comps[c].dc].defined ||
+          !ac_tables[comps[c].ac].defined)
         jpeg::corrupt("a scan whose Huffman table is not defined");
       comps[c].pred = 0;
       scan.push_back(static_cast<int>(c));
@@ -175,8 +179,10 @@ struct Huffman {
       f.push_back(k.v);
     }
     for (const Component& k : comps) {
-      if (!quant_defined[static_cast<std::size_t>(k.tq)]) jpeg::corrupt("a component's quantisation table is not defined");
-      f.insert(f.end(), quant[static_cast<std::size_t>(k.tq)].begin(), quant[static_cast<std::size_t>(k.tq)].end());
+      if (!quant_defined[static_cast<std::size_t>(k.tq)])
+        jpeg::corrupt("a component's quantisation table is not defined");
+      f.insert(f.end(), quant[static_cast<std::size_t>(k.tq)].begin(),
+               quant[static_cast<std::size_t>(k.tq)].end());
     }
     jpeg::write_record(coefs, jpeg::kFrame, f.data(), f.size());  // room checked by step
     frame_sent = true;
@@ -257,13 +263,18 @@ struct Huffman {
     Reader r{data, 0, bits, nbits};
     bool progress = false;
     std::size_t blocks_per_mcu = 0;
-    for (int c : scan) blocks_per_mcu += scan.size() == 1 ? 1 : static_cast<std::size_t>(comps[static_cast<std::size_t>(c)].h * comps[static_cast<std::size_t>(c)].v);
+    for (int c : scan)
+      blocks_per_mcu += scan.size() == 1
+                            ? 1
+                            : static_cast<std::size_t>(comps[static_cast<std::size_t>(c)].h *
+                                                       comps[static_cast<std::size_t>(c)].v);
     std::int32_t rec_out[jpeg::kBlockPayload];
     std::vector<std::int32_t> blocks(blocks_per_mcu * jpeg::kBlockPayload);
     while (mcu < mcus && coefs.room() >= blocks_per_mcu * (2 + jpeg::kBlockPayload)) {
       if (expect_restart) {
         if (r.pos == data.size()) break;
-        if (data[r.pos] != jpeg::kRestartMarker) jpeg::corrupt("expected an RST marker after MCU " + std::to_string(mcu));
+        if (data[r.pos] != jpeg::kRestartMarker)
+          jpeg::corrupt("expected an RST marker after MCU " + std::to_string(mcu));
         ++r.pos;
         nbits = 0;
         for (Component& k : comps) k.pred = 0;
@@ -278,7 +289,8 @@ struct Huffman {
       for (std::size_t c = 0; c < comps.size(); ++c) preds[c] = comps[c].pred;
       std::size_t b = 0;
       bool whole = true;
-      const int mx = static_cast<int>(mcu % mcus_per_row), my = static_cast<int>(mcu / mcus_per_row);
+      const int mx = static_cast<int>(mcu % mcus_per_row),
+                my = static_cast<int>(mcu / mcus_per_row);
       for (int c : scan) {
         Component& k = comps[static_cast<std::size_t>(c)];
         const int h = scan.size() == 1 ? 1 : k.h, v = scan.size() == 1 ? 1 : k.v;
@@ -301,7 +313,8 @@ struct Huffman {
         break;
       }
       for (std::size_t i = 0; i < blocks_per_mcu; ++i) {
-        for (std::size_t j = 0; j < jpeg::kBlockPayload; ++j) rec_out[j] = blocks[i * jpeg::kBlockPayload + j];
+        for (std::size_t j = 0; j < jpeg::kBlockPayload; ++j)
+          rec_out[j] = blocks[i * jpeg::kBlockPayload + j];
         jpeg::write_record(coefs, jpeg::kBlock, rec_out, jpeg::kBlockPayload);
       }
       ++mcu;

@@ -25,8 +25,8 @@ JPEG_HD inline std::int32_t idct_limit(std::int64_t x) {
 /// One 1-D pass of the LL&M IDCT on in[0], in[s], ... in[7s]; out gets 8 sums before descaling.
 JPEG_HD inline void idct_1d(const std::int64_t* in, std::size_t s, std::int64_t* out) {
   constexpr std::int64_t c0_298 = 2446, c0_390 = 3196, c0_541 = 4433, c0_765 = 6270, c0_899 = 7373,
-                         c1_175 = 9633, c1_501 = 12299, c1_847 = 15137, c1_961 = 16069, c2_053 = 16819,
-                         c2_562 = 20995, c3_072 = 25172;  // round(x * 2^13)
+                         c1_175 = 9633, c1_501 = 12299, c1_847 = 15137, c1_961 = 16069,
+                         c2_053 = 16819, c2_562 = 20995, c3_072 = 25172;  // round(x * 2^13)
   // Even part.
   std::int64_t z2 = in[2 * s], z3 = in[6 * s];
   std::int64_t z1 = (z2 + z3) * c0_541;
@@ -63,7 +63,9 @@ JPEG_HD inline void idct_1d(const std::int64_t* in, std::size_t s, std::int64_t*
 }
 
 /// Rounding right shift.
-JPEG_HD inline std::int64_t descale(std::int64_t x, int n) { return (x + (std::int64_t{1} << (n - 1))) >> n; }
+JPEG_HD inline std::int64_t descale(std::int64_t x, int n) {
+  return (x + (std::int64_t{1} << (n - 1))) >> n;
+}
 
 /// 64 dequantised coefficients (natural order) to 64 samples (row-major).
 JPEG_HD inline void idct_islow(const std::int32_t* coef, std::int32_t* samples) {

@@ -13,18 +13,30 @@
 struct Markers {
   int file_bytes = 0;
 
-  enum class State { kFF, kCode, kLengthHigh, kLengthLow, kPayload, kEntropy, kEntropyFF, kPadding };
+  enum class State {
+    kFF,
+    kCode,
+    kLengthHigh,
+    kLengthLow,
+    kPayload,
+    kEntropy,
+    kEntropyFF,
+    kPadding
+  };
   State state = State::kFF;
   std::int64_t taken = 0;  // bytes taken of the current token
   int marker = 0;
-  std::size_t length = 0;  // of the segment's payload
+  std::size_t length = 0;             // of the segment's payload
   std::vector<std::int32_t> segment;  // [marker, payload bytes...]
 
-  bool step(dfg::In<std::uint8_t> bytes, dfg::Out<std::int32_t> segments, dfg::Out<std::int16_t> entropy) {
+  bool step(dfg::In<std::uint8_t> bytes, dfg::Out<std::int32_t> segments,
+            dfg::Out<std::int16_t> entropy) {
     bool fired = false;
     while (bytes.available() > 0 && entropy.room() >= 1 && segments.room() >= 3) {
       // The byte that completes a segment gives its record: wait for room for all of it.
-      if (state == State::kPayload && segment.size() == length && segments.room() < 2 + segment.size() + 1) break;
+      if (state == State::kPayload && segment.size() == length &&
+          segments.room() < 2 + segment.size() + 1)
+        break;
       take(bytes.pop(), segments, entropy);
       fired = true;
     }
@@ -59,8 +71,10 @@ struct Markers {
         if (segment.size() == 1 + length) on_segment(segments);
         break;
       case State::kEntropy:
-        if (b == 0xFF) state = State::kEntropyFF;
-        else entropy.push(b);
+        if (b == 0xFF)
+          state = State::kEntropyFF;
+        else
+          entropy.push(b);
         break;
       case State::kEntropyFF:
         if (b == 0x00) {  // a stuffed 0xFF data byte
@@ -97,8 +111,9 @@ struct Markers {
   }
 
   void on_segment(dfg::Out<std::int32_t>& segments) {
-    const bool wanted = marker == 0xDB || marker == 0xC4 || marker == 0xDD || marker == 0xDA ||
-                        (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC);
+    const bool wanted =
+        marker == 0xDB || marker == 0xC4 || marker == 0xDD || marker == 0xDA ||
+        (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC);
     if (wanted) jpeg::write_record(segments, jpeg::kSegment, segment.data(), segment.size());
     state = marker == 0xDA ? State::kEntropy : State::kFF;  // the scan's data follows SOS
   }

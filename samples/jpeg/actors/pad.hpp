@@ -30,7 +30,8 @@ struct Pad {
         if (records.room() < jpeg::kMaxFrameRecord || !jpeg::read_record(values, rec)) break;
         given += static_cast<std::int64_t>(rec.size()) + 1;
         if (given > token_elements)
-          jpeg::corrupt("an image of more than " + std::to_string(token_elements) + " elements of records");
+          jpeg::corrupt("an image of more than " + std::to_string(token_elements) +
+                        " elements of records");
         jpeg::write_record(records, rec[0], rec.data() + 1, rec.size() - 1);
         if (rec[0] == jpeg::kEndOfImage) {
           padding = token_elements - given;

@@ -19,11 +19,13 @@ struct Pixels {
   void fire(const std::int32_t* in, std::uint8_t* out, dfg::Context& ctx) {
     const std::size_t n = ctx.elements(0);
     std::size_t i = 0;
-    if (n < 2 || in[0] != jpeg::kFrame) jpeg::corrupt("a token that does not start with a frame record");
+    if (n < 2 || in[0] != jpeg::kFrame)
+      jpeg::corrupt("a token that does not start with a frame record");
     planes.start(in + 2, static_cast<std::size_t>(in[1]));
     i = 2 + static_cast<std::size_t>(in[1]);
     std::int32_t block[jpeg::kBlockPayload];
-    for (; i + 2 + jpeg::kBlockPayload <= n && in[i] == jpeg::kBlock; i += 2 + jpeg::kBlockPayload) {
+    for (; i + 2 + jpeg::kBlockPayload <= n && in[i] == jpeg::kBlock;
+         i += 2 + jpeg::kBlockPayload) {
       block[0] = in[i + 2];
       block[1] = in[i + 3];
       block[2] = in[i + 4];

@@ -15,10 +15,10 @@ namespace jpeg {
 
 /// Tags of the records.
 enum Tag : std::int32_t {
-  kSegment = 1,  // markers -> huffman: [marker code, segment bytes...] (DQT, DHT, SOF, DRI, SOS)
+  kSegment = 1,     // markers -> huffman: [marker code, segment bytes...] (DQT, DHT, SOF, DRI, SOS)
   kEndOfImage = 2,  // markers -> huffman, and on down the chain: the image is complete
-  kFrame = 3,    // huffman -> colour: [width, height, components, (H, V) each, 64 quantisers each]
-  kBlock = 4,    // huffman -> colour: [component, block column, block row, 64 values, natural order]
+  kFrame = 3,  // huffman -> colour: [width, height, components, (H, V) each, 64 quantisers each]
+  kBlock = 4,  // huffman -> colour: [component, block column, block row, 64 values, natural order]
 };
 
 /// On the int16 entropy ring, beside the bytes 0..255 of the entropy-coded data (stuffing removed).
@@ -51,7 +51,8 @@ inline bool read_record(dfg::In<std::int32_t>& in, std::vector<std::int32_t>& re
 }
 
 /// Gives one record [tag, n, payload] if there is room for all of it.
-inline bool write_record(dfg::Out<std::int32_t>& out, std::int32_t tag, const std::int32_t* payload, std::size_t n) {
+inline bool write_record(dfg::Out<std::int32_t>& out, std::int32_t tag, const std::int32_t* payload,
+                         std::size_t n) {
   if (out.room() < 2 + n) return false;
   auto slots = out.reserve(2 + n);
   slots[0] = tag;
@@ -62,6 +63,8 @@ inline bool write_record(dfg::Out<std::int32_t>& out, std::int32_t tag, const st
 }
 
 /// A decoding error: the run stops with the node and the iteration.
-[[noreturn]] inline void corrupt(const std::string& what) { throw std::runtime_error("jpeg: " + what); }
+[[noreturn]] inline void corrupt(const std::string& what) {
+  throw std::runtime_error("jpeg: " + what);
+}
 
 }  // namespace jpeg

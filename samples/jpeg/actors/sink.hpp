@@ -1,5 +1,6 @@
 // Compares each decoded image with libjpeg's decode of the same file (its .ppm): the size, and
-// every channel of every pixel within `tol`. Prints the count and the largest difference at the end.
+// every channel of every pixel within `tol`. Prints the count and the largest difference at the
+// end.
 #pragma once
 
 #include <algorithm>
@@ -32,15 +33,17 @@ struct Sink {
     const int w = in[0] | in[1] << 8, h = in[2] | in[3] << 8;
     const std::string where = "iteration " + std::to_string(ctx.iteration()) + ", " + names[k];
     if (w != r.width || h != r.height)
-      throw std::runtime_error(where + ": decoded " + std::to_string(w) + "x" + std::to_string(h) + ", expected " +
-                               std::to_string(r.width) + "x" + std::to_string(r.height));
+      throw std::runtime_error(where + ": decoded " + std::to_string(w) + "x" + std::to_string(h) +
+                               ", expected " + std::to_string(r.width) + "x" +
+                               std::to_string(r.height));
     for (std::size_t i = 0; i < r.rgb.size(); ++i) {
       const int d = std::abs(int{in[4 + i]} - int{r.rgb[i]});
       if (d > tol) {
         const std::size_t p = i / 3;
-        throw std::runtime_error(where + ": pixel (" + std::to_string(p % static_cast<std::size_t>(w)) + ", " +
-                                 std::to_string(p / static_cast<std::size_t>(w)) + ") channel " + std::to_string(i % 3) +
-                                 " is " + std::to_string(in[4 + i]) + ", expected " + std::to_string(r.rgb[i]));
+        throw std::runtime_error(
+            where + ": pixel (" + std::to_string(p % static_cast<std::size_t>(w)) + ", " +
+            std::to_string(p / static_cast<std::size_t>(w)) + ") channel " + std::to_string(i % 3) +
+            " is " + std::to_string(in[4 + i]) + ", expected " + std::to_string(r.rgb[i]));
       }
       if (d > worst) worst = d;
     }
@@ -50,8 +53,8 @@ struct Sink {
 
   ~Sink() {
     if (checked > 0)
-      std::printf("jpeg checked: %lld images, %lld pixels, largest difference %d\n", static_cast<long long>(checked),
-                  static_cast<long long>(pixels), worst);
+      std::printf("jpeg checked: %lld images, %lld pixels, largest difference %d\n",
+                  static_cast<long long>(checked), static_cast<long long>(pixels), worst);
   }
 
  private:
@@ -61,12 +64,15 @@ struct Sink {
       const std::vector<std::uint8_t> f = jpeg::read(path);
       Reference r;
       int maxval = 0, used = 0;
-      const std::string head(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(f.size(), 64)));
+      const std::string head(
+          f.begin(), f.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(f.size(), 64)));
       if (std::sscanf(head.c_str(), "P6 %d %d %d%n", &r.width, &r.height, &maxval, &used) != 3 ||
           maxval != 255)
         throw std::runtime_error("not a binary PPM of 8 bits: " + path);
-      const std::size_t n = std::size_t{3} * static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height);
-      if (f.size() < static_cast<std::size_t>(used) + 1 + n) throw std::runtime_error("short PPM: " + path);
+      const std::size_t n =
+          std::size_t{3} * static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height);
+      if (f.size() < static_cast<std::size_t>(used) + 1 + n)
+        throw std::runtime_error("short PPM: " + path);
       r.rgb.assign(f.begin() + used + 1, f.begin() + used + 1 + static_cast<std::ptrdiff_t>(n));
       names.push_back(name);
       refs.push_back(std::move(r));
