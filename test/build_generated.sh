@@ -65,6 +65,20 @@
 #                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
 #                comparing every pixel with the same transforms run sequentially; also under
 #                ThreadSanitizer
+#   jpeg_run     samples/jpeg (a baseline JPEG decoder of five dynamic actors in an island): its
+#                make_images encodes seven images of odd sizes with libjpeg (4:2:0, 4:2:2, 4:4:4,
+#                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
+#                one_core.dfg built with g++ -Wall -Wextra -Werror decodes each ten times in both
+#                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
+#                cpu_pixels.dfg (the IDCT, upsampling and colour as one static actor on a second
+#                core, the island's records padded into a token) in both strategies; a
+#                truncated file stops the run in its iteration with the island's node; a decoder
+#                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
+#                it changes
+#   jpeg_tsan    samples/jpeg/two_cores.dfg (the island on its own core) built and run with
+#                ThreadSanitizer in both strategies, every pixel compared
+#   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
+#                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -252,6 +266,13 @@ run_fir_bank() {  # run_fir_bank APP WANT [FLAGS...]: both strategies and sync m
       grep -qxF "$want" "$work/out.txt" || fail "checksum: $(cat "$work/out.txt"), the reference: $want"
     done
   done
+}
+
+make_jpeg_images() {  # samples/jpeg's test images and libjpeg's decodes into $work/images, JPEG_DIR set
+  mkdir -p "$work/images"
+  g++ -O2 -Wall -Wextra -Werror samples/jpeg/make_images.cpp -ljpeg -o "$work/make_images"
+  "$work/make_images" "$work/images" >/dev/null
+  export JPEG_DIR=$work/images
 }
 
 build_cpu() {  # build_cpu DIR CXXFLAGS
@@ -519,6 +540,60 @@ case $case in
     compile samples/dyn_idct/dyn_idct.dfg "$work/tsan"
     build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
+    ;;
+  jpeg_run)
+    make_jpeg_images
+    compile samples/jpeg/one_core.dfg "$work/one_core"
+    build_cpu "$work/one_core" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/one_core/build/app" --iterations 70 $strategy --sync=$sync >"$work/out.txt" ||
+          fail "jpeg $strategy --sync=$sync"
+        grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
+          fail "jpeg: $(cat "$work/out.txt")"
+      done
+    done
+    # The pixels as one static actor on a second core: the island's records padded into a token.
+    compile samples/jpeg/cpu_pixels.dfg "$work/pixels"
+    build_cpu "$work/pixels" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/pixels/build/app" --iterations 70 $strategy >"$work/out.txt" || fail "jpeg pixels $strategy"
+      grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
+        fail "jpeg pixels: $(cat "$work/out.txt")"
+    done
+    # A file cut short: the marker reader meets the token's end inside the scan.
+    mkdir -p "$work/cut"
+    head -c 1000 "$work/images/a_64x48_420.jpg" >"$work/cut/a.jpg"
+    cp "$work/images/a_64x48_420.ppm" "$work/cut/a.ppm"
+    echo a.jpg >"$work/cut/list.txt"
+    if JPEG_DIR=$work/cut "$work/one_core/build/app" --iterations 3 >/dev/null 2>"$work/cut.txt"; then fail "a cut file passed"; fi
+    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: jpeg: the file ends before its EOI marker" \
+      "$work/cut.txt" || fail "cut file: $(cat "$work/cut.txt")"
+    # The sink checks every pixel: chroma repeated instead of libjpeg's fancy upsampling fails.
+    mkdir -p "$work/wrong"
+    cp -r samples/jpeg/actors samples/jpeg/jpeg.dfg samples/jpeg/one_core.dfg "$work/wrong/"
+    sed -i 's|  if (l.h\[c\] == l.hmax \&\& l.v\[c\] == l.vmax) return at(x, y);|  return at(x * l.h[c] / l.hmax, y * l.v[c] / l.vmax);|' \
+      "$work/wrong/actors/frame.hpp"
+    compile "$work/wrong/one_core.dfg" "$work/wrong/gen"
+    build_cpu "$work/wrong/gen" "-Werror"
+    if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi
+    grep -q "iteration 0, a_64x48_420.jpg: pixel (" "$work/wrong.txt" || fail "repeated chroma: $(cat "$work/wrong.txt")"
+    ;;
+  jpeg_tsan)
+    make_jpeg_images
+    compile samples/jpeg/two_cores.dfg "$work/tsan"
+    build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
+    for strategy in "" --no-overlap; do
+      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 21 $strategy >"$work/out.txt" ||
+        fail "jpeg under tsan $strategy"
+      grep -qx "jpeg checked: 21 images, 75204 pixels, largest difference 0" "$work/out.txt" ||
+        fail "jpeg under tsan: $(cat "$work/out.txt")"
+    done
+    ;;
+  jpeg_gpu_build)
+    find_nvcc
+    compile samples/jpeg/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   packets_gpu_build)
     find_nvcc
