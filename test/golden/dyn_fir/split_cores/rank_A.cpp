@@ -73,8 +73,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
@@ -92,14 +91,12 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
                            island_m0_m0_y_A_c0_view_.bounded<std::int32_t>(
                                dfg::slot(c, 0, 2), elements_Fifo_m0_y(run_.params), "m0_y"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
@@ -119,8 +116,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
                            island_m0_m0_y_A_c0_view_.bounded<std::int32_t>(
                                dfg::slot(c, 0, 2), elements_Fifo_m0_y(run_.params), "m0_y"));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes island_a1 (Island_a1), snk (Sink).
@@ -164,8 +160,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_island_a1, [&](std::int64_t j) {  // node island_a1 (Island_a1) @ A.c1
       island_a1_node_.fire(j,
                            island_m0_m0_y_A_c0_view_.bounded<const std::int32_t>(
@@ -181,14 +176,12 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c1
       snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // node island_a1 (Island_a1) @ A.c1
     items.run(no_overlap::fire_island_a1, [&](std::int64_t j) {
       island_a1_node_.fire(j,
@@ -205,8 +198,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c1
       snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

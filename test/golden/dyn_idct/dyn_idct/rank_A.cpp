@@ -58,8 +58,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
@@ -73,14 +72,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       snk_node_.fire(j,
                      island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
@@ -94,8 +91,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       snk_node_.fire(j,
                      island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

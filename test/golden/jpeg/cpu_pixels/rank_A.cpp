@@ -59,8 +59,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
@@ -71,14 +70,12 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, px_out_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
@@ -90,8 +87,7 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, px_out_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes px (Pixels).
@@ -120,26 +116,22 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_px, [&](std::int64_t j) {  // node px (Pixels) @ A.c1
       px_node_.fire(j, island_mk_pd_records_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
                     px_out_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_px, [&](std::int64_t j) {  // node px (Pixels) @ A.c1
       px_node_.fire(j, island_mk_pd_records_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
                     px_out_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

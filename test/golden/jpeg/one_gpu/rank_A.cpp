@@ -60,8 +60,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
@@ -72,14 +71,12 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
       snk_node_.fire(j, px_out_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
@@ -92,8 +89,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
       snk_node_.fire(j, px_out_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -58,8 +58,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer island_mk.pd_records@A.cpu -> island_mk.pd_records@A.g0 (pcie)
     items.copy(overlap::transfer_island_mk_pd_records_A_g0, h2d_,
                island_mk_pd_records_A_g0_view_.at(dfg::slot(c, 0, 2)),
@@ -71,14 +70,12 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
       px_node_.fire(j, island_mk_pd_records_A_g0_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
                     px_out_A_g0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer island_mk.pd_records@A.cpu -> island_mk.pd_records@A.g0 (pcie)
     items.copy(no_overlap::transfer_island_mk_pd_records_A_g0, h2d_,
                island_mk_pd_records_A_g0_view_.at(dfg::slot(c, 0, 1)),
@@ -93,8 +90,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                     px_out_A_g0_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -54,30 +54,26 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, island_mk_cc_rgb_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, island_mk_cc_rgb_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// A.c1: nodes island_mk (Island_mk).
@@ -104,27 +100,23 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 
 void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_island_mk, [&](std::int64_t j) {  // node island_mk (Island_mk) @ A.c1
       island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
                            island_mk_cc_rgb_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // node island_mk (Island_mk) @ A.c1
     items.run(no_overlap::fire_island_mk, [&](std::int64_t j) {
       island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
                            island_mk_cc_rgb_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -96,54 +96,54 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 1)
-    items.post(overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_A_cpu_recv_, overlap::transfer_g_y_A_cpu, j,
-                 g_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-      net_.start(*s_x_B_cpu_send_, overlap::transfer_s_x_B_cpu, j,
-                 s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
-      a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
-                   a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
-      std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
-                  g_y_A_cpu_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
-    });
-    items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
-      a_node_.fire(j, g_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_A_cpu_recv_, overlap::transfer_g_y_A_cpu, j,
+                     g_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_send_, overlap::transfer_s_x_B_cpu, j,
+                     s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+          s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+          a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
+                       a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
+          std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
+                      g_y_A_cpu_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
+        });
+        items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+          a_node_.fire(j, g_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                       a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+          k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 3)
     items.post(no_overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
       net_.start(*g_y_A_cpu_recv_, no_overlap::transfer_g_y_A_cpu, j,
@@ -178,8 +178,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

@@ -55,32 +55,33 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer g.y@A.g0 -> g.y@A.cpu (pcie)
-    items.copy(overlap::m0_transfer_g_y_A_cpu, d2h_, g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
-               g_y_A_g0_m0_view_.at(dfg::slot(c, 1, 2)));
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
-    items.copy(overlap::m0_transfer_s_x_A_g0, h2d_, s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 2)),
-               s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    items.fire(overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
-      g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
-                   g_y_A_g0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-    });
-    items.copy(overlap::m0_copy_g_x_delay_A_g0, compute_, [&] {  // delay g.x.delay@A.g0 <- s.x@A.g0
-      dfg::copy_async(g_x_delay_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
-                      s_x_A_g0_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params), compute_,
-                      "cudaMemcpyAsync");
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer g.y@A.g0 -> g.y@A.cpu (pcie)
+        items.copy(overlap::m0_transfer_g_y_A_cpu, d2h_, g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
+                   g_y_A_g0_m0_view_.at(dfg::slot(c, 1, 2)));
+        // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
+        items.copy(overlap::m0_transfer_s_x_A_g0, h2d_, s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 2)),
+                   s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        items.fire(overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
+          g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
+                       g_y_A_g0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+        });
+        items.copy(overlap::m0_copy_g_x_delay_A_g0, compute_,
+                   [&] {  // delay g.x.delay@A.g0 <- s.x@A.g0
+                     dfg::copy_async(g_x_delay_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
+                                     s_x_A_g0_m0_view_.at(dfg::slot(c, 1, 2)),
+                                     bytes_Block(run_.params), compute_, "cudaMemcpyAsync");
+                   });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
     // transfer g.y@A.g0 -> g.y@A.cpu (pcie)
@@ -102,8 +103,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                       "cudaMemcpyAsync");
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

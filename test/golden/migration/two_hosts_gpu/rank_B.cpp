@@ -75,32 +75,32 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-      net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
-                 s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer g.y@B.cpu -> g.y@A.cpu (net: send to host A, tag 1)
-    items.post(overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_A_cpu_send_, overlap::transfer_g_y_A_cpu, j,
-                 g_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
+                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer g.y@B.cpu -> g.y@A.cpu (net: send to host A, tag 1)
+        items.post(overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_A_cpu_send_, overlap::transfer_g_y_A_cpu, j,
+                     g_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer g.y@B.cpu -> g.y@A.cpu (net: send to host A, tag 3)
     items.post(no_overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
       net_.start(*g_y_A_cpu_send_, no_overlap::transfer_g_y_A_cpu, j,
@@ -117,8 +117,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     where.clear();
     net_.wait();
     run_.end_phase();  // the end of transfer step 1
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

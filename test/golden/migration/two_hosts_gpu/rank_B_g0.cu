@@ -53,27 +53,27 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_B_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer g.y@B.g0 -> g.y@B.cpu (pcie)
-    items.copy(overlap::transfer_g_y_B_cpu, d2h_, g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)),
-               g_y_B_g0_view_.at(dfg::slot(c, 1, 2)));
-    // transfer s.x@B.cpu -> s.x@B.g0 (pcie)
-    items.copy(overlap::transfer_s_x_B_g0, h2d_, s_x_B_g0_view_.at(dfg::slot(c, 0, 2)),
-               s_x_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    items.fire(overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ B.g0
-      g_node_.fire(j, s_x_B_g0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   g_y_B_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-    });
-    items.end_cycle(c);
-    if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer g.y@B.g0 -> g.y@B.cpu (pcie)
+        items.copy(overlap::transfer_g_y_B_cpu, d2h_, g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)),
+                   g_y_B_g0_view_.at(dfg::slot(c, 1, 2)));
+        // transfer s.x@B.cpu -> s.x@B.g0 (pcie)
+        items.copy(overlap::transfer_s_x_B_g0, h2d_, s_x_B_g0_view_.at(dfg::slot(c, 0, 2)),
+                   s_x_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        items.fire(overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ B.g0
+          g_node_.fire(j, s_x_B_g0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                       g_y_B_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+        });
+      },
+      [&] {
+        if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+      });
 }
 
 void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer s.x@B.cpu -> s.x@B.g0 (pcie)
     items.copy(no_overlap::transfer_s_x_B_g0, h2d_, s_x_B_g0_view_.at(dfg::slot(c, 0, 1)),
                s_x_B_cpu_view_.at(dfg::slot(c, 0, 1)));
@@ -89,8 +89,7 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
                    g_y_B_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

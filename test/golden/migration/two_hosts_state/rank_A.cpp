@@ -106,70 +106,70 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer a.y@B.cpu -> a.y@A.cpu (net: receive from host B, tag 1)
-    items.post(overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*a_y_A_cpu_recv_, overlap::transfer_a_y_A_cpu, j,
-                 a_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer g.y@A.cpu -> g.y@B.cpu (net: send to host B, tag 0)
-    items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_B_cpu_send_, overlap::transfer_g_y_B_cpu, j,
-                 g_y_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.cpu
-      g_node_.fire(j, s_x_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
-                   g_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
-      if (items.resumes(overlap::m0_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
-      a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)),
-                   a_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
-      std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
-                  g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    items.run(overlap::m0_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, k_y_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::m0_copy_k_y_delay_A_cpu, [&] {  // delay k.y.delay@A.cpu <- a.y@A.cpu
-      std::memcpy(k_y_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
-                  a_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    items.run(overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.cpu
-      g_node_.fire(j, s_x_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
-                   g_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer a.y@B.cpu -> a.y@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*a_y_A_cpu_recv_, overlap::transfer_a_y_A_cpu, j,
+                     a_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer g.y@A.cpu -> g.y@B.cpu (net: send to host B, tag 0)
+        items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_B_cpu_send_, overlap::transfer_g_y_B_cpu, j,
+                     g_y_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+          s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.cpu
+          g_node_.fire(j, s_x_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
+                       g_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+          if (items.resumes(overlap::m0_fire_a, j))
+            run_.handoffs[0].restore(a_node_.actor, j);  // its state
+          a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)),
+                       a_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+          if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
+          std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
+                      g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+        });
+        items.run(overlap::m0_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+          k_node_.fire(j, k_y_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::m0_copy_k_y_delay_A_cpu, [&] {  // delay k.y.delay@A.cpu <- a.y@A.cpu
+          std::memcpy(k_y_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
+                      a_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+        });
+        items.run(overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.cpu
+          g_node_.fire(j, s_x_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
+                       g_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+          k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer a.y@B.cpu -> a.y@A.cpu (net: receive from host B, tag 3)
     items.post(no_overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
       net_.start(*a_y_A_cpu_recv_, no_overlap::transfer_a_y_A_cpu, j,
@@ -215,8 +215,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

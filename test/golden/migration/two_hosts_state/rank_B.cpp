@@ -80,40 +80,40 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
-    // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
-    items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
-                 g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-    });
-    // transfer a.y@B.cpu -> a.y@A.cpu (net: send to host A, tag 1)
-    items.post(overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*a_y_A_cpu_send_, overlap::transfer_a_y_A_cpu, j,
-                 a_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
-    });
-    items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
-      if (items.resumes(overlap::fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
-      a_node_.fire(j, g_y_B_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   a_y_B_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
-      net_.poll();  // progress the host-to-host transfers
-    });
-    where.clear();
-    net_.wait();  // this cycle's host-to-host transfers
-    items.end_cycle(c);
-    if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's
-      ranks_.arrive_and_wait();
-      run_.end_phase();
-    }
-  }
+  items.cycles(
+      [&](std::int64_t c) {
+        // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
+                     g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)));
+        });
+        // transfer a.y@B.cpu -> a.y@A.cpu (net: send to host A, tag 1)
+        items.post(overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*a_y_A_cpu_send_, overlap::transfer_a_y_A_cpu, j,
+                     a_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
+          if (items.resumes(overlap::fire_a, j))
+            run_.handoffs[0].restore(a_node_.actor, j);  // its state
+          a_node_.fire(j, g_y_B_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                       a_y_B_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+          if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+          net_.poll();  // progress the host-to-host transfers
+        });
+        where.clear();
+        net_.wait();  // this cycle's host-to-host transfers
+      },
+      [&] {
+        if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+          ranks_.arrive_and_wait();
+          run_.end_phase();
+        }
+      });
 }
 
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
-  for (std::int64_t c = 0; c < run_.cycles; ++c) {
-    items.begin(c);
+  items.cycles([&](std::int64_t c) {
     // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 2)
     items.post(no_overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
       net_.start(*g_y_B_cpu_recv_, no_overlap::transfer_g_y_B_cpu, j,
@@ -134,8 +134,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
                    a_y_B_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
     });
-    items.end_cycle(c);
-  }
+  });
 }
 
 }  // namespace

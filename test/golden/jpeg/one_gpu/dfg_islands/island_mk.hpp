@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "dequant.hpp"
+#include "dfg/bounded.hpp"
 #include "dfg/context.hpp"
 #include "dfg/island.hpp"
 #include "dfg/ports.hpp"
@@ -16,14 +17,14 @@
 class Island_mk {
  public:
   Island_mk() {
-    island_.add(mk_bytes_, "mk_bytes");
+    island_.add(port_mk_bytes_, "mk_bytes");
     node_mk_.file_bytes = 16384;
     island_.add(step_mk_, "mk");
     island_.add(step_hf_, "hf");
     island_.add(step_dq_, "dq");
     node_pd_.token_elements = 52420;
     island_.add(step_pd_, "pd");
-    island_.add(pd_records_, "pd_records");
+    island_.add(port_pd_records_, "pd_records");
   }
   Island_mk(const Island_mk&) = delete;
   Island_mk& operator=(const Island_mk&) = delete;
@@ -32,11 +33,11 @@ class Island_mk {
   /// output tokens filled; an IslandError names the port and the iteration otherwise.
   void fire(const std::uint8_t* mk_bytes, std::int32_t* pd_records, dfg::Context& ctx) {
     const std::int64_t j = ctx.iteration();
-    mk_bytes_.load(mk_bytes, 16384);
-    pd_records_.begin(pd_records);
+    port_mk_bytes_.load(mk_bytes, 16384);
+    port_pd_records_.begin(pd_records);
     island_.run(j);
-    mk_bytes_.finish(island_.name(), j);
-    pd_records_.finish(island_.name(), j);
+    port_mk_bytes_.finish(island_.name(), j);
+    port_pd_records_.finish(island_.name(), j);
   }
 
  private:
@@ -88,8 +89,8 @@ class Island_mk {
   Huffman node_hf_;                       // node hf (Huffman)
   Dequant node_dq_;                       // node dq (Dequant)
   Pad node_pd_;                           // node pd (Pad)
-  dfg::Unpack<std::uint8_t> mk_bytes_{fifo0_, "mk_bytes"};  // input mk_bytes: its tokens into fifo0
-  dfg::Pack<std::int32_t> pd_records_{
-      fifo1_, 52420, "pd_records"};  // output pd_records: tokens of 52420 elements from fifo1
+  dfg::Unpack<std::uint8_t> port_mk_bytes_{fifo0_, "mk_bytes"};  // input mk_bytes into fifo0
+  dfg::Pack<std::int32_t> port_pd_records_{fifo1_, 52420,
+                                           "pd_records"};  // output pd_records from fifo1
   dfg::Island island_{"island_mk"};
 };

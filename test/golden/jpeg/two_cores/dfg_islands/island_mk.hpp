@@ -7,6 +7,7 @@
 
 #include "colour.hpp"
 #include "dequant.hpp"
+#include "dfg/bounded.hpp"
 #include "dfg/context.hpp"
 #include "dfg/island.hpp"
 #include "dfg/ports.hpp"
@@ -17,7 +18,7 @@
 class Island_mk {
  public:
   Island_mk() {
-    island_.add(mk_bytes_, "mk_bytes");
+    island_.add(port_mk_bytes_, "mk_bytes");
     node_mk_.file_bytes = 16384;
     island_.add(step_mk_, "mk");
     island_.add(step_hf_, "hf");
@@ -25,7 +26,7 @@ class Island_mk {
     island_.add(step_id_, "id");
     node_cc_.image_bytes = 36868;
     island_.add(step_cc_, "cc");
-    island_.add(cc_rgb_, "cc_rgb");
+    island_.add(port_cc_rgb_, "cc_rgb");
   }
   Island_mk(const Island_mk&) = delete;
   Island_mk& operator=(const Island_mk&) = delete;
@@ -34,11 +35,11 @@ class Island_mk {
   /// output tokens filled; an IslandError names the port and the iteration otherwise.
   void fire(const std::uint8_t* mk_bytes, std::uint8_t* cc_rgb, dfg::Context& ctx) {
     const std::int64_t j = ctx.iteration();
-    mk_bytes_.load(mk_bytes, 16384);
-    cc_rgb_.begin(cc_rgb);
+    port_mk_bytes_.load(mk_bytes, 16384);
+    port_cc_rgb_.begin(cc_rgb);
     island_.run(j);
-    mk_bytes_.finish(island_.name(), j);
-    cc_rgb_.finish(island_.name(), j);
+    port_mk_bytes_.finish(island_.name(), j);
+    port_cc_rgb_.finish(island_.name(), j);
   }
 
  private:
@@ -101,8 +102,7 @@ class Island_mk {
   Dequant node_dq_;                       // node dq (Dequant)
   Idct node_id_;                          // node id (Idct)
   Colour node_cc_;                        // node cc (Colour)
-  dfg::Unpack<std::uint8_t> mk_bytes_{fifo0_, "mk_bytes"};  // input mk_bytes: its tokens into fifo0
-  dfg::Pack<std::uint8_t> cc_rgb_{fifo1_, 36868,
-                                  "cc_rgb"};  // output cc_rgb: tokens of 36868 elements from fifo1
+  dfg::Unpack<std::uint8_t> port_mk_bytes_{fifo0_, "mk_bytes"};   // input mk_bytes into fifo0
+  dfg::Pack<std::uint8_t> port_cc_rgb_{fifo1_, 36868, "cc_rgb"};  // output cc_rgb from fifo1
   dfg::Island island_{"island_mk"};
 };
