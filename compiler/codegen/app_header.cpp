@@ -203,7 +203,10 @@ std::string profile_params(const std::vector<ir::ParamValue>& params) {
 /// hosts (dfg::Alternative's last fields); nothing on one host.
 std::string alternative_state(const Model& m, const PlanMigration& a) {
   if (!m.multi_host()) return {};
-  return fmt::format(", {}, {}, {}, {}", state_handoff(m, a), m.pe(a.from).host, m.pe(a.to).host, a.state_tag);
+  return render_part("app_alternative_state.hpp", {{"handoff", std::to_string(state_handoff(m, a))},
+                                                   {"from_host", std::to_string(m.pe(a.from).host)},
+                                                   {"to_host", std::to_string(m.pe(a.to).host)},
+                                                   {"state_tag", std::to_string(a.state_tag)}});
 }
 
 std::string strategy_block(const Model& m, ir::Strategy strategy) {

@@ -40,7 +40,9 @@ std::string mpi_note(std::span<const Model> hosts) {
   for (const NetTransfer& t : hosts.front().net_transfers) {
     // An alternative's transfer (it runs once its node moved): "overlap, migration 0".
     std::string strategy(ir::to_string(t.strategy));
-    if (t.alternative >= 0) strategy += fmt::format(", migration {}", t.alternative);
+    if (t.alternative >= 0)
+      strategy +=
+          render_part("readme_tag_migration.md", {{"alternative", std::to_string(t.alternative)}});
     tags += render_part("readme_tag_row.md", {{"tag", std::to_string(t.tag)},
                                               {"strategy", strategy},
                                               {"from", t.from},

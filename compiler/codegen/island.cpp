@@ -3,9 +3,6 @@
 #include <set>
 #include <vector>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include "codegen/actor_headers.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/templates.hpp"
@@ -30,28 +27,28 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     if (p.input) {
       adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      params += p.bounded ? fmt::format("dfg::Bounded<const {}> {}, ", f.elem, p.name)
-                          : fmt::format("const {}* {}, ", f.elem, p.name);
+      params += render_part(p.bounded ? "island_param_in_bounded.hpp" : "island_param_in.hpp",
+                            {{"elem", f.elem}, {"port", p.name}});
       begin += p.bounded ? render_part("island_load_bounded.hpp", {{"port", p.name}})
                          : render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
       setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
     } else if (p.bounded) {
       adapters += render_part("island_pack_some.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      params += fmt::format("dfg::Bounded<{}> {}, ", f.elem, p.name);
+      params += render_part("island_param_out_bounded.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
     } else {
       adapters += render_part("island_pack.hpp", {{"elem", f.elem},
                                                   {"port", p.name},
                                                   {"fifo", f.ident},
                                                   {"elements", std::to_string(p.elements)}});
-      params += fmt::format("{}* {}, ", f.elem, p.name);
+      params += render_part("island_param_out.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
     finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp", {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
-    includes.insert(fmt::format("#include {}", headers.include(member.header_path)));
+    includes.insert(headers.include(member.header_path));
     const std::string ident = "node_" + member.name;
     actors += render_part("island_actor.hpp",
                           {{"cls", member.class_name}, {"ident", ident}, {"name", member.name}, {"actor", member.actor}});
@@ -62,12 +59,14 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     std::vector<std::string> args;
     for (std::uint32_t port : sig->second.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
-      args.push_back(fmt::format("dfg::{}<{}>(island.{}_)", member.port_input[port] ? "In" : "Out", f.elem, f.ident));
+      args.push_back(render_part(
+          "island_step_arg.hpp",
+          {{"view", member.port_input[port] ? "In" : "Out"}, {"elem", f.elem}, {"fifo", f.ident}}));
     }
     steppers += render_part("island_stepper.hpp", {{"name", member.name},
                                                    {"island", island.class_name},
                                                    {"ident", ident},
-                                                   {"args", fmt::format("{}", fmt::join(args, ", "))}});
+                                                   {"args", join(args)}});
     setup += render_part("island_add.hpp", {{"member", "step_" + member.name + "_"}, {"label", member.name}});
     if (sig->second.has_init)
       init_calls += render_part("island_init_call.hpp",
@@ -80,11 +79,12 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       {{"header", file_header(m, "//")},
        {"name", island.name},
        {"pe", m.pe(island.pe).name},
-       {"members", fmt::format("{}", fmt::join(names, ", "))},
-       {"includes", fmt::format("{}\n", fmt::join(includes, "\n"))},
+       {"members", join(names)},
+       {"includes", include_lines(includes)},
        {"cls", island.class_name},
        {"setup", setup},
-       {"init", init_calls.empty() ? std::string() : render_part("island_init.hpp", {{"calls", init_calls}})},
+       {"init", init_calls.empty() ? std::string()
+                                   : render_part("island_init.hpp", {{"calls", init_calls}})},
        {"params", params},
        {"begin", begin},
        {"finish", finish},

@@ -81,4 +81,10 @@ std::string render_part(std::string_view name, const Printer::Vars& vars) {
   return render_template(template_text("parts/" + std::string(name)), vars);
 }
 
+std::string include_lines(const std::set<std::string>& headers) {
+  std::string out;
+  for (const std::string& h : headers) out += render_part("include_line.cpp", {{"header", h}});
+  return out;
+}
+
 }  // namespace dfgc

@@ -39,17 +39,6 @@ std::string host_namespace(const Model& m) {
   return fmt::format("app::host_{}", identifier(m.host_name));
 }
 
-namespace {
-
-/// `#include` lines of `headers` (spelled with their quotes or angle brackets).
-std::string include_lines(const std::set<std::string>& headers) {
-  std::string out;
-  for (const std::string& h : headers) out += render_part("include_line.cpp", {{"header", h}});
-  return out;
-}
-
-}  // namespace
-
 std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;

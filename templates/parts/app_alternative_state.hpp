@@ -1,0 +1,1 @@
+, $handoff$, $from_host$, $to_host$, $state_tag$

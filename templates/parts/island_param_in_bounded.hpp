@@ -1,0 +1,1 @@
+dfg::Bounded<const $elem$> $port$, 

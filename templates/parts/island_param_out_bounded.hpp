@@ -1,0 +1,1 @@
+dfg::Bounded<$elem$> $port$, 
