@@ -40,7 +40,8 @@ struct Tok {
 
 template <int B>
 __host__ __device__ inline std::uint32_t word(std::uint64_t seq, int k) {
-  return static_cast<std::uint32_t>(seq) * 2654435761u + static_cast<std::uint32_t>(k) * 40503u + static_cast<std::uint32_t>(seq >> 32);
+  return static_cast<std::uint32_t>(seq) * 2654435761u + static_cast<std::uint32_t>(k) * 40503u +
+         static_cast<std::uint32_t>(seq >> 32);
 }
 template <int B>
 __host__ __device__ inline void make(Tok<B>& t, std::uint64_t seq) {
@@ -54,7 +55,9 @@ __host__ __device__ inline bool ok(const Tok<B>& t, std::uint64_t seq) {
 }
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "FAILED: %s\n", what.c_str());
@@ -67,7 +70,8 @@ template <int B, cuda::thread_scope S>
 __global__ void produce(dfg::RingRef<Tok<B>, S> out, std::uint64_t total) {
   std::uint64_t next = 0;
   while (next < total) {
-    const std::size_t want = total - next < kThreads ? static_cast<std::size_t>(total - next) : kThreads;
+    const std::size_t want =
+        total - next < kThreads ? static_cast<std::size_t>(total - next) : kThreads;
     const auto slots = out.block_reserve(want);
     if (slots.empty()) {
       __nanosleep(32);
@@ -107,7 +111,8 @@ __global__ void produce_batch(Tok<B>* out, std::uint64_t first, std::size_t n) {
   for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) make<B>(out[i], first + i);
 }
 template <int B>
-__global__ void check_batch(const Tok<B>* in, std::uint64_t first, std::size_t n, unsigned long long* errors) {
+__global__ void check_batch(const Tok<B>* in, std::uint64_t first, std::size_t n,
+                            unsigned long long* errors) {
   unsigned long long e = 0;
   for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) e += ok<B>(in[i], first + i) ? 0 : 1;
   if (e != 0) atomicAdd(errors, e);
@@ -123,17 +128,21 @@ struct Result {
 void report(std::vector<Result>& all, const char* mode, int bytes, std::uint64_t tokens, double s) {
   all.push_back({mode, bytes, tokens, s});
   std::printf("%-12s %4d B %10llu tokens %8.4f s %9.2f Mtok/s %7.3f GB/s\n", mode, bytes,
-              static_cast<unsigned long long>(tokens), s, tokens / s / 1e6, tokens * double(bytes) / s / 1e9);
+              static_cast<unsigned long long>(tokens), s, tokens / s / 1e6,
+              tokens * double(bytes) / s / 1e9);
   std::fflush(stdout);
 }
 
 struct DeviceCounters {
   unsigned long long* d = nullptr;
-  DeviceCounters() { DFG_CUDA_CHECK(cudaMalloc(&d, 2 * sizeof(unsigned long long)), "malloc counters"); }
+  DeviceCounters() {
+    DFG_CUDA_CHECK(cudaMalloc(&d, 2 * sizeof(unsigned long long)), "malloc counters");
+  }
   ~DeviceCounters() { static_cast<void>(cudaFree(d)); }
   void clear() {
     DFG_CUDA_CHECK(cudaMemset(d, 0, 2 * sizeof(unsigned long long)), "clear counters");
-    DFG_CUDA_CHECK(cudaDeviceSynchronize(), "clear counters");  // non-blocking streams do not wait for it
+    DFG_CUDA_CHECK(cudaDeviceSynchronize(),
+                   "clear counters");  // non-blocking streams do not wait for it
   }
   std::pair<unsigned long long, unsigned long long> get() const {
     unsigned long long h[2] = {};
@@ -167,7 +176,9 @@ double g2c_mapped(std::uint64_t total, cudaStream_t s) {
   }
   const double t = seconds_since(t0);
   wait_stream(s, t0, "g2c mapped");
-  if (errors != 0 || next != total) fail("g2c mapped: " + std::to_string(errors) + " wrong tokens, " + std::to_string(next) + " of " + std::to_string(total));
+  if (errors != 0 || next != total)
+    fail("g2c mapped: " + std::to_string(errors) + " wrong tokens, " + std::to_string(next) +
+         " of " + std::to_string(total));
   return t;
 }
 
@@ -192,7 +203,9 @@ double c2g_mapped(std::uint64_t total, cudaStream_t s, DeviceCounters& counters)
   wait_stream(s, t0, "c2g mapped");
   const double t = seconds_since(t0);
   const auto [errors, received] = counters.get();
-  if (errors != 0 || received != total) fail("c2g mapped: " + std::to_string(errors) + " wrong tokens, " + std::to_string(received) + " of " + std::to_string(total));
+  if (errors != 0 || received != total)
+    fail("c2g mapped: " + std::to_string(errors) + " wrong tokens, " + std::to_string(received) +
+         " of " + std::to_string(total));
   return t;
 }
 
@@ -208,7 +221,9 @@ double g2g_device(std::uint64_t total, cudaStream_t s1, cudaStream_t s2, DeviceC
   wait_stream(s2, t0, "g2g consumer");
   const double t = seconds_since(t0);
   const auto [errors, received] = counters.get();
-  if (errors != 0 || received != total) fail("g2g device: " + std::to_string(errors) + " wrong tokens, " + std::to_string(received) + " of " + std::to_string(total));
+  if (errors != 0 || received != total)
+    fail("g2g device: " + std::to_string(errors) + " wrong tokens, " + std::to_string(received) +
+         " of " + std::to_string(total));
   return t;
 }
 
@@ -219,7 +234,8 @@ double g2c_copy(std::uint64_t total, std::size_t batch, cudaStream_t s) {
   cudaEvent_t done[2] = {};
   for (int k = 0; k < 2; ++k) {
     DFG_CUDA_CHECK(cudaMalloc(&dev[k], batch * sizeof(Tok<B>)), "malloc");
-    DFG_CUDA_CHECK(cudaHostAlloc(&host[k], batch * sizeof(Tok<B>), cudaHostAllocDefault), "host alloc");
+    DFG_CUDA_CHECK(cudaHostAlloc(&host[k], batch * sizeof(Tok<B>), cudaHostAllocDefault),
+                   "host alloc");
     DFG_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming), "event");
   }
   const std::uint64_t batches = (total + batch - 1) / batch;
@@ -228,7 +244,8 @@ double g2c_copy(std::uint64_t total, std::size_t batch, cudaStream_t s) {
     const std::uint64_t first = b * batch;
     const std::size_t n = static_cast<std::size_t>(total - first < batch ? total - first : batch);
     produce_batch<B><<<1, kThreads, 0, s>>>(dev[k], first, n);
-    DFG_CUDA_CHECK(cudaMemcpyAsync(host[k], dev[k], n * sizeof(Tok<B>), cudaMemcpyDeviceToHost, s), "copy");
+    DFG_CUDA_CHECK(cudaMemcpyAsync(host[k], dev[k], n * sizeof(Tok<B>), cudaMemcpyDeviceToHost, s),
+                   "copy");
     DFG_CUDA_CHECK(cudaEventRecord(done[k], s), "record");
   };
   const auto t0 = Clock::now();
@@ -259,7 +276,8 @@ double c2g_copy(std::uint64_t total, std::size_t batch, cudaStream_t s, DeviceCo
   cudaEvent_t done[2] = {};
   for (int k = 0; k < 2; ++k) {
     DFG_CUDA_CHECK(cudaMalloc(&dev[k], batch * sizeof(Tok<B>)), "malloc");
-    DFG_CUDA_CHECK(cudaHostAlloc(&host[k], batch * sizeof(Tok<B>), cudaHostAllocDefault), "host alloc");
+    DFG_CUDA_CHECK(cudaHostAlloc(&host[k], batch * sizeof(Tok<B>), cudaHostAllocDefault),
+                   "host alloc");
     DFG_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming), "event");
   }
   counters.clear();
@@ -267,11 +285,14 @@ double c2g_copy(std::uint64_t total, std::size_t batch, cudaStream_t s, DeviceCo
   const auto t0 = Clock::now();
   for (std::uint64_t b = 0; b < batches; ++b) {
     const int k = static_cast<int>(b % 2);
-    if (b >= 2) DFG_CUDA_CHECK(cudaEventSynchronize(done[k]), "wait batch");  // batch b - 2 copied and checked
+    if (b >= 2)
+      DFG_CUDA_CHECK(cudaEventSynchronize(done[k]),
+                     "wait batch");  // batch b - 2 copied and checked
     const std::uint64_t first = b * batch;
     const std::size_t n = static_cast<std::size_t>(total - first < batch ? total - first : batch);
     for (std::size_t i = 0; i < n; ++i) make<B>(host[k][i], first + i);
-    DFG_CUDA_CHECK(cudaMemcpyAsync(dev[k], host[k], n * sizeof(Tok<B>), cudaMemcpyHostToDevice, s), "copy");
+    DFG_CUDA_CHECK(cudaMemcpyAsync(dev[k], host[k], n * sizeof(Tok<B>), cudaMemcpyHostToDevice, s),
+                   "copy");
     check_batch<B><<<1, kThreads, 0, s>>>(dev[k], first, n, counters.d);
     DFG_CUDA_CHECK(cudaEventRecord(done[k], s), "record");
   }
@@ -282,7 +303,8 @@ double c2g_copy(std::uint64_t total, std::size_t batch, cudaStream_t s, DeviceCo
     static_cast<void>(cudaFreeHost(host[k]));
     static_cast<void>(cudaEventDestroy(done[k]));
   }
-  if (counters.get().first != 0) fail("c2g copy: " + std::to_string(counters.get().first) + " wrong tokens");
+  if (counters.get().first != 0)
+    fail("c2g copy: " + std::to_string(counters.get().first) + " wrong tokens");
   return t;
 }
 
@@ -296,7 +318,8 @@ void preload(K* kernel) {
 }
 
 template <int B>
-void run_size(std::uint64_t total, std::vector<Result>& all, cudaStream_t s1, cudaStream_t s2, DeviceCounters& counters) {
+void run_size(std::uint64_t total, std::vector<Result>& all, cudaStream_t s1, cudaStream_t s2,
+              DeviceCounters& counters) {
   preload(produce<B, cuda::thread_scope_system>);
   preload(consume<B, cuda::thread_scope_system>);
   preload(produce<B, cuda::thread_scope_device>);
@@ -309,7 +332,8 @@ void run_size(std::uint64_t total, std::vector<Result>& all, cudaStream_t s1, cu
   static_cast<void>(c2g_mapped<B>(10000, s1, counters));
   report(all, "c2g mapped", B, total, c2g_mapped<B>(total, s1, counters));
   for (std::size_t batch : {std::size_t{256}, std::size_t{4096}}) {
-    const std::string g2c = "g2c copy-" + std::to_string(batch), c2g = "c2g copy-" + std::to_string(batch);
+    const std::string g2c = "g2c copy-" + std::to_string(batch),
+                      c2g = "c2g copy-" + std::to_string(batch);
     static_cast<void>(g2c_copy<B>(10000, batch, s1));
     report(all, g2c.c_str(), B, total, g2c_copy<B>(total, batch, s1));
     static_cast<void>(c2g_copy<B>(10000, batch, s1, counters));
@@ -326,8 +350,8 @@ int main(int argc, char** argv) {
   const std::uint64_t scale = argc > 1 && std::string(argv[1]) == "--quick" ? 16 : 1;
   cudaDeviceProp prop{};
   DFG_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0), "device properties");
-  std::printf("device: %s (sm_%d%d), ring %zu tokens, one block of %d threads per GPU end\n", prop.name, prop.major,
-              prop.minor, kRingTokens, kThreads);
+  std::printf("device: %s (sm_%d%d), ring %zu tokens, one block of %d threads per GPU end\n",
+              prop.name, prop.major, prop.minor, kRingTokens, kThreads);
   std::fflush(stdout);
   cudaStream_t s1 = nullptr, s2 = nullptr;
   DFG_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "stream");

@@ -30,13 +30,13 @@
 
 namespace {
 
-#define CHECK(expr)                                                                         \
-  do {                                                                                      \
-    const cudaError_t e_ = (expr);                                                          \
-    if (e_ != cudaSuccess) {                                                                \
+#define CHECK(expr)                                                                               \
+  do {                                                                                            \
+    const cudaError_t e_ = (expr);                                                                \
+    if (e_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
+      std::exit(2);                                                                               \
+    }                                                                                             \
   } while (0)
 
 constexpr int kOpenings = 40;
@@ -44,7 +44,8 @@ cudaStream_t stream = nullptr;  // a stream of its own, as the actors get
 using Volume = std::vector<std::uint8_t>;
 using Curve = std::vector<std::int64_t>;
 
-// --- the unpacked definition on the CPU -------------------------------------------------------------
+// --- the unpacked definition on the CPU
+// -------------------------------------------------------------
 Volume cpu_step(const Volume& in, int side, bool erode) {
   Volume out(in.size());
   auto at = [&](int x, int y, int z) -> std::uint8_t {
@@ -76,7 +77,8 @@ Curve cpu_curve(Volume start, int side, int first, int last, Volume* eroded = nu
   return curve;
 }
 
-// --- the unpacked definition on the GPU (the actors' former kernels) --------------------------------
+// --- the unpacked definition on the GPU (the actors' former kernels)
+// --------------------------------
 __global__ void unpacked_step(const std::uint8_t* in, std::uint8_t* out, int side, bool erode) {
   const std::size_t n = static_cast<std::size_t>(side) * side * side;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -126,7 +128,8 @@ struct UnpackedGpu {
     for (int k = 1; k <= kOpenings; ++k) {
       unpacked_step<<<blocks, threads, 0, s>>>(eroded, work[0], side, true);
       CHECK(cudaMemcpyAsync(eroded, work[0], n, cudaMemcpyDeviceToDevice, s));
-      for (int d = 0; d < k; ++d) unpacked_step<<<blocks, threads, 0, s>>>(work[d % 2], work[(d + 1) % 2], side, false);
+      for (int d = 0; d < k; ++d)
+        unpacked_step<<<blocks, threads, 0, s>>>(work[d % 2], work[(d + 1) % 2], side, false);
       unpacked_count<<<264, 256, 0, s>>>(work[k % 2], n, counts + (k - 1));
     }
     CHECK(cudaGetLastError());
@@ -139,7 +142,8 @@ struct UnpackedGpu {
   }
 };
 
-// --- random volumes ---------------------------------------------------------------------------------
+// --- random volumes
+// ---------------------------------------------------------------------------------
 Volume noise(int side, double density, std::mt19937_64& rng) {
   Volume v(static_cast<std::size_t>(side) * side * side);
   std::bernoulli_distribution set(density);
@@ -153,9 +157,12 @@ Volume balls(int side, int count, double flip, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> pos(0, side), radius(1, std::max(2.0, side / 4.0));
   for (int b = 0; b < count; ++b) {
     const double cx = pos(rng), cy = pos(rng), cz = pos(rng), r = radius(rng);
-    const int lo_z = std::max(0, static_cast<int>(cz - r)), hi_z = std::min(side - 1, static_cast<int>(cz + r));
-    const int lo_y = std::max(0, static_cast<int>(cy - r)), hi_y = std::min(side - 1, static_cast<int>(cy + r));
-    const int lo_x = std::max(0, static_cast<int>(cx - r)), hi_x = std::min(side - 1, static_cast<int>(cx + r));
+    const int lo_z = std::max(0, static_cast<int>(cz - r)),
+              hi_z = std::min(side - 1, static_cast<int>(cz + r));
+    const int lo_y = std::max(0, static_cast<int>(cy - r)),
+              hi_y = std::min(side - 1, static_cast<int>(cy + r));
+    const int lo_x = std::max(0, static_cast<int>(cx - r)),
+              hi_x = std::min(side - 1, static_cast<int>(cx + r));
     for (int z = lo_z; z <= hi_z; ++z)
       for (int y = lo_y; y <= hi_y; ++y)
         for (int x = lo_x; x <= hi_x; ++x)
@@ -171,7 +178,8 @@ Volume balls(int side, int count, double flip, std::mt19937_64& rng) {
 // The Reader's volume v (samples/granulometry/actors/reader.hpp).
 Volume reader_volume(int side, int v) {
   Volume volume(static_cast<std::size_t>(side) * side * side);
-  const std::size_t cell = 32, radius = 4 + static_cast<std::size_t>(v), s = static_cast<std::size_t>(side);
+  const std::size_t cell = 32, radius = 4 + static_cast<std::size_t>(v),
+                    s = static_cast<std::size_t>(side);
   auto d = [&](std::size_t c) { return c > cell / 2 ? c - cell / 2 : cell / 2 - c; };
   for (std::size_t i = 0; i < volume.size(); ++i) {
     std::size_t x = i % s % cell, y = i / s % s % cell, z = i / (s * s) % cell;
@@ -180,12 +188,13 @@ Volume reader_volume(int side, int v) {
   return volume;
 }
 
-// --- the packed openings ----------------------------------------------------------------------------
+// --- the packed openings
+// ----------------------------------------------------------------------------
 struct Tiling {
   int edge, steps;
 };
-const Tiling kTilings[] = {{24, 4}, {32, 4}, {28, 5}, {32, 6}, {36, 6}, {40, 8}, {48, 10},
-                           {56, 12}, {20, 3}, {24, 2}, {32, 1}};
+const Tiling kTilings[] = {{24, 4},  {32, 4},  {28, 5}, {32, 6}, {36, 6}, {40, 8},
+                           {48, 10}, {56, 12}, {20, 3}, {24, 2}, {32, 1}};
 
 struct Device {
   std::uint8_t* volume = nullptr;
@@ -249,8 +258,8 @@ void expect_equal(const Curve& got, const Curve& want, const std::string& what) 
   std::printf("MISMATCH %s\n", what.c_str());
   for (int k = 0; k < kOpenings; ++k)
     if (got[k] != want[k])
-      std::printf("  opening %d: packed %lld, unpacked %lld\n", k + 1, static_cast<long long>(got[k]),
-                  static_cast<long long>(want[k]));
+      std::printf("  opening %d: packed %lld, unpacked %lld\n", k + 1,
+                  static_cast<long long>(got[k]), static_cast<long long>(want[k]));
 }
 
 double median(std::vector<double> v) {
@@ -261,11 +270,14 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   const char* csv_path = nullptr;
   for (int a = 1; a < argc; ++a) {
-    if (std::strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = std::strtoull(argv[++a], nullptr, 10);
-    else if (std::strcmp(argv[a], "--csv") == 0 && a + 1 < argc) csv_path = argv[++a];
+    if (std::strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
+      seed = std::strtoull(argv[++a], nullptr, 10);
+    else if (std::strcmp(argv[a], "--csv") == 0 && a + 1 < argc)
+      csv_path = argv[++a];
     else {
       std::fprintf(stderr, "usage: packed_check [--seed N] [--csv FILE]\n");
       return 2;
@@ -302,8 +314,9 @@ int main(int argc, char** argv) {
         std::printf("MISMATCH %s: the volume eroded %d times\n", what.c_str(), split);
       }
       for (const Tiling& t : kTilings)
-        expect_equal(packed_curve(v, side, t, 0, nullptr), want,
-                     what + " tiling " + std::to_string(t.edge) + "/" + std::to_string(t.steps) + " vs CPU");
+        expect_equal(
+            packed_curve(v, side, t, 0, nullptr), want,
+            what + " tiling " + std::to_string(t.edge) + "/" + std::to_string(t.steps) + " vs CPU");
       checks += 3 + static_cast<int>(std::size(kTilings));
     }
   }
@@ -313,7 +326,8 @@ int main(int argc, char** argv) {
   for (int side : {97, 128, 130, 256}) {
     UnpackedGpu reference(side);
     Device d(static_cast<std::size_t>(side) * side * side);
-    std::vector<Volume> volumes = {noise(side, 0.9, rng), balls(side, 40, 0.02, rng), reader_volume(side, 7)};
+    std::vector<Volume> volumes = {noise(side, 0.9, rng), balls(side, 40, 0.02, rng),
+                                   reader_volume(side, 7)};
     for (std::size_t i = 0; i < volumes.size(); ++i) {
       const Volume& v = volumes[i];
       CHECK(cudaMemcpy(d.volume, v.data(), v.size(), cudaMemcpyHostToDevice));
@@ -325,7 +339,8 @@ int main(int argc, char** argv) {
                    what + " split " + std::to_string(split) + " vs unpacked GPU");
       for (const Tiling& t : kTilings)
         expect_equal(packed_curve(v, side, t, 0, nullptr), want,
-                     what + " tiling " + std::to_string(t.edge) + "/" + std::to_string(t.steps) + " vs unpacked GPU");
+                     what + " tiling " + std::to_string(t.edge) + "/" + std::to_string(t.steps) +
+                         " vs unpacked GPU");
       checks += 1 + static_cast<int>(std::size(kTilings));
     }
   }
@@ -380,10 +395,12 @@ int main(int argc, char** argv) {
     }
     std::printf("%-22s %6s %6s %10.3f %10.3f\n", "unpacked (former)", "-", "-", median(ms),
                 *std::min_element(ms.begin(), ms.end()));
-    if (csv) std::fprintf(csv, "unpacked,,,%.4f,%.4f\n", median(ms), *std::min_element(ms.begin(), ms.end()));
+    if (csv)
+      std::fprintf(csv, "unpacked,,,%.4f,%.4f\n", median(ms),
+                   *std::min_element(ms.begin(), ms.end()));
   }
   if (csv) std::fclose(csv);
-  std::printf("\npacked_check: %s on %s (%d curves, %d mismatches)\n", failures ? "FAILED" : "passed", prop.name,
-              checks, failures);
+  std::printf("\npacked_check: %s on %s (%d curves, %d mismatches)\n",
+              failures ? "FAILED" : "passed", prop.name, checks, failures);
   return failures ? 1 : 0;
 }

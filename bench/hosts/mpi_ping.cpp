@@ -49,11 +49,14 @@ int main(int argc, char** argv) {
   const int iterations = argc > 2 ? std::atoi(argv[2]) : 50;
   const int warmup = argc > 3 ? std::atoi(argv[3]) : 5;
   if (bytes <= 0 || bytes > 1L << 30 || iterations <= 0 || warmup < 0) {
-    if (rank == 0) std::fprintf(stderr, "error: usage: mpi_ping [BYTES (1..2^30)] [ITERATIONS > 0] [WARMUP >= 0]\n");
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "error: usage: mpi_ping [BYTES (1..2^30)] [ITERATIONS > 0] [WARMUP >= 0]\n");
     MPI_Finalize();
     return 1;
   }
-  std::vector<unsigned char> buffer(static_cast<std::size_t>(bytes), static_cast<unsigned char>(rank));
+  std::vector<unsigned char> buffer(static_cast<std::size_t>(bytes),
+                                    static_cast<unsigned char>(rank));
   const int peer = 1 - rank;
   double start = 0;
   for (int i = 0; i < warmup + iterations; ++i) {
@@ -66,8 +69,8 @@ int main(int argc, char** argv) {
   }
   const double one_way_s = (MPI_Wtime() - start) / iterations / 2;
   if (rank == 0) {
-    std::printf("mpi one-way: %.4f ms for %ld bytes (%.2f GB/s), %d round trips\n", one_way_s * 1e3, bytes,
-                static_cast<double>(bytes) / one_way_s / 1e9, iterations);
+    std::printf("mpi one-way: %.4f ms for %ld bytes (%.2f GB/s), %d round trips\n", one_way_s * 1e3,
+                bytes, static_cast<double>(bytes) / one_way_s / 1e9, iterations);
   }
   MPI_Finalize();
   return 0;

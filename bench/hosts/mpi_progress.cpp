@@ -81,8 +81,10 @@ int measure(int argc, char** argv) {
       dfg::mpi::run_mpi_worker(mpi, where, [&] {
         cycle_loop(
             [&](int c, unsigned char* slot) {
-              if (sender) net.start(send, 0, c, slot);
-              else net.start(recv, 0, c, slot);
+              if (sender)
+                net.start(send, 0, c, slot);
+              else
+                net.start(recv, 0, c, slot);
             },
             [&] { net.wait(); });
       });
@@ -103,8 +105,10 @@ int measure(int argc, char** argv) {
       }
       cycle_loop(
           [&](int c, unsigned char* slot) {
-            if (sender) send.start(c, slot);
-            else recv.start(c, slot);
+            if (sender)
+              send.start(c, slot);
+            else
+              recv.start(c, slot);
           },
           [&] { e.wait(); });
       run_progress.store(false, std::memory_order_release);
@@ -114,8 +118,8 @@ int measure(int argc, char** argv) {
     return 0;
   });
   if (status == 0 && sender) {
-    std::printf("mode=%s bytes=%zu fire_us=%.1f period_us=%.2f\n", std::string(mode).c_str(), bytes, fire_us,
-                period_us);
+    std::printf("mode=%s bytes=%zu fire_us=%.1f period_us=%.2f\n", std::string(mode).c_str(), bytes,
+                fire_us, period_us);
     std::fflush(stdout);
   }
   return status;
@@ -125,7 +129,8 @@ int measure(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: mpirun -np 2 mpi_progress inline|thread|multiple BYTES FIRE_US [CYCLES]\n");
+    std::fprintf(
+        stderr, "usage: mpirun -np 2 mpi_progress inline|thread|multiple BYTES FIRE_US [CYCLES]\n");
     return 1;
   }
   if (std::string_view(argv[1]) != "multiple") return measure(argc, argv);  // the Session owns MPI

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   Check k;
   std::vector<float> x(2 * n), y(n), low(n), high(n), lo2(2 * n), hi2(2 * n), out(2 * n);
   Ctx cs({n}, 2), cd({2 * n, n}, 1), cb({n, n, n}, 1), cu({n, 2 * n}, 1), ck({2 * n}, 2);
-  Ctx cm(block ? std::vector<std::size_t>{2 * n, 2 * n, 2 * n} : std::vector<std::size_t>{n, n, n}, 2);
+  Ctx cm(block ? std::vector<std::size_t>{2 * n, 2 * n, 2 * n} : std::vector<std::size_t>{n, n, n},
+         2);
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t i = 0; i < iterations; ++i) {
     for (std::uint32_t f = 0; f < 2; ++f) s.fire(x.data() + f * n, cs.at(i, f));

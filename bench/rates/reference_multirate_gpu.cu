@@ -31,7 +31,8 @@ void check(cudaError_t e, const char* what) {
 struct Ctx {
   std::vector<std::size_t> elements;
   dfg::Context ctx;
-  Ctx(std::vector<std::size_t> e, std::uint32_t firings, cudaStream_t stream) : elements(std::move(e)) {
+  Ctx(std::vector<std::size_t> e, std::uint32_t firings, cudaStream_t stream)
+      : elements(std::move(e)) {
     ctx.set_node(nullptr, firings, elements.data(), elements.size());
     ctx.set_stream(stream);
     ctx.set_device(0);
@@ -62,9 +63,10 @@ int main(int argc, char** argv) {
   InterpolateGpu ul, uh;
   SumGpu m;
   Check k;
-  Ctx cs({n}, 2, nullptr), cd({2 * n, n}, 1, stream), cb({n, n, n}, 1, stream), cu({n, 2 * n}, 1, stream),
-      ck({2 * n}, 2, nullptr);
-  Ctx cm(block ? std::vector<std::size_t>{2 * n, 2 * n, 2 * n} : std::vector<std::size_t>{n, n, n}, 2, stream);
+  Ctx cs({n}, 2, nullptr), cd({2 * n, n}, 1, stream), cb({n, n, n}, 1, stream),
+      cu({n, 2 * n}, 1, stream), ck({2 * n}, 2, nullptr);
+  Ctx cm(block ? std::vector<std::size_t>{2 * n, 2 * n, 2 * n} : std::vector<std::size_t>{n, n, n},
+         2, stream);
   b.init(cb.ctx);
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t i = 0; i < iterations; ++i) {
@@ -77,8 +79,10 @@ int main(int argc, char** argv) {
     if (block)
       m.fire(lo2, hi2, out, cm.at(i));
     else
-      for (std::uint32_t f = 0; f < 2; ++f) m.fire(lo2 + f * n, hi2 + f * n, out + f * n, cm.at(i, f));
-    check(cudaMemcpyAsync(hout, out, 2 * n * sizeof(float), cudaMemcpyDeviceToHost, stream), "copy out");
+      for (std::uint32_t f = 0; f < 2; ++f)
+        m.fire(lo2 + f * n, hi2 + f * n, out + f * n, cm.at(i, f));
+    check(cudaMemcpyAsync(hout, out, 2 * n * sizeof(float), cudaMemcpyDeviceToHost, stream),
+          "copy out");
     check(cudaStreamSynchronize(stream), "synchronise");
     k.fire(hout, ck.at(i));
   }

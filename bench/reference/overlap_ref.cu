@@ -1,5 +1,6 @@
 // overlap_ref: the hand-written CUDA reference of the overlap benchmark (the PACCO journal paper,
-// section 3 and figure 4), against which bench/harness.py (experiment overlap) measures the generated programs.
+// section 3 and figure 4), against which bench/harness.py (experiment overlap) measures the
+// generated programs.
 //
 //   --gpus 1:  P (CPU) -> H2D -> Inc (GPU 0) -> D2H -> C (CPU)
 //   --gpus 2:  P (CPU) -> H2D -> Inc (GPU 0) -> peer copy -> Inc (GPU 1) -> D2H -> C (CPU)
@@ -67,7 +68,9 @@ using Clock = std::chrono::steady_clock;
 }
 
 void check_cuda(cudaError_t e, const char* call, int line) {
-  if (e != cudaSuccess) fail(std::string(call) + " (overlap_ref.cu:" + std::to_string(line) + "): " + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    fail(std::string(call) + " (overlap_ref.cu:" + std::to_string(line) +
+         "): " + cudaGetErrorString(e));
 }
 #define CUDA_CHECK(call) check_cuda((call), #call, __LINE__)
 
@@ -95,14 +98,15 @@ const char* const kUsage =
     "  --warmup W         first iterations left out of the period (default 8)\n"
     "  --help             print this help\n";
 
-std::int64_t parse_int(std::string_view flag, std::string_view v, std::int64_t lo, std::int64_t hi) {
+std::int64_t parse_int(std::string_view flag, std::string_view v, std::int64_t lo,
+                       std::int64_t hi) {
   std::int64_t x = 0;
   const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
   if (ec != std::errc() || p != v.data() + v.size())
     fail(std::string(flag) + ": expected an integer, got '" + std::string(v) + "'");
   if (x < lo || x > hi)
-    fail(std::string(flag) + ": " + std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " +
-         std::to_string(hi) + "]");
+    fail(std::string(flag) + ": " + std::to_string(x) + " is out of range [" + std::to_string(lo) +
+         ", " + std::to_string(hi) + "]");
   return x;
 }
 
@@ -201,7 +205,8 @@ void set_up(Pipeline& p) {
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
   if (count < p.opt.gpus)
-    fail("--gpus " + std::to_string(p.opt.gpus) + ": only " + std::to_string(count) + " CUDA device(s) visible");
+    fail("--gpus " + std::to_string(p.opt.gpus) + ": only " + std::to_string(count) +
+         " CUDA device(s) visible");
   const std::size_t n = static_cast<std::size_t>(p.opt.n);
   p.elements = n * n;
   p.bytes = p.elements * sizeof(float);
@@ -228,15 +233,18 @@ void set_up(Pipeline& p) {
         CUDA_CHECK(cudaDeviceEnablePeerAccess(g, 0));
         CUDA_CHECK(cudaSetDevice(g));
       }
-      std::printf("peer access gpu%d <-> gpu%d: %s\n", g - 1, g, forward && backward ? "on" : "off (copies staged by the driver)");
+      std::printf("peer access gpu%d <-> gpu%d: %s\n", g - 1, g,
+                  forward && backward ? "on" : "off (copies staged by the driver)");
     }
   }
   CUDA_CHECK(cudaSetDevice(p.opt.gpus - 1));
   CUDA_CHECK(cudaStreamCreateWithFlags(&p.d2h_stream, cudaStreamNonBlocking));
   for (int s = 0; s < 2; ++s) {
     CUDA_CHECK(cudaEventCreateWithFlags(&p.d2h_done[s], kEventFlags));
-    CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p.host_in[s]), p.bytes, cudaHostAllocPortable));
-    CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p.host_out[s]), p.bytes, cudaHostAllocPortable));
+    CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&p.host_in[s]), p.bytes, cudaHostAllocPortable));
+    CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&p.host_out[s]), p.bytes, cudaHostAllocPortable));
   }
   p.iteration_end.assign(static_cast<std::size_t>(p.opt.iterations), Clock::time_point{});
 }
@@ -336,7 +344,8 @@ void h2d_role(Pipeline& p) {
       g0.kern_issued.wait_at_least(k - 1);
       CUDA_CHECK(cudaStreamWaitEvent(g0.in_stream, g0.kern_done[s], 0));
     }
-    CUDA_CHECK(cudaMemcpyAsync(g0.in[s], p.host_in[s], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(g0.in[s], p.host_in[s], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
     CUDA_CHECK(cudaEventRecord(g0.in_done[s], g0.in_stream));
     g0.in_issued.publish(k + 1);
   }
@@ -353,8 +362,10 @@ void gpu_role(Pipeline& p, int g) {
       Gpu& prev = p.gpus[static_cast<std::size_t>(g - 1)];
       prev.kern_issued.wait_at_least(k + 1);
       CUDA_CHECK(cudaStreamWaitEvent(gpu.in_stream, prev.kern_done[s], 0));
-      if (k >= 2) CUDA_CHECK(cudaStreamWaitEvent(gpu.in_stream, gpu.kern_done[s], 0));  // in[s] read by k-2
-      CUDA_CHECK(cudaMemcpyPeerAsync(gpu.in[s], gpu.device, prev.out[s], prev.device, p.bytes, gpu.in_stream));
+      if (k >= 2)
+        CUDA_CHECK(cudaStreamWaitEvent(gpu.in_stream, gpu.kern_done[s], 0));  // in[s] read by k-2
+      CUDA_CHECK(cudaMemcpyPeerAsync(gpu.in[s], gpu.device, prev.out[s], prev.device, p.bytes,
+                                     gpu.in_stream));
       CUDA_CHECK(cudaEventRecord(gpu.in_done[s], gpu.in_stream));
       gpu.in_issued.publish(k + 1);
     }
@@ -384,7 +395,8 @@ void d2h_role(Pipeline& p) {
     last.kern_issued.wait_at_least(k + 1);
     CUDA_CHECK(cudaStreamWaitEvent(p.d2h_stream, last.kern_done[s], 0));
     if (k >= 2) p.consumed.wait_at_least(k - 1);  // host_out[s] checked by C for k-2
-    CUDA_CHECK(cudaMemcpyAsync(p.host_out[s], last.out[s], p.bytes, cudaMemcpyDeviceToHost, p.d2h_stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(p.host_out[s], last.out[s], p.bytes, cudaMemcpyDeviceToHost, p.d2h_stream));
     CUDA_CHECK(cudaEventRecord(p.d2h_done[s], p.d2h_stream));
     p.d2h_issued.publish(k + 1);
   }
@@ -437,14 +449,16 @@ void run_serial(Pipeline& p, StageTimes& times) {
   times.names.push_back("P");
   times.names.push_back("H2D");
   for (int g = 0; g < gpus; ++g) {
-    if (g > 0) times.names.push_back("peer gpu" + std::to_string(g - 1) + ">gpu" + std::to_string(g));
+    if (g > 0)
+      times.names.push_back("peer gpu" + std::to_string(g - 1) + ">gpu" + std::to_string(g));
     times.names.push_back("kernel gpu" + std::to_string(g));
   }
   times.names.push_back("D2H");
   times.names.push_back("C");
   times.sum_ms.assign(times.names.size(), 0.0);
 
-  std::vector<cudaEvent_t> start(static_cast<std::size_t>(gpus)), stop(static_cast<std::size_t>(gpus));
+  std::vector<cudaEvent_t> start(static_cast<std::size_t>(gpus)),
+      stop(static_cast<std::size_t>(gpus));
   for (int g = 0; g < gpus; ++g) {
     CUDA_CHECK(cudaSetDevice(g));
     CUDA_CHECK(cudaEventCreate(&start[static_cast<std::size_t>(g)]));
@@ -476,7 +490,8 @@ void run_serial(Pipeline& p, StageTimes& times) {
     ++stage;
     Gpu& g0 = p.gpus[0];
     double ms = timed(0, g0.in_stream, [&] {
-      CUDA_CHECK(cudaMemcpyAsync(g0.in[0], p.host_in[0], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(g0.in[0], p.host_in[0], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
     });
     if (steady) times.add(stage, ms);
     ++stage;
@@ -485,7 +500,8 @@ void run_serial(Pipeline& p, StageTimes& times) {
       if (g > 0) {
         Gpu& prev = p.gpus[static_cast<std::size_t>(g - 1)];
         ms = timed(g, gpu.in_stream, [&] {
-          CUDA_CHECK(cudaMemcpyPeerAsync(gpu.in[0], gpu.device, prev.out[0], prev.device, p.bytes, gpu.in_stream));
+          CUDA_CHECK(cudaMemcpyPeerAsync(gpu.in[0], gpu.device, prev.out[0], prev.device, p.bytes,
+                                         gpu.in_stream));
         });
         if (steady) times.add(stage, ms);
         ++stage;
@@ -496,7 +512,8 @@ void run_serial(Pipeline& p, StageTimes& times) {
     }
     Gpu& last = p.gpus.back();
     ms = timed(last.device, p.d2h_stream, [&] {
-      CUDA_CHECK(cudaMemcpyAsync(p.host_out[0], last.out[0], p.bytes, cudaMemcpyDeviceToHost, p.d2h_stream));
+      CUDA_CHECK(cudaMemcpyAsync(p.host_out[0], last.out[0], p.bytes, cudaMemcpyDeviceToHost,
+                                 p.d2h_stream));
     });
     if (steady) times.add(stage, ms);
     ++stage;
@@ -519,8 +536,10 @@ void run_serial(Pipeline& p, StageTimes& times) {
     const double ms = timed(0, g0.in_stream, [&] {
       CUDA_CHECK(cudaEventRecord(fork, g0.in_stream));
       CUDA_CHECK(cudaStreamWaitEvent(g0.compute, fork, 0));
-      CUDA_CHECK(cudaMemcpyAsync(g0.in[1], p.host_in[1], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
-      CUDA_CHECK(cudaMemcpyAsync(p.host_out[1], g0.out[1], p.bytes, cudaMemcpyDeviceToHost, g0.compute));
+      CUDA_CHECK(
+          cudaMemcpyAsync(g0.in[1], p.host_in[1], p.bytes, cudaMemcpyHostToDevice, g0.in_stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(p.host_out[1], g0.out[1], p.bytes, cudaMemcpyDeviceToHost, g0.compute));
       CUDA_CHECK(cudaEventRecord(join, g0.compute));
       CUDA_CHECK(cudaStreamWaitEvent(g0.in_stream, join, 0));
     });
@@ -560,9 +579,10 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaGetDeviceProperties(&prop, g));
     names += (g ? ", " : "") + std::string(prop.name);
   }
-  std::printf("overlap_ref: %d gpu(s) (%s), n %d (%zu bytes a token), nb_loop %d, %s, cpu threads %d, %lld iterations\n",
-              o.gpus, names.c_str(), o.n, p.bytes, o.nb_loop, o.overlap ? "overlap" : "no overlap (serial)",
-              o.overlap ? o.cpu_threads : 1, static_cast<long long>(o.iterations));
+  std::printf(
+      "overlap_ref: %d gpu(s) (%s), n %d (%zu bytes a token), nb_loop %d, %s, cpu threads %d, %lld iterations\n",
+      o.gpus, names.c_str(), o.n, p.bytes, o.nb_loop, o.overlap ? "overlap" : "no overlap (serial)",
+      o.overlap ? o.cpu_threads : 1, static_cast<long long>(o.iterations));
   std::fflush(stdout);
 
   warm_up_kernels(p);
@@ -581,22 +601,24 @@ int main(int argc, char** argv) {
   const std::int64_t periods = last - first;
   if (!o.overlap && periods > 0) {
     for (std::size_t i = 0; i < stages.names.size(); ++i)
-      std::printf("stage %s: %.4f ms\n", stages.names[i].c_str(), stages.sum_ms[i] / static_cast<double>(periods + 1));
+      std::printf("stage %s: %.4f ms\n", stages.names[i].c_str(),
+                  stages.sum_ms[i] / static_cast<double>(periods + 1));
   }
   if (periods > 0) {
-    const double period_s = std::chrono::duration<double>(p.iteration_end[static_cast<std::size_t>(last)] -
-                                                          p.iteration_end[static_cast<std::size_t>(first)])
-                                .count() /
-                            static_cast<double>(periods);
-    std::printf("iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n", period_s * 1e3,
-                static_cast<long long>(periods), static_cast<long long>(first));
+    const double period_s =
+        std::chrono::duration<double>(p.iteration_end[static_cast<std::size_t>(last)] -
+                                      p.iteration_end[static_cast<std::size_t>(first)])
+            .count() /
+        static_cast<double>(periods);
+    std::printf("iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",
+                period_s * 1e3, static_cast<long long>(periods), static_cast<long long>(first));
     std::printf("throughput: %.1f iterations/s, %.2f GB/s a direction\n", 1.0 / period_s,
                 static_cast<double>(p.bytes) / period_s / 1e9);
   } else {
     std::printf("iteration period: not measured (too few iterations after the warm-up)\n");
   }
-  std::printf("tokens checked: %lld of %lld, every element as expected\n", static_cast<long long>(o.iterations),
-              static_cast<long long>(o.iterations));
+  std::printf("tokens checked: %lld of %lld, every element as expected\n",
+              static_cast<long long>(o.iterations), static_cast<long long>(o.iterations));
   tear_down(p);
   return 0;
 }

@@ -1,7 +1,8 @@
 // The synthetic camera's frames and the CPU reference's saliency maps
 // (samples/saliency/actors/model.hpp) as files, for torch_saliency.py:
 //   reference_dump frames W H N FILE   frames 0..N-1, W * H bytes each
-//   reference_dump check W H T FILE    frame T (W * H bytes), then its reference map (W * H doubles)
+//   reference_dump check W H T FILE    frame T (W * H bytes), then its reference map (W * H
+//   doubles)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,8 @@ int main(int argc, char** argv) {
   const bool frames = argc == 6 && std::strcmp(argv[1], "frames") == 0;
   const bool check = argc == 6 && std::strcmp(argv[1], "check") == 0;
   if (!frames && !check) {
-    std::fprintf(stderr, "usage: reference_dump frames W H N FILE | reference_dump check W H T FILE\n");
+    std::fprintf(stderr,
+                 "usage: reference_dump frames W H N FILE | reference_dump check W H T FILE\n");
     return 1;
   }
   const int w = std::atoi(argv[2]), h = std::atoi(argv[3]);

@@ -36,7 +36,8 @@ const char* spelling(clang::AccessSpecifier access) {
 /// has some; access combines the member's own with that of the bases on the way.
 std::vector<Found> find_member(const clang::CXXRecordDecl& record, clang::IdentifierInfo& name) {
   std::vector<Found> found;
-  for (const clang::NamedDecl* d : record.lookup(&name)) found.push_back({d->getUnderlyingDecl(), d->getAccess()});
+  for (const clang::NamedDecl* d : record.lookup(&name))
+    found.push_back({d->getUnderlyingDecl(), d->getAccess()});
   if (!found.empty()) return found;
   for (const clang::CXXBaseSpecifier& base : record.bases()) {
     const clang::CXXRecordDecl* b = base.getType()->getAsCXXRecordDecl();
@@ -187,8 +188,8 @@ std::optional<std::string> does_not_fit(clang::ASTContext& ast, clang::QualType 
       if (value.integer >= -max - 1 && value.integer <= max) return std::nullopt;
       return fmt::format("{} to {}", -max - 1, max);
     }
-    std::uint64_t max = width >= 64 ? std::numeric_limits<std::uint64_t>::max()
-                                    : (std::uint64_t{1} << width) - 1;
+    std::uint64_t max =
+        width >= 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << width) - 1;
     if (value.integer >= 0 && static_cast<std::uint64_t>(value.integer) <= max) return std::nullopt;
     return fmt::format("0 to {}", max);
   }
@@ -328,12 +329,14 @@ const clang::TemplateArgument* ring_arg(clang::QualType type, bool input) {
   return &spec->template_arguments()[0];
 }
 
-void ContractChecker::check_step_params(const clang::CXXMethodDecl& step, ActorSignature& signature) {
+void ContractChecker::check_step_params(const clang::CXXMethodDecl& step,
+                                        ActorSignature& signature) {
   if (!step.getReturnType()->isBooleanType()) {
-    auto d = error(where_.token(step.getLocation()),
-                   fmt::format("'step' of class '{}' returns '{}'; it returns whether it fired: declare it "
-                               "'bool step(...)'",
-                               impl_.class_name, step.getReturnType().getAsString(ast_.getPrintingPolicy())));
+    auto d = error(
+        where_.token(step.getLocation()),
+        fmt::format("'step' of class '{}' returns '{}'; it returns whether it fired: declare it "
+                    "'bool step(...)'",
+                    impl_.class_name, step.getReturnType().getAsString(ast_.getPrintingPolicy())));
     note_impl(d);
   }
   std::vector<bool> matched(actor_.ports.size(), false);
@@ -343,11 +346,12 @@ void ContractChecker::check_step_params(const clang::CXXMethodDecl& step, ActorS
     Place at = where_.range(param.getSourceRange());
     auto port = name.empty() ? std::nullopt : actor_.port_index(name);
     if (!port) {
-      error(at, name.empty() ? fmt::format("parameter {} of 'step' has no name; dfgc matches parameters to "
-                                           "ports by name",
-                                           i + 1)
-                             : fmt::format("parameter '{}' of 'step' matches no port of actor '{}'", name,
-                                           actor_.name))
+      error(at, name.empty()
+                    ? fmt::format("parameter {} of 'step' has no name; dfgc matches parameters to "
+                                  "ports by name",
+                                  i + 1)
+                    : fmt::format("parameter '{}' of 'step' matches no port of actor '{}'", name,
+                                  actor_.name))
           .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
       continue;
     }
@@ -356,24 +360,27 @@ void ContractChecker::check_step_params(const clang::CXXMethodDecl& step, ActorS
     const ir::Port& p = actor_.ports[*port];
     const bool input = p.dir == ir::PortDir::in;
     const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
-    const std::string expected = fmt::format("dfg::{}<{}>", input ? "In" : "Out", ir::cxx_name(elem));
+    const std::string expected =
+        fmt::format("dfg::{}<{}>", input ? "In" : "Out", ir::cxx_name(elem));
     clang::QualType type = param.getType();
     const clang::TemplateArgument* arg = ring_arg(type, input);
     if (arg && arg->getKind() == clang::TemplateArgument::Type && !type.isVolatileQualified() &&
         is_elem_pointee(ast_, arg->getAsType(), elem) && !arg->getAsType().isConstQualified())
       continue;
-    auto d = error(at, fmt::format("parameter '{}' of 'step' has type '{}', but {} port '{}' is a ring of {} "
-                                   "elements, passed by value: declare it '{}'",
-                                   name, type.getAsString(ast_.getPrintingPolicy()), input ? "input" : "output",
-                                   p.name, ir::spec_name(elem), expected));
+    auto d = error(
+        at, fmt::format("parameter '{}' of 'step' has type '{}', but {} port '{}' is a ring of {} "
+                        "elements, passed by value: declare it '{}'",
+                        name, type.getAsString(ast_.getPrintingPolicy()),
+                        input ? "input" : "output", p.name, ir::spec_name(elem), expected));
     note_port(d, *port);
   }
   Place step_at = where_.token(step.getLocation());
   for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
     if (matched[p]) continue;
     const ir::Port& port = actor_.ports[p];
-    auto d = error(step_at, fmt::format("'step' has no parameter for {} port '{}'",
-                                        port.dir == ir::PortDir::in ? "input" : "output", port.name));
+    auto d =
+        error(step_at, fmt::format("'step' has no parameter for {} port '{}'",
+                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
     note_port(d, p);
   }
 }
@@ -518,9 +525,10 @@ std::optional<const clang::CXXMethodDecl*> ContractChecker::find_method(
     d = error(where_.token(decl->getLocation()),
               fmt::format("'{}' in class '{}' is not a member function", name, impl_.class_name));
   } else if (found[0].access != clang::AS_public) {
-    d = error(where_.token(decl->getLocation()),
-              fmt::format("'{}' is {} in class '{}'; the generated code calls it, so it must be public",
-                          name, spelling(found[0].access), impl_.class_name));
+    d = error(
+        where_.token(decl->getLocation()),
+        fmt::format("'{}' is {} in class '{}'; the generated code calls it, so it must be public",
+                    name, spelling(found[0].access), impl_.class_name));
   } else if (llvm::cast<clang::CXXMethodDecl>(decl)->isStatic()) {
     d = error(where_.token(decl->getLocation()),
               fmt::format("'{}' must not be static: dfgc calls it on each actor object", name));
@@ -538,8 +546,8 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
     const clang::ParmVarDecl& param = *fire.getParamDecl(i);
     clang::QualType type = param.getType();
     std::string name = param.getName().str();
-    std::string what = name.empty() ? fmt::format("parameter {}", i + 1)
-                                    : fmt::format("parameter '{}'", name);
+    std::string what =
+        name.empty() ? fmt::format("parameter {}", i + 1) : fmt::format("parameter '{}'", name);
     Place at = where_.range(param.getSourceRange());
     std::optional<DiagnosticBuilder> d;
     if (is_context_ref(type)) {
@@ -568,8 +576,9 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
   for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
     if (matched[p]) continue;
     const ir::Port& port = actor_.ports[p];
-    auto d = error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
-                                        port.dir == ir::PortDir::in ? "input" : "output", port.name));
+    auto d =
+        error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
+                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
     note_port(d, p);
   }
 }
@@ -578,7 +587,8 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
 const clang::TemplateArgument* bounded_arg(clang::QualType type) {
   const auto* spec =
       llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
-  if (!spec || spec->getQualifiedNameAsString() != "dfg::Bounded" || spec->getTemplateArgs().size() != 1)
+  if (!spec || spec->getQualifiedNameAsString() != "dfg::Bounded" ||
+      spec->getTemplateArgs().size() != 1)
     return nullptr;
   const clang::TemplateArgument& arg = spec->getTemplateArgs()[0];
   return arg.getKind() == clang::TemplateArgument::Type ? &arg : nullptr;
@@ -586,24 +596,28 @@ const clang::TemplateArgument* bounded_arg(clang::QualType type) {
 
 /// A port of a bounded type is passed as `dfg::Bounded<const T>` (input) or `dfg::Bounded<T>`
 /// (output), by value: the elements and the token's length (dfg/bounded.hpp).
-void ContractChecker::check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port_index) {
+void ContractChecker::check_bounded_param(const clang::ParmVarDecl& param,
+                                          std::uint32_t port_index) {
   const ir::Port& port = actor_.ports[port_index];
   const bool input = port.dir == ir::PortDir::in;
   const ir::TokenType& t = program_.types[port.type];
-  std::string expected = fmt::format("dfg::Bounded<{}{}>", input ? "const " : "", ir::cxx_name(t.elem));
+  std::string expected =
+      fmt::format("dfg::Bounded<{}{}>", input ? "const " : "", ir::cxx_name(t.elem));
   clang::QualType type = param.getType();
   std::string actual = type.getAsString(ast_.getPrintingPolicy());
   const clang::TemplateArgument* arg = bounded_arg(type);
   std::string message;
   if (!arg || type->isReferenceType() || type.isVolatileQualified())
-    message = fmt::format("parameter '{}' of 'fire' has type '{}', but port '{}' has bounded type "
-                          "'{}', passed by value with its length: declare it '{}'",
-                          port.name, actual, port.name, t.name, expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' has type '{}', but port '{}' has bounded type "
+        "'{}', passed by value with its length: declare it '{}'",
+        port.name, actual, port.name, t.name, expected);
   else if (!is_elem_pointee(ast_, arg->getAsType(), t.elem) ||
            arg->getAsType().isConstQualified() != input)
-    message = fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' of bounded type "
-                          "'{}' is passed as '{}'",
-                          port.name, actual, input ? "input" : "output", port.name, t.name, expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' has type '{}', but {} port '{}' of bounded type "
+        "'{}' is passed as '{}'",
+        port.name, actual, input ? "input" : "output", port.name, t.name, expected);
   if (message.empty()) return;
   auto d = error(where_.range(param.getSourceRange()), std::move(message));
   note_port(d, port_index);
@@ -622,22 +636,25 @@ void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uin
   clang::QualType pointee = pointer ? pointer->getPointeeType() : clang::QualType();
   std::string message;
   if (!pointer)
-    message = fmt::format("parameter '{}' of 'fire' has type '{}', but ports are passed by "
-                          "pointer: declare it '{}'",
-                          port.name, actual, expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' has type '{}', but ports are passed by "
+        "pointer: declare it '{}'",
+        port.name, actual, expected);
   else if (!is_elem_pointee(ast_, pointee, elem))
-    message = fmt::format("parameter '{}' of 'fire' has type '{}', but the elements of {} port "
-                          "'{}' are {}: declare it '{}'",
-                          port.name, actual, input ? "input" : "output", port.name,
-                          ir::spec_name(elem), expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' has type '{}', but the elements of {} port "
+        "'{}' are {}: declare it '{}'",
+        port.name, actual, input ? "input" : "output", port.name, ir::spec_name(elem), expected);
   else if (input && !pointee.isConstQualified())
-    message = fmt::format("parameter '{}' of 'fire' is '{}', but input port '{}' is read-only: "
-                          "declare it '{}'",
-                          port.name, actual, port.name, expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' is '{}', but input port '{}' is read-only: "
+        "declare it '{}'",
+        port.name, actual, port.name, expected);
   else if (!input && pointee.isConstQualified())
-    message = fmt::format("parameter '{}' of 'fire' is '{}', but 'fire' writes output port '{}': "
-                          "declare it '{}'",
-                          port.name, actual, port.name, expected);
+    message = fmt::format(
+        "parameter '{}' of 'fire' is '{}', but 'fire' writes output port '{}': "
+        "declare it '{}'",
+        port.name, actual, port.name, expected);
   if (message.empty()) return;
   auto d = error(at, std::move(message));
   note_port(d, port_index);
@@ -646,14 +663,16 @@ void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uin
 /// A `block` implementation's fire makes all the node's firings of an iteration in one call: it
 /// must take the dfg::Context, which says how many (ctx.firings()) and how long each block is
 /// (ctx.elements(port)).
-void ContractChecker::check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature) {
+void ContractChecker::check_block(const clang::CXXMethodDecl& fire,
+                                  const ActorSignature& signature) {
   if (!impl_.block || signature.fire_takes_context) return;
-  auto d = error(where_.token(fire.getLocation()),
-                 fmt::format("'fire' of class '{}' takes no 'dfg::Context&', but the implementation is "
-                             "declared 'block': one call makes ctx.firings() firings on blocks of "
-                             "ctx.elements(port) elements, which only the context tells; add a last "
-                             "parameter 'dfg::Context& ctx' or drop 'block' (one call per firing)",
-                             impl_.class_name));
+  auto d =
+      error(where_.token(fire.getLocation()),
+            fmt::format("'fire' of class '{}' takes no 'dfg::Context&', but the implementation is "
+                        "declared 'block': one call makes ctx.firings() firings on blocks of "
+                        "ctx.elements(port) elements, which only the context tells; add a last "
+                        "parameter 'dfg::Context& ctx' or drop 'block' (one call per firing)",
+                        impl_.class_name));
   d.note(impl_.loc, fmt::format("actor '{}' implementation declared 'block' here", actor_.name));
 }
 
@@ -668,16 +687,19 @@ void ContractChecker::check_initial_methods(const clang::CXXRecordDecl& record) 
 }
 
 /// `void fill(std::size_t j, T* token, std::size_t elements)`: fills initial token j.
-void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge) {
+void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record,
+                                           const ir::Edge& edge) {
   const ir::Port& port = actor_.ports[edge.dst_port];
   const ir::ElemType elem = program_.types[port.type].elem;
   const std::string expected =
-      fmt::format("void {}(std::size_t j, {}* token, std::size_t elements)", edge.initial_method, ir::cxx_name(elem));
+      fmt::format("void {}(std::size_t j, {}* token, std::size_t elements)", edge.initial_method,
+                  ir::cxx_name(elem));
   auto method = find_method(record, edge.initial_method.c_str());
   if (!method) {
-    error({edge.loc, 2}, fmt::format("class '{}' has no member function '{}' to fill the initial tokens of "
-                                     "input '{}'; declare '{}'",
-                                     impl_.class_name, edge.initial_method, port.name, expected))
+    error({edge.loc, 2},
+          fmt::format("class '{}' has no member function '{}' to fill the initial tokens of "
+                      "input '{}'; declare '{}'",
+                      impl_.class_name, edge.initial_method, port.name, expected))
         .note(impl_.loc, fmt::format("actor '{}' implementation declared here", actor_.name));
     return;
   }
@@ -685,15 +707,18 @@ void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record, c
   check_callable(**method, edge.initial_method.c_str());
   const clang::CXXMethodDecl& m = **method;
   auto integer = [](clang::QualType t) { return t->isIntegerType() && !t->isBooleanType(); };
-  const auto* pointer = m.getNumParams() == 3 ? m.getParamDecl(1)->getType()->getAs<clang::PointerType>() : nullptr;
-  const bool ok = pointer && integer(m.getParamDecl(0)->getType()) && integer(m.getParamDecl(2)->getType()) &&
+  const auto* pointer =
+      m.getNumParams() == 3 ? m.getParamDecl(1)->getType()->getAs<clang::PointerType>() : nullptr;
+  const bool ok = pointer && integer(m.getParamDecl(0)->getType()) &&
+                  integer(m.getParamDecl(2)->getType()) &&
                   is_elem_pointee(ast_, pointer->getPointeeType(), elem) &&
                   !pointer->getPointeeType().isConstQualified();
   if (ok) return;
-  auto d = error(where_.token(m.getLocation()),
-                 fmt::format("'{}' fills the initial tokens of input '{}' ({} elements), so it must be "
-                             "'{}'",
-                             edge.initial_method, port.name, ir::spec_name(elem), expected));
+  auto d =
+      error(where_.token(m.getLocation()),
+            fmt::format("'{}' fills the initial tokens of input '{}' ({} elements), so it must be "
+                        "'{}'",
+                        edge.initial_method, port.name, ir::spec_name(elem), expected));
   d.note(edge.loc, "initial tokens filled by it on this edge", 2);
 }
 
@@ -722,10 +747,11 @@ void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSigna
     const char* lacks = save ? "restore" : "save";
     const clang::CXXMethodDecl* found = save ? *save : *restore;
     if (!found) return;  // reported by find_method
-    auto d = error(where_.token(found->getLocation()),
-                   fmt::format("class '{}' has '{}' but no '{}'; an actor's state moves with both "
-                               "'void save(dfg::State&) const' and 'void restore(const dfg::State&)'",
-                               impl_.class_name, has, lacks));
+    auto d =
+        error(where_.token(found->getLocation()),
+              fmt::format("class '{}' has '{}' but no '{}'; an actor's state moves with both "
+                          "'void save(dfg::State&) const' and 'void restore(const dfg::State&)'",
+                          impl_.class_name, has, lacks));
     note_impl(d);
     return;
   }
@@ -733,9 +759,10 @@ void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSigna
   if (*save) {
     const clang::CXXMethodDecl& m = **save;
     check_callable(m, "save");
-    if (m.getNumParams() != 1 || !is_state_ref(m.getParamDecl(0)->getType(), false) || !m.isConst() ||
-        !m.getReturnType()->isVoidType()) {
-      auto d = error(where_.token(m.getLocation()), "'save' must be 'void save(dfg::State&) const'");
+    if (m.getNumParams() != 1 || !is_state_ref(m.getParamDecl(0)->getType(), false) ||
+        !m.isConst() || !m.getReturnType()->isVoidType()) {
+      auto d =
+          error(where_.token(m.getLocation()), "'save' must be 'void save(dfg::State&) const'");
       note_impl(d);
       ok = false;
     }
@@ -745,7 +772,8 @@ void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSigna
     check_callable(m, "restore");
     if (m.getNumParams() != 1 || !is_state_ref(m.getParamDecl(0)->getType(), true) ||
         !m.getReturnType()->isVoidType()) {
-      auto d = error(where_.token(m.getLocation()), "'restore' must be 'void restore(const dfg::State&)'");
+      auto d = error(where_.token(m.getLocation()),
+                     "'restore' must be 'void restore(const dfg::State&)'");
       note_impl(d);
       ok = false;
     }
@@ -816,20 +844,20 @@ void ContractChecker::check_param_values(const ir::ActorParam& param,
     if (!range) continue;
     reported.push_back(value.loc);
     Place member_at = where_.token(member.getLocation());
-    auto d = error({value.loc, 1},
-                   fmt::format("value {} of param '{}' does not fit in data member '{}' of class "
-                               "'{}', of type '{}' ({})",
-                               value.literal, param.name, param.name, impl_.class_name, type_name,
-                               *range));
+    auto d = error(
+        {value.loc, 1},
+        fmt::format("value {} of param '{}' does not fit in data member '{}' of class "
+                    "'{}', of type '{}' ({})",
+                    value.literal, param.name, param.name, impl_.class_name, type_name, *range));
     d.note(member_at.loc, fmt::format("'{}' declared here", param.name), member_at.length);
   }
 }
 
 }  // namespace
 
-ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema,
-                              const ir::Program& program, const ir::Actor& actor,
-                              const ir::Impl& impl, Locator& where, DiagnosticEngine& diags) {
+ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema, const ir::Program& program,
+                              const ir::Actor& actor, const ir::Impl& impl, Locator& where,
+                              DiagnosticEngine& diags) {
   return ContractChecker(ast, sema, program, actor, impl, where, diags).run();
 }
 

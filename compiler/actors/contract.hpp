@@ -28,8 +28,8 @@ struct ContractResult {
 /// every value the nodes give an actor param must fit in its data member. A const-qualified
 /// `fire` or `init` is accepted: dfgc calls them on a non-const object. `sema` (the batch's) is
 /// asked for the default constructor and the destructor, which Clang declares on demand.
-ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema,
-                              const ir::Program& program, const ir::Actor& actor,
-                              const ir::Impl& impl, Locator& where, DiagnosticEngine& diags);
+ContractResult check_contract(clang::ASTContext& ast, clang::Sema& sema, const ir::Program& program,
+                              const ir::Actor& actor, const ir::Impl& impl, Locator& where,
+                              DiagnosticEngine& diags);
 
 }  // namespace dfgc::actors

@@ -83,13 +83,15 @@ ActorCheck ActorFrontend::run() {
   ActorCheck out;
   for (const Batch& batch : batches) {
     check_batch(batch, out.signatures);
-    if (batch.unit.ast) actors::add_files_read(*batch.unit.ast, options_, out.files.text, out.files.runtime);
+    if (batch.unit.ast)
+      actors::add_files_read(*batch.unit.ast, options_, out.files.text, out.files.runtime);
   }
   // An island's generated class: fire takes its ports in order and the context; init(ctx) when
   // a member has init.
   for (const ir::Island& island : program_.islands) {
     ActorSignature s;
-    for (std::uint32_t p = 0; p < program_.dfg.actors[island.actor].ports.size(); ++p) s.fire_ports.push_back(p);
+    for (std::uint32_t p = 0; p < program_.dfg.actors[island.actor].ports.size(); ++p)
+      s.fire_ports.push_back(p);
     s.fire_takes_context = true;
     for (const ir::IslandMember& m : island.members) {
       auto member = out.signatures.find({m.actor, ir::PeKind::cpu});
@@ -157,8 +159,8 @@ void ActorFrontend::parse(std::vector<Batch>& batches) const {
       std::string dir = llvm::sys::path::parent_path(headers_[h].absolute).str();
       if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
     }
-    batch.unit = actors::parse_headers(batch.kind, files,
-                                       actors::clang_args(batch.kind, options_, dirs));
+    batch.unit =
+        actors::parse_headers(batch.kind, files, actors::clang_args(batch.kind, options_, dirs));
   };
   std::vector<std::thread> threads;
   for (std::size_t b = 1; b < batches.size(); ++b)
@@ -199,7 +201,8 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
     Place at = where ? where->point(cd.loc) : Place{};
     if (!reported_.emplace(at.loc.file, at.loc.offset, cd.message).second) continue;
     DiagnosticBuilder d = diags_.error(at.loc, cd.message, at.length);
-    for (std::size_t n = i + 1; n < clang_diags.size() && clang_diags[n].level == Level::Note; ++n) {
+    for (std::size_t n = i + 1; n < clang_diags.size() && clang_diags[n].level == Level::Note;
+         ++n) {
       Place note_at = where ? where->point(clang_diags[n].loc) : Place{};
       d.note(note_at.loc, clang_diags[n].message, note_at.length);
     }
@@ -224,9 +227,8 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
         std::find(checked.begin(), checked.end(), ref.header) == checked.end())
       continue;
     const ir::Actor& actor = program_.dfg.actors[ref.actor];
-    actors::ContractResult result =
-        actors::check_contract(ast, batch.unit.ast->getSema(), program_, actor, impl, *where,
-                               diags_);
+    actors::ContractResult result = actors::check_contract(ast, batch.unit.ast->getSema(), program_,
+                                                           actor, impl, *where, diags_);
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);

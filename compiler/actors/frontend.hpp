@@ -53,8 +53,8 @@ struct ActorCheck {
 };
 
 struct ActorFrontendOptions {
-  std::string cuda_include_dir;    ///< empty: the one dfgc was configured with
-  std::string clang_resource_dir;  ///< empty: the one dfgc was built against
+  std::string cuda_include_dir;         ///< empty: the one dfgc was configured with
+  std::string clang_resource_dir;       ///< empty: the one dfgc was built against
   std::vector<std::string> extra_args;  ///< passed to Clang after dfgc's own
 };
 

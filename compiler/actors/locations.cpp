@@ -60,8 +60,8 @@ Place Locator::point(clang::SourceLocation loc) {
 Place Locator::token(clang::SourceLocation loc) {
   Place p = point(loc);
   if (p.loc.valid()) {
-    unsigned length = clang::Lexer::MeasureTokenLength(clang_sources_->getFileLoc(loc),
-                                                        *clang_sources_, *lang_);
+    unsigned length =
+        clang::Lexer::MeasureTokenLength(clang_sources_->getFileLoc(loc), *clang_sources_, *lang_);
     p.length = std::max(1u, length);
   }
   return p;
@@ -74,9 +74,9 @@ Place Locator::range(clang::SourceRange range) {
   clang::SourceLocation end = clang_sources_->getFileLoc(range.getEnd());
   auto [begin_fid, begin_offset] = clang_sources_->getDecomposedLoc(begin);
   auto [end_fid, end_offset] = clang_sources_->getDecomposedLoc(end);
-  bool one_line = begin_fid == end_fid && end_offset >= begin_offset &&
-                  clang_sources_->getSpellingLineNumber(begin) ==
-                      clang_sources_->getSpellingLineNumber(end);
+  bool one_line =
+      begin_fid == end_fid && end_offset >= begin_offset &&
+      clang_sources_->getSpellingLineNumber(begin) == clang_sources_->getSpellingLineNumber(end);
   if (one_line)
     p.length = end_offset - begin_offset +
                std::max(1u, clang::Lexer::MeasureTokenLength(end, *clang_sources_, *lang_));

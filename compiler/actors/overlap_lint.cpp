@@ -30,8 +30,8 @@ constexpr std::string_view kFrees =
 /// A synchronous CUDA runtime call and what to say about it.
 struct SyncCall {
   std::string_view name;
-  std::string_view reason;       ///< why it breaks overlap, and the remedy when there is no
-                                 ///< asynchronous form
+  std::string_view reason;      ///< why it breaks overlap, and the remedy when there is no
+                                ///< asynchronous form
   std::string_view async_form;  ///< the asynchronous call to use instead, if there is one
 };
 
@@ -52,17 +52,21 @@ constexpr SyncCall kSyncCalls[] = {
     {"cudaMallocPitch", kAllocates, ""},
     {"cudaFree", kFrees, ""},
     {"cudaFreeHost", kFrees, ""},
-    {"cudaDeviceReset", "destroys the device's context, and with it dfgc's streams and buffers; "
-                        "remove it", ""},
-    {"cudaSetDevice", "changes the device of the worker thread; remove it: dfgc selects "
-                      "ctx.device() before every firing", ""},
+    {"cudaDeviceReset",
+     "destroys the device's context, and with it dfgc's streams and buffers; "
+     "remove it",
+     ""},
+    {"cudaSetDevice",
+     "changes the device of the worker thread; remove it: dfgc selects "
+     "ctx.device() before every firing",
+     ""},
 };
 
 /// Asynchronous calls whose cudaStream_t parameter must be ctx.stream().
 constexpr std::string_view kStreamCalls[] = {
-    "cudaMemcpyAsync",         "cudaMemcpy2DAsync",   "cudaMemcpy3DAsync",
-    "cudaMemcpyPeerAsync",     "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync",
-    "cudaMemsetAsync",         "cudaMemset2DAsync",   "cudaMemset3DAsync",
+    "cudaMemcpyAsync",     "cudaMemcpy2DAsync",       "cudaMemcpy3DAsync",
+    "cudaMemcpyPeerAsync", "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync",
+    "cudaMemsetAsync",     "cudaMemset2DAsync",       "cudaMemset3DAsync",
     "cudaLaunchKernel",
 };
 
@@ -122,7 +126,8 @@ bool is_global(const clang::FunctionDecl& f) {
 std::string handle_key(const clang::Expr* e) {
   if (!e) return {};
   e = e->IgnoreParenImpCasts();
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) return ref->getDecl()->getNameAsString();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    return ref->getDecl()->getNameAsString();
   if (llvm::isa<clang::CXXThisExpr>(e)) return "this";
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
     std::string base = handle_key(member->getBase());
@@ -238,8 +243,10 @@ void OverlapLint::check_library(const clang::CallExpr& call, const clang::CallEx
     const std::string handle = handle_key(call.getNumArgs() > 0 ? call.getArg(0) : nullptr);
     if (name == library.bind) {
       const clang::Expr* stream = call.getNumArgs() > 1 ? call.getArg(1) : nullptr;
-      if (classify_stream(stream, ast_) == StreamUse::context) bound_.emplace_back(library.name, handle);
-      else check_stream(call, stream, fmt::format("'{}'", name), "pass ctx.stream()", via);
+      if (classify_stream(stream, ast_) == StreamUse::context)
+        bound_.emplace_back(library.name, handle);
+      else
+        check_stream(call, stream, fmt::format("'{}'", name), "pass ctx.stream()", via);
       return;
     }
     if (!name.starts_with(library.work_prefix)) continue;

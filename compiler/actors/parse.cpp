@@ -133,15 +133,21 @@ std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions&
                                     const std::vector<std::string>& header_dirs) {
   std::vector<std::string> args;
   if (kind == ir::PeKind::gpu) {
-    args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+    args = {"-x",
+            "cuda",
+            "--cuda-host-only",
+            "-nocudainc",
+            "-nocudalib",
             "-Wno-unknown-cuda-version",
             "-I" + or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR),
-            "-include", kPreludePath};
+            "-include",
+            kPreludePath};
   } else {
     args = {"-x", "c++"};
   }
   args.push_back("-std=c++20");
-  args.push_back("-resource-dir=" + or_default(options.clang_resource_dir, DFGC_CLANG_RESOURCE_DIR));
+  args.push_back("-resource-dir=" +
+                 or_default(options.clang_resource_dir, DFGC_CLANG_RESOURCE_DIR));
   args.push_back("-I" + runtime_include_dir());
   for (const std::string& dir : header_dirs) args.push_back("-I" + dir);
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
@@ -149,13 +155,16 @@ std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions&
 }
 
 void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& options,
-                    std::map<std::string, std::string>& files, std::set<std::string>& runtime_files) {
+                    std::map<std::string, std::string>& files,
+                    std::set<std::string>& runtime_files) {
   const std::string runtime = normal_absolute_path(runtime_include_dir());
-  const std::string cuda = normal_absolute_path(or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR));
+  const std::string cuda =
+      normal_absolute_path(or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR));
   const clang::SourceManager& sm = unit.getSourceManager();
   for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
     const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
-    if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User) continue;
+    if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User)
+      continue;
     const clang::SrcMgr::ContentCache& content = entry.getFile().getContentCache();
     std::optional<llvm::StringRef> text = content.getBufferDataIfLoaded();
     if (!content.OrigEntry || !text) continue;
@@ -175,7 +184,8 @@ ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& header
   const char* file_name =
       kind == ir::PeKind::gpu ? "/dfgc-virtual/gpu_actors.cu" : "/dfgc-virtual/cpu_actors.cpp";
   unit.ast = clang::tooling::buildASTFromCodeWithArgs(
-      main_file(headers), args, file_name, "dfgc", std::make_shared<clang::PCHContainerOperations>(),
+      main_file(headers), args, file_name, "dfgc",
+      std::make_shared<clang::PCHContainerOperations>(),
       clang::tooling::getClangStripDependencyFileAdjuster(), mapped, unit.collector.get());
   return unit;
 }

@@ -13,7 +13,8 @@ namespace {
 /// The deepest directory that holds both.
 fs::path common_dir(const fs::path& a, const fs::path& b) {
   fs::path out;
-  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end() && *i == *j; ++i, ++j) out /= *i;
+  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end() && *i == *j; ++i, ++j)
+    out /= *i;
   return out;
 }
 
@@ -52,7 +53,8 @@ std::map<std::string, std::string> ActorHeaders::copies() const {
 std::string ActorHeaders::include(const std::string& header_path) const {
   auto it = files_.headers.find(header_path);
   // An island's class is generated into the project (codegen/island.hpp), not read.
-  if (it == files_.headers.end() && header_path.starts_with(kIslandDir)) return "\"" + header_path + "\"";
+  if (it == files_.headers.end() && header_path.starts_with(kIslandDir))
+    return "\"" + header_path + "\"";
   DFGC_INTERNAL_ASSERT(it != files_.headers.end(), "header '", header_path, "' was not read");
   std::string path = relative(it->second);
   if (path.find('"') != std::string::npos) return "<" + path + ">";

@@ -5,8 +5,8 @@
 /// too, find the same files there. actors/ is the one include directory, and each actor header is
 /// included by its path from there ("filter.hpp", or "a/filter.hpp" beside "b/filter.hpp"), so
 /// that two headers of the same name in different directories stay apart. The directories of the
-/// actor headers follow it, as dfgc's Clang had them, for the includes found there. The project needs
-/// nothing outside it but the system's headers: it builds wherever it is moved.
+/// actor headers follow it, as dfgc's Clang had them, for the includes found there. The project
+/// needs nothing outside it but the system's headers: it builds wherever it is moved.
 #pragma once
 
 #include <filesystem>

@@ -66,7 +66,11 @@ std::string cxx_expr(const ir::SizeTerm& t, Names names) {
     case K::divide:
     case K::modulo: break;
   }
-  const char op = t.kind == K::add ? '+' : t.kind == K::subtract ? '-' : t.kind == K::multiply ? '*' : t.kind == K::divide ? '/' : '%';
+  const char op = t.kind == K::add        ? '+'
+                  : t.kind == K::subtract ? '-'
+                  : t.kind == K::multiply ? '*'
+                  : t.kind == K::divide   ? '/'
+                                          : '%';
   // Operators associate to the left: a right operand of equal strength keeps its parentheses.
   const int p = precedence(t);
   return render_part("expr_binary.hpp",
@@ -78,7 +82,8 @@ std::string cxx_expr(const ir::SizeTerm& t, Names names) {
 /// Whether a call of `kind` (min or max) occurs in the term.
 bool calls(const ir::SizeTerm& t, ir::SizeTerm::Kind kind) {
   if (t.kind == kind) return true;
-  return std::any_of(t.operands.begin(), t.operands.end(), [&](const ir::SizeTerm& o) { return calls(o, kind); });
+  return std::any_of(t.operands.begin(), t.operands.end(),
+                     [&](const ir::SizeTerm& o) { return calls(o, kind); });
 }
 
 /// Adds the runtime params that occur in the term to `used`.
@@ -95,7 +100,8 @@ std::string params(const std::vector<PlanParam>& all) {
     // In a namespace of their own, so that no name of the generated code can collide with them.
     std::string constants;
     for (const PlanParam* x : fixed)
-      constants += render_part("app_param_constant.hpp", {{"name", x->name}, {"value", std::to_string(x->value)}});
+      constants += render_part("app_param_constant.hpp",
+                               {{"name", x->name}, {"value", std::to_string(x->value)}});
     out += render_part("app_params_fixed.hpp", {{"constants", constants}});
   }
   if (runtime.empty()) return out + render_part("app_params_none.hpp");
@@ -106,9 +112,10 @@ std::string params(const std::vector<PlanParam>& all) {
     const std::string value = std::to_string(x.value);
     std::string bounds;
     if (x.bounds)
-      bounds = render_part("app_param_bounds.hpp",
-                           {{"min", std::to_string(x.bounds->min)}, {"max", std::to_string(x.bounds->max)}});
-    table += render_part("app_param_row.hpp", {{"name", x.name}, {"value", value}, {"bounds", bounds}});
+      bounds = render_part("app_param_bounds.hpp", {{"min", std::to_string(x.bounds->min)},
+                                                    {"max", std::to_string(x.bounds->max)}});
+    table +=
+        render_part("app_param_row.hpp", {{"name", x.name}, {"value", value}, {"bounds", bounds}});
     fields += render_part("app_param_field.hpp", {{"name", x.name}, {"value", value}});
     values.push_back(render_part("app_param_value.hpp", {{"i", std::to_string(i)}}));
   }
@@ -155,11 +162,14 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
     out += render_part("app_bytes.hpp", {{"type", t.name}, {"cxx", t.cxx_elem}});
   }
   if (checked == 0) return out + render_part("app_sizes_none.hpp");
-  return out + render_part("app_sizes_runtime.hpp", {{"n", std::to_string(checked)}, {"checks", checks}});
+  return out +
+         render_part("app_sizes_runtime.hpp", {{"n", std::to_string(checked)}, {"checks", checks}});
 }
 
 /// `text` as a C++ string literal (spec names and labels hold no quote or backslash).
-std::string literal(std::string_view text) { return render_part("string_literal.hpp", {{"text", std::string(text)}}); }
+std::string literal(std::string_view text) {
+  return render_part("string_literal.hpp", {{"text", std::string(text)}});
+}
 
 /// The items of an enum or an array initializer, "a, b, c": no comma after the last, so that the
 /// formatter (format.hpp) packs them into as few lines as fit.
@@ -193,7 +203,9 @@ std::string profile_params(const std::vector<ir::ParamValue>& params) {
     std::string literal = v.literal;
     while (!literal.empty() && std::strchr("fFlLuU", literal.back()) && !literal.starts_with("0x"))
       literal.pop_back();
-    double value = literal == "true" ? 1 : literal == "false" ? 0 : std::strtod(literal.c_str(), nullptr);
+    double value = literal == "true"    ? 1
+                   : literal == "false" ? 0
+                                        : std::strtod(literal.c_str(), nullptr);
     out += fmt::format("{}{}={}", out.empty() ? "" : " ", v.name, value);
   }
   return out;
@@ -215,37 +227,44 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   std::string names, infos;
   for (const Entry& e : sm.entries) {
     names += render_part("app_entry_name.hpp", {{"ident", e.ident}, {"label", e.label}});
-    std::string track = e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
+    std::string track =
+        e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
     std::string bytes = e.kind == Entry::Kind::transfer ? "bytes_" + e.type : "nullptr";
-    std::string_view kind = e.kind == Entry::Kind::firing ? "firing" : e.kind == Entry::Kind::transfer ? "transfer" : "copy";
+    std::string_view kind = e.kind == Entry::Kind::firing     ? "firing"
+                            : e.kind == Entry::Kind::transfer ? "transfer"
+                                                              : "copy";
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
-    infos += render_part("app_entry_info.hpp",
-                         {{"kind", std::string(kind)},
-                          {"name", e.short_name},
-                          {"where", e.where},
-                          {"track", track},
-                          {"first_cycle", std::to_string(e.first_cycle)},
-                          {"bytes", bytes},
-                          {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
-                          {"at", e.kind == Entry::Kind::firing ? literal(profile_params(e.params)) : "nullptr"},
-                          {"step", std::to_string(step)}});
+    infos += render_part(
+        "app_entry_info.hpp",
+        {{"kind", std::string(kind)},
+         {"name", e.short_name},
+         {"where", e.where},
+         {"track", track},
+         {"first_cycle", std::to_string(e.first_cycle)},
+         {"bytes", bytes},
+         {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
+         {"at", e.kind == Entry::Kind::firing ? literal(profile_params(e.params)) : "nullptr"},
+         {"step", std::to_string(step)}});
   }
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:
   // then its enum is that one's.
   std::vector<std::string> idents, overlap_idents;
   for (const Entry& e : sm.entries) idents.push_back(e.ident);
-  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries) overlap_idents.push_back(e.ident);
+  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
+    overlap_idents.push_back(e.ident);
   const bool shared = !overlap && idents == overlap_idents;
   const std::string ns = overlap ? "overlap" : "no_overlap";
   std::string out = render_part(
       "app_strategy_open.hpp",
       {{"ns", ns},
-       {"doc", overlap ? "With overlap (the default): transfers run during the cycle, beside the firings."
-                       : "Without overlap (--no-overlap): transfer steps, then the firings."}});
-  out += shared ? render_part("app_strategy_shared_enum.hpp") : render_part("app_strategy_enum.hpp", {{"names", names}});
+       {"doc",
+        overlap ? "With overlap (the default): transfers run during the cycle, beside the firings."
+                : "Without overlap (--no-overlap): transfer steps, then the firings."}});
+  out += shared ? render_part("app_strategy_shared_enum.hpp")
+                : render_part("app_strategy_enum.hpp", {{"names", names}});
   out += render_part("app_strategy_entries.hpp", {{"n", std::to_string(sm.entries.size())},
-                                                   {"infos", infos},
-                                                   {"latency", std::to_string(sm.latency)}});
+                                                  {"infos", infos},
+                                                  {"latency", std::to_string(sm.latency)}});
   if (!m.migrations.empty()) {
     std::string lists, rows;
     for (std::size_t a = 0; a < m.migrations.size(); ++a) {
@@ -260,17 +279,19 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
         return fmt::format("k{}{}", what, a);
       };
       const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
-      rows += render_part("app_alternative_row.hpp", {{"node", x.node_name},
-                                                      {"from", m.pe(x.from).name},
-                                                      {"to", m.pe(x.to).name},
-                                                      {"reversible", sw.reversible ? "true" : "false"},
-                                                      {"stop", stop},
-                                                      {"start", start},
-                                                      {"delta", std::to_string(sw.delta)},
-                                                      {"state", alternative_state(m, x)}});
+      rows +=
+          render_part("app_alternative_row.hpp", {{"node", x.node_name},
+                                                  {"from", m.pe(x.from).name},
+                                                  {"to", m.pe(x.to).name},
+                                                  {"reversible", sw.reversible ? "true" : "false"},
+                                                  {"stop", stop},
+                                                  {"start", start},
+                                                  {"delta", std::to_string(sw.delta)},
+                                                  {"state", alternative_state(m, x)}});
     }
-    out += render_part("app_alternatives.hpp",
-                       {{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}});
+    out +=
+        render_part("app_alternatives.hpp",
+                    {{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}});
   }
   if (overlap) {
     std::vector<std::string> lists;
@@ -315,9 +336,11 @@ std::string render_app_header(const Model& m) {
     pes.push_back("kPe_" + id);
     pe_names.push_back(literal(m.pe(pe).name));
     pe_kinds.push_back(literal(m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu"));
-    memory += render_part("app_memory.hpp", {{"n", std::to_string(m.colour_count[pe])}, {"pe", id}});
+    memory +=
+        render_part("app_memory.hpp", {{"n", std::to_string(m.colour_count[pe])}, {"pe", id}});
     if (m.pe(pe).kind == ir::PeKind::gpu)
-      factories += render_part("app_factory.hpp", {{"pe", id}, {"name", m.pe(pe).name}, {"file", gpu_file(m, pe)}});
+      factories += render_part("app_factory.hpp",
+                               {{"pe", id}, {"name", m.pe(pe).name}, {"file", gpu_file(m, pe)}});
   }
   pes.push_back("kPeCount");
   std::vector<std::string> track_enum, track_names;
@@ -326,25 +349,25 @@ std::string render_app_header(const Model& m) {
     track_enum.push_back(all[i].first + (i == 0 ? " = 1" : ""));
     track_names.push_back(literal(all[i].second));
   }
-  return render_template(
-      template_text("app.hpp"),
-      {{"header", file_header(m, "//")},
-       {"ns", host_namespace(m)},
-       {"app", m.app_name},
-       {"arch", m.arch_name},
-       {"host", m.host_name},
-       {"params", params(m.params)},
-       {"sizes", sizes(m.types, m.params)},
-       {"pes", pack(pes)},
-       {"pe_names", join(pe_names)},
-       {"pe_kinds", join(pe_kinds)},
-       {"tracks", pack(track_enum)},
-       {"track_count", std::to_string(all.size())},
-       {"track_names", pack(track_names)},
-       {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
-                          strategy_block(m, ir::Strategy::no_overlap) + state_handoffs(m) + control_tag(m)},
-       {"memory", memory},
-       {"factories", factories}});
+  return render_template(template_text("app.hpp"),
+                         {{"header", file_header(m, "//")},
+                          {"ns", host_namespace(m)},
+                          {"app", m.app_name},
+                          {"arch", m.arch_name},
+                          {"host", m.host_name},
+                          {"params", params(m.params)},
+                          {"sizes", sizes(m.types, m.params)},
+                          {"pes", pack(pes)},
+                          {"pe_names", join(pe_names)},
+                          {"pe_kinds", join(pe_kinds)},
+                          {"tracks", pack(track_enum)},
+                          {"track_count", std::to_string(all.size())},
+                          {"track_names", pack(track_names)},
+                          {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
+                                             strategy_block(m, ir::Strategy::no_overlap) +
+                                             state_handoffs(m) + control_tag(m)},
+                          {"memory", memory},
+                          {"factories", factories}});
 }
 
 }  // namespace dfgc::codegen

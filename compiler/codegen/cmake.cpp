@@ -43,10 +43,9 @@ std::string mpi_note(std::span<const Model> hosts) {
     if (t.alternative >= 0)
       strategy +=
           render_part("readme_tag_migration.md", {{"alternative", std::to_string(t.alternative)}});
-    tags += render_part("readme_tag_row.md", {{"tag", std::to_string(t.tag)},
-                                              {"strategy", strategy},
-                                              {"from", t.from},
-                                              {"to", t.to}});
+    tags += render_part(
+        "readme_tag_row.md",
+        {{"tag", std::to_string(t.tag)}, {"strategy", strategy}, {"from", t.from}, {"to", t.to}});
   }
   return render_part(
       "readme_mpi_note.md",
@@ -92,7 +91,8 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   }
   std::string packages;
   if (cuda) packages += render_part("cmake_find_cuda.cmake");
-  if (mpi) packages += render_part("cmake_find_mpi.cmake", {{"hosts", std::to_string(hosts.size())}});
+  if (mpi)
+    packages += render_part("cmake_find_mpi.cmake", {{"hosts", std::to_string(hosts.size())}});
   if (!packages.empty()) packages += "\n";
   std::vector<std::string> libraries = {"Threads::Threads"};
   if (mpi) libraries.push_back("MPI::MPI_CXX");
@@ -103,8 +103,10 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   // Each directory as a bracket argument, taken as written, then as one quoted argument.
   std::vector<std::string> dir_vars, dirs;
   for (std::size_t i = 0; i < actor_dirs.size(); ++i) {
-    std::string var = actor_dirs.size() == 1 ? "dfg_actor_headers" : fmt::format("dfg_actor_headers_{}", i);
-    dir_vars.push_back(render_part("cmake_actor_dir_var.cmake", {{"var", var}, {"dir", bracket_argument(actor_dirs[i])}}));
+    std::string var =
+        actor_dirs.size() == 1 ? "dfg_actor_headers" : fmt::format("dfg_actor_headers_{}", i);
+    dir_vars.push_back(render_part("cmake_actor_dir_var.cmake",
+                                   {{"var", var}, {"dir", bracket_argument(actor_dirs[i])}}));
     dirs.push_back(render_part("cmake_actor_dir.cmake", {{"var", var}}));
   }
   return render_template(
@@ -134,8 +136,8 @@ std::string render_readme(std::span<const Model> hosts) {
   std::string files = render_part("readme_file_cmake.md");
   if (mpi) files += render_part("readme_file_main.md");
   for (const Model& h : hosts) {
-    files += render_part("readme_file_app.md",
-                         {{"file", app_header_file(h)}, {"host", mpi ? "host " + h.host_name + ": " : ""}});
+    files += render_part("readme_file_app.md", {{"file", app_header_file(h)},
+                                                {"host", mpi ? "host " + h.host_name + ": " : ""}});
     std::vector<std::string> cpus;
     for (ir::PeId c : h.cpus) cpus.push_back(h.pe(c).name);
     files += render_part("readme_file_rank.md", {{"file", rank_file(h)},
@@ -144,7 +146,8 @@ std::string render_readme(std::span<const Model> hosts) {
                                                  {"s", cpus.size() > 1 ? "s" : ""},
                                                  {"cpus", join(cpus)}});
     for (ir::PeId gpu : h.gpus)
-      files += render_part("readme_file_gpu.md", {{"file", gpu_file(h, gpu)}, {"gpu", h.pe(gpu).name}});
+      files +=
+          render_part("readme_file_gpu.md", {{"file", gpu_file(h, gpu)}, {"gpu", h.pe(gpu).name}});
   }
   files += render_part("readme_files_rest.md");
   std::string header = file_header(m, "<!--") + " -->";

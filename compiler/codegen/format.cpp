@@ -12,10 +12,12 @@ namespace {
 
 const clang::format::FormatStyle& style() {
   static const clang::format::FormatStyle kStyle = [] {
-    clang::format::FormatStyle s = clang::format::getGoogleStyle(clang::format::FormatStyle::LK_Cpp);
+    clang::format::FormatStyle s =
+        clang::format::getGoogleStyle(clang::format::FormatStyle::LK_Cpp);
     const std::error_code error = clang::format::parseConfiguration(
-        llvm::MemoryBufferRef(llvm::StringRef(clang_format_style().data(), clang_format_style().size()),
-                              ".clang-format"),
+        llvm::MemoryBufferRef(
+            llvm::StringRef(clang_format_style().data(), clang_format_style().size()),
+            ".clang-format"),
         &s);
     DFGC_INTERNAL_ASSERT(!error, "the compiled-in .clang-format does not parse: ", error.message());
     return s;
@@ -28,13 +30,16 @@ const clang::format::FormatStyle& style() {
 std::string format_cpp(std::string_view code, std::string_view file_name) {
   const llvm::StringRef name(file_name.data(), file_name.size());
   std::string text(code);
-  std::vector<clang::tooling::Range> ranges{clang::tooling::Range(0, static_cast<unsigned>(text.size()))};
+  std::vector<clang::tooling::Range> ranges{
+      clang::tooling::Range(0, static_cast<unsigned>(text.size()))};
   // As clang-format does: the includes first, then the layout of the result.
-  const clang::tooling::Replacements includes = clang::format::sortIncludes(style(), text, ranges, name);
+  const clang::tooling::Replacements includes =
+      clang::format::sortIncludes(style(), text, ranges, name);
   llvm::Expected<std::string> sorted = clang::tooling::applyAllReplacements(text, includes);
   DFGC_INTERNAL_ASSERT(static_cast<bool>(sorted), "sorting the includes of ", file_name, " failed");
   ranges = clang::tooling::calculateRangesAfterReplacements(includes, ranges);
-  const clang::tooling::Replacements layout = clang::format::reformat(style(), *sorted, ranges, name);
+  const clang::tooling::Replacements layout =
+      clang::format::reformat(style(), *sorted, ranges, name);
   llvm::Expected<std::string> formatted = clang::tooling::applyAllReplacements(*sorted, layout);
   DFGC_INTERNAL_ASSERT(static_cast<bool>(formatted), "formatting ", file_name, " failed");
   return std::move(*formatted);

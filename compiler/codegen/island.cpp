@@ -26,14 +26,19 @@ std::string render_island(const Model& m, const PlanIsland& island) {
   for (const PlanIslandPort& p : island.ports) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     if (p.input) {
-      adapters += render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      adapters +=
+          render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       params += render_part(p.bounded ? "island_param_in_bounded.hpp" : "island_param_in.hpp",
                             {{"elem", f.elem}, {"port", p.name}});
-      begin += p.bounded ? render_part("island_load_bounded.hpp", {{"port", p.name}})
-                         : render_part("island_load.hpp", {{"port", p.name}, {"elements", std::to_string(p.elements)}});
-      setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+      begin += p.bounded
+                   ? render_part("island_load_bounded.hpp", {{"port", p.name}})
+                   : render_part("island_load.hpp",
+                                 {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      setup +=
+          render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
     } else if (p.bounded) {
-      adapters += render_part("island_pack_some.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      adapters += render_part("island_pack_some.hpp",
+                              {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       params += render_part("island_param_out_bounded.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
     } else {
@@ -44,18 +49,23 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       params += render_part("island_param_out.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
-    finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp", {{"port", p.name}});
+    finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp",
+                          {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
     includes.insert(headers.include(member.header_path));
     const std::string ident = "node_" + member.name;
-    actors += render_part("island_actor.hpp",
-                          {{"cls", member.class_name}, {"ident", ident}, {"name", member.name}, {"actor", member.actor}});
+    actors += render_part("island_actor.hpp", {{"cls", member.class_name},
+                                               {"ident", ident},
+                                               {"name", member.name},
+                                               {"actor", member.actor}});
     for (const ir::ParamValue& v : member.params)
-      setup += render_part("island_param.hpp", {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
+      setup += render_part("island_param.hpp",
+                           {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
     auto sig = m.signatures->find({member.actor_id, ir::PeKind::cpu});
-    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ", member.actor);
+    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
+                         member.actor);
     std::vector<std::string> args;
     for (std::uint32_t port : sig->second.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
@@ -67,13 +77,17 @@ std::string render_island(const Model& m, const PlanIsland& island) {
                                                    {"island", island.class_name},
                                                    {"ident", ident},
                                                    {"args", join(args)}});
-    setup += render_part("island_add.hpp", {{"member", "step_" + member.name + "_"}, {"label", member.name}});
+    setup += render_part("island_add.hpp",
+                         {{"member", "step_" + member.name + "_"}, {"label", member.name}});
     if (sig->second.has_init)
-      init_calls += render_part("island_init_call.hpp",
-                                {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
+      init_calls +=
+          render_part("island_init_call.hpp",
+                      {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
   }
   for (const PlanIslandPort& p : island.ports)
-    if (!p.input) setup += render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+    if (!p.input)
+      setup +=
+          render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
   return render_template(
       template_text("island.hpp"),
       {{"header", file_header(m, "//")},

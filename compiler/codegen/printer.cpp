@@ -37,7 +37,8 @@ void Printer::emit(const Vars& vars, std::string_view text) {
       put('$');
       continue;
     }
-    auto it = std::find_if(vars.begin(), vars.end(), [&](const auto& v) { return v.first == name; });
+    auto it =
+        std::find_if(vars.begin(), vars.end(), [&](const auto& v) { return v.first == name; });
     DFGC_INTERNAL_ASSERT(it != vars.end(), "unbound template variable '$", name, "$'");
     used[static_cast<std::size_t>(it - vars.begin())] = true;
     start_line();

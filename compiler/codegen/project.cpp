@@ -29,9 +29,8 @@ namespace fs = std::filesystem;
 std::string file_header(const Model& m, std::string_view comment) {
   std::string text(template_text("file_header.txt"));
   while (!text.empty() && text.back() == '\n') text.pop_back();
-  return render_template(text, {{"comment", std::string(comment)},
-                                {"version", DFGC_VERSION},
-                                {"spec", m.spec_name}});
+  return render_template(
+      text, {{"comment", std::string(comment)}, {"version", DFGC_VERSION}, {"spec", m.spec_name}});
 }
 
 namespace {
@@ -73,13 +72,16 @@ Files generate_project(const HostPlans& plans, const ActorSignatures& signatures
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
   // The sources, laid out in the .clang-format style (format.hpp).
-  auto source = [&files](const std::string& path, const std::string& text) { files[path] = format_cpp(text, path); };
+  auto source = [&files](const std::string& path, const std::string& text) {
+    files[path] = format_cpp(text, path);
+  };
   if (hosts.size() > 1) source("main.cpp", render_main(hosts));
   for (const Model& m : hosts) {
     source(app_header_file(m), render_app_header(m));
     source(rank_file(m), render_rank(m));
     for (ir::PeId gpu : m.gpus) source(gpu_file(m, gpu), render_gpu(m, gpu));
-    for (const PlanIsland& island : m.islands) source(island_file(island), render_island(m, island));
+    for (const PlanIsland& island : m.islands)
+      source(island_file(island), render_island(m, island));
   }
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());
@@ -174,11 +176,13 @@ enum class Use { remove, write };
 std::optional<std::string> bad_way(const fs::path& dir, const std::string& rel, Use use,
                                    const std::set<std::string>& going = {}) {
   std::error_code ec;
-  for (std::size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+  for (std::size_t slash = rel.find('/'); slash != std::string::npos;
+       slash = rel.find('/', slash + 1)) {
     std::string prefix = rel.substr(0, slash);
     fs::file_status status = fs::symlink_status(dir / prefix, ec);
     if (status.type() == fs::file_type::not_found || going.count(prefix)) return std::nullopt;
-    if (fs::is_symlink(status)) return fmt::format("reached through the symlink {}", quoted(dir / prefix));
+    if (fs::is_symlink(status))
+      return fmt::format("reached through the symlink {}", quoted(dir / prefix));
     if (!fs::is_directory(status)) {
       if (use == Use::remove) return std::nullopt;
       return fmt::format("reached through {}, which is not a directory", quoted(dir / prefix));
@@ -200,7 +204,8 @@ void remove_empty_parents(const fs::path& dir, std::string rel) {
 long pid_after(std::string_view name, std::string_view prefix) {
   if (!name.starts_with(prefix)) return 0;
   std::string_view digits = name.substr(prefix.size());
-  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos)
     return 0;
   return std::stol(std::string(digits));
 }
@@ -220,12 +225,14 @@ struct Step {
 
 std::string journal_text(const std::vector<Step>& steps) {
   std::string out;
-  for (const Step& s : steps) out += fmt::format("{} {}\n", s.kind == Step::remove ? "remove" : "move", s.path);
+  for (const Step& s : steps)
+    out += fmt::format("{} {}\n", s.kind == Step::remove ? "remove" : "move", s.path);
   return out;
 }
 
 /// A "remove PATH" / "move PATH" line per step; every path checked as the manifest's.
-std::optional<std::string> parse_journal(const std::string& text, const fs::path& where, std::vector<Step>& steps) {
+std::optional<std::string> parse_journal(const std::string& text, const fs::path& where,
+                                         std::vector<Step>& steps) {
   std::istringstream in(text);
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -253,9 +260,15 @@ class Writer {
   std::optional<std::string> recover();
 
  private:
-  bool interrupted(std::string_view step) const { return hooks_.interrupt && hooks_.interrupt(step); }
-  int injected_error(std::string_view path) const { return hooks_.write_error ? hooks_.write_error(path) : 0; }
-  fs::path staging() const { return dir_ / fmt::format("{}{}", kStaging, static_cast<long>(::getpid())); }
+  bool interrupted(std::string_view step) const {
+    return hooks_.interrupt && hooks_.interrupt(step);
+  }
+  int injected_error(std::string_view path) const {
+    return hooks_.write_error ? hooks_.write_error(path) : 0;
+  }
+  fs::path staging() const {
+    return dir_ / fmt::format("{}{}", kStaging, static_cast<long>(::getpid()));
+  }
 
   std::optional<std::string> old_files(std::set<std::string>& out) const;
   std::optional<std::string> write_fresh(const Files& files);
@@ -294,7 +307,8 @@ std::optional<std::string> Writer::old_files(std::set<std::string>& out) const {
 }
 
 /// Carries out `steps` of the staging directory `staging`; each can be done twice.
-std::optional<std::string> Writer::apply(const fs::path& staging, const std::vector<Step>& steps) const {
+std::optional<std::string> Writer::apply(const fs::path& staging,
+                                         const std::vector<Step>& steps) const {
   std::error_code ec;
   for (const Step& step : steps) {
     if (interrupted(fmt::format("{} {}", step.kind == Step::remove ? "remove" : "move", step.path)))
@@ -342,8 +356,8 @@ std::optional<std::string> Writer::recover() {
     std::error_code ignored;
     if (pid == 0 || it->is_symlink(ignored)) continue;  // not a staging directory that dfgc made
     if (!stale(pid))
-      return fmt::format("another dfgc (process {}) is writing into {}; if it is not, remove {}", pid,
-                         quoted(dir_), quoted(it->path()));
+      return fmt::format("another dfgc (process {}) is writing into {}; if it is not, remove {}",
+                         pid, quoted(dir_), quoted(it->path()));
     left.push_back(it->path());
   }
   if (ec) return fmt::format("cannot read {}: {}", quoted(dir_), ec.message());
@@ -354,7 +368,8 @@ std::optional<std::string> Writer::recover() {
       auto error = parse_journal(*journal, staging / "journal", steps);
       if (!error) error = apply(staging, steps);
       if (error)
-        return fmt::format("cannot finish the write that an interrupted dfgc left in {}: {}", quoted(staging), *error);
+        return fmt::format("cannot finish the write that an interrupted dfgc left in {}: {}",
+                           quoted(staging), *error);
       fs::remove(staging / "journal", ec);
     }
     fs::remove_all(staging, ec);
@@ -385,8 +400,11 @@ std::optional<std::string> Writer::write_fresh(const Files& files) {
   for (const auto& [path, text] : files) {
     if (interrupted("stage " + path)) return "interrupted";
     fs::create_directories((tmp / path).parent_path(), ec);
-    if (ec) return fail(fmt::format("cannot create {}: {}", quoted((tmp / path).parent_path()), ec.message()));
-    if (auto error = write_whole(tmp / path, text, false, injected_error(path))) return fail(*error);
+    if (ec)
+      return fail(
+          fmt::format("cannot create {}: {}", quoted((tmp / path).parent_path()), ec.message()));
+    if (auto error = write_whole(tmp / path, text, false, injected_error(path)))
+      return fail(*error);
   }
   if (interrupted("commit")) return "interrupted";
   fs::rename(tmp, dir_, ec);
@@ -394,7 +412,8 @@ std::optional<std::string> Writer::write_fresh(const Files& files) {
   return std::nullopt;
 }
 
-std::optional<std::string> Writer::write_over(const Files& files, const std::set<std::string>& old) {
+std::optional<std::string> Writer::write_over(const Files& files,
+                                              const std::set<std::string>& old) {
   std::error_code ec;
   std::set<std::string> going;
   for (const std::string& path : old)
@@ -406,13 +425,15 @@ std::optional<std::string> Writer::write_over(const Files& files, const std::set
     if (auto why = bad_way(dir_, path, Use::write, going))
       return fmt::format("cannot write {}: it is {}", quoted(dir_ / path), *why);
     fs::file_status status = fs::symlink_status(dir_ / path, ec);
-    if (fs::is_directory(status)) return fmt::format("cannot write {}: it is a directory", quoted(dir_ / path));
+    if (fs::is_directory(status))
+      return fmt::format("cannot write {}: it is a directory", quoted(dir_ / path));
     auto current = fs::is_regular_file(status) ? read_file(dir_ / path) : std::nullopt;
     if (!current || *current != text) changed.push_back(path);
   }
   for (const std::string& path : going)
     if (fs::is_directory(fs::symlink_status(dir_ / path, ec)) && !fs::is_empty(dir_ / path, ec))
-      return fmt::format("cannot remove {}: it is a directory that is not empty", quoted(dir_ / path));
+      return fmt::format("cannot remove {}: it is a directory that is not empty",
+                         quoted(dir_ / path));
   // A file left by dfgc versions that wrote each file through its own temporary.
   for (const std::string& path : old) {
     fs::path leftover = dir_ / (path + ".dfgc-tmp");
@@ -439,17 +460,22 @@ std::optional<std::string> Writer::write_over(const Files& files, const std::set
     if (interrupted("stage " + path)) return "interrupted";
     fs::path file = staging / "files" / path;
     fs::create_directories(file.parent_path(), ec);
-    if (ec) return fail(fmt::format("cannot create {}: {}", quoted(file.parent_path()), ec.message()));
-    if (auto error = write_whole(file, files.at(path), false, injected_error(path))) return fail(*error);
+    if (ec)
+      return fail(fmt::format("cannot create {}: {}", quoted(file.parent_path()), ec.message()));
+    if (auto error = write_whole(file, files.at(path), false, injected_error(path)))
+      return fail(*error);
   }
   if (interrupted("commit")) return "interrupted";
-  if (auto error = write_whole(staging / "journal.tmp", journal_text(steps), true)) return fail(*error);
+  if (auto error = write_whole(staging / "journal.tmp", journal_text(steps), true))
+    return fail(*error);
   fs::rename(staging / "journal.tmp", staging / "journal", ec);
-  if (ec) return fail(fmt::format("cannot write {}: {}", quoted(staging / "journal"), ec.message()));
+  if (ec)
+    return fail(fmt::format("cannot write {}: {}", quoted(staging / "journal"), ec.message()));
   if (auto error = apply(staging, steps)) {
     if (*error == "interrupted") return error;
-    return fmt::format("{}; the rest of the new project waits in {}, and the next compile into {} finishes it",
-                       *error, quoted(staging), quoted(dir_));
+    return fmt::format(
+        "{}; the rest of the new project waits in {}, and the next compile into {} finishes it",
+        *error, quoted(staging), quoted(dir_));
   }
   if (interrupted("clean")) return "interrupted";
   fs::remove(staging / "journal", ec);
@@ -460,14 +486,16 @@ std::optional<std::string> Writer::write_over(const Files& files, const std::set
 std::optional<std::string> Writer::write(const Files& files) {
   std::error_code ec;
   fs::file_status status = fs::status(dir_, ec);
-  if (status.type() == fs::file_type::none) return fmt::format("cannot read {}: {}", quoted(dir_), ec.message());
+  if (status.type() == fs::file_type::none)
+    return fmt::format("cannot read {}: {}", quoted(dir_), ec.message());
   if (status.type() == fs::file_type::not_found) {
     if (fs::is_symlink(fs::symlink_status(dir_, ec)))
       return fmt::format("{} is a symlink to a directory that does not exist", quoted(dir_));
     remove_stale_siblings();
     return write_fresh(files);
   }
-  if (!fs::is_directory(status)) return fmt::format("{} exists and is not a directory", quoted(dir_));
+  if (!fs::is_directory(status))
+    return fmt::format("{} exists and is not a directory", quoted(dir_));
   if (auto error = recover()) return error;
   std::set<std::string> old;
   if (!fs::is_empty(dir_, ec))
@@ -484,7 +512,8 @@ fs::path trimmed(const fs::path& dir) {
 
 }  // namespace
 
-std::optional<std::string> write_project(const Files& files, const fs::path& dir, const WriteHooks& hooks) {
+std::optional<std::string> write_project(const Files& files, const fs::path& dir,
+                                         const WriteHooks& hooks) {
   return Writer(trimmed(dir), hooks).write(files);
 }
 

@@ -20,8 +20,8 @@ std::string gpu_file(const Model& m, ir::PeId gpu) {
   std::set<std::string> taken;
   for (ir::PeId pe = 0; pe < m.pe_table.size(); ++pe) {
     if (m.pe(pe).kind != ir::PeKind::gpu) continue;
-    const std::string base =
-        fmt::format("rank_{}_{}", identifier(m.host_names[m.pe(pe).host]), identifier(m.pe(pe).local_name));
+    const std::string base = fmt::format("rank_{}_{}", identifier(m.host_names[m.pe(pe).host]),
+                                         identifier(m.pe(pe).local_name));
     std::string name = base;
     for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
     if (pe == gpu) return name + ".cu";
@@ -43,9 +43,11 @@ std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
   for (ir::PeId cpu : m.cpus)
-    makes += render_part("rank_make_cpu_worker.cpp",
-                         {{"cls", worker_class(m, cpu)}, {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
-  for (ir::PeId gpu : m.gpus) makes += render_part("rank_make_gpu_worker.cpp", {{"pe", identifier(m.pe(gpu).name)}});
+    makes +=
+        render_part("rank_make_cpu_worker.cpp",
+                    {{"cls", worker_class(m, cpu)}, {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
+  for (ir::PeId gpu : m.gpus)
+    makes += render_part("rank_make_gpu_worker.cpp", {{"pe", identifier(m.pe(gpu).name)}});
   std::vector<std::string_view> headers;
   if (mpi) {
     // dfg/mpi/check.hpp, through these, includes <mpi.h> without its C++ bindings; no other
@@ -57,7 +59,8 @@ std::string render_rank(const Model& m) {
   }
   headers.push_back(m.has_gpu() ? "dfg/cuda/buffers.hpp" : "dfg/host_buffer.hpp");
   std::string runtime;
-  for (std::string_view h : headers) runtime += render_part("rank_include.cpp", {{"path", std::string(h)}});
+  for (std::string_view h : headers)
+    runtime += render_part("rank_include.cpp", {{"path", std::string(h)}});
   const bool migrates = !m.migrations.empty();
   std::string run_host = render_template(
       template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
@@ -67,9 +70,11 @@ std::string render_rank(const Model& m) {
                           {"ns", host_namespace(m)},
                           {"check_migrations",
                            migrates ? render_part("rank_check_migrations.cpp") : ""},
-                          {"migration_link", migrates ? render_part("rank_migration_link.cpp") : ""},
+                          {"migration_link",
+                           migrates ? render_part("rank_migration_link.cpp") : ""},
                           {"link_capture", migrates ? ", &link" : ""},
-                          {"cycles", migrates ? render_part("rank_cycles_with_link.cpp") : "cycles"}}
+                          {"cycles",
+                           migrates ? render_part("rank_cycles_with_link.cpp") : "cycles"}}
           : Printer::Vars{
                 {"host", m.host_name},
                 {"make_workers", makes},
@@ -83,19 +88,19 @@ std::string render_rank(const Model& m) {
     workers += render_worker(m, cpu);
   }
   const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", join(cpu_names)}};
-  return render_template(template_text("rank.cpp"),
-                         {{"header", file_header(m, "//")},
-                          {"host", m.host_name},
-                          {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
-                          {"app_header", app_header_file(m)},
-                          {"ns", host_namespace(m)},
-                          {"runtime_includes", runtime},
-                          {"actor_includes", include_lines(included)},
-                          {"worker", workers},
-                          {"run_host", run_host},
-                          {"alternatives",
-                           migrates ? render_part(mpi ? "rank_alternatives_mpi.cpp" : "rank_alternatives.cpp")
-                                    : ""}});
+  return render_template(
+      template_text("rank.cpp"),
+      {{"header", file_header(m, "//")},
+       {"host", m.host_name},
+       {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
+       {"app_header", app_header_file(m)},
+       {"ns", host_namespace(m)},
+       {"runtime_includes", runtime},
+       {"actor_includes", include_lines(included)},
+       {"worker", workers},
+       {"run_host", run_host},
+       {"alternatives",
+        migrates ? render_part(mpi ? "rank_alternatives_mpi.cpp" : "rank_alternatives.cpp") : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -124,10 +129,12 @@ std::string render_main(std::span<const Model> hosts) {
     host_names.push_back(render_part("string_literal.hpp", {{"text", name}}));
     decls += render_part("main_run_host_decl.cpp", {{"id", id}, {"file", rank_file(m)}});
     if (m.host + 1 == hosts.size()) decls += "\n";
-    cases += render_part("main_case.cpp", {{"host", std::to_string(m.host)}, {"id", id}, {"name", name}});
+    cases += render_part("main_case.cpp",
+                         {{"host", std::to_string(m.host)}, {"id", id}, {"name", name}});
     std::vector<std::string> gpus;
     for (ir::PeId g : m.gpus)
-      gpus.push_back(render_part("main_gpu_use.cpp", {{"name", m.pe(g).name}, {"device", std::to_string(m.pe(g).device)}}));
+      gpus.push_back(render_part("main_gpu_use.cpp", {{"name", m.pe(g).name},
+                                                      {"device", std::to_string(m.pe(g).device)}}));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
       gpu_tables += render_part("main_gpu_table.cpp", {{"id", id}, {"gpus", join(gpus)}});

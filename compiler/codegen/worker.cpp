@@ -11,7 +11,9 @@
 
 namespace dfgc::codegen {
 
-std::string worker_class(const Model& m, ir::PeId pe) { return "Worker_" + identifier(m.pe(pe).name); }
+std::string worker_class(const Model& m, ir::PeId pe) {
+  return "Worker_" + identifier(m.pe(pe).name);
+}
 
 namespace {
 
@@ -67,8 +69,12 @@ std::string_view strategy_ns(ir::Strategy s) {
 class WorkerPrinter {
  public:
   WorkerPrinter(const Model& m, ir::PeId pe)
-      : m_(m), pe_(pe), gpu_(m.pe(pe).kind == ir::PeKind::gpu),
-        mpi_(m.multi_host() && pe == m.cpu()), cls_(worker_class(m, pe)), pe_ident_(identifier(m.pe(pe).name)) {
+      : m_(m),
+        pe_(pe),
+        gpu_(m.pe(pe).kind == ir::PeKind::gpu),
+        mpi_(m.multi_host() && pe == m.cpu()),
+        cls_(worker_class(m, pe)),
+        pe_ident_(identifier(m.pe(pe).name)) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;
@@ -107,7 +113,9 @@ class WorkerPrinter {
   static std::string initial_member(const PlanNode& n, std::uint32_t port) {
     return identifier(n.name) + "_initial" + std::to_string(port) + "_";
   }
-  const ActorSignature& signature(const PlanNode& n) const { return m_.signatures->at({n.actor_id, m_.pe(pe_).kind}); }
+  const ActorSignature& signature(const PlanNode& n) const {
+    return m_.signatures->at({n.actor_id, m_.pe(pe_).kind});
+  }
   /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
   /// suffix of its own (_node_, _initial<port>_, _send_, _recv_, _gpudirect_), none the end of
   /// another nor of a fixed member, and spec names neither end with '_' nor contain '__' (sema),
@@ -170,7 +178,9 @@ class WorkerPrinter {
   ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
   bool has_net() const { return !endpoints_.empty(); }
   /// The member that gives a GPU's end of the gpudirect transfers its path: "A_g0_gpudirect_".
-  std::string gpudirect_member(ir::PeId gpu) const { return identifier(m_.pe(gpu).name) + "_gpudirect_"; }
+  std::string gpudirect_member(ir::PeId gpu) const {
+    return identifier(m_.pe(gpu).name) + "_gpudirect_";
+  }
   std::string storage_type() const {
     if (gpu_) return "dfg::DeviceBuffer";
     return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
@@ -507,7 +517,8 @@ class WorkerPrinter {
   /// `how`: run (a CPU's firing or copy, timed by a dfg::Probe), post (a host-to-host transfer's
   /// end), fire or copy (a GPU's, on `stream`).
   template <class Body>
-  void item(const Entry& e, std::string_view how, bool takes_j, const std::string& comment, Body body) {
+  void item(const Entry& e, std::string_view how, bool takes_j, const std::string& comment,
+            Body body) {
     const std::string head = render_part(
         "worker_item_head.cpp",
         {{"how", std::string(how)},
@@ -658,11 +669,13 @@ class WorkerPrinter {
   std::string cls_;
   std::string pe_ident_;
   std::string ns_;
-  bool overlap_ = true;  ///< the strategy of the loop being printed
-  std::string between_;  ///< what the loop being printed does between two cycles
+  bool overlap_ = true;        ///< the strategy of the loop being printed
+  std::string between_;        ///< what the loop being printed does between two cycles
   bool shared_views_ = false;  ///< the buffer views are members shared by both loops
-  std::set<std::pair<Entry::Net, std::string>> endpoints_;  ///< (direction, member), both strategies
-  std::set<ir::PeId> gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies
+  std::set<std::pair<Entry::Net, std::string>>
+      endpoints_;  ///< (direction, member), both strategies
+  std::set<ir::PeId>
+      gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies
   std::size_t net_capacity_ = 0;  ///< the most host-to-host transfers of one strategy
   Printer out_;
 };

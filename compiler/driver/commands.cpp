@@ -50,8 +50,8 @@ class PipelineCommand : public Command {
 
   std::optional<std::string> check(const CommonOptions& common) const override {
     if (emit(common) == Emit::code)
-      return fmt::format("'{} --emit=code': only 'compile' writes the project: dfgc compile SPEC -o DIR",
-                         name_);
+      return fmt::format(
+          "'{} --emit=code': only 'compile' writes the project: dfgc compile SPEC -o DIR", name_);
     return std::nullopt;
   }
 
@@ -91,7 +91,8 @@ class PipelineCommand : public Command {
 
  private:
   /// Prints the output `what`; the reason when it cannot.
-  static std::optional<std::string> print(Emit what, const Compilation& c, const SourceManager& sources) {
+  static std::optional<std::string> print(Emit what, const Compilation& c,
+                                          const SourceManager& sources) {
     switch (what) {
       case Emit::nothing:
       case Emit::code: break;
@@ -157,7 +158,8 @@ class CompileCommand final : public PipelineCommand {
     if (what == Emit::code && out_dir_.empty())
       return "'compile' needs an output directory: -o DIR";
     if (what != Emit::code && !depfile_.empty())
-      return fmt::format("'compile --emit={}' writes nothing: drop '--depfile'", driver::name(what));
+      return fmt::format("'compile --emit={}' writes nothing: drop '--depfile'",
+                         driver::name(what));
     if (what == Emit::code && !common.read_actors)
       return "'compile' reads the actor headers: drop '--no-actors'";
     return std::nullopt;
@@ -175,8 +177,7 @@ class CompileCommand final : public PipelineCommand {
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> out;
   out.push_back(std::make_unique<PipelineCommand>(
-      "check", "parse and verify the spec and its actor headers; diagnostics only",
-      Emit::nothing));
+      "check", "parse and verify the spec and its actor headers; diagnostics only", Emit::nothing));
   out.push_back(std::make_unique<PipelineCommand>(
       "dump-ast", "print the syntax tree of the spec (and of its imports)", Emit::ast));
   out.push_back(std::make_unique<PipelineCommand>(

@@ -2,11 +2,11 @@
 /// render_depfile and write_depfile: see depfile.hpp.
 #include "driver/depfile.hpp"
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <system_error>
-#include <unistd.h>
 
 #include <fmt/format.h>
 

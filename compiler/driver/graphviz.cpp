@@ -24,7 +24,8 @@ namespace {
 class TempFile {
  public:
   explicit TempFile(const std::string& text) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "dfgc-graph-XXXXXX.dot").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "dfgc-graph-XXXXXX.dot").string();
     int fd = ::mkstemps(pattern.data(), 4);
     if (fd < 0) return;
     path_ = pattern;
@@ -60,7 +61,8 @@ std::optional<std::string> render_svg(const std::string& dot_text, std::string& 
   TempFile input(dot_text);
   if (!input.ok()) return "cannot write the graph to a temporary file";
   int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return fmt::format("cannot run dot: {}", std::generic_category().message(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0)
+    return fmt::format("cannot run dot: {}", std::generic_category().message(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
@@ -91,7 +93,8 @@ std::optional<std::string> render_svg(const std::string& dot_text, std::string& 
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return fmt::format("dot -Tsvg failed (exit status {})", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return fmt::format("dot -Tsvg failed (exit status {})",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return std::nullopt;
 }
 

@@ -14,8 +14,8 @@
 
 namespace {
 
-/// Flushes stdout: a command whose output did not all reach it (a full disk, a closed descriptor) has
-/// failed, whatever it returned.
+/// Flushes stdout: a command whose output did not all reach it (a full disk, a closed descriptor)
+/// has failed, whatever it returned.
 int flush_stdout(int status) {
   errno = 0;
   bool lost = std::fflush(stdout) != 0;  // std::cout writes through stdout's buffer
@@ -24,7 +24,8 @@ int flush_stdout(int status) {
   lost = lost || !std::cout || std::ferror(stdout);
   if (!lost) return status;
   std::cerr << "dfgc: error: cannot write to standard output"
-            << (error ? fmt::format(": {}", std::generic_category().message(error)) : std::string()) << "\n";
+            << (error ? fmt::format(": {}", std::generic_category().message(error)) : std::string())
+            << "\n";
   return status == 0 ? 1 : status;
 }
 

@@ -177,8 +177,7 @@ class MapCommand final : public Command {
          }},
         {"--explain", "", "", "which resource sets the period, by how much, the others' slack",
          [this](std::string_view) { return explain_ = true; }},
-        {"--apply", "", "",
-         "write the choice into the spec (only the placements and tuned values)",
+        {"--apply", "", "", "write the choice into the spec (only the placements and tuned values)",
          [this](std::string_view) { return apply_ = true; }},
         {"--evaluate", "", "",
          "no search: print the model's figures for the spec's own mapping (every\n"
@@ -188,9 +187,9 @@ class MapCommand final : public Command {
   }
 
   std::vector<Stage> stages(const CommonOptions&) const override {
-    return {Stage::parse,         Stage::sema,          Stage::schedule,
-            Stage::insert_buffers, Stage::buffer_depth, Stage::latency,
-            Stage::resync_inputs, Stage::color_buffers, Stage::build_ig};
+    return {Stage::parse,          Stage::sema,          Stage::schedule,
+            Stage::insert_buffers, Stage::buffer_depth,  Stage::latency,
+            Stage::resync_inputs,  Stage::color_buffers, Stage::build_ig};
   }
 
   std::optional<std::string> check(const CommonOptions& common) const override {
@@ -243,14 +242,15 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   if (!costs || diags.has_errors()) return finish(1);
   auto fit = fit_costs(*costs, base, diags);
   if (!fit) return finish(1);
-  if (evaluate_ && !fit->coefficients.empty()) std::cerr << "dfgc map: " << describe_fit(*fit) << "\n";
+  if (evaluate_ && !fit->coefficients.empty())
+    std::cerr << "dfgc map: " << describe_fit(*fit) << "\n";
   auto base_table = resolve_costs(*costs, base, diags);
   if (!base_table) return finish(1);
   if (evaluate_) {
     for (const ir::Node& n : base.dfg.nodes)
       if (!n.candidates.empty())
-        diags.error(n.mapping_loc, fmt::format("--evaluate needs every node pinned; node '{}' is free",
-                                       n.name));
+        diags.error(n.mapping_loc,
+                    fmt::format("--evaluate needs every node pinned; node '{}' is free", n.name));
     if (diags.has_errors() || !check_loops(base, diags)) return finish(1);
     ir::Ig ig = run_passes(base, instrumentation.hooks());
     std::cout << render_evaluation(base, predict(base, ig, *base_table), base_table->overhead);
@@ -277,7 +277,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   Prediction prediction = predict(*program, run_passes(*program, instrumentation.hooks()), *table);
 
   auto edits = mapping_edits(spec, *program, best.candidate.pe_of, best.tuned, sources);
-  Report report{&*program, &prediction, &*result, &search_, edited_lines(edits, sources),
+  Report report{&*program,         &prediction, &*result, &search_, edited_lines(edits, sources),
                 describe_fit(*fit)};
   std::cout << render_report(report);
   if (explain_) std::cout << render_explain(*program, prediction);

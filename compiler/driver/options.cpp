@@ -23,7 +23,7 @@ std::string stage_list(std::size_t per_line = 0) {
   std::string out;
   for (std::size_t i = 0; i < kStageNames.size(); ++i)
     out += fmt::format("{}{}", kStageNames[i],
-                       i + 1 == kStageNames.size()          ? ""
+                       i + 1 == kStageNames.size()           ? ""
                        : per_line && (i + 1) % per_line == 0 ? ",\n"
                                                              : ", ");
   return out;
@@ -32,9 +32,10 @@ std::string stage_list(std::size_t per_line = 0) {
 std::string emit_list() {
   std::string out;
   for (std::size_t i = 1; i < kEmitNames.size(); ++i)
-    out += fmt::format("{}{}", kEmitNames[i], i + 2 < kEmitNames.size()   ? ", "
-                                              : i + 2 == kEmitNames.size() ? " or "
-                                                                           : "");
+    out += fmt::format("{}{}", kEmitNames[i],
+                       i + 2 < kEmitNames.size()    ? ", "
+                       : i + 2 == kEmitNames.size() ? " or "
+                                                    : "");
   return out;
 }
 
@@ -42,7 +43,8 @@ std::string emit_list() {
 
 OptionTable common_options(CommonOptions& o) {
   return {
-      {"-D", "NAME=VALUE", "NAME=VALUE", "override a param of the spec (integer; one -D per param); fixes a tunable one",
+      {"-D", "NAME=VALUE", "NAME=VALUE",
+       "override a param of the spec (integer; one -D per param); fixes a tunable one",
        [&o](std::string_view v) {
          auto eq = v.find('=');
          if (eq == std::string_view::npos || eq == 0) return false;
@@ -61,13 +63,12 @@ OptionTable common_options(CommonOptions& o) {
          o.read_actors = false;
          return true;
        }},
-      {"--time-passes", "", "",
-       "print to stderr the time each stage took (summed over its runs)",
+      {"--time-passes", "", "", "print to stderr the time each stage took (summed over its runs)",
        [&o](std::string_view) { return o.time_passes = true; }},
       {"--dump-after", "STAGE", "a stage (" + stage_list() + ") or 'all'",
        "print a stage's result to stderr once it has run, or every stage's with\n"
-       "'all'; the stages, in order: " + stage_list(5) +
-           "\n(the command must run the stage)",
+       "'all'; the stages, in order: " +
+           stage_list(5) + "\n(the command must run the stage)",
        [&o](std::string_view v) {
          if (v != "all" && !stage_named(v)) return false;
          o.dump_after = std::string(v);
@@ -97,8 +98,8 @@ OptionTable common_options(CommonOptions& o) {
          o.short_path = v == "pad" ? ShortPathPolicy::pad : ShortPathPolicy::pause;
          return true;
        }},
-      {"--help", "", "", "print this help",
-       [&o](std::string_view) { return o.help = true; }, "-h", true},
+      {"--help", "", "", "print this help", [&o](std::string_view) { return o.help = true; }, "-h",
+       true},
   };
 }
 

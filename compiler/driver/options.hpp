@@ -46,8 +46,8 @@ struct CommonOptions {
   bool werror = false;
   bool read_actors = true;
   bool time_passes = false;
-  std::string dump_after;     ///< a stage's name, "all", or empty
-  std::optional<Emit> emit;   ///< unset: the command's own output
+  std::string dump_after;                             ///< a stage's name, "all", or empty
+  std::optional<Emit> emit;                           ///< unset: the command's own output
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< --short-path
   bool help = false;
 

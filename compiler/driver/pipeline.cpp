@@ -28,36 +28,44 @@ std::string dump(const ActorSignatures& signatures, const ir::Program& program) 
 std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources) {
   std::set<std::string> files;
   if (compilation.spec)
-    for (const auto& module : compilation.spec->modules) files.insert(normal_absolute_path(sources.name(module->file)));
+    for (const auto& module : compilation.spec->modules)
+      files.insert(normal_absolute_path(sources.name(module->file)));
   for (const auto& [path, text] : compilation.actor_files.text) files.insert(path);
   files.insert(compilation.actor_files.runtime.begin(), compilation.actor_files.runtime.end());
   return {files.begin(), files.end()};
 }
 
 bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
-  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(), [](const ir::Edge& e) { return e.delay > 0; }))
+  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(),
+                   [](const ir::Edge& e) { return e.delay > 0; }))
     return true;
   PassResults r = run_passes(p, Stage::latency);
   auto s = uncovered_strategy(*r.latencies);
   if (!s) return true;
   const UncoveredLoop& loop = *(*r.latencies)[*s].uncovered;
   constexpr std::uint32_t kArrowLength = 2;
-  auto b = diags.error(p.dfg.edges[loop.edges.front()].loc, describe(loop, *s, p.dfg), kArrowLength);
+  auto b =
+      diags.error(p.dfg.edges[loop.edges.front()].loc, describe(loop, *s, p.dfg), kArrowLength);
   for (ir::EdgeId e : loop.edges) {
     const ir::Edge& edge = p.dfg.edges[e];
     const std::uint32_t hop = (*r.plan).buffers[(*r.plan).edge_buffer[e]].hop;
-    std::string where = hop == 0 ? fmt::format("within {}", p.arch.pes[p.mapping.pe_of[edge.src]].name)
-                                 : fmt::format("{} -> {}, {} transfer{}", p.arch.pes[p.mapping.pe_of[edge.src]].name,
-                                               p.arch.pes[p.mapping.pe_of[edge.dst]].name, hop, hop == 1 ? "" : "s");
-    b.note(edge.loc,
-           fmt::format("edge {}.{} -> {}.{} ({}) takes {} cycle{}{}", p.dfg.nodes[edge.src].name,
-                       p.dfg.actor_of(edge.src).ports[edge.src_port].name, p.dfg.nodes[edge.dst].name,
-                       p.dfg.actor_of(edge.dst).ports[edge.dst_port].name, where,
-                       (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src],
-                       (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src] == 1 ? "" : "s",
-                       edge.delay ? fmt::format(" and carries {} initial token{}", edge.delay, edge.delay == 1 ? "" : "s")
-                                  : std::string()),
-           kArrowLength);
+    std::string where =
+        hop == 0
+            ? fmt::format("within {}", p.arch.pes[p.mapping.pe_of[edge.src]].name)
+            : fmt::format("{} -> {}, {} transfer{}", p.arch.pes[p.mapping.pe_of[edge.src]].name,
+                          p.arch.pes[p.mapping.pe_of[edge.dst]].name, hop, hop == 1 ? "" : "s");
+    b.note(
+        edge.loc,
+        fmt::format(
+            "edge {}.{} -> {}.{} ({}) takes {} cycle{}{}", p.dfg.nodes[edge.src].name,
+            p.dfg.actor_of(edge.src).ports[edge.src_port].name, p.dfg.nodes[edge.dst].name,
+            p.dfg.actor_of(edge.dst).ports[edge.dst_port].name, where,
+            (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src],
+            (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src] == 1 ? "" : "s",
+            edge.delay ? fmt::format(" and carries {} initial token{}", edge.delay,
+                                     edge.delay == 1 ? "" : "s")
+                       : std::string()),
+        kArrowLength);
   }
   return false;
 }
@@ -109,7 +117,8 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       [&](const codegen::Files& files) {
         std::string text;
         for (const auto& [path, content] : files)
-          text += fmt::format("{} ({} lines)\n", path, std::count(content.begin(), content.end(), '\n'));
+          text += fmt::format("{} ({} lines)\n", path,
+                              std::count(content.begin(), content.end(), '\n'));
         return text;
       });
   if (diags.has_errors()) return false;
@@ -120,7 +129,8 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       [&] {
         auto error = codegen::write_project(*out.files, in.out_dir);
         if (!error && !in.depfile.empty())
-          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(), files_read(out, sources));
+          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(),
+                                files_read(out, sources));
         return error;
       },
       [&](const std::optional<std::string>& error) {

@@ -103,8 +103,8 @@ class PeSection {
       after = add_bytes(after, s_.memory[c].after);
       names += " " + p_.arch.pes[c].name;
     }
-    out += fmt::format("  host {} memory {} -> {} bytes, cpus{}\n", host.name, byte_count_text(before),
-                       byte_count_text(after), names);
+    out += fmt::format("  host {} memory {} -> {} bytes, cpus{}\n", host.name,
+                       byte_count_text(before), byte_count_text(after), names);
   }
 
   void buffers(std::string& out) const {
@@ -146,8 +146,8 @@ class PeSection {
   void firings(std::string& out) const {
     for (NodeId n : s_.order[pe_]) {
       const IgFiring& f = s_.firings[n];
-      out += fmt::format("  fire {} {} latency {}", f.schedule_index, p_.dfg.nodes[n].name,
-                         f.latency);
+      out +=
+          fmt::format("  fire {} {} latency {}", f.schedule_index, p_.dfg.nodes[n].name, f.latency);
       const Actor& actor = p_.dfg.actor_of(n);
       if (p_.dfg.nodes[n].repetitions != 1) {
         const Impl* impl = actor.impl_for(p_.arch.pes[pe_].kind);

@@ -103,9 +103,9 @@ struct IgCopy {
 struct PortBinding {
   BufferId buffer = 0;
   std::uint32_t lag = 0;
-  std::uint32_t initial = 0;      ///< initial tokens: the edge's delay
-  std::string initial_value;      ///< their elements' value, a C++ literal; "fill()" for a method
-  std::string initial_method{};   ///< the node's member function that fills them, else empty
+  std::uint32_t initial = 0;     ///< initial tokens: the edge's delay
+  std::string initial_value;     ///< their elements' value, a C++ literal; "fill()" for a method
+  std::string initial_method{};  ///< the node's member function that fills them, else empty
 };
 
 struct IgFiring {

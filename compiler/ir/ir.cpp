@@ -116,21 +116,24 @@ std::string dump(const Program& p) {
     out += '\n';
   }
   for (const TokenType& t : p.types)
-    out += fmt::format("type {} = {}[{}{}]  // {}{} elements{}, {} bytes\n", t.name, spec_name(t.elem),
-                       t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "", t.count.value,
-                       t.count.runtime ? " by default" : "", t.bytes());
+    out +=
+        fmt::format("type {} = {}[{}{}]  // {}{} elements{}, {} bytes\n", t.name, spec_name(t.elem),
+                    t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "",
+                    t.count.value, t.count.runtime ? " by default" : "", t.bytes());
   for (const Actor& a : p.dfg.actors) {
     out += fmt::format("actor {}{}\n", a.name, a.dynamic ? " dynamic" : "");
     for (const Port& port : a.ports)
-      out += fmt::format("  {} {} {}{}{}\n", port.dir == PortDir::in ? "in" : "out",
-                         port.fifo_elem ? spec_name(*port.fifo_elem) : p.types[port.type].name, port.name,
-                         port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string(),
-                         port.fifo_capacity ? fmt::format(" fifo {}", *port.fifo_capacity) : std::string());
+      out += fmt::format(
+          "  {} {} {}{}{}\n", port.dir == PortDir::in ? "in" : "out",
+          port.fifo_elem ? spec_name(*port.fifo_elem) : p.types[port.type].name, port.name,
+          port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string(),
+          port.fifo_capacity ? fmt::format(" fifo {}", *port.fifo_capacity) : std::string());
     for (const ActorParam& ap : a.params)
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
     for (const Impl& i : a.impls)
-      out += fmt::format("  {} \"{}\" {}{}\n", to_string(i.kind), i.header, i.class_name, i.block ? " block" : "");
+      out += fmt::format("  {} \"{}\" {}{}\n", to_string(i.kind), i.header, i.class_name,
+                         i.block ? " block" : "");
     for (const std::string& library : a.libraries) out += fmt::format("  uses {}\n", library);
   }
   out += fmt::format("arch {}\n", p.arch.name);
@@ -158,15 +161,16 @@ std::string dump(const Program& p) {
     for (std::size_t i = 0; i < node.alternatives.size(); ++i)
       out += (i ? ", " : " migrates ") + p.arch.pes[node.alternatives[i].pe].name;
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
-    if (node.repetitions != 1) out += fmt::format(" fires {} times per iteration", node.repetitions);
+    if (node.repetitions != 1)
+      out += fmt::format(" fires {} times per iteration", node.repetitions);
     out += '\n';
   }
   for (const Edge& e : p.dfg.edges) {
     const Actor& src = p.dfg.actor_of(e.src);
     const Actor& dst = p.dfg.actor_of(e.dst);
-    out += fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name,
-                       src.ports[e.src_port].name, p.dfg.nodes[e.dst].name,
-                       dst.ports[e.dst_port].name, p.types[e.type].name);
+    out +=
+        fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name, src.ports[e.src_port].name,
+                    p.dfg.nodes[e.dst].name, dst.ports[e.dst_port].name, p.types[e.type].name);
     if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial_text());
     out += '\n';
   }
@@ -175,8 +179,9 @@ std::string dump(const Program& p) {
 }
 
 std::string dump(const Program& p, const Island& island) {
-  std::string out = fmt::format("island {} @ {} (node {}, actor {})\n", island.name, p.arch.pes[island.pe].name,
-                                p.dfg.nodes[island.node].name, p.dfg.actors[island.actor].name);
+  std::string out =
+      fmt::format("island {} @ {} (node {}, actor {})\n", island.name, p.arch.pes[island.pe].name,
+                  p.dfg.nodes[island.node].name, p.dfg.actors[island.actor].name);
   for (const IslandMember& m : island.members) {
     out += fmt::format("  member {} : {}", m.name, p.dfg.actors[m.actor].name);
     for (const ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);

@@ -29,7 +29,8 @@ enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 };
 std::string_view spec_name(ElemType t);
 /// The C++ spelling used in generated code: "float", "double", "std::int8_t" ...
 std::string_view cxx_name(ElemType t);
-/// The canonical type as Clang prints it on x86-64 Linux: "float", "int", "unsigned char", "long"...
+/// The canonical type as Clang prints it on x86-64 Linux: "float", "int", "unsigned char",
+/// "long"...
 std::string_view canonical_cxx_name(ElemType t);
 std::size_t elem_size(ElemType t);
 std::optional<ElemType> parse_elem_type(std::string_view spec_spelling);
@@ -113,8 +114,8 @@ struct ActorParam {
 
 struct Impl {
   PeKind kind = PeKind::cpu;
-  std::string header;        ///< path as written in the spec
-  std::string header_path;   ///< resolved relative to the spec file's directory (as dfgc opens it)
+  std::string header;       ///< path as written in the spec
+  std::string header_path;  ///< resolved relative to the spec file's directory (as dfgc opens it)
   std::string class_name;
   SourceLoc loc;
   SourceLoc header_loc;  ///< the header string in the spec (invalid: use loc)
@@ -187,11 +188,13 @@ struct Edge {
   std::uint32_t dst_port = 0;
   TypeId type = 0;
   SourceLoc loc;
-  std::uint32_t delay = 0;      ///< initial tokens
-  std::string initial = "0";    ///< their elements' value, a C++ literal of the element type
+  std::uint32_t delay = 0;       ///< initial tokens
+  std::string initial = "0";     ///< their elements' value, a C++ literal of the element type
   std::string initial_method{};  ///< else the consumer's member function that fills them
   /// How the initial tokens are filled, as schedule.txt shows it: "0.25", "fill()".
-  std::string initial_text() const { return initial_method.empty() ? initial : initial_method + "()"; }
+  std::string initial_text() const {
+    return initial_method.empty() ? initial : initial_method + "()";
+  }
 };
 
 struct Dfg {
@@ -270,8 +273,9 @@ struct Mapping {
 /// member's input, or to a boundary output's Pack adapter.
 struct IslandFifo {
   std::string name;  ///< the edge as written: "d1.y -> m1.x"
-  std::optional<std::uint32_t> src_member;  ///< index into Island::members; nullopt: a boundary input
-  std::uint32_t src_port = 0;               ///< the member's port, or the boundary port's index
+  std::optional<std::uint32_t>
+      src_member;              ///< index into Island::members; nullopt: a boundary input
+  std::uint32_t src_port = 0;  ///< the member's port, or the boundary port's index
   std::optional<std::uint32_t> dst_member;  ///< nullopt: a boundary output
   std::uint32_t dst_port = 0;
   ElemType elem = ElemType::i32;

@@ -352,7 +352,8 @@ void merge_costs(CostFile& into, CostFile later) {
       auto [it, added] = into.links.try_emplace(name, o);
       if (added) continue;
       LinkOverride& have = it->second;
-      if (o.bandwidth && (!have.bandwidth || *o.bandwidth < *have.bandwidth)) have.bandwidth = o.bandwidth;
+      if (o.bandwidth && (!have.bandwidth || *o.bandwidth < *have.bandwidth))
+        have.bandwidth = o.bandwidth;
       if (o.latency && (!have.latency || *o.latency > *have.latency)) have.latency = o.latency;
     }
     later.links.clear();

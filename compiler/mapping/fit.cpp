@@ -60,7 +60,8 @@ std::size_t least_squares(std::vector<std::vector<double>> a, std::vector<double
       for (std::size_t i = j; i < m; ++i) set(i, get(i) - 2 * dot / vv * v[i]);
     };
     for (std::size_t k = j; k < n; ++k)
-      reflect([&](std::size_t i) { return a[i][k]; }, [&](std::size_t i, double y) { a[i][k] = y; });
+      reflect([&](std::size_t i) { return a[i][k]; },
+              [&](std::size_t i, double y) { a[i][k] = y; });
     reflect([&](std::size_t i) { return b[i]; }, [&](std::size_t i, double y) { b[i] = y; });
   }
   for (std::size_t j = n; j-- > 0;) {
@@ -82,7 +83,8 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
       for (const std::string& name : f.fit) {
         names.insert(name);
         const auto& used = f.ms.names();
-        if (std::none_of(used.begin(), used.end(), [&](const auto& u) { return u.first == name; })) {
+        if (std::none_of(used.begin(), used.end(),
+                         [&](const auto& u) { return u.first == name; })) {
           diags.error(f.loc, fmt::format("'fit' names '{}', which the formula of actor '{}' on {} "
                                          "does not use",
                                          name, actor, where));
@@ -109,9 +111,10 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
       for (const FiringCost& m : list) {
         Row row{entry, {}, 0, fmt::format("node '{}' on {}", node_name, pe)};
         if (!m.ms.names().empty() || !m.per.empty()) {
-          diags.error(m.loc, fmt::format("a measurement of {} is an equation of the fitted "
-                                         "formula of actor '{}'; it must be a number of milliseconds",
-                                         row.what, actor.name));
+          diags.error(m.loc,
+                      fmt::format("a measurement of {} is an equation of the fitted "
+                                  "formula of actor '{}'; it must be a number of milliseconds",
+                                  row.what, actor.name));
           failed = true;
           continue;
         }
@@ -123,7 +126,8 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
             row.params.emplace_back(v.name, param_literal_value(v.literal));
         }
         for (const auto& [name, at] : entry->ms.names()) {
-          bool coefficient = std::find(entry->fit.begin(), entry->fit.end(), name) != entry->fit.end();
+          bool coefficient =
+              std::find(entry->fit.begin(), entry->fit.end(), name) != entry->fit.end();
           bool given = std::any_of(row.params.begin(), row.params.end(),
                                    [&](const auto& pv) { return pv.first == name; });
           if (!coefficient && !given && m.at) {
@@ -249,11 +253,10 @@ std::string describe_fit(const FitResult& fit) {
   std::vector<std::string> parts;
   for (const auto& [name, ms] : fit.coefficients)
     parts.push_back(fmt::format("{} = {:.6g} ms", name, ms + 0.0));  // -0 prints as 0
-  std::string quality =
-      fit.measurements == fit.coefficients.size()
-          ? "exact"
-          : fmt::format("rms error {:.1f}%, largest {:.1f}%", 100 * fit.rms_relative,
-                        100 * fit.max_relative);
+  std::string quality = fit.measurements == fit.coefficients.size()
+                            ? "exact"
+                            : fmt::format("rms error {:.1f}%, largest {:.1f}%",
+                                          100 * fit.rms_relative, 100 * fit.max_relative);
   return fmt::format("fitted {} from {} measurement{} ({})", fmt::join(parts, ", "),
                      fit.measurements, fit.measurements == 1 ? "" : "s", quality);
 }

@@ -129,7 +129,7 @@ std::optional<std::uint32_t> load_json_file(const std::string& path, std::string
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
   Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (fd.get() < 0) return fail(std::strerror(errno));
-  struct stat st {};
+  struct stat st{};
   if (::fstat(fd.get(), &st) != 0) return fail(std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return fail("it is a directory");
   if (!S_ISREG(st.st_mode))

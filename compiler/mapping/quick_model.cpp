@@ -46,7 +46,8 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
   // As buffer insertion: the cpus of a host share its memory, reached through its first cpu.
   for (ir::PeId a = 0; a < pes; ++a)
     for (ir::PeId b = 0; b < pes; ++b)
-      if (reach_[memory_of(a)][memory_of(b)]) routes_[a][b] = &router_.route(memory_of(a), memory_of(b));
+      if (reach_[memory_of(a)][memory_of(b)])
+        routes_[a][b] = &router_.route(memory_of(a), memory_of(b));
   for (ir::NodeId n = 0; n < dfg.nodes.size(); ++n) {
     const auto& c = dfg.nodes[n].candidates;
     allowed_.push_back(c.empty() ? std::vector<ir::PeId>{p_.mapping.pe_of[n]} : c);
@@ -136,7 +137,8 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
   }
   for (const Resource& r : loads_.resources()) f.total_load += r.load;
   if (f.uncovered)
-    f.loop_bound = f.period[f.uncovered_in] * f.uncovered->cycles / std::max(f.uncovered->tokens, 1u);
+    f.loop_bound =
+        f.period[f.uncovered_in] * f.uncovered->cycles / std::max(f.uncovered->tokens, 1u);
   return f;
 }
 

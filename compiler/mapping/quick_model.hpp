@@ -33,7 +33,7 @@ namespace dfgc::mapping {
 inline constexpr ir::PeId kUnplaced = std::numeric_limits<ir::PeId>::max();
 
 struct QuickFigures {
-  bool routable = true;  ///< every edge has a path through the links
+  bool routable = true;       ///< every edge has a path through the links
   bool loops_covered = true;  ///< every loop carries enough initial tokens, both strategies
   /// Otherwise a loop that lacks tokens, and the strategy it lacks them in (overlap first): its
   /// L cycles with d < L tokens would let one iteration through every L / d cycles, a period of
@@ -89,7 +89,7 @@ class QuickModel {
   Router router_;
   Loads loads_;
   std::vector<ir::NodeId> order_;
-  CycleWalk walk_;  ///< for first_cycles(), once
+  CycleWalk walk_;                    ///< for first_cycles(), once
   std::vector<std::uint32_t> index_;  ///< index_[node]: its place in order_
   std::vector<std::vector<ir::PeId>> allowed_;
   std::vector<std::vector<bool>> reach_;

@@ -56,8 +56,10 @@ std::string figures_table(const ir::Program& p, const Prediction& pred) {
     const ir::Host& host = p.arch.hosts[p.arch.pes[pe].host];
     const bool cpu = p.arch.pes[pe].kind == ir::PeKind::cpu;
     if (cpu && host.cpus.size() > 1 && pe != host.cpu) continue;
-    std::string what = cpu && host.cpus.size() > 1 ? "memory host " + host.name : "memory " + p.arch.pes[pe].name;
-    out += fmt::format("  {:<24} {:>14} {:>14}\n", what, format_bytes(ov.memory[pe]), format_bytes(no.memory[pe]));
+    std::string what =
+        cpu && host.cpus.size() > 1 ? "memory host " + host.name : "memory " + p.arch.pes[pe].name;
+    out += fmt::format("  {:<24} {:>14} {:>14}\n", what, format_bytes(ov.memory[pe]),
+                       format_bytes(no.memory[pe]));
   }
   return out;
 }
@@ -105,7 +107,8 @@ std::string render_report(const Report& r) {
   return out;
 }
 
-std::string render_loop_refusal(const ir::Program& p, const TuneResult& res, const Candidate* chosen) {
+std::string render_loop_refusal(const ir::Program& p, const TuneResult& res,
+                                const Candidate* chosen) {
   if (!res.loop_best) return "";
   const LoopRefusal& x = *res.loop_best;
   if (chosen && x.candidate.period >= chosen->period) return "";
@@ -184,7 +187,7 @@ std::string render_evaluation(const ir::Program& p, const Prediction& pred,
       Json phases = Json::array();
       for (std::size_t i = 0; i < x.phases.size(); ++i)
         phases.push_back({{"phase", i + 1 < x.phases.size() ? fmt::format("transfer step {}", i)
-                                                             : std::string("firings")},
+                                                            : std::string("firings")},
                           {"resource", x.phases[i].name(p.arch)},
                           {"ms", ms(x.phases[i].load)}});
       j["phases_ms"] = phases;

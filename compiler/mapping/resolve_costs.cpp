@@ -66,8 +66,8 @@ class Resolver {
     if (f.at)
       for (const auto& [name, value] : *f.at)
         if (!known(name))
-          error(f.loc, fmt::format("'at' names param '{}', which actor '{}' does not have{}",
-                                   name, a.name, sema::did_you_mean(name, names)));
+          error(f.loc, fmt::format("'at' names param '{}', which actor '{}' does not have{}", name,
+                                   a.name, sema::did_you_mean(name, names)));
   }
 
   void check_actors() {

@@ -63,15 +63,15 @@ bool better(const Candidate& a, const Candidate& b);
 /// The fastest mapping (by its loads' period) the search left out because a loop lacks initial
 /// tokens under it: the numbers `dfgc map` reports.
 struct LoopRefusal {
-  Candidate candidate;           ///< period: what the loads alone would give
+  Candidate candidate;  ///< period: what the loads alone would give
   UncoveredLoop loop;
   ir::Strategy strategy = ir::Strategy::overlap;  ///< the strategy the loop lacks tokens in
-  double bound = 0;              ///< period x cycles / tokens: the period the loop allows
+  double bound = 0;  ///< period x cycles / tokens: the period the loop allows
 };
 
 struct SearchResult {
-  std::vector<Candidate> best;  ///< best first; empty when no mapping meets the constraints
-  std::uint64_t loop_refused = 0;     ///< mappings left out because a loop lacks tokens
+  std::vector<Candidate> best;     ///< best first; empty when no mapping meets the constraints
+  std::uint64_t loop_refused = 0;  ///< mappings left out because a loop lacks tokens
   std::optional<LoopRefusal> loop_best;  ///< the fastest of them
   bool exact = false;
   std::uint64_t evaluated = 0;  ///< mappings evaluated with the quick model

@@ -92,7 +92,8 @@ std::optional<TuneResult> tune_and_search(const Spec& spec, const ir::Program& b
     result.evaluated += found.evaluated;
     result.built += found.built;
     result.loop_refused += found.loop_refused;
-    if (found.loop_best && (!result.loop_best || better(found.loop_best->candidate, result.loop_best->candidate)))
+    if (found.loop_best &&
+        (!result.loop_best || better(found.loop_best->candidate, result.loop_best->candidate)))
       result.loop_best = std::move(found.loop_best);
     for (Candidate& c : found.best) {
       TunedCandidate t{values, std::move(c)};

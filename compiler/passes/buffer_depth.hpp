@@ -4,8 +4,9 @@
 /// PE's firings work on the other. Without overlap transfers and firings never run at once, so
 /// every buffer node is single. An output buffer that a firing on another cpu of the host reads
 /// (shared memory) is double in both strategies: the two cpus fire at once, the producer into one
-/// slot while the consumer reads the other, the one written last cycle. (Delay lines, added by resync_inputs, have their own depth.) Needs:
-/// the BufferPlan. Produces: BufferDepths, per strategy one depth per planned buffer.
+/// slot while the consumer reads the other, the one written last cycle. (Delay lines, added by
+/// resync_inputs, have their own depth.) Needs: the BufferPlan. Produces: BufferDepths, per
+/// strategy one depth per planned buffer.
 #pragma once
 
 #include <cstdint>

@@ -348,8 +348,8 @@ class Liveness {
 };
 
 PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
-                      const std::vector<LivePoints>& live, const ir::Program& p, const BufferPlan& plan,
-                      const std::vector<std::uint32_t>& depth,
+                      const std::vector<LivePoints>& live, const ir::Program& p,
+                      const BufferPlan& plan, const std::vector<std::uint32_t>& depth,
                       const std::vector<DelayLine>& delays) {
   PeColouring result;
   result.pe = pe;
@@ -370,12 +370,14 @@ PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
     ranges.push_back(live[buffers[i]]);
     if (result.graph.slots[i] > 1) deep.push_back(i);
   }
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_pairs = intersecting_pairs(ranges), deep_pairs;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_pairs = intersecting_pairs(ranges),
+                                                       deep_pairs;
   for (std::size_t i = 0; i < deep.size(); ++i)
     for (std::size_t j = i + 1; j < deep.size(); ++j) deep_pairs.emplace_back(deep[i], deep[j]);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // both sorted: merged in order
   pairs.reserve(live_pairs.size() + deep_pairs.size());
-  std::merge(live_pairs.begin(), live_pairs.end(), deep_pairs.begin(), deep_pairs.end(), std::back_inserter(pairs));
+  std::merge(live_pairs.begin(), live_pairs.end(), deep_pairs.begin(), deep_pairs.end(),
+             std::back_inserter(pairs));
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   for (auto [i, j] : pairs) result.graph.add_conflict(i, j);
   result.colouring = dsatur(result.graph);

@@ -8,9 +8,9 @@
 /// The cpus of a host share its memory: routes leave and enter a host at its first cpu (where its
 /// links attach), a buffer in host memory serves every cpu of the host, and a consumer on another
 /// cpu of the host reads it directly, with no copy (a shared read, `shared`). The buffer a
-/// transfer fills in host memory is named for the consumer's cpu when the route ends there. Needs: the Dfg (every input port fed by
-/// exactly one edge), the ArchGraph and the Mapping. Produces: BufferPlan, the same for both
-/// strategies.
+/// transfer fills in host memory is named for the consumer's cpu when the route ends there. Needs:
+/// the Dfg (every input port fed by exactly one edge), the ArchGraph and the Mapping. Produces:
+/// BufferPlan, the same for both strategies.
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,9 @@ struct PlannedTransfer {
 struct BufferPlan {
   std::vector<PlannedBuffer> buffers;  ///< in creation order: node, port, then route order
   std::vector<PlannedTransfer> transfers;
-  std::vector<ir::BufferId> edge_buffer;               ///< per edge: what its consumer reads
-  std::vector<bool> edge_shared;  ///< per edge: its consumer reads a buffer of another cpu of its host
+  std::vector<ir::BufferId> edge_buffer;  ///< per edge: what its consumer reads
+  std::vector<bool>
+      edge_shared;  ///< per edge: its consumer reads a buffer of another cpu of its host
   std::vector<std::vector<ir::BufferId>> port_buffer;  ///< per node, per actor port
 
   /// The transfers from the output's own buffer down to `b`, nearest the root first.

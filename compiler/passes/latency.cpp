@@ -13,7 +13,8 @@ std::uint32_t edge_delay(ir::Strategy s, std::uint32_t transfers) {
   return transfers + 1;
 }
 
-CycleWalk::CycleWalk(const ir::Dfg& dfg) : order(topological_order(dfg)), in_edges(dfg.nodes.size()) {
+CycleWalk::CycleWalk(const ir::Dfg& dfg)
+    : order(topological_order(dfg)), in_edges(dfg.nodes.size()) {
   for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e) {
     in_edges[dfg.edges[e].dst].push_back(e);
     if (dfg.edges[e].delay) delays = true;
@@ -115,7 +116,8 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
     const PlannedBuffer& read = plan.buffers[plan.edge_buffer[e]];
     // Another cpu of the host reads a firing's output in the next cycle (shared memory).
     const bool shared = plan.edge_shared[e] && !read.in;
-    l.edge_back[e] = !shared && read.hop == 0 && schedule.index[edge.dst] <= schedule.index[edge.src];
+    l.edge_back[e] =
+        !shared && read.hop == 0 && schedule.index[edge.dst] <= schedule.index[edge.src];
     cycles[e] = shared ? 1 : edge_delay(s, read.hop) + l.edge_back[e];
   }
   FirstCycles first = first_cycles(dfg, cycles, floor);
@@ -152,7 +154,8 @@ std::string dump(const Latencies& latencies, const ir::Program& p, const BufferP
   std::string out;
   for (ir::Strategy s : ir::kStrategies) {
     const Latency& l = latencies[s];
-    if (l.uncovered) out += fmt::format("{} {}\n", ir::to_string(s), describe(*l.uncovered, s, p.dfg));
+    if (l.uncovered)
+      out += fmt::format("{} {}\n", ir::to_string(s), describe(*l.uncovered, s, p.dfg));
     for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
       out += fmt::format("{} {} latency {}\n", ir::to_string(s), p.dfg.nodes[n].name, l.node[n]);
     for (std::size_t t = 0; t < plan.transfers.size(); ++t)

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "passes/build_ig.hpp"
 #include "passes/buffer_depth.hpp"
+#include "passes/build_ig.hpp"
 #include "passes/color_buffers.hpp"
 #include "passes/insert_buffers.hpp"
 #include "passes/latency.hpp"
@@ -76,8 +76,8 @@ class Describer {
       }
       case MigrationEntry::Kind::copy: {
         const ir::IgCopy& c = g_.copies[e.id];
-        return fmt::format("copy [{}] lag {} -> [{}] after {} from {}", storage(c.from),
-                           c.from_lag, storage(c.to), p_.dfg.nodes[c.after].name, c.first_cycle);
+        return fmt::format("copy [{}] lag {} -> [{}] after {} from {}", storage(c.from), c.from_lag,
+                           storage(c.to), p_.dfg.nodes[c.after].name, c.first_cycle);
       }
     }
     return {};
@@ -228,8 +228,7 @@ Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::Nod
   return m;
 }
 
-Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
-                           ShortPathPolicy policy) {
+Migrations plan_migrations(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy) {
   Migrations result;
   for (ir::NodeId n = 0; n < program.dfg.nodes.size(); ++n)
     for (const ir::Alternative& alt : program.dfg.nodes[n].alternatives)
@@ -240,8 +239,7 @@ Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
 std::string entry_text(const ir::Program& p, const ir::IgStrategy& g, const MigrationEntry& e) {
   switch (e.kind) {
     case MigrationEntry::Kind::firing:
-      return fmt::format("fire {}@{}", p.dfg.nodes[e.id].name,
-                         p.arch.pes[g.firings[e.id].pe].name);
+      return fmt::format("fire {}@{}", p.dfg.nodes[e.id].name, p.arch.pes[g.firings[e.id].pe].name);
     case MigrationEntry::Kind::transfer:
       return fmt::format("transfer {} -> {}", g.buffers[g.transfers[e.id].from].name,
                          g.buffers[g.transfers[e.id].to].name);
@@ -266,17 +264,17 @@ std::string dump(const Migrations& migrations, const ir::Program& p, const ir::I
           side.common.size(), side.old_only.size(), side.new_only.size());
       for (ir::PeId pe = 0; pe < side.extra_bytes.size(); ++pe)
         if (side.extra_bytes[pe] > 0)
-          out += fmt::format("    extra {} bytes on {}\n", side.extra_bytes[pe],
-                             p.arch.pes[pe].name);
+          out +=
+              fmt::format("    extra {} bytes on {}\n", side.extra_bytes[pe], p.arch.pes[pe].name);
       std::vector<std::string> lines;
       for (const MigrationEntry& e : side.old_only)
         lines.push_back(fmt::format("    old-only {} from cycle {}, stops at iteration j*",
                                     entry_text(p, base[s], e), e.first_cycle));
       for (const MigrationEntry& e : side.new_only)
-        lines.push_back(fmt::format("    new-only {} from cycle {} + {} (delta), starts at "
-                                    "iteration j*",
-                                    entry_text(m.program, m.ig[s], e), e.first_cycle,
-                                    side.delta));
+        lines.push_back(
+            fmt::format("    new-only {} from cycle {} + {} (delta), starts at "
+                        "iteration j*",
+                        entry_text(m.program, m.ig[s], e), e.first_cycle, side.delta));
       std::sort(lines.begin(), lines.end());
       for (const std::string& l : lines) out += l + "\n";
     }

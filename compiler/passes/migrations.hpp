@@ -64,10 +64,10 @@ struct MigrationSide {
   std::vector<MigrationEntry> new_only;  ///< entries of G1 only: they start at j*
   /// Per G1 buffer: the G0 buffer whose storage it keeps, or -1 when it has storage of its own.
   std::vector<std::int64_t> base_buffer;
-  std::uint32_t k = 0;             ///< max over nodes of F0(n) - F1(n), before padding; >= 0
-  std::uint32_t padding = 0;       ///< policy pad: the k cycles of delay slots the new path got
-  std::uint32_t delta = 0;         ///< the shift of G1's entries; the pause of the sources
-  std::uint32_t gap = 0;           ///< the largest idle of a node without outputs
+  std::uint32_t k = 0;              ///< max over nodes of F0(n) - F1(n), before padding; >= 0
+  std::uint32_t padding = 0;        ///< policy pad: the k cycles of delay slots the new path got
+  std::uint32_t delta = 0;          ///< the shift of G1's entries; the pause of the sources
+  std::uint32_t gap = 0;            ///< the largest idle of a node without outputs
   std::vector<std::uint32_t> idle;  ///< per node: cycles between iterations j* - 1 and j*
   std::vector<std::int64_t> extra_bytes;  ///< per PE: storage of the new-only buffers
   std::uint32_t steps = 1;  ///< no overlap: transfer steps of the union (step = steps - hop)

@@ -22,8 +22,8 @@ Instrumentation::Instrumentation(Options options, std::ostream& out)
     : options_(options), out_(out) {}
 
 bool Instrumentation::on() const {
-  return options_.time || std::find(options_.dump.begin(), options_.dump.end(), true) !=
-                              options_.dump.end();
+  return options_.time ||
+         std::find(options_.dump.begin(), options_.dump.end(), true) != options_.dump.end();
 }
 
 void Instrumentation::start(Stage stage) {
@@ -64,19 +64,21 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
                        "run_passes() stops at a pass, not at '", name(last), "'");
   PassResults r;
   auto done = [&](Stage stage) { return stage == last; };
-  r.order = run_stage(hooks, Stage::schedule, [&] { return schedule(p.dfg, p.arch, p.mapping); },
-                      [&](const Schedule& order) { return dump(order, p); });
+  r.order = run_stage(
+      hooks, Stage::schedule, [&] { return schedule(p.dfg, p.arch, p.mapping); },
+      [&](const Schedule& order) { return dump(order, p); });
   if (done(Stage::schedule)) return r;
-  r.plan = run_stage(hooks, Stage::insert_buffers,
-                     [&] { return insert_buffers(p.dfg, p.arch, p.mapping); },
-                     [&](const BufferPlan& plan) { return dump(plan, p); });
+  r.plan = run_stage(
+      hooks, Stage::insert_buffers, [&] { return insert_buffers(p.dfg, p.arch, p.mapping); },
+      [&](const BufferPlan& plan) { return dump(plan, p); });
   if (done(Stage::insert_buffers)) return r;
-  r.depths = run_stage(hooks, Stage::buffer_depth, [&] { return buffer_depth(*r.plan); },
-                       [&](const BufferDepths& depths) { return dump(depths, *r.plan); });
+  r.depths = run_stage(
+      hooks, Stage::buffer_depth, [&] { return buffer_depth(*r.plan); },
+      [&](const BufferDepths& depths) { return dump(depths, *r.plan); });
   if (done(Stage::buffer_depth)) return r;
-  r.latencies = run_stage(hooks, Stage::latency,
-                          [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
-                          [&](const Latencies& l) { return dump(l, p, *r.plan); });
+  r.latencies = run_stage(
+      hooks, Stage::latency, [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
+      [&](const Latencies& l) { return dump(l, p, *r.plan); });
   // A loop its initial tokens do not cover has no first cycles: check_loops() reports it.
   if (done(Stage::latency) || uncovered_strategy(*r.latencies)) return r;
   r.delays = run_stage(
@@ -100,9 +102,12 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
       hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
       [&](const Migrations& m) { return dump(m, p, *r.ig); });
   if (done(Stage::migrations)) return r;
-  r.hosts = run_stage(hooks, Stage::plan_hosts,
-                      [&] { return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations); },
-                      [&](const HostPlans& hosts) { return dump(hosts); });
+  r.hosts = run_stage(
+      hooks, Stage::plan_hosts,
+      [&] {
+        return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations);
+      },
+      [&](const HostPlans& hosts) { return dump(hosts); });
   return r;
 }
 
@@ -111,7 +116,8 @@ std::string render_schedule(const ir::Program& program, const PassResults& resul
   for (const ir::Island& island : program.islands) out += ir::dump(program, island);
   if (results.migrations) out += dump(*results.migrations, program, *results.ig);
   // On several hosts, the MPI tags the alternatives add after the base's transfers.
-  if (results.hosts && !results.hosts->hosts.empty() && results.hosts->hosts.front().control_tag >= 0) {
+  if (results.hosts && !results.hosts->hosts.empty() &&
+      results.hosts->hosts.front().control_tag >= 0) {
     const HostPlan& h = results.hosts->hosts.front();
     out += "migration tags (MPI)\n";
     for (const NetTransfer& t : h.net_transfers)
@@ -122,7 +128,8 @@ std::string render_schedule(const ir::Program& program, const PassResults& resul
     out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
     for (std::size_t a = 0; a < h.migrations.size(); ++a)
       if (h.migrations[a].state_tag >= 0)
-        out += fmt::format("  migration {} ({}) state tag {}\n", a, h.migrations[a].node_name, h.migrations[a].state_tag);
+        out += fmt::format("  migration {} ({}) state tag {}\n", a, h.migrations[a].node_name,
+                           h.migrations[a].state_tag);
   }
   return out;
 }

@@ -49,9 +49,9 @@ enum class Stage : std::uint8_t {
 
 /// The stages' names, indexed by Stage: what --dump-after and --time-passes call them.
 inline constexpr std::array<std::string_view, 14> kStageNames = {
-    "parse",         "sema",          "actors",   "schedule",   "insert_buffers",
-    "buffer_depth",  "latency",       "resync_inputs", "color_buffers", "build_ig",
-    "migrations",    "plan_hosts",    "codegen",  "write"};
+    "parse",        "sema",       "actors",        "schedule",      "insert_buffers",
+    "buffer_depth", "latency",    "resync_inputs", "color_buffers", "build_ig",
+    "migrations",   "plan_hosts", "codegen",       "write"};
 static_assert(static_cast<std::size_t>(Stage::write) + 1 == kStageNames.size());
 
 std::string_view name(Stage stage);

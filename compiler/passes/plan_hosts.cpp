@@ -15,7 +15,8 @@ namespace dfgc {
 std::string identifier(std::string_view name) {
   std::string out;
   for (char c : name) {
-    bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     out += word ? c : '_';
   }
   return out;
@@ -75,7 +76,8 @@ ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir:
       const ir::IgTransfer& x = s.transfers[t];
       return std::tie(x.from_pe, s.buffers[x.from].name, s.buffers[x.to].name);
     };
-    std::sort(order.begin(), order.end(), [&](ir::TransferId a, ir::TransferId b) { return key(a) < key(b); });
+    std::sort(order.begin(), order.end(),
+              [&](ir::TransferId a, ir::TransferId b) { return key(a) < key(b); });
     for (ir::TransferId t : order) tags[strategy][t] = next++;
   }
   return tags;
@@ -118,7 +120,8 @@ namespace {
 
 class StrategyBuilder {
  public:
-  StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s, ir::HostId host, const std::vector<int>& tags)
+  StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s, ir::HostId host,
+                  const std::vector<int>& tags)
       : p_(p), s_(s), host_(host), tags_(tags) {}
 
   StrategyPlan run() {
@@ -144,7 +147,8 @@ class StrategyBuilder {
     }
     // Every host runs the whole program's cycles, so that the ranks' cycles correspond.
     for (const ir::IgFiring& f : s_.firings) out_.latency = std::max(out_.latency, f.latency);
-    for (const ir::IgTransfer& t : s_.transfers) out_.latency = std::max(out_.latency, t.first_cycle);
+    for (const ir::IgTransfer& t : s_.transfers)
+      out_.latency = std::max(out_.latency, t.first_cycle);
     for (const ir::IgCopy& c : s_.copies) out_.latency = std::max(out_.latency, c.first_cycle);
     add_neighbours();
     return std::move(out_);
@@ -233,8 +237,10 @@ class StrategyBuilder {
         if (is_gpudirect(p_, x)) e.gpudirect = e.net == Entry::Net::recv ? x.to_pe : x.from_pe;
         e.tag = tags_[t];
         e.peer = e.net == Entry::Net::send ? x.to_pe : x.from_pe;
-        if (e.net == Entry::Net::send) e.read = read;
-        else e.write = write;
+        if (e.net == Entry::Net::send)
+          e.read = read;
+        else
+          e.write = write;
       } else {
         e.stream = stream_of(p_, x);
         e.read = read;
@@ -263,11 +269,12 @@ class StrategyBuilder {
     e.profile = node.name;
     e.params = node.params;
     for (std::size_t port = 0; port < f.ports.size(); ++port)
-      e.ports.push_back({actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
-                         actor.ports[port].dir == ir::PortDir::in,
-                         slot(f.ports[port].buffer, f.ports[port].lag), f.ports[port].initial,
-                         f.ports[port].initial_value, p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name,
-                         f.ports[port].initial_method});
+      e.ports.push_back(
+          {actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
+           actor.ports[port].dir == ir::PortDir::in, slot(f.ports[port].buffer, f.ports[port].lag),
+           f.ports[port].initial, f.ports[port].initial_value,
+           p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name,
+           f.ports[port].initial_method});
     push(std::move(e));
   }
 
@@ -310,7 +317,8 @@ class StrategyBuilder {
         x.lengths |= out_.buffers[b].bounded;
       }
       x.types.assign(types.begin(), types.end());
-      x.bytes_text = texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
+      x.bytes_text =
+          texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
       out_.storage[pe].push_back(std::move(x));
     }
   }
@@ -325,7 +333,8 @@ class StrategyBuilder {
       if (e.write) buffers.insert(e.write->buffer);
     }
     std::vector<ir::BufferId> out(buffers.begin(), buffers.end());
-    std::sort(out.begin(), out.end(), [&](ir::BufferId a, ir::BufferId b) { return buffer_name(a) < buffer_name(b); });
+    std::sort(out.begin(), out.end(),
+              [&](ir::BufferId a, ir::BufferId b) { return buffer_name(a) < buffer_name(b); });
     out_.touched[pe] = std::move(out);
   }
 
@@ -344,8 +353,10 @@ class StrategyBuilder {
       users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : launcher(p_, t));
     }
     for (const ir::IgFiring& f : s_.firings)
-      for (const ir::PortBinding& port : f.ports) readers[s_.buffers[port.buffer].colour].insert(f.pe);
-    for (const ir::IgCopy& c : s_.copies) readers[s_.buffers[c.from].colour].insert(s_.buffers[c.to].pe);
+      for (const ir::PortBinding& port : f.ports)
+        readers[s_.buffers[port.buffer].colour].insert(f.pe);
+    for (const ir::IgCopy& c : s_.copies)
+      readers[s_.buffers[c.from].colour].insert(s_.buffers[c.to].pe);
     for (ir::ColourId c = 0; c < s_.colours.size(); ++c) {
       for (ir::PeId a : users[c])
         for (ir::PeId b : users[c])
@@ -379,7 +390,9 @@ void union_neighbours(StrategyPlan& sp) {
       set[{r.pe, r.colour}].insert(e.runner);
     };
     if (e.read) touch(*e.read, true);
-    if (e.write) touch(*e.write, e.kind != Entry::Kind::transfer && sp.buffers[e.write->buffer].pe == e.runner);
+    if (e.write)
+      touch(*e.write,
+            e.kind != Entry::Kind::transfer && sp.buffers[e.write->buffer].pe == e.runner);
     for (const PortRef& port : e.ports) touch(port.slot, true);
   }
   for (auto& n : sp.neighbours) n.clear();
@@ -400,12 +413,13 @@ void union_neighbours(StrategyPlan& sp) {
 
 /// Adds alternative `a` (G1 as planned for this host, `alt`) to the union `u`; `base_count` is the
 /// number of G0's entries; `next_colour` per PE the next free colour index.
-void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count, const StrategyPlan& alt,
-                       const ir::IgStrategy& g1, const MigrationSide& side, int a, ir::HostId host,
-                       std::vector<std::uint32_t>& next_colour, std::vector<std::uint32_t>& own_steps,
-                       PlanSwitch& sw) {
+void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
+                       const StrategyPlan& alt, const ir::IgStrategy& g1, const MigrationSide& side,
+                       int a, ir::HostId host, std::vector<std::uint32_t>& next_colour,
+                       std::vector<std::uint32_t>& own_steps, PlanSwitch& sw) {
   sw.delta = side.delta;
-  sw.reversible = std::all_of(side.idle.begin(), side.idle.end(), [](std::uint32_t i) { return i == 0; });
+  sw.reversible =
+      std::all_of(side.idle.begin(), side.idle.end(), [](std::uint32_t i) { return i == 0; });
   // The buffers: kept ones are G0's; the others get colours of their own.
   std::vector<ir::BufferId> map(alt.buffers.size());
   std::set<std::string> idents(u.buffer_idents.begin(), u.buffer_idents.end());
@@ -420,7 +434,8 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
     if (fresh) it->second = next_colour[x.pe]++;
     x.colour = it->second;
     std::string ident = identifier(x.name) + fmt::format("_m{}", a);
-    for (int i = 2; !idents.insert(ident).second; ++i) ident = identifier(x.name) + fmt::format("_m{}_{}", a, i);
+    for (int i = 2; !idents.insert(ident).second; ++i)
+      ident = identifier(x.name) + fmt::format("_m{}_{}", a, i);
     x.ident = ident;
     map[b] = static_cast<ir::BufferId>(u.buffers.size());
     u.buffer_idents.push_back(x.ident);
@@ -434,7 +449,8 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
     c.index = index;
     std::set<std::string> types, texts;
     for (ir::BufferId b = 0; b < alt.buffers.size(); ++b) {
-      if (side.base_buffer[b] >= 0 || alt.buffers[b].pe != pe || alt.buffers[b].colour != g1_colour) continue;
+      if (side.base_buffer[b] >= 0 || alt.buffers[b].pe != pe || alt.buffers[b].colour != g1_colour)
+        continue;
       c.members.push_back(alt.buffers[b].name);
       types.insert(alt.buffers[b].type);
       texts.insert(g1.buffers[b].bytes_text);
@@ -443,7 +459,8 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
     }
     std::sort(c.members.begin(), c.members.end());
     c.types.assign(types.begin(), types.end());
-    c.bytes_text = texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
+    c.bytes_text =
+        texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
     u.storage[pe].push_back(std::move(c));
   }
   auto remap = [&](SlotRef r) {
@@ -454,8 +471,10 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
   // entry's iteration moves, so all of G1's replace all of G0's.
   auto key = [](Entry::Kind k, std::uint32_t id) { return std::pair{static_cast<int>(k), id}; };
   std::set<std::pair<int, std::uint32_t>> new_only, old_only;
-  for (const MigrationEntry& e : side.new_only) new_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
-  for (const MigrationEntry& e : side.old_only) old_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+  for (const MigrationEntry& e : side.new_only)
+    new_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+  for (const MigrationEntry& e : side.old_only)
+    old_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
   const bool all = side.delta != 0;
   for (std::size_t i = 0; i < base_count; ++i)
     if (all || old_only.count(key(u.entries[i].kind, u.entries[i].id))) sw.stop.push_back(i);
@@ -468,7 +487,8 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
     Entry e = src;
     e.alternative = a;
     e.ident = fmt::format("m{}_{}", a, src.ident);
-    for (int n = 2; !taken.insert(e.ident).second; ++n) e.ident = fmt::format("m{}_{}_{}", a, src.ident, n);
+    for (int n = 2; !taken.insert(e.ident).second; ++n)
+      e.ident = fmt::format("m{}_{}_{}", a, src.ident, n);
     e.first_cycle += side.delta;
     if (e.read) e.read = remap(*e.read);
     if (e.write) e.write = remap(*e.write);
@@ -523,7 +543,9 @@ Step entry_step(const Entry& e, std::size_t index) {
   s.entry = index;
   switch (e.kind) {
     case Entry::Kind::firing: s.kind = Step::Kind::fire; break;
-    case Entry::Kind::transfer: s.kind = e.net == Entry::Net::none ? Step::Kind::copy : Step::Kind::net_post; break;
+    case Entry::Kind::transfer:
+      s.kind = e.net == Entry::Net::none ? Step::Kind::copy : Step::Kind::net_post;
+      break;
     case Entry::Kind::copy: s.kind = Step::Kind::delay_copy; break;
   }
   return s;
@@ -558,7 +580,8 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
   std::vector<Access> accesses;
   for (std::size_t i : sp.by_pe[gpu]) {
     const Entry& e = sp.entries[i];
-    DFGC_INTERNAL_ASSERT(e.stream.has_value(), "entry ", e.ident, " of GPU ", h.pe(gpu).name, " has no stream");
+    DFGC_INTERNAL_ASSERT(e.stream.has_value(), "entry ", e.ident, " of GPU ", h.pe(gpu).name,
+                         " has no stream");
     for (const PortRef& port : e.ports) accesses.push_back({*e.stream, port.slot, !port.input});
     if (e.read) accesses.push_back({*e.stream, *e.read, false});
     if (e.write) accesses.push_back({*e.stream, *e.write, true});
@@ -566,19 +589,23 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
   std::map<std::pair<StreamKind, StreamKind>, StreamOrder> orders;
   for (const Access& x : accesses)
     for (const Access& y : accesses) {
-      if (x.stream == y.stream || !(x.write || y.write) || x.slot.pe != y.slot.pe || x.slot.colour != y.slot.colour)
+      if (x.stream == y.stream || !(x.write || y.write) || x.slot.pe != y.slot.pe ||
+          x.slot.colour != y.slot.colour)
         continue;
       const std::int64_t slots = x.slot.slots;
-      DFGC_INTERNAL_ASSERT(slots == y.slot.slots, "colour ", x.slot.colour, " of ", h.pe(x.slot.pe).name,
-                           " seen with two slot counts");
-      const std::int64_t apart = ((static_cast<std::int64_t>(x.slot.lag) - y.slot.lag) % slots + slots) % slots;
-      DFGC_INTERNAL_ASSERT(apart != 0, "streams ", to_string(x.stream), " and ", to_string(y.stream), " of ",
-                           h.pe(gpu).name, " use slot (c - ", x.slot.lag, ") mod ", slots, " of ",
-                           h.pe(x.slot.pe).name, " colour ", x.slot.colour, " in the same cycle");
+      DFGC_INTERNAL_ASSERT(slots == y.slot.slots, "colour ", x.slot.colour, " of ",
+                           h.pe(x.slot.pe).name, " seen with two slot counts");
+      const std::int64_t apart =
+          ((static_cast<std::int64_t>(x.slot.lag) - y.slot.lag) % slots + slots) % slots;
+      DFGC_INTERNAL_ASSERT(apart != 0, "streams ", to_string(x.stream), " and ",
+                           to_string(y.stream), " of ", h.pe(gpu).name, " use slot (c - ",
+                           x.slot.lag, ") mod ", slots, " of ", h.pe(x.slot.pe).name, " colour ",
+                           x.slot.colour, " in the same cycle");
       const auto distance = static_cast<std::uint32_t>(apart);
       auto [at, fresh] = orders.try_emplace({x.stream, y.stream});
       if (fresh || distance < at->second.cycles)
-        at->second = {x.stream, y.stream, distance, fmt::format("{} colour {}", h.pe(x.slot.pe).name, x.slot.colour)};
+        at->second = {x.stream, y.stream, distance,
+                      fmt::format("{} colour {}", h.pe(x.slot.pe).name, x.slot.colour)};
     }
   for (auto& [streams, order] : orders) {
     out.in_flight = std::max(out.in_flight, order.cycles);
@@ -590,7 +617,8 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
 namespace {
 
 /// The steps of `pe`'s cycle (the file comment of plan_hosts.hpp).
-std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const std::set<StreamKind>& streams) {
+std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
+                           const std::set<StreamKind>& streams) {
   std::vector<Step> out;
   const std::vector<std::size_t>& mine = sp.by_pe[pe];
   bool net = false;
@@ -608,8 +636,10 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu, const 
     for (std::size_t i : mine) {
       const Entry& e = sp.entries[i];
       if (e.kind != Entry::Kind::transfer) continue;
-      if (e.net != Entry::Net::none) net_steps.insert(e.step);
-      else used.insert(*e.stream);
+      if (e.net != Entry::Net::none)
+        net_steps.insert(e.step);
+      else
+        used.insert(*e.stream);
     }
     for (std::uint32_t phase = 0; phase < sp.transfer_steps; ++phase) {
       for (std::size_t i : mine)
@@ -638,18 +668,20 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   PlanIsland x{island.name, impl.class_name, impl.header_path, island.pe, {}, {}, {}};
   for (std::size_t f = 0; f < island.fifos.size(); ++f) {
     const ir::IslandFifo& fifo = island.fifos[f];
-    x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)), fifo.capacity,
-                       fifo.stated});
+    x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)),
+                       fifo.capacity, fifo.stated});
   }
   for (std::size_t p = 0; p < actor.ports.size(); ++p)
-    x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in, island.port_fifo[p],
-                       island.port_elements[p], island.port_bounded[p]});
+    x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in,
+                       island.port_fifo[p], island.port_elements[p], island.port_bounded[p]});
   for (std::uint32_t m = 0; m < island.members.size(); ++m) {
     const ir::IslandMember& member = island.members[m];
     const ir::Actor& a = program.dfg.actors[member.actor];
     const ir::Impl& i = *a.impl_for(ir::PeKind::cpu);
-    PlanIslandMember y{member.name, a.name, member.actor, i.class_name, i.header, i.header_path, member.params,
-                       std::vector<std::uint32_t>(a.ports.size()), {}};
+    PlanIslandMember y{
+        member.name, a.name,        member.actor,  i.class_name,
+        i.header,    i.header_path, member.params, std::vector<std::uint32_t>(a.ports.size()),
+        {}};
     for (const ir::Port& port : a.ports) y.port_input.push_back(port.dir == ir::PortDir::in);
     for (std::uint32_t f = 0; f < island.fifos.size(); ++f) {
       const ir::IslandFifo& fifo = island.fifos[f];
@@ -663,7 +695,8 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
 
 }  // namespace
 
-HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host, const Migrations* migrations) {
+HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
+                   const Migrations* migrations) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
@@ -672,22 +705,26 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.arch_name = program.arch.name;
   h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
   h.cpus = program.arch.hosts[host].cpus;
-  DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu,
-                       "host ", h.host_name, "'s first cpu is not its cpu");
-  for (const ir::Param& x : program.params) h.params.push_back({x.name, x.value, x.runtime, x.bounds});
+  DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu, "host ",
+                       h.host_name, "'s first cpu is not its cpu");
+  for (const ir::Param& x : program.params)
+    h.params.push_back({x.name, x.value, x.runtime, x.bounds});
   for (const ir::TokenType& t : program.types)
-    h.types.push_back({t.name, std::string(ir::spec_name(t.elem)), std::string(ir::cxx_name(t.elem)), t.count.text,
-                       t.count.tree});
+    h.types.push_back({t.name, std::string(ir::spec_name(t.elem)),
+                       std::string(ir::cxx_name(t.elem)), t.count.text, t.count.tree});
   for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
-  for (const ir::Pe& pe : program.arch.pes) h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
+  for (const ir::Pe& pe : program.arch.pes)
+    h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   for (ir::NodeId n : ig.schedule) {
     const ir::PeId pe = program.mapping.pe_of[n];
     if (program.arch.pes[pe].host != host) continue;
     const ir::Node& node = program.dfg.nodes[n];
     const ir::Actor& actor = program.dfg.actor_of(n);
     const ir::Impl& impl = *actor.impl_for(program.arch.pes[pe].kind);
-    PlanNode x{n, node.name, actor.name, node.actor, impl.class_name, pe, {}, node.params,
-               node.repetitions, impl.header, impl.header_path, actor.libraries, impl.block};
+    PlanNode x{
+        n,         node.name,   actor.name,       node.actor,  impl.class_name,  pe,
+        {},        node.params, node.repetitions, impl.header, impl.header_path, actor.libraries,
+        impl.block};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     h.nodes.push_back(std::move(x));
@@ -706,10 +743,11 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     const ir::Node& node = program.dfg.nodes[m.node];
     const ir::Actor& actor = program.dfg.actor_of(m.node);
     const ir::Impl* impl = actor.impl_for(program.arch.pes[m.to].kind);
-    PlanNode x{m.node,         node.name,    actor.name,        node.actor,
-               impl->class_name, m.to,       {},                node.params,
-               node.repetitions, impl->header, impl->header_path, actor.libraries,
-               impl->block,      static_cast<int>(a)};
+    PlanNode x{m.node,       node.name,          actor.name,
+               node.actor,   impl->class_name,   m.to,
+               {},           node.params,        node.repetitions,
+               impl->header, impl->header_path,  actor.libraries,
+               impl->block,  static_cast<int>(a)};
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
       x.port_types.push_back(program.types[program.dfg.block_type(m.node, port)].name);
     h.nodes.push_back(std::move(x));
@@ -744,8 +782,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
       if (tags[s][t] >= 0) {
         const ir::IgTransfer& x = ig[s].transfers[t];
-        h.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name, ig[s].buffers[x.to].name,
-                                   is_gpudirect(program, x)});
+        h.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name,
+                                   ig[s].buffers[x.to].name, is_gpudirect(program, x)});
       }
   // The alternatives' transfers in the union: the new-only ones, or all of G1's when its delta
   // is not 0 (merge_alternative).
@@ -762,8 +800,9 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
       for (ir::TransferId t : used)
         if (alt_tags[a][s][t] >= 0) {
           const ir::IgTransfer& x = m.ig[s].transfers[t];
-          h.net_transfers.push_back({alt_tags[a][s][t], s, m.ig[s].buffers[x.from].name, m.ig[s].buffers[x.to].name,
-                                     is_gpudirect(m.program, x), static_cast<int>(a)});
+          h.net_transfers.push_back({alt_tags[a][s][t], s, m.ig[s].buffers[x.from].name,
+                                     m.ig[s].buffers[x.to].name, is_gpudirect(m.program, x),
+                                     static_cast<int>(a)});
         }
     }
   std::sort(h.net_transfers.begin(), h.net_transfers.end(),
@@ -775,17 +814,19 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
       const std::size_t base_count = u.entries.size();
       std::vector<std::uint32_t> own_steps(base_count, u.transfer_steps);
       std::vector<std::uint32_t> next_colour(program.arch.pes.size(), 0);
-      for (const ir::IgColour& c : ig[s].colours) next_colour[c.pe] = std::max(next_colour[c.pe], c.index + 1);
+      for (const ir::IgColour& c : ig[s].colours)
+        next_colour[c.pe] = std::max(next_colour[c.pe], c.index + 1);
       for (std::size_t a = 0; a < alts.size(); ++a) {
         const Migration& m = alts[a];
         const StrategyPlan alt = StrategyBuilder(m.program, m.ig[s], host, alt_tags[a][s]).run();
-        merge_alternative(program, u, base_count, alt, m.ig[s], m.sides[s], static_cast<int>(a), host, next_colour,
-                          own_steps, h.migrations[a].sides[s]);
+        merge_alternative(program, u, base_count, alt, m.ig[s], m.sides[s], static_cast<int>(a),
+                          host, next_colour, own_steps, h.migrations[a].sides[s]);
       }
       // Without overlap a transfer's step counts back from the last: align every graph's on
       // the union's.
       for (std::size_t i = 0; i < u.entries.size(); ++i)
-        if (u.entries[i].kind == Entry::Kind::transfer) u.entries[i].step += u.transfer_steps - own_steps[i];
+        if (u.entries[i].kind == Entry::Kind::transfer)
+          u.entries[i].step += u.transfer_steps - own_steps[i];
       for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe) {
         if (program.arch.pes[pe].host != host) continue;
         std::set<ir::BufferId> buffers;
@@ -797,7 +838,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         }
         std::vector<ir::BufferId> touched(buffers.begin(), buffers.end());
         std::sort(touched.begin(), touched.end(), [&](ir::BufferId x, ir::BufferId y) {
-          return std::tie(u.buffers[x].name, u.buffers[x].ident) < std::tie(u.buffers[y].name, u.buffers[y].ident);
+          return std::tie(u.buffers[x].name, u.buffers[x].ident) <
+                 std::tie(u.buffers[y].name, u.buffers[y].ident);
         });
         u.touched[pe] = std::move(touched);
       }
@@ -823,7 +865,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sp = h.strategies[s];
       used = used || !sp.storage[gpu].empty() ||
-             std::any_of(sp.entries.begin(), sp.entries.end(), [&](const Entry& e) { return e.runner == gpu; });
+             std::any_of(sp.entries.begin(), sp.entries.end(),
+                         [&](const Entry& e) { return e.runner == gpu; });
     }
     if (used) h.gpus.push_back(gpu);
   }
@@ -832,7 +875,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     if (program.arch.pes[island.pe].host == host) h.islands.push_back(plan_island(program, island));
   for (ir::Strategy s : ir::kStrategies)
     for (ir::PeId pe : h.pes())
-      h.strategies[s].steps[pe] = pe_steps(h.strategies[s], pe, h.pe(pe).kind == ir::PeKind::gpu, h.streams[pe]);
+      h.strategies[s].steps[pe] =
+          pe_steps(h.strategies[s], pe, h.pe(pe).kind == ir::PeKind::gpu, h.streams[pe]);
   StrategyPlan& overlap = h.strategies[ir::Strategy::overlap];
   overlap.gpu_cycles.resize(program.arch.pes.size());
   for (ir::PeId gpu : h.gpus) overlap.gpu_cycles[gpu] = gpu_cycles(h, overlap, gpu);
@@ -858,8 +902,8 @@ std::string streams_text(const std::vector<StreamKind>& streams) {
 
 /// "p.m@A.cpu[A.cpu colour 0, slot (c - 1) mod 2]".
 std::string slot_text(const HostPlan& h, const StrategyPlan& sp, const SlotRef& r) {
-  return fmt::format("{}[{} colour {}, slot (c - {}) mod {}]", sp.buffers[r.buffer].name, h.pe(r.pe).name, r.colour,
-                     r.lag, r.slots);
+  return fmt::format("{}[{} colour {}, slot (c - {}) mod {}]", sp.buffers[r.buffer].name,
+                     h.pe(r.pe).name, r.colour, r.lag, r.slots);
 }
 
 /// One step, "      fire node p (Producer) @ A.cpu (fire_p) from cycle 0", then its slots.
@@ -889,9 +933,11 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   }
   out += "\n";
   for (const PortRef& port : e.ports) {
-    out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port, slot_text(h, sp, port.slot));
+    out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port,
+                       slot_text(h, sp, port.slot));
     if (port.initial)
-      out += fmt::format(", in iterations 0 .. {} its initial tokens (= {})", port.initial - 1, port.initial_value);
+      out += fmt::format(", in iterations 0 .. {} its initial tokens (= {})", port.initial - 1,
+                         port.initial_value);
     out += "\n";
   }
   if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
@@ -913,9 +959,10 @@ std::string lanes_text(const StrategyPlan& sp) {
     }
   }
   const int lanes = sends > 0 && received >= kTwoLaneBytes ? 2 : 1;
-  return fmt::format("    mpi lanes: {} (receives {} bytes a cycle at the defaults, in {} transfers; sends {}; two "
-                     "where a host receives at least {} bytes a cycle and sends)\n",
-                     lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
+  return fmt::format(
+      "    mpi lanes: {} (receives {} bytes a cycle at the defaults, in {} transfers; sends {}; two "
+      "where a host receives at least {} bytes a cycle and sends)\n",
+      lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
 }
 
 }  // namespace
@@ -923,7 +970,8 @@ std::string lanes_text(const StrategyPlan& sp) {
 std::string dump(const HostPlans& plans) {
   std::string out;
   for (const HostPlan& h : plans.hosts) {
-    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name, h.spec_name);
+    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
+                       h.spec_name);
     for (const PlanParam& x : h.params) {
       out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);
       if (x.bounds) out += fmt::format(" in [{}, {}]", x.bounds->min, x.bounds->max);
@@ -932,21 +980,23 @@ std::string dump(const HostPlans& plans) {
     for (const PlanType& t : h.types)
       out += fmt::format("  type {} = {}[{}] ({})\n", t.name, t.elem, t.count_text, t.cxx_elem);
     for (const NetTransfer& t : h.net_transfers)
-      out += fmt::format("  net tag {} {} {} -> {}{}{}\n", t.tag, ir::to_string(t.strategy), t.from, t.to,
-                         t.gpudirect ? " gpudirect" : "",
+      out += fmt::format("  net tag {} {} {} -> {}{}{}\n", t.tag, ir::to_string(t.strategy), t.from,
+                         t.to, t.gpudirect ? " gpudirect" : "",
                          t.alternative >= 0 ? fmt::format(" (migration {})", t.alternative) : "");
-    if (h.control_tag >= 0) out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
+    if (h.control_tag >= 0)
+      out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
     for (const PlanNode& n : h.nodes) {
-      out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor, h.pe(n.pe).name, n.class_name,
-                         n.header);
+      out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
+                         h.pe(n.pe).name, n.class_name, n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
       out += "\n";
     }
     for (const PlanIsland& island : h.islands) {
-      out += fmt::format("  island {} @ {}: class {} in \"{}\"\n", island.name, h.pe(island.pe).name,
-                         island.class_name, island.header);
+      out += fmt::format("  island {} @ {}: class {} in \"{}\"\n", island.name,
+                         h.pe(island.pe).name, island.class_name, island.header);
       for (const PlanIslandMember& m : island.members) {
-        out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name, m.header);
+        out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name,
+                           m.header);
         for (const ir::ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);
         out += "\n";
       }
@@ -954,19 +1004,21 @@ std::string dump(const HostPlans& plans) {
         out += fmt::format("    {} {}: {}, capacity {} ({})\n", f.ident, f.name, f.elem, f.capacity,
                            f.stated ? "stated" : "computed");
       for (const PlanIslandPort& p : island.ports)
-        out += fmt::format("    {} {} {}: {}{} elements a token\n", p.input ? "unpack" : "pack", p.name,
-                           island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements);
+        out +=
+            fmt::format("    {} {} {}: {}{} elements a token\n", p.input ? "unpack" : "pack",
+                        p.name, island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements);
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);
       out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));
       if (x.kind == ir::PeKind::gpu) {
-        out += fmt::format(" device {} streams {}",
-                           x.device, streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
+        out += fmt::format(" device {} streams {}", x.device,
+                           streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
       }
       out += fmt::format(" colours {}", h.colour_count[pe]);
       if (h.cpus.size() > 1 && pe == h.cpu())
-        out += " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
+        out +=
+            " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
       out += "\n";
     }
     if (h.cpus.size() > 1) {
@@ -987,22 +1039,23 @@ std::string dump(const HostPlans& plans) {
         for (ir::PeId q : sp.neighbours[pe]) ns.push_back(h.pe(q).name);
         out += fmt::format("      neighbours{}{}\n", ns.empty() ? "" : " ", fmt::join(ns, " "));
         for (const PlanColour& c : sp.storage[pe])
-          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}: {}\n", c.index,
-                             fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes,
+          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}: {}\n",
+                             c.index, fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes,
                              c.lengths ? ", with lengths" : "", fmt::join(c.members, " "));
         for (ir::BufferId b : sp.touched[pe]) {
           const PlanBuffer& x = sp.buffers[b];
-          out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name, x.ident,
-                             h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
+          out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name,
+                             x.ident, h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
         }
         for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
         if (pe < sp.gpu_cycles.size() && sp.gpu_cycles[pe]) {
           const GpuCycles& g = *sp.gpu_cycles[pe];
-          out += fmt::format("      cycles ahead of the thread: at most {} in flight, ends recorded on {}\n", g.in_flight,
-                             streams_text(g.streams));
+          out += fmt::format(
+              "      cycles ahead of the thread: at most {} in flight, ends recorded on {}\n",
+              g.in_flight, streams_text(g.streams));
           for (const StreamOrder& o : g.orders)
-            out += fmt::format("        {} waits for {} of cycle c - {} ({})\n", to_string(o.stream), to_string(o.after),
-                               o.cycles, o.colour);
+            out += fmt::format("        {} waits for {} of cycle c - {} ({})\n",
+                               to_string(o.stream), to_string(o.after), o.cycles, o.colour);
         }
       }
       for (std::size_t a = 0; a < h.migrations.size(); ++a) {
@@ -1013,8 +1066,9 @@ std::string dump(const HostPlans& plans) {
           for (std::size_t i : list) names.push_back(sp.entries[i].ident);
           return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
         };
-        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name, h.pe(m.from).name,
-                           h.pe(m.to).name, sw.delta, sw.reversible ? ", reversible" : "");
+        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name,
+                           h.pe(m.from).name, h.pe(m.to).name, sw.delta,
+                           sw.reversible ? ", reversible" : "");
         if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
         out += "\n";
         out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));

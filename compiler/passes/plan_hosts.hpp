@@ -79,10 +79,10 @@ struct PlanPe {
 
 /// A buffer node as the threads see it: a view of its colour's allocation.
 struct PlanBuffer {
-  std::string name;   ///< "p.m@A.g0"
-  std::string ident;  ///< the view's C++ name, unique in the strategy: "p_m_A_g0"
-  std::string type;   ///< its token type: "Matrix"
-  ir::PeId pe = 0;    ///< the PE that owns its colour
+  std::string name;              ///< "p.m@A.g0"
+  std::string ident;             ///< the view's C++ name, unique in the strategy: "p_m_A_g0"
+  std::string type;              ///< its token type: "Matrix"
+  ir::PeId pe = 0;               ///< the PE that owns its colour
   std::uint32_t colour = 0;      ///< the colour's index on its PE
   std::uint32_t colour_lag = 0;  ///< added to every access's lag
   std::uint32_t slots = 1;       ///< the colour's slots
@@ -114,7 +114,8 @@ struct PortRef {
   std::uint32_t initial = 0;
   std::string initial_value;
   std::string type;  ///< its token type: "Matrix"
-  std::string initial_method{};  ///< the node's member function that fills the initial tokens, else empty
+  std::string
+      initial_method{};  ///< the node's member function that fills the initial tokens, else empty
 };
 
 /// One allocation of a PE: a colour shared by buffer nodes that are never live at once.
@@ -133,15 +134,15 @@ struct PlanColour {
 struct Entry {
   enum class Kind : std::uint8_t { firing, transfer, copy };
   Kind kind = Kind::firing;
-  std::uint32_t id = 0;     ///< NodeId, TransferId or CopyId
-  std::string ident;        ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
-  std::string label;        ///< for comments: "node p (Producer) @ A.cpu" (dfg::entry_label)
-  std::string short_name;   ///< for --stats and --trace: "p (Producer)"
-  std::string where;        ///< for --stats: "A.cpu", "A.cpu>A.g0"
-  ir::PeId runner = 0;      ///< the PE whose thread runs it
+  std::uint32_t id = 0;    ///< NodeId, TransferId or CopyId
+  std::string ident;       ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
+  std::string label;       ///< for comments: "node p (Producer) @ A.cpu" (dfg::entry_label)
+  std::string short_name;  ///< for --stats and --trace: "p (Producer)"
+  std::string where;       ///< for --stats: "A.cpu", "A.cpu>A.g0"
+  ir::PeId runner = 0;     ///< the PE whose thread runs it
   std::optional<StreamKind> stream;  ///< on a GPU runner, and every transfer within a host
   std::uint32_t first_cycle = 0;
-  std::uint32_t step = 0;   ///< a transfer's step without overlap
+  std::uint32_t step = 0;  ///< a transfer's step without overlap
   /// A host-to-host transfer: this host's end sends or receives it (MPI); none otherwise.
   enum class Net : std::uint8_t { none, send, recv };
   Net net = Net::none;
@@ -175,9 +176,9 @@ struct PlanParam {
 
 /// A token type, as app.hpp sizes it.
 struct PlanType {
-  std::string name;      ///< "Matrix"
-  std::string elem;      ///< its element type's spec name: "f32"
-  std::string cxx_elem;  ///< the same in C++: "float"
+  std::string name;        ///< "Matrix"
+  std::string elem;        ///< its element type's spec name: "f32"
+  std::string cxx_elem;    ///< the same in C++: "float"
   std::string count_text;  ///< elements per token, as the spec writes it: "N * N"
   ir::SizeTerm count;      ///< the same as a tree, for the printed expressions
 };
@@ -194,8 +195,8 @@ struct NetTransfer {
 /// A node of the host, as its worker declares, sets up and fires it.
 struct PlanNode {
   ir::NodeId id = 0;
-  std::string name;        ///< "p"
-  std::string actor;       ///< the actor's spec name: "Producer"
+  std::string name;   ///< "p"
+  std::string actor;  ///< the actor's spec name: "Producer"
   ir::ActorId actor_id = 0;
   std::string class_name;  ///< the C++ class of its implementation on its PE: "Producer"
   ir::PeId pe = 0;
@@ -214,19 +215,19 @@ struct PlanNode {
 
 /// A ring of an island (ir::IslandFifo) as generated code declares it.
 struct PlanIslandFifo {
-  std::string name;   ///< the edge: "d1.y -> m1.x"
-  std::string ident;  ///< its C++ member name: "fifo3"
-  std::string elem;   ///< the C++ element type: "std::int32_t"
+  std::string name;           ///< the edge: "d1.y -> m1.x"
+  std::string ident;          ///< its C++ member name: "fifo3"
+  std::string elem;           ///< the C++ element type: "std::int32_t"
   std::int64_t capacity = 1;  ///< in elements, before the ring rounds it up to a power of two
   bool stated = false;        ///< `fifo N`, else computed
 };
 
 /// A dynamic node of an island: its object and, per port, its ring.
 struct PlanIslandMember {
-  std::string name;        ///< "m1"
-  std::string actor;       ///< "Mul"
+  std::string name;   ///< "m1"
+  std::string actor;  ///< "Mul"
   ir::ActorId actor_id = 0;
-  std::string class_name;  ///< "Mul"
+  std::string class_name;           ///< "Mul"
   std::string header, header_path;  ///< as in PlanNode
   std::vector<ir::ParamValue> params;
   std::vector<std::uint32_t> port_fifo;  ///< per actor port: its ring's index in PlanIsland::fifos
@@ -235,7 +236,7 @@ struct PlanIslandMember {
 
 /// A boundary port of an island's node: its adapter and its ring.
 struct PlanIslandPort {
-  std::string name;  ///< the island actor's port: "d1_x"
+  std::string name;   ///< the island actor's port: "d1_x"
   bool input = true;  ///< Unpack (a static token into the ring) or Pack (the ring into a token)
   std::uint32_t fifo = 0;
   std::int64_t elements = 0;  ///< of its token; of a bounded one, its capacity
@@ -259,7 +260,8 @@ struct PlanIsland {
 /// What switching to one migration alternative at iteration j* changes on this host, in one
 /// strategy: indices into the strategy's entries.
 struct PlanSwitch {
-  std::uint32_t delta = 0;  ///< the shift of the alternative's entries (already in their first cycles)
+  std::uint32_t delta =
+      0;  ///< the shift of the alternative's entries (already in their first cycles)
   /// Whether the alternative can switch back to the base with no shift: every node idles 0
   /// cycles at the switch (its first cycle in G1 + delta is its first cycle in G0).
   bool reversible = false;
@@ -331,17 +333,18 @@ struct GpuCycles {
 /// One strategy's plan of a host.
 struct StrategyPlan {
   ir::Strategy strategy = ir::Strategy::overlap;
-  std::vector<Entry> entries;  ///< PE by PE, in the order the threads run them
+  std::vector<Entry> entries;                   ///< PE by PE, in the order the threads run them
   std::vector<std::vector<std::size_t>> by_pe;  ///< entry indices per PE, in run order
   std::vector<std::set<ir::PeId>> neighbours;   ///< per PE
   std::uint32_t latency = 0;  ///< the largest first cycle of the whole program (every host)
-  std::vector<int> net_tags;  ///< per transfer of the Ig: its MPI tag (net_tags()), -1 within a host
-  std::vector<PlanBuffer> buffers;         ///< per buffer of the Ig
-  std::vector<std::string> buffer_idents;  ///< per buffer, unique: "p_m_A_g0"
-  std::vector<std::vector<PlanColour>> storage;     ///< per PE of the host: its colours by index
-  std::vector<std::vector<ir::BufferId>> touched;   ///< per PE: the buffers its thread touches,
-                                                    ///< sorted by name
-  std::vector<std::vector<Step>> steps;             ///< per PE of the host
+  std::vector<int>
+      net_tags;  ///< per transfer of the Ig: its MPI tag (net_tags()), -1 within a host
+  std::vector<PlanBuffer> buffers;                   ///< per buffer of the Ig
+  std::vector<std::string> buffer_idents;            ///< per buffer, unique: "p_m_A_g0"
+  std::vector<std::vector<PlanColour>> storage;      ///< per PE of the host: its colours by index
+  std::vector<std::vector<ir::BufferId>> touched;    ///< per PE: the buffers its thread touches,
+                                                     ///< sorted by name
+  std::vector<std::vector<Step>> steps;              ///< per PE of the host
   std::vector<std::optional<GpuCycles>> gpu_cycles;  ///< per PE: a GPU's, with overlap
   std::uint32_t transfer_steps = 1;  ///< without overlap: the steps of a cycle's transfer part
   bool has_transfers = false;        ///< whether the program has any transfer
@@ -357,18 +360,18 @@ struct HostPlan {
   /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
   /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
   std::string spec_name;
-  std::vector<ir::PeId> cpus;   ///< every cpu of the host, the first one first
-  std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
-                               ///< never opened
-  std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
+  std::vector<ir::PeId> cpus;    ///< every cpu of the host, the first one first
+  std::vector<ir::PeId> gpus;    ///< the GPUs that run an entry or hold storage; the others are
+                                 ///< never opened
+  std::vector<PlanPe> pe_table;  ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
   ir::PerStrategy<StrategyPlan> strategies;
-  std::vector<PlanNode> nodes;  ///< the nodes on the host's PEs, in schedule order
+  std::vector<PlanNode> nodes;                ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
   std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
-  std::vector<PlanParam> params;  ///< every param of the spec, in spec order
-  std::vector<PlanType> types;    ///< every token type, in spec order
+  std::vector<PlanParam> params;              ///< every param of the spec, in spec order
+  std::vector<PlanType> types;                ///< every token type, in spec order
   /// Every host-to-host transfer of the program, the alternatives' that the union runs
   /// included, by tag.
   std::vector<NetTransfer> net_transfers;
@@ -406,7 +409,8 @@ struct Migrations;
 
 /// Plans every host of the program; with `migrations`, the union of the base and every
 /// alternative.
-HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations = nullptr);
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig,
+                     const Migrations* migrations = nullptr);
 /// Plans host `host` of the program.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
                    const Migrations* migrations = nullptr);

@@ -12,7 +12,8 @@ DelayLines resync_inputs(const ir::Dfg& dfg, const ir::ArchGraph& arch, const ir
       const ir::Edge& edge = dfg.edges[e];
       const Latency& l = latencies[s];
       const bool back = l.edge_back[e] != 0;
-      const std::uint32_t early = l.node[edge.dst] + edge.delay - l.edge_arrival[e] + (back ? 1 : 0);
+      const std::uint32_t early =
+          l.node[edge.dst] + edge.delay - l.edge_arrival[e] + (back ? 1 : 0);
       if (early == 0) continue;
       const ir::PeId pe = mapping.pe_of[edge.dst];
       lines[s].push_back(

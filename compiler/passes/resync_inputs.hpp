@@ -34,7 +34,7 @@ struct DelayLine {
   ir::BufferId from = 0;  ///< the planned buffer the consumer would read without it
   ir::PeId pe = 0;
   std::uint32_t cycles = 0;
-  ir::NodeId after = 0;         ///< the copy runs right after this node's firing
+  ir::NodeId after = 0;           ///< the copy runs right after this node's firing
   std::uint32_t first_cycle = 0;  ///< the copy's first cycle
 };
 

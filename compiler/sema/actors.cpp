@@ -24,8 +24,10 @@ namespace {
 std::optional<std::string> unusable_in_include(std::string_view header) {
   for (unsigned char c : header) {
     if (c < 0x20 || c == 0x7F)
-      return fmt::format("header path contains the control character U+{:04X}; it is written into "
-                         "an #include of the generated code", static_cast<unsigned>(c));
+      return fmt::format(
+          "header path contains the control character U+{:04X}; it is written into "
+          "an #include of the generated code",
+          static_cast<unsigned>(c));
     if (c == '"' || c == '\\')
       return fmt::format("header path contains '{}', which an #include \"...\" cannot hold",
                          static_cast<char>(c));
@@ -41,7 +43,8 @@ std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceM
                          DiagnosticEngine& diags) {
   if (!p.rate) return 1;
   auto rate = count.eval(p.rate.get());
-  if (!rate || !count.require_fixed(*rate, fmt::format("the rate of port '{}'", p.name.name))) return 1;
+  if (!rate || !count.require_fixed(*rate, fmt::format("the rate of port '{}'", p.name.name)))
+    return 1;
   if (rate->integer < 1 || rate->integer > kMaxRate) {
     error_at(diags, span_of(*p.rate, sources),
              fmt::format("port '{}' has rate {}; a firing moves 1 to {} tokens through a port",
@@ -61,27 +64,30 @@ void check_fifo(const ast::ActorDecl& a, const ast::PortDecl& p, Evaluator& coun
   if (!p.fifo) return;
   const std::uint32_t keyword = 4;
   if (!a.dynamic) {
-    diags.error(p.fifo_loc,
-                fmt::format("port '{}' of actor '{}' has a fifo capacity, but only the ports of a dynamic "
-                            "actor are fifos; declare 'actor {} dynamic'",
-                            p.name.name, a.name.name, a.name.name),
-                keyword);
+    diags.error(
+        p.fifo_loc,
+        fmt::format("port '{}' of actor '{}' has a fifo capacity, but only the ports of a dynamic "
+                    "actor are fifos; declare 'actor {} dynamic'",
+                    p.name.name, a.name.name, a.name.name),
+        keyword);
     return;
   }
   if (p.dir == ast::PortDecl::Dir::out) {
-    diags.error(p.fifo_loc,
-                fmt::format("output '{}' has a fifo capacity; a ring's capacity is stated on the input "
-                            "that reads it",
-                            p.name.name),
-                keyword);
+    diags.error(
+        p.fifo_loc,
+        fmt::format("output '{}' has a fifo capacity; a ring's capacity is stated on the input "
+                    "that reads it",
+                    p.name.name),
+        keyword);
     return;
   }
   auto n = count.eval(p.fifo.get());
-  if (!n || !count.require_fixed(*n, fmt::format("the fifo capacity of port '{}'", p.name.name))) return;
+  if (!n || !count.require_fixed(*n, fmt::format("the fifo capacity of port '{}'", p.name.name)))
+    return;
   if (n->integer < 1 || n->integer > kMaxFifo) {
     error_at(diags, span_of(*p.fifo, sources),
-             fmt::format("port '{}' has fifo capacity {}; a ring holds 1 to {} elements", p.name.name,
-                         n->integer, kMaxFifo));
+             fmt::format("port '{}' has fifo capacity {}; a ring holds 1 to {} elements",
+                         p.name.name, n->integer, kMaxFifo));
     return;
   }
   port.fifo_capacity = n->integer;
@@ -90,27 +96,31 @@ void check_fifo(const ast::ActorDecl& a, const ast::PortDecl& p, Evaluator& coun
 
 /// A port of a dynamic actor: its type is an element type, it has no rate.
 void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const TypeTable& types,
-                        Evaluator& count, const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
-                        DiagnosticEngine& diags) {
+                        Evaluator& count, const SourceManager& sources, ir::Actor& actor,
+                        ActorInfo& info, DiagnosticEngine& diags) {
   if (p.rate)
-    error_at(diags, span_of(*p.rate, sources),
-             fmt::format("port '{}' of dynamic actor '{}' has a rate; a fifo port moves what each step "
-                         "takes or gives, so it has none",
-                         p.name.name, a.name.name));
+    error_at(
+        diags, span_of(*p.rate, sources),
+        fmt::format("port '{}' of dynamic actor '{}' has a rate; a fifo port moves what each step "
+                    "takes or gives, so it has none",
+                    p.name.name, a.name.name));
   auto elem = ir::parse_elem_type(p.type.name);
   if (!elem && !p.type.name.empty()) {
     std::vector<std::string> names;
-    for (ir::ElemType t : {ir::ElemType::f32, ir::ElemType::f64, ir::ElemType::i8, ir::ElemType::i16,
-                           ir::ElemType::i32, ir::ElemType::i64, ir::ElemType::u8, ir::ElemType::u16,
-                           ir::ElemType::u32, ir::ElemType::u64})
+    for (ir::ElemType t :
+         {ir::ElemType::f32, ir::ElemType::f64, ir::ElemType::i8, ir::ElemType::i16,
+          ir::ElemType::i32, ir::ElemType::i64, ir::ElemType::u8, ir::ElemType::u16,
+          ir::ElemType::u32, ir::ElemType::u64})
       names.emplace_back(ir::spec_name(t));
     const bool token = types.names.find(p.type.name).has_value();
     error_at(diags, span_of(p.type),
-             token ? fmt::format("port '{}' of dynamic actor '{}' has token type '{}'; a fifo port carries "
-                                 "elements: give its element type ({})",
-                                 p.name.name, a.name.name, p.type.name, fmt::join(names, ", "))
-                   : fmt::format("unknown element type '{}' for fifo port '{}'; expected {}{}", p.type.name,
-                                 p.name.name, fmt::join(names, ", "), did_you_mean(p.type.name, names)));
+             token ? fmt::format(
+                         "port '{}' of dynamic actor '{}' has token type '{}'; a fifo port carries "
+                         "elements: give its element type ({})",
+                         p.name.name, a.name.name, p.type.name, fmt::join(names, ", "))
+                   : fmt::format("unknown element type '{}' for fifo port '{}'; expected {}{}",
+                                 p.type.name, p.name.name, fmt::join(names, ", "),
+                                 did_you_mean(p.type.name, names)));
   }
   ir::PortDir dir = p.dir == ast::PortDecl::Dir::in ? ir::PortDir::in : ir::PortDir::out;
   ir::Port port{p.name.name, dir, 0, p.name.loc, 1};
@@ -200,28 +210,33 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
     first = &i;
     if (a.dynamic && *kind == ir::PeKind::gpu) {
       error_at(diags, span_of(i.kind),
-               fmt::format("dynamic actor '{}' has a gpu implementation; dynamic actors run on a CPU, in "
-                           "an island",
-                           a.name.name));
+               fmt::format(
+                   "dynamic actor '{}' has a gpu implementation; dynamic actors run on a CPU, in "
+                   "an island",
+                   a.name.name));
       continue;
     }
     if (a.dynamic && i.block) {
-      diags.error(*i.block,
-                  fmt::format("the implementation of dynamic actor '{}' is declared 'block'; a dynamic actor "
-                              "fires by step, as its guards allow, not in blocks",
-                              a.name.name),
-                  5);
+      diags.error(
+          *i.block,
+          fmt::format(
+              "the implementation of dynamic actor '{}' is declared 'block'; a dynamic actor "
+              "fires by step, as its guards allow, not in blocks",
+              a.name.name),
+          5);
       continue;
     }
     bool named = i.class_name && !i.class_name->name.empty();
     actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
-                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc, i.block.has_value()});
+                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc,
+                           i.block.has_value()});
   }
 }
 
 /// The libraries `uses` may name: CUDA libraries, linked as CUDA::<name> (CMake's FindCUDAToolkit).
 const std::vector<std::string>& known_libraries() {
-  static const std::vector<std::string> names = {"cublas", "cufft", "curand", "cusolver", "cusparse", "nvjpeg"};
+  static const std::vector<std::string> names = {"cublas",   "cufft",    "curand",
+                                                 "cusolver", "cusparse", "nvjpeg"};
   return names;
 }
 
@@ -235,9 +250,11 @@ void check_uses(const ast::ActorDecl& a, ir::Actor& actor, DiagnosticEngine& dia
                            fmt::join(known, ", "), did_you_mean(library.name, known)));
       continue;
     }
-    auto previous = std::find_if(seen.begin(), seen.end(), [&](const ast::Ident* s) { return s->name == library.name; });
+    auto previous = std::find_if(seen.begin(), seen.end(),
+                                 [&](const ast::Ident* s) { return s->name == library.name; });
     if (previous != seen.end()) {
-      auto b = error_at(diags, span_of(library), fmt::format("actor '{}' uses '{}' twice", a.name.name, library.name));
+      auto b = error_at(diags, span_of(library),
+                        fmt::format("actor '{}' uses '{}' twice", a.name.name, library.name));
       note_at(b, span_of(**previous), "first named here");
       continue;
     }

@@ -30,8 +30,8 @@ Span placement_span(const ast::NodeDecl& n) { return {n.placement_loc, n.placeme
 /// The PEs after `migrates`: each known, distinct, not the node's own PE and of a kind the actor
 /// implements. A free node takes none: its PE is not known before `dfgc map` chooses it.
 std::vector<ir::Alternative> check_alternatives(const ast::NodeDecl& n, const ir::Actor* actor,
-                                                std::optional<ir::PeId> home,
-                                                const ArchInfo& arch, DiagnosticEngine& diags) {
+                                                std::optional<ir::PeId> home, const ArchInfo& arch,
+                                                DiagnosticEngine& diags) {
   std::vector<ir::Alternative> result;
   std::map<ir::PeId, const ast::PeRef*> seen;
   for (const ast::PeRef& ref : n.alternatives) {
@@ -218,9 +218,9 @@ const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
   }
   std::string list;
   for (const std::string& n : names.names()) list += (list.empty() ? "" : ", ") + n;
-  auto b = diags.error(SourceLoc::whole_file(spec.root().file),
-                       fmt::format("the spec declares {} apps ({}); choose one with --app NAME",
-                                   apps.size(), list));
+  auto b = diags.error(
+      SourceLoc::whole_file(spec.root().file),
+      fmt::format("the spec declares {} apps ({}); choose one with --app NAME", apps.size(), list));
   for (const ast::AppDecl* a : apps)
     note_at(b, span_of(a->name), fmt::format("app '{}' is declared here", a->name.name));
   return nullptr;

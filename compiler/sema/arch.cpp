@@ -104,12 +104,14 @@ void ArchBuilder::host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe
     std::vector<ast::Ident> names;
     if (pe.count) {
       if (*pe.count < 1 || *pe.count > kMaxCpus) {
-        diags_.error(pe.count_loc, fmt::format("a host declares between 1 and {} cpus at once, got {}", kMaxCpus,
-                                               *pe.count),
+        diags_.error(pe.count_loc,
+                     fmt::format("a host declares between 1 and {} cpus at once, got {}", kMaxCpus,
+                                 *pe.count),
                      static_cast<std::uint32_t>(std::to_string(*pe.count).size()));
         continue;
       }
-      for (std::int64_t i = 0; i < *pe.count; ++i) names.push_back({fmt::format("{}{}", pe.name.name, i), pe.name.loc});
+      for (std::int64_t i = 0; i < *pe.count; ++i)
+        names.push_back({fmt::format("{}{}", pe.name.name, i), pe.name.loc});
     } else {
       names.push_back(pe.name);
     }
@@ -121,7 +123,8 @@ void ArchBuilder::host_cpu(const ast::HostDecl& h, ir::Host& host, NameTable& pe
       add_pe(host, name.name, ir::PeKind::cpu, name.loc);
     }
   }
-  const bool declared = std::any_of(h.pes.begin(), h.pes.end(), [](const ast::PeDecl& pe) { return pe.kind.name == "cpu"; });
+  const bool declared = std::any_of(h.pes.begin(), h.pes.end(),
+                                    [](const ast::PeDecl& pe) { return pe.kind.name == "cpu"; });
   if (!declared && !h.name.name.empty())
     error_at(diags_, span_of(h.name),
              fmt::format("host '{}' has no cpu; every host needs one ('cpu;')", h.name.name));
@@ -160,8 +163,9 @@ std::optional<ir::LinkKind> ArchBuilder::link_kind(const ast::LinkDecl& l, ir::P
   bool same_host = pa.host == pb.host;
   bool two_gpus = pa.kind == ir::PeKind::gpu && pb.kind == ir::PeKind::gpu;
   // Between two hosts, where a link of the other kind would have been right.
-  std::string_view remote_hint =
-      two_gpus ? "; GPUs of different hosts are joined by gpudirect links" : "; hosts are joined by net links";
+  std::string_view remote_hint = two_gpus
+                                     ? "; GPUs of different hosts are joined by gpudirect links"
+                                     : "; hosts are joined by net links";
   if (l.kind.name == "pcie" || l.kind.name == "nvlink") {
     if (same_host) return l.kind.name == "pcie" ? ir::LinkKind::pcie : ir::LinkKind::nvlink;
     error_at(diags_, span_of(l.kind),
@@ -173,30 +177,32 @@ std::optional<ir::LinkKind> ArchBuilder::link_kind(const ast::LinkDecl& l, ir::P
     if (!same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu)
       return ir::LinkKind::net;
     error_at(diags_, span_of(l.kind),
-             fmt::format("a net link must join the cpus of two different hosts, not {} and {}{}", pa.name,
-                         pb.name, !same_host && two_gpus ? remote_hint : ""));
+             fmt::format("a net link must join the cpus of two different hosts, not {} and {}{}",
+                         pa.name, pb.name, !same_host && two_gpus ? remote_hint : ""));
     return std::nullopt;
   }
   if (l.kind.name == "gpudirect") {
     if (two_gpus && !same_host) return ir::LinkKind::gpudirect;
     if (two_gpus)
       error_at(diags_, span_of(l.kind),
-               fmt::format("a gpudirect link must join GPUs of two different hosts, but {} and {} are both "
-                           "on host {}; join GPUs of one host with an nvlink (or pcie) link",
-                           pa.name, pb.name, g_.hosts[pa.host].name));
+               fmt::format(
+                   "a gpudirect link must join GPUs of two different hosts, but {} and {} are both "
+                   "on host {}; join GPUs of one host with an nvlink (or pcie) link",
+                   pa.name, pb.name, g_.hosts[pa.host].name));
     else
-      error_at(diags_, span_of(l.kind),
-               fmt::format("a gpudirect link must join GPUs of two different hosts, not {} and {}{}", pa.name,
-                           pb.name,
-                           !same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu
-                               ? "; the cpus of two hosts are joined by net links"
-                               : ""));
+      error_at(
+          diags_, span_of(l.kind),
+          fmt::format("a gpudirect link must join GPUs of two different hosts, not {} and {}{}",
+                      pa.name, pb.name,
+                      !same_host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu
+                          ? "; the cpus of two hosts are joined by net links"
+                          : ""));
     return std::nullopt;
   }
   if (!l.kind.name.empty())
     error_at(diags_, span_of(l.kind),
-             fmt::format("unknown link kind '{}'; expected pcie, nvlink, net or gpudirect{}", l.kind.name,
-                         did_you_mean(l.kind.name, kinds)));
+             fmt::format("unknown link kind '{}'; expected pcie, nvlink, net or gpudirect{}",
+                         l.kind.name, did_you_mean(l.kind.name, kinds)));
   return std::nullopt;
 }
 
@@ -221,19 +227,21 @@ bool ArchBuilder::cpu_ends(const ast::LinkDecl& l, ir::PeId a, ir::PeId b) {
   const ir::Pe& pa = g_.pes[a];
   const ir::Pe& pb = g_.pes[b];
   if (pa.host == pb.host && pa.kind == ir::PeKind::cpu && pb.kind == ir::PeKind::cpu) {
-    error_at(diags_, span_of(l.b),
-             fmt::format("{} and {} are cpus of one host: they share its memory, and no link joins them", pa.name,
-                         pb.name));
+    error_at(
+        diags_, span_of(l.b),
+        fmt::format("{} and {} are cpus of one host: they share its memory, and no link joins them",
+                    pa.name, pb.name));
     return false;
   }
   for (const ast::PeRef* ref : {&l.a, &l.b}) {
     const ir::Pe& pe = g_.pes[ref == &l.a ? a : b];
     const ir::Host& host = g_.hosts[pe.host];
     if (pe.kind != ir::PeKind::cpu || host.cpu == g_.find_pe(pe.name)) continue;
-    auto d = error_at(diags_, span_of(*ref),
-                      fmt::format("links of host '{}' attach to its first cpu, {}, not {}: its cpus share "
-                                  "one memory, which that cpu stands for",
-                                  host.name, g_.pes[host.cpu].name, pe.name));
+    auto d = error_at(
+        diags_, span_of(*ref),
+        fmt::format("links of host '{}' attach to its first cpu, {}, not {}: its cpus share "
+                    "one memory, which that cpu stands for",
+                    host.name, g_.pes[host.cpu].name, pe.name));
     note_at(d, span_of(ast::Ident{g_.pes[host.cpu].local_name, g_.pes[host.cpu].loc}),
             fmt::format("{} is declared here", g_.pes[host.cpu].name));
     return false;
@@ -254,13 +262,15 @@ void ArchBuilder::link(const ast::LinkDecl& l) {
   if (!kind) return;
   check_duplicate(l, *a, *b);
   g_.links.push_back({*a, *b, *kind, l.bandwidth, l.latency.value_or(0), l.bidirectional, l.loc});
-  if (*kind == ir::LinkKind::gpudirect) gpudirect_.push_back({static_cast<ir::LinkId>(g_.links.size() - 1), &l});
+  if (*kind == ir::LinkKind::gpudirect)
+    gpudirect_.push_back({static_cast<ir::LinkId>(g_.links.size() - 1), &l});
 }
 
 bool ArchBuilder::joined(ir::PeId from, ir::PeId to, bool net) const {
   if (!net) {
     for (const ir::Link& l : g_.links)
-      if (l.kind != ir::LinkKind::net && l.kind != ir::LinkKind::gpudirect && l.connects(from, to)) return true;
+      if (l.kind != ir::LinkKind::net && l.kind != ir::LinkKind::gpudirect && l.connects(from, to))
+        return true;
     return false;
   }
   std::vector<bool> seen(g_.pes.size(), false);
@@ -302,19 +312,23 @@ void ArchBuilder::check_gpudirect() {
       const bool forward = !joined(n.from, n.to, n.net);
       const bool back = link.bidirectional && !joined(n.to, n.from, n.net);
       if (forward && back)
-        missing.push_back(fmt::format("{} between {} and {}", n.what, g_.pes[n.from].name, g_.pes[n.to].name));
+        missing.push_back(
+            fmt::format("{} between {} and {}", n.what, g_.pes[n.from].name, g_.pes[n.to].name));
       else if (forward || back)
-        missing.push_back(fmt::format("{} from {} to {}", n.what, g_.pes[forward ? n.from : n.to].name,
+        missing.push_back(fmt::format("{} from {} to {}", n.what,
+                                      g_.pes[forward ? n.from : n.to].name,
                                       g_.pes[forward ? n.to : n.from].name));
     }
     if (missing.empty()) continue;
     std::string list = missing[0];
     for (std::size_t i = 1; i < missing.size(); ++i)
       list += (i + 1 == missing.size() ? " and " : ", ") + missing[i];
-    error_at(diags_, span_of(decl->kind),
-             fmt::format("gpudirect link {} {} {} also needs {}: where MPI is not CUDA-aware, its transfers "
-                         "are staged through host memory",
-                         g_.pes[link.a].name, link.bidirectional ? "<->" : "->", g_.pes[link.b].name, list));
+    error_at(
+        diags_, span_of(decl->kind),
+        fmt::format(
+            "gpudirect link {} {} {} also needs {}: where MPI is not CUDA-aware, its transfers "
+            "are staged through host memory",
+            g_.pes[link.a].name, link.bidirectional ? "<->" : "->", g_.pes[link.b].name, list));
   }
 }
 
@@ -340,8 +354,8 @@ std::optional<ir::PeId> resolve_pe(const ast::PeRef& ref, const ArchInfo& arch, 
     std::vector<std::string> cpus;
     for (ir::PeId c : host->cpus) cpus.push_back(g.pes[c].name);
     b = error_at(diags, span_of(ref.pe),
-                 fmt::format("'{}.cpu' is ambiguous: host '{}' has {} cpus ({}); name one", host->name, host->name,
-                             cpus.size(), fmt::join(cpus, ", ")));
+                 fmt::format("'{}.cpu' is ambiguous: host '{}' has {} cpus ({}); name one",
+                             host->name, host->name, cpus.size(), fmt::join(cpus, ", ")));
   } else {
     std::vector<std::string> local_names;
     for (const ir::Pe& pe : g.pes)

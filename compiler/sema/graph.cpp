@@ -63,7 +63,11 @@ class EdgeChecker {
  public:
   EdgeChecker(const NodeTable& nodes, const ActorTable& actors, const TypeTable& types,
               const ParamTable& params, const SourceManager& sources, DiagnosticEngine& diags)
-      : nodes_(nodes), actors_(actors), types_(types), sources_(sources), diags_(diags),
+      : nodes_(nodes),
+        actors_(actors),
+        types_(types),
+        sources_(sources),
+        diags_(diags),
         count_(params, sources, diags, ExprMode::integer),
         value_(params, sources, diags, ExprMode::value) {}
 
@@ -159,25 +163,31 @@ bool EdgeChecker::check_fifo_types(const ast::EdgeDecl& e, End src, End dst) {
   const ir::Port& dp = port(dst);
   auto fail = [&](std::string message) {
     auto b = diags_.error(e.loc, std::move(message), kArrowLength);
-    note_at(b, span_of(port_decl(src).type), fmt::format("'{}' has type '{}'", qualified(e.src), port_decl(src).type.name));
-    note_at(b, span_of(port_decl(dst).type), fmt::format("'{}' has type '{}'", qualified(e.dst), port_decl(dst).type.name));
+    note_at(b, span_of(port_decl(src).type),
+            fmt::format("'{}' has type '{}'", qualified(e.src), port_decl(src).type.name));
+    note_at(b, span_of(port_decl(dst).type),
+            fmt::format("'{}' has type '{}'", qualified(e.dst), port_decl(dst).type.name));
     return false;
   };
   if (sp.fifo_elem && dp.fifo_elem) {
     if (*sp.fifo_elem == *dp.fifo_elem) return true;
-    return fail(fmt::format("type mismatch on fifo edge {} -> {}: '{}' carries {} elements but '{}' carries {}",
-                            qualified(e.src), qualified(e.dst), qualified(e.src), ir::spec_name(*sp.fifo_elem),
-                            qualified(e.dst), ir::spec_name(*dp.fifo_elem)));
+    return fail(fmt::format(
+        "type mismatch on fifo edge {} -> {}: '{}' carries {} elements but '{}' carries {}",
+        qualified(e.src), qualified(e.dst), qualified(e.src), ir::spec_name(*sp.fifo_elem),
+        qualified(e.dst), ir::spec_name(*dp.fifo_elem)));
   }
   const ir::Port& fifo = sp.fifo_elem ? sp : dp;
   const ir::TokenType& t = types_.types[sp.fifo_elem ? dp.type : sp.type];
-  const char* adapter = sp.fifo_elem ? "packs elements into a token" : "unpacks a token into elements";
-  if (t.bounded || t.count.runtime || t.elem != *fifo.fifo_elem || (sp.fifo_elem ? dp.rate : sp.rate) != 1)
-    return fail(fmt::format("edge {} -> {} joins a static port of type '{}', {}, to a fifo port of {} elements; "
-                            "the adapter at an island's boundary {}: a token of fixed size and of the ring's "
-                            "element type, through a port of rate 1",
-                            qualified(e.src), qualified(e.dst), t.name, describe(t), ir::spec_name(*fifo.fifo_elem),
-                            adapter));
+  const char* adapter =
+      sp.fifo_elem ? "packs elements into a token" : "unpacks a token into elements";
+  if (t.bounded || t.count.runtime || t.elem != *fifo.fifo_elem ||
+      (sp.fifo_elem ? dp.rate : sp.rate) != 1)
+    return fail(fmt::format(
+        "edge {} -> {} joins a static port of type '{}', {}, to a fifo port of {} elements; "
+        "the adapter at an island's boundary {}: a token of fixed size and of the ring's "
+        "element type, through a port of rate 1",
+        qualified(e.src), qualified(e.dst), t.name, describe(t), ir::spec_name(*fifo.fifo_elem),
+        adapter));
   return true;
 }
 
@@ -204,8 +214,12 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
   }
   if (!check_types(e, *src, *dst)) return;
   // An edge with a fifo end takes the static end's type (none between two fifo ports).
-  ir::Edge edge{src->node, src->port, dst->node, dst->port,
-                port(*src).fifo_elem ? port(*dst).type : port(*src).type, e.loc};
+  ir::Edge edge{src->node,
+                src->port,
+                dst->node,
+                dst->port,
+                port(*src).fifo_elem ? port(*dst).type : port(*src).type,
+                e.loc};
   if (!check_delay(e, edge)) return;
   if (src->node == dst->node && edge.delay == 0) {
     diags_.error(e.loc,
@@ -221,11 +235,12 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
 bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   if (!e.delay) return true;
   if (port({edge.src, edge.src_port}).fifo_elem || port({edge.dst, edge.dst_port}).fifo_elem) {
-    diags_.error(e.delay_loc,
-                 fmt::format("edge {} -> {} has a fifo end, so it takes no delay; a dynamic actor "
-                             "holds its initial tokens in its state and gives them in its first steps",
-                             qualified(e.src), qualified(e.dst)),
-                 5);
+    diags_.error(
+        e.delay_loc,
+        fmt::format("edge {} -> {} has a fifo end, so it takes no delay; a dynamic actor "
+                    "holds its initial tokens in its state and gives them in its first steps",
+                    qualified(e.src), qualified(e.dst)),
+        5);
     return false;
   }
   auto count = count_.eval(e.delay.get());
@@ -238,10 +253,10 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
     return false;
   }
   if (count->integer < 1 || count->integer > kMaxDelay) {
-    error_at(diags_, span_of(*e.delay, sources_),
-             fmt::format("a delay is 1 to {} initial tokens, not {}{}", kMaxDelay, count->integer,
-                         count->integer == 0 ? "; an edge without initial tokens has no `delay`"
-                                             : ""));
+    error_at(
+        diags_, span_of(*e.delay, sources_),
+        fmt::format("a delay is 1 to {} initial tokens, not {}{}", kMaxDelay, count->integer,
+                    count->integer == 0 ? "; an edge without initial tokens has no `delay`" : ""));
     return false;
   }
   edge.delay = static_cast<std::uint32_t>(count->integer);
@@ -259,8 +274,8 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   };
   if (value->kind == Number::Kind::boolean) return refuse("is a bool, not a number,");
   if (real) {
-    double v = value->kind == Number::Kind::real ? value->real
-                                                 : static_cast<double>(value->integer);
+    double v =
+        value->kind == Number::Kind::real ? value->real : static_cast<double>(value->integer);
     if (type.elem == ir::ElemType::f32 && std::fabs(v) > FLT_MAX) return refuse("is out of range");
     edge.initial = real_text(v);
     return true;
@@ -355,19 +370,22 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
       bool stated = false;
       for (std::size_t i = k; i < stack.size(); ++i) {
         const ir::Edge& on = edges[i + 1 < stack.size() ? *stack[i + 1].via : e];
-        fifos = fifos && port_of(on.src, on.src_port).fifo_elem && port_of(on.dst, on.dst_port).fifo_elem;
+        fifos = fifos && port_of(on.src, on.src_port).fifo_elem &&
+                port_of(on.dst, on.dst_port).fifo_elem;
         stated = stated || port_of(on.dst, on.dst_port).fifo_capacity;
       }
       if (fifos && stated) continue;
       if (fifos) {
-        auto b = diags.error(edges[e].loc,
-                             fmt::format("cycle of dynamic actors {} has no ring of stated capacity; dfgc "
-                                         "cannot compute one for a cycle: give one of its inputs `fifo N`",
-                                         path),
-                             kArrowLength);
+        auto b = diags.error(
+            edges[e].loc,
+            fmt::format("cycle of dynamic actors {} has no ring of stated capacity; dfgc "
+                        "cannot compute one for a cycle: give one of its inputs `fifo N`",
+                        path),
+            kArrowLength);
         for (std::size_t i = k + 1; i < stack.size(); ++i) {
           const ir::Edge& on = edges[*stack[i].via];
-          b.note(on.loc, fmt::format("edge {} is on the cycle", edge_text(on, nodes, actors)), kArrowLength);
+          b.note(on.loc, fmt::format("edge {} is on the cycle", edge_text(on, nodes, actors)),
+                 kArrowLength);
         }
         continue;
       }
@@ -417,7 +435,8 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
   for (const ir::Edge& e : edges) {
     auto from = nodes.pe_of[e.src];
     auto to = nodes.pe_of[e.dst];
-    if (!from || !to || memory_of(*from) == memory_of(*to) || reachable_from(memory_of(*from))[memory_of(*to)])
+    if (!from || !to || memory_of(*from) == memory_of(*to) ||
+        reachable_from(memory_of(*from))[memory_of(*to)])
       continue;
     auto b = diags.error(e.loc,
                          fmt::format("no path from {} to {} through the links of arch '{}'",

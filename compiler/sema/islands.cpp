@@ -22,8 +22,9 @@ bool is_fifo(const ir::Dfg& g, ir::NodeId n, std::uint32_t port) {
 }
 
 std::string edge_name(const ir::Dfg& g, const ir::Edge& e) {
-  return fmt::format("{}.{} -> {}.{}", g.nodes[e.src].name, g.actor_of(e.src).ports[e.src_port].name,
-                     g.nodes[e.dst].name, g.actor_of(e.dst).ports[e.dst_port].name);
+  return fmt::format("{}.{} -> {}.{}", g.nodes[e.src].name,
+                     g.actor_of(e.src).ports[e.src_port].name, g.nodes[e.dst].name,
+                     g.actor_of(e.dst).ports[e.dst_port].name);
 }
 
 /// Where dynamic nodes may run: pinned to a CPU, staying there.
@@ -43,7 +44,8 @@ bool check_placement(const ir::Program& p, DiagnosticEngine& diags) {
     else if (!node.alternatives.empty())
       why = "has `migrates`; a node of a dynamic actor stays in its island";
     if (why.empty()) continue;
-    diags.error(node.loc, fmt::format("node '{}' of dynamic actor '{}' {}", node.name, actor.name, why), len);
+    diags.error(node.loc,
+                fmt::format("node '{}' of dynamic actor '{}' {}", node.name, actor.name, why), len);
     ok = false;
   }
   return ok;
@@ -58,11 +60,12 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
     const ir::Actor& a = p.dfg.actor_of(n);
     for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
       if (!a.dynamic || a.ports[port].dir != ir::PortDir::out || reader.count({n, port})) continue;
-      diags.error(p.dfg.nodes[n].loc,
-                  fmt::format("fifo output '{}' of node '{}' is not connected; its step writes to a ring, "
-                              "which needs a reader",
-                              a.ports[port].name, p.dfg.nodes[n].name),
-                  static_cast<std::uint32_t>(p.dfg.nodes[n].name.size()));
+      diags.error(
+          p.dfg.nodes[n].loc,
+          fmt::format("fifo output '{}' of node '{}' is not connected; its step writes to a ring, "
+                      "which needs a reader",
+                      a.ports[port].name, p.dfg.nodes[n].name),
+          static_cast<std::uint32_t>(p.dfg.nodes[n].name.size()));
       ok = false;
     }
   }
@@ -74,9 +77,10 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
       if (!fresh) {
         diags
             .error(e.loc,
-                   fmt::format("fifo output '{}.{}' already feeds an edge; a ring has one reader: give the "
-                               "actor one output per reader",
-                               p.dfg.nodes[e.src].name, p.dfg.actor_of(e.src).ports[e.src_port].name),
+                   fmt::format(
+                       "fifo output '{}.{}' already feeds an edge; a ring has one reader: give the "
+                       "actor one output per reader",
+                       p.dfg.nodes[e.src].name, p.dfg.actor_of(e.src).ports[e.src_port].name),
                    kArrowLength)
             .note(first->second->loc, "first edge from it is here", kArrowLength);
         ok = false;
@@ -99,8 +103,10 @@ bool check_island_cycles(const ir::Program& p, DiagnosticEngine& diags) {
     state[n] = 1;
     for (ir::EdgeId e : out[n]) {
       if (closing) return;
-      if (state[g.edges[e].dst] == 1) closing = e;
-      else if (state[g.edges[e].dst] == 0) self(self, g.edges[e].dst);
+      if (state[g.edges[e].dst] == 1)
+        closing = e;
+      else if (state[g.edges[e].dst] == 0)
+        self(self, g.edges[e].dst);
     }
     state[n] = 2;
   };
@@ -108,11 +114,13 @@ bool check_island_cycles(const ir::Program& p, DiagnosticEngine& diags) {
     if (state[n] == 0) visit(visit, n);
   if (!closing) return true;
   const ir::Edge& e = g.edges[*closing];
-  diags.error(e.loc,
-              fmt::format("the islands {} and {} feed each other through fifo edges on two CPUs; islands on "
-                          "several CPUs must form a pipeline, or keep the cycle on one CPU",
-                          g.nodes[e.src].name, g.nodes[e.dst].name),
-              kArrowLength);
+  diags.error(
+      e.loc,
+      fmt::format(
+          "the islands {} and {} feed each other through fifo edges on two CPUs; islands on "
+          "several CPUs must form a pipeline, or keep the cycle on one CPU",
+          g.nodes[e.src].name, g.nodes[e.dst].name),
+      kArrowLength);
   return false;
 }
 
@@ -145,10 +153,12 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     parent[std::max(a, b)] = std::min(a, b);
   }
   std::map<ir::NodeId, std::uint32_t> island_of_root;  // root -> island index
-  std::vector<std::optional<std::pair<std::uint32_t, std::uint32_t>>> member_of(count);  // (island, member)
+  std::vector<std::optional<std::pair<std::uint32_t, std::uint32_t>>> member_of(
+      count);  // (island, member)
   for (ir::NodeId n = 0; n < count; ++n) {
     if (!dynamic[n]) continue;
-    auto [it, fresh] = island_of_root.try_emplace(find(parent, n), static_cast<std::uint32_t>(program.islands.size()));
+    auto [it, fresh] = island_of_root.try_emplace(
+        find(parent, n), static_cast<std::uint32_t>(program.islands.size()));
     if (fresh) {
       ir::Island island;
       island.name = "island_" + g.nodes[n].name;
@@ -157,7 +167,8 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     }
     ir::Island& island = program.islands[it->second];
     member_of[n] = {{it->second, static_cast<std::uint32_t>(island.members.size())}};
-    island.members.push_back({g.nodes[n].name, g.nodes[n].actor, g.nodes[n].params, g.nodes[n].loc});
+    island.members.push_back(
+        {g.nodes[n].name, g.nodes[n].actor, g.nodes[n].params, g.nodes[n].loc});
   }
   // The island's node and actor take names of their own: "island_d1", "Island_d1".
   bool named = true;
@@ -165,19 +176,22 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     const std::string& first = island.members.front().name;
     for (const ir::Node& node : g.nodes) {
       if (node.name != island.name) continue;
-      diags.error(node.loc,
-                  fmt::format("node name '{}' is the name of the island of dynamic node '{}'; rename it",
-                              node.name, first),
-                  static_cast<std::uint32_t>(node.name.size()));
+      diags.error(
+          node.loc,
+          fmt::format("node name '{}' is the name of the island of dynamic node '{}'; rename it",
+                      node.name, first),
+          static_cast<std::uint32_t>(node.name.size()));
       named = false;
     }
     for (const ir::Actor& actor : g.actors) {
       if (actor.name != "Island_" + first) continue;
-      diags.error(actor.loc,
-                  fmt::format("actor name '{}' is the name of the actor of the island of dynamic node '{}'; "
-                              "rename it",
-                              actor.name, first),
-                  static_cast<std::uint32_t>(actor.name.size()));
+      diags.error(
+          actor.loc,
+          fmt::format(
+              "actor name '{}' is the name of the actor of the island of dynamic node '{}'; "
+              "rename it",
+              actor.name, first),
+          static_cast<std::uint32_t>(actor.name.size()));
       named = false;
     }
   }
@@ -186,18 +200,25 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   // Each island's actor: one port per edge at its boundary, in spec order. A fifo edge between
   // two islands (on two CPUs) is an output of one and an input of the other, joined by a static
   // edge of a bounded type: each firing, what the first island's ring holds goes to the second.
-  auto island_of = [&](ir::NodeId n) { return member_of[n] ? std::optional<std::uint32_t>(member_of[n]->first) : std::nullopt; };
+  auto island_of = [&](ir::NodeId n) {
+    return member_of[n] ? std::optional<std::uint32_t>(member_of[n]->first) : std::nullopt;
+  };
   std::vector<std::int64_t> largest(program.islands.size(), 1);
   for (const ir::Edge& e : g.edges) {
-    if (island_of(e.src) && !member_of[e.dst]) largest[*island_of(e.src)] = std::max(largest[*island_of(e.src)], program.types[e.type].count.value);
-    if (island_of(e.dst) && !member_of[e.src]) largest[*island_of(e.dst)] = std::max(largest[*island_of(e.dst)], program.types[e.type].count.value);
+    if (island_of(e.src) && !member_of[e.dst])
+      largest[*island_of(e.src)] =
+          std::max(largest[*island_of(e.src)], program.types[e.type].count.value);
+    if (island_of(e.dst) && !member_of[e.src])
+      largest[*island_of(e.dst)] =
+          std::max(largest[*island_of(e.dst)], program.types[e.type].count.value);
   }
-  std::vector<std::optional<std::uint32_t>> src_port_of(g.edges.size()), dst_port_of(g.edges.size());
+  std::vector<std::optional<std::uint32_t>> src_port_of(g.edges.size()),
+      dst_port_of(g.edges.size());
   std::vector<std::optional<ir::TypeId>> cross_type(g.edges.size());
   std::vector<ir::Actor> made(program.islands.size());
   // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
-  auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into, ir::TypeId type,
-                      std::int64_t capacity, bool stated) {
+  auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into,
+                      ir::TypeId type, std::int64_t capacity, bool stated) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
@@ -206,8 +227,10 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     const auto port = static_cast<std::uint32_t>(actor.ports.size());
     // "<node>_<port>", numbered where two would join the same way (a_b.c and a.b_c).
     std::string name = g.nodes[inner].name + "_" + fifo_port.name;
-    for (int k = 2; actor.port_index(name); ++k) name = fmt::format("{}_{}_{}", g.nodes[inner].name, fifo_port.name, k);
-    actor.ports.push_back({name, into ? ir::PortDir::in : ir::PortDir::out, type, fifo_port.loc, 1});
+    for (int k = 2; actor.port_index(name); ++k)
+      name = fmt::format("{}_{}_{}", g.nodes[inner].name, fifo_port.name, k);
+    actor.ports.push_back(
+        {name, into ? ir::PortDir::in : ir::PortDir::out, type, fifo_port.loc, 1});
     ir::IslandFifo fifo;
     fifo.name = edge_name(g, e);
     fifo.elem = *fifo_port.fifo_elem;
@@ -235,38 +258,46 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     if (from == to) continue;  // static, or inside one island
     const ir::Port& in = g.actor_of(e.dst).ports[e.dst_port];
     if (from && to) {
-      const std::int64_t capacity = in.fifo_capacity.value_or(std::max(largest[*from], largest[*to]));
+      const std::int64_t capacity =
+          in.fifo_capacity.value_or(std::max(largest[*from], largest[*to]));
       ir::TokenType t;
       t.name = "Fifo_" + g.nodes[e.src].name + "_" + g.actor_of(e.src).ports[e.src_port].name;
       for (int k = 2; std::any_of(program.types.begin(), program.types.end(),
                                   [&](const ir::TokenType& x) { return x.name == t.name; });
            ++k)
-        t.name = fmt::format("Fifo_{}_{}_{}", g.nodes[e.src].name, g.actor_of(e.src).ports[e.src_port].name, k);
+        t.name = fmt::format("Fifo_{}_{}_{}", g.nodes[e.src].name,
+                             g.actor_of(e.src).ports[e.src_port].name, k);
       t.elem = *in.fifo_elem;
-      t.count = {capacity, std::to_string(capacity), false, {ir::SizeTerm::Kind::integer, capacity, {}, false, {}}};
+      t.count = {capacity,
+                 std::to_string(capacity),
+                 false,
+                 {ir::SizeTerm::Kind::integer, capacity, {}, false, {}}};
       t.loc = e.loc;
       t.bounded = true;
       cross_type[id] = static_cast<ir::TypeId>(program.types.size());
       program.types.push_back(std::move(t));
-      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity, false);
+      src_port_of[id] =
+          add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity, false);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
                                  in.fifo_capacity.has_value());
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
     if (to)
-      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type, in.fifo_capacity.value_or(elements),
-                                 in.fifo_capacity.has_value());
+      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type,
+                                 in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value());
     else
-      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false);
+      src_port_of[id] =
+          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false);
   }
   for (const ir::Edge& e : g.edges) {
     if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;
     const auto [i, src] = *member_of[e.src];
     const std::uint32_t dst = member_of[e.dst]->second;
     const ir::Port& in = g.actor_of(e.dst).ports[e.dst_port];
-    program.islands[i].fifos.push_back({edge_name(g, e), src, e.src_port, dst, e.dst_port, *in.fifo_elem,
-                                        in.fifo_capacity.value_or(largest[i]), in.fifo_capacity.has_value(), e.loc});
+    program.islands[i].fifos.push_back({edge_name(g, e), src, e.src_port, dst, e.dst_port,
+                                        *in.fifo_elem, in.fifo_capacity.value_or(largest[i]),
+                                        in.fifo_capacity.has_value(), e.loc});
   }
 
   // The graph with one node per island in place of its first member.
@@ -291,8 +322,13 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     actor.name = "Island_" + g.nodes[n].name;
     actor.loc = g.nodes[n].loc;
     actor.island = i;
-    actor.impls.push_back({ir::PeKind::cpu, "dfg_islands/" + island.name + ".hpp",
-                           "dfg_islands/" + island.name + ".hpp", actor.name, g.nodes[n].loc, {}, false});
+    actor.impls.push_back({ir::PeKind::cpu,
+                           "dfg_islands/" + island.name + ".hpp",
+                           "dfg_islands/" + island.name + ".hpp",
+                           actor.name,
+                           g.nodes[n].loc,
+                           {},
+                           false});
     island.actor = static_cast<ir::ActorId>(folded.actors.size());
     island.node = renumber[n];
     folded.actors.push_back(std::move(actor));

@@ -65,8 +65,9 @@ std::optional<ir::TuneRange> check_range(const ast::ParamDecl& p, Evaluator& eva
   if (!lo || !hi || !eval.require_fixed(*lo, what) || !eval.require_fixed(*hi, what))
     return std::nullopt;
   if (lo->integer > hi->integer) {
-    std::string empty = p.runtime ? fmt::format("the bounds of runtime param '{}' are empty", p.name.name)
-                                  : fmt::format("the range of param '{}' is empty", p.name.name);
+    std::string empty = p.runtime
+                            ? fmt::format("the bounds of runtime param '{}' are empty", p.name.name)
+                            : fmt::format("the range of param '{}' is empty", p.name.name);
     error_at(diags, span_of(*p.tune_max, sources),
              fmt::format("{}: {} is greater than {}", empty, lo->integer, hi->integer));
     return std::nullopt;
@@ -78,9 +79,9 @@ std::optional<ir::TuneRange> check_range(const ast::ParamDecl& p, Evaluator& eva
 void check_in_range(const ast::ParamDecl& p, std::int64_t value, const ir::TuneRange& range,
                     bool defined, const SourceManager& sources, DiagnosticEngine& diags) {
   if (value >= range.min && value <= range.max) return;
-  std::string message =
-      fmt::format("value {} of {}param '{}' is outside its {} [{}, {}]", value, p.runtime ? "runtime " : "",
-                  p.name.name, p.runtime ? "bounds" : "range", range.min, range.max);
+  std::string message = fmt::format("value {} of {}param '{}' is outside its {} [{}, {}]", value,
+                                    p.runtime ? "runtime " : "", p.name.name,
+                                    p.runtime ? "bounds" : "range", range.min, range.max);
   if (defined)
     diags.error({}, fmt::format("-D {}={}: {}", p.name.name, value, message));
   else
@@ -92,8 +93,8 @@ void check_in_range(const ast::ParamDecl& p, std::int64_t value, const ir::TuneR
 std::vector<ir::Param> ParamTable::to_ir() const {
   std::vector<ir::Param> result;
   for (const ParamEntry& e : entries)
-    result.push_back(
-        {e.decl->name.name, e.value.value_or(0), e.decl->runtime, e.decl->name.loc, e.tune, e.bounds});
+    result.push_back({e.decl->name.name, e.value.value_or(0), e.decl->runtime, e.decl->name.loc,
+                      e.tune, e.bounds});
   return result;
 }
 

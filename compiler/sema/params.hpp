@@ -15,8 +15,8 @@ namespace dfgc::sema {
 
 struct ParamEntry {
   const ast::ParamDecl* decl = nullptr;
-  std::size_t seq = 0;                ///< position among all param declarations of the spec
-  std::optional<std::int64_t> value;  ///< nullopt when its expression has an error
+  std::size_t seq = 0;                  ///< position among all param declarations of the spec
+  std::optional<std::int64_t> value;    ///< nullopt when its expression has an error
   std::optional<ir::TuneRange> tune;    ///< a tunable param's range, when it has no error
   std::optional<ir::TuneRange> bounds;  ///< a runtime param's bounds, when they have no error
 };

@@ -23,7 +23,8 @@ struct Ratio {
 std::optional<Ratio> times(Ratio r, std::uint64_t num, std::uint64_t den) {
   std::uint64_t a = std::gcd(r.num, den), b = std::gcd(num, r.den);
   std::uint64_t n = 0, d = 0;
-  if (__builtin_mul_overflow(r.num / a, num / b, &n) || __builtin_mul_overflow(r.den / b, den / a, &d))
+  if (__builtin_mul_overflow(r.num / a, num / b, &n) ||
+      __builtin_mul_overflow(r.den / b, den / a, &d))
     return std::nullopt;
   std::uint64_t g = std::gcd(n, d);
   return Ratio{n / g, d / g};
@@ -57,7 +58,8 @@ class Solver {
       // The least integers: times the denominators' lcm, over the numerators' gcd.
       std::uint64_t lcm = 1;
       for (ir::NodeId v : part)
-        if (__builtin_mul_overflow(lcm / std::gcd(lcm, q_[v]->den), q_[v]->den, &lcm)) return too_large(v);
+        if (__builtin_mul_overflow(lcm / std::gcd(lcm, q_[v]->den), q_[v]->den, &lcm))
+          return too_large(v);
       std::uint64_t g = 0;
       for (ir::NodeId v : part) {
         std::uint64_t x = q_[v]->num * (lcm / q_[v]->den);
@@ -70,7 +72,8 @@ class Solver {
         if (repetitions[v] > kMaxRepetitions) return too_large(v, repetitions[v]);
       }
     }
-    for (ir::NodeId v = 0; v < n; ++v) p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
+    for (ir::NodeId v = 0; v < n; ++v)
+      p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
     return blocks();
   }
 
@@ -133,7 +136,8 @@ class Solver {
                     loop.size() + 1, p_.dfg.nodes[edge.dst].name),
         kArrowLength);
     report.note(edge.loc, edge_text(p_, edge), kArrowLength);
-    for (ir::EdgeId x : loop) report.note(p_.dfg.edges[x].loc, edge_text(p_, p_.dfg.edges[x]), kArrowLength);
+    for (ir::EdgeId x : loop)
+      report.note(p_.dfg.edges[x].loc, edge_text(p_, p_.dfg.edges[x]), kArrowLength);
     return false;
   }
 
@@ -148,12 +152,13 @@ class Solver {
   bool too_large(ir::NodeId v, std::uint64_t times = 0) {
     const ir::Node& node = p_.dfg.nodes[v];
     diags_.error(node.loc,
-                 times ? fmt::format("the rates ask node '{}' to fire {} times per iteration; dfgc "
-                                     "allows at most {} (the repetition vector is too large to "
-                                     "allocate its blocks)",
-                                     node.name, times, kMaxRepetitions)
-                       : fmt::format("the repetition vector overflows a 64-bit integer at node '{}'",
-                                     node.name),
+                 times
+                     ? fmt::format("the rates ask node '{}' to fire {} times per iteration; dfgc "
+                                   "allows at most {} (the repetition vector is too large to "
+                                   "allocate its blocks)",
+                                   node.name, times, kMaxRepetitions)
+                     : fmt::format("the repetition vector overflows a 64-bit integer at node '{}'",
+                                   node.name),
                  static_cast<std::uint32_t>(node.name.size()));
     return false;
   }
@@ -177,18 +182,20 @@ class Solver {
     return true;
   }
 
-  std::optional<ir::TypeId> block_type(ir::TypeId base, std::uint64_t tokens, const ir::Node& node) {
+  std::optional<ir::TypeId> block_type(ir::TypeId base, std::uint64_t tokens,
+                                       const ir::Node& node) {
     if (tokens == 1) return base;
     auto [it, fresh] = made_.try_emplace({base, tokens}, 0);
     if (!fresh) return it->second;
     const ir::TokenType t = p_.types[base];
     if (t.bounded) {
       // One length per slot: a block of several bounded tokens would need one per token.
-      diags_.error(node.loc,
-                   fmt::format("node '{}' fires {} times per iteration, so its port of bounded type "
-                               "'{}' would move {} tokens per iteration; a bounded type moves one",
-                               node.name, node.repetitions, t.name, tokens),
-                   static_cast<std::uint32_t>(node.name.size()));
+      diags_.error(
+          node.loc,
+          fmt::format("node '{}' fires {} times per iteration, so its port of bounded type "
+                      "'{}' would move {} tokens per iteration; a bounded type moves one",
+                      node.name, node.repetitions, t.name, tokens),
+          static_cast<std::uint32_t>(node.name.size()));
       return std::nullopt;
     }
     if (tokens > kMaxRepetitions) return too_large_block(node, t, tokens);
@@ -243,6 +250,8 @@ class Solver {
 
 }  // namespace
 
-bool solve_rates(ir::Program& program, DiagnosticEngine& diags) { return Solver(program, diags).run(); }
+bool solve_rates(ir::Program& program, DiagnosticEngine& diags) {
+  return Solver(program, diags).run();
+}
 
 }  // namespace dfgc::sema

@@ -35,7 +35,8 @@ std::optional<ir::SizeExpr> check_count(const ast::TypeDecl& t, std::optional<ir
                                         const SourceManager& sources, DiagnosticEngine& diags) {
   auto v = eval.eval(t.count.get());
   if (!v) return std::nullopt;
-  ir::SizeExpr size{v->integer, to_text(*t.count), v->runtime_use != nullptr, size_term(*t.count, params)};
+  ir::SizeExpr size{v->integer, to_text(*t.count), v->runtime_use != nullptr,
+                    size_term(*t.count, params)};
   Span where = span_of(*t.count, sources);
   if (size.value <= 0) {
     error_at(diags, where,

@@ -60,7 +60,7 @@ struct ParamDecl {
 /// hold 0 to `count` elements each, the length travelling with the token.
 struct TypeDecl {
   Ident name;
-  Ident elem;  ///< element type name as written: float, double, int8..int64, uint8..uint64
+  Ident elem;     ///< element type name as written: float, double, int8..int64, uint8..uint64
   ExprPtr count;  ///< the elements per token; of a bounded type, the capacity
   bool bounded = false;
   SourceLoc loc;
@@ -120,7 +120,7 @@ struct PeDecl {
   /// `cpu c 4;`: four cpus c0 .. c3; none for a single cpu.
   std::optional<std::int64_t> count;
   SourceLoc count_loc;
-  ExprPtr ordinal;  ///< gpus only
+  ExprPtr ordinal;               ///< gpus only
   std::optional<double> memory;  ///< bytes, units applied
   SourceLoc memory_loc;
   SourceLoc loc;
@@ -145,8 +145,8 @@ struct LinkDecl {
   PeRef a;
   PeRef b;
   bool bidirectional = true;
-  Ident kind;                   ///< pcie, nvlink, net, gpudirect
-  double bandwidth = 0;         ///< bytes per second, units applied
+  Ident kind;            ///< pcie, nvlink, net, gpudirect
+  double bandwidth = 0;  ///< bytes per second, units applied
   SourceLoc bandwidth_loc;
   std::optional<double> latency;  ///< seconds, units applied
   SourceLoc latency_loc;
@@ -200,10 +200,10 @@ struct PortRef {
 struct EdgeDecl {
   PortRef src;
   PortRef dst;
-  SourceLoc loc;      ///< the arrow
-  ExprPtr delay;      ///< the count of initial tokens, null without `delay`
+  SourceLoc loc;        ///< the arrow
+  ExprPtr delay;        ///< the count of initial tokens, null without `delay`
   SourceLoc delay_loc;  ///< the `delay` keyword
-  ExprPtr initial;    ///< the value after `=`, null for zeros
+  ExprPtr initial;      ///< the value after `=`, null for zeros
   /// `delay 2 = fill()`: the consumer's member function that fills the initial tokens.
   std::optional<Ident> initial_method{};
 };

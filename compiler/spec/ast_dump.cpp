@@ -100,7 +100,8 @@ Item actor_item(const ActorDecl& a) {
     if (i.block) text += " block";
     item.children.push_back({i.loc, text, {}});
   }
-  for (const Ident& library : a.uses) item.children.push_back({library.loc, "uses " + library.name, {}});
+  for (const Ident& library : a.uses)
+    item.children.push_back({library.loc, "uses " + library.name, {}});
   return item;
 }
 
@@ -178,8 +179,8 @@ std::string dump(const Module& module, const SourceManager& sources) {
   }
   for (const TypeDecl& t : module.types)
     items.push_back({t.loc,
-                     fmt::format("type {} = {}[{}{}]", t.name.name, t.elem.name, t.bounded ? "<= " : "",
-                                 expr_text(*t.count)),
+                     fmt::format("type {} = {}[{}{}]", t.name.name, t.elem.name,
+                                 t.bounded ? "<= " : "", expr_text(*t.count)),
                      {}});
   for (const ActorDecl& a : module.actors) items.push_back(actor_item(a));
   for (const ArchDecl& a : module.archs) items.push_back(arch_item(a));

@@ -441,8 +441,7 @@ bool Parser::parse_actor() {
     error_here(fmt::format("expected '{{' after actor name '{}', found {}", d.name.name, found()));
     return false;
   }
-  parse_block(
-      "actor body", [&] { return parse_actor_item(d); }, true);
+  parse_block("actor body", [&] { return parse_actor_item(d); }, true);
   module_->actors.push_back(std::move(d));
   return true;
 }
@@ -452,8 +451,8 @@ bool Parser::parse_actor_item(ast::ActorDecl& actor) {
   if (at_word("param")) return parse_actor_param(actor);
   if (at_word("cpu") || at_word("gpu")) return parse_impl(actor);
   if (at_word("uses")) return parse_uses(actor);
-  error_here(fmt::format("expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found {}",
-                         found()));
+  error_here(fmt::format(
+      "expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found {}", found()));
   return false;
 }
 
@@ -461,7 +460,8 @@ bool Parser::parse_actor_item(ast::ActorDecl& actor) {
 bool Parser::parse_uses(ast::ActorDecl& actor) {
   advance();
   do {
-    auto name = expect_ident(actor.uses.empty() ? "a library name after 'uses'" : "a library name after ','");
+    auto name = expect_ident(actor.uses.empty() ? "a library name after 'uses'"
+                                                : "a library name after ','");
     if (!name) return false;
     actor.uses.push_back(std::move(*name));
   } while (at(Tok::comma) && (advance(), true));
@@ -667,8 +667,8 @@ bool Parser::parse_link(ast::ArchDecl& arch) {
   advance();
   auto b = parse_peref(fmt::format("after '{}'", arrow));
   if (!b) return false;
-  auto kind = expect_ident(
-      fmt::format("a link kind (pcie, nvlink, net or gpudirect) after '{}.{}'", b->host.name, b->pe.name));
+  auto kind = expect_ident(fmt::format("a link kind (pcie, nvlink, net or gpudirect) after '{}.{}'",
+                                       b->host.name, b->pe.name));
   if (!kind) return false;
   SourceLoc open = tok_.loc;
   if (!expect(Tok::l_paren, fmt::format("after link kind '{}'", kind->name)) || !parse_bandwidth(d))
@@ -854,9 +854,9 @@ bool Parser::parse_alternatives(ast::NodeDecl& node) {
   advance();
   do {
     if (!node.alternatives.empty()) advance();
-    auto host = expect_ident(
-        node.alternatives.empty() ? std::string("a processing element (host.pe) after 'migrates'")
-                                  : std::string("a processing element (host.pe) after ','"));
+    auto host = expect_ident(node.alternatives.empty()
+                                 ? std::string("a processing element (host.pe) after 'migrates'")
+                                 : std::string("a processing element (host.pe) after ','"));
     if (!host || !expect(Tok::period, fmt::format("after host name '{}'", host->name)))
       return false;
     auto pe = expect_ident(fmt::format("a processing element name after '{}.'", host->name));
@@ -902,12 +902,14 @@ bool Parser::parse_edge(ast::AppDecl& app) {
       advance();
       // `= fill()`: a name other than the functions of expressions (min, max) called names the
       // consumer's member function that fills the initial tokens.
-      if (at(Tok::identifier) && !at_word("min") && !at_word("max") && peek_next().is(Tok::l_paren)) {
+      if (at(Tok::identifier) && !at_word("min") && !at_word("max") &&
+          peek_next().is(Tok::l_paren)) {
         d.initial_method = take_ident();
         advance();
-        if (!expect(Tok::r_paren, fmt::format("after '{}(': the member function that fills the initial "
-                                              "tokens takes no argument in the spec",
-                                              d.initial_method->name)))
+        if (!expect(Tok::r_paren,
+                    fmt::format("after '{}(': the member function that fills the initial "
+                                "tokens takes no argument in the spec",
+                                d.initial_method->name)))
           return false;
       } else {
         d.initial = parse_expr();

@@ -23,9 +23,9 @@ std::string concat(const Args&... args) {
 
 }  // namespace dfgc
 
-#define DFGC_INTERNAL_ASSERT(cond, ...)                                                     \
-  do {                                                                                      \
-    if (!(cond))                                                                            \
+#define DFGC_INTERNAL_ASSERT(cond, ...)                                                       \
+  do {                                                                                        \
+    if (!(cond))                                                                              \
       ::dfgc::internal_error(__FILE__, __LINE__, #cond, ::dfgc::detail::concat(__VA_ARGS__)); \
   } while (false)
 

@@ -11,7 +11,8 @@
 
 namespace dfgc {
 
-DiagnosticBuilder& DiagnosticBuilder::note(SourceLoc loc, std::string message, std::uint32_t length) {
+DiagnosticBuilder& DiagnosticBuilder::note(SourceLoc loc, std::string message,
+                                           std::uint32_t length) {
   Diagnostic n;
   n.severity = Severity::note;
   n.loc = loc;
@@ -33,11 +34,13 @@ DiagnosticBuilder DiagnosticEngine::add(Severity severity, SourceLoc loc, std::s
   return DiagnosticBuilder(*this, diags_.size() - 1);
 }
 
-DiagnosticBuilder DiagnosticEngine::error(SourceLoc loc, std::string message, std::uint32_t length) {
+DiagnosticBuilder DiagnosticEngine::error(SourceLoc loc, std::string message,
+                                          std::uint32_t length) {
   return add(Severity::error, loc, std::move(message), length);
 }
 
-DiagnosticBuilder DiagnosticEngine::warning(SourceLoc loc, std::string message, std::uint32_t length) {
+DiagnosticBuilder DiagnosticEngine::warning(SourceLoc loc, std::string message,
+                                            std::uint32_t length) {
   if (werror_) return add(Severity::error, loc, std::move(message) + " [-Werror]", length);
   return add(Severity::warning, loc, std::move(message), length);
 }

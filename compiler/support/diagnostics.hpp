@@ -21,8 +21,8 @@ enum class Severity { note, warning, error };
 
 struct Diagnostic {
   Severity severity = Severity::error;
-  SourceLoc loc;              ///< invalid: printed as `dfgc: error: ...` (no place to point at)
-  std::uint32_t length = 1;   ///< bytes underlined from loc (caret, then '~')
+  SourceLoc loc;             ///< invalid: printed as `dfgc: error: ...` (no place to point at)
+  std::uint32_t length = 1;  ///< bytes underlined from loc (caret, then '~')
   std::string message;
   std::vector<Diagnostic> notes;
 };
@@ -37,7 +37,8 @@ class DiagnosticBuilder {
 
  private:
   friend class DiagnosticEngine;
-  DiagnosticBuilder(DiagnosticEngine& engine, std::size_t index) : engine_(&engine), index_(index) {}
+  DiagnosticBuilder(DiagnosticEngine& engine, std::size_t index)
+      : engine_(&engine), index_(index) {}
   DiagnosticEngine* engine_;
   std::size_t index_;
 };
@@ -70,7 +71,8 @@ class DiagnosticEngine {
 
  private:
   friend class DiagnosticBuilder;
-  DiagnosticBuilder add(Severity severity, SourceLoc loc, std::string message, std::uint32_t length);
+  DiagnosticBuilder add(Severity severity, SourceLoc loc, std::string message,
+                        std::uint32_t length);
   void render_one(std::string& out, const Diagnostic& d) const;
 
   const SourceManager* sources_;

@@ -61,7 +61,7 @@ std::optional<std::uint32_t> SourceManager::load_file(const std::string& path, s
   // checked (a device such as /dev/zero never ends) before anything is read.
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (file.fd < 0) return fail(std::strerror(errno));
-  struct stat st {};
+  struct stat st{};
   if (::fstat(file.fd, &st) != 0) return fail(std::strerror(errno));
   if (auto reason = refusal(st)) return fail(*reason);
   // Read to the end, stopping past the limit: the file may have grown since fstat.
@@ -110,7 +110,7 @@ std::vector<std::uint32_t> SourceManager::compute_line_starts(std::string_view t
 /// The offset where `line` (1-based, existing) ends, before its line end.
 std::size_t SourceManager::line_end(const File& f, std::uint32_t line) const {
   if (line == f.line_starts.size()) return f.text.size();  // the last line has no line end
-  std::size_t end = f.line_starts[line] - 1;                // its LF or lone CR
+  std::size_t end = f.line_starts[line] - 1;               // its LF or lone CR
   if (f.text[end] == '\n' && end > f.line_starts[line - 1] && f.text[end - 1] == '\r') --end;
   return end;
 }

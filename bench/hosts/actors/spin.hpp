@@ -16,7 +16,8 @@
 
 inline std::chrono::nanoseconds spin_fire_time() {
   const char* us = std::getenv("DFG_BENCH_FIRE_US");
-  return std::chrono::nanoseconds(us == nullptr ? 0 : static_cast<std::int64_t>(std::strtod(us, nullptr) * 1000.0));
+  return std::chrono::nanoseconds(
+      us == nullptr ? 0 : static_cast<std::int64_t>(std::strtod(us, nullptr) * 1000.0));
 }
 
 inline void spin_for(std::chrono::nanoseconds t) {
@@ -26,7 +27,9 @@ inline void spin_for(std::chrono::nanoseconds t) {
   }
 }
 
-inline std::uint8_t spin_stamp(std::int64_t iteration) { return static_cast<std::uint8_t>(iteration * 7 + 1); }
+inline std::uint8_t spin_stamp(std::int64_t iteration) {
+  return static_cast<std::uint8_t>(iteration * 7 + 1);
+}
 
 struct SpinSource {
   void init() { time_ = spin_fire_time(); }
@@ -51,7 +54,8 @@ struct SpinSink {
   void fire(const std::uint8_t* m, dfg::Context& ctx) {
     spin_for(time_);
     if (m[0] != spin_stamp(ctx.iteration()))
-      throw std::runtime_error("spin sink: iteration " + std::to_string(ctx.iteration()) + " got a wrong token");
+      throw std::runtime_error("spin sink: iteration " + std::to_string(ctx.iteration()) +
+                               " got a wrong token");
   }
   std::chrono::nanoseconds time_{};
 };

@@ -25,7 +25,7 @@ struct Probe {
   static void check(const float* m, std::size_t i, float expected, const dfg::Context& ctx) {
     if (m[i] != expected)
       throw std::runtime_error("probe: iteration " + std::to_string(ctx.iteration()) +
-                               ", element " + std::to_string(i) + ": got " +
-                               std::to_string(m[i]) + ", expected " + std::to_string(expected));
+                               ", element " + std::to_string(i) + ": got " + std::to_string(m[i]) +
+                               ", expected " + std::to_string(expected));
   }
 };

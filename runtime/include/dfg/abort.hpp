@@ -105,8 +105,12 @@ class Abort {
   }
 
   /// The first error's parts; empty / -1 while stopped() is false.
-  std::string_view who() const noexcept { return stopped() ? std::string_view(who_) : std::string_view(); }
-  std::string_view what() const noexcept { return stopped() ? std::string_view(what_) : std::string_view(); }
+  std::string_view who() const noexcept {
+    return stopped() ? std::string_view(who_) : std::string_view();
+  }
+  std::string_view what() const noexcept {
+    return stopped() ? std::string_view(what_) : std::string_view();
+  }
   std::int64_t iteration() const noexcept { return stopped() ? iteration_ : -1; }
 
   /// "error: <who>, iteration <k>: <what>" (parts left out when absent); empty while running.
@@ -144,8 +148,10 @@ class Abort {
 
   void unsubscribe(AbortListener& l) noexcept {
     std::lock_guard<std::mutex> lock(listeners_mutex_);
-    if (l.prev_ != nullptr) l.prev_->next_ = l.next_;
-    else if (head_ == &l) head_ = l.next_;
+    if (l.prev_ != nullptr)
+      l.prev_->next_ = l.next_;
+    else if (head_ == &l)
+      head_ = l.next_;
     if (l.next_ != nullptr) l.next_->prev_ = l.prev_;
     l.prev_ = l.next_ = nullptr;
   }

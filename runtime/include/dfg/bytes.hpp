@@ -22,9 +22,11 @@ inline std::string format_bytes(std::uint64_t bytes) {
   }
   char text[32];
   if (bytes % scale == 0) {
-    std::snprintf(text, sizeof text, "%llu %s", static_cast<unsigned long long>(bytes / scale), kUnits[unit]);
+    std::snprintf(text, sizeof text, "%llu %s", static_cast<unsigned long long>(bytes / scale),
+                  kUnits[unit]);
   } else {
-    std::snprintf(text, sizeof text, "%.1f %s", static_cast<double>(bytes) / static_cast<double>(scale), kUnits[unit]);
+    std::snprintf(text, sizeof text, "%.1f %s",
+                  static_cast<double>(bytes) / static_cast<double>(scale), kUnits[unit]);
   }
   return text;
 }

@@ -49,7 +49,8 @@ class Context {
   /// width and height of an image whose tokens hold W * H pixels. Throws std::invalid_argument
   /// for a name the program has no runtime param of.
   std::int64_t runtime_param(std::string_view name) const {
-    for (std::size_t i = 0; params_ != nullptr && i < params_->names.size() && i < params_->values.size(); ++i)
+    for (std::size_t i = 0;
+         params_ != nullptr && i < params_->names.size() && i < params_->values.size(); ++i)
       if (params_->names[i] == name) return params_->values[i];
     throw std::invalid_argument("no runtime param '" + std::string(name) + "' in this program");
   }
@@ -69,8 +70,8 @@ class Context {
   void set_firing(std::uint32_t k) noexcept { firing_ = k; }
   /// The run's runtime params (its run state's table, which outlives the context), the node's
   /// firings per iteration and the elements per port one call sees.
-  void set_node(const RuntimeParamValues* params, std::uint32_t firings, const std::size_t* elements,
-                std::size_t count) noexcept {
+  void set_node(const RuntimeParamValues* params, std::uint32_t firings,
+                const std::size_t* elements, std::size_t count) noexcept {
     params_ = params;
     firings_ = firings;
     port_elements_ = elements;

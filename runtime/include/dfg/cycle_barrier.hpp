@@ -2,8 +2,8 @@
 /// dfg::CycleBarrier: the papers' BSP baseline (`--sync=barrier`), a reusable barrier for the N
 /// processing-element threads of one rank.
 ///
-///     with overlap:     launch transfers, fire nodes, wait for own streams;  barrier.arrive_and_wait();
-///     without overlap:  CPU-CPU transfers;  barrier.arrive_and_wait();
+///     with overlap:     launch transfers, fire nodes, wait for own streams;
+///     barrier.arrive_and_wait(); without overlap:  CPU-CPU transfers;  barrier.arrive_and_wait();
 ///                       CPU-GPU transfers;  barrier.arrive_and_wait();
 ///                       fire nodes;         barrier.arrive_and_wait();
 ///

@@ -59,9 +59,11 @@ class Fifo {
   /// A ring of at least `min_capacity` tokens (rounded up to a power of two).
   explicit Fifo(std::size_t min_capacity) {
     if (min_capacity == 0) throw std::invalid_argument("dfg::Fifo: capacity must be >= 1");
-    if (min_capacity > (std::size_t{1} << 40)) throw std::invalid_argument("dfg::Fifo: capacity too large");
+    if (min_capacity > (std::size_t{1} << 40))
+      throw std::invalid_argument("dfg::Fifo: capacity too large");
     capacity_ = std::bit_ceil(min_capacity);
-    slots_.reset(static_cast<T*>(::operator new[](capacity_ * sizeof(T), std::align_val_t{kAlign})));
+    slots_.reset(
+        static_cast<T*>(::operator new[](capacity_ * sizeof(T), std::align_val_t{kAlign})));
   }
 
   Fifo(const Fifo&) = delete;

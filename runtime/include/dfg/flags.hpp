@@ -23,8 +23,10 @@
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from iteration K (repeatable)
 ///     --migrate-control FILE   read moves (NODE:PE or NODE:PE@K, a line each) from FILE while
 ///                              the program runs
-///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see dfg/mpi/placement.hpp)
-///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is CUDA-aware
+///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see
+///     dfg/mpi/placement.hpp)
+///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is
+///     CUDA-aware
 ///     --pin-cpus            pin the worker thread of the host's k-th PE (cpus first) to core k
 ///                           (modulo the cores the process may use; dfg/pin.hpp)
 ///     --help                print the usage and exit
@@ -89,22 +91,24 @@ struct Options {
   SyncMode sync = SyncMode::neighbours;
   std::string trace_file;  ///< empty: no trace
   bool stats = false;
-  bool stats_per_item = true;  ///< false: --stats=period (no timing of each firing and transfer)
-  std::string profile_file;    ///< --profile; empty: no profile
+  bool stats_per_item = true;   ///< false: --stats=period (no timing of each firing and transfer)
+  std::string profile_file;     ///< --profile; empty: no profile
   std::string stats_json_file;  ///< --stats-json; empty: no JSON stats
   bool help = false;
   std::vector<MigrationRequest> migrations;
   std::string migrate_control;  ///< --migrate-control FILE; empty: none
-  std::string hostmap;        ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
-  bool cuda_aware_mpi = true; ///< false: --no-cuda-aware-mpi
-  bool pin_cpus = false;      ///< --pin-cpus: each PE's worker thread on a core of its own
+  std::string hostmap;          ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
+  bool cuda_aware_mpi = true;   ///< false: --no-cuda-aware-mpi
+  bool pin_cpus = false;        ///< --pin-cpus: each PE's worker thread on a core of its own
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
   /// The runtime params' names, in the same order.
   std::vector<std::string> param_names;
 
   /// Whether the run keeps dfg::Stats (--stats, --stats-json or --profile).
-  bool measures() const noexcept { return stats || !stats_json_file.empty() || !profile_file.empty(); }
+  bool measures() const noexcept {
+    return stats || !stats_json_file.empty() || !profile_file.empty();
+  }
   /// Whether every firing and transfer is timed (--stats or --stats-json without --stats=period,
   /// or --profile).
   bool measures_items() const noexcept {
@@ -161,7 +165,8 @@ inline std::string known_params(std::span<const RuntimeParam> table) {
 inline std::string bounds_text(const RuntimeParam& p) {
   constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
   constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
-  if (p.min != lo && p.max != hi) return "in [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]";
+  if (p.min != lo && p.max != hi)
+    return "in [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]";
   if (p.min != lo) return ">= " + std::to_string(p.min);
   if (p.max != hi) return "<= " + std::to_string(p.max);
   return {};
@@ -179,8 +184,8 @@ inline std::string set_param(std::span<const RuntimeParam> table, std::vector<st
     const auto v = parse_int(value, why);
     if (!v) return "error: " + std::string(where) + ": " + std::string(name) + ": " + why;
     if (*v < table[i].min || *v > table[i].max) {
-      return "error: " + std::string(where) + ": " + std::string(name) + " must be " + bounds_text(table[i]) +
-             (where_has_value ? "" : ", got " + std::to_string(*v));
+      return "error: " + std::string(where) + ": " + std::string(name) + " must be " +
+             bounds_text(table[i]) + (where_has_value ? "" : ", got " + std::to_string(*v));
     }
     values[i] = *v;
     return {};
@@ -196,12 +201,14 @@ inline std::string read_params_file(const std::string& path, std::string& text) 
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) return "error: --params: cannot read " + detail::quoted(path);
-  if (fs::is_directory(status)) return "error: --params: " + detail::quoted(path) + " is a directory, not a file";
-  if (!fs::is_regular_file(status)) return "error: --params: " + detail::quoted(path) + " is not a regular file";
+  if (fs::is_directory(status))
+    return "error: --params: " + detail::quoted(path) + " is a directory, not a file";
+  if (!fs::is_regular_file(status))
+    return "error: --params: " + detail::quoted(path) + " is not a regular file";
   const std::uintmax_t size = fs::file_size(path, ec);
   if (!ec && size > kMaxParamsFileBytes) {
-    return "error: --params: " + detail::quoted(path) + " is too large (" + std::to_string(size) + " bytes; at most " +
-           std::to_string(kMaxParamsFileBytes) + ")";
+    return "error: --params: " + detail::quoted(path) + " is too large (" + std::to_string(size) +
+           " bytes; at most " + std::to_string(kMaxParamsFileBytes) + ")";
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream out;
@@ -225,17 +232,21 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
     const auto nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos)
+      line = line.substr(0, hash);
     line = detail::trim(line);
     if (line.empty()) continue;
     const std::string where = "--params " + std::string(file) + ":" + std::to_string(line_no);
     const auto eq = line.find('=');
-    const std::string_view name = eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(0, eq));
-    const std::string_view value = eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(eq + 1));
+    const std::string_view name =
+        eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(0, eq));
+    const std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : detail::trim(line.substr(eq + 1));
     if (name.empty() || value.empty()) {
       return "error: " + where + ": expected NAME = VALUE, got " + detail::quoted(line);
     }
-    if (std::string e = detail::set_param(table, values, where, false, name, value); !e.empty()) return e;
+    if (std::string e = detail::set_param(table, values, where, false, name, value); !e.empty())
+      return e;
     for (std::size_t i = 0; i < table.size(); ++i) {
       if (table[i].name != name) continue;
       if (seen[i]) return "error: " + where + ": " + std::string(name) + " is set twice";
@@ -246,7 +257,8 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
 }
 
 /// Parses argv[1..argc). `table` lists the program's runtime params with their defaults.
-inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<const RuntimeParam> table) {
+inline FlagsResult parse_flags(int argc, const char* const* argv,
+                               std::span<const RuntimeParam> table) {
   FlagsResult result;
   Options& o = result.options;
   for (const RuntimeParam& p : table) {
@@ -313,23 +325,27 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       const auto n = detail::parse_int(v, why);
       if (!n) return fail("error: --iterations: " + why);
       if (*n < 1 || *n > kMaxIterations) {
-        return fail("error: --iterations: must be in [1, " + std::to_string(kMaxIterations) + "], got " +
-                    std::to_string(*n));
+        return fail("error: --iterations: must be in [1, " + std::to_string(kMaxIterations) +
+                    "], got " + std::to_string(*n));
       }
       o.iterations = *n;
     } else if (flag == "--sync") {
       std::string_view v;
       if (!value(v)) return fail("error: --sync: missing value ('barrier' or 'neighbours')");
-      if (v == "barrier") o.sync = SyncMode::barrier;
-      else if (v == "neighbours") o.sync = SyncMode::neighbours;
-      else return fail("error: --sync: expected 'barrier' or 'neighbours', got " + detail::quoted(v));
+      if (v == "barrier")
+        o.sync = SyncMode::barrier;
+      else if (v == "neighbours")
+        o.sync = SyncMode::neighbours;
+      else
+        return fail("error: --sync: expected 'barrier' or 'neighbours', got " + detail::quoted(v));
     } else if (flag == "--profile") {
       std::string_view v;
       if (!value(v) || v.empty()) return fail("error: --profile: missing value (an output file)");
       o.profile_file = v;
     } else if (flag == "--stats-json") {
       std::string_view v;
-      if (!value(v) || v.empty()) return fail("error: --stats-json: missing value (an output file)");
+      if (!value(v) || v.empty())
+        return fail("error: --stats-json: missing value (an output file)");
       o.stats_json_file = v;
     } else if (flag == "--trace") {
       std::string_view v;
@@ -342,8 +358,8 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       if (eq == std::string_view::npos || eq == 0 || eq + 1 == v.size()) {
         return fail("error: --set: expected NAME=VALUE, got " + detail::quoted(v));
       }
-      if (std::string e = detail::set_param(table, o.params, "--set " + std::string(v), true, v.substr(0, eq),
-                                            v.substr(eq + 1));
+      if (std::string e = detail::set_param(table, o.params, "--set " + std::string(v), true,
+                                            v.substr(0, eq), v.substr(eq + 1));
           !e.empty()) {
         return fail(std::move(e));
       }
@@ -352,7 +368,8 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
       if (!value(v) || v.empty()) return fail("error: --params: missing value (a file)");
       const std::string path(v);
       std::string text;
-      if (std::string e = detail::read_params_file(path, text); !e.empty()) return fail(std::move(e));
+      if (std::string e = detail::read_params_file(path, text); !e.empty())
+        return fail(std::move(e));
       if (std::string e = apply_params_text(text, path, table, o.params); !e.empty()) {
         return fail(std::move(e));
       }
@@ -368,12 +385,15 @@ inline FlagsResult parse_flags(int argc, const char* const* argv, std::span<cons
         cycle = detail::parse_int(v.substr(at + 1), why);
       }
       if (!cycle || *cycle < 0) {
-        return fail("error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got " + detail::quoted(v));
+        return fail("error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got " +
+                    detail::quoted(v));
       }
-      o.migrations.push_back({std::string(v.substr(0, colon)), std::string(v.substr(colon + 1, at - colon - 1)), *cycle});
+      o.migrations.push_back({std::string(v.substr(0, colon)),
+                              std::string(v.substr(colon + 1, at - colon - 1)), *cycle});
     } else if (flag == "--migrate-control") {
       std::string_view v;
-      if (!value(v) || v.empty()) return fail("error: --migrate-control: missing value (a file or FIFO)");
+      if (!value(v) || v.empty())
+        return fail("error: --migrate-control: missing value (a file or FIFO)");
       o.migrate_control = std::string(v);
     } else {
       return fail("error: unknown flag " + detail::quoted(flag) + " (see --help)");
@@ -389,39 +409,41 @@ inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimePar
 /// The --help text, one flag a line, then the runtime params with their defaults.
 inline std::string usage(std::string_view program, std::span<const RuntimeParam> table) {
   std::string s = "usage: " + std::string(program) + " [flags]\n\n";
-  s +=
-      "  --iterations N          iterations to run (default 100, at most 2^62)\n"
-      "  --no-overlap            no computation/communication overlap\n"
-      "  --sync=barrier|neighbours  with overlap: a barrier per cycle, or wait for neighbours\n"
-      "                          only (default neighbours)\n"
-      "  --trace FILE            write Chrome/Perfetto trace events to FILE (opened at start-up)\n"
-      "  --stats                 print times per node and transfer, period, throughput\n"
-      "  --stats=period          print the period and throughput only (no per-item timing)\n"
-      "  --stats-json FILE       write the stats as JSON to FILE (per-item times unless\n"
-      "                          --stats=period; opened at start-up)\n"
-      "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
-      "                          (on several hosts, --trace, --stats-json and --profile write\n"
-      "                          FILE.<host>.ext; FILE must be a regular file or a new one)\n"
-      "  --set NAME=VALUE        set a runtime param\n"
-      "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments;\n"
-      "                          a regular file of at most 1 MiB)\n"
-      "  --migrate NODE:PE@K     move NODE to its alternative on PE from iteration K\n"
-      "                          (repeatable, one move per node)\n"
-      "  --migrate-control FILE  while running, read moves from FILE (or a FIFO), a line\n"
-      "                          each: NODE:PE (as soon as possible) or NODE:PE@K\n"
-      "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
-      "                          on one host accepts only its host on rank 0)\n"
-      "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
-      "  --pin-cpus              pin the host's k-th PE's thread (cpus first) to core k\n"
-      "  --help                  print this help\n";
+  s += "  --iterations N          iterations to run (default 100, at most 2^62)\n"
+       "  --no-overlap            no computation/communication overlap\n"
+       "  --sync=barrier|neighbours  with overlap: a barrier per cycle, or wait for neighbours\n"
+       "                          only (default neighbours)\n"
+       "  --trace FILE            write Chrome/Perfetto trace events to FILE (opened at start-up)\n"
+       "  --stats                 print times per node and transfer, period, throughput\n"
+       "  --stats=period          print the period and throughput only (no per-item timing)\n"
+       "  --stats-json FILE       write the stats as JSON to FILE (per-item times unless\n"
+       "                          --stats=period; opened at start-up)\n"
+       "  --profile FILE          write the measured costs to FILE (a costs file of dfgc map)\n"
+       "                          (on several hosts, --trace, --stats-json and --profile write\n"
+       "                          FILE.<host>.ext; FILE must be a regular file or a new one)\n"
+       "  --set NAME=VALUE        set a runtime param\n"
+       "  --params FILE           read runtime params from FILE (NAME = VALUE lines, # comments;\n"
+       "                          a regular file of at most 1 MiB)\n"
+       "  --migrate NODE:PE@K     move NODE to its alternative on PE from iteration K\n"
+       "                          (repeatable, one move per node)\n"
+       "  --migrate-control FILE  while running, read moves from FILE (or a FIFO), a line\n"
+       "                          each: NODE:PE (as soon as possible) or NODE:PE@K\n"
+       "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
+       "                          on one host accepts only its host on rank 0)\n"
+       "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
+       "  --pin-cpus              pin the host's k-th PE's thread (cpus first) to core k\n"
+       "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";
     for (const RuntimeParam& p : table) {
       std::string line = "  " + std::string(p.name) + " = " + std::to_string(p.default_value);
-      if (const std::string bounds = detail::bounds_text(p); !bounds.empty()) line += " (" + bounds + ")";
+      if (const std::string bounds = detail::bounds_text(p); !bounds.empty())
+        line += " (" + bounds + ")";
       if (!p.help.empty()) {
-        if (line.size() < 26) line.append(26 - line.size(), ' ');
-        else line += ' ';
+        if (line.size() < 26)
+          line.append(26 - line.size(), ' ');
+        else
+          line += ' ';
         line += p.help;
       }
       s += line + '\n';

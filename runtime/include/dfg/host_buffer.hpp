@@ -32,10 +32,13 @@ namespace detail {
 
 inline constexpr std::size_t kSlotAlignment = 64;
 
-inline constexpr std::size_t round_up(std::size_t n, std::size_t a) noexcept { return (n + a - 1) / a * a; }
+inline constexpr std::size_t round_up(std::size_t n, std::size_t a) noexcept {
+  return (n + a - 1) / a * a;
+}
 
 /// "cannot allocate 16 MiB for buffer i1.b@A.cpu" (+ ": reason" when given).
-inline std::string alloc_message(std::string_view name, std::size_t bytes, std::string_view reason = {}) {
+inline std::string alloc_message(std::string_view name, std::size_t bytes,
+                                 std::string_view reason = {}) {
   std::string m = "cannot allocate " + format_bytes(bytes) + " for buffer " + std::string(name);
   if (!reason.empty()) m += ": " + std::string(reason);
   return m;
@@ -57,7 +60,9 @@ class HostBuffer {
 
   /// Allocates `slots` zeroed slots of `slot_bytes` bytes each. Throws AllocError.
   HostBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
-      : name_(name), slot_bytes_(slot_bytes), slots_(slots),
+      : name_(name),
+        slot_bytes_(slot_bytes),
+        slots_(slots),
         stride_(detail::round_up(slot_bytes, detail::kSlotAlignment)) {
     const std::size_t total = detail::slotted_size(slot_bytes, slots);
     if (total == 0 && slot_bytes != 0 && slots != 0) {

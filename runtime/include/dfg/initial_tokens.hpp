@@ -17,7 +17,8 @@ namespace dfg {
 /// Sets every element of every slot of `buffer` (slots of `elements` T each) to `value`.
 template <class T, class Buffer>
 void fill_initial_tokens(const Buffer& buffer, std::size_t elements, T value) noexcept {
-  for (std::size_t i = 0; i < buffer.slots(); ++i) std::fill_n(buffer.template slot_as<T>(i), elements, value);
+  for (std::size_t i = 0; i < buffer.slots(); ++i)
+    std::fill_n(buffer.template slot_as<T>(i), elements, value);
 }
 
 /// Fills initial token j of `buffer` (slot j, `elements` T) by `fill(j, token, elements)`: the

@@ -68,7 +68,8 @@ class Island {
   /// Adds `actor` (which must outlive the island) to the round, after those added before.
   template <DynamicActor A>
   void add(A& actor, std::string_view name) {
-    actors_.push_back({&actor, [](void* a) { return static_cast<A*>(a)->step(); }, std::string(name)});
+    actors_.push_back(
+        {&actor, [](void* a) { return static_cast<A*>(a)->step(); }, std::string(name)});
   }
 
   /// Fires the actors round after round until none fires; returns the firings of this run.
@@ -82,8 +83,8 @@ class Island {
           fired = true;
           if (++firings > max_firings_) {
             throw IslandError("island " + name_ + ": actor " + m.name + " still fires after " +
-                              std::to_string(max_firings_) + " firings in iteration " + std::to_string(iteration) +
-                              "; the island does not quiesce");
+                              std::to_string(max_firings_) + " firings in iteration " +
+                              std::to_string(iteration) + "; the island does not quiesce");
           }
         }
       }
@@ -132,8 +133,9 @@ class Unpack {
   /// Throws IslandError unless every element went in.
   void finish(std::string_view island, std::int64_t iteration) const {
     if (done_ == size_) return;
-    throw IslandError("island " + std::string(island) + ": input '" + port_ + "' took " + std::to_string(done_) +
-                      " of " + std::to_string(size_) + " elements in iteration " + std::to_string(iteration) +
+    throw IslandError("island " + std::string(island) + ": input '" + port_ + "' took " +
+                      std::to_string(done_) + " of " + std::to_string(size_) +
+                      " elements in iteration " + std::to_string(iteration) +
                       "; the island is stuck");
   }
 
@@ -150,7 +152,8 @@ class Unpack {
 template <class T>
 class Pack {
  public:
-  Pack(Fifo<T>& in, std::size_t elements, const char* port) noexcept : in_(in), size_(elements), port_(port) {}
+  Pack(Fifo<T>& in, std::size_t elements, const char* port) noexcept
+      : in_(in), size_(elements), port_(port) {}
 
   /// This iteration's token, `elements` elements at `data`.
   void begin(T* data) noexcept {
@@ -168,8 +171,9 @@ class Pack {
     const std::size_t done = done_;
     data_ = nullptr;
     if (done == size_) return;
-    throw IslandError("island " + std::string(island) + ": output '" + port_ + "' produced " + std::to_string(done) +
-                      " of " + std::to_string(size_) + " elements in iteration " + std::to_string(iteration) +
+    throw IslandError("island " + std::string(island) + ": output '" + port_ + "' produced " +
+                      std::to_string(done) + " of " + std::to_string(size_) +
+                      " elements in iteration " + std::to_string(iteration) +
                       ": no token for this iteration");
   }
 

@@ -33,7 +33,8 @@ namespace dfg {
 template <class Run>
 class Items {
  public:
-  Items(Run& run, Where& where, int pe) : run_(run), where_(where), pe_(pe), win_(run.windows.cursor(pe)) {}
+  Items(Run& run, Where& where, int pe)
+      : run_(run), where_(where), pe_(pe), win_(run.windows.cursor(pe)) {}
   /// The loop is over (or left by an exception): no window change waits for this PE any more.
   ~Items() { win_.finish(); }
   Items(const Items&) = delete;

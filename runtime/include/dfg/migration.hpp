@@ -43,9 +43,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <span>
 #include <stdexcept>
@@ -63,10 +63,10 @@ namespace dfg {
 
 /// One migration alternative as this host's tables give it.
 struct Alternative {
-  const char* node;  ///< "i"
-  const char* from;  ///< its base PE: "A.c0"
-  const char* to;    ///< "A.c1"
-  bool reversible;   ///< a move back needs no shift
+  const char* node;                    ///< "i"
+  const char* from;                    ///< its base PE: "A.c0"
+  const char* to;                      ///< "A.c1"
+  bool reversible;                     ///< a move back needs no shift
   std::span<const std::size_t> stop;   ///< old-only entries of this host
   std::span<const std::size_t> start;  ///< new-only entries of this host
   /// The node's state handoff on this host (RunState::handoffs) when its state moves with it
@@ -137,8 +137,8 @@ inline std::string request_text(const MigrationRequest& r) {
 }  // namespace detail
 
 /// The alternative `request` names among `alts` (index), or the one-line reason it names none.
-inline std::string find_alternative(std::span<const Alternative> alts, std::string_view node, std::string_view pe,
-                                    std::size_t& index) {
+inline std::string find_alternative(std::span<const Alternative> alts, std::string_view node,
+                                    std::string_view pe, std::size_t& index) {
   std::string nodes, pes;
   bool known = false;
   for (std::size_t a = 0; a < alts.size(); ++a) {
@@ -151,20 +151,24 @@ inline std::string find_alternative(std::span<const Alternative> alts, std::stri
       index = a;
       return {};
     }
-    if (pe == alts[a].from) return "node '" + std::string(node) + "' already runs on " + std::string(pe);
+    if (pe == alts[a].from)
+      return "node '" + std::string(node) + "' already runs on " + std::string(pe);
   }
   if (!known) {
     if (!nodes.empty()) nodes.pop_back();
     return "no node '" + std::string(node) + "' has migration alternatives" +
-           (alts.empty() ? std::string(" (this program has none)") : " (those that do:" + nodes + ")");
+           (alts.empty() ? std::string(" (this program has none)")
+                         : " (those that do:" + nodes + ")");
   }
-  return std::string(pe) + " is not an alternative of node '" + std::string(node) + "' (its alternatives: " + pes + ")";
+  return std::string(pe) + " is not an alternative of node '" + std::string(node) +
+         "' (its alternatives: " + pes + ")";
 }
 
 /// --migrate at launch: "" or the one-line error naming the flag. `alts` are the alternatives of
 /// the strategy that runs.
 inline std::string check_requests(const Options& options, std::span<const Alternative> alts) {
-  if (alts.empty() && !options.migrations.empty()) return "error: --migrate: this program has no alternative mappings";
+  if (alts.empty() && !options.migrations.empty())
+    return "error: --migrate: this program has no alternative mappings";
   std::vector<std::size_t> chosen;
   for (const MigrationRequest& r : options.migrations) {
     const std::string flag = "error: --migrate " + detail::request_text(r) + ": ";
@@ -176,7 +180,8 @@ inline std::string check_requests(const Options& options, std::span<const Altern
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       const MigrationRequest& other = options.migrations[i];
       if (other.node == r.node)
-        return flag + "node '" + r.node + "' is already moved by --migrate " + detail::request_text(other) +
+        return flag + "node '" + r.node + "' is already moved by --migrate " +
+               detail::request_text(other) +
                " (at launch, one move per node; use --migrate-control to move it again)";
       if (detail::shares_entry(alts[chosen[i]], alts[a]))
         return flag + "conflicts with --migrate " + detail::request_text(other) +
@@ -191,7 +196,8 @@ template <class Entry>
 class Migrator {
  public:
   /// `entries` and `alts` are the strategy that runs; `windows` is built from initial_windows().
-  Migrator(std::span<const Entry> entries, std::span<const Alternative> alts, std::int64_t iterations)
+  Migrator(std::span<const Entry> entries, std::span<const Alternative> alts,
+           std::int64_t iterations)
       : entries_(entries), alts_(alts), iterations_(iterations), placed_(alts.size(), false) {}
 
   Migrator(const Migrator&) = delete;
@@ -200,8 +206,10 @@ class Migrator {
 
   /// The cycles a run of `iterations` needs when only the launch-time moves of `requests` can
   /// happen: the last cycle of a base entry, or of a new-only entry of a chosen alternative, + 1.
-  static std::int64_t cycles_needed(std::span<const Entry> entries, std::span<const Alternative> alts,
-                                    const std::vector<MigrationRequest>& requests, std::int64_t iterations) {
+  static std::int64_t cycles_needed(std::span<const Entry> entries,
+                                    std::span<const Alternative> alts,
+                                    const std::vector<MigrationRequest>& requests,
+                                    std::int64_t iterations) {
     std::vector<bool> runs(entries.size(), true);
     for (const Alternative& a : alts)
       for (std::size_t i : a.start) runs[i] = false;
@@ -220,9 +228,11 @@ class Migrator {
   /// empty for the alternatives', then the launch-time moves of `requests` (checked).
   std::vector<Window> initial_windows(const std::vector<MigrationRequest>& requests) {
     current_.clear();
-    for (const Entry& e : entries_) current_.push_back({e.first_cycle, e.first_cycle + iterations_});
+    for (const Entry& e : entries_)
+      current_.push_back({e.first_cycle, e.first_cycle + iterations_});
     for (const Alternative& a : alts_)
-      for (std::size_t i : a.start) current_[i] = {entries_[i].first_cycle, entries_[i].first_cycle};
+      for (std::size_t i : a.start)
+        current_[i] = {entries_[i].first_cycle, entries_[i].first_cycle};
     launched_.clear();
     for (const MigrationRequest& r : requests) {
       std::size_t a = 0;
@@ -235,14 +245,16 @@ class Migrator {
   }
 
   /// Starts the thread that reads `file` (--migrate-control); `windows` is the run's table.
-  void start(const std::string& file, WindowTable& windows) { start(file, windows, {}, 0, nullptr); }
+  void start(const std::string& file, WindowTable& windows) {
+    start(file, windows, {}, 0, nullptr);
+  }
 
   /// The same on host `host` of a program on several hosts: `handoffs` are the host's state
   /// handoffs (the launch-time moves between hosts are routed now), `link` the ranks' agreement
   /// on live moves (null without --migrate-control). The coordinator reads `file`; the other
   /// ranks serve the link.
-  void start(const std::string& file, WindowTable& windows, std::span<StateHandoff> handoffs, int host,
-             MoveLink* link) {
+  void start(const std::string& file, WindowTable& windows, std::span<StateHandoff> handoffs,
+             int host, MoveLink* link) {
     windows_ = &windows;
     handoffs_ = handoffs;
     host_ = host;
@@ -270,13 +282,15 @@ class Migrator {
     if (colon == std::string_view::npos || colon == 0 || colon + 1 >= std::min(at, line.size()))
       return "expected NODE:PE or NODE:PE@ITERATION, got '" + std::string(line) + "'";
     const std::string_view node = line.substr(0, colon);
-    const std::string_view pe = line.substr(colon + 1, at == std::string_view::npos ? line.npos : at - colon - 1);
+    const std::string_view pe =
+        line.substr(colon + 1, at == std::string_view::npos ? line.npos : at - colon - 1);
     std::int64_t wanted = 0;
     if (at != std::string_view::npos) {
       const std::string digits(line.substr(at + 1));
       char* end = nullptr;
       const long long v = std::strtoll(digits.c_str(), &end, 10);
-      if (digits.empty() || *end != '\0' || v < 0) return "expected NODE:PE@ITERATION, got '" + std::string(line) + "'";
+      if (digits.empty() || *end != '\0' || v < 0)
+        return "expected NODE:PE@ITERATION, got '" + std::string(line) + "'";
       wanted = v;
     }
     // A forward move of a node at home, or the move back of one that is on an alternative.
@@ -285,13 +299,14 @@ class Migrator {
     for (std::size_t x = 0; x < alts_.size(); ++x)
       if (placed_[x] && node == alts_[x].node) a = x;
     if (a < alts_.size()) {
-      if (pe == alts_[a].to) return "node '" + std::string(node) + "' already runs on " + std::string(pe);
+      if (pe == alts_[a].to)
+        return "node '" + std::string(node) + "' already runs on " + std::string(pe);
       if (pe != alts_[a].from)
-        return "node '" + std::string(node) + "' runs on " + alts_[a].to + "; move it back to " + alts_[a].from +
-               " first";
+        return "node '" + std::string(node) + "' runs on " + alts_[a].to + "; move it back to " +
+               alts_[a].from + " first";
       if (!alts_[a].reversible)
-        return "node '" + std::string(node) + "' cannot move back from " + alts_[a].to + " to " + alts_[a].from +
-               " without shifting the pipeline (the alternative is not reversible)";
+        return "node '" + std::string(node) + "' cannot move back from " + alts_[a].to + " to " +
+               alts_[a].from + " without shifting the pipeline (the alternative is not reversible)";
       forward = false;
     } else {
       if (std::string why = find_alternative(alts_, node, pe, a); !why.empty()) return why;
@@ -302,7 +317,8 @@ class Migrator {
     }
     for (std::int64_t j = wanted;;) {
       if (done_.load(std::memory_order_acquire)) return "the run is over";
-      if (j >= iterations_) return "too late: the run ends at iteration " + std::to_string(iterations_);
+      if (j >= iterations_)
+        return "too late: the run ends at iteration " + std::to_string(iterations_);
       const Prepared mine = prepare(a, forward, j);
       if (!mine.held) {
         if (mine.j == j) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -317,7 +333,8 @@ class Migrator {
           if (all.kind == MoveLink::Kind::end) return "the run is over";
           if (all.kind == MoveLink::Kind::conflict)
             return "conflicts with a move in effect on another host: both change the same firings or transfers";
-          if (all.kind == MoveLink::Kind::busy) std::this_thread::sleep_for(std::chrono::microseconds(200));
+          if (all.kind == MoveLink::Kind::busy)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
           j = std::max(j, all.j);
           continue;
         }
@@ -357,8 +374,8 @@ class Migrator {
     std::vector<WindowChange> list = changes(a, forward, j);
     std::int64_t last = -1;
     if (!list.empty()) {
-      const std::int64_t ahead =
-          std::max(windows_->max_begun_approx() + (link_ != nullptr ? kLinkMargin : kMargin), last_done_);
+      const std::int64_t ahead = std::max(
+          windows_->max_begun_approx() + (link_ != nullptr ? kLinkMargin : kMargin), last_done_);
       std::int64_t first = WindowTable::kMaxCycle;
       for (const WindowChange& c : list) {
         first = std::min(first, change_cycle(c));
@@ -395,8 +412,8 @@ class Migrator {
     const Alternative& alt = alts_[a];
     if (alt.handoff < 0 || alt.from_host == alt.to_host || alt.state_tag < 0) return;
     if (static_cast<std::size_t>(alt.handoff) >= handoffs_.size()) return;
-    handoffs_[static_cast<std::size_t>(alt.handoff)].route(j, host_ == alt.from_host ? alt.to_host : alt.from_host,
-                                                           alt.state_tag);
+    handoffs_[static_cast<std::size_t>(alt.handoff)].route(
+        j, host_ == alt.from_host ? alt.to_host : alt.from_host, alt.state_tag);
   }
 
   /// A rank other than the coordinator: prepares, makes and drops what the coordinator says.
@@ -419,7 +436,9 @@ class Migrator {
               break;
             }
             const Prepared p = prepare(a, m.forward != 0, m.j);
-            link_->answer(p.held ? MoveLink::Kind::ready : p.j == m.j ? MoveLink::Kind::busy : MoveLink::Kind::later,
+            link_->answer(p.held       ? MoveLink::Kind::ready
+                          : p.j == m.j ? MoveLink::Kind::busy
+                                       : MoveLink::Kind::later,
                           p.j);
             break;
           }
@@ -435,13 +454,13 @@ class Migrator {
     }
   }
 
-
   /// The first cycle whose window the change must govern: a new start's, or for a new stop
   /// the cycle before it (its firing is the last one, and saves the state of a node that has).
   std::int64_t change_cycle(const WindowChange& c) const {
     const Window& old = current_[c.entry];
-    return old.stop != c.window.stop && old.start == c.window.start ? std::min(old.stop, c.window.stop) - 1
-                                                                     : c.window.start;
+    return old.stop != c.window.stop && old.start == c.window.start
+               ? std::min(old.stop, c.window.stop) - 1
+               : c.window.start;
   }
 
   /// The window changes of switching alternative `a` forward (or back) at iteration j.
@@ -467,7 +486,8 @@ class Migrator {
       const ssize_t n = ::read(fd, buffer, sizeof buffer);
       if (n > 0) {
         pending.append(buffer, static_cast<std::size_t>(n));
-        for (std::size_t nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
+        for (std::size_t nl = pending.find('\n'); nl != std::string::npos;
+             nl = pending.find('\n')) {
           std::string line = pending.substr(0, nl);
           pending.erase(0, nl + 1);
           while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();

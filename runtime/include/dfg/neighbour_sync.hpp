@@ -50,7 +50,8 @@ class NeighbourSync final : private AbortListener {
     if (n < 1) throw std::invalid_argument("dfg::NeighbourSync: needs at least one PE");
     for (int p = 0; p < n; ++p) {
       for (const int q : neighbours_[static_cast<std::size_t>(p)]) {
-        if (q < 0 || q >= n) throw std::invalid_argument("dfg::NeighbourSync: neighbour out of range");
+        if (q < 0 || q >= n)
+          throw std::invalid_argument("dfg::NeighbourSync: neighbour out of range");
       }
     }
     done_ = std::make_unique<Counter[]>(static_cast<std::size_t>(n));

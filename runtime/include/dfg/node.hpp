@@ -6,10 +6,10 @@
 ///     i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
 ///     i1_node_.fire(j, a, b);              // actor.fire(a, b, ctx) for iteration j
 ///
-/// A node that fires q > 1 times per iteration (rates) is told so by set_up(params, blocks, q, block). Its
-/// ports' pointers are to whole blocks; without `block`, the worker calls fire once per firing k
-/// with part(port, k, block), firing k's tokens, and ctx.elements(port) counts one firing's
-/// elements. A block node gets one call per iteration with the whole blocks.
+/// A node that fires q > 1 times per iteration (rates) is told so by set_up(params, blocks, q,
+/// block). Its ports' pointers are to whole blocks; without `block`, the worker calls fire once per
+/// firing k with part(port, k, block), firing k's tokens, and ctx.elements(port) counts one
+/// firing's elements. A block node gets one call per iteration with the whole blocks.
 ///
 /// Guarantees: a Node belongs to the worker of its PE: set up by the worker's constructor, used
 /// by its thread only. at() neither blocks nor allocates. Not copyable (its context points at its
@@ -77,7 +77,8 @@ class Node {
   Context ctx;
 
  private:
-  std::array<std::size_t, Ports> elements_{};  ///< what the context reports: a call's part of each block
+  std::array<std::size_t, Ports>
+      elements_{};  ///< what the context reports: a call's part of each block
 };
 
 }  // namespace dfg

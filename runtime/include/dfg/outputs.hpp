@@ -1,8 +1,9 @@
 /// \file
 /// The generated program's output files and standard output: --trace FILE, --stats-json FILE and
-/// --profile FILE are opened when the program starts, so that a bad path stops it before the run rather than after;
-/// on several hosts each host writes its own file (per_host_file); at exit, a failed write to the
-/// standard output (--stats or --help into a full disk, a closed pipe) is an error.
+/// --profile FILE are opened when the program starts, so that a bad path stops it before the run
+/// rather than after; on several hosts each host writes its own file (per_host_file); at exit, a
+/// failed write to the standard output (--stats or --help into a full disk, a closed pipe) is an
+/// error.
 ///
 ///     if (std::string e = dfg::open_outputs(options, /*per_host=*/false); !e.empty()) ...
 ///     ... the run; the report writes FILE again, from its beginning ...
@@ -62,18 +63,21 @@ inline std::string open_output(std::string_view flag, const std::string& path, b
   if (exists && fs::is_directory(status)) return what + "is a directory, not a file";
   if (exists && !fs::is_regular_file(status)) {
     if (per_host) {
-      return what + "not a regular file; on several hosts each host writes its own file, named FILE with the "
-                    "host's name before the extension";
+      return what +
+             "not a regular file; on several hosts each host writes its own file, named FILE with the "
+             "host's name before the extension";
     }
     // A device or a FIFO is written as it is; opening a FIFO would wait for its reader.
-    if (::access(path.c_str(), W_OK) != 0) return what + "cannot open for writing (" + std::strerror(errno) + ")";
+    if (::access(path.c_str(), W_OK) != 0)
+      return what + "cannot open for writing (" + std::strerror(errno) + ")";
     return {};
   }
   if (per_host) return {};
   errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    return what + "cannot open for writing" + (errno != 0 ? " (" + std::string(std::strerror(errno)) + ")" : "");
+    return what + "cannot open for writing" +
+           (errno != 0 ? " (" + std::string(std::strerror(errno)) + ")" : "");
   }
   return {};
 }
@@ -83,7 +87,8 @@ inline std::string open_output(std::string_view flag, const std::string& path, b
 /// `per_host`: the FILEs as given to a program on several hosts, before per_host_file().
 inline std::string open_outputs(const Options& options, bool per_host) {
   if (std::string e = open_output("--trace", options.trace_file, per_host); !e.empty()) return e;
-  if (std::string e = open_output("--stats-json", options.stats_json_file, per_host); !e.empty()) return e;
+  if (std::string e = open_output("--stats-json", options.stats_json_file, per_host); !e.empty())
+    return e;
   return open_output("--profile", options.profile_file, per_host);
 }
 

@@ -4,7 +4,8 @@
 /// room is left (`room`); the action takes (`pop`, `release`) and gives (`push`, `reserve` and
 /// `commit`).
 ///
-///     struct Add {                       // actor Add dynamic { in int32 a; in int32 b; out int32 s; }
+///     struct Add {                       // actor Add dynamic { in int32 a; in int32 b; out int32
+///     s; }
 ///       bool step(dfg::In<int> a, dfg::In<int> b, dfg::Out<int> s) {
 ///         if (a.available() < 1 || b.available() < 1 || s.room() < 1) return false;  // the guard
 ///         s.push(a.pop() + b.pop());     // the action

@@ -38,7 +38,9 @@ class Probes {
   Probes(Tracer& tracer, Stats* stats) : tracer_(tracer), stats_(stats) {}
 
   /// Adds the next entry (index = number of earlier add() calls). Set-up only.
-  void add(int track, std::string_view name, std::string_view cat) { entries_.push_back({track, name, cat}); }
+  void add(int track, std::string_view name, std::string_view cat) {
+    entries_.push_back({track, name, cat});
+  }
 
   /// Whether anything is recorded at all.
   bool on() const noexcept { return tracer_.enabled() || stats_ != nullptr; }
@@ -62,7 +64,9 @@ class Probes {
 class Probe {
  public:
   Probe(Probes& probes, std::size_t entry, std::int64_t iteration)
-      : probes_(probes), entry_(entry), iteration_(iteration),
+      : probes_(probes),
+        entry_(entry),
+        iteration_(iteration),
         begin_(probes.on() ? Tracer::Clock::now() : Tracer::Clock::time_point()) {}
   ~Probe() {
     if (!probes_.on()) return;

@@ -26,8 +26,8 @@
 ///
 /// Overhead: the measured period minus what the measured item times give by the cost model's
 /// rule, each item's mean weighted by the share of the cycles it ran (count / the largest count:
-/// 1 but for the instances and transfers of a node that moved), never below 0 (profile.model_ms keeps the rule's figure, so the raw difference can be
-/// read back):
+/// 1 but for the instances and transfers of a node that moved), never below 0 (profile.model_ms
+/// keeps the rule's figure, so the raw difference can be read back):
 ///  - with overlap, the largest resource load: each PE's firings (the sum of its nodes' mean
 ///    times), each link direction (the sum of its transfers' mean times), each GPU's copy
 ///    engines (H2D: every transfer into it; D2H: every transfer out of it);
@@ -80,7 +80,9 @@ class Profile {
       : overlap_(overlap), iterations_(iterations), summary_(std::move(summary)) {}
 
   /// A processing element and its kind ("cpu" or "gpu").
-  void add_pe(std::string name, std::string_view kind) { pes_.push_back({std::move(name), kind == "gpu"}); }
+  void add_pe(std::string name, std::string_view kind) {
+    pes_.push_back({std::move(name), kind == "gpu"});
+  }
 
   /// On several hosts: this rank's host, written as profile.host.
   void set_host(std::string host) { host_ = std::move(host); }
@@ -89,11 +91,13 @@ class Profile {
   /// transfer's link direction ("A.cpu -> A.g0"), null for a copy; `where` a firing's PE or a
   /// transfer's "A.cpu>A.g0"; a transfer's bytes and (without overlap) step.
   /// `at`: a firing's node params, "first=1 last=28" (written as the entry's "at"); may be null.
-  void add_entry(std::string_view kind, const char* key, std::string_view where, std::uint64_t bytes, int step,
-                 const char* at = nullptr) {
+  void add_entry(std::string_view kind, const char* key, std::string_view where,
+                 std::uint64_t bytes, int step, const char* at = nullptr) {
     Item item;
     item.at = at != nullptr ? at : "";
-    item.kind = kind == "firing" ? Item::Kind::firing : kind == "transfer" ? Item::Kind::transfer : Item::Kind::other;
+    item.kind = kind == "firing"     ? Item::Kind::firing
+                : kind == "transfer" ? Item::Kind::transfer
+                                     : Item::Kind::other;
     item.key = key != nullptr ? key : "";
     item.bytes = bytes;
     item.step = std::max(step, 0);
@@ -132,7 +136,8 @@ class Profile {
         link["link " + it.key][step] += load;
         if (const int to = pe_index(it.to); to >= 0 && pes_[static_cast<std::size_t>(to)].gpu)
           h2d[static_cast<std::size_t>(to)][step] += load;
-        if (const int from = pe_index(it.from); from >= 0 && pes_[static_cast<std::size_t>(from)].gpu)
+        if (const int from = pe_index(it.from);
+            from >= 0 && pes_[static_cast<std::size_t>(from)].gpu)
           d2h[static_cast<std::size_t>(from)][step] += load;
       }
     }
@@ -148,10 +153,14 @@ class Profile {
     // Transfer resources of one step (or, with step < 0, of the whole cycle).
     auto transfer_loads = [&](int step) {
       std::vector<Load> out;
-      auto load = [&](const std::map<int, double>& by_step) { return step < 0 ? total(by_step) : at(by_step, step); };
+      auto load = [&](const std::map<int, double>& by_step) {
+        return step < 0 ? total(by_step) : at(by_step, step);
+      };
       for (const auto& [name, by_step] : link) out.push_back({name, load(by_step)});
-      for (std::size_t pe = 0; pe < pes_.size(); ++pe) out.push_back({pes_[pe].name + " copy engine H2D", load(h2d[pe])});
-      for (std::size_t pe = 0; pe < pes_.size(); ++pe) out.push_back({pes_[pe].name + " copy engine D2H", load(d2h[pe])});
+      for (std::size_t pe = 0; pe < pes_.size(); ++pe)
+        out.push_back({pes_[pe].name + " copy engine H2D", load(h2d[pe])});
+      for (std::size_t pe = 0; pe < pes_.size(); ++pe)
+        out.push_back({pes_[pe].name + " copy engine D2H", load(d2h[pe])});
       return out;
     };
     auto busiest = [](const std::vector<Load>& loads) {
@@ -161,7 +170,8 @@ class Profile {
       return best;
     };
     std::vector<Load> firings;
-    for (std::size_t pe = 0; pe < pes_.size(); ++pe) firings.push_back({pes_[pe].name + " firings", fire[pe]});
+    for (std::size_t pe = 0; pe < pes_.size(); ++pe)
+      firings.push_back({pes_[pe].name + " firings", fire[pe]});
     if (overlap_) {
       std::vector<Load> all = firings;
       for (Load& l : transfer_loads(-1)) all.push_back(std::move(l));
@@ -197,12 +207,14 @@ class Profile {
     if (overlap_) {
       out += "    \"loads_ms\": {";
       for (std::size_t i = 0; i < f.loads.size(); ++i)
-        out += std::string(i == 0 ? "\n" : ",\n") + "      " + detail::json_string(f.loads[i].name) + ": " + number(f.loads[i].seconds * 1e3);
+        out += std::string(i == 0 ? "\n" : ",\n") + "      " +
+               detail::json_string(f.loads[i].name) + ": " + number(f.loads[i].seconds * 1e3);
       out += f.loads.empty() ? "}\n" : "\n    }\n";
     } else {
       out += "    \"phases_ms\": [";
       for (std::size_t i = 0; i < f.phases.size(); ++i)
-        out += std::string(i == 0 ? "\n" : ",\n") + "      {\"resource\": " + detail::json_string(f.phases[i].name) +
+        out += std::string(i == 0 ? "\n" : ",\n") +
+               "      {\"resource\": " + detail::json_string(f.phases[i].name) +
                ", \"ms\": " + number(f.phases[i].seconds * 1e3) + "}";
       out += f.phases.empty() ? "]\n" : "\n    ]\n";
     }
@@ -244,20 +256,23 @@ class Profile {
     // links: direction -> fitted figures, sorted by name.
     std::map<std::string, std::vector<const Item*>> links;
     for (const Item& it : items_)
-      if (it.kind == Item::Kind::transfer && it.count > 0 && it.mean_s > 0 && !it.key.empty() && !sent_elsewhere(it))
+      if (it.kind == Item::Kind::transfer && it.count > 0 && it.mean_s > 0 && !it.key.empty() &&
+          !sent_elsewhere(it))
         links[it.key].push_back(&it);
     out += "  \"links\": {";
     first = true;
     for (const auto& [name, transfers] : links) {
       const auto [bandwidth, latency] = fit(transfers);
       if (!(bandwidth > 0)) continue;
-      out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(name) + ": {\"bandwidth_GB_s\": " +
-             number(bandwidth / 1e9) + ", \"latency_us\": " + number(latency * 1e6) + "}";
+      out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(name) +
+             ": {\"bandwidth_GB_s\": " + number(bandwidth / 1e9) +
+             ", \"latency_us\": " + number(latency * 1e6) + "}";
       first = false;
     }
     out += first ? "}" : "\n  }";
     if (f.measured) {
-      out += ",\n  \"cycle_overhead_ms\": {" + detail::json_string(strategy) + ": " + number(f.overhead_s * 1e3) + "}";
+      out += ",\n  \"cycle_overhead_ms\": {" + detail::json_string(strategy) + ": " +
+             number(f.overhead_s * 1e3) + "}";
     }
     out += "\n}\n";
     return out;

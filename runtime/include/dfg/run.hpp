@@ -62,8 +62,8 @@ struct EntryInfo {
   std::int64_t first_cycle;
   std::size_t (*bytes)(const Params&);  ///< a transfer's bytes per iteration; null otherwise
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
-  const char* at;       ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
-  int step;             ///< a transfer's step without overlap; 0 otherwise
+  const char* at;  ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
+  int step;        ///< a transfer's step without overlap; 0 otherwise
 };
 
 /// What an error in entry `e` names (dfg::Items): "node p (Producer) @ A.cpu" for a firing,
@@ -110,7 +110,8 @@ struct RunState {
         pe_names(tables.pe_names),
         pe_kinds(tables.pe_kinds),
         neighbours(tables.neighbours),
-        migrator(entries, overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives, iterations),
+        migrator(entries, overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives,
+                 iterations),
         windows(migrator.initial_windows(options.migrations), static_cast<int>(PeCount)),
         handoffs(std::make_unique<StateHandoff[]>(tables.state_handoffs)),
         tracer(0, !options.trace_file.empty()),
@@ -136,8 +137,10 @@ struct RunState {
     const std::span<const Alternative> alts =
         options.overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives;
     if (alts.empty() || tables.several_hosts || !options.migrate_control.empty()) return planned;
-    const std::span<const Entry> all = options.overlap ? tables.overlap_entries : tables.no_overlap_entries;
-    return std::min(planned, Migrator<Entry>::cycles_needed(all, alts, options.migrations, options.iterations));
+    const std::span<const Entry> all =
+        options.overlap ? tables.overlap_entries : tables.no_overlap_entries;
+    return std::min(
+        planned, Migrator<Entry>::cycles_needed(all, alts, options.migrations, options.iterations));
   }
 
   /// A host of a program on several hosts: starts the migrator on host `host` with the ranks'
@@ -146,7 +149,8 @@ struct RunState {
   template <class Link>
   void start_migrator(const std::string& file, Link& link, int host, std::size_t handoff_count) {
     for (std::size_t i = 0; i < handoff_count; ++i) handoffs[i].connect(i, &link);
-    migrator.start(file, windows, {handoffs.get(), handoff_count}, host, file.empty() ? nullptr : &link);
+    migrator.start(file, windows, {handoffs.get(), handoff_count}, host,
+                   file.empty() ? nullptr : &link);
     if (!file.empty()) leash = &link;
   }
   RunState(const RunState&) = delete;
@@ -194,7 +198,8 @@ struct RunState {
   }
 
   int report(const Options& options) {
-    return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds, entries, params);
+    return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds,
+                         entries, params);
   }
 
   const Params params;
@@ -204,9 +209,9 @@ struct RunState {
   const std::int64_t iterations;
   const bool overlap;
   const bool barrier_sync;
-  const std::int64_t latency;  ///< the strategy's last first cycle
-  const std::int64_t cycles;   ///< iterations plus the pipeline's latency
-  const std::span<const Entry> entries;  ///< the entries of the strategy that runs
+  const std::int64_t latency;             ///< the strategy's last first cycle
+  const std::int64_t cycles;              ///< iterations plus the pipeline's latency
+  const std::span<const Entry> entries;   ///< the entries of the strategy that runs
   const std::vector<std::string> labels;  ///< per entry, its entry_label()
   const std::array<const char*, PeCount> pe_names, pe_kinds;
   CycleBarrier barrier{static_cast<int>(PeCount)};
@@ -263,7 +268,8 @@ class CpuWorker : public PeWorker {
 /// threads. The caller joins `threads`.
 template <class Run, class Worker, std::size_t PeCount, class First>
 void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
-                   const std::array<const char*, PeCount>& names, const Options& options, First first) {
+                   const std::array<const char*, PeCount>& names, const Options& options,
+                   First first) {
   const bool pin = options.pin_cpus;
   for (std::size_t pe = 0; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
@@ -286,7 +292,8 @@ template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
-  spawn_workers(threads, run, workers, names, options, [](Where&, const auto& cycles) { cycles(); });
+  spawn_workers(threads, run, workers, names, options,
+                [](Where&, const auto& cycles) { cycles(); });
   if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
   return run.report(options);
 }

@@ -9,9 +9,10 @@
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
 /// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
 ///
-/// Guarantees: called by the main thread only, before the workers start (start_up_error, initial_windows, register_entries) or after they joined (write_reports), or as
-/// main itself (one_host_main, which blocks while the run lasts); they
-/// allocate, and do not block beyond opening and writing the report files.
+/// Guarantees: called by the main thread only, before the workers start (start_up_error,
+/// initial_windows, register_entries) or after they joined (write_reports), or as main itself
+/// (one_host_main, which blocks while the run lasts); they allocate, and do not block beyond
+/// opening and writing the report files.
 #pragma once
 
 #include <array>
@@ -43,21 +44,27 @@ namespace dfg {
 inline std::string one_host_hostmap_error(std::string_view hostmap, std::string_view host) {
   auto trim = [](std::string_view s) {
     const auto b = s.find_first_not_of(" \t");
-    return b == std::string_view::npos ? std::string_view() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+    return b == std::string_view::npos ? std::string_view()
+                                       : s.substr(b, s.find_last_not_of(" \t") - b + 1);
   };
-  const std::string runs = "this program runs one host, " + std::string(host) + ", on rank 0 (it is not an MPI program)";
+  const std::string runs =
+      "this program runs one host, " + std::string(host) + ", on rank 0 (it is not an MPI program)";
   const auto eq = hostmap.find('=');
   const std::string_view name = trim(hostmap.substr(0, eq));
-  if (eq != std::string_view::npos && name != host && !name.empty() && name.find(',') == std::string_view::npos) {
+  if (eq != std::string_view::npos && name != host && !name.empty() &&
+      name.find(',') == std::string_view::npos) {
     return "error: --hostmap: unknown host '" + std::string(name) + "'; " + runs;
   }
-  if (eq != std::string_view::npos && name == host && trim(hostmap.substr(eq + 1)) == "0") return {};
-  return "error: --hostmap: expected " + std::string(host) + "=0, got '" + std::string(hostmap) + "'; " + runs;
+  if (eq != std::string_view::npos && name == host && trim(hostmap.substr(eq + 1)) == "0")
+    return {};
+  return "error: --hostmap: expected " + std::string(host) + "=0, got '" + std::string(hostmap) +
+         "'; " + runs;
 }
 
 /// The start-up checks of a program on the one host `host`, after parse_flags: --migrate against
-/// the alternatives of the strategy that runs (check_requests), a --hostmap that names only `host` on rank 0, every token size
-/// of `sizes` valid at `params` (dfg/size.hpp), the output files. "" or the one-line error.
+/// the alternatives of the strategy that runs (check_requests), a --hostmap that names only `host`
+/// on rank 0, every token size of `sizes` valid at `params` (dfg/size.hpp), the output files. "" or
+/// the one-line error.
 template <class Sizes, class Params>
 std::string start_up_error(const Options& options, std::string_view host, const Sizes& sizes,
                            const Params& params, std::span<const RuntimeParam> table,
@@ -110,7 +117,8 @@ std::vector<Window> initial_windows(std::span<const Entry> entries, std::int64_t
 
 /// Registers every entry with the probes, and with `stats` when each item is timed (may be null).
 template <class Entry, class Params>
-void register_entries(std::span<const Entry> entries, const Params& params, Probes& probes, Stats* stats) {
+void register_entries(std::span<const Entry> entries, const Params& params, Probes& probes,
+                      Stats* stats) {
   for (const Entry& e : entries) {
     probes.add(e.track, e.name, e.kind);
     if (stats) stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
@@ -134,14 +142,16 @@ bool several_hosts(std::span<const Entry> entries) {
   for (const Entry& e : entries) {
     const std::string_view where = e.where;
     const auto arrow = where.find('>');
-    if (arrow != std::string_view::npos && host_of_pe(where.substr(0, arrow)) != host_of_pe(where.substr(arrow + 1)))
+    if (arrow != std::string_view::npos &&
+        host_of_pe(where.substr(0, arrow)) != host_of_pe(where.substr(arrow + 1)))
       return true;
   }
   return false;
 }
 
 /// Writes --stats-json FILE (dfg/stats.hpp): "" or the one-line error.
-inline std::string write_stats_json(const Options& options, const Stats& stats, const std::string& host) {
+inline std::string write_stats_json(const Options& options, const Stats& stats,
+                                    const std::string& host) {
   RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations, {}};
   for (std::size_t i = 0; i < options.params.size() && i < options.param_names.size(); ++i)
     run.params.emplace_back(options.param_names[i], options.params[i]);
@@ -170,7 +180,8 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
   const std::string host = several_hosts(entries) ? host_of(pe_names) : std::string();
   if (stats && options.stats) stats->print(std::cout, options.stats_per_item, host);
   if (stats && !options.stats_json_file.empty()) {
-    if (const std::string error = write_stats_json(options, *stats, host_of(pe_names)); !error.empty()) {
+    if (const std::string error = write_stats_json(options, *stats, host_of(pe_names));
+        !error.empty()) {
       std::cerr << error << '\n';
       return 1;
     }
@@ -186,7 +197,8 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
       return 1;
     }
     if (!profile.period_measured())
-      std::cerr << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
+      std::cerr
+          << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
   }
   return 0;
 }

@@ -16,9 +16,10 @@
 ///
 /// and main refuses to start when token_size_error() is not empty, e.g.
 ///
-///     error: type Matrix = float[N * N] with N = 4294967296: the element count overflows a 64-bit integer
-///     error: type Matrix = float[N * N] with N = 0: a token size must be positive, N * N is 0
-///     error: type Row = float[N] with N = 4611686018427387905: 4611686018427387905 elements of 4 bytes overflow a 64-bit byte count
+///     error: type Matrix = float[N * N] with N = 4294967296: the element count overflows a 64-bit
+///     integer error: type Matrix = float[N * N] with N = 0: a token size must be positive, N * N
+///     is 0 error: type Row = float[N] with N = 4611686018427387905: 4611686018427387905 elements
+///     of 4 bytes overflow a 64-bit byte count
 ///
 /// Arithmetic: + - * / % and unary minus on int64, min and max; `/` and `%` truncate toward
 /// zero as in C++. An operation that overflows, or divides by zero, makes the result invalid,
@@ -45,7 +46,8 @@ class Size {
   enum class Fault : std::uint8_t { none, overflow, division_by_zero };
 
   /// Implicit, so that literals and compile-time params mix with runtime params: `N * 2`.
-  constexpr Size(std::int64_t value) noexcept : value_(value) {}  // NOLINT(google-explicit-constructor)
+  constexpr Size(std::int64_t value) noexcept
+      : value_(value) {}  // NOLINT(google-explicit-constructor)
 
   constexpr bool ok() const noexcept { return fault_ == Fault::none; }
   constexpr Fault fault() const noexcept { return fault_; }
@@ -70,7 +72,8 @@ class Size {
   friend constexpr Size operator/(Size a, Size b) noexcept {
     if (const Size f = first_fault(a, b); !f.ok()) return f;
     if (b.value_ == 0) return faulty(Fault::division_by_zero);
-    if (a.value_ == std::numeric_limits<std::int64_t>::min() && b.value_ == -1) return faulty(Fault::overflow);
+    if (a.value_ == std::numeric_limits<std::int64_t>::min() && b.value_ == -1)
+      return faulty(Fault::overflow);
     return Size(a.value_ / b.value_);
   }
   friend constexpr Size operator%(Size a, Size b) noexcept {
@@ -145,7 +148,8 @@ inline std::string param_values(std::string_view names, std::span<const RuntimeP
 /// and the values of the params it uses (`table` and `values` are the runtime params' table and
 /// values, as parse_flags gives them).
 template <class Sizes, class Params>
-std::string token_size_error(const Sizes& sizes, const Params& params, std::span<const RuntimeParam> table,
+std::string token_size_error(const Sizes& sizes, const Params& params,
+                             std::span<const RuntimeParam> table,
                              std::span<const std::int64_t> values) {
   for (const auto& t : sizes) {
     const Size count = t.count(params);
@@ -158,7 +162,8 @@ std::string token_size_error(const Sizes& sizes, const Params& params, std::span
       std::string_view expr = t.spelling;
       if (const auto open = expr.find('['); open != std::string_view::npos && expr.back() == ']')
         expr = expr.substr(open + 1, expr.size() - open - 2);
-      why = "a token size must be positive, " + std::string(expr) + " is " + std::to_string(count.value());
+      why = "a token size must be positive, " + std::string(expr) + " is " +
+            std::to_string(count.value());
     } else if (!(count * Size(static_cast<std::int64_t>(t.element_size))).ok() ||
                static_cast<std::uint64_t>(count.value()) * t.element_size >
                    static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max())) {

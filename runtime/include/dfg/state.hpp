@@ -3,7 +3,8 @@
 /// actor that keeps state from one firing to the next declares
 ///
 ///     void save(dfg::State& s) const { s.put(sum); s.write(history, sizeof history); }
-///     void restore(const dfg::State& s) { sum = s.get<double>(); s.read(history, sizeof history); }
+///     void restore(const dfg::State& s) { sum = s.get<double>(); s.read(history, sizeof history);
+///     }
 ///
 /// and dfgc calls save() on the old instance after its last firing before the switch and
 /// restore() on the new one before its first (dfg::StateHandoff). restore() reads what save()
@@ -55,13 +56,15 @@ class State {
   /// Appends the bytes of `value` (trivially copyable).
   template <class T>
   void put(const T& value) {
-    static_assert(std::is_trivially_copyable_v<T>, "dfg::State::put: trivially copyable types only");
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dfg::State::put: trivially copyable types only");
     write(&value, sizeof value);
   }
   /// Reads the next value as `T`.
   template <class T>
   T get() const {
-    static_assert(std::is_trivially_copyable_v<T>, "dfg::State::get: trivially copyable types only");
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dfg::State::get: trivially copyable types only");
     T value;
     read(&value, sizeof value);
     return value;
@@ -71,7 +74,8 @@ class State {
     bytes_.insert(bytes_.end(), p, p + n);
   }
   void read(void* data, std::size_t n) const {
-    if (n > bytes_.size() - at_) throw std::out_of_range("dfg::State: restore reads more than save wrote");
+    if (n > bytes_.size() - at_)
+      throw std::out_of_range("dfg::State: restore reads more than save wrote");
     std::memcpy(data, bytes_.data() + at_, n);
     at_ += n;
   }
@@ -95,7 +99,8 @@ class StateTransport {
  public:
   /// Sends `state`, which resumes with iteration `next`, to `host` with `tag`; returns once the
   /// bytes are copied.
-  virtual void send(std::size_t handoff, const State& state, std::int64_t next, int host, int tag) = 0;
+  virtual void send(std::size_t handoff, const State& state, std::int64_t next, int host,
+                    int tag) = 0;
   /// Waits for the state that resumes with iteration `j` from `host` with `tag`, into `state`.
   virtual void receive(std::size_t handoff, State& state, std::int64_t j, int host, int tag) = 0;
 

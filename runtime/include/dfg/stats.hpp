@@ -18,7 +18,7 @@
 ///
 ///     host A
 ///     kind      name                      pe            count   mean ms    min ms    max ms
-///     transfer  i1.b@A.cpu -> i1.b@B.cpu  A.cpu>B.cpu     100     0.410     0.380     0.600  sender
+///     transfer  i1.b@A.cpu -> i1.b@B.cpu  A.cpu>B.cpu     100     0.410     0.380     0.600 sender
 ///
 /// The sender's time also holds the wait for a receiver that is late to post; the receiver's is
 /// the one --profile takes for the link.
@@ -90,7 +90,8 @@ class Stats {
 
   /// `cycles`: how many cycles the run will have (iterations plus the pipeline latency);
   /// `warmup`: how many first cycles the period leaves out.
-  Stats(std::int64_t cycles, std::int64_t warmup) : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup) {}
+  Stats(std::int64_t cycles, std::int64_t warmup)
+      : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup) {}
 
   /// A processing element; returns its index.
   int add_pe(std::string name) {
@@ -103,13 +104,15 @@ class Stats {
 
   /// A firing ("firing", "i1 (Inc)", "A.g0") or a transfer ("transfer", "p.m -> i1.a",
   /// "A.cpu>A.g0", bytes per iteration); returns its index.
-  int add_entry(std::string kind, std::string name, std::string pe, std::uint64_t bytes_per_iteration = 0) {
+  int add_entry(std::string kind, std::string name, std::string pe,
+                std::uint64_t bytes_per_iteration = 0) {
     auto e = std::make_unique<Entry>();
     e->kind = std::move(kind);
     e->name = std::move(name);
     e->pe = std::move(pe);
     e->bytes = bytes_per_iteration;
-    e->samples.assign(static_cast<std::size_t>(std::clamp<std::int64_t>(cycles_, 1, kMaxSamples)), 0.0);
+    e->samples.assign(static_cast<std::size_t>(std::clamp<std::int64_t>(cycles_, 1, kMaxSamples)),
+                      0.0);
     entries_.push_back(std::move(e));
     return static_cast<int>(entries_.size() - 1);
   }
@@ -191,13 +194,15 @@ class Stats {
     }
     if (first >= 0 && last > first) {
       s.periods = last - first;
-      s.period_s = std::chrono::duration<double>(last_t - first_t).count() / static_cast<double>(s.periods);
+      s.period_s =
+          std::chrono::duration<double>(last_t - first_t).count() / static_cast<double>(s.periods);
       if (s.period_s > 0) {
         s.iterations_per_s = 1.0 / s.period_s;
         s.bytes_per_s = static_cast<double>(bytes_per_iteration) / s.period_s;
       }
     }
-    for (const auto& p : pes_) s.peak_memory.emplace_back(p->name, p->peak.load(std::memory_order_relaxed));
+    for (const auto& p : pes_)
+      s.peak_memory.emplace_back(p->name, p->peak.load(std::memory_order_relaxed));
     return s;
   }
 
@@ -211,7 +216,9 @@ class Stats {
   }
 
   /// The JSON document shown above, of the summary `s` (with or without its entries).
-  std::string json(const Summary& s, const RunSettings& run) const { return format_json(s, warmup_, run); }
+  std::string json(const Summary& s, const RunSettings& run) const {
+    return format_json(s, warmup_, run);
+  }
 
   /// "sender" or "receiver" for a transfer between `host` and another host ("A.cpu>B.cpu"),
   /// else "".
@@ -237,7 +244,8 @@ class Stats {
     out += ", \"warmup_cycles\": " + std::to_string(warmup);
     out += ", \"params\": {";
     for (std::size_t i = 0; i < run.params.size(); ++i) {
-      out += (i == 0 ? "" : ", ") + json_string(run.params[i].first) + ": " + std::to_string(run.params[i].second);
+      out += (i == 0 ? "" : ", ") + json_string(run.params[i].first) + ": " +
+             std::to_string(run.params[i].second);
     }
     out += "}";
     const bool measured = s.periods > 0;
@@ -249,10 +257,10 @@ class Stats {
     for (std::size_t i = 0; i < s.entries.size(); ++i) {
       const EntrySummary& e = s.entries[i];
       out += i == 0 ? "\n  " : ",\n  ";
-      out += "{\"kind\": " + json_string(e.kind) + ", \"name\": " + json_string(e.name) + ", \"pe\": " +
-             json_string(e.pe) + ", \"count\": " + std::to_string(e.count) + ", \"min_s\": " + json_number(e.min_s) +
-             ", \"median_s\": " + json_number(e.median_s) + ", \"mean_s\": " + json_number(e.mean_s) +
-             ", \"max_s\": " + json_number(e.max_s);
+      out += "{\"kind\": " + json_string(e.kind) + ", \"name\": " + json_string(e.name) +
+             ", \"pe\": " + json_string(e.pe) + ", \"count\": " + std::to_string(e.count) +
+             ", \"min_s\": " + json_number(e.min_s) + ", \"median_s\": " + json_number(e.median_s) +
+             ", \"mean_s\": " + json_number(e.mean_s) + ", \"max_s\": " + json_number(e.max_s);
       if (const std::string_view end = transfer_end(e.pe, run.host); !end.empty()) {
         out += ", \"end\": " + json_string(end);
       }
@@ -272,20 +280,23 @@ class Stats {
     std::string out;
     if (!host.empty()) out += "host " + std::string(host) + "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe", "count",
-                  "mean ms", "min ms", "max ms");
+    std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe",
+                  "count", "mean ms", "min ms", "max ms");
     out += line;
     for (const EntrySummary& e : s.entries) {
-      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f", e.kind.c_str(), e.name.c_str(),
-                    e.pe.c_str(), static_cast<unsigned long long>(e.count), e.mean_s * 1e3, e.min_s * 1e3,
-                    e.max_s * 1e3);
+      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f", e.kind.c_str(),
+                    e.name.c_str(), e.pe.c_str(), static_cast<unsigned long long>(e.count),
+                    e.mean_s * 1e3, e.min_s * 1e3, e.max_s * 1e3);
       out += line;
-      if (const std::string_view end = transfer_end(e.pe, host); !end.empty()) out += "  " + std::string(end);
+      if (const std::string_view end = transfer_end(e.pe, host); !end.empty())
+        out += "  " + std::string(end);
       out += '\n';
     }
     if (s.periods > 0) {
-      std::snprintf(line, sizeof line, "iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",
-                    s.period_s * 1e3, static_cast<long long>(s.periods), static_cast<long long>(warmup));
+      std::snprintf(line, sizeof line,
+                    "iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",
+                    s.period_s * 1e3, static_cast<long long>(s.periods),
+                    static_cast<long long>(warmup));
       out += line;
       std::snprintf(line, sizeof line, "throughput: %.1f iterations/s, %s/s\n", s.iterations_per_s,
                     format_bytes(static_cast<std::uint64_t>(s.bytes_per_s)).c_str());
@@ -295,7 +306,8 @@ class Stats {
     }
     out += "peak memory:";
     for (std::size_t i = 0; i < s.peak_memory.size(); ++i) {
-      out += (i == 0 ? " " : ", ") + s.peak_memory[i].first + " " + format_bytes(s.peak_memory[i].second);
+      out += (i == 0 ? " " : ", ") + s.peak_memory[i].first + " " +
+             format_bytes(s.peak_memory[i].second);
     }
     out += '\n';
     return out;
@@ -326,7 +338,8 @@ class Stats {
         out += c;
       } else if (static_cast<unsigned char>(c) < 0x20) {
         char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        std::snprintf(buf, sizeof buf, "\\u%04x",
+                      static_cast<unsigned>(static_cast<unsigned char>(c)));
         out += buf;
       } else {
         out += c;

@@ -6,7 +6,8 @@
 ///     [
 ///     {"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"rank 0"}},
 ///     {"name":"thread_name","ph":"M","pid":0,"tid":1,"args":{"name":"A.cpu"}},
-///     {"name":"p (Producer)","cat":"fire","ph":"X","ts":12.500,"dur":3.250,"pid":0,"tid":1,"args":{"iteration":0}},
+///     {"name":"p
+///     (Producer)","cat":"fire","ph":"X","ts":12.500,"dur":3.250,"pid":0,"tid":1,"args":{"iteration":0}},
 ///     ...
 ///     ]
 ///
@@ -56,7 +57,8 @@ class Tracer {
   };
 
   /// `rank` becomes every event's pid. A disabled tracer ignores record().
-  explicit Tracer(int rank = 0, bool enabled = true) : rank_(rank), enabled_(enabled), epoch_(Clock::now()) {}
+  explicit Tracer(int rank = 0, bool enabled = true)
+      : rank_(rank), enabled_(enabled), epoch_(Clock::now()) {}
 
   bool enabled() const noexcept { return enabled_; }
   int rank() const noexcept { return rank_; }
@@ -80,23 +82,29 @@ class Tracer {
   void record(int track, std::string_view name, std::string_view cat, Clock::time_point begin,
               Clock::time_point end, std::int64_t iteration) {
     if (!enabled_) return;
-    record_us(track, name, cat, to_us(begin), std::chrono::duration<double, std::micro>(end - begin).count(),
-              iteration);
+    record_us(track, name, cat, to_us(begin),
+              std::chrono::duration<double, std::micro>(end - begin).count(), iteration);
   }
 
   /// Same, with times already in microseconds since the epoch (GPU times converted by the
   /// caller).
-  void record_us(int track, std::string_view name, std::string_view cat, double ts_us, double dur_us,
-                 std::int64_t iteration) {
+  void record_us(int track, std::string_view name, std::string_view cat, double ts_us,
+                 double dur_us, std::int64_t iteration) {
     if (!enabled_) return;
-    tracks_[static_cast<std::size_t>(track - 1)]->events.push_back({name, cat, ts_us, dur_us, iteration});
+    tracks_[static_cast<std::size_t>(track - 1)]->events.push_back(
+        {name, cat, ts_us, dur_us, iteration});
   }
 
   /// Records from construction to destruction: `auto s = tracer.scope(t, "i1 (Inc)", "fire", k);`
   class Scope {
    public:
-    Scope(Tracer& tracer, int track, std::string_view name, std::string_view cat, std::int64_t iteration)
-        : tracer_(tracer), track_(track), name_(name), cat_(cat), iteration_(iteration),
+    Scope(Tracer& tracer, int track, std::string_view name, std::string_view cat,
+          std::int64_t iteration)
+        : tracer_(tracer),
+          track_(track),
+          name_(name),
+          cat_(cat),
+          iteration_(iteration),
           begin_(tracer.enabled() ? Clock::now() : Clock::time_point()) {}
     ~Scope() {
       if (tracer_.enabled()) tracer_.record(track_, name_, cat_, begin_, Clock::now(), iteration_);
@@ -131,14 +139,14 @@ class Tracer {
       first = false;
       os << s;
     };
-    line(R"({"name":"process_name","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":0,"args":{"name":"rank )" +
-         std::to_string(rank_) + "\"}}");
+    line(R"({"name":"process_name","ph":"M","pid":)" + std::to_string(rank_) +
+         R"(,"tid":0,"args":{"name":"rank )" + std::to_string(rank_) + "\"}}");
     for (std::size_t i = 0; i < tracks_.size(); ++i) {
       const std::string tid = std::to_string(i + 1);
       line(R"({"name":"thread_name","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" + tid +
            R"(,"args":{"name":)" + detail::json_string(tracks_[i]->name) + "}}");
-      line(R"({"name":"thread_sort_index","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" + tid +
-           R"(,"args":{"sort_index":)" + tid + "}}");
+      line(R"({"name":"thread_sort_index","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" +
+           tid + R"(,"args":{"sort_index":)" + tid + "}}");
     }
     struct Row {
       const Event* e;
@@ -159,10 +167,11 @@ class Tracer {
       return a.e->dur_us < b.e->dur_us;
     });
     for (const Row& r : rows) {
-      line(R"({"name":)" + detail::json_string(r.e->name) + R"(,"cat":)" + detail::json_string(r.e->cat) + R"(,"ph":"X","ts":)" +
-           fixed3(r.e->ts_us) + R"(,"dur":)" + fixed3(r.e->dur_us) + R"(,"pid":)" + std::to_string(rank_) +
-           R"(,"tid":)" + std::to_string(r.tid) + R"(,"args":{"iteration":)" + std::to_string(r.e->iteration) +
-           "}}");
+      line(R"({"name":)" + detail::json_string(r.e->name) + R"(,"cat":)" +
+           detail::json_string(r.e->cat) + R"(,"ph":"X","ts":)" + fixed3(r.e->ts_us) +
+           R"(,"dur":)" + fixed3(r.e->dur_us) + R"(,"pid":)" + std::to_string(rank_) +
+           R"(,"tid":)" + std::to_string(r.tid) + R"(,"args":{"iteration":)" +
+           std::to_string(r.e->iteration) + "}}");
     }
     os << "\n]\n";
   }

@@ -214,7 +214,9 @@ class WindowTable final : private AbortListener {
     return static_cast<std::int64_t>(d >> 2);
   }
   static constexpr bool deciding(std::uint64_t d) noexcept { return (d & 2U) != 0; }
-  static constexpr unsigned plan_of(std::uint64_t d) noexcept { return static_cast<unsigned>(d & 1U); }
+  static constexpr unsigned plan_of(std::uint64_t d) noexcept {
+    return static_cast<unsigned>(d & 1U);
+  }
   static constexpr std::uint64_t kPoisonDesc = ~std::uint64_t{0};
 
   /// Worker w begins cycle k: returns the plan that holds k's windows.
@@ -243,7 +245,7 @@ class WindowTable final : private AbortListener {
   std::unique_ptr<Counter[]> begun_;
   alignas(64) std::atomic<std::uint64_t> desc_{0};
   std::mutex controller_mutex_;
-  bool held_ = false;                           ///< prepare() holds a change (controller_mutex_)
+  bool held_ = false;                          ///< prepare() holds a change (controller_mutex_)
   std::uint64_t held_old_ = 0, held_new_ = 0;  ///< its descriptors before and after
 };
 

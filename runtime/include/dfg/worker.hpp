@@ -59,7 +59,8 @@ class Where {
 namespace detail {
 
 /// Records the exception in flight (called inside a catch block) as `where` says.
-inline void record_current_exception(Abort& abort, std::string_view fallback_who, const Where& where) {
+inline void record_current_exception(Abort& abort, std::string_view fallback_who,
+                                     const Where& where) {
   const std::string_view who = where.who().empty() ? fallback_who : where.who();
   try {
     throw;

@@ -21,9 +21,8 @@ struct Sink {
     const auto expected = static_cast<std::int32_t>(scale * (ctx.iteration() + kStep));
     for (std::size_t i = 0; i < ctx.elements(0); ++i) {
       if (v[i] != expected)
-        throw std::runtime_error("sink: iteration " + std::to_string(ctx.iteration()) +
-                                 ": got " + std::to_string(v[i]) + ", expected " +
-                                 std::to_string(expected));
+        throw std::runtime_error("sink: iteration " + std::to_string(ctx.iteration()) + ": got " +
+                                 std::to_string(v[i]) + ", expected " + std::to_string(expected));
       total_ += v[i];
     }
     ++tokens_;

@@ -53,8 +53,8 @@ ActorProgram& ActorProgram::port(ir::PortDir dir, const std::string& name, ir::E
   p.name = name;
   p.dir = dir;
   p.type = static_cast<ir::TypeId>(program_.types.size() - 1);
-  p.loc = line(fmt::format("  {} {} {};", dir == ir::PortDir::in ? "in" : "out",
-                           ir::spec_name(elem), name));
+  p.loc = line(
+      fmt::format("  {} {} {};", dir == ir::PortDir::in ? "in" : "out", ir::spec_name(elem), name));
   program_.dfg.actors.back().ports.push_back(std::move(p));
   return *this;
 }

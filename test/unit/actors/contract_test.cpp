@@ -23,8 +23,8 @@ ActorProgram one_input_actors(const std::string& header, const std::vector<std::
 
 TEST_CASE("the class is looked up at namespace scope and must be a defined class", "[actors]") {
   ActorProgram p = one_input_actors(
-      kClasses, {"Missing", "Templated", "Declared", "Onion", "ns::Qualified", "::ns::inner::Deeper",
-                 "alias::Qualified", "Aliased", "ns::Missing", "ns::inner"});
+      kClasses, {"Missing", "Templated", "Declared", "Onion", "ns::Qualified",
+                 "::ns::inner::Deeper", "alias::Qualified", "Aliased", "ns::Missing", "ns::inner"});
   ActorSignatures s = p.check();
   CHECK(p.reported() ==
         Lines{
@@ -49,9 +49,9 @@ TEST_CASE("the class is looked up at namespace scope and must be a defined class
 
 TEST_CASE("fire is one public non-static member function, possibly inherited or const",
           "[actors]") {
-  ActorProgram p = one_input_actors(kClasses, {"NoFire", "DataFire", "TemplateFire",
-                                               "OverloadedFire", "PrivateFire", "StaticFire",
-                                               "ConstFire", "Derived", "HiddenBase"});
+  ActorProgram p = one_input_actors(
+      kClasses, {"NoFire", "DataFire", "TemplateFire", "OverloadedFire", "PrivateFire",
+                 "StaticFire", "ConstFire", "Derived", "HiddenBase"});
   ActorSignatures s = p.check();
   CHECK(p.reported() ==
         Lines{
@@ -161,9 +161,9 @@ TEST_CASE("element types compare as the target's fixed-width integer types", "[a
 }
 
 TEST_CASE("init is optional and takes nothing or the context", "[actors]") {
-  ActorProgram p = one_input_actors(kInit, {"InitPlain", "InitContext", "InitInt",
-                                            "InitConstContext", "InitOverloaded", "InitStatic",
-                                            "InitProtected"});
+  ActorProgram p =
+      one_input_actors(kInit, {"InitPlain", "InitContext", "InitInt", "InitConstContext",
+                               "InitOverloaded", "InitStatic", "InitProtected"});
   ActorSignatures s = p.check();
   const std::string h = "test/unit/actors/inputs/init_params.hpp:";
   CHECK(p.reported() ==
@@ -188,8 +188,7 @@ TEST_CASE("init is optional and takes nothing or the context", "[actors]") {
   CHECK(s.at({1, ir::PeKind::cpu}).init_takes_context);
 }
 
-TEST_CASE("each actor param is a public non-static data member of a compatible type",
-          "[actors]") {
+TEST_CASE("each actor param is a public non-static data member of a compatible type", "[actors]") {
   ActorProgram p;
   for (const char* c : {"ParamsGood", "ParamsBad"})
     p.actor(std::string("A_") + c)

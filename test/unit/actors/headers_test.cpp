@@ -68,8 +68,9 @@ TEST_CASE("the files read: the headers and the user's headers they include, not 
   for (const auto& [path, text] : p.files().text) read.push_back(path);
   CHECK(read == std::vector<std::string>{producer, scale, header});
   CHECK(p.files().text.at(scale) == "#pragma once\ninline constexpr float kScale = 2.0f;\n");
-  CHECK(p.files().headers == std::map<std::string, std::string>{
-                                 {kInputs + "nested/scaled.hpp", header}, {kOverlap + "producer.hpp", producer}});
+  CHECK(p.files().headers ==
+        std::map<std::string, std::string>{{kInputs + "nested/scaled.hpp", header},
+                                           {kOverlap + "producer.hpp", producer}});
   CHECK(scale.find("..") == std::string::npos);
 }
 
@@ -78,11 +79,11 @@ TEST_CASE("a header that cannot be opened is reported at its spec string", "[act
   p.actor("Lost").in("a").cpu(kInputs + "nowhere.hpp", "Lost");
   p.actor("Good").in("a").out("b").cpu(kInputs + "good.hpp", "Good");
   ActorSignatures s = p.check();
-  CHECK(p.reported() ==
-        Lines{"spec.dfg:3:7: error: cannot open actor header "
-              "'test/unit/actors/inputs/nowhere.hpp': No such file or directory"});
+  CHECK(p.reported() == Lines{"spec.dfg:3:7: error: cannot open actor header "
+                              "'test/unit/actors/inputs/nowhere.hpp': No such file or directory"});
   CHECK(p.rendered().find("  cpu \"test/unit/actors/inputs/nowhere.hpp\" Lost;\n"
-                          "      ^" + std::string(36, '~') + "\n") != std::string::npos);
+                          "      ^" +
+                          std::string(36, '~') + "\n") != std::string::npos);
   CHECK(s.size() == 1);
   CHECK(s.count({1, ir::PeKind::cpu}) == 1);
 }
@@ -102,8 +103,7 @@ TEST_CASE("Clang's errors in a header are forwarded; its warnings are not", "[ac
   CHECK(s.at({0, ir::PeKind::cpu}).fire_ports == std::vector<std::uint32_t>{0, 1});
 }
 
-TEST_CASE("after an unbalanced brace nothing of the batch is checked",
-          "[actors]") {
+TEST_CASE("after an unbalanced brace nothing of the batch is checked", "[actors]") {
   ActorProgram p;
   p.actor("Unbalanced").in("a").cpu(kInputs + "unbalanced.hpp", "Unbalanced");
   p.actor("Good").in("a").out("b").cpu(kInputs + "good.hpp", "Good");
@@ -133,11 +133,12 @@ TEST_CASE("a fatal error in a header stops the checks of its translation unit", 
   CHECK(s.count({2, ir::PeKind::gpu}) == 1);
 }
 
-TEST_CASE("a header used by CPU and GPU implementations reports a Clang error once",
-          "[actors]") {
+TEST_CASE("a header used by CPU and GPU implementations reports a Clang error once", "[actors]") {
   ActorProgram p;
-  p.actor("Broken").in("a").cpu(kInputs + "broken.hpp", "Broken").gpu(kInputs + "broken.hpp",
-                                                                      "Broken");
+  p.actor("Broken")
+      .in("a")
+      .cpu(kInputs + "broken.hpp", "Broken")
+      .gpu(kInputs + "broken.hpp", "Broken");
   ActorSignatures s = p.check();
   CHECK(p.error_count() == 1);
   CHECK(s.empty());

@@ -23,7 +23,8 @@ const std::string kWaits =
     "blocks the host thread until the work it waits for has finished, and stalls the firings and "
     "transfers of the cycle behind it; remove it: dfgc waits for ctx.stream() at the end of the "
     "cycle";
-const std::string kAllocates = "synchronises the whole device on every firing; allocate once, in init";
+const std::string kAllocates =
+    "synchronises the whole device on every firing; allocate once, in init";
 const std::string kFrees =
     "synchronises the whole device on every firing; allocate in init and free in the destructor";
 }  // namespace
@@ -32,30 +33,28 @@ TEST_CASE("asynchronous work must go to ctx.stream()", "[actors][lint]") {
   ActorProgram p;
   p.actor("Streams").in("a").out("b").gpu(kLint, "LintStreams");
   ActorSignatures s = p.check();
-  CHECK(p.reported() ==
-        Lines{
-            h + "20:5: warning: 'cudaMemcpyAsync' without a stream " + kDefault +
-                "pass ctx.stream()",
-            h + "21:56: warning: 'cudaMemcpyAsync' on stream 0 " + kDefault + "pass ctx.stream()",
-            h + "22:30: warning: 'cudaMemsetAsync' " + kOther + "pass ctx.stream()",
-            h + "23:40: warning: 'cudaMemcpyPeerAsync' on stream 0 " + kDefault +
-                "pass ctx.stream()",
-            h + "24:5: warning: 'cudaLaunchKernel' without a stream " + kDefault +
-                "pass ctx.stream()",
-            h + "25:5: warning: launch of 'copy_kernel' without a stream " + kDefault + kLaunch,
-            h + "26:29: warning: launch of 'copy_kernel' on stream 0 " + kDefault + kLaunch,
-            h + "27:29: warning: launch of 'copy_kernel' " + kOther + kLaunch,
-            h + "29:5: warning: kernel launch without a stream " + kDefault + kLaunch,
-            h + "30:24: warning: 'cudaStreamSynchronize' " + kWaits,
-            h + "36:26: warning: 'cudaMemset' " + kBlocks + "cudaMemsetAsync on ctx.stream()",
-            "  " + h + "32:5: note: called from 'fire' here",
-        });
+  CHECK(
+      p.reported() ==
+      Lines{
+          h + "20:5: warning: 'cudaMemcpyAsync' without a stream " + kDefault + "pass ctx.stream()",
+          h + "21:56: warning: 'cudaMemcpyAsync' on stream 0 " + kDefault + "pass ctx.stream()",
+          h + "22:30: warning: 'cudaMemsetAsync' " + kOther + "pass ctx.stream()",
+          h + "23:40: warning: 'cudaMemcpyPeerAsync' on stream 0 " + kDefault + "pass ctx.stream()",
+          h + "24:5: warning: 'cudaLaunchKernel' without a stream " + kDefault +
+              "pass ctx.stream()",
+          h + "25:5: warning: launch of 'copy_kernel' without a stream " + kDefault + kLaunch,
+          h + "26:29: warning: launch of 'copy_kernel' on stream 0 " + kDefault + kLaunch,
+          h + "27:29: warning: launch of 'copy_kernel' " + kOther + kLaunch,
+          h + "29:5: warning: kernel launch without a stream " + kDefault + kLaunch,
+          h + "30:24: warning: 'cudaStreamSynchronize' " + kWaits,
+          h + "36:26: warning: 'cudaMemset' " + kBlocks + "cudaMemsetAsync on ctx.stream()",
+          "  " + h + "32:5: note: called from 'fire' here",
+      });
   // Warnings do not make the implementation fail.
   CHECK(s.size() == 1);
 }
 
-TEST_CASE("synchronous CUDA calls in fire are reported with what to do instead",
-          "[actors][lint]") {
+TEST_CASE("synchronous CUDA calls in fire are reported with what to do instead", "[actors][lint]") {
   ActorProgram p;
   p.actor("Sync").in("a").out("b").gpu(kLint, "LintSync");
   p.check();
@@ -92,8 +91,8 @@ TEST_CASE("under --Werror the lint's findings are errors and the implementation 
   ActorSignatures s = p.check(/*werror=*/true);
   CHECK(p.warning_count() == 0);
   CHECK(p.error_count() == 11);
-  CHECK(p.reported().front() == h + "20:5: error: 'cudaMemcpyAsync' without a stream " +
-                                    kDefault + "pass ctx.stream() [-Werror]");
+  CHECK(p.reported().front() == h + "20:5: error: 'cudaMemcpyAsync' without a stream " + kDefault +
+                                    "pass ctx.stream() [-Werror]");
   // The signature is still computed; the driver stops on the error count.
   CHECK(s.size() == 1);
 }
@@ -107,7 +106,8 @@ TEST_CASE("a class used by two actors is linted once", "[actors][lint]") {
   CHECK(s.size() == 2);
 }
 
-TEST_CASE("cuFFT plans must be bound to ctx.stream() in fire before they execute", "[actors][lint]") {
+TEST_CASE("cuFFT plans must be bound to ctx.stream() in fire before they execute",
+          "[actors][lint]") {
   const std::string f = "test/unit/actors/inputs/lint_cufft.cuh:";
   const std::string unbound =
       " runs on the stream last bound to its handle, and fire binds none to ctx.stream() before "
@@ -127,7 +127,8 @@ TEST_CASE("cuFFT plans must be bound to ctx.stream() in fire before they execute
             "  " + f + "29:5: note: called from 'fire' here",
         });
   ActorProgram bound;
-  bound.actor("Fft").in("a").out("b").gpu("test/unit/actors/inputs/lint_cufft.cuh", "CufftBoundInHelper");
+  bound.actor("Fft").in("a").out("b").gpu("test/unit/actors/inputs/lint_cufft.cuh",
+                                          "CufftBoundInHelper");
   bound.check();
   CHECK(bound.reported().empty());
 }

@@ -24,7 +24,8 @@ ActorSignatures signatures_of(const ir::Program& p) {
   for (ir::ActorId a = 0; a < p.dfg.actors.size(); ++a)
     for (const ir::Impl& impl : p.dfg.actors[a].impls) {
       ActorSignature s;
-      for (std::uint32_t port = 0; port < p.dfg.actors[a].ports.size(); ++port) s.fire_ports.push_back(port);
+      for (std::uint32_t port = 0; port < p.dfg.actors[a].ports.size(); ++port)
+        s.fire_ports.push_back(port);
       s.fire_takes_context = true;
       out[{a, impl.kind}] = s;
     }
@@ -41,11 +42,16 @@ ir::Program relay_program() {
   b.host("A", 2);
   b.node("p", "Producer", "A.cpu").node("i1", "Inc", "A.g0").node("i2", "Inc", "A.g1");
   b.node("j", "Join", "A.g1").node("c", "Consumer", "A.cpu");
-  b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "j.x").edge("p.m", "j.y").edge("j.o", "c.m");
+  b.edge("p.m", "i1.a")
+      .edge("i1.b", "i2.a")
+      .edge("i2.b", "j.x")
+      .edge("p.m", "j.y")
+      .edge("j.o", "c.m");
   ir::Program p = b.build();
   p.params.push_back({"W", 256, true, {}, {}, ir::TuneRange{1, 4096}});
   using K = ir::SizeTerm::Kind;
-  p.types[0].count.tree = {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::integer, 4, "", false, {}}}};
+  p.types[0].count.tree = {
+      K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::integer, 4, "", false, {}}}};
   p.spec_file = "relay.dfg";
   return p;
 }
@@ -65,8 +71,9 @@ ActorFiles files_of(const ir::Program& p) {
 /// The project of `p`, printed from its host plan.
 codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures) {
   ActorFiles files = files_of(p);
-  return codegen::generate_project(plan_hosts(p, ig), signatures, files,
-                                   {{"schedule.txt", ir::render_schedule(p, ig)}, {"graph.dot", ir::render_dot(p, ig)}});
+  return codegen::generate_project(
+      plan_hosts(p, ig), signatures, files,
+      {{"schedule.txt", ir::render_schedule(p, ig)}, {"graph.dot", ir::render_dot(p, ig)}});
 }
 
 struct Fixture {
@@ -77,7 +84,8 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime params", "[codegen]") {
+TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime params",
+          "[codegen]") {
   Fixture f;
   codegen::Files a = generate(f.program, f.ig, f.signatures);
   codegen::Files b = generate(f.program, f.ig, f.signatures);
@@ -91,7 +99,8 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
   const std::string& app = a.at("app.hpp");
   CHECK(app.find("return dfg::Size(params.W) * 4;") != std::string::npos);
   CHECK(app.find("{\"W\", 256, 1, 4096},") != std::string::npos);
-  CHECK(app.find("{\"Matrix\", \"float[W * 4]\", \"W\", sizeof(float), count_Matrix},") != std::string::npos);
+  CHECK(app.find("{\"Matrix\", \"float[W * 4]\", \"W\", sizeof(float), count_Matrix},") !=
+        std::string::npos);
   CHECK(a.at("rank_A_g1.cu").find("std::memcpy") == std::string::npos);
   CHECK(a.at("rank_A.cpp").find("dfg::PinnedBuffer") != std::string::npos);
   for (const auto& [path, text] : a) {
@@ -104,9 +113,13 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
 /// s @ A.cpu -> t @ B.g0 -> c @ C.cpu over net links A-B and B-C: two host-to-host transfers.
 ir::Program hosts_program() {
   test::ProgramBuilder b("chain");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 0).host("B", 1).host("C", 0);
-  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
+      .link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
   b.node("s", "S", "A.cpu").node("t", "I", "B.g0").node("c", "C", "C.cpu");
   b.edge("s.o", "t.a").edge("t.b", "c.m");
   ir::Program p = b.build();
@@ -120,23 +133,26 @@ TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
   codegen::Files files = generate(program, ig, signatures);
-  for (const char* name : {"main.cpp", "app_A.hpp", "app_B.hpp", "app_C.hpp", "rank_A.cpp", "rank_B.cpp",
-                           "rank_B_g0.cu", "rank_C.cpp", "runtime/dfg/mpi/session.hpp",
-                           "runtime/dfg/mpi/cycle_transfers.hpp", "runtime/dfg/cuda/stream.hpp"}) {
+  for (const char* name :
+       {"main.cpp", "app_A.hpp", "app_B.hpp", "app_C.hpp", "rank_A.cpp", "rank_B.cpp",
+        "rank_B_g0.cu", "rank_C.cpp", "runtime/dfg/mpi/session.hpp",
+        "runtime/dfg/mpi/cycle_transfers.hpp", "runtime/dfg/cuda/stream.hpp"}) {
     INFO(name);
     CHECK(files.count(name) == 1);
   }
   CHECK(files.count("app.hpp") == 0);
   CHECK(files.at("app_B.hpp").find("namespace app::host_B {") != std::string::npos);
-  CHECK(files.at("CMakeLists.txt").find("find_package(MPI REQUIRED COMPONENTS CXX)") != std::string::npos);
+  CHECK(files.at("CMakeLists.txt").find("find_package(MPI REQUIRED COMPONENTS CXX)") !=
+        std::string::npos);
   CHECK(files.at("CMakeLists.txt").find("LANGUAGES CXX CUDA") != std::string::npos);
   // A CPU-only host compiles without CUDA.
   for (const char* name : {"rank_A.cpp", "app_A.hpp", "rank_C.cpp"}) {
     INFO(name);
     CHECK(files.at(name).find("cuda") == std::string::npos);
   }
-  CHECK(files.at("rank_A.cpp").find("net_.start(*s_o_B_cpu_send_, overlap::transfer_s_o_B_cpu, j,") !=
-        std::string::npos);
+  CHECK(
+      files.at("rank_A.cpp").find("net_.start(*s_o_B_cpu_send_, overlap::transfer_s_o_B_cpu, j,") !=
+      std::string::npos);
   CHECK(files.at("main.cpp").find("case 2: return host_C::run_host(options, mpi);  // host C") !=
         std::string::npos);
 }
@@ -144,9 +160,13 @@ TEST_CASE("codegen: an app on several hosts is one MPI program, each host in its
 /// s @ A.cpu -> i @ A.g0 -> j @ B.g0 -> c @ B.cpu; the GPUs are joined by a gpudirect link.
 ir::Program gpudirect_program() {
   test::ProgramBuilder b("direct");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 1).host("B", 1);
-  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
+      .link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
   b.node("s", "S", "A.cpu").node("i", "I", "A.g0").node("j", "I", "B.g0").node("c", "C", "B.cpu");
   b.edge("s.o", "i.a").edge("i.b", "j.a").edge("j.b", "c.m");
   ir::Program p = b.build();
@@ -154,7 +174,8 @@ ir::Program gpudirect_program() {
   return p;
 }
 
-TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, through MPI", "[codegen]") {
+TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, through MPI",
+          "[codegen]") {
   ir::Program program = gpudirect_program();
   ir::Ig ig = run_passes(program);
   ActorSignatures signatures = signatures_of(program);
@@ -165,11 +186,14 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   CHECK(rank_a.find("A_g0_gpudirect_(mpi, 0, \"A.g0\")") != std::string::npos);
   CHECK(rank_a.find("A_g0_gpudirect_.attach(*i_b_B_g0_send_);") != std::string::npos);
   // The CPU posts the send from the GPU's buffer: its view of A.g0's colour.
-  const std::size_t post = rank_a.find("net_.start(*i_b_B_g0_send_, overlap::transfer_i_b_B_g0, j,");
+  const std::size_t post =
+      rank_a.find("net_.start(*i_b_B_g0_send_, overlap::transfer_i_b_B_g0, j,");
   REQUIRE(post != std::string::npos);
   CHECK(rank_a.find("i_b_A_g0_view_.at(", post) < rank_a.find(");", post));
-  CHECK(rank_a.find("const dfg::SlotView& i_b_A_g0_view_ = run_.memory.A_g0[") != std::string::npos);
-  CHECK(files.at("rank_B.cpp").find("B_g0_gpudirect_.attach(*i_b_B_g0_recv_);") != std::string::npos);
+  CHECK(rank_a.find("const dfg::SlotView& i_b_A_g0_view_ = run_.memory.A_g0[") !=
+        std::string::npos);
+  CHECK(files.at("rank_B.cpp").find("B_g0_gpudirect_.attach(*i_b_B_g0_recv_);") !=
+        std::string::npos);
   // No GPU launches it: no peer access between the two hosts' devices.
   CHECK(files.at("rank_B_g0.cu").find("peer") == std::string::npos);
   CHECK(files.at("README.md").find("tags 0 and 1 go over gpudirect links") != std::string::npos);
@@ -186,7 +210,8 @@ TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps
   fs::remove_all(root);
   fs::create_directories(root / "foreign");
   std::ofstream(root / "foreign" / "notes.txt") << "mine\n";
-  codegen::Files files = {{"a.txt", "one\n"}, {"sub/b.txt", "two\n"}, {"dfgc-manifest.txt", "a.txt\nsub/b.txt\n"}};
+  codegen::Files files = {
+      {"a.txt", "one\n"}, {"sub/b.txt", "two\n"}, {"dfgc-manifest.txt", "a.txt\nsub/b.txt\n"}};
 
   auto refused = codegen::write_project(files, root / "foreign");
   REQUIRE(refused);
@@ -214,10 +239,16 @@ TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get file
           "[codegen]") {
   // Host A's GPU x_g0 and host A_x's GPU g0 both join as A_x_g0.
   test::ProgramBuilder b("joins");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 1).host("A_x", 1);
   b.link("A.cpu", "A_x.cpu", ir::LinkKind::net, 2.6e9);
-  b.node("s", "S", "A.cpu").node("t", "I", "A.g0").node("u", "I", "A_x.g0").node("c", "C", "A_x.cpu");
+  b.node("s", "S", "A.cpu")
+      .node("t", "I", "A.g0")
+      .node("u", "I", "A_x.g0")
+      .node("c", "C", "A_x.cpu");
   b.edge("s.o", "t.a").edge("t.b", "u.a").edge("u.b", "c.m");
   ir::Program p = b.build();
   ir::Pe& gpu = p.arch.pes[p.arch.hosts[0].gpus[0]];
@@ -235,25 +266,30 @@ TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get file
   CHECK(cmake.find("rank_A_x_g0_2.cu") != std::string::npos);
 }
 
-TEST_CASE("codegen: the actor headers and what they include are copied under actors/", "[codegen]") {
+TEST_CASE("codegen: the actor headers and what they include are copied under actors/",
+          "[codegen]") {
   // Two headers named filter.hpp, one in a directory with a double quote, and a header each
   // includes by a '..' path: the copies keep their layout from /src, the deepest common directory.
   ActorFiles files;
   files.text = {{"/src/x/a/filter.hpp", "#include \"../../common/one.hpp\"\n"},
                 {"/src/x/b\"q/filter.hpp", "#include \"../../common/one.hpp\"\n"},
                 {"/src/common/one.hpp", "inline float one() { return 1; }\n"}};
-  files.headers = {{"a/filter.hpp", "/src/x/a/filter.hpp"}, {"b\"q/filter.hpp", "/src/x/b\"q/filter.hpp"}};
+  files.headers = {{"a/filter.hpp", "/src/x/a/filter.hpp"},
+                   {"b\"q/filter.hpp", "/src/x/b\"q/filter.hpp"}};
   codegen::ActorHeaders headers(files);
-  CHECK(headers.copies() == std::map<std::string, std::string>{
-                                {"actors/common/one.hpp", files.text.at("/src/common/one.hpp")},
-                                {"actors/x/a/filter.hpp", files.text.at("/src/x/a/filter.hpp")},
-                                {"actors/x/b\"q/filter.hpp", files.text.at("/src/x/b\"q/filter.hpp")}});
+  CHECK(headers.copies() ==
+        std::map<std::string, std::string>{
+            {"actors/common/one.hpp", files.text.at("/src/common/one.hpp")},
+            {"actors/x/a/filter.hpp", files.text.at("/src/x/a/filter.hpp")},
+            {"actors/x/b\"q/filter.hpp", files.text.at("/src/x/b\"q/filter.hpp")}});
   CHECK(headers.include("a/filter.hpp") == "\"x/a/filter.hpp\"");
   CHECK(headers.include("b\"q/filter.hpp") == "<x/b\"q/filter.hpp>");
-  CHECK(headers.include_dirs() == std::vector<std::string>{"actors", "actors/x/a", "actors/x/b\"q"});
+  CHECK(headers.include_dirs() ==
+        std::vector<std::string>{"actors", "actors/x/a", "actors/x/b\"q"});
 }
 
-TEST_CASE("codegen: the project names the spec by its file name and copies the actors", "[codegen]") {
+TEST_CASE("codegen: the project names the spec by its file name and copies the actors",
+          "[codegen]") {
   Fixture f;
   f.program.spec_file = "/somewhere/specs/relay.dfg";
   codegen::Files files = generate(f.program, f.ig, f.signatures);
@@ -273,7 +309,10 @@ TEST_CASE("codegen: the project names the spec by its file name and copies the a
 TEST_CASE("codegen: a GPU that no node uses is never opened and has no file", "[codegen]") {
   // Host A declares two GPUs and maps onto g0 only; host B declares one and maps nothing onto it.
   test::ProgramBuilder b("unused");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 2).host("B", 1);
   b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
   b.node("s", "S", "A.cpu").node("t", "I", "A.g0").node("c", "C", "B.cpu");
@@ -305,9 +344,11 @@ TEST_CASE("codegen: a GPU that no node uses is never opened and has no file", "[
   CHECK(files.at("rank_B.cpp").find("cuda") == std::string::npos);
 }
 
-TEST_CASE("codegen: a project printed from a host plan written by hand, without a program", "[codegen]") {
+TEST_CASE("codegen: a project printed from a host plan written by hand, without a program",
+          "[codegen]") {
   // One host, one cpu, one node s (Source, no ports) that fires every cycle: no program and no
-  // implementation graph exist; the params, the token type, the header and the steps are the plan's.
+  // implementation graph exist; the params, the token type, the header and the steps are the
+  // plan's.
   HostPlan h;
   h.host_name = "A";
   h.app_name = "by_hand";
@@ -318,7 +359,12 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   h.host_names = {"A"};
   h.params = {{"K", 3, false, {}}, {"W", 16, true, ir::TuneRange{1, 64}}};
   using K = ir::SizeTerm::Kind;
-  h.types = {{"Row", "f64", "double", "W * K", {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
+  h.types = {
+      {"Row",
+       "f64",
+       "double",
+       "W * K",
+       {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
   h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
   h.streams.resize(1);
   h.colour_count = {0};
@@ -347,7 +393,8 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   files.text = {{"/in/source.hpp", "// source.hpp\n"}};
   files.headers = {{"/in/source.hpp", "/in/source.hpp"}};
   codegen::Files out = codegen::generate_project(plans, signatures, files);
-  for (const char* name : {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "actors/source.hpp"}) {
+  for (const char* name :
+       {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "actors/source.hpp"}) {
     INFO(name);
     CHECK(out.count(name) == 1);
   }

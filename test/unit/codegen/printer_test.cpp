@@ -33,8 +33,8 @@ TEST_CASE("a multi-line value lines up with its placeholder", "[printer]") {
 }
 
 TEST_CASE("a block placeholder on its own line keeps the template's indentation", "[printer]") {
-  std::string out = dfgc::render_template("int main() {\n  $body$\n}\n",
-                                          {{"body", "f();\ng();\n"}});
+  std::string out =
+      dfgc::render_template("int main() {\n  $body$\n}\n", {{"body", "f();\ng();\n"}});
   CHECK(out == "int main() {\n  f();\n  g();\n}\n");
 }
 
@@ -56,7 +56,8 @@ TEST_CASE("the pieces of templates/parts/ render by the same rules", "[printer]"
 
 #include "codegen/format.hpp"
 
-TEST_CASE("generated sources are laid out in the .clang-format style, the same every time", "[printer]") {
+TEST_CASE("generated sources are laid out in the .clang-format style, the same every time",
+          "[printer]") {
   const std::string code =
       "#include \"b.hpp\"\n#include \"a.hpp\"\nint f(int x){return x;}\nint v = 1;  // one\n"
       "long w = 2;  // two\n";

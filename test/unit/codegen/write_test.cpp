@@ -26,7 +26,8 @@ namespace {
 struct Scratch {
   fs::path root;
   explicit Scratch(const std::string& name)
-      : root(fs::temp_directory_path() / ("dfgc_write_test_" + std::to_string(::getpid()) + "_" + name)) {
+      : root(fs::temp_directory_path() /
+             ("dfgc_write_test_" + std::to_string(::getpid()) + "_" + name)) {
     fs::remove_all(root);
     fs::create_directories(root);
   }
@@ -52,7 +53,8 @@ std::string text_of(const fs::path& path) {
 std::map<std::string, std::string> tree(const fs::path& dir) {
   std::map<std::string, std::string> out;
   if (!fs::exists(dir)) return out;
-  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+       ++it) {
     std::string rel = it->path().lexically_relative(dir).generic_string();
     if (rel.starts_with(".dfgc-staging-")) {
       it.disable_recursion_pending();
@@ -68,7 +70,8 @@ std::vector<std::string> temporaries(const fs::path& dir) {
   std::vector<std::string> out;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
-    if (name.find("dfgc-tmp") != std::string::npos || name.starts_with(".dfgc-staging-")) out.push_back(name);
+    if (name.find("dfgc-tmp") != std::string::npos || name.starts_with(".dfgc-staging-"))
+      out.push_back(name);
   }
   return out;
 }
@@ -199,14 +202,15 @@ TEST_CASE("write: a manifest line out of the directory is refused, and nothing o
   int line = 0;
   for (char c : manifest) line += c == '\n';
   for (std::string bad : {outside.string(), std::string("/nonexistent/x"), std::string("/"),
-                          std::string("../outside/sub/f"), std::string("runtime/../../outside/sub/f"),
-                          std::string("./app.hpp"), std::string("runtime//dfg/a.hpp"),
-                          std::string(".dfgc-staging-1/x")}) {
+                          std::string("../outside/sub/f"),
+                          std::string("runtime/../../outside/sub/f"), std::string("./app.hpp"),
+                          std::string("runtime//dfg/a.hpp"), std::string(".dfgc-staging-1/x")}) {
     CAPTURE(bad);
     put(dir / "dfgc-manifest.txt", manifest + bad + "\n");
     auto error = codegen::write_project(kNew, dir);
     REQUIRE(error);
-    CHECK(error->find("dfgc-manifest.txt:" + std::to_string(line + 1) + ": '" + bad + "'") != std::string::npos);
+    CHECK(error->find("dfgc-manifest.txt:" + std::to_string(line + 1) + ": '" + bad + "'") !=
+          std::string::npos);
     CHECK(text_of(outside) == "not dfgc's\n");
     CHECK(tree(dir).at("app.hpp") == "old app\n");  // refused before anything was written
   }
@@ -234,7 +238,8 @@ TEST_CASE("write: a generated file is never written through a symlink out of the
   CHECK(fs::is_empty(s.root / "outside"));
 }
 
-TEST_CASE("write: a journal left by a dead process is checked as the manifest is", "[codegen][write]") {
+TEST_CASE("write: a journal left by a dead process is checked as the manifest is",
+          "[codegen][write]") {
   Scratch s("journal");
   fs::path dir = s.root / "gen";
   put(s.root / "outside" / "f", "not dfgc's\n");
@@ -260,10 +265,10 @@ TEST_CASE("write: an empty directory, a mount point or a symlink to one, is writ
           "[codegen][write]") {
   Scratch s("empty");
   fs::create_directories(s.root / "mount");
-  struct stat before {};
+  struct stat before{};
   REQUIRE(::stat((s.root / "mount").c_str(), &before) == 0);
   REQUIRE_FALSE(codegen::write_project(kNew, s.root / "mount"));
-  struct stat after {};
+  struct stat after{};
   REQUIRE(::stat((s.root / "mount").c_str(), &after) == 0);
   CHECK(before.st_ino == after.st_ino);  // the same directory, not one renamed over it
   CHECK(tree(s.root / "mount") == as_tree(kNew, false));
@@ -314,16 +319,17 @@ TEST_CASE("write: staging directories of dead processes go, a live one's stops t
   CHECK(tree(dir) == as_tree(kNew, false));
 }
 
-TEST_CASE("write: an unchanged file is left alone, the old manifest's others go with their directories",
-          "[codegen][write]") {
+TEST_CASE(
+    "write: an unchanged file is left alone, the old manifest's others go with their directories",
+    "[codegen][write]") {
   Scratch s("unchanged");
   fs::path dir = s.root / "gen";
   REQUIRE_FALSE(codegen::write_project(kOld, dir));
-  struct stat before {};
+  struct stat before{};
   REQUIRE(::stat((dir / "CMakeLists.txt").c_str(), &before) == 0);
   put(dir / "app.hpp.dfgc-tmp", "trunc");  // left by an older dfgc
   REQUIRE_FALSE(codegen::write_project(kNew, dir));
-  struct stat after {};
+  struct stat after{};
   REQUIRE(::stat((dir / "CMakeLists.txt").c_str(), &after) == 0);
   CHECK(before.st_ino == after.st_ino);
   CHECK_FALSE(fs::exists(dir / "old_only"));

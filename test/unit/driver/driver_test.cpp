@@ -76,12 +76,13 @@ using Stages = std::vector<std::string>;
 const Stages kFront = {"parse", "sema", "actors"};
 const Stages kToIg = {"parse",        "sema",    "actors",        "schedule",      "insert_buffers",
                       "buffer_depth", "latency", "resync_inputs", "color_buffers", "build_ig"};
-const Stages kToMigrations = {"parse",         "sema",          "actors",   "schedule",
-                              "insert_buffers", "buffer_depth", "latency",  "resync_inputs",
-                              "color_buffers", "build_ig",      "migrations"};
-const Stages kAll = {"parse",         "sema",          "actors",   "schedule",   "insert_buffers",
-                     "buffer_depth",  "latency",       "resync_inputs", "color_buffers",
-                     "build_ig",      "migrations",    "plan_hosts",    "codegen",  "write"};
+const Stages kToMigrations = {"parse",          "sema",         "actors",    "schedule",
+                              "insert_buffers", "buffer_depth", "latency",   "resync_inputs",
+                              "color_buffers",  "build_ig",     "migrations"};
+const Stages kAll = {"parse",          "sema",         "actors",     "schedule",
+                     "insert_buffers", "buffer_depth", "latency",    "resync_inputs",
+                     "color_buffers",  "build_ig",     "migrations", "plan_hosts",
+                     "codegen",        "write"};
 
 }  // namespace
 
@@ -126,8 +127,8 @@ TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline ord
 TEST_CASE("map times the passes of every implementation graph it builds in one line each",
           "[driver][time-passes]") {
   // The memory objective builds the implementation graph of every candidate it keeps.
-  Result r = run_dfgc({"map", kGranulometry, "--costs", kGranulometryCosts, "--objective=memory",
-                   "--time-passes"});
+  Result r = run_dfgc(
+      {"map", kGranulometry, "--costs", kGranulometryCosts, "--objective=memory", "--time-passes"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(std::regex_search(r.err, std::regex(R"(dfgc: sema +[0-9.]+ ms \([0-9]+ runs\))")));
@@ -284,12 +285,15 @@ TEST_CASE("compile moves an actor's state between hosts: a state tag per alterna
                       "  net tag 1 overlap a.y@B.cpu -> a.y@A.cpu (migration 0)\n"
                       "  net tag 2 no-overlap s.x@A.cpu -> s.x@B.cpu (migration 0)\n"
                       "  net tag 3 no-overlap a.y@B.cpu -> a.y@A.cpu (migration 0)\n"
-                      "  control tag 4: the ranks' agreement on live moves\n") != std::string::npos);
-  CHECK(plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, state tag 5\n") != std::string::npos);
+                      "  control tag 4: the ranks' agreement on live moves\n") !=
+        std::string::npos);
+  CHECK(plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, state tag 5\n") !=
+        std::string::npos);
   Result schedule = run_dfgc({"schedule", (dir / "state.dfg").string()});
   REQUIRE(schedule.status == 0);
   CHECK(schedule.out.find("migration tags (MPI)\n"
-                          "  migration 0 (a) net tag 0 overlap s.x@A.cpu -> s.x@B.cpu\n") != std::string::npos);
+                          "  migration 0 (a) net tag 0 overlap s.x@A.cpu -> s.x@B.cpu\n") !=
+        std::string::npos);
   CHECK(schedule.out.find("  control tag 4: the ranks' agreement on live moves\n"
                           "  migration 0 (a) state tag 5\n") != std::string::npos);
   for (const char* rank : {"rank_A.cpp", "rank_B.cpp"}) {
@@ -301,8 +305,7 @@ TEST_CASE("compile moves an actor's state between hosts: a state tag per alterna
   }
 }
 
-TEST_CASE("--emit chooses what any command prints, running the stages it needs",
-          "[driver][emit]") {
+TEST_CASE("--emit chooses what any command prints, running the stages it needs", "[driver][emit]") {
   Result plan = run_dfgc({"schedule", kCpuOnly, "--emit=plan"});
   REQUIRE(plan.status == 0);
   CHECK(plan.out.starts_with("host "));
@@ -310,7 +313,8 @@ TEST_CASE("--emit chooses what any command prints, running the stages it needs",
     CHECK(run_dfgc({command, kCpuOnly, "--emit=plan"}).out == plan.out);
   CHECK(run_dfgc({"check", kCpuOnly, "--emit=ir"}).out == run_dfgc({"dump-ir", kCpuOnly}).out);
   CHECK(run_dfgc({"schedule", kCpuOnly, "--emit=ast"}).out == run_dfgc({"dump-ast", kCpuOnly}).out);
-  CHECK(run_dfgc({"compile", kCpuOnly, "--emit=schedule"}).out == run_dfgc({"schedule", kCpuOnly}).out);
+  CHECK(run_dfgc({"compile", kCpuOnly, "--emit=schedule"}).out ==
+        run_dfgc({"schedule", kCpuOnly}).out);
 }
 
 TEST_CASE("--version names dfgc's version and the Clang it links", "[driver][version]") {
@@ -344,7 +348,8 @@ TEST_CASE("help COMMAND is COMMAND --help, generated from the options it parses"
   CHECK(unknown.err.starts_with("dfgc: error: unknown command 'frobnicate'\n"));
 }
 
-TEST_CASE("--emit=svg: the graph drawn by Graphviz's dot, or a clear error without it", "[driver]") {
+TEST_CASE("--emit=svg: the graph drawn by Graphviz's dot, or a clear error without it",
+          "[driver]") {
   const char* old_path = std::getenv("PATH");
   const std::string saved = old_path ? old_path : "";
   SECTION("without dot on PATH") {
@@ -376,10 +381,14 @@ TEST_CASE("files_read lists the spec, its imports, the actor headers and what th
   driver::Compilation c;
   REQUIRE(driver::run_pipeline(in, Stage::actors, sources, diags, nullptr, c));
   const std::string overlap = kSamples + "overlap/";
-  std::vector<std::string> expected = {overlap + "actors/consumer.hpp", overlap + "actors/inc.cuh",
-                                       overlap + "actors/inc_cpu.hpp",  overlap + "actors/producer.hpp",
-                                       overlap + "cpu_only.dfg",        overlap + "overlap.dfg",
-                                       std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp"};
+  std::vector<std::string> expected = {
+      overlap + "actors/consumer.hpp",
+      overlap + "actors/inc.cuh",
+      overlap + "actors/inc_cpu.hpp",
+      overlap + "actors/producer.hpp",
+      overlap + "cpu_only.dfg",
+      overlap + "overlap.dfg",
+      std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp"};
   for (std::string& path : expected) path = fs::path(path).lexically_normal().string();
   std::sort(expected.begin(), expected.end());
   CHECK(driver::files_read(c, sources) == expected);

@@ -149,14 +149,16 @@ TEST_CASE("--evaluate prints the model's figures for the spec's own mapping as J
   // The same figures the report prints, and the same text every run.
   auto [status2, report] = map({spec, "--costs", costs});
   CHECK(status2 == 0);
-  CHECK(report.find("  period                         3.100 ms       5.200 ms") != std::string::npos);
+  CHECK(report.find("  period                         3.100 ms       5.200 ms") !=
+        std::string::npos);
   CHECK(map({spec, "--costs", costs, "--evaluate"}).second == out);
 
   // A free node, or --apply / --explain with it: refused.
   std::string text = read(spec);
   text.replace(text.find("@ A.g0;"), 7, "@ any gpu;");
-  text.replace(text.find("import \"overlap.dfg\""), 20,
-               "import \"" + (fs::path(DFGC_SOURCE_DIR) / "samples/overlap/overlap.dfg").string() + "\"");
+  text.replace(
+      text.find("import \"overlap.dfg\""), 20,
+      "import \"" + (fs::path(DFGC_SOURCE_DIR) / "samples/overlap/overlap.dfg").string() + "\"");
   std::ofstream(dir / "free.dfg", std::ios::binary) << text;
   CHECK(map({(dir / "free.dfg").string(), "--costs", costs, "--evaluate"}).first == 1);
   CHECK(map({(dir / "free.dfg").string(), "--costs", costs}).first == 0);

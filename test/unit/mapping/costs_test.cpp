@@ -162,13 +162,13 @@ TEST_CASE("costs file numbers are finite and sane; nothing is silently zero or i
   // Formulas: a value past a day (or not finite) is refused once evaluated at the node's params.
   for (const char* formula :
        {"1e300 * nb_loop * nb_loop", "1e6 * nb_loop", "1 / (nb_loop - 100)"}) {
-    Loaded l(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": ")" + formula +
-             "\"}}}");
+    Loaded l(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": ")" + formula + "\"}}}");
     INFO(formula << "\n" << l.diags.render());
     CHECK(!l.table);
     CHECK(l.first_error().starts_with("the firing time of node 'i"));
-    CHECK(l.first_error().ends_with("ms; it must be a non-negative number of milliseconds, at "
-                                    "most 86400000 (a day)"));
+    CHECK(
+        l.first_error().ends_with("ms; it must be a non-negative number of milliseconds, at "
+                                  "most 86400000 (a day)"));
   }
   // -0 reads as 0.
   Loaded zero(std::string(R"({"actors": {)") + kPiic + R"(, "Inc": {"gpu": "0 * -1"}}})");
@@ -182,8 +182,9 @@ TEST_CASE("an actor without a firing time on a PE its node may use: an error at 
   Loaded l(R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1},
                "Inc": {"A.g0": 1}}})");
   REQUIRE(!l.table);
-  CHECK(l.first_error() == "no firing time for actor 'Inc' on A.g1 (a gpu), where node 'i2' may "
-                           "run; add \"actors\": {\"Inc\": {\"gpu\": ...}}");
+  CHECK(l.first_error() ==
+        "no firing time for actor 'Inc' on A.g1 (a gpu), where node 'i2' may "
+        "run; add \"actors\": {\"Inc\": {\"gpu\": ...}}");
   CHECK(l.diags.diagnostics().front().loc.offset == 75);  // "Inc"
 }
 
@@ -237,7 +238,8 @@ TEST_CASE("fitted costs: two measurements determine two coefficients", "[mapping
   CHECK(f.fit->coefficients[0].second == Approx(1.0));
   CHECK(f.fit->coefficients[1].second == Approx(0.01));
   CHECK(f.fit->measurements == 2);
-  CHECK(mapping::describe_fit(*f.fit) == "fitted a = 1 ms, b = 0.01 ms from 2 measurements (exact)");
+  CHECK(mapping::describe_fit(*f.fit) ==
+        "fitted a = 1 ms, b = 0.01 ms from 2 measurements (exact)");
   CHECK(*f.table->firing[1][1] == Approx(2e-3));  // i1's own measurement (at its nb_loop)
   CHECK(*f.table->firing[2][2] == Approx(4e-3));  // i2's own measurement on A.g1
   CHECK(*f.table->firing[2][1] == Approx(4e-3));  // i2 on A.g0: the fitted formula, 1 + 0.01 * 300
@@ -343,8 +345,8 @@ TEST_CASE("fitted costs errors", "[mapping][costs][fit]") {
       {{kLinearInc, i1_at_100, i1_at_100},
        "the 2 measurements of 'Inc' on gpu cannot tell 'b' apart from the other coefficients "
        "(a, b); measure nodes at more param values"},
-      {{R"({"actors": {"Inc": {"gpu": {"ms": "a * b + nb_loop", "fit": ["a", "b"]}}}})",
-        i1_at_100, R"({"nodes": {"i2": {"A.g1": {"ms": 4, "at": {"nb_loop": 300}}}}})"},
+      {{R"({"actors": {"Inc": {"gpu": {"ms": "a * b + nb_loop", "fit": ["a", "b"]}}}})", i1_at_100,
+        R"({"nodes": {"i2": {"A.g1": {"ms": 4, "at": {"nb_loop": 300}}}}})"},
        "this formula is not linear in its fitted coefficients (a, b); dfgc fits them by linear "
        "least squares"},
       {{R"({"actors": {"Inc": {"gpu": {"ms": "a * nb_loop", "fit": ["a", "c"]}}}})"},
@@ -369,7 +371,8 @@ TEST_CASE("fitted costs errors", "[mapping][costs][fit]") {
       {{kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": 1, "at": {"loops": 3}}}}})"},
        "the measurement of node 'i1' on A.g0 gives no value of param 'nb_loop' in 'at', which "
        "the fitted formula of actor 'Inc' uses"},
-      {{kLinearInc, R"({"nodes": {"i1": {"A.g0": {"ms": "2 * nb_loop", "at": {"nb_loop": 100}}}}})"},
+      {{kLinearInc,
+        R"({"nodes": {"i1": {"A.g0": {"ms": "2 * nb_loop", "at": {"nb_loop": 100}}}}})"},
        "a measurement of node 'i1' on A.g0 is an equation of the fitted formula of actor 'Inc'; it "
        "must be a number of milliseconds"},
       {{R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 1}},

@@ -43,12 +43,11 @@ TEST_CASE("first_too_deep finds the first bracket past the bound, outside string
   CHECK(!mapping::first_too_deep("{\"a\": [[1]]}", 3));
   CHECK(mapping::first_too_deep("{\"a\": [[1]]}", 2) == 7u);
   CHECK(!mapping::first_too_deep("{\"a\": \"[[[[\\\"[[[[\"}", 1));  // in a string, escaped quote
-  CHECK(!mapping::first_too_deep("[][][][]", 1));                  // siblings do not nest
-  CHECK(!mapping::first_too_deep("]]]]][", 1));                    // invalid text is scanned too
+  CHECK(!mapping::first_too_deep("[][][][]", 1));                   // siblings do not nest
+  CHECK(!mapping::first_too_deep("]]]]][", 1));                     // invalid text is scanned too
 }
 
-TEST_CASE("JSON nested deeper than 64 is refused at the bracket, however deep",
-          "[mapping][json]") {
+TEST_CASE("JSON nested deeper than 64 is refused at the bracket, however deep", "[mapping][json]") {
   auto nested = [](std::size_t depth) {
     return "{\"x\": " + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
   };
@@ -93,14 +92,16 @@ TEST_CASE("a key given twice in one object is an error at the repeat, noted at t
 }
 
 TEST_CASE("a number beyond a double is a located error, not an exception", "[mapping][json]") {
-  for (const char* number : {"1e309", "-1e309", "1" "00000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"
-                                                "0000000000000000000000000000000000000000000"}) {
+  for (const char* number : {"1e309", "-1e309",
+                             "1"
+                             "00000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"
+                             "0000000000000000000000000000000000000000000"}) {
     INFO(number);
     Parsed p(std::string("{\"cpu\":  ") + number + "}");
     REQUIRE(!p.doc);

@@ -30,29 +30,37 @@ LoopProblem loop_problem(std::uint32_t delay) {
   test::ProgramBuilder b("loop");
   b.type("T", ir::ElemType::f32, 1024);
   b.host("A", 2, 12e9).link("A.g0", "A.g1", ir::LinkKind::nvlink, 50e9);
-  b.actor("Src", "out T o").actor("F", "in T i; in T s; out T o; out T n").actor("G", "in T i; out T o");
+  b.actor("Src", "out T o")
+      .actor("F", "in T i; in T s; out T o; out T n")
+      .actor("G", "in T i; out T o");
   b.actor("Sink", "in T i");
-  b.node("s", "Src", "A.cpu").node("f", "F", "A.g0").node("g", "G", "A.g0").node("k", "Sink", "A.cpu");
+  b.node("s", "Src", "A.cpu")
+      .node("f", "F", "A.g0")
+      .node("g", "G", "A.g0")
+      .node("k", "Sink", "A.cpu");
   b.edge("s.o", "f.i").edge("f.o", "k.i").edge("f.n", "g.i").edge("g.o", "f.s", delay);
   LoopProblem r;
   r.program = b.build();
   ir::Program& p = r.program;
   for (const ir::Pe& pe : p.arch.pes)
-    if (pe.kind == ir::PeKind::gpu) (pe.local_name == "g0" ? r.g0 : r.g1) = static_cast<ir::PeId>(&pe - p.arch.pes.data());
+    if (pe.kind == ir::PeKind::gpu)
+      (pe.local_name == "g0" ? r.g0 : r.g1) = static_cast<ir::PeId>(&pe - p.arch.pes.data());
   for (ir::NodeId n : {ir::NodeId{1}, ir::NodeId{2}}) p.dfg.nodes[n].candidates = {r.g0, r.g1};
   const std::size_t pes = p.arch.pes.size();
   r.costs.firing.assign(p.dfg.nodes.size(), std::vector<std::optional<double>>(pes));
   for (std::size_t n = 0; n < p.dfg.nodes.size(); ++n)
     for (ir::PeId pe = 0; pe < pes; ++pe) r.costs.firing[n][pe] = n == 1 || n == 2 ? 4e-3 : 1e-4;
   for (const ir::Link& l : p.arch.links)
-    r.costs.links.push_back({mapping::LinkCost{l.bandwidth, 5e-6}, mapping::LinkCost{l.bandwidth, 5e-6}});
+    r.costs.links.push_back(
+        {mapping::LinkCost{l.bandwidth, 5e-6}, mapping::LinkCost{l.bandwidth, 5e-6}});
   r.costs.capacity.assign(pes, std::nullopt);
   r.costs.overhead = {{1e-4, 1e-4}};
   return r;
 }
 
 Latencies latency_of(const ir::Program& p) {
-  return compute_latency(p.dfg, schedule(p.dfg, p.arch, p.mapping), insert_buffers(p.dfg, p.arch, p.mapping));
+  return compute_latency(p.dfg, schedule(p.dfg, p.arch, p.mapping),
+                         insert_buffers(p.dfg, p.arch, p.mapping));
 }
 
 mapping::SearchOptions exact() {

@@ -84,7 +84,7 @@ TEST_CASE("a PE's memory past 2^63 - 1 bytes is reported saturated", "[mapping][
     CHECK(cpu.after == kMax);
   }
   CHECK(ir::render_schedule(p, ig).find("memory at least 9223372036854775807 -> at least "
-                             "9223372036854775807 bytes") != std::string::npos);
+                                        "9223372036854775807 bytes") != std::string::npos);
   mapping::Prediction pred = mapping::predict(p, ig, costs_of(p));
   CHECK(pred[Strategy::overlap].peak_memory == kMax);
   CHECK(pred[Strategy::overlap].memory[1] == kMax);  // A.g0: the double buffers of i

@@ -115,11 +115,14 @@ TEST_CASE("the searches are deterministic", "[mapping][search]") {
   }
 }
 
-TEST_CASE("any cpu spreads nodes over the cores of a host, which fire at once", "[mapping][search]") {
+TEST_CASE("any cpu spreads nodes over the cores of a host, which fire at once",
+          "[mapping][search]") {
   // src @ A.c0 feeds four filters free on any of A's four cpus; a sink @ A.c0 reads them all.
   test::ProgramBuilder b("bank");
   b.type("T", ir::ElemType::f32, 1 << 16);
-  b.actor("Src", "out T o").actor("Fir", "in T x; out T y").actor("Sink", "in T a; in T b; in T c; in T d");
+  b.actor("Src", "out T o")
+      .actor("Fir", "in T x; out T y")
+      .actor("Sink", "in T a; in T b; in T c; in T d");
   b.host("A", 0, 25e9, 4);
   b.node("src", "Src", "A.c0");
   for (const char* f : {"f0", "f1", "f2", "f3"}) b.node(f, "Fir", "A.c0");
@@ -135,7 +138,8 @@ TEST_CASE("any cpu spreads nodes over the cores of a host, which fire at once", 
   for (ir::NodeId n = 1; n <= 4; ++n) costs.firing[n].assign(pes, 4e-3);
   costs.capacity.assign(pes, std::nullopt);
   costs.overhead = {{1e-5, 1e-5}};
-  for (auto method : {mapping::SearchOptions::Method::exact, mapping::SearchOptions::Method::heuristic}) {
+  for (auto method :
+       {mapping::SearchOptions::Method::exact, mapping::SearchOptions::Method::heuristic}) {
     for (Strategy s : ir::kStrategies) {
       CAPTURE(static_cast<int>(method), ir::to_string(s));
       mapping::SearchOptions o;

@@ -245,7 +245,8 @@ std::vector<std::uint32_t> reference_dsatur(const InterferenceGraph& g) {
     for (std::uint32_t c = 0; c < classes.size(); ++c) {
       if (seen[v].count(c)) continue;
       auto [slots, bytes] = classes[c];
-      std::int64_t grows = std::max(slots, g.slots[v]) * std::max(bytes, g.bytes[v]) - slots * bytes;
+      std::int64_t grows =
+          std::max(slots, g.slots[v]) * std::max(bytes, g.bytes[v]) - slots * bytes;
       if (pick == kNone || grows < growth) {
         pick = c;
         growth = grows;
@@ -255,7 +256,8 @@ std::vector<std::uint32_t> reference_dsatur(const InterferenceGraph& g) {
       pick = static_cast<std::uint32_t>(classes.size());
       classes.emplace_back(0, 0);
     }
-    classes[pick] = {std::max(classes[pick].first, g.slots[v]), std::max(classes[pick].second, g.bytes[v])};
+    classes[pick] = {std::max(classes[pick].first, g.slots[v]),
+                     std::max(classes[pick].second, g.bytes[v])};
     colour[v] = pick;
     for (std::uint32_t u = 0; u < n; ++u)
       if (g.conflicts(v, u)) seen[u].insert(pick);
@@ -265,7 +267,8 @@ std::vector<std::uint32_t> reference_dsatur(const InterferenceGraph& g) {
 
 }  // namespace
 
-TEST_CASE("DSatur picks the same vertices and colours as the quadratic reference", "[color_buffers]") {
+TEST_CASE("DSatur picks the same vertices and colours as the quadratic reference",
+          "[color_buffers]") {
   std::mt19937 rng(77);
   for (int trial = 0; trial < 400; ++trial) {
     InterferenceGraph g;
@@ -325,7 +328,8 @@ TEST_CASE("intersecting_pairs finds every pair of overlapping ranges once", "[co
       }
     }
     auto holds = [](const std::vector<PointRange>& r, std::size_t p) {
-      return std::any_of(r.begin(), r.end(), [&](const PointRange& x) { return x.first <= p && p <= x.last; });
+      return std::any_of(r.begin(), r.end(),
+                         [&](const PointRange& x) { return x.first <= p && p <= x.last; });
     };
     std::vector<std::pair<std::uint32_t, std::uint32_t>> expected;
     for (std::uint32_t a = 0; a < live.size(); ++a)

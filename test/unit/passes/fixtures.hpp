@@ -65,9 +65,11 @@ inline void cluster16(ProgramBuilder& b, int cores = 1) {
   const char* hosts[] = {"A", "B", "C", "D"};
   const std::string cpu = cores == 1 ? ".cpu" : ".c0";
   for (const char* h : hosts)
-    b.host(h, 3, 25e9, cores).link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
+    b.host(h, 3, 25e9, cores)
+        .link(std::string(h) + ".g0", std::string(h) + ".g1", ir::LinkKind::nvlink, 50e9);
   for (int h = 0; h < 4; ++h)
-    b.link(std::string(hosts[h]) + cpu, std::string(hosts[(h + 1) % 4]) + cpu, ir::LinkKind::net, 2.6e9);
+    b.link(std::string(hosts[h]) + cpu, std::string(hosts[(h + 1) % 4]) + cpu, ir::LinkKind::net,
+           2.6e9);
 }
 
 /// A random layered DAG of `nodes` nodes on cluster16 (or the architecture `arch` adds), randomly
@@ -124,7 +126,8 @@ inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window,
 }
 
 /// The same on cluster16 with `cores` cpus a host.
-inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20, int cores = 1) {
+inline ProgramBuilder random_program(std::uint32_t seed, int nodes, int window = 20,
+                                     int cores = 1) {
   return random_program(seed, nodes, window, [cores](ProgramBuilder& b) { cluster16(b, cores); });
 }
 
@@ -144,7 +147,8 @@ inline void add_random_rates(ir::Program& p, std::uint32_t seed) {
   }
   SourceManager sources;
   DiagnosticEngine diags(sources);
-  DFGC_INTERNAL_ASSERT(sema::solve_rates(p, diags), "the random rates are consistent by construction");
+  DFGC_INTERNAL_ASSERT(sema::solve_rates(p, diags),
+                       "the random rates are consistent by construction");
 }
 
 /// random_program() with loops: about a fifth of the Join nodes leave input y open, and once every
@@ -164,23 +168,32 @@ inline ir::Program random_loop_program(std::uint32_t seed, int nodes,
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   std::vector<std::string> pes;
   for (const ir::Pe& pe : b.program().arch.pes) pes.push_back(pe.name);
-  std::vector<std::string> all;                       // every output
+  std::vector<std::string> all;                      // every output
   std::vector<std::pair<std::string, int>> pending;  // open inputs, with their node's index
-  std::vector<int> first_output;                      // per node: its first output in `all`
+  std::vector<int> first_output;                     // per node: its first output in `all`
   for (int i = 0; i < nodes; ++i) {
     std::string name = "n" + std::to_string(i);
     const std::string& pe = pes[static_cast<std::size_t>(pick(static_cast<int>(pes.size())))];
-    auto recent = [&] { return all[all.size() - 1 - static_cast<std::size_t>(pick(std::min<int>(6, static_cast<int>(all.size()))))]; };
+    auto recent = [&] {
+      return all[all.size() - 1 -
+                 static_cast<std::size_t>(pick(std::min<int>(6, static_cast<int>(all.size()))))];
+    };
     int kind = all.empty() ? 0 : i == nodes - 1 ? 1 : pick(10);
     first_output.push_back(static_cast<int>(all.size()));
-    if (kind == 0) b.node(name, "Source", pe);
-    else if (kind == 1) b.node(name, "Sink", pe).edge(recent(), name + ".i");
-    else if (kind <= 4) b.node(name, "Map", pe).edge(recent(), name + ".i");
-    else if (kind <= 6) b.node(name, "Split", pe).edge(recent(), name + ".i");
+    if (kind == 0)
+      b.node(name, "Source", pe);
+    else if (kind == 1)
+      b.node(name, "Sink", pe).edge(recent(), name + ".i");
+    else if (kind <= 4)
+      b.node(name, "Map", pe).edge(recent(), name + ".i");
+    else if (kind <= 6)
+      b.node(name, "Split", pe).edge(recent(), name + ".i");
     else {
       b.node(name, "Join", pe).edge(recent(), name + ".x");
-      if (pick(2) == 0) pending.emplace_back(name + ".y", i);
-      else b.edge(recent(), name + ".y");
+      if (pick(2) == 0)
+        pending.emplace_back(name + ".y", i);
+      else
+        b.edge(recent(), name + ".y");
     }
     const ir::Actor& actor = b.program().dfg.actors[b.program().dfg.nodes.back().actor];
     for (const ir::Port& port : actor.ports)

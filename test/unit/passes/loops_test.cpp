@@ -15,7 +15,8 @@ namespace {
 
 /// s -> f -> k, f's state fed back to itself through an edge of `delay` initial tokens; f on
 /// `f_pe`, or split into f and a hold node h on `h_pe` that returns the state.
-test::ProgramBuilder iir(std::string_view f_pe, std::string_view h_pe = {}, std::uint32_t delay = 1) {
+test::ProgramBuilder iir(std::string_view f_pe, std::string_view h_pe = {},
+                         std::uint32_t delay = 1) {
   test::ProgramBuilder b("iir");
   b.type("T", ir::ElemType::f32, 256);
   test::add_generic_actors(b, "T");
@@ -137,8 +138,9 @@ TEST_CASE("random graphs with loops on a 16-PE cluster run cycle by cycle withou
   CHECK(raised > 0);    // and some needed more tokens than they were given at first
 }
 
-TEST_CASE("random graphs with rates and loops on 16 hosts of 4 cpus run cycle by cycle without a violation",
-          "[loops][rates][resync_inputs][colour]") {
+TEST_CASE(
+    "random graphs with rates and loops on 16 hosts of 4 cpus run cycle by cycle without a violation",
+    "[loops][rates][resync_inputs][colour]") {
   std::size_t repeated = 0, blocks = 0, delayed = 0, shared = 0;
   for (std::uint32_t seed = 1; seed <= 12; ++seed) {
     ir::Program p = test::random_loop_program(seed, 40, nullptr, 4, true);
@@ -148,8 +150,8 @@ TEST_CASE("random graphs with rates and loops on 16 hosts of 4 cpus run cycle by
       delayed += e.delay > 0;
       const ir::Pe& a = p.arch.pes[p.mapping.pe_of[e.src]];
       const ir::Pe& b = p.arch.pes[p.mapping.pe_of[e.dst]];
-      shared += a.kind == ir::PeKind::cpu && b.kind == ir::PeKind::cpu && a.host == b.host && e.src != e.dst &&
-                p.mapping.pe_of[e.src] != p.mapping.pe_of[e.dst];
+      shared += a.kind == ir::PeKind::cpu && b.kind == ir::PeKind::cpu && a.host == b.host &&
+                e.src != e.dst && p.mapping.pe_of[e.src] != p.mapping.pe_of[e.dst];
     }
     ir::Ig ig = run_passes(p);
     for (Strategy s : ir::kStrategies) {

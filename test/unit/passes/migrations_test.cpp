@@ -66,8 +66,8 @@ std::pair<std::uint32_t, std::uint32_t> weights(const PaperCase& c, ir::Strategy
   return {stop, start};
 }
 
-void check_run(const ir::Program& p, const ir::IgStrategy& base, const Migration& m,
-               ir::Strategy s, std::int64_t j, std::int64_t iterations) {
+void check_run(const ir::Program& p, const ir::IgStrategy& base, const Migration& m, ir::Strategy s,
+               std::int64_t j, std::int64_t iterations) {
   test::MigrationRun run = test::simulate_migration(p, base, m, s, j, iterations);
   INFO("switch at " << j << ", " << ir::to_string(s));
   CHECK(run.errors == std::vector<std::string>{});
@@ -219,8 +219,9 @@ TEST_CASE("migrations of random graphs keep every token and predict every pause 
           "[passes][migrations][property]") {
   for (std::uint32_t seed = 1; seed <= 48; ++seed) {
     const int nodes = 4 + static_cast<int>(seed % 9);
-    ir::Program p = seed % 2 == 0 ? test::random_program(seed, nodes).build()
-                                  : test::random_program(seed, nodes, 20, random_arch(seed)).build();
+    ir::Program p = seed % 2 == 0
+                        ? test::random_program(seed, nodes).build()
+                        : test::random_program(seed, nodes, 20, random_arch(seed)).build();
     if (p.arch.pes.size() < 2) continue;
     ir::Ig base = run_passes(p);
     std::mt19937 rng(seed);
@@ -235,8 +236,8 @@ TEST_CASE("migrations of random graphs keep every token and predict every pause 
           for (const ir::IgFiring& f : base[s].firings)
             latency = std::max<std::int64_t>(latency, f.latency);
           const std::int64_t iterations = latency + 6;
-          INFO("seed " << seed << ", " << p.dfg.nodes[node].name << " -> "
-                       << p.arch.pes[to].name << ", " << to_string(policy));
+          INFO("seed " << seed << ", " << p.dfg.nodes[node].name << " -> " << p.arch.pes[to].name
+                       << ", " << to_string(policy));
           for (std::int64_t j : {std::int64_t{0}, std::int64_t{1}, latency - 1, latency,
                                  iterations - 1, iterations + 3})
             check_run(p, base[s], m, s, std::max<std::int64_t>(j, 0), iterations);

@@ -77,9 +77,13 @@ ir::Program one_gpu_program() {
 /// s @ A.cpu -> t @ B.g0 -> c @ C.cpu over net links A-B and B-C: two host-to-host transfers.
 ir::Program hosts_program() {
   test::ProgramBuilder b("chain");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 0).host("B", 1).host("C", 0);
-  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
+      .link("B.cpu", "C.cpu", ir::LinkKind::net, 2.6e9);
   b.node("s", "S", "A.cpu").node("t", "I", "B.g0").node("c", "C", "C.cpu");
   b.edge("s.o", "t.a").edge("t.b", "c.m");
   return b.build();
@@ -88,9 +92,13 @@ ir::Program hosts_program() {
 /// s @ A.cpu -> i @ A.g0 -> j @ B.g0 -> c @ B.cpu; the GPUs are joined by a gpudirect link.
 ir::Program gpudirect_program() {
   test::ProgramBuilder b("direct");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("I", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 1).host("B", 1);
-  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9).link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
+  b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
+      .link("A.g0", "B.g0", ir::LinkKind::gpudirect, 12e9);
   b.node("s", "S", "A.cpu").node("i", "I", "A.g0").node("j", "I", "B.g0").node("c", "C", "B.cpu");
   b.edge("s.o", "i.a").edge("i.b", "j.a").edge("j.b", "c.m");
   return b.build();
@@ -103,8 +111,9 @@ TEST_CASE("plan: identifiers for spec names", "[plan_hosts]") {
   CHECK(identifier("j.x.delay@A.g1") == "j_x_delay_A_g1");
 }
 
-TEST_CASE("plan: a transfer within a host is launched by its GPU end, on the stream of its direction",
-          "[plan_hosts]") {
+TEST_CASE(
+    "plan: a transfer within a host is launched by its GPU end, on the stream of its direction",
+    "[plan_hosts]") {
   ir::Program p = nvlink_program();
   HostPlans plans = plan_hosts(p, run_passes(p));
   REQUIRE(plans.hosts.size() == 1);
@@ -185,7 +194,8 @@ TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
   // With overlap: the GPU launches both copies (by destination name), fires, ends the cycle on
   // the GPU: its thread does not wait for its streams (GpuCycles).
   CHECK(step_names(h.strategies[Strategy::overlap], g0) ==
-        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "fire fire_i", "end cycle"});
+        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "fire fire_i",
+                                 "end cycle"});
   REQUIRE(h.strategies[Strategy::overlap].gpu_cycles[g0]);
   CHECK_FALSE(h.strategies[Strategy::overlap].gpu_cycles[cpu]);
   CHECK(step_names(h.strategies[Strategy::overlap], cpu) ==
@@ -193,14 +203,17 @@ TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
   // Without overlap: one transfer step (every hop is 1), its wait and barrier, then the firings.
   const StrategyPlan& no = h.strategies[Strategy::no_overlap];
   REQUIRE(no.transfer_steps == 1);
-  CHECK(step_names(no, g0) ==
-        std::vector<std::string>{"copy transfer_i_b_A_cpu", "copy transfer_p_m_A_g0", "wait h2d d2h",
-                                 "end phase 0", "fire fire_i", "wait compute h2d d2h", "end cycle"});
+  CHECK(step_names(no, g0) == std::vector<std::string>{"copy transfer_i_b_A_cpu",
+                                                       "copy transfer_p_m_A_g0", "wait h2d d2h",
+                                                       "end phase 0", "fire fire_i",
+                                                       "wait compute h2d d2h", "end cycle"});
   // The CPU launches nothing: it only ends the phases.
-  CHECK(step_names(no, cpu) == std::vector<std::string>{"end phase 0", "fire fire_p", "fire fire_c", "end cycle"});
+  CHECK(step_names(no, cpu) ==
+        std::vector<std::string>{"end phase 0", "fire fire_p", "fire fire_c", "end cycle"});
 }
 
-TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings", "[plan_hosts]") {
+TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings",
+          "[plan_hosts]") {
   // GPU -> CPU -> GPU: the relay's second hop runs in an earlier step than its first.
   test::ProgramBuilder b("relay");
   b.type("T", ir::ElemType::f32, 64);
@@ -279,8 +292,10 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
       CHECK(h.strategies[strategy].latency == plans.hosts[0].strategies[strategy].latency);
   }
   // Each host names its peers' hosts.
-  for (const HostPlan& h : plans.hosts) CHECK(h.host_names == std::vector<std::string>{"A", "B", "C"});
-  const Entry& recv = entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
+  for (const HostPlan& h : plans.hosts)
+    CHECK(h.host_names == std::vector<std::string>{"A", "B", "C"});
+  const Entry& recv =
+      entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
   CHECK(plans.hosts[2].host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
   // Unique in the program.
   std::set<int> tags;
@@ -296,11 +311,12 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
   // B's CPU posts its receive, then its send, before it fires (it fires nothing), and completes
   // them before the cycle ends.
   CHECK(step_names(plans.hosts[1].strategies[Strategy::overlap], b) ==
-        std::vector<std::string>{"net post transfer_s_o_B_cpu", "net post transfer_t_b_C_cpu", "net complete",
-                                 "end cycle"});
+        std::vector<std::string>{"net post transfer_s_o_B_cpu", "net post transfer_t_b_C_cpu",
+                                 "net complete", "end cycle"});
 }
 
-TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers", "[plan_hosts]") {
+TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers",
+          "[plan_hosts]") {
   ir::Program p = gpudirect_program();
   HostPlans plans = plan_hosts(p, run_passes(p));
   const ir::PeId a_cpu = pe_named(p, "A.cpu"), a_g0 = pe_named(p, "A.g0");
@@ -332,7 +348,8 @@ TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' bu
     CHECK(b.neighbours[b_g0].count(b_cpu) == 1);
     for (const HostPlan& h : plans.hosts)
       for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
-        for (ir::PeId n : h.strategies[strategy].neighbours[pe]) CHECK(p.arch.pes[n].host == p.arch.pes[pe].host);
+        for (ir::PeId n : h.strategies[strategy].neighbours[pe])
+          CHECK(p.arch.pes[n].host == p.arch.pes[pe].host);
   }
   CHECK(plans.hosts[0].has_gpudirect());
   CHECK(plans.hosts[1].has_gpudirect());
@@ -344,10 +361,12 @@ TEST_CASE("plan: the dump names everything by spec names, the same every time", 
   std::string first = dump(plan_hosts(p, run_passes(p)));
   CHECK(first == dump(plan_hosts(p, run_passes(p))));
   // The spec by its file name only: the same wherever dfgc runs.
-  CHECK(first.find("host B of app " + p.app_name + " on " + p.arch.name + " (hosts.dfg)\n") != std::string::npos);
-  CHECK(first.find("/somewhere") == std::string::npos);
-  CHECK(first.find("net post send transfer s.o@A.cpu -> s.o@B.cpu (transfer_s_o_B_cpu) from cycle") !=
+  CHECK(first.find("host B of app " + p.app_name + " on " + p.arch.name + " (hosts.dfg)\n") !=
         std::string::npos);
+  CHECK(first.find("/somewhere") == std::string::npos);
+  CHECK(
+      first.find("net post send transfer s.o@A.cpu -> s.o@B.cpu (transfer_s_o_B_cpu) from cycle") !=
+      std::string::npos);
   CHECK(first.find("from host A tag 0") != std::string::npos);
   CHECK(first.find("0x") == std::string::npos);
 }
@@ -357,7 +376,10 @@ namespace {
 /// p @ A.c0 feeds q @ A.c1 and c @ A.c2; q feeds c: three cpus of one host, no GPU.
 ir::Program cores_program() {
   test::ProgramBuilder b("cores");
-  b.type("T", ir::ElemType::f32, 64).actor("P", "out T o").actor("Q", "in T a; out T b").actor("C", "in T x; in T y");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("P", "out T o")
+      .actor("Q", "in T a; out T b")
+      .actor("C", "in T x; in T y");
   b.host("A", 0, 25e9, 3);
   b.node("p", "P", "A.c0").node("q", "Q", "A.c1").node("c", "C", "A.c2");
   b.edge("p.o", "q.a").edge("q.b", "c.x").edge("p.o", "c.y");
@@ -367,7 +389,10 @@ ir::Program cores_program() {
 /// s @ A.c1 -> g @ A.g0 -> t @ B.c1; A.c0 joins A.g0 and B.c0; two cpus a host.
 ir::Program cores_and_hosts_program() {
   test::ProgramBuilder b("cores2");
-  b.type("T", ir::ElemType::f32, 64).actor("S", "out T o").actor("G", "in T a; out T b").actor("C", "in T m");
+  b.type("T", ir::ElemType::f32, 64)
+      .actor("S", "out T o")
+      .actor("G", "in T a; out T b")
+      .actor("C", "in T m");
   b.host("A", 1, 25e9, 2).host("B", 0, 25e9, 2).link("A.c0", "B.c0", ir::LinkKind::net, 2.6e9);
   b.node("s", "S", "A.c1").node("g", "G", "A.g0").node("t", "C", "B.c1");
   b.edge("s.o", "g.a").edge("g.b", "t.m");
@@ -376,7 +401,8 @@ ir::Program cores_and_hosts_program() {
 
 }  // namespace
 
-TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle later", "[plan_hosts]") {
+TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle later",
+          "[plan_hosts]") {
   ir::Program p = cores_program();
   ir::Ig ig = run_passes(p);
   HostPlans plans = plan_hosts(p, ig);
@@ -425,10 +451,12 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
   }
   const std::string dump = dfgc::dump(plans);
   CHECK(dump.find("  shared memory A.c0 A.c1 A.c2\n") != std::string::npos);
-  CHECK(dump.find("pe A.c0 cpu colours 1 first cpu: the host end of its links") != std::string::npos);
+  CHECK(dump.find("pe A.c0 cpu colours 1 first cpu: the host end of its links") !=
+        std::string::npos);
 }
 
-TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI", "[plan_hosts]") {
+TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI",
+          "[plan_hosts]") {
   ir::Program p = cores_and_hosts_program();
   ir::Ig ig = run_passes(p);
   HostPlans plans = plan_hosts(p, ig);
@@ -470,7 +498,8 @@ namespace {
 std::vector<std::string> order_names(const GpuCycles& g) {
   std::vector<std::string> out;
   for (const StreamOrder& o : g.orders)
-    out.push_back(fmt::format("{} after {} {} ({})", to_string(o.stream), to_string(o.after), o.cycles, o.colour));
+    out.push_back(fmt::format("{} after {} {} ({})", to_string(o.stream), to_string(o.after),
+                              o.cycles, o.colour));
   return out;
 }
 
@@ -512,13 +541,15 @@ SlotRef at(ir::PeId pe, std::uint32_t colour, std::uint32_t lag, std::uint32_t s
 
 }  // namespace
 
-TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of their slots say", "[plan_hosts]") {
+TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of their slots say",
+          "[plan_hosts]") {
   SECTION("the one_gpu pipeline: each copy and the firings meet a cycle apart") {
     ir::Program p = one_gpu_program();
     HostPlans plans = plan_hosts(p, run_passes(p));
     const ir::PeId g0 = pe_named(p, "A.g0");
     const GpuCycles& g = *plans.hosts[0].strategies[Strategy::overlap].gpu_cycles[g0];
-    CHECK(g.streams == std::vector<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
+    CHECK(g.streams ==
+          std::vector<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
     // h2d writes p.m@A.g0's slot c mod 2, which the firing read in c - 1; d2h reads i.b@A.g0's
     // slot c - 1, which the firing wrote in c - 1; the firing reads what h2d wrote in c - 1 and
     // writes what d2h read in c - 1.
@@ -539,8 +570,8 @@ TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of the
                            copy_on(StreamKind::compute, at(1, 0, 3, 4), at(1, 1, 0, 1))});
     const GpuCycles g = gpu_cycles(h, h.strategies[Strategy::overlap], 1);
     // compute in c reads what h2d wrote in c - 3; h2d in c overwrites what compute read in c - 1.
-    CHECK(order_names(g) ==
-          std::vector<std::string>{"compute after h2d 3 (A.g0 colour 0)", "h2d after compute 1 (A.g0 colour 0)"});
+    CHECK(order_names(g) == std::vector<std::string>{"compute after h2d 3 (A.g0 colour 0)",
+                                                     "h2d after compute 1 (A.g0 colour 0)"});
     CHECK(g.in_flight == 3);  // the ring of cycle ends reaches back 3 cycles
   }
   SECTION("streams that only read a colour, or touch different colours, need no order") {
@@ -554,9 +585,10 @@ TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of the
   }
 }
 
-TEST_CASE("with migration alternatives the plan is the union: new-only entries, their own storage, "
-          "the node's instance on the new PE, what a switch stops and starts",
-          "[passes][plan_hosts][migrations]") {
+TEST_CASE(
+    "with migration alternatives the plan is the union: new-only entries, their own storage, "
+    "the node's instance on the new PE, what a switch stops and starts",
+    "[passes][plan_hosts][migrations]") {
   // s @ A.c0 -> g @ A.c1 -> k @ A.c2, g may move to A.c3.
   test::ProgramBuilder b("cores");
   b.type("T", ir::ElemType::f32, 64, "N * 4", true);
@@ -585,7 +617,8 @@ TEST_CASE("with migration alternatives the plan is the union: new-only entries, 
     const StrategyPlan& b0 = base.hosts[0].strategies[s];
     // G0's entries first, unchanged.
     REQUIRE(u.entries.size() > b0.entries.size());
-    for (std::size_t i = 0; i < b0.entries.size(); ++i) CHECK(u.entries[i].ident == b0.entries[i].ident);
+    for (std::size_t i = 0; i < b0.entries.size(); ++i)
+      CHECK(u.entries[i].ident == b0.entries[i].ident);
     const PlanSwitch& sw = h.migrations[0].sides[s];
     CHECK(sw.delta == 0);
     CHECK(sw.reversible);
@@ -620,8 +653,9 @@ TEST_CASE("with migration alternatives the plan is the union: new-only entries, 
   CHECK(dump(plans) == dump(plan_hosts(p, ig, &m)));
 }
 
-TEST_CASE("plan: the params, token types, nodes' headers and host-to-host transfers for the printers",
-          "[plan_hosts]") {
+TEST_CASE(
+    "plan: the params, token types, nodes' headers and host-to-host transfers for the printers",
+    "[plan_hosts]") {
   ir::Program p = gpudirect_program();
   p.dfg.actors[1].libraries = {"cufft"};  // I, on both GPUs
   p.params.push_back({"W", 64, true, {}, {}, ir::TuneRange{1, 128}});
@@ -664,7 +698,8 @@ TEST_CASE("plan: the params, token types, nodes' headers and host-to-host transf
   CHECK(text.find("  node i (I) @ A.g0: class I in \"I.cuh\" uses cufft\n") != std::string::npos);
 }
 
-TEST_CASE("plan: two communication lanes only where a host sends and receives large tokens", "[plan_hosts]") {
+TEST_CASE("plan: two communication lanes only where a host sends and receives large tokens",
+          "[plan_hosts]") {
   // s @ A.cpu -> t @ B.g0 -> c @ C.cpu: B receives s's token and sends t's.
   auto lanes = [](std::int64_t elements) {
     ir::Program p = hosts_program();
@@ -685,5 +720,6 @@ TEST_CASE("plan: two communication lanes only where a host sends and receives la
   };
   const std::string one = "mpi lanes: one", two = "mpi lanes: two";
   CHECK(lanes(kTwoLaneBytes / 4 - 1) == std::vector<std::string>{one, one, one});
-  CHECK(lanes(kTwoLaneBytes / 4) == std::vector<std::string>{one, two, one});  // A only sends, C only receives
+  CHECK(lanes(kTwoLaneBytes / 4) ==
+        std::vector<std::string>{one, two, one});  // A only sends, C only receives
 }

@@ -112,8 +112,8 @@ class Simulator {
     auto& users = fired_[s];
     for (const auto& [other, wrote] : users)
       if (other != pe && (wrote || write))
-        error(fmt::format("cycle {}: {} on {} races with {} in the same cycle", c, what, p_.arch.pes[pe].name,
-                          p_.arch.pes[other].name));
+        error(fmt::format("cycle {}: {} on {} races with {} in the same cycle", c, what,
+                          p_.arch.pes[pe].name, p_.arch.pes[other].name));
     users.insert({pe, write});
   }
 
@@ -148,7 +148,8 @@ class Simulator {
       if (actor.ports[port].dir != ir::PortDir::out) continue;
       Slot s = slot(f.ports[port].buffer, {ir::Access::Kind::firing, n, port, 0}, c);
       check_idle(s, true, c, fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name));
-      check_pes(s, f.pe, true, c, fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name));
+      check_pes(s, f.pe, true, c,
+                fmt::format("{}.{}", p_.dfg.nodes[n].name, actor.ports[port].name));
       at(s) = {n, port, iteration};
     }
     ++report_.firings[n];
@@ -296,9 +297,7 @@ class MigrationSimulator {
     }
     return {lane.index, lane.g->buffers[b].colour, slot};
   }
-  Tag& at(const Where& w) {
-    return storage_[std::get<0>(w)][std::get<1>(w)][std::get<2>(w)];
-  }
+  Tag& at(const Where& w) { return storage_[std::get<0>(w)][std::get<1>(w)][std::get<2>(w)]; }
 
   void expect(const Tag& got, const Tag& want, std::int64_t c, const std::string& what) {
     if (got == want) return;
@@ -375,8 +374,9 @@ class MigrationSimulator {
     for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
       if (actor.ports[port].dir != ir::PortDir::out) continue;
       Where w = where(lane, f.ports[port].buffer, {ir::Access::Kind::firing, n, port, 0}, c);
-      check_idle(w, true, c, fmt::format("G{} {}.{}", lane.index, p_.dfg.nodes[n].name,
-                                         actor.ports[port].name));
+      check_idle(
+          w, true, c,
+          fmt::format("G{} {}.{}", lane.index, p_.dfg.nodes[n].name, actor.ports[port].name));
       at(w) = {n, port, i};
     }
     run_.iterations[n].push_back(i);
@@ -389,7 +389,8 @@ class MigrationSimulator {
     if (!i) return;
     Where from = where(lane, x.from, {ir::Access::Kind::copy, k, 0, x.from_lag}, c);
     Where to = where(lane, x.to, lane.g->buffers[x.to].writer, c);
-    std::string what = fmt::format("G{} delay copy into {}", lane.index, lane.g->buffers[x.to].name);
+    std::string what =
+        fmt::format("G{} delay copy into {}", lane.index, lane.g->buffers[x.to].name);
     check_idle(from, false, c, what);
     check_idle(to, true, c, what);
     const ir::IgBuffer& src = lane.g->buffers[x.from];

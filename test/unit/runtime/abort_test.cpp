@@ -87,12 +87,14 @@ TEST_CASE("abort stress: concurrent reporters elect exactly one", "[abort][stres
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&, t] {
-        if (abort.raise("thread " + std::to_string(t), t, "failure " + std::to_string(t))) winners.fetch_add(1);
+        if (abort.raise("thread " + std::to_string(t), t, "failure " + std::to_string(t)))
+          winners.fetch_add(1);
         // Whoever won, the record is complete when raise() returns.
         const std::size_t i = static_cast<std::size_t>(t);
         seen[i] = abort.message();
         const std::string who(abort.who());
-        expected[i] = "error: " + who + ", iteration " + who.substr(7) + ": failure " + who.substr(7);
+        expected[i] =
+            "error: " + who + ", iteration " + who.substr(7) + ": failure " + who.substr(7);
       });
     }
     for (auto& th : threads) th.join();

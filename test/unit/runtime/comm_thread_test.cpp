@@ -43,7 +43,8 @@ struct GatedTask final : dfg::mpi::CommTask {
 
 }  // namespace
 
-TEST_CASE("comm thread: tasks posted in submission order, results visible once done", "[comm_thread]") {
+TEST_CASE("comm thread: tasks posted in submission order, results visible once done",
+          "[comm_thread]") {
   dfg::Abort abort;
   dfg::mpi::CommThread comm;
   std::atomic<int> stops{0};
@@ -58,11 +59,13 @@ TEST_CASE("comm thread: tasks posted in submission order, results visible once d
       tasks[static_cast<std::size_t>(i)].order = &order;
     }
     for (CountingTask& t : tasks) comm.submit(t);
-    comm.wait_until([&] {
-      for (const CountingTask& t : tasks)
-        if (!t.done()) return false;
-      return true;
-    }, abort);
+    comm.wait_until(
+        [&] {
+          for (const CountingTask& t : tasks)
+            if (!t.done()) return false;
+          return true;
+        },
+        abort);
     for (const CountingTask& t : tasks) CHECK(t.seen == t.polls);
     REQUIRE(order.size() == 5u * static_cast<std::size_t>(round + 1));
     for (int i = 0; i < 5; ++i) CHECK(order[order.size() - 5 + static_cast<std::size_t>(i)] == i);
@@ -112,7 +115,8 @@ TEST_CASE("comm thread: the stop reaches an idle thread and a waiter", "[comm_th
   CHECK(stops.load() == 1);
 }
 
-TEST_CASE("comm thread: an operation that throws is the communication thread's error", "[comm_thread]") {
+TEST_CASE("comm thread: an operation that throws is the communication thread's error",
+          "[comm_thread]") {
   dfg::Abort abort;
   dfg::mpi::CommThread comm;
   std::atomic<int> stops{0};
@@ -193,10 +197,13 @@ TEST_CASE("comm thread: a send lane's failure ends the job on the receive lane",
   dfg::mpi::CommThread comm;
   std::atomic<int> stops{0};
   std::thread::id stopped_on;
-  comm.start(abort, [&] {
-    stopped_on = std::this_thread::get_id();
-    stops.fetch_add(1);
-  }, 2);
+  comm.start(
+      abort,
+      [&] {
+        stopped_on = std::this_thread::get_id();
+        stops.fetch_add(1);
+      },
+      2);
   MarkingTask receive;
   comm.submit(receive, dfg::mpi::CommThread::kReceiveLane);
   comm.wait_until([&] { return receive.done(); }, abort);
@@ -211,13 +218,14 @@ TEST_CASE("comm thread: a send lane's failure ends the job on the receive lane",
   CHECK(abort.message() == "error: the communication thread: MPI_Issend: injected");
 }
 
-TEST_CASE("comm thread: two lanes only for a rank that sends and receives large tokens", "[comm_thread]") {
+TEST_CASE("comm thread: two lanes only for a rank that sends and receives large tokens",
+          "[comm_thread]") {
   using dfg::mpi::kTwoLaneBytes;
   using dfg::mpi::lanes_for;
   CHECK(lanes_for({}) == 1);
-  CHECK(lanes_for({kTwoLaneBytes * 4, 0}) == 1);       // receives only: the send lane would idle
-  CHECK(lanes_for({0, 3}) == 1);                       // sends only
-  CHECK(lanes_for({kTwoLaneBytes - 1, 1}) == 1);       // small tokens: one thread polls the library
+  CHECK(lanes_for({kTwoLaneBytes * 4, 0}) == 1);  // receives only: the send lane would idle
+  CHECK(lanes_for({0, 3}) == 1);                  // sends only
+  CHECK(lanes_for({kTwoLaneBytes - 1, 1}) == 1);  // small tokens: one thread polls the library
   CHECK(lanes_for({kTwoLaneBytes, 1}) == 2);
   dfg::mpi::CommThread comm;
   CHECK(comm.wanted_lanes() == 1);

@@ -72,8 +72,12 @@ int dfg_cuda_fifo_check() {
   dfg::Stream first(0, "first"), second(0, "second");
   // Both ends of the device ring are loaded before either runs (lazy loading could serialise them).
   cudaFuncAttributes attributes{};
-  DFG_CUDA_CHECK(cudaFuncGetAttributes(&attributes, forward<cuda::thread_scope_system, cuda::thread_scope_device>), "load");
-  DFG_CUDA_CHECK(cudaFuncGetAttributes(&attributes, forward<cuda::thread_scope_device, cuda::thread_scope_system>), "load");
+  DFG_CUDA_CHECK(cudaFuncGetAttributes(
+                     &attributes, forward<cuda::thread_scope_system, cuda::thread_scope_device>),
+                 "load");
+  DFG_CUDA_CHECK(cudaFuncGetAttributes(
+                     &attributes, forward<cuda::thread_scope_device, cuda::thread_scope_system>),
+                 "load");
   forward<<<1, 128, 0, first.get()>>>(to_gpu.device(), between.device());
   forward<<<1, 128, 0, second.get()>>>(between.device(), to_cpu.device());
   const float values[3] = {1, 2, 3};
@@ -115,9 +119,12 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
   gpu_probes.add(0, 0, h2d);
   gpu_probes.add(1, 0, compute);
   gpu_probes.add(2, 0, d2h);
-  dfg::PinnedBuffer p_m_cpu("p.m@A.cpu", 1024 * sizeof(float), 2), i1_b_cpu("i1.b@A.cpu", 1024 * sizeof(float), 2);
-  dfg::DeviceBuffer p_m_g0(0, "p.m@A.g0", 1024 * sizeof(float), 2), i1_b_g0(0, "i1.b@A.g0", 1024 * sizeof(float), 2);
-  const dfg::SlotView p_m_A_cpu = dfg::SlotView::of(p_m_cpu), i1_b_A_cpu = dfg::SlotView::of(i1_b_cpu);
+  dfg::PinnedBuffer p_m_cpu("p.m@A.cpu", 1024 * sizeof(float), 2),
+      i1_b_cpu("i1.b@A.cpu", 1024 * sizeof(float), 2);
+  dfg::DeviceBuffer p_m_g0(0, "p.m@A.g0", 1024 * sizeof(float), 2),
+      i1_b_g0(0, "i1.b@A.g0", 1024 * sizeof(float), 2);
+  const dfg::SlotView p_m_A_cpu = dfg::SlotView::of(p_m_cpu),
+                      i1_b_A_cpu = dfg::SlotView::of(i1_b_cpu);
   const dfg::SlotView p_m_A_g0 = dfg::SlotView::of(p_m_g0), i1_b_A_g0 = dfg::SlotView::of(i1_b_g0);
   const std::size_t elements[] = {1024, 1024};
   dfg::Context ctx;
@@ -139,8 +146,8 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
         where.at("transfer p.m@A.cpu -> p.m@A.g0", j);
         DFG_NVTX_RANGE("p.m@A.cpu -> p.m@A.g0");
         gpu_probes.start(0, h2d);
-        dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 2)), p_m_A_cpu.at(dfg::slot(c, 1, 2)), 4096, h2d,
-                        "cudaMemcpyAsync");
+        dfg::copy_async(p_m_A_g0.at(dfg::slot(c, 0, 2)), p_m_A_cpu.at(dfg::slot(c, 1, 2)), 4096,
+                        h2d, "cudaMemcpyAsync");
         gpu_probes.stop(0, h2d, j);
       }
       if (win.active(1)) {
@@ -148,7 +155,8 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
         where.at("node i1 (Inc) @ A.g0", j);
         gpu_probes.start(1, compute);
         ctx.set_iteration(j);
-        i1.fire(p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)), i1_b_A_g0.as<float>(dfg::slot(c, 0, 2)), ctx);
+        i1.fire(p_m_A_g0.as<const float>(dfg::slot(c, 1, 2)),
+                i1_b_A_g0.as<float>(dfg::slot(c, 0, 2)), ctx);
         DFG_CUDA_CHECK(cudaGetLastError(), "launch");
         gpu_probes.stop(1, compute, j);
       }
@@ -156,8 +164,8 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
         const std::int64_t j = c - 3;
         where.at("transfer i1.b@A.g0 -> i1.b@A.cpu", j);
         gpu_probes.start(2, d2h);
-        dfg::copy_async(i1_b_A_cpu.at(dfg::slot(c, 0, 2)), i1_b_A_g0.at(dfg::slot(c, 1, 2)), 4096, d2h,
-                        "cudaMemcpyAsync");
+        dfg::copy_async(i1_b_A_cpu.at(dfg::slot(c, 0, 2)), i1_b_A_g0.at(dfg::slot(c, 1, 2)), 4096,
+                        d2h, "cudaMemcpyAsync");
         gpu_probes.stop(2, d2h, j);
       }
       compute.synchronize();
@@ -187,7 +195,8 @@ int dfg_cuda_headers_check(std::int64_t iterations) {
   static_cast<void>(dfg::elapsed_ms(done, done));
   dfg::cuda_check_noexcept(cudaSuccess, "nothing");
   try {
-    throw dfg::CudaError(cudaErrorInvalidValue, dfg::cuda_error_message(cudaErrorInvalidValue, "check"));
+    throw dfg::CudaError(cudaErrorInvalidValue,
+                         dfg::cuda_error_message(cudaErrorInvalidValue, "check"));
   } catch (const dfg::CudaError& e) {
     if (e.code() != cudaErrorInvalidValue) return 2;
   }

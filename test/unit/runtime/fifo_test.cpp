@@ -27,7 +27,8 @@ struct Token {
 
 Token make_token(std::uint64_t seq) {
   Token t{seq, {}};
-  for (std::size_t k = 0; k < t.words.size(); ++k) t.words[k] = static_cast<std::uint32_t>(seq * 2654435761u + k);
+  for (std::size_t k = 0; k < t.words.size(); ++k)
+    t.words[k] = static_cast<std::uint32_t>(seq * 2654435761u + k);
   return t;
 }
 
@@ -135,12 +136,14 @@ TEST_CASE("fifo stress: two threads, random batches, order and values kept", "[f
       while (next < total) {
         const std::size_t want = 1 + rng() % 64;
         if (rng() % 4 == 0) {  // the copying path
-          const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(want, total - next));
+          const std::size_t n =
+              static_cast<std::size_t>(std::min<std::uint64_t>(want, total - next));
           for (std::size_t i = 0; i < n; ++i) staging[i] = make_token(next + i);
           next += fifo.push_some(staging.data(), n);
         } else {  // reserve, write, commit part of it
           auto out = fifo.reserve(want);
-          const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
+          const std::size_t n =
+              static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
           for (std::size_t i = n; i-- > 0;) out[i] = make_token(next + i);
           const std::size_t k = n == 0 ? 0 : 1 + rng() % n;
           fifo.commit(k);

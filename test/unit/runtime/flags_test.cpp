@@ -17,13 +17,15 @@ const dfg::RuntimeParam kParams[] = {
     {"OFFSET", -3},
 };
 
-dfg::FlagsResult parse(std::initializer_list<const char*> args, std::span<const dfg::RuntimeParam> table = kParams) {
+dfg::FlagsResult parse(std::initializer_list<const char*> args,
+                       std::span<const dfg::RuntimeParam> table = kParams) {
   std::vector<const char*> argv{"app"};
   argv.insert(argv.end(), args.begin(), args.end());
   return dfg::parse_flags(static_cast<int>(argv.size()), argv.data(), table);
 }
 
-std::string error_of(std::initializer_list<const char*> args, std::span<const dfg::RuntimeParam> table = kParams) {
+std::string error_of(std::initializer_list<const char*> args,
+                     std::span<const dfg::RuntimeParam> table = kParams) {
   const dfg::FlagsResult r = parse(args, table);
   CHECK(r.exit_code == 1);
   CHECK(r.error.find('\n') == std::string::npos);
@@ -65,9 +67,9 @@ TEST_CASE("flags: --pin-cpus takes no value", "[flags]") {
 }
 
 TEST_CASE("flags: every flag, both spellings", "[flags]") {
-  const dfg::FlagsResult r = parse({"--iterations", "500", "--no-overlap", "--sync=barrier", "--trace", "t.json",
-                                    "--stats", "--set", "N=4096", "--set=LOOPS=0", "--migrate", "i2:B.g1@25",
-                                    "--migrate=c:A.cpu@7"});
+  const dfg::FlagsResult r = parse(
+      {"--iterations", "500", "--no-overlap", "--sync=barrier", "--trace", "t.json", "--stats",
+       "--set", "N=4096", "--set=LOOPS=0", "--migrate", "i2:B.g1@25", "--migrate=c:A.cpu@7"});
   REQUIRE(r.ok());
   CHECK(r.options.iterations == 500);
   CHECK_FALSE(r.options.overlap);
@@ -79,7 +81,8 @@ TEST_CASE("flags: every flag, both spellings", "[flags]") {
   CHECK(r.options.migrations[0] == dfg::MigrationRequest{"i2", "B.g1", 25});
   CHECK(r.options.migrations[1] == dfg::MigrationRequest{"c", "A.cpu", 7});
 
-  const dfg::FlagsResult s = parse({"--iterations=3", "--sync", "neighbours", "--trace=x.json", "--set", "OFFSET=-9"});
+  const dfg::FlagsResult s =
+      parse({"--iterations=3", "--sync", "neighbours", "--trace=x.json", "--set", "OFFSET=-9"});
   REQUIRE(s.ok());
   CHECK(s.options.iterations == 3);
   CHECK(s.options.sync == dfg::SyncMode::neighbours);
@@ -134,7 +137,8 @@ TEST_CASE("flags: --profile FILE times every item without printing", "[flags]") 
 }
 
 TEST_CASE("flags: a repeated flag overrides the earlier one", "[flags]") {
-  const dfg::FlagsResult r = parse({"--iterations", "5", "--iterations", "6", "--set", "N=1", "--set", "N=2"});
+  const dfg::FlagsResult r =
+      parse({"--iterations", "5", "--iterations", "6", "--set", "N=1", "--set", "N=2"});
   REQUIRE(r.ok());
   CHECK(r.options.iterations == 6);
   CHECK(r.options.params[0] == 2);
@@ -157,8 +161,10 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--iterations", "abc"}) == "error: --iterations: expected an integer, got 'abc'");
   CHECK(error_of({"--iterations=12x"}) == "error: --iterations: expected an integer, got '12x'");
   CHECK(error_of({"--iterations="}) == "error: --iterations: expected an integer, got ''");
-  CHECK(error_of({"--iterations", "0"}) == "error: --iterations: must be in [1, 4611686018427387904], got 0");
-  CHECK(error_of({"--iterations", "-5"}) == "error: --iterations: must be in [1, 4611686018427387904], got -5");
+  CHECK(error_of({"--iterations", "0"}) ==
+        "error: --iterations: must be in [1, 4611686018427387904], got 0");
+  CHECK(error_of({"--iterations", "-5"}) ==
+        "error: --iterations: must be in [1, 4611686018427387904], got -5");
   // Iterations plus the latency must stay far from overflowing: INT64_MAX is refused.
   CHECK(error_of({"--iterations", "9223372036854775807"}) ==
         "error: --iterations: must be in [1, 4611686018427387904], got 9223372036854775807");
@@ -182,27 +188,32 @@ TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--set", "N"}) == "error: --set: expected NAME=VALUE, got 'N'");
   CHECK(error_of({"--set", "=4"}) == "error: --set: expected NAME=VALUE, got '=4'");
   CHECK(error_of({"--set", "N="}) == "error: --set: expected NAME=VALUE, got 'N='");
-  CHECK(error_of({"--set", "M=4"}) == "error: --set M=4: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
+  CHECK(error_of({"--set", "M=4"}) ==
+        "error: --set M=4: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
   CHECK(error_of({"--set", "M=4"}, {}) ==
         "error: --set M=4: unknown runtime param 'M' (this program has no runtime params)");
   CHECK(error_of({"--set", "N=four"}) == "error: --set N=four: N: expected an integer, got 'four'");
   CHECK(error_of({"--set", "N=12x"}) == "error: --set N=12x: N: expected an integer, got '12x'");
   CHECK(error_of({"--set", "N=0x10"}) == "error: --set N=0x10: N: expected an integer, got '0x10'");
-  CHECK(error_of({"--set", "N=4611686018427387905000"}) ==
-        "error: --set N=4611686018427387905000: N: integer out of range, got '4611686018427387905000'");
+  CHECK(
+      error_of({"--set", "N=4611686018427387905000"}) ==
+      "error: --set N=4611686018427387905000: N: integer out of range, got '4611686018427387905000'");
   CHECK(error_of({"--set", "N=0"}) == "error: --set N=0: N must be in [1, 1048576]");
   CHECK(error_of({"--set", "N=-4"}) == "error: --set N=-4: N must be in [1, 1048576]");
   CHECK(error_of({"--set", "N=2000000"}) == "error: --set N=2000000: N must be in [1, 1048576]");
   CHECK(error_of({"--set", "LOOPS=-1"}) == "error: --set LOOPS=-1: LOOPS must be >= 0");
   CHECK(error_of({"--params"}) == "error: --params: missing value (a file)");
-  CHECK(error_of({"--params", "/nonexistent/p.txt"}) == "error: --params: cannot read '/nonexistent/p.txt'");
+  CHECK(error_of({"--params", "/nonexistent/p.txt"}) ==
+        "error: --params: cannot read '/nonexistent/p.txt'");
   CHECK(error_of({"--migrate"}) == "error: --migrate: missing value (NODE:PE@ITERATION)");
-  CHECK(error_of({"--migrate", "i2"}) == "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2'");
+  CHECK(error_of({"--migrate", "i2"}) ==
+        "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2'");
   CHECK(error_of({"--migrate", "i2:B.g1"}) ==
         "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:B.g1'");
   CHECK(error_of({"--migrate", ":B.g1@3"}) ==
         "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got ':B.g1@3'");
-  CHECK(error_of({"--migrate", "i2:@3"}) == "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:@3'");
+  CHECK(error_of({"--migrate", "i2:@3"}) ==
+        "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:@3'");
   CHECK(error_of({"--migrate", "i2:B.g1@-1"}) ==
         "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'i2:B.g1@-1'");
   CHECK(error_of({"--frobnicate"}) == "error: unknown flag '--frobnicate' (see --help)");
@@ -231,12 +242,14 @@ TEST_CASE("flags: --params files", "[flags]") {
         "error: --params " + syntax.path + ":2: expected NAME = VALUE, got 'LOOPS'");
   TempFile unknown("unknown.txt", "\n\nM = 3\n");
   CHECK(error_of({"--params", unknown.path.c_str()}) ==
-        "error: --params " + unknown.path + ":3: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
+        "error: --params " + unknown.path +
+            ":3: unknown runtime param 'M' (known: N, LOOPS, OFFSET)");
   TempFile range("range.txt", "N = 0\n");
   CHECK(error_of({"--params", range.path.c_str()}) ==
         "error: --params " + range.path + ":1: N must be in [1, 1048576], got 0");
   TempFile twice("twice.txt", "N = 1\nN = 2\n");
-  CHECK(error_of({"--params", twice.path.c_str()}) == "error: --params " + twice.path + ":2: N is set twice");
+  CHECK(error_of({"--params", twice.path.c_str()}) ==
+        "error: --params " + twice.path + ":2: N is set twice");
   TempFile value("value.txt", "N = 1 2\n");
   CHECK(error_of({"--params", value.path.c_str()}) ==
         "error: --params " + value.path + ":1: N: expected an integer, got '1 2'");
@@ -247,8 +260,10 @@ TEST_CASE("flags: --params files", "[flags]") {
 
 TEST_CASE("flags: --params reads only a regular file of reasonable size", "[flags]") {
   const std::string dir = std::filesystem::temp_directory_path().string();
-  CHECK(error_of({"--params", dir.c_str()}) == "error: --params: '" + dir + "' is a directory, not a file");
-  CHECK(error_of({"--params", "/dev/null"}) == "error: --params: '/dev/null' is not a regular file");
+  CHECK(error_of({"--params", dir.c_str()}) ==
+        "error: --params: '" + dir + "' is a directory, not a file");
+  CHECK(error_of({"--params", "/dev/null"}) ==
+        "error: --params: '/dev/null' is not a regular file");
   TempFile big("big.txt", std::string(dfg::kMaxParamsFileBytes + 1, '#'));
   CHECK(error_of({"--params", big.path.c_str()}) ==
         "error: --params: '" + big.path + "' is too large (1048577 bytes; at most 1048576)");

@@ -18,7 +18,8 @@ class HangGuard {
     watchdog_ = std::thread([this, seconds] {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!cv_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) {
-        std::fprintf(stderr, "FAILED: hang guard: '%s' did not finish within %d s\n", what_.c_str(), seconds);
+        std::fprintf(stderr, "FAILED: hang guard: '%s' did not finish within %d s\n", what_.c_str(),
+                     seconds);
         std::fflush(stderr);
         std::_Exit(3);
       }

@@ -109,9 +109,10 @@ TEST_CASE("island: an iteration that produces no token is an error naming it", "
   std::array<std::uint8_t, kBlock> block{};
   for (std::int64_t j = 0; j < 3; ++j) d.fire(j, coded(rng).data(), block.data());
   const auto short_token = coded(rng, -4);  // codes 60 bytes
-  CHECK_THROWS_MATCHES(d.fire(3, short_token.data(), block.data()), dfg::IslandError,
-                       Catch::Message("island decoder: output 'block' produced 60 of 64 elements in iteration 3: "
-                                      "no token for this iteration"));
+  CHECK_THROWS_MATCHES(
+      d.fire(3, short_token.data(), block.data()), dfg::IslandError,
+      Catch::Message("island decoder: output 'block' produced 60 of 64 elements in iteration 3: "
+                     "no token for this iteration"));
 }
 
 TEST_CASE("island: an input the island cannot take is an error naming the iteration", "[island]") {
@@ -122,9 +123,10 @@ TEST_CASE("island: an input the island cannot take is an error naming the iterat
   const std::array<std::uint8_t, kCoded> token{};
   in.load(token.data(), token.size());
   island.run(9);
-  CHECK_THROWS_MATCHES(in.finish(island.name(), 9), dfg::IslandError,
-                       Catch::Message("island sink: input 'coded' took 4 of 16 elements in iteration 9; the island "
-                                      "is stuck"));
+  CHECK_THROWS_MATCHES(
+      in.finish(island.name(), 9), dfg::IslandError,
+      Catch::Message("island sink: input 'coded' took 4 of 16 elements in iteration 9; the island "
+                     "is stuck"));
 }
 
 TEST_CASE("island: an actor that never stops firing is an error", "[island]") {
@@ -133,7 +135,8 @@ TEST_CASE("island: an actor that never stops firing is an error", "[island]") {
   } spin;
   dfg::Island island("loop", 1000);
   island.add(spin, "spin");
-  CHECK_THROWS_MATCHES(island.run(4), dfg::IslandError,
-                       Catch::Message("island loop: actor spin still fires after 1000 firings in iteration 4; the "
-                                      "island does not quiesce"));
+  CHECK_THROWS_MATCHES(
+      island.run(4), dfg::IslandError,
+      Catch::Message("island loop: actor spin still fires after 1000 firings in iteration 4; the "
+                     "island does not quiesce"));
 }

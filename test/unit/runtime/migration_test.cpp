@@ -45,20 +45,24 @@ dfg::Options options_with(std::vector<dfg::MigrationRequest> moves, std::int64_t
 TEST_CASE("migration: --migrate at launch is checked against the alternatives", "[migration]") {
   CHECK(dfg::check_requests(options_with({}), kAlts).empty());
   CHECK(dfg::check_requests(options_with({{"n", "B.c0", 5}, {"m", "C.c0", 9}}), kAlts).empty());
-  CHECK(dfg::check_requests(options_with({{"x", "B.c0", 5}}), kAlts) ==
-        "error: --migrate x:B.c0@5: no node 'x' has migration alternatives (those that do: n, m, k)");
-  CHECK(dfg::check_requests(options_with({{"n", "C.c0", 5}}), kAlts) ==
-        "error: --migrate n:C.c0@5: C.c0 is not an alternative of node 'n' (its alternatives: B.c0)");
+  CHECK(
+      dfg::check_requests(options_with({{"x", "B.c0", 5}}), kAlts) ==
+      "error: --migrate x:B.c0@5: no node 'x' has migration alternatives (those that do: n, m, k)");
+  CHECK(
+      dfg::check_requests(options_with({{"n", "C.c0", 5}}), kAlts) ==
+      "error: --migrate n:C.c0@5: C.c0 is not an alternative of node 'n' (its alternatives: B.c0)");
   CHECK(dfg::check_requests(options_with({{"n", "A.c0", 5}}), kAlts) ==
         "error: --migrate n:A.c0@5: node 'n' already runs on A.c0");
   CHECK(dfg::check_requests(options_with({{"n", "B.c0", 100}}), kAlts) ==
         "error: --migrate n:B.c0@100: iteration 100 is beyond the run (100 iterations)");
-  CHECK(dfg::check_requests(options_with({{"n", "B.c0", 5}, {"n", "B.c0", 50}}), kAlts) ==
-        "error: --migrate n:B.c0@50: node 'n' is already moved by --migrate n:B.c0@5 (at launch, one move per "
-        "node; use --migrate-control to move it again)");
-  CHECK(dfg::check_requests(options_with({{"m", "C.c0", 5}, {"k", "A.c2", 50}}), kAlts) ==
-        "error: --migrate k:A.c2@50: conflicts with --migrate m:C.c0@5: both change the same firings or "
-        "transfers (neighbouring nodes cannot move at once)");
+  CHECK(
+      dfg::check_requests(options_with({{"n", "B.c0", 5}, {"n", "B.c0", 50}}), kAlts) ==
+      "error: --migrate n:B.c0@50: node 'n' is already moved by --migrate n:B.c0@5 (at launch, one move per "
+      "node; use --migrate-control to move it again)");
+  CHECK(
+      dfg::check_requests(options_with({{"m", "C.c0", 5}, {"k", "A.c2", 50}}), kAlts) ==
+      "error: --migrate k:A.c2@50: conflicts with --migrate m:C.c0@5: both change the same firings or "
+      "transfers (neighbouring nodes cannot move at once)");
   CHECK(dfg::check_requests(options_with({{"n", "B.c0", 5}}), {}) ==
         "error: --migrate: this program has no alternative mappings");
 }
@@ -71,12 +75,13 @@ TEST_CASE("migration: the initial windows hold the launch-time moves", "[migrati
   CHECK(none[4] == dfg::Window{0, 100});
   dfg::Migrator<TestEntry> moved(kEntries, kAlts, 100);
   const std::vector<dfg::Window> w = moved.initial_windows({{"n", "B.c0", 30}});
-  CHECK(w[0] == dfg::Window{1, 31});   // iterations 0 .. 29 at home
+  CHECK(w[0] == dfg::Window{1, 31});    // iterations 0 .. 29 at home
   CHECK(w[1] == dfg::Window{32, 102});  // 30 .. 99 on B.c0
   CHECK(w[2] == dfg::Window{1, 101});
 }
 
-TEST_CASE("migration: a run that only moves at launch has the cycles of what it runs", "[migration]") {
+TEST_CASE("migration: a run that only moves at launch has the cycles of what it runs",
+          "[migration]") {
   // The base's entries end by cycle 1 + 100; n's copy on B (first cycle 2) needs one more.
   CHECK(dfg::Migrator<TestEntry>::cycles_needed(kEntries, kAlts, {}, 100) == 101);
   CHECK(dfg::Migrator<TestEntry>::cycles_needed(kEntries, kAlts, {{"n", "B.c0", 30}}, 100) == 102);
@@ -91,24 +96,28 @@ TEST_CASE("migration: live requests, refusals, and moves back", "[migration]") {
   std::int64_t j = -1;
   CHECK(m.request("bogus", j) == "expected NODE:PE or NODE:PE@ITERATION, got 'bogus'");
   CHECK(m.request("n:B.c0@x", j) == "expected NODE:PE@ITERATION, got 'n:B.c0@x'");
-  CHECK(m.request("n:Z.c0", j) == "Z.c0 is not an alternative of node 'n' (its alternatives: B.c0)");
+  CHECK(m.request("n:Z.c0", j) ==
+        "Z.c0 is not an alternative of node 'n' (its alternatives: B.c0)");
   CHECK(m.request("n:B.c0@1000", j) == "too late: the run ends at iteration 1000");
   REQUIRE(m.request("n:B.c0@40", j).empty());
   CHECK(j == 40);
   CHECK(m.request("n:B.c0", j) == "node 'n' already runs on B.c0");
   REQUIRE(m.request("m:C.c0@50", j).empty());
-  CHECK(m.request("k:A.c2", j) == "conflicts with node 'm' on C.c0: both change the same firings or transfers");
-  CHECK(m.request("m:A.c0", j) ==
-        "node 'm' cannot move back from C.c0 to A.c0 without shifting the pipeline (the alternative is not "
-        "reversible)");
+  CHECK(m.request("k:A.c2", j) ==
+        "conflicts with node 'm' on C.c0: both change the same firings or transfers");
+  CHECK(
+      m.request("m:A.c0", j) ==
+      "node 'm' cannot move back from C.c0 to A.c0 without shifting the pipeline (the alternative is not "
+      "reversible)");
   // Back home, after the move to B.c0 is done: from a later iteration.
   REQUIRE(m.request("n:A.c0@45", j).empty());
   CHECK(j >= 45);
 }
 
-TEST_CASE("migration: a node moved back and forth under running workers fires every iteration once, "
-          "its state carried along",
-          "[migration][stress]") {
+TEST_CASE(
+    "migration: a node moved back and forth under running workers fires every iteration once, "
+    "its state carried along",
+    "[migration][stress]") {
   dfg_test::HangGuard guard("migration stress", 60);
   constexpr std::int64_t kIterations = 20000;
   dfg::Migrator<TestEntry> m(kEntries, kAlts, kIterations);

@@ -71,7 +71,8 @@ TEST_CASE("neighbour sync: a PE without neighbours never waits", "[neighbour_syn
   CHECK_THROWS_AS(dfg::NeighbourSync({{1}}, abort), std::invalid_argument);
 }
 
-TEST_CASE("neighbour sync: a PE begins cycle c once its neighbours finished c - 1", "[neighbour_sync]") {
+TEST_CASE("neighbour sync: a PE begins cycle c once its neighbours finished c - 1",
+          "[neighbour_sync]") {
   dfg::Abort abort;
   dfg::NeighbourSync sync({{1}, {0}, {}}, abort);
   sync.wait_to_begin(0, 0);  // nobody has to have finished anything
@@ -99,12 +100,14 @@ TEST_CASE("neighbour sync stress: chains, a relay and a star keep the BSP order 
   };
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     INFO("shape " << s);
-    dfg_test::HangGuard guard("neighbour sync stress, shape " + std::to_string(s), dfg_test::kHangSeconds);
+    dfg_test::HangGuard guard("neighbour sync stress, shape " + std::to_string(s),
+                              dfg_test::kHangSeconds);
     CHECK(run_pipeline(shapes[s], kCycles) == 0);
   }
 }
 
-TEST_CASE("neighbour sync: waits throw Aborted promptly once the stop is raised", "[neighbour_sync][abort]") {
+TEST_CASE("neighbour sync: waits throw Aborted promptly once the stop is raised",
+          "[neighbour_sync][abort]") {
   dfg_test::HangGuard guard("neighbour sync abort", dfg_test::kHangSeconds);
   dfg::Abort abort;
   dfg::NeighbourSync sync({{1}, {0}}, abort);
@@ -127,7 +130,7 @@ TEST_CASE("neighbour sync: ready_to_begin answers without blocking, as wait_to_b
           "[neighbour_sync]") {
   dfg::Abort abort;
   dfg::NeighbourSync sync({{1}, {0, 2}, {1}}, abort);
-  CHECK(sync.ready_to_begin(1, 0));  // cycle 0 waits for nothing
+  CHECK(sync.ready_to_begin(1, 0));        // cycle 0 waits for nothing
   CHECK_FALSE(sync.ready_to_begin(1, 1));  // neither neighbour finished cycle 0
   sync.finish(0, 0);
   CHECK_FALSE(sync.ready_to_begin(1, 1));  // PE 2 has not

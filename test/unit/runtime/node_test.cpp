@@ -13,8 +13,10 @@ namespace {
 /// Copies its input to its output and records, per call, the firing and elements it was given.
 struct Copy {
   void fire(const int* in, int* out, dfg::Context& ctx) {
-    for (std::size_t k = 0; k < ctx.elements(1); ++k) out[k] = in[k] + static_cast<int>(ctx.firing()) * 100;
-    calls.push_back({ctx.iteration(), ctx.firing(), ctx.firings(), ctx.elements(0), ctx.elements(1)});
+    for (std::size_t k = 0; k < ctx.elements(1); ++k)
+      out[k] = in[k] + static_cast<int>(ctx.firing()) * 100;
+    calls.push_back(
+        {ctx.iteration(), ctx.firing(), ctx.firings(), ctx.elements(0), ctx.elements(1)});
   }
   struct Call {
     std::int64_t iteration;
@@ -26,14 +28,16 @@ struct Copy {
 
 }  // namespace
 
-TEST_CASE("a node of 4 firings a cycle is called once per firing on its part of each block", "[node][rates]") {
+TEST_CASE("a node of 4 firings a cycle is called once per firing on its part of each block",
+          "[node][rates]") {
   // in: rate 2 of 3-element tokens, out: rate 1 of 3: blocks of 24 and 12 elements.
   dfg::Node<Copy, 2> node;
   const dfg::RuntimeParamValues params;
   node.set_up(params, {24, 12}, 4, false);
   std::vector<int> in(24), out(12, -1);
   for (int i = 0; i < 24; ++i) in[static_cast<std::size_t>(i)] = i;
-  for (std::uint32_t k = 0; k < 4; ++k) node.fire_part(7, k, node.part(0, k, in.data()), node.part(1, k, out.data()));
+  for (std::uint32_t k = 0; k < 4; ++k)
+    node.fire_part(7, k, node.part(0, k, in.data()), node.part(1, k, out.data()));
   REQUIRE(node.actor.calls.size() == 4);
   for (std::uint32_t k = 0; k < 4; ++k) {
     const Copy::Call& c = node.actor.calls[k];
@@ -43,7 +47,8 @@ TEST_CASE("a node of 4 firings a cycle is called once per firing on its part of 
     CHECK(c.in == 6);
     CHECK(c.out == 3);
     // Firing k read elements 6k .. 6k + 2 and wrote 3k .. 3k + 2.
-    for (std::size_t e = 0; e < 3; ++e) CHECK(out[3 * k + e] == static_cast<int>(6 * k + e + 100 * k));
+    for (std::size_t e = 0; e < 3; ++e)
+      CHECK(out[3 * k + e] == static_cast<int>(6 * k + e + 100 * k));
   }
 }
 

@@ -35,18 +35,23 @@ TEST_CASE("outputs: a file is opened, and emptied, at start-up", "[outputs]") {
 }
 
 TEST_CASE("outputs: a path that cannot be written is refused at start-up", "[outputs]") {
-  CHECK(dfg::open_output("--trace", "/nonexistent/dir/t.json", false) ==
-        "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
+  CHECK(
+      dfg::open_output("--trace", "/nonexistent/dir/t.json", false) ==
+      "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
   const std::string dir = std::filesystem::temp_directory_path().string();
-  CHECK(dfg::open_output("--profile", dir, false) == "error: --profile " + dir + ": is a directory, not a file");
-  CHECK(dfg::open_output("--profile", dir, true) == "error: --profile " + dir + ": is a directory, not a file");
+  CHECK(dfg::open_output("--profile", dir, false) ==
+        "error: --profile " + dir + ": is a directory, not a file");
+  CHECK(dfg::open_output("--profile", dir, true) ==
+        "error: --profile " + dir + ": is a directory, not a file");
 }
 
-TEST_CASE("outputs: a special file is written as it is on one host, refused on several", "[outputs]") {
+TEST_CASE("outputs: a special file is written as it is on one host, refused on several",
+          "[outputs]") {
   CHECK(dfg::open_output("--trace", "/dev/null", false).empty());
-  CHECK(dfg::open_output("--trace", "/dev/full", true) ==
-        "error: --trace /dev/full: not a regular file; on several hosts each host writes its own file, named FILE "
-        "with the host's name before the extension");
+  CHECK(
+      dfg::open_output("--trace", "/dev/full", true) ==
+      "error: --trace /dev/full: not a regular file; on several hosts each host writes its own file, named FILE "
+      "with the host's name before the extension");
   // On several hosts FILE itself is not created: each host opens its own name afterwards.
   const std::string path = temp_path("per_host.json");
   std::remove(path.c_str());
@@ -58,8 +63,9 @@ TEST_CASE("outputs: open_outputs checks --trace, then --profile", "[outputs]") {
   dfg::Options o;
   CHECK(dfg::open_outputs(o, false).empty());
   o.profile_file = "/nonexistent/p.json";
-  CHECK(dfg::open_outputs(o, false) ==
-        "error: --profile /nonexistent/p.json: cannot open for writing (No such file or directory)");
+  CHECK(
+      dfg::open_outputs(o, false) ==
+      "error: --profile /nonexistent/p.json: cannot open for writing (No such file or directory)");
   o.trace_file = "/nonexistent/t.json";
   CHECK(dfg::open_outputs(o, false).rfind("error: --trace /nonexistent/t.json: ", 0) == 0);
 }

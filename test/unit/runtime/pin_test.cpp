@@ -29,7 +29,8 @@ TEST_CASE("pin: each thread on the k-th core the process may use, modulo their c
       accepted[k] = dfg::pin_this_thread(k);
       cpu_set_t now;
       CPU_ZERO(&now);
-      if (pthread_getaffinity_np(pthread_self(), sizeof now, &now) != 0 || CPU_COUNT(&now) != 1) return;
+      if (pthread_getaffinity_np(pthread_self(), sizeof now, &now) != 0 || CPU_COUNT(&now) != 1)
+        return;
       for (int core = 0; core < CPU_SETSIZE; ++core)
         if (CPU_ISSET(core, &now)) got[k] = core;
     });

@@ -67,10 +67,12 @@ TEST_CASE("ports: y[t] = 2 x[t] + 3 x[t-1] through In/Out views in an island", "
   Add add;
   dfg::Unpack<int> in0(x0, "x0"), in1(x1, "x1");
   dfg::Pack<int> out(y, kBlock, "y");
-  Stepper<Delay, dfg::In<int>, dfg::Out<int>, dfg::Out<int>> sd{delay, {dfg::In<int>(x1), dfg::Out<int>(d), dfg::Out<int>(next)}};
+  Stepper<Delay, dfg::In<int>, dfg::Out<int>, dfg::Out<int>> sd{
+      delay, {dfg::In<int>(x1), dfg::Out<int>(d), dfg::Out<int>(next)}};
   Stepper<Scale, dfg::In<int>, dfg::Out<int>> ss0{s0, {dfg::In<int>(x0), dfg::Out<int>(m0)}};
   Stepper<Scale, dfg::In<int>, dfg::Out<int>> ss1{s1, {dfg::In<int>(d), dfg::Out<int>(m1)}};
-  Stepper<Add, dfg::In<int>, dfg::In<int>, dfg::Out<int>> sa{add, {dfg::In<int>(m0), dfg::In<int>(m1), dfg::Out<int>(y)}};
+  Stepper<Add, dfg::In<int>, dfg::In<int>, dfg::Out<int>> sa{
+      add, {dfg::In<int>(m0), dfg::In<int>(m1), dfg::Out<int>(y)}};
   // `next` has no reader: drain it as the island's last member.
   struct Drain {
     dfg::Fifo<int>& f;
@@ -91,7 +93,8 @@ TEST_CASE("ports: y[t] = 2 x[t] + 3 x[t-1] through In/Out views in an island", "
   std::vector<int> token(kBlock), result(kBlock);
   int previous = 0;
   for (std::int64_t j = 0; j < 200; ++j) {
-    for (std::size_t i = 0; i < kBlock; ++i) token[i] = static_cast<int>(j * 7 + static_cast<std::int64_t>(i) * 13 % 101);
+    for (std::size_t i = 0; i < kBlock; ++i)
+      token[i] = static_cast<int>(j * 7 + static_cast<std::int64_t>(i) * 13 % 101);
     in0.load(token.data(), kBlock);
     in1.load(token.data(), kBlock);
     out.begin(result.data());
@@ -106,7 +109,8 @@ TEST_CASE("ports: y[t] = 2 x[t] + 3 x[t-1] through In/Out views in an island", "
   }
 }
 
-TEST_CASE("ports: an Out and an In on two threads pass every element in order", "[runtime][ports]") {
+TEST_CASE("ports: an Out and an In on two threads pass every element in order",
+          "[runtime][ports]") {
   dfg::Fifo<std::uint64_t> ring(16);
   constexpr std::uint64_t kCount = 200000;
   std::thread producer([&] {
@@ -123,7 +127,8 @@ TEST_CASE("ports: an Out and an In on two threads pass every element in order", 
   producer.join();
 }
 
-TEST_CASE("ports: PackSome takes what the ring holds, up to the capacity, the rest later", "[runtime][ports]") {
+TEST_CASE("ports: PackSome takes what the ring holds, up to the capacity, the rest later",
+          "[runtime][ports]") {
   dfg::Fifo<int> ring(16);
   for (int i = 0; i < 10; ++i) REQUIRE(ring.try_push(i));
   dfg::PackSome<int> pack(ring);

@@ -16,7 +16,9 @@ TEST_CASE("probe: records a slice on the entry's track and a time in the stats",
   probes.add(track, "p (Producer)", "fire");
   probes.add(track, "c (Consumer)", "fire");
   CHECK(probes.on());
-  { dfg::Probe probe(probes, 1, 7); }
+  {
+    dfg::Probe probe(probes, 1, 7);
+  }
   CHECK(tracer.event_count() == 1);
   std::ostringstream out;
   tracer.write(out);
@@ -32,6 +34,8 @@ TEST_CASE("probe: with tracing and stats off nothing is recorded", "[probe]") {
   dfg::Probes probes(tracer, nullptr);
   probes.add(tracer.add_track("A.cpu"), "p (Producer)", "fire");
   CHECK_FALSE(probes.on());
-  { dfg::Probe probe(probes, 0, 0); }
+  {
+    dfg::Probe probe(probes, 0, 0);
+  }
   CHECK(tracer.event_count() == 0);
 }

@@ -18,7 +18,8 @@ using Json = nlohmann::json;
 /// Every PE ends cycle k at k * period_us (all cycles complete, so the period is period_us).
 void end_cycles(dfg::Stats& stats, int pes, std::int64_t cycles, std::int64_t period_us) {
   for (std::int64_t k = 0; k < cycles; ++k)
-    for (int pe = 0; pe < pes; ++pe) stats.end_cycle(pe, k, Clock::time_point{} + std::chrono::microseconds(k * period_us));
+    for (int pe = 0; pe < pes; ++pe)
+      stats.end_cycle(pe, k, Clock::time_point{} + std::chrono::microseconds(k * period_us));
 }
 
 constexpr std::uint64_t kMiB16 = 16u << 20;
@@ -65,9 +66,9 @@ TEST_CASE("profile: firing means, link bandwidths and the overlap overhead", "[p
   const dfg::Profile profile = one_gpu(12);
   const dfg::Profile::Figures f = profile.figures();
   CHECK(f.measured);
-  CHECK(f.model_s == Approx(0.003));              // A.cpu: P + C; the copy is not an item
-  CHECK(f.overhead_s == Approx(0.0005));          // 3.5 ms - 3 ms
-  REQUIRE(f.loads.size() == 6);                   // both PEs, both directions, both engines
+  CHECK(f.model_s == Approx(0.003));      // A.cpu: P + C; the copy is not an item
+  CHECK(f.overhead_s == Approx(0.0005));  // 3.5 ms - 3 ms
+  REQUIRE(f.loads.size() == 6);           // both PEs, both directions, both engines
   CHECK(f.loads[0].name == "A.cpu firings");
   CHECK(f.loads[1].name == "A.g0 firings");
   CHECK(f.loads[1].seconds == Approx(0.001));
@@ -111,7 +112,7 @@ TEST_CASE("profile: firing means, link bandwidths and the overlap overhead", "[p
   const Json doc = Json::parse(profile.json());
   CHECK(doc["nodes"]["i1"]["A.g0"]["ms"].get<double>() == Approx(0.5));
   CHECK(doc["nodes"]["i2"]["A.g0"]["at"]["nb_loop"].get<int>() == 300);  // the node's params
-  CHECK(!doc["nodes"]["p"]["A.cpu"].contains("at"));                      // a node without params
+  CHECK(!doc["nodes"]["p"]["A.cpu"].contains("at"));                     // a node without params
 }
 
 TEST_CASE("profile: transfers into one GPU over two links load its H2D engine", "[profile]") {
@@ -138,7 +139,8 @@ TEST_CASE("profile: transfers into one GPU over two links load its H2D engine", 
   CHECK(doc["profile"]["loads_ms"]["A.g1 copy engine H2D"].get<double>() == Approx(0.5));
   CHECK(doc["profile"]["loads_ms"]["A.g0 copy engine D2H"].get<double>() == Approx(0.2));
   CHECK_FALSE(doc["profile"]["loads_ms"].contains("A.cpu firings"));  // no load, not listed
-  CHECK(doc["links"]["A.cpu -> A.g1"]["bandwidth_GB_s"].get<double>() == Approx(1000 / 0.0003 / 1e9).epsilon(1e-5));
+  CHECK(doc["links"]["A.cpu -> A.g1"]["bandwidth_GB_s"].get<double>() ==
+        Approx(1000 / 0.0003 / 1e9).epsilon(1e-5));
 }
 
 TEST_CASE("profile: without overlap, the phases by step; two sizes fit a latency", "[profile]") {
@@ -180,7 +182,8 @@ TEST_CASE("profile: without overlap, the phases by step; two sizes fit a latency
   CHECK(doc["profile"]["phases_ms"].size() == 3);
   CHECK(doc["cycle_overhead_ms"]["no-overlap"].get<double>() == Approx(0.34));
   CHECK_FALSE(doc["cycle_overhead_ms"].contains("overlap"));
-  CHECK(doc["links"]["A.cpu -> A.g0"]["bandwidth_GB_s"].get<double>() == Approx(10.0).epsilon(1e-5));
+  CHECK(doc["links"]["A.cpu -> A.g0"]["bandwidth_GB_s"].get<double>() ==
+        Approx(10.0).epsilon(1e-5));
   CHECK(doc["links"]["A.cpu -> A.g0"]["latency_us"].get<double>() == Approx(10.0).epsilon(1e-4));
   CHECK(doc["links"]["A.g0 -> A.cpu"]["latency_us"].get<double>() == 0);
 }
@@ -197,13 +200,15 @@ TEST_CASE("profile: an unmeasured period writes no overhead", "[profile]") {
 
 TEST_CASE("profile: write, and its errors; numbers and strings", "[profile]") {
   const dfg::Profile profile = one_gpu(12);
-  const std::string path = (std::filesystem::temp_directory_path() / "dfg_profile_test.json").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "dfg_profile_test.json").string();
   CHECK(profile.write(path).empty());
   std::ifstream in(path, std::ios::binary);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   CHECK(text == profile.json());
   std::remove(path.c_str());
-  CHECK(profile.write("/nonexistent/dir/p.json") == "error: --profile: cannot write '/nonexistent/dir/p.json'");
+  CHECK(profile.write("/nonexistent/dir/p.json") ==
+        "error: --profile: cannot write '/nonexistent/dir/p.json'");
 
   CHECK(dfg::Profile::number(0.000123456789) == "0.000123457");
   CHECK(dfg::Profile::number(std::numeric_limits<double>::infinity()) == "0");
@@ -231,15 +236,16 @@ TEST_CASE("profile: on several hosts, a link only from its receiving rank", "[pr
   };
   const Json a = rank("A", "A.cpu", 0.004), b = rank("B", "B.cpu", 0.002);
   CHECK(a["profile"]["host"] == "A");
-  CHECK(a["links"].empty());                                  // the sender's file leaves it out
-  CHECK(a["profile"]["loads_ms"].size() == 1);                // its firings only
+  CHECK(a["links"].empty());                    // the sender's file leaves it out
+  CHECK(a["profile"]["loads_ms"].size() == 1);  // its firings only
   CHECK(a["profile"]["loads_ms"]["A.cpu firings"] == Approx(1.0));
   CHECK(b["profile"]["host"] == "B");
   CHECK(b["links"]["A.cpu -> B.cpu"]["bandwidth_GB_s"] == Approx(kMiB16 / 0.002 / 1e9));
   CHECK(b["profile"]["loads_ms"]["link A.cpu -> B.cpu"] == Approx(2.0));
 }
 
-TEST_CASE("profile: a node moved while running, one figure per PE and loads by the share each ran", "[profile]") {
+TEST_CASE("profile: a node moved while running, one figure per PE and loads by the share each ran",
+          "[profile]") {
   // Node a ran 30 iterations on A.c1 (1 ms each) and 70 on A.c2 (2 ms); node s ran all 100 on
   // A.c0; on A.c2, a's firings were re-timed by the alternative (two entries of one PE).
   dfg::Stats stats(100, 0);

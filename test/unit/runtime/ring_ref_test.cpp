@@ -70,7 +70,8 @@ TEST_CASE("ring ref: reserve, commit, peek, release, end of stream", "[fifo][rin
   CHECK(ring.drained());
 }
 
-TEST_CASE("ring ref stress: two threads, random batches, order and values kept", "[fifo][ring_ref][stress]") {
+TEST_CASE("ring ref stress: two threads, random batches, order and values kept",
+          "[fifo][ring_ref][stress]") {
   for (std::size_t capacity : {std::size_t{1}, std::size_t{64}}) {
     INFO("capacity " << capacity);
     dfg_test::HangGuard guard("ring ref stress", dfg_test::kHangSeconds);
@@ -82,7 +83,8 @@ TEST_CASE("ring ref stress: two threads, random batches, order and values kept",
       std::uint64_t next = 0;
       while (next < total) {
         const auto out = ring.reserve(1 + rng() % 50);
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
         for (std::size_t i = 0; i < n; ++i) out[i] = Tok{next + i, ~(next + i)};
         ring.commit(n);
         next += n;

@@ -33,7 +33,8 @@ std::size_t bytes_of(const Params& p) { return p.n * 4; }
 
 constexpr std::array<Entry, 2> kEntries = {{
     {"firing", "p (P)", "A.cpu", 0, 0, nullptr, "p", "n=4", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", nullptr,
+     0},
 }};
 
 }  // namespace
@@ -65,8 +66,10 @@ TEST_CASE("run tables: reports are written as the options ask", "[run_tables]") 
                            std::span<const Entry>(kEntries), Params{}) == 1);
 }
 
-TEST_CASE("run tables: --stats-json writes the run's settings and every entry's times", "[run_tables]") {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "dfg_run_tables_stats.json";
+TEST_CASE("run tables: --stats-json writes the run's settings and every entry's times",
+          "[run_tables]") {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "dfg_run_tables_stats.json";
   dfg::Tracer tracer(0, false);
   dfg::Stats stats(6, 1);
   const int cpu = stats.add_pe("A.cpu");
@@ -82,7 +85,8 @@ TEST_CASE("run tables: --stats-json writes the run's settings and every entry's 
   const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
   const std::array<const char*, 2> kinds = {"cpu", "gpu"};
 
-  const char* argv[] = {"app", "--stats-json", nullptr, "--no-overlap", "--sync=barrier", "--iterations", "5"};
+  const char* argv[] = {
+      "app", "--stats-json", nullptr, "--no-overlap", "--sync=barrier", "--iterations", "5"};
   const std::string path = file.string();
   argv[2] = path.c_str();
   const dfg::RuntimeParam table[] = {{"n", 8}};
@@ -141,11 +145,13 @@ TEST_CASE("run tables: --stats-json writes the run's settings and every entry's 
                            std::span<const Entry>(kEntries), Params{}) == 1);
 }
 
-TEST_CASE("stats: the JSON of a summary escapes names and writes null for an unmeasured period", "[stats]") {
+TEST_CASE("stats: the JSON of a summary escapes names and writes null for an unmeasured period",
+          "[stats]") {
   dfg::Stats stats(1, 0);
   stats.add_pe("A.cpu");
   stats.add_entry("firing", "q \"x\"\\\t", "A.cpu");
-  const nlohmann::json j = nlohmann::json::parse(stats.json(stats.summary(), {"A", true, false, 1, {}}));
+  const nlohmann::json j =
+      nlohmann::json::parse(stats.json(stats.summary(), {"A", true, false, 1, {}}));
   CHECK(j["entries"][0]["name"] == "q \"x\"\\\t");
   CHECK(j["period_s"].is_null());
   CHECK(j["periods"] == 0);
@@ -160,29 +166,36 @@ const dfg::RuntimeParam kRuntimeParams[] = {{"n", 8}};
 
 }  // namespace
 
-TEST_CASE("run tables: a program on one host accepts only its own host on rank 0 as --hostmap", "[run_tables]") {
+TEST_CASE("run tables: a program on one host accepts only its own host on rank 0 as --hostmap",
+          "[run_tables]") {
   CHECK(dfg::one_host_hostmap_error("A=0", "A").empty());
   CHECK(dfg::one_host_hostmap_error(" A = 0 ", "A").empty());
   const std::string runs = "; this program runs one host, A, on rank 0 (it is not an MPI program)";
   CHECK(dfg::one_host_hostmap_error("Z=9", "A") == "error: --hostmap: unknown host 'Z'" + runs);
-  CHECK(dfg::one_host_hostmap_error("A=1", "A") == "error: --hostmap: expected A=0, got 'A=1'" + runs);
-  CHECK(dfg::one_host_hostmap_error("A=0,B=1", "A") == "error: --hostmap: expected A=0, got 'A=0,B=1'" + runs);
-  CHECK(dfg::one_host_hostmap_error("junk", "A") == "error: --hostmap: expected A=0, got 'junk'" + runs);
+  CHECK(dfg::one_host_hostmap_error("A=1", "A") ==
+        "error: --hostmap: expected A=0, got 'A=1'" + runs);
+  CHECK(dfg::one_host_hostmap_error("A=0,B=1", "A") ==
+        "error: --hostmap: expected A=0, got 'A=0,B=1'" + runs);
+  CHECK(dfg::one_host_hostmap_error("junk", "A") ==
+        "error: --hostmap: expected A=0, got 'junk'" + runs);
 }
 
 TEST_CASE("run tables: the start-up checks of a program on one host", "[run_tables]") {
-  constexpr std::array<dfg::TokenSize<Params>, 1> kSizes = {{{"T", "uint8[n - 8]", "n", 1, count_of}}};
+  constexpr std::array<dfg::TokenSize<Params>, 1> kSizes = {
+      {{"T", "uint8[n - 8]", "n", 1, count_of}}};
   dfg::Options o;
   o.params = {9};
   CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams).empty());
   CHECK(dfg::start_up_error(o, "A", kSizes, Params{8}, kRuntimeParams) ==
         "error: type T = uint8[n - 8] with n = 9: a token size must be positive, n - 8 is 0");
   o.hostmap = "Z=9";
-  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams).rfind("error: --hostmap: unknown host 'Z'", 0) == 0);
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams)
+            .rfind("error: --hostmap: unknown host 'Z'", 0) == 0);
   o.hostmap.clear();
   o.trace_file = "/nonexistent/dir/t.json";
-  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
-        "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
+  CHECK(
+      dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
+      "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
   o.migrations.push_back({"i2", "A.cpu", 3});
   CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
         "error: --migrate: this program has no alternative mappings");

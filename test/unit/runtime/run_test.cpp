@@ -18,7 +18,9 @@ namespace {
 struct Params {
   std::int64_t n = 8;
 };
-Params params_of(const std::vector<std::int64_t>& values) { return Params{values.empty() ? 8 : values[0]}; }
+Params params_of(const std::vector<std::int64_t>& values) {
+  return Params{values.empty() ? 8 : values[0]};
+}
 std::size_t bytes_of(const Params& p) { return static_cast<std::size_t>(p.n) * 4; }
 
 struct Memory {
@@ -28,7 +30,8 @@ struct Memory {
 
 constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
     {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr,
+     0},
 }};
 constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
     {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
@@ -38,7 +41,8 @@ constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
 using Run = dfg::RunState<Params, Memory, 2>;
 
 Run::Tables tables() {
-  return {params_of, kOverlap, kNoOverlap, 3, 1, {{1}, {0}}, kTracks, {"A.cpu", "A.g0"}, {"cpu", "gpu"}};
+  return {params_of, kOverlap,          kNoOverlap,    3, 1, {{1}, {0}},
+          kTracks,   {"A.cpu", "A.g0"}, {"cpu", "gpu"}};
 }
 
 }  // namespace
@@ -100,7 +104,8 @@ class Counting final : public dfg::PeWorker {
 
 }  // namespace
 
-TEST_CASE("run state: run_workers runs every worker's loop of the strategy once, then the reports", "[run]") {
+TEST_CASE("run state: run_workers runs every worker's loop of the strategy once, then the reports",
+          "[run]") {
   for (bool overlap : {true, false}) {
     dfg::Options o;
     o.iterations = 4;
@@ -133,7 +138,8 @@ TEST_CASE("run tables: one_host_main refuses bad flags before it runs the host",
   CHECK(runs == 1);
 }
 
-TEST_CASE("run state: spawn_workers runs the first worker's cycles through its wrapper only", "[run]") {
+TEST_CASE("run state: spawn_workers runs the first worker's cycles through its wrapper only",
+          "[run]") {
   dfg::Options o;
   o.iterations = 4;
   Run run(o, tables());
@@ -157,7 +163,8 @@ TEST_CASE("run state: spawn_workers runs the first worker's cycles through its w
   for (const auto& w : workers) CHECK(static_cast<const Counting&>(*w).overlap == 1);
 }
 
-TEST_CASE("run state: actors read their run's runtime params and firings through their context", "[run]") {
+TEST_CASE("run state: actors read their run's runtime params and firings through their context",
+          "[run]") {
   struct Actor {
     void fire(dfg::Context&) {}
   };
@@ -180,7 +187,8 @@ TEST_CASE("run state: actors read their run's runtime params and firings through
   CHECK_THROWS_WITH(alone.runtime_param("n"), "no runtime param 'n' in this program");
 }
 
-TEST_CASE("items: an item runs inside its window with its iteration, and names itself for errors", "[run]") {
+TEST_CASE("items: an item runs inside its window with its iteration, and names itself for errors",
+          "[run]") {
   dfg::Options o;
   o.iterations = 3;
   o.overlap = false;  // kNoOverlap: fire p from cycle 0; cycles = 3 + latency 1
@@ -286,12 +294,13 @@ TEST_CASE("run state: publish views a PE's storage colour by colour and counts i
 }
 
 TEST_CASE("run state: each entry's label, what an error in it names", "[run]") {
-  constexpr dfg::EntryInfo<Params> copy = {"copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr,
-                                           nullptr, 0};
+  constexpr dfg::EntryInfo<Params> copy = {
+      "copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr, nullptr, 0};
   CHECK(dfg::entry_label(kOverlap[0]) == "node p (P) @ A.cpu");
   CHECK(dfg::entry_label(kOverlap[1]) == "transfer p.m@A.cpu -> p.m@A.g0");
   CHECK(dfg::entry_label(copy) == "delay f.s.delay@A.cpu <- f.n@A.cpu");
   dfg::Options o;
   Run run(o, tables());
-  CHECK(run.labels == std::vector<std::string>{"node p (P) @ A.cpu", "transfer p.m@A.cpu -> p.m@A.g0"});
+  CHECK(run.labels ==
+        std::vector<std::string>{"node p (P) @ A.cpu", "transfer p.m@A.cpu -> p.m@A.g0"});
 }

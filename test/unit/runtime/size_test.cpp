@@ -91,24 +91,31 @@ TEST_CASE("size: constant expressions", "[size]") {
 TEST_CASE("size: token_size_error refuses a size that is not positive or does not fit", "[size]") {
   CHECK(error_at(64, 640, 480).empty());
   CHECK(error_at(-3, 640, 480).empty());  // (-3)^2 is a fine size
-  CHECK(error_at(0, 640, 480) == "error: type Square = float[N * N] with N = 0: a token size must be positive, N * N is 0");
-  CHECK(error_at(4294967296, 640, 480) ==
-        "error: type Square = float[N * N] with N = 4294967296: the element count overflows a 64-bit integer");
-  CHECK(error_at(4611686018427387905, 640, 480) ==
-        "error: type Square = float[N * N] with N = 4611686018427387905: the element count overflows a 64-bit "
-        "integer");
+  CHECK(error_at(0, 640, 480) ==
+        "error: type Square = float[N * N] with N = 0: a token size must be positive, N * N is 0");
+  CHECK(
+      error_at(4294967296, 640, 480) ==
+      "error: type Square = float[N * N] with N = 4294967296: the element count overflows a 64-bit integer");
+  CHECK(
+      error_at(4611686018427387905, 640, 480) ==
+      "error: type Square = float[N * N] with N = 4611686018427387905: the element count overflows a 64-bit "
+      "integer");
   // N * N fits in an int64, its bytes do not.
-  CHECK(error_at(3037000499, 640, 480) ==
-        "error: type Square = float[N * N] with N = 3037000499: 9223372030926249001 elements of 4 bytes overflow "
-        "a 64-bit byte count");
-  CHECK(error_at(64, 0, 480) ==
-        "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = 0, H = 480: the element count divides by zero");
-  CHECK(error_at(64, -2, 480) ==
-        "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = -2, H = 480: a token size must be positive, "
-        "(W + 2) * H / min(W, 4) is 0");
-  CHECK(error_at(64, 640, kMax) ==
-        "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = 640, H = 9223372036854775807: the element "
-        "count overflows a 64-bit integer");
+  CHECK(
+      error_at(3037000499, 640, 480) ==
+      "error: type Square = float[N * N] with N = 3037000499: 9223372030926249001 elements of 4 bytes overflow "
+      "a 64-bit byte count");
+  CHECK(
+      error_at(64, 0, 480) ==
+      "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = 0, H = 480: the element count divides by zero");
+  CHECK(
+      error_at(64, -2, 480) ==
+      "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = -2, H = 480: a token size must be positive, "
+      "(W + 2) * H / min(W, 4) is 0");
+  CHECK(
+      error_at(64, 640, kMax) ==
+      "error: type Image = uint8[(W + 2) * H / min(W, 4)] with W = 640, H = 9223372036854775807: the element "
+      "count overflows a 64-bit integer");
 }
 
 TEST_CASE("size: a byte count that wraps around is refused, not allocated", "[size]") {
@@ -117,12 +124,14 @@ TEST_CASE("size: a byte count that wraps around is refused, not allocated", "[si
     std::int64_t N;
   };
   constexpr auto count_row = [](const One& p) { return dfg::Size(p.N); };
-  constexpr std::array<dfg::TokenSize<One>, 1> kRow = {{{"Row", "float[N]", "N", sizeof(float), count_row}}};
+  constexpr std::array<dfg::TokenSize<One>, 1> kRow = {
+      {{"Row", "float[N]", "N", sizeof(float), count_row}}};
   const dfg::RuntimeParam table[] = {{"N", 256}};
   const std::vector<std::int64_t> values{4611686018427387905};
-  CHECK(dfg::token_size_error(kRow, One{values[0]}, table, values) ==
-        "error: type Row = float[N] with N = 4611686018427387905: 4611686018427387905 elements of 4 bytes overflow a "
-        "64-bit byte count");
+  CHECK(
+      dfg::token_size_error(kRow, One{values[0]}, table, values) ==
+      "error: type Row = float[N] with N = 4611686018427387905: 4611686018427387905 elements of 4 bytes overflow a "
+      "64-bit byte count");
   const std::vector<std::int64_t> fits{(std::int64_t{1} << 61) - 1};
   CHECK(dfg::token_size_error(kRow, One{fits[0]}, table, fits).empty());
 }

@@ -98,7 +98,8 @@ TEST_CASE("stats stress: one thread per PE and entry, memory from any thread", "
   std::vector<int> pes, entries;
   for (int i = 0; i < kPes; ++i) {
     pes.push_back(stats.add_pe("pe" + std::to_string(i)));
-    entries.push_back(stats.add_entry("firing", "n" + std::to_string(i), "pe" + std::to_string(i), 8));
+    entries.push_back(
+        stats.add_entry("firing", "n" + std::to_string(i), "pe" + std::to_string(i), 8));
   }
   std::vector<std::thread> threads;
   for (int i = 0; i < kPes; ++i) {
@@ -128,8 +129,10 @@ TEST_CASE("stats: on several hosts the table names its host and each transfer's 
   for (int e : {in, out, local}) stats.add_time(e, 0.001);
   const std::string text = dfg::Stats::format(stats.summary(), 2, "B");
   CHECK(text.rfind("host B\nkind ", 0) == 0);
-  CHECK(text.find("A.cpu>B.cpu        1     1.000     1.000     1.000  receiver\n") != std::string::npos);
-  CHECK(text.find("B.cpu>C.cpu        1     1.000     1.000     1.000  sender\n") != std::string::npos);
+  CHECK(text.find("A.cpu>B.cpu        1     1.000     1.000     1.000  receiver\n") !=
+        std::string::npos);
+  CHECK(text.find("B.cpu>C.cpu        1     1.000     1.000     1.000  sender\n") !=
+        std::string::npos);
   CHECK(text.find("B.cpu              1     1.000     1.000     1.000\n") != std::string::npos);
   // On one host: no heading, no end.
   const std::string one = dfg::Stats::format(stats.summary(), 2);
@@ -138,7 +141,8 @@ TEST_CASE("stats: on several hosts the table names its host and each transfer's 
   CHECK(one.find("receiver") == std::string::npos);
 }
 
-TEST_CASE("stats: the JSON of several hosts says which end each transfer between hosts is", "[stats]") {
+TEST_CASE("stats: the JSON of several hosts says which end each transfer between hosts is",
+          "[stats]") {
   dfg::Stats stats(10, 2);
   stats.add_pe("B.cpu");
   const int in = stats.add_entry("transfer", "x.m@A.cpu -> x.m@B.cpu", "A.cpu>B.cpu", 64);

@@ -45,14 +45,18 @@ TEST_CASE("trace: events and metadata parse back with their fields in order", "[
   const auto j = written(tracer);
   REQUIRE(j.is_array());
   REQUIRE(j.size() == 1 + 2 * 2 + 3);
-  CHECK(j[0] == nlohmann::ordered_json::parse(R"({"name":"process_name","ph":"M","pid":3,"tid":0,"args":{"name":"rank 3"}})"));
-  CHECK(j[1] == nlohmann::ordered_json::parse(R"({"name":"thread_name","ph":"M","pid":3,"tid":1,"args":{"name":"A.cpu"}})"));
+  CHECK(j[0] ==
+        nlohmann::ordered_json::parse(
+            R"({"name":"process_name","ph":"M","pid":3,"tid":0,"args":{"name":"rank 3"}})"));
+  CHECK(j[1] == nlohmann::ordered_json::parse(
+                    R"({"name":"thread_name","ph":"M","pid":3,"tid":1,"args":{"name":"A.cpu"}})"));
   CHECK(j[2]["name"] == "thread_sort_index");
   CHECK(j[3]["args"]["name"] == "A.g0 h2d");
 
   // Events sorted by time, across tracks.
   const auto& first = j[5];
-  CHECK(keys(first) == std::vector<std::string>{"name", "cat", "ph", "ts", "dur", "pid", "tid", "args"});
+  CHECK(keys(first) ==
+        std::vector<std::string>{"name", "cat", "ph", "ts", "dur", "pid", "tid", "args"});
   CHECK(first["name"] == "p (Producer)");
   CHECK(first["cat"] == "fire");
   CHECK(first["ph"] == "X");
@@ -76,15 +80,16 @@ TEST_CASE("trace: the text is deterministic, three decimals, escaped", "[trace]"
   tracer.record_us(t, "a", "fire", 0.5, 0.25, 0);
   std::ostringstream os;
   tracer.write(os);
-  CHECK(os.str() ==
-        "[\n"
-        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"rank 0\"}},\n"
-        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"name\":\"A \\\"cpu\\\"\"}},\n"
-        "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"sort_index\":1}},\n"
-        "{\"name\":\"a\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":0.500,\"dur\":0.250,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":0}},\n"
-        "{\"name\":\"a\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}},\n"
-        "{\"name\":\"b\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}}\n"
-        "]\n");
+  CHECK(
+      os.str() ==
+      "[\n"
+      "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"rank 0\"}},\n"
+      "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"name\":\"A \\\"cpu\\\"\"}},\n"
+      "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"sort_index\":1}},\n"
+      "{\"name\":\"a\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":0.500,\"dur\":0.250,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":0}},\n"
+      "{\"name\":\"a\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}},\n"
+      "{\"name\":\"b\",\"cat\":\"fire\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"pid\":0,\"tid\":1,\"args\":{\"iteration\":1}}\n"
+      "]\n");
   CHECK(dfg::detail::json_string("a\\b\n\x01") == "\"a\\\\b\\n\\u0001\"");
 }
 
@@ -92,7 +97,9 @@ TEST_CASE("trace: a disabled tracer records nothing", "[trace]") {
   dfg::Tracer tracer(0, false);
   const int t = tracer.add_track("A.cpu");
   tracer.record_us(t, "x", "fire", 1, 1, 0);
-  { auto s = tracer.scope(t, "y", "fire", 1); }
+  {
+    auto s = tracer.scope(t, "y", "fire", 1);
+  }
   CHECK(tracer.event_count() == 0);
   CHECK(written(tracer).size() == 3);
 }
@@ -102,7 +109,8 @@ TEST_CASE("trace stress: one writer thread per track, merged at the end", "[trac
   constexpr int kEvents = 5000;
   dfg::Tracer tracer(1);
   std::vector<int> tracks;
-  for (int i = 0; i < kTracks; ++i) tracks.push_back(tracer.add_track("pe" + std::to_string(i), 16));  // will grow
+  for (int i = 0; i < kTracks; ++i)
+    tracks.push_back(tracer.add_track("pe" + std::to_string(i), 16));  // will grow
   std::vector<std::thread> threads;
   for (int i = 0; i < kTracks; ++i) {
     threads.emplace_back([&, i] {
@@ -131,11 +139,13 @@ TEST_CASE("trace stress: one writer thread per track, merged at the end", "[trac
 TEST_CASE("trace: write_file", "[trace]") {
   dfg::Tracer tracer(0);
   tracer.record_us(tracer.add_track("A.cpu"), "x", "fire", 1, 1, 0);
-  const std::string path = (std::filesystem::temp_directory_path() / "dfg_trace_test.json").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "dfg_trace_test.json").string();
   CHECK(tracer.write_file(path).empty());
   std::ifstream in(path);
   const auto j = nlohmann::json::parse(in);
   CHECK(j.size() == 4);
   std::remove(path.c_str());
-  CHECK(tracer.write_file("/nonexistent/dir/t.json") == "error: --trace /nonexistent/dir/t.json: cannot open for writing");
+  CHECK(tracer.write_file("/nonexistent/dir/t.json") ==
+        "error: --trace /nonexistent/dir/t.json: cannot open for writing");
 }

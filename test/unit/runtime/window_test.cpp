@@ -101,7 +101,8 @@ TEST_CASE("window table: too late, busy and bad requests change nothing", "[wind
   CHECK_FALSE(a.active(1));
 }
 
-TEST_CASE("window table: a prepared change holds the workers at its cycle until it is settled", "[window]") {
+TEST_CASE("window table: a prepared change holds the workers at its cycle until it is settled",
+          "[window]") {
   dfg_test::HangGuard guard("the prepared change", 60);
   dfg::Abort abort;
   const Window initial[] = {{0, kForever}, {0, 0}};
@@ -148,7 +149,8 @@ TEST_CASE("window table: begin throws Aborted after a stop", "[window][abort]") 
   CHECK(table.reprogram(10, off) == Reprogram::too_late);
 }
 
-TEST_CASE("window table stress: every worker sees every accepted change from its cycle on", "[window][stress]") {
+TEST_CASE("window table stress: every worker sees every accepted change from its cycle on",
+          "[window][stress]") {
   // Workers run free (no barrier between them) and record, for every cycle, the set of active
   // entries. A controller keeps requesting random changes a few cycles ahead of the fastest
   // worker. Afterwards every worker's record must equal the windows rebuilt from the log of
@@ -175,7 +177,8 @@ TEST_CASE("window table stress: every worker sees every accepted change from its
       for (std::int64_t k = 0; k < kCycles; ++k) {
         win.begin(k);
         std::uint64_t mask = 0;
-        for (std::size_t e = 0; e < kEntries; ++e) mask |= static_cast<std::uint64_t>(win.active(e)) << e;
+        for (std::size_t e = 0; e < kEntries; ++e)
+          mask |= static_cast<std::uint64_t>(win.active(e)) << e;
         seen[static_cast<std::size_t>(w)][static_cast<std::size_t>(k)] = mask;
         if (rng() % 64 == 0) std::this_thread::yield();
       }
@@ -198,8 +201,10 @@ TEST_CASE("window table stress: every worker sees every accepted change from its
       const std::size_t n = 1 + rng() % 3;
       for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t start = m + static_cast<std::int64_t>(rng() % 8) - 4;
-        const std::int64_t stop = rng() % 4 == 0 ? kForever : start + static_cast<std::int64_t>(rng() % 20);
-        changes.push_back({rng() % kEntries, {std::max<std::int64_t>(start, 0), std::max<std::int64_t>(stop, 0)}});
+        const std::int64_t stop =
+            rng() % 4 == 0 ? kForever : start + static_cast<std::int64_t>(rng() % 20);
+        changes.push_back({rng() % kEntries,
+                           {std::max<std::int64_t>(start, 0), std::max<std::int64_t>(stop, 0)}});
       }
       switch (table.reprogram(std::max<std::int64_t>(m, 0), changes)) {
         case Reprogram::ok:
@@ -229,7 +234,8 @@ TEST_CASE("window table stress: every worker sees every accepted change from its
       ++next;
     }
     std::uint64_t mask = 0;
-    for (std::size_t e = 0; e < kEntries; ++e) mask |= static_cast<std::uint64_t>(plan[e].contains(k)) << e;
+    for (std::size_t e = 0; e < kEntries; ++e)
+      mask |= static_cast<std::uint64_t>(plan[e].contains(k)) << e;
     for (int w = 0; w < kWorkers; ++w) {
       if (seen[static_cast<std::size_t>(w)][static_cast<std::size_t>(k)] != mask) {
         ++mismatches;

@@ -36,7 +36,8 @@ TEST_CASE("workers stress: an actor that throws mid-run stops the whole P -> I -
   // is blocked in, or reaches, a neighbour wait and leaves with Aborted; join returns 1 and the
   // message names the node and the iteration.
   for (int round = 0; round < 20; ++round) {
-    dfg_test::HangGuard guard("pipeline abort, round " + std::to_string(round), dfg_test::kHangSeconds);
+    dfg_test::HangGuard guard("pipeline abort, round " + std::to_string(round),
+                              dfg_test::kHangSeconds);
     dfg::Abort abort;
     dfg::NeighbourSync sync({{1}, {0, 2}, {1, 3}, {2}}, abort);
     std::vector<std::int64_t> b0(2), b1(2), b2(2);
@@ -55,13 +56,15 @@ TEST_CASE("workers stress: an actor that throws mid-run stops the whole P -> I -
         }
       });
     };
-    stage(0, "node p (Producer) @ A.cpu", 0, [&](std::int64_t c, std::int64_t j) { b0[dfg::slot(c, 0, 2)] = j; });
+    stage(0, "node p (Producer) @ A.cpu", 0,
+          [&](std::int64_t c, std::int64_t j) { b0[dfg::slot(c, 0, 2)] = j; });
     stage(1, "node i1 (Inc) @ A.g0", 1, [&](std::int64_t c, std::int64_t j) {
       if (j == 17) throw std::runtime_error("bad token");
       b1[dfg::slot(c, 0, 2)] = b0[dfg::slot(c, 1, 2)] + 1;
     });
-    stage(2, "node i2 (Inc) @ B.g0", 2,
-          [&](std::int64_t c, std::int64_t) { b2[dfg::slot(c, 0, 2)] = b1[dfg::slot(c, 1, 2)] + 1; });
+    stage(2, "node i2 (Inc) @ B.g0", 2, [&](std::int64_t c, std::int64_t) {
+      b2[dfg::slot(c, 0, 2)] = b1[dfg::slot(c, 1, 2)] + 1;
+    });
     stage(3, "node c (Consumer) @ B.cpu", 3, [&](std::int64_t c, std::int64_t j) {
       if (b2[dfg::slot(c, 1, 2)] != j + 2) ++bad;
       ++consumed;
@@ -74,8 +77,9 @@ TEST_CASE("workers stress: an actor that throws mid-run stops the whole P -> I -
   }
 }
 
-TEST_CASE("workers: barrier and window waits stop too; a body without a where is named by its worker",
-          "[worker][abort]") {
+TEST_CASE(
+    "workers: barrier and window waits stop too; a body without a where is named by its worker",
+    "[worker][abort]") {
   dfg_test::HangGuard guard("barrier abort", dfg_test::kHangSeconds);
   dfg::Abort abort;
   dfg::CycleBarrier barrier(3, abort);
@@ -101,7 +105,8 @@ TEST_CASE("workers: barrier and window waits stop too; a body without a where is
   });
   std::ostringstream err;
   CHECK(workers.join_and_report(err) == 1);
-  CHECK(err.str() == "error: worker A.g1: cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+  CHECK(err.str() ==
+        "error: worker A.g1: cudaErrorIllegalAddress: an illegal memory access was encountered\n");
 }
 
 TEST_CASE("workers: non-standard exceptions and main_guard", "[worker]") {
@@ -122,8 +127,12 @@ TEST_CASE("workers: non-standard exceptions and main_guard", "[worker]") {
     CHECK(dfg::main_guard(err, [] { return 0; }, abort) == 0);
     CHECK(dfg::main_guard(err, [] { return 2; }, abort) == 2);
     CHECK(err.str().empty());
-    CHECK(dfg::main_guard(err, []() -> int { throw std::runtime_error("cannot allocate 16 MiB for buffer i1.b@A.cpu"); },
-                          abort) == 1);
+    CHECK(dfg::main_guard(
+              err,
+              []() -> int {
+                throw std::runtime_error("cannot allocate 16 MiB for buffer i1.b@A.cpu");
+              },
+              abort) == 1);
     CHECK(err.str() == "error: cannot allocate 16 MiB for buffer i1.b@A.cpu\n");
   }
   {

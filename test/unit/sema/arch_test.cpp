@@ -148,12 +148,14 @@ TEST_CASE("gpudirect links join GPUs of two hosts that host memory also joins", 
   CHECK_FALSE(g.links[6].bidirectional);
 
   // One-way fallbacks count in their direction only.
-  CHECK(diagnose(with_app("arch a {\n  host A { cpu; gpu g0 = 0; }\n  host B { cpu; gpu g0 = 0; }\n"
-                          "  link A.g0 -> A.cpu pcie (25 GB/s);\n  link B.cpu -> B.g0 pcie (25 GB/s);\n"
-                          "  link A.cpu -> B.cpu net (2.6 GB/s);\n"
-                          "  link A.g0 -> B.g0 gpudirect (12 GB/s);\n"
-                          "  link B.g0 -> A.g0 gpudirect (12 GB/s);\n}")) ==
-        "8:21-29: error: gpudirect link B.g0 -> A.g0 also needs a pcie link from B.g0 to B.cpu, a net path "
-        "from B.cpu to A.cpu and a pcie link from A.cpu to A.g0: where MPI is not CUDA-aware, its transfers "
-        "are staged through host memory\n");
+  CHECK(
+      diagnose(
+          with_app("arch a {\n  host A { cpu; gpu g0 = 0; }\n  host B { cpu; gpu g0 = 0; }\n"
+                   "  link A.g0 -> A.cpu pcie (25 GB/s);\n  link B.cpu -> B.g0 pcie (25 GB/s);\n"
+                   "  link A.cpu -> B.cpu net (2.6 GB/s);\n"
+                   "  link A.g0 -> B.g0 gpudirect (12 GB/s);\n"
+                   "  link B.g0 -> A.g0 gpudirect (12 GB/s);\n}")) ==
+      "8:21-29: error: gpudirect link B.g0 -> A.g0 also needs a pcie link from B.g0 to B.cpu, a net path "
+      "from B.cpu to A.cpu and a pcie link from A.cpu to A.g0: where MPI is not CUDA-aware, its transfers "
+      "are staged through host memory\n");
 }

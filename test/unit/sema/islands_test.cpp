@@ -97,15 +97,18 @@ TEST_CASE("islands: an inner ring without a stated capacity holds the largest bo
   CHECK_FALSE(r->program->islands[0].fifos[3].stated);
 }
 
-TEST_CASE("islands: a free dynamic node is refused where dfgc map would place it", "[sema][islands]") {
+TEST_CASE("islands: a free dynamic node is refused where dfgc map would place it",
+          "[sema][islands]") {
   std::string spec = kSpec;
   spec.replace(spec.find("node r : R @ X.c1;"), 18, "node r : R @ any cpu;");
   SemaOptions o;
   o.allow_free_nodes = true;
   auto r = test::analyze(spec, o);
   CHECK_FALSE(r->program);
-  CHECK(r->summary().find("node 'r' of dynamic actor 'R' is free; a node of a dynamic actor is pinned to a CPU") !=
-        std::string::npos);
+  CHECK(
+      r->summary().find(
+          "node 'r' of dynamic actor 'R' is free; a node of a dynamic actor is pinned to a CPU") !=
+      std::string::npos);
 }
 
 TEST_CASE("islands: a fifo edge between two CPUs joins two islands by a bounded static edge",

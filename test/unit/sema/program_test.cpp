@@ -54,12 +54,12 @@ TEST_CASE("the two-host sample builds the expected program", "[sema]") {
 }
 
 TEST_CASE("every sample with an app is a valid program", "[sema]") {
-  for (const char* path : {"samples/overlap/cpu_only.dfg", "samples/overlap/one_gpu.dfg",
-                           "samples/overlap/two_gpus.dfg", "samples/overlap/two_hosts.dfg",
-                           "samples/fir_bank/one_core.dfg", "samples/fir_bank/cores.dfg",
-                           "samples/fir_bank/two_hosts.dfg",
-                           "samples/iir/cpu_only.dfg", "samples/iir/loop_two_hosts_cpu.dfg",
-                           "samples/multirate/cpu_only.dfg"}) {
+  for (const char* path :
+       {"samples/overlap/cpu_only.dfg", "samples/overlap/one_gpu.dfg",
+        "samples/overlap/two_gpus.dfg", "samples/overlap/two_hosts.dfg",
+        "samples/fir_bank/one_core.dfg", "samples/fir_bank/cores.dfg",
+        "samples/fir_bank/two_hosts.dfg", "samples/iir/cpu_only.dfg",
+        "samples/iir/loop_two_hosts_cpu.dfg", "samples/multirate/cpu_only.dfg"}) {
     SourceManager sources;
     DiagnosticEngine diags(sources);
     auto spec = load_spec(path, sources, diags);

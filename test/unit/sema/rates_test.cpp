@@ -12,8 +12,12 @@ std::string chain(const std::string& rates_b, const std::string& rates_c) {
   return "param N = 4;\n"
          "type T = float[N];\n"
          "actor A { out T o; cpu \"a.hpp\"; }\n"
-         "actor B { " + rates_b + " cpu \"b.hpp\"; }\n"
-         "actor C { " + rates_c + " cpu \"c.hpp\"; }\n"
+         "actor B { " +
+         rates_b +
+         " cpu \"b.hpp\"; }\n"
+         "actor C { " +
+         rates_c +
+         " cpu \"c.hpp\"; }\n"
          "arch h { host X { cpu; } }\n"
          "app x on h { node a : A @ X.cpu; node b : B @ X.cpu; node c : C @ X.cpu;\n"
          "  a.o -> b.i; b.o -> c.i; }\n";

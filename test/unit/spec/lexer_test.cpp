@@ -36,11 +36,12 @@ struct Lexed {
 
 TEST_CASE("every punctuation token", "[spec][lexer]") {
   Lexed l("{ } ( ) [ ] ; : , . @ = + - * / % -> <-> <=");
-  CHECK(l.kinds() == std::vector<Tok>{Tok::l_brace, Tok::r_brace, Tok::l_paren, Tok::r_paren,
-                                      Tok::l_bracket, Tok::r_bracket, Tok::semi, Tok::colon,
-                                      Tok::comma, Tok::period, Tok::at, Tok::equal, Tok::plus,
-                                      Tok::minus, Tok::star, Tok::slash, Tok::percent, Tok::arrow,
-                                      Tok::bidir_arrow, Tok::less_equal});
+  CHECK(l.kinds() ==
+        std::vector<Tok>{Tok::l_brace,   Tok::r_brace,   Tok::l_paren,     Tok::r_paren,
+                         Tok::l_bracket, Tok::r_bracket, Tok::semi,        Tok::colon,
+                         Tok::comma,     Tok::period,    Tok::at,          Tok::equal,
+                         Tok::plus,      Tok::minus,     Tok::star,        Tok::slash,
+                         Tok::percent,   Tok::arrow,     Tok::bidir_arrow, Tok::less_equal});
   CHECK_FALSE(l.diags.has_errors());
   for (const Token& t : l.tokens) CHECK(t.text == spelling(t.kind));
 }

@@ -265,7 +265,8 @@ TEST_CASE("an empty file and a file of comments are empty modules", "[spec][pars
 }
 
 TEST_CASE("an actor names the CUDA libraries it uses", "[spec][parser]") {
-  const std::string text = "actor Fft { in T a; gpu \"fft.cuh\"; uses cufft, curand;\n  uses cublas; }";
+  const std::string text =
+      "actor Fft { in T a; gpu \"fft.cuh\"; uses cufft, curand;\n  uses cublas; }";
   Parsed p(text);
   REQUIRE(p.errors().empty());
   const ast::ActorDecl& a = p.module->actors[0];
@@ -276,7 +277,8 @@ TEST_CASE("an actor names the CUDA libraries it uses", "[spec][parser]") {
   CHECK(a.uses[2].loc.offset == text.find("cublas"));
 }
 
-TEST_CASE("block implementations and initial tokens filled by a member function", "[spec][parser][rates]") {
+TEST_CASE("block implementations and initial tokens filled by a member function",
+          "[spec][parser][rates]") {
   Parsed p(R"(actor A {
   in T x rate 2;
   cpu "a.hpp" A block;
@@ -305,8 +307,9 @@ app y on x {
 }
 
 TEST_CASE("dynamic actors and fifo ports", "[spec][parser]") {
-  Parsed p("actor Add dynamic { in int32 a fifo 8; in int32 b; out int32 s; cpu \"add.hpp\"; }\n"
-           "actor dynamic { in T dynamic; }\n");  // `dynamic` is contextual: also a name
+  Parsed p(
+      "actor Add dynamic { in int32 a fifo 8; in int32 b; out int32 s; cpu \"add.hpp\"; }\n"
+      "actor dynamic { in T dynamic; }\n");  // `dynamic` is contextual: also a name
   REQUIRE(p.errors().empty());
   REQUIRE(p.module->actors.size() == 2);
   const ast::ActorDecl& a = p.module->actors[0];

@@ -86,7 +86,7 @@ TEST_CASE("lines end at LF, CRLF or a lone CR", "[support]") {
   auto f = sm.add_buffer("m.dfg", "a\rbc\r\nd\n\re");
   CHECK(sm.line_col({f, 0}).line == 1);
   CHECK(sm.line_col({f, 2}).line == 2);
-  CHECK(sm.line_col({f, 3}) .col == 2);
+  CHECK(sm.line_col({f, 3}).col == 2);
   CHECK(sm.line_col({f, 6}).line == 3);
   CHECK(sm.line_col({f, 8}).line == 4);
   CHECK(sm.line_col({f, 9}).line == 5);
@@ -101,7 +101,9 @@ TEST_CASE("lines end at LF, CRLF or a lone CR", "[support]") {
 
 TEST_CASE("unprintable bytes of a quoted line are escaped; the caret follows", "[support]") {
   SourceManager sm;
-  auto f = sm.add_buffer("b.hpp", std::string("a\0b\xFF\x1B" "cd", 7));
+  auto f = sm.add_buffer("b.hpp", std::string("a\0b\xFF\x1B"
+                                              "cd",
+                                              7));
   DiagnosticEngine d(sm);
   d.error({f, 5}, "here", 2);
   CHECK(d.render() ==

@@ -6,10 +6,10 @@
 ///
 /// Guarantees: construction allocates and zero-fills (start-up only; a DeviceBuffer is cleared by
 /// a cudaMemset on the legacy default stream and waits for it before it returns, since the
-/// program's streams are non-blocking and would not wait for it) and throws dfg::AllocError; destruction frees and never throws
-/// (a failure is recorded in dfg::process_abort()). Slots are 256-byte aligned (the widest
-/// alignment a CUDA kernel may assume of cudaMalloc). Accessors are noexcept, never allocate,
-/// and do not synchronise. Movable, not copyable.
+/// program's streams are non-blocking and would not wait for it) and throws dfg::AllocError;
+/// destruction frees and never throws (a failure is recorded in dfg::process_abort()). Slots are
+/// 256-byte aligned (the widest alignment a CUDA kernel may assume of cudaMalloc). Accessors are
+/// noexcept, never allocate, and do not synchronise. Movable, not copyable.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,9 +50,13 @@ class SlottedMemory {
  protected:
   SlottedMemory() noexcept = default;
   SlottedMemory(std::string_view name, std::size_t slot_bytes, std::size_t slots)
-      : name_(name), slot_bytes_(slot_bytes), slots_(slots), stride_(round_up(slot_bytes, kCudaSlotAlignment)) {
+      : name_(name),
+        slot_bytes_(slot_bytes),
+        slots_(slots),
+        stride_(round_up(slot_bytes, kCudaSlotAlignment)) {
     if (slot_bytes != 0 && slots != 0 &&
-        (slot_bytes > static_cast<std::size_t>(-1) - kCudaSlotAlignment || stride_ > static_cast<std::size_t>(-1) / slots)) {
+        (slot_bytes > static_cast<std::size_t>(-1) - kCudaSlotAlignment ||
+         stride_ > static_cast<std::size_t>(-1) / slots)) {
       throw AllocError(alloc_message(name, static_cast<std::size_t>(-1)));
     }
     bytes_ = stride_ * slots;
@@ -84,7 +88,8 @@ class PinnedBuffer : public detail::SlottedMemory {
   /// `slots` zeroed slots of `slot_bytes`, page-locked, usable by every device (portable).
   PinnedBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
       : SlottedMemory(name, slot_bytes, slots) {
-    const cudaError_t e = cudaHostAlloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_, cudaHostAllocPortable);
+    const cudaError_t e = cudaHostAlloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_,
+                                        cudaHostAllocPortable);
     if (e != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
       data_ = nullptr;
@@ -130,7 +135,8 @@ class DeviceBuffer : public detail::SlottedMemory {
     }
   }
   /// The same, and one length cell per slot in host memory (bounded tokens), all zero.
-  DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots, WithLengths)
+  DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots,
+               WithLengths)
       : DeviceBuffer(device, name, slot_bytes, slots) {
     lengths_ = SlotLengths(slots);
   }

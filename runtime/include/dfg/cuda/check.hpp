@@ -23,7 +23,8 @@ namespace dfg {
 /// A failed CUDA runtime call.
 class CudaError final : public std::runtime_error {
  public:
-  CudaError(cudaError_t code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  CudaError(cudaError_t code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
   cudaError_t code() const noexcept { return code_; }
 
  private:
@@ -48,7 +49,8 @@ inline void cuda_check(cudaError_t code, std::string_view what) {
 }
 
 /// For destructors and other places that cannot throw: records the failure in `abort`.
-inline void cuda_check_noexcept(cudaError_t code, std::string_view what, Abort& abort = process_abort()) noexcept {
+inline void cuda_check_noexcept(cudaError_t code, std::string_view what,
+                                Abort& abort = process_abort()) noexcept {
   if (code == cudaSuccess) return;
   static_cast<void>(cudaGetLastError());
   try {

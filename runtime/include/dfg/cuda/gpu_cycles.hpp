@@ -61,7 +61,8 @@ class GpuCycles {
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
     for (const StreamOrder& o : orders) {
       orders_.push_back({index_of(o.stream), index_of(o.after), o.cycles});
-      if (static_cast<std::size_t>(o.cycles) > in_flight_) in_flight_ = static_cast<std::size_t>(o.cycles);
+      if (static_cast<std::size_t>(o.cycles) > in_flight_)
+        in_flight_ = static_cast<std::size_t>(o.cycles);
     }
     ends_.reserve(in_flight_ * streams_.size());
     for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
@@ -72,11 +73,14 @@ class GpuCycles {
   /// Before cycle c's work: waits (host) until the neighbours have finished c - 1 and fewer than
   /// in_flight() cycles are unfinished, then makes each stream wait (GPU) for its orders.
   void begin(std::int64_t c) {
-    poll_until([&] { return c - done_ < static_cast<std::int64_t>(in_flight_) && run_.may_begin(pe_, c); });
+    poll_until([&] {
+      return c - done_ < static_cast<std::int64_t>(in_flight_) && run_.may_begin(pe_, c);
+    });
     for (const Order& o : orders_) {
       const std::int64_t k = c - o.cycles;
       if (k < 0) continue;
-      DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0), "stream wait for a cycle's end");
+      DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0),
+                     "stream wait for a cycle's end");
     }
   }
 
@@ -105,7 +109,8 @@ class GpuCycles {
   std::size_t index_of(cudaStream_t s) const {
     for (std::size_t i = 0; i < streams_.size(); ++i)
       if (streams_[i] == s) return i;
-    throw CudaError(cudaErrorInvalidResourceHandle, "dfg::GpuCycles: a stream order names a stream not listed");
+    throw CudaError(cudaErrorInvalidResourceHandle,
+                    "dfg::GpuCycles: a stream order names a stream not listed");
   }
   cudaEvent_t end_of(std::int64_t cycle, std::size_t stream) const {
     return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
@@ -138,7 +143,8 @@ class GpuCycles {
         continue;
       }
       const auto now = std::chrono::steady_clock::now();
-      if (spin_until == std::chrono::steady_clock::time_point{}) spin_until = now + detail::kSpinFor;
+      if (spin_until == std::chrono::steady_clock::time_point{})
+        spin_until = now + detail::kSpinFor;
       if (now < spin_until) {
         detail::cpu_relax();
       } else {
@@ -154,7 +160,7 @@ class GpuCycles {
   std::vector<cudaStream_t> streams_;
   std::vector<Order> orders_;
   std::size_t in_flight_ = 2;
-  std::vector<Event> ends_;  ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
+  std::vector<Event> ends_;    ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
   std::int64_t enqueued_ = 0;  ///< cycles whose end is recorded
   std::int64_t done_ = 0;      ///< cycles published
 };

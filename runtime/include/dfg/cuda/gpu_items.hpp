@@ -4,8 +4,9 @@
 /// With overlap the cycles run ahead of the thread (dfg::GpuCycles: the worker's streams and
 /// their orders); without, the loop waits for its streams before each cycle's end:
 ///
-///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_}, {{compute_, h2d_, 1}});
-///     items.cycles([&](std::int64_t c) {   // begin(c): GpuCycles::begin, the windows of cycle c
+///     dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_}, {{compute_, h2d_,
+///     1}}); items.cycles([&](std::int64_t c) {   // begin(c): GpuCycles::begin, the windows of
+///     cycle c
 ///       items.copy(overlap::transfer_p_m_A_g0, h2d_, dst, src);     // the entry's bytes
 ///       items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) { ... });
 ///     });                                   // end_cycle(c): GpuCycles::end, on the GPU
@@ -32,8 +33,8 @@
 #include "dfg/cuda/gpu_cycles.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/stream.hpp"
-#include "dfg/nvtx.hpp"
 #include "dfg/items.hpp"
+#include "dfg/nvtx.hpp"
 
 namespace dfg {
 
@@ -41,10 +42,11 @@ template <class Run>
 class GpuItems {
  public:
   /// Cycles that end on the host: the loop waits for its streams before end_cycle().
-  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes) : items_(run, where, pe), probes_(probes) {}
+  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes)
+      : items_(run, where, pe), probes_(probes) {}
   /// Cycles run ahead of the thread on `streams`, ordered by `orders` (dfg::GpuCycles).
-  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
-           std::initializer_list<StreamOrder> orders)
+  GpuItems(Run& run, Where& where, int pe, GpuProbes& probes,
+           std::initializer_list<cudaStream_t> streams, std::initializer_list<StreamOrder> orders)
       : items_(run, where, pe), probes_(probes) {
     cycles_.emplace(run, pe, probes, streams, orders);
   }
@@ -53,8 +55,12 @@ class GpuItems {
     if (cycles_) cycles_->begin(c);
     items_.begin(c);
   }
-  bool resumes(std::size_t entry, std::int64_t j) const noexcept { return items_.resumes(entry, j); }
-  bool suspends(std::size_t entry, std::int64_t j) const noexcept { return items_.suspends(entry, j); }
+  bool resumes(std::size_t entry, std::int64_t j) const noexcept {
+    return items_.resumes(entry, j);
+  }
+  bool suspends(std::size_t entry, std::int64_t j) const noexcept {
+    return items_.suspends(entry, j);
+  }
   /// Ends cycle c of the PE: on the GPU (GpuCycles::end), or, after the loop's wait for the
   /// streams, hands the probes' times on and ends it (RunState::end_cycle).
   void end_cycle(std::int64_t c) {
@@ -88,34 +94,42 @@ class GpuItems {
   /// A transfer within the host that this GPU launches on `stream`: the entry's bytes from
   /// `src` to `dst` (cudaMemcpyAsync).
   void copy(std::size_t entry, cudaStream_t stream, void* dst, const void* src) {
-    item(entry, stream, [&] { copy_async(dst, src, bytes(entry), stream, "cudaMemcpyAsync"); }, false);
+    item(
+        entry, stream, [&] { copy_async(dst, src, bytes(entry), stream, "cudaMemcpyAsync"); },
+        false);
   }
   /// The same for a bounded token: its length cell and its used bytes only.
   void copy(std::size_t entry, cudaStream_t stream, SlotToken dst, SlotToken src) {
-    item(entry, stream,
-         [&] {
-           *dst.used_bytes = *src.used_bytes;
-           copy_async(dst.data, src.data, used_bytes(entry, src), stream, "cudaMemcpyAsync");
-         },
-         false);
+    item(
+        entry, stream,
+        [&] {
+          *dst.used_bytes = *src.used_bytes;
+          copy_async(dst.data, src.data, used_bytes(entry, src), stream, "cudaMemcpyAsync");
+        },
+        false);
   }
   /// The same between two GPUs' memories (cudaMemcpyPeerAsync).
   void copy_peer(std::size_t entry, cudaStream_t stream, void* dst, int dst_device, const void* src,
                  int src_device) {
-    item(entry, stream,
-         [&] { copy_peer_async(dst, dst_device, src, src_device, bytes(entry), stream, "cudaMemcpyPeerAsync"); },
-         false);
+    item(
+        entry, stream,
+        [&] {
+          copy_peer_async(dst, dst_device, src, src_device, bytes(entry), stream,
+                          "cudaMemcpyPeerAsync");
+        },
+        false);
   }
   /// The same for a bounded token: its length cell and its used bytes only.
-  void copy_peer(std::size_t entry, cudaStream_t stream, SlotToken dst, int dst_device, SlotToken src,
-                 int src_device) {
-    item(entry, stream,
-         [&] {
-           *dst.used_bytes = *src.used_bytes;
-           copy_peer_async(dst.data, dst_device, src.data, src_device, used_bytes(entry, src), stream,
-                           "cudaMemcpyPeerAsync");
-         },
-         false);
+  void copy_peer(std::size_t entry, cudaStream_t stream, SlotToken dst, int dst_device,
+                 SlotToken src, int src_device) {
+    item(
+        entry, stream,
+        [&] {
+          *dst.used_bytes = *src.used_bytes;
+          copy_peer_async(dst.data, dst_device, src.data, src_device, used_bytes(entry, src),
+                          stream, "cudaMemcpyPeerAsync");
+        },
+        false);
   }
 
  private:
@@ -123,8 +137,8 @@ class GpuItems {
   std::size_t used_bytes(std::size_t entry, SlotToken src) const {
     const std::size_t capacity = bytes(entry);
     if (*src.used_bytes > capacity) {
-      throw LengthError("a token of " + std::to_string(*src.used_bytes) + " bytes is over the capacity of " +
-                        std::to_string(capacity) + " bytes");
+      throw LengthError("a token of " + std::to_string(*src.used_bytes) +
+                        " bytes is over the capacity of " + std::to_string(capacity) + " bytes");
     }
     return static_cast<std::size_t>(*src.used_bytes);
   }

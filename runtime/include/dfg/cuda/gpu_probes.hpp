@@ -4,7 +4,8 @@
 /// the completed times to the Probes once a cycle, when the GPU has finished it (dfg::GpuCycles;
 /// without overlap, after the loop's wait for its streams):
 ///
-///     probes.start(overlap::fire_i1, compute);  i1.fire(...);  probes.stop(overlap::fire_i1, compute, j);
+///     probes.start(overlap::fire_i1, compute);  i1.fire(...);  probes.stop(overlap::fire_i1,
+///     compute, j);
 ///     ...  the cycle's end passed on every stream  ...
 ///     probes.poll();
 ///
@@ -36,7 +37,8 @@ class GpuProbes {
   void add(std::size_t entry, int device, cudaStream_t stream) {
     if (!probes_.on()) return;
     if (timers_.size() <= entry) timers_.resize(entry + 1);
-    timers_[entry] = std::make_unique<GpuTimer>(device, stream, kCapacity, probes_.tracer().epoch());
+    timers_[entry] =
+        std::make_unique<GpuTimer>(device, stream, kCapacity, probes_.tracer().epoch());
   }
 
   void start(std::size_t entry, cudaStream_t stream) {

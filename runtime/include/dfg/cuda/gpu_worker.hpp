@@ -74,7 +74,8 @@ class GpuWorker : public PeWorker {
     return track == 0 ? Stream() : Stream(device_, name_ + " " + kind);
   }
   void select_device() override {
-    DFG_CUDA_CHECK(cudaSetDevice(device_), "select device " + std::to_string(device_) + " for " + name_);
+    DFG_CUDA_CHECK(cudaSetDevice(device_),
+                   "select device " + std::to_string(device_) + " for " + name_);
   }
 };
 

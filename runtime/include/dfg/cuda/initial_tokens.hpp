@@ -20,8 +20,9 @@ void fill_initial_tokens(const DeviceBuffer& buffer, std::size_t elements, T val
   DeviceGuard guard(buffer.device());
   const std::vector<T> token(elements, value);
   for (std::size_t i = 0; i < buffer.slots(); ++i)
-    DFG_CUDA_CHECK(cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
-                   "copy the initial tokens of " + buffer.name());
+    DFG_CUDA_CHECK(
+        cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
+        "copy the initial tokens of " + buffer.name());
 }
 
 /// Initial token j is built in host memory by `fill(j, token, elements)`, then copied to slot j.
@@ -31,8 +32,9 @@ void fill_initial_tokens_with(const DeviceBuffer& buffer, std::size_t elements, 
   std::vector<T> token(elements);
   for (std::size_t i = 0; i < buffer.slots(); ++i) {
     fill(i, token.data(), elements);
-    DFG_CUDA_CHECK(cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
-                   "copy the initial tokens of " + buffer.name());
+    DFG_CUDA_CHECK(
+        cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
+        "copy the initial tokens of " + buffer.name());
   }
 }
 

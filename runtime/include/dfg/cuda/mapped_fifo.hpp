@@ -51,8 +51,8 @@
 ///   large batches a copy engine may be faster (bench/fifo measures both).
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <bit>
 #include <cstddef>
@@ -83,7 +83,8 @@ inline constexpr std::size_t kRingHeader = (sizeof(RingCounters) + 255) / 256 * 
 
 inline std::size_t ring_capacity(std::size_t min_capacity) {
   if (min_capacity == 0) throw std::invalid_argument("dfg: a FIFO's capacity must be >= 1");
-  if (min_capacity > (std::size_t{1} << 40)) throw std::invalid_argument("dfg: a FIFO's capacity is too large");
+  if (min_capacity > (std::size_t{1} << 40))
+    throw std::invalid_argument("dfg: a FIFO's capacity is too large");
   return std::bit_ceil(min_capacity);
 }
 
@@ -118,10 +119,13 @@ class RingRef {
   /// Publishes the first `k` slots of the last reserve (release at Scope).
   DFG_HOST_DEVICE void commit(std::size_t k) const {
     Ref written(counters_->written);
-    written.store(written.load(cuda::std::memory_order_relaxed) + k, cuda::std::memory_order_release);
+    written.store(written.load(cuda::std::memory_order_relaxed) + k,
+                  cuda::std::memory_order_release);
   }
   /// End of stream, after the last commit.
-  DFG_HOST_DEVICE void close() const { Ref(counters_->closed).store(1, cuda::std::memory_order_release); }
+  DFG_HOST_DEVICE void close() const {
+    Ref(counters_->closed).store(1, cuda::std::memory_order_release);
+  }
 
   // --- consumer ---
 
@@ -223,7 +227,8 @@ class MappedFifo {
   using Ref = RingRef<T, cuda::thread_scope_system>;
 
   MappedFifo() noexcept = default;
-  MappedFifo(std::string_view name, std::size_t min_capacity) : capacity_(detail::ring_capacity(min_capacity)) {
+  MappedFifo(std::string_view name, std::size_t min_capacity)
+      : capacity_(detail::ring_capacity(min_capacity)) {
     const std::size_t bytes = detail::kRingHeader + capacity_ * sizeof(T);
     cudaError_t e = cudaHostAlloc(&host_, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
     if (e == cudaSuccess) e = cudaHostGetDevicePointer(&device_, host_, 0);
@@ -256,7 +261,8 @@ class MappedFifo {
  private:
   Ref at(void* base) const noexcept {
     return Ref(static_cast<detail::RingCounters*>(base),
-               reinterpret_cast<T*>(static_cast<std::byte*>(base) + detail::kRingHeader), capacity_);
+               reinterpret_cast<T*>(static_cast<std::byte*>(base) + detail::kRingHeader),
+               capacity_);
   }
   void swap(MappedFifo& o) noexcept {
     std::swap(host_, o.host_);
@@ -314,7 +320,8 @@ class DeviceFifo {
   /// The handle for the kernels at both ends (device addresses; not for host threads).
   Ref device() const noexcept {
     return Ref(static_cast<detail::RingCounters*>(data_),
-               reinterpret_cast<T*>(static_cast<std::byte*>(data_) + detail::kRingHeader), capacity_);
+               reinterpret_cast<T*>(static_cast<std::byte*>(data_) + detail::kRingHeader),
+               capacity_);
   }
 
  private:

@@ -34,7 +34,8 @@ class DeviceGuard {
  public:
   explicit DeviceGuard(int device) {
     DFG_CUDA_CHECK(cudaGetDevice(&previous_), "cudaGetDevice");
-    if (device != previous_) DFG_CUDA_CHECK(cudaSetDevice(device), "select device " + std::to_string(device));
+    if (device != previous_)
+      DFG_CUDA_CHECK(cudaSetDevice(device), "select device " + std::to_string(device));
   }
   ~DeviceGuard() {
     int now = previous_;
@@ -74,7 +75,9 @@ class Stream {
   const std::string& name() const noexcept { return name_; }
 
   /// Blocks the host until the stream is idle (tear-down only; not abort-aware).
-  void synchronize() const { DFG_CUDA_CHECK(cudaStreamSynchronize(stream_), "synchronize stream " + name_); }
+  void synchronize() const {
+    DFG_CUDA_CHECK(cudaStreamSynchronize(stream_), "synchronize stream " + name_);
+  }
 
  private:
   void reset() noexcept {
@@ -101,7 +104,8 @@ class Event {
   /// An event on `device`; Timing::on only for the events --stats and --trace read times from.
   explicit Event(int device, Timing timing = Timing::off) {
     DeviceGuard guard(device);
-    DFG_CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing == Timing::on ? cudaEventDefault : cudaEventDisableTiming),
+    DFG_CUDA_CHECK(cudaEventCreateWithFlags(
+                       &event_, timing == Timing::on ? cudaEventDefault : cudaEventDisableTiming),
                    "create event");
   }
   ~Event() { reset(); }
@@ -118,7 +122,9 @@ class Event {
   operator cudaEvent_t() const noexcept { return event_; }  // NOLINT(google-explicit-constructor)
 
   /// Enqueues the event on `stream` (same device). Never blocks.
-  void record(cudaStream_t stream) { DFG_CUDA_CHECK(cudaEventRecord(event_, stream), "record event"); }
+  void record(cudaStream_t stream) {
+    DFG_CUDA_CHECK(cudaEventRecord(event_, stream), "record event");
+  }
   /// Makes `stream` wait for the event's last recording. Never blocks the host.
   void wait_on(cudaStream_t stream) const {
     DFG_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0), "stream wait on event");
@@ -161,8 +167,10 @@ inline bool can_access_peer(int device, int peer) {
 /// Lets `device` access `peer`'s memory; an earlier enabling is not an error. Throws
 /// dfg::CudaError if the two devices cannot be joined.
 inline void enable_peer_access(int device, int peer) {
-  const std::string what = "enable peer access " + std::to_string(device) + " -> " + std::to_string(peer);
-  if (!can_access_peer(device, peer)) throw CudaError(cudaErrorPeerAccessUnsupported, what + ": not supported");
+  const std::string what =
+      "enable peer access " + std::to_string(device) + " -> " + std::to_string(peer);
+  if (!can_access_peer(device, peer))
+    throw CudaError(cudaErrorPeerAccessUnsupported, what + ": not supported");
   DeviceGuard guard(device);
   const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
   if (e == cudaErrorPeerAccessAlreadyEnabled) {
@@ -173,15 +181,15 @@ inline void enable_peer_access(int device, int peer) {
 }
 
 /// One direction of a transfer between a host buffer and a device buffer, or within a device.
-inline void copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, std::string_view what,
-                       cudaMemcpyKind kind = cudaMemcpyDefault) {
+inline void copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream,
+                       std::string_view what, cudaMemcpyKind kind = cudaMemcpyDefault) {
   DFG_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream), what);
 }
 
 /// A transfer between two GPUs of one host (direct when peer access is enabled, staged by the
 /// driver otherwise).
-inline void copy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
-                            cudaStream_t stream, std::string_view what) {
+inline void copy_peer_async(void* dst, int dst_device, const void* src, int src_device,
+                            std::size_t bytes, cudaStream_t stream, std::string_view what) {
   DFG_CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, stream), what);
 }
 

@@ -41,7 +41,9 @@ class RingSpan {
 
   /// The contiguous piece from element 0 up to the end of the ring or of the batch, and the
   /// rest (at the beginning of the ring; empty unless the batch wraps).
-  DFG_HOST_DEVICE T* first_data() const { return slots_ + (static_cast<std::size_t>(start_) & mask_); }
+  DFG_HOST_DEVICE T* first_data() const {
+    return slots_ + (static_cast<std::size_t>(start_) & mask_);
+  }
   DFG_HOST_DEVICE std::size_t first_size() const {
     const std::size_t to_end = mask_ + 1 - (static_cast<std::size_t>(start_) & mask_);
     return count_ < to_end ? count_ : to_end;

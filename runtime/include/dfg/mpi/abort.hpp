@@ -2,7 +2,8 @@
 /// dfg::mpi::abort_job, run_mpi_worker, main_guard: a failing rank ends the whole job promptly,
 /// saying which rank and why, instead of leaving the other ranks waiting for its messages.
 ///
-///     workers.spawn("B.cpu", [&](dfg::Where& where) {            // its comm thread makes the MPI calls
+///     workers.spawn("B.cpu", [&](dfg::Where& where) {            // its comm thread makes the MPI
+///     calls
 ///       dfg::mpi::run_mpi_worker(mpi, where, [&] { run_B_cpu(where); });
 ///     });
 ///     workers.spawn("B.g0", [&](dfg::Where& where) { run_B_g0(where); });
@@ -68,7 +69,8 @@ inline constexpr std::chrono::milliseconds kAbortGrace{250};
 
 /// Ends the whole job after printing the rank's first error once. Called only by the thread
 /// that owns MPI (see the file comment).
-[[noreturn]] inline void abort_job(const Session& session, const Abort& abort = process_abort()) noexcept {
+[[noreturn]] inline void abort_job(const Session& session,
+                                   const Abort& abort = process_abort()) noexcept {
   static std::atomic<bool> aborting{false};
   if (aborting.exchange(true, std::memory_order_acq_rel)) {
     std::this_thread::sleep_for(std::chrono::minutes(1));
@@ -93,10 +95,13 @@ inline constexpr std::chrono::milliseconds kAbortGrace{250};
 /// loop and ends the job once the stop is raised. An exception escaping body is recorded with
 /// `where`; if the stop is raised once the comm thread was joined, ends the job.
 template <class Body>
-void run_mpi_worker(const Session& session, Where& where, Body&& body, Abort& abort = process_abort()) {
+void run_mpi_worker(const Session& session, Where& where, Body&& body,
+                    Abort& abort = process_abort()) {
   CommThread& comm = session.comm_thread();
   try {
-    comm.start(abort, [&session, &abort] { abort_job(session, abort); }, session.comm_lanes(comm.wanted_lanes()));
+    comm.start(
+        abort, [&session, &abort] { abort_job(session, abort); },
+        session.comm_lanes(comm.wanted_lanes()));
     body();
   } catch (...) {
     dfg::detail::record_current_exception(abort, "the MPI thread", where);

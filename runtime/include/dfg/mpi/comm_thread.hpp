@@ -33,10 +33,10 @@
 /// at least kTwoLaneBytes a cycle. The Session caps it at what the library provides, or overrides
 /// it with DFG_MPI_LANES (dfg/mpi/session.hpp); bench/hosts/overlap_sweep.py measures both.
 ///
-/// Abort. Each lane's thread checks the Abort given to start() between polls, and wakes from its idle sleep
-/// when the stop is raised (it is an AbortListener): once the stop is raised by any thread of
-/// the rank, it calls the `on_stop` given to start() (dfg::mpi::abort_job: the rank and the
-/// reason, then MPI_Abort), which must not return. It owns MPI, so it may; and the job ends
+/// Abort. Each lane's thread checks the Abort given to start() between polls, and wakes from its
+/// idle sleep when the stop is raised (it is an AbortListener): once the stop is raised by any
+/// thread of the rank, it calls the `on_stop` given to start() (dfg::mpi::abort_job: the rank and
+/// the reason, then MPI_Abort), which must not return. It owns MPI, so it may; and the job ends
 /// within a second even while a CPU actor is in a long firing. An exception from a task's MPI
 /// calls (an MpiError, a staging copy's CudaError) is recorded in the Abort as an error of
 /// "the communication thread", and ends the job the same way. Should on_stop return (a test's),
@@ -166,7 +166,8 @@ class CommThread final : private AbortListener {
   /// std::system_error if a thread cannot start.
   void start(Abort& abort, std::function<void()> on_stop, int lanes = 1) {
     if (running()) throw std::logic_error("dfg::mpi::CommThread: started twice");
-    if (lanes < 1 || lanes > kMaxLanes) throw std::invalid_argument("dfg::mpi::CommThread: 1 or 2 lanes");
+    if (lanes < 1 || lanes > kMaxLanes)
+      throw std::invalid_argument("dfg::mpi::CommThread: 1 or 2 lanes");
     abort_ = &abort;
     on_stop_ = std::move(on_stop);
     lane_count_ = lanes;
@@ -178,7 +179,8 @@ class CommThread final : private AbortListener {
     abort.subscribe(*this);
     running_.store(true, std::memory_order_release);
     try {
-      for (int i = lanes - 1; i >= 0; --i) lanes_[static_cast<std::size_t>(i)].thread = std::thread([this, i] { loop(i); });
+      for (int i = lanes - 1; i >= 0; --i)
+        lanes_[static_cast<std::size_t>(i)].thread = std::thread([this, i] { loop(i); });
     } catch (...) {
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -217,8 +219,10 @@ class CommThread final : private AbortListener {
     while (!ready()) {
       abort.throw_if_stopped();
       if (std::chrono::steady_clock::now() < spin_end) {
-        if (++polls % kYieldEvery == 0) std::this_thread::yield();
-        else cpu_relax();
+        if (++polls % kYieldEvery == 0)
+          std::this_thread::yield();
+        else
+          cpu_relax();
         continue;
       }
       std::unique_lock<std::mutex> lock(done_mutex_);
@@ -232,12 +236,16 @@ class CommThread final : private AbortListener {
   /// An endpoint of the rank that moves a token of `bytes` each cycle, receiving or sending, was
   /// built; forget() undoes it when the endpoint goes. Any thread.
   void expect(bool receiving, std::size_t bytes) noexcept {
-    if (receiving) receive_bytes_.fetch_add(bytes, std::memory_order_relaxed);
-    else sends_.fetch_add(1, std::memory_order_relaxed);
+    if (receiving)
+      receive_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    else
+      sends_.fetch_add(1, std::memory_order_relaxed);
   }
   void forget(bool receiving, std::size_t bytes) noexcept {
-    if (receiving) receive_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
-    else sends_.fetch_sub(1, std::memory_order_relaxed);
+    if (receiving)
+      receive_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+    else
+      sends_.fetch_sub(1, std::memory_order_relaxed);
   }
 
   /// What the endpoints built so far move each cycle.
@@ -258,16 +266,21 @@ class CommThread final : private AbortListener {
   /// next turn and polls it until done(). Throws std::logic_error if the threads do not run or
   /// the task is still in flight.
   void submit(CommTask& task, int lane = kReceiveLane) {
-    if (!running()) throw std::logic_error("dfg::mpi::CommThread: a task submitted while the thread does not run");
-    if (!task.done()) throw std::logic_error("dfg::mpi::CommThread: a task submitted again before it completed");
+    if (!running())
+      throw std::logic_error(
+          "dfg::mpi::CommThread: a task submitted while the thread does not run");
+    if (!task.done())
+      throw std::logic_error("dfg::mpi::CommThread: a task submitted again before it completed");
     Lane& to = lanes_[static_cast<std::size_t>(lane > 0 && lane < lane_count_ ? lane : 0)];
     task.done_.store(false, std::memory_order_relaxed);
     task.next_ = nullptr;
     bool sleeping = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (to.tail != nullptr) to.tail->next_ = &task;
-      else to.head = &task;
+      if (to.tail != nullptr)
+        to.tail->next_ = &task;
+      else
+        to.head = &task;
       to.tail = &task;
       to.pending.store(true, std::memory_order_release);
       sleeping = to.sleeping;
@@ -283,8 +296,8 @@ class CommThread final : private AbortListener {
     std::condition_variable wake;
     CommTask* head = nullptr;  ///< submitted, not yet posted (under mutex_)
     CommTask* tail = nullptr;
-    bool sleeping = false;  ///< under mutex_
-    bool ended = false;     ///< under mutex_: the thread left its loop
+    bool sleeping = false;          ///< under mutex_
+    bool ended = false;             ///< under mutex_: the thread left its loop
     std::vector<CommTask*> flight;  ///< posted, not yet complete
   };
 
@@ -315,7 +328,8 @@ class CommThread final : private AbortListener {
           completed = true;
         }
         if (completed) {
-          std::atomic_thread_fence(std::memory_order_seq_cst);  // a sleeper saw done() false, or is woken
+          std::atomic_thread_fence(
+              std::memory_order_seq_cst);  // a sleeper saw done() false, or is woken
           if (waiters_.load(std::memory_order_relaxed) > 0) {
             std::lock_guard<std::mutex> lock(done_mutex_);
             done_cv_.notify_all();
@@ -328,8 +342,10 @@ class CommThread final : private AbortListener {
           last_busy = Clock::now();
           continue;
         }
-        if (++polls % kYieldEvery == 0) std::this_thread::yield();
-        else cpu_relax();
+        if (++polls % kYieldEvery == 0)
+          std::this_thread::yield();
+        else
+          cpu_relax();
       }
     } catch (const std::exception& e) {
       abort_->raise("the communication thread", -1, e.what());
@@ -394,7 +410,7 @@ class CommThread final : private AbortListener {
   bool finishing_ = false;  ///< under mutex_
   std::mutex done_mutex_;   ///< wait_until()'s sleep
   std::condition_variable done_cv_;
-  std::atomic<int> waiters_{0};  ///< threads asleep in wait_until()
+  std::atomic<int> waiters_{0};                ///< threads asleep in wait_until()
   std::atomic<std::size_t> receive_bytes_{0};  ///< expect(): the rank's received bytes a cycle
   std::atomic<std::size_t> sends_{0};          ///< expect(): the rank's sends a cycle
 };

@@ -4,7 +4,8 @@
 /// them all before it ends the cycle. The rank's communication thread (dfg/mpi/comm_thread.hpp)
 /// makes their MPI calls: it posts each one at once and polls it while the CPU worker fires, so
 /// a transfer progresses during a firing however long it takes; the receives go to its receive
-/// lane and the sends to its send lane, which run at once when it has two. Each is timed for --stats /
+/// lane and the sends to its send lane, which run at once when it has two. Each is timed for
+/// --stats /
 /// --trace from its posting to the poll that saw it complete, both on the comm thread.
 ///
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // receives first,
@@ -71,7 +72,8 @@ class CycleTransfers {
   /// thread then ends the job) or the comm thread does not run.
   ~CycleTransfers() {
     for (Transfer* t : flight_) {
-      while (!t->done() && !abort_.stopped() && t->endpoint->comm_thread().running()) std::this_thread::yield();
+      while (!t->done() && !abort_.stopped() && t->endpoint->comm_thread().running())
+        std::this_thread::yield();
     }
   }
 
@@ -89,7 +91,8 @@ class CycleTransfers {
   /// The same for a bounded token (dfg/bounded.hpp): the sender moves its used bytes, read when
   /// start() is called; the receiver writes the bytes it got into the slot's length cell.
   void start(SendEndpoint& e, std::size_t entry, std::int64_t iteration, SlotToken token) {
-    submit(e, &e, nullptr, entry, iteration, token.data, nullptr, static_cast<std::size_t>(*token.used_bytes));
+    submit(e, &e, nullptr, entry, iteration, token.data, nullptr,
+           static_cast<std::size_t>(*token.used_bytes));
   }
   void start(RecvEndpoint& e, std::size_t entry, std::int64_t iteration, SlotToken token) {
     submit(e, nullptr, &e, entry, iteration, token.data, token.used_bytes);
@@ -133,16 +136,19 @@ class CycleTransfers {
     std::int64_t iteration = 0;
     void* slot = nullptr;
     std::uint64_t* length = nullptr;  ///< a bounded receive's length cell
-    std::size_t used = 0;              ///< a bounded send's bytes
+    std::size_t used = 0;             ///< a bounded send's bytes
     bool bounded_send = false;
     bool timed = false;
     Tracer::Clock::time_point begin, end;  ///< written by the comm thread, read once done()
 
     void post() override {
       if (timed) begin = Tracer::Clock::now();
-      if (send != nullptr && bounded_send) send->start(iteration, slot, used);
-      else if (send != nullptr) send->start(iteration, slot);
-      else recv->start(iteration, slot, length);
+      if (send != nullptr && bounded_send)
+        send->start(iteration, slot, used);
+      else if (send != nullptr)
+        send->start(iteration, slot);
+      else
+        recv->start(iteration, slot, length);
     }
     bool test() override {
       if (!endpoint->test()) return false;
@@ -151,8 +157,9 @@ class CycleTransfers {
     }
   };
 
-  void submit(Endpoint& e, SendEndpoint* send, RecvEndpoint* recv, std::size_t entry, std::int64_t iteration,
-              void* slot, std::uint64_t* length = nullptr, std::optional<std::size_t> used = std::nullopt) {
+  void submit(Endpoint& e, SendEndpoint* send, RecvEndpoint* recv, std::size_t entry,
+              std::int64_t iteration, void* slot, std::uint64_t* length = nullptr,
+              std::optional<std::size_t> used = std::nullopt) {
     if (free_.empty()) {
       throw std::logic_error("dfg::mpi::CycleTransfers: more than " + std::to_string(capacity_) +
                              " transfers in flight (starting '" + std::string(e.name()) + "')");

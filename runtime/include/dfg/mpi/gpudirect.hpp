@@ -63,8 +63,9 @@ namespace dfg::mpi {
 
 /// The line report_gpudirect_path() prints for a library that is (or is not) CUDA-aware.
 inline std::string_view gpudirect_path_line(bool cuda_aware) noexcept {
-  return cuda_aware ? "gpudirect: MPI is CUDA-aware: device buffers go straight to MPI"
-                    : "gpudirect: MPI is not CUDA-aware (or --no-cuda-aware-mpi): staging through pinned host memory";
+  return cuda_aware
+             ? "gpudirect: MPI is CUDA-aware: device buffers go straight to MPI"
+             : "gpudirect: MPI is not CUDA-aware (or --no-cuda-aware-mpi): staging through pinned host memory";
 }
 
 /// Prints on `err`, in one write, which path this rank's gpudirect transfers take. Called once
@@ -109,7 +110,8 @@ class GpuDirect final : public StagingCopy {
 
  private:
   void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const char* what) {
-    DFG_CUDA_CHECK(cudaSetDevice(device_), "select device " + std::to_string(device_) + " for " + name_);
+    DFG_CUDA_CHECK(cudaSetDevice(device_),
+                   "select device " + std::to_string(device_) + " for " + name_);
     copy_async(dst, src, bytes, *stream_, what, kind);
     stream_->synchronize();
   }

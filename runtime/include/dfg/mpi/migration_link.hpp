@@ -7,7 +7,8 @@
 ///
 ///     dfg::mpi::MigrationLink link(mpi, run.windows, kControlTag, kStateHandoffs, live);
 ///     run.start_migrator(options.migrate_control, link, mpi.host());
-///     ... the host CPU worker, around its cycles: run_mpi_worker(mpi, where, [&] { cycles(); link.close(); });
+///     ... the host CPU worker, around its cycles: run_mpi_worker(mpi, where, [&] { cycles();
+///     link.close(); });
 ///
 /// Tags: the control messages use the plan's control tag (`control tag` in the plan's dump), in
 /// both directions; a node's state the tag of its alternative (`state tag`). Messages of one tag
@@ -69,8 +70,8 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
   /// than the proposals' lead (Migrator's kLinkMargin): no rank runs ahead of a move.
   static constexpr std::int64_t kLeashCycles = 32;
 
-  MigrationLink(const Session& session, const WindowTable& windows, int control_tag, std::size_t handoffs, bool live,
-                Abort& abort = process_abort())
+  MigrationLink(const Session& session, const WindowTable& windows, int control_tag,
+                std::size_t handoffs, bool live, Abort& abort = process_abort())
       : session_(session),
         windows_(windows),
         control_tag_(control_tag),
@@ -152,7 +153,8 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
     comm().wait_until([&] { return t.done(); }, abort_);
   }
 
-  void send(std::size_t handoff, const State& state, std::int64_t next, int host, int tag) override {
+  void send(std::size_t handoff, const State& state, std::int64_t next, int host,
+            int tag) override {
     wait_comm();
     StateSend& t = state_sends_.at(handoff);
     comm().wait_until([&] { return t.done(); }, abort_);  // the previous move's, long sent
@@ -176,11 +178,13 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
     comm().submit(t);
     comm().wait_until([&] { return t.done(); }, abort_);
     std::int64_t resumes = -1;
-    if (t.bytes.size() < sizeof resumes) throw std::runtime_error("dfg::mpi::MigrationLink: a short state message");
+    if (t.bytes.size() < sizeof resumes)
+      throw std::runtime_error("dfg::mpi::MigrationLink: a short state message");
     std::memcpy(&resumes, t.bytes.data(), sizeof resumes);
     if (resumes != j)
-      throw std::runtime_error("dfg::mpi::MigrationLink: the state received resumes with iteration " +
-                               std::to_string(resumes) + ", not " + std::to_string(j));
+      throw std::runtime_error(
+          "dfg::mpi::MigrationLink: the state received resumes with iteration " +
+          std::to_string(resumes) + ", not " + std::to_string(j));
     state.clear();
     state.write(t.bytes.data() + sizeof resumes, t.bytes.size() - sizeof resumes);
   }
@@ -227,9 +231,11 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
     void post() override {
       constexpr int n = sizeof(Message) / sizeof(std::int64_t);
       if (send) {
-        check(MPI_Isend(&message, n, MPI_INT64_T, peer, tag, comm, &request), "MPI_Isend (migration control)");
+        check(MPI_Isend(&message, n, MPI_INT64_T, peer, tag, comm, &request),
+              "MPI_Isend (migration control)");
       } else {
-        check(MPI_Irecv(&message, n, MPI_INT64_T, peer, tag, comm, &request), "MPI_Irecv (migration control)");
+        check(MPI_Irecv(&message, n, MPI_INT64_T, peer, tag, comm, &request),
+              "MPI_Irecv (migration control)");
       }
     }
     bool test() override {
@@ -248,7 +254,8 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
     MPI_Request request = MPI_REQUEST_NULL;
 
     void post() override {
-      check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, tag, comm, &request),
+      check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, tag, comm,
+                      &request),
             "MPI_Isend (actor state)");
     }
     bool test() override {
@@ -273,7 +280,8 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
       int n = 0;
       check(MPI_Get_count(&status, MPI_BYTE, &n), "MPI_Get_count (actor state)");
       bytes.resize(static_cast<std::size_t>(n));
-      check(MPI_Recv(bytes.data(), n, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv (actor state)");
+      check(MPI_Recv(bytes.data(), n, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE),
+            "MPI_Recv (actor state)");
       return true;
     }
   };
@@ -321,7 +329,8 @@ class MigrationLink final : public MoveLink, public StateTransport, public Cycle
     comm().wait_until(
         [&] {
           for (int r = 1; r < session_.size(); ++r)
-            if (!sends_[static_cast<std::size_t>(r)].done() || (answers && !receives_[static_cast<std::size_t>(r)].done()))
+            if (!sends_[static_cast<std::size_t>(r)].done() ||
+                (answers && !receives_[static_cast<std::size_t>(r)].done()))
               return false;
           return true;
         },

@@ -82,8 +82,8 @@ inline std::string rank_count_error(std::span<const std::string_view> hosts, int
 /// is rank i) and `source` names where it came from, for messages ("--hostmap", "DFG_HOSTMAP").
 /// Checks the rank count first (rank_count_error), then the map: syntax, known hosts, every host
 /// exactly once, ranks in range, no rank twice.
-inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks, std::string_view hostmap,
-                             std::string_view source = "--hostmap") {
+inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks,
+                             std::string_view hostmap, std::string_view source = "--hostmap") {
   Placement p;
   if (std::string e = rank_count_error(hosts, ranks); !e.empty()) {
     p.error = std::move(e);
@@ -107,33 +107,40 @@ inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks,
     const auto comma = rest.find(',');
     const std::string_view entry = detail::trim(rest.substr(0, comma));
     const auto eq = entry.find('=');
-    const std::string_view name = eq == std::string_view::npos ? entry : detail::trim(entry.substr(0, eq));
+    const std::string_view name =
+        eq == std::string_view::npos ? entry : detail::trim(entry.substr(0, eq));
     const std::string_view value =
         eq == std::string_view::npos ? std::string_view() : detail::trim(entry.substr(eq + 1));
     if (eq == std::string_view::npos || name.empty() || value.empty()) {
-      return fail("expected HOST=RANK[,HOST=RANK...], got " + detail::quoted(entry.empty() ? hostmap : entry));
+      return fail("expected HOST=RANK[,HOST=RANK...], got " +
+                  detail::quoted(entry.empty() ? hostmap : entry));
     }
     std::size_t host = hosts.size();
     for (std::size_t i = 0; i < hosts.size(); ++i) {
       if (hosts[i] == name) host = i;
     }
     if (host == hosts.size()) {
-      return fail("unknown host " + detail::quoted(name) + " (hosts: " + detail::host_list(hosts) + ")");
+      return fail("unknown host " + detail::quoted(name) + " (hosts: " + detail::host_list(hosts) +
+                  ")");
     }
     if (rank_of_host[host] >= 0) return fail("host " + detail::quoted(name) + " is given twice");
     int rank = -1;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), rank);
     if (ec != std::errc() || ptr != value.data() + value.size()) {
-      return fail(std::string(name) + ": expected a rank (an integer), got " + detail::quoted(value));
+      return fail(std::string(name) + ": expected a rank (an integer), got " +
+                  detail::quoted(value));
     }
     if (rank < 0 || rank >= ranks) {
-      return fail(std::string(name) + "=" + std::string(value) + ": rank out of range (mpirun started " +
-                  std::to_string(ranks) + (ranks == 1 ? " rank: 0)" : " ranks: 0.." + std::to_string(ranks - 1) + ")"));
+      return fail(std::string(name) + "=" + std::string(value) +
+                  ": rank out of range (mpirun started " + std::to_string(ranks) +
+                  (ranks == 1 ? " rank: 0)" : " ranks: 0.." + std::to_string(ranks - 1) + ")"));
     }
     if (host_of_rank[static_cast<std::size_t>(rank)] >= 0) {
-      return fail("rank " + std::to_string(rank) + " is given to both " +
-                  std::string(hosts[static_cast<std::size_t>(host_of_rank[static_cast<std::size_t>(rank)])]) +
-                  " and " + std::string(name));
+      return fail(
+          "rank " + std::to_string(rank) + " is given to both " +
+          std::string(
+              hosts[static_cast<std::size_t>(host_of_rank[static_cast<std::size_t>(rank)])]) +
+          " and " + std::string(name));
     }
     rank_of_host[host] = rank;
     host_of_rank[static_cast<std::size_t>(rank)] = static_cast<int>(host);
@@ -142,8 +149,8 @@ inline Placement place_hosts(std::span<const std::string_view> hosts, int ranks,
   }
   for (std::size_t i = 0; i < hosts.size(); ++i) {
     if (rank_of_host[i] < 0) {
-      return fail("host " + detail::quoted(hosts[i]) + " has no rank (every host needs one: " +
-                  detail::host_list(hosts) + ")");
+      return fail("host " + detail::quoted(hosts[i]) +
+                  " has no rank (every host needs one: " + detail::host_list(hosts) + ")");
     }
   }
   p.rank_of_host = std::move(rank_of_host);
@@ -176,8 +183,8 @@ inline std::string run_flags_error(const RunFlags& mine, std::string_view me, co
   } else {
     return {};
   }
-  return "error: " + std::string(me) + " was started " + mine_text + ", " + std::string(first_who) + " " +
-         first_text + "; every rank needs the same --iterations, --no-overlap and --sync";
+  return "error: " + std::string(me) + " was started " + mine_text + ", " + std::string(first_who) +
+         " " + first_text + "; every rank needs the same --iterations, --no-overlap and --sync";
 }
 
 /// "" when `mine`, the runtime params' values of rank `me`, are `first`'s, the values of rank 0
@@ -185,14 +192,16 @@ inline std::string run_flags_error(const RunFlags& mine, std::string_view me, co
 /// order of the values), e.g.
 ///   error: rank 1 (host B) was started with N=128, rank 0 (host A) with N=256; every rank needs
 ///   the same runtime params (--set, --params)
-inline std::string run_params_error(std::span<const std::string_view> names, std::span<const std::int64_t> mine,
-                                    std::string_view me, std::span<const std::int64_t> first,
+inline std::string run_params_error(std::span<const std::string_view> names,
+                                    std::span<const std::int64_t> mine, std::string_view me,
+                                    std::span<const std::int64_t> first,
                                     std::string_view first_who) {
   for (std::size_t i = 0; i < names.size() && i < mine.size() && i < first.size(); ++i) {
     if (mine[i] == first[i]) continue;
     const std::string name(names[i]);
-    return "error: " + std::string(me) + " was started with " + name + "=" + std::to_string(mine[i]) + ", " +
-           std::string(first_who) + " with " + name + "=" + std::to_string(first[i]) +
+    return "error: " + std::string(me) + " was started with " + name + "=" +
+           std::to_string(mine[i]) + ", " + std::string(first_who) + " with " + name + "=" +
+           std::to_string(first[i]) +
            "; every rank needs the same runtime params (--set, --params)";
   }
   return {};
@@ -212,10 +221,15 @@ inline std::string gpu_ordinals_error(std::span<const GpuUse> used, int device_c
   for (const GpuUse& g : used) {
     if (g.ordinal >= 0 && g.ordinal < device_count) continue;
     std::string has;
-    if (device_count <= 0) has = "no CUDA device";
-    else if (device_count == 1) has = "1 CUDA device (ordinal 0)";
-    else has = std::to_string(device_count) + " CUDA devices (ordinals 0.." + std::to_string(device_count - 1) + ")";
-    return std::string(g.name) + " is CUDA device " + std::to_string(g.ordinal) + ", but this machine has " + has;
+    if (device_count <= 0)
+      has = "no CUDA device";
+    else if (device_count == 1)
+      has = "1 CUDA device (ordinal 0)";
+    else
+      has = std::to_string(device_count) + " CUDA devices (ordinals 0.." +
+            std::to_string(device_count - 1) + ")";
+    return std::string(g.name) + " is CUDA device " + std::to_string(g.ordinal) +
+           ", but this machine has " + has;
   }
   return {};
 }

@@ -3,18 +3,20 @@
 /// the ranks, the start-up checks every rank agrees on, and whether the library is CUDA-aware.
 ///
 ///     dfg::mpi::Session mpi(argc, argv);                       // MPI_Init_thread(SERIALIZED)
-///     if (int s = mpi.place(kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr)) return s;
-///     if (int s = mpi.agree_run_flags({iterations, overlap, barrier_sync}, std::cerr)) return s;
-///     if (int s = mpi.agree_params(kRuntimeParams, flags.options.params, std::cerr)) return s;
-///     if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()], device_count), std::cerr)) return s;
-///     ... spawn the workers; the rank's communication thread makes every MPI call of the cycles ...
-///     return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   // dfg/mpi/abort.hpp
+///     if (int s = mpi.place(kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi},
+///     std::cerr)) return s; if (int s = mpi.agree_run_flags({iterations, overlap, barrier_sync},
+///     std::cerr)) return s; if (int s = mpi.agree_params(kRuntimeParams, flags.options.params,
+///     std::cerr)) return s; if (int s = mpi.agree(dfg::mpi::gpu_ordinals_error(kGpus[mpi.host()],
+///     device_count), std::cerr)) return s;
+///     ... spawn the workers; the rank's communication thread makes every MPI call of the cycles
+///     ... return dfg::mpi::main_guard(mpi, [&] { ...; return workers.join(); });   //
+///     dfg/mpi/abort.hpp
 ///
 /// A start-up error (wrong number of ranks, a bad --hostmap, ranks started with different
-/// --iterations, --no-overlap, --sync or runtime params, a GPU ordinal this machine lacks) is printed once for
-/// the whole job, by the lowest rank that found it (rank 0 when every rank found the same), and
-/// every rank returns 1 from place()/agree()/agree_run_flags(); main returns it and the
-/// Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
+/// --iterations, --no-overlap, --sync or runtime params, a GPU ordinal this machine lacks) is
+/// printed once for the whole job, by the lowest rank that found it (rank 0 when every rank found
+/// the same), and every rank returns 1 from place()/agree()/agree_run_flags(); main returns it and
+/// the Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
 /// communication is a collective per check (MPI_Allreduce, MPI_Bcast), which every rank reaches.
 ///
 /// Thread level. The rank's MPI calls are made by its communication thread's lanes
@@ -50,7 +52,8 @@
 ///   called by main, outside the cycle loop; place(), agree(), agree_run_flags() and
 ///   agree_params() are collective (every rank calls them, in the same order) and block in
 ///   MPI_Allreduce (agree() one, place() two: the checks, then that every rank holds the same
-///   map) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one agree()). They allocate. The accessors are const, noexcept and never block.
+///   map) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one agree()).
+///   They allocate. The accessors are const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError).
@@ -148,7 +151,8 @@ class Session {
   /// (CommThread::wanted_lanes()): DFG_MPI_LANES's "1" or "2" where it is set, else `wanted`;
   /// 1 where MPI does not provide MPI_THREAD_MULTIPLE.
   int comm_lanes(int wanted) const noexcept {
-    if (provided_ < MPI_THREAD_MULTIPLE || requested_thread_level() != MPI_THREAD_MULTIPLE) return 1;
+    if (provided_ < MPI_THREAD_MULTIPLE || requested_thread_level() != MPI_THREAD_MULTIPLE)
+      return 1;
     const char* lanes = std::getenv(kLanesEnv);
     if (lanes != nullptr && std::string_view(lanes) == "2") return 2;
     return wanted >= 2 ? 2 : 1;
@@ -157,7 +161,8 @@ class Session {
   /// MPI_THREAD_MULTIPLE.
   static int requested_thread_level() noexcept {
     const char* lanes = std::getenv(kLanesEnv);
-    return lanes != nullptr && std::string_view(lanes) == "1" ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE;
+    return lanes != nullptr && std::string_view(lanes) == "1" ? MPI_THREAD_SERIALIZED
+                                                              : MPI_THREAD_MULTIPLE;
   }
 
   /// The index of the host this rank runs, -1 before a successful place().
@@ -166,7 +171,9 @@ class Session {
     return host_ >= 0 ? hosts_[static_cast<std::size_t>(host_)] : std::string_view();
   }
   /// The rank that runs host `host` (after a successful place()).
-  int rank_of_host(int host) const noexcept { return placement_.rank_of_host[static_cast<std::size_t>(host)]; }
+  int rank_of_host(int host) const noexcept {
+    return placement_.rank_of_host[static_cast<std::size_t>(host)];
+  }
   /// Whether transfers may pass CUDA device pointers to MPI (see the file comment).
   bool cuda_aware() const noexcept { return cuda_aware_; }
   /// The rank's communication thread (dfg/mpi/comm_thread.hpp): not running until
@@ -188,12 +195,14 @@ class Session {
   /// Session) on the ranks, from options.hostmap, else the DFG_HOSTMAP environment variable, else
   /// host i on rank i; checks the thread level MPI provided and the rank count. Returns 0, or 1
   /// on every rank after the error was printed once on `err`.
-  int place(std::span<const std::string_view> hosts, const SessionOptions& options, std::ostream& err) {
+  int place(std::span<const std::string_view> hosts, const SessionOptions& options,
+            std::ostream& err) {
     hosts_.assign(hosts.begin(), hosts.end());
     std::string error;
     if (provided_ < kThreadLevel) {
-      error = "error: the MPI library provides only " + thread_level_name(provided_) +
-              "; this program needs MPI_THREAD_SERIALIZED (its communication thread makes the MPI calls)";
+      error =
+          "error: the MPI library provides only " + thread_level_name(provided_) +
+          "; this program needs MPI_THREAD_SERIALIZED (its communication thread makes the MPI calls)";
     } else {
       std::string_view text = options.hostmap;
       std::string_view source = "--hostmap";
@@ -215,14 +224,15 @@ class Session {
       bounds[i] = placement_.rank_of_host[i];
       bounds[n + i] = -placement_.rank_of_host[i];
     }
-    check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX, comm_),
+    check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX,
+                        comm_),
           "MPI_Allreduce (host map)");
     bool same = true;
     for (std::size_t i = 0; i < n; ++i) same = same && bounds[i] == -bounds[n + i];
     if (!same) {
       if (rank_ == 0) {
-        print_line(err, "error: the ranks were given different host maps (--hostmap or " + std::string(kHostmapEnv) +
-                            " must be the same on every rank)");
+        print_line(err, "error: the ranks were given different host maps (--hostmap or " +
+                            std::string(kHostmapEnv) + " must be the same on every rank)");
       }
       return 1;
     }
@@ -245,10 +255,12 @@ class Session {
   /// (`values`, named by `table`, as parse_flags gives them) with rank 0's; when some rank
   /// differs, the lowest such rank prints run_params_error() once on `err` and every rank
   /// returns 1; otherwise 0.
-  int agree_params(std::span<const RuntimeParam> table, std::span<const std::int64_t> values, std::ostream& err) {
+  int agree_params(std::span<const RuntimeParam> table, std::span<const std::int64_t> values,
+                   std::ostream& err) {
     std::vector<std::int64_t> first(values.begin(), values.end());
     if (!first.empty()) {
-      check(MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_INT64_T, 0, comm_), "MPI_Bcast (runtime params)");
+      check(MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_INT64_T, 0, comm_),
+            "MPI_Bcast (runtime params)");
     }
     std::vector<std::string_view> names;
     for (const RuntimeParam& p : table) names.push_back(p.name);
@@ -261,11 +273,13 @@ class Session {
   int agree(std::string_view local_error, std::ostream& err) {
     const int mine = local_error.empty() ? size_ : rank_;
     int lowest = size_;
-    check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce (start-up check)");
+    check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm_),
+          "MPI_Allreduce (start-up check)");
     if (lowest == size_) return 0;
     if (lowest == rank_) {
-      print_line(err, local_error.substr(0, 7) == "error: " ? std::string(local_error)
-                                                             : "error: " + who() + ": " + std::string(local_error));
+      print_line(err, local_error.substr(0, 7) == "error: "
+                          ? std::string(local_error)
+                          : "error: " + who() + ": " + std::string(local_error));
     }
     return 1;
   }

@@ -3,7 +3,8 @@
 /// (a buffer node on one host to a buffer node on another), one token per start().
 ///
 ///     // rank of host A, the thread that owns MPI       // rank of host B, likewise
-///     send.start(c - 1, p_m.at(dfg::slot(c, 1, 2)));   recv.start(c - 1, i2_a.at(dfg::slot(c, 1, 2)));
+///     send.start(c - 1, p_m.at(dfg::slot(c, 1, 2)));   recv.start(c - 1, i2_a.at(dfg::slot(c, 1,
+///     2)));
 ///     ... polling send.test() ...                      ... polling recv.test() ...
 ///     send.wait();                                     recv.wait();
 ///
@@ -51,9 +52,10 @@
 /// Guarantees:
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
 ///   communicator and tag bound, and tells the comm thread what it moves a cycle, which picks
-///   the lanes from it: CommThread::expect()) and then used by one thread at a time, the thread that owns
-///   MPI: the rank's communication thread in a generated program (dfg::mpi::CycleTransfers
-///   hands it the endpoint's start() and test(); comm_thread() is the Session's).
+///   the lanes from it: CommThread::expect()) and then used by one thread at a time, the thread
+///   that owns MPI: the rank's communication thread in a generated program
+///   (dfg::mpi::CycleTransfers hands it the endpoint's start() and test(); comm_thread() is the
+///   Session's).
 /// - start() posts nonblocking operations and returns at once; test() calls MPI_Testall once and
 ///   never blocks; wait() polls test() until completion, throwing dfg::Aborted as soon as the
 ///   endpoint's Abort is raised (it checks stopped(), an acquire load, between polls), so a rank
@@ -93,7 +95,9 @@ struct ChunkPlan {
   std::size_t bytes = 0;
   std::size_t chunk_bytes = kDefaultChunkBytes;
 
-  std::size_t count() const noexcept { return bytes == 0 ? 1 : (bytes + chunk_bytes - 1) / chunk_bytes; }
+  std::size_t count() const noexcept {
+    return bytes == 0 ? 1 : (bytes + chunk_bytes - 1) / chunk_bytes;
+  }
   std::size_t offset(std::size_t c) const noexcept { return c * chunk_bytes; }
   std::size_t size(std::size_t c) const noexcept {
     const std::size_t off = offset(c);
@@ -164,13 +168,15 @@ class Endpoint {
   bool test() {
     if (!in_flight_) return true;
     int done = 0;
-    const int rc = MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, statuses_.data());
+    const int rc =
+        MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, statuses_.data());
     if (rc != MPI_SUCCESS) fail(rc, "MPI_Testall");
     if (done == 0) return false;
     in_flight_ = false;
     if (receiving_) {
       const std::size_t received = check_counts();
-      if (staging_.copy != nullptr && received != 0) staging_.copy->to_slot(slot_, staging_.host, received);
+      if (staging_.copy != nullptr && received != 0)
+        staging_.copy->to_slot(slot_, staging_.host, received);
       if (length_ != nullptr) *length_ = received;
     }
     return true;
@@ -185,13 +191,20 @@ class Endpoint {
   }
 
  protected:
-  Endpoint(const Session& session, bool receiving, int peer, int id, std::size_t bytes, std::string_view name,
-           std::size_t chunk_bytes, Abort& abort)
-      : comm_(session.comm()), comm_thread_(session.comm_thread()), receiving_(receiving), peer_(peer), tag_(id), plan_{bytes, chunk_bytes},
-        name_(name), abort_(abort) {
+  Endpoint(const Session& session, bool receiving, int peer, int id, std::size_t bytes,
+           std::string_view name, std::size_t chunk_bytes, Abort& abort)
+      : comm_(session.comm()),
+        comm_thread_(session.comm_thread()),
+        receiving_(receiving),
+        peer_(peer),
+        tag_(id),
+        plan_{bytes, chunk_bytes},
+        name_(name),
+        abort_(abort) {
     const std::string what = "dfg::mpi transfer '" + name_ + "': ";
     if (id < 0 || id > session.tag_ub()) {
-      throw std::invalid_argument(what + "id " + std::to_string(id) + " is not a valid MPI tag (0.." +
+      throw std::invalid_argument(what + "id " + std::to_string(id) +
+                                  " is not a valid MPI tag (0.." +
                                   std::to_string(session.tag_ub()) + ")");
     }
     if (peer < 0 || peer >= session.size()) {
@@ -224,15 +237,16 @@ class Endpoint {
 
   void begin(std::int64_t iteration) {
     if (in_flight_) {
-      throw std::logic_error("dfg::mpi transfer '" + name_ + "': start(" + std::to_string(iteration) +
-                             ") while iteration " + std::to_string(iteration_) + " is in flight");
+      throw std::logic_error("dfg::mpi transfer '" + name_ + "': start(" +
+                             std::to_string(iteration) + ") while iteration " +
+                             std::to_string(iteration_) + " is in flight");
     }
     iteration_ = iteration;
   }
 
   [[noreturn]] void fail(int rc, std::string_view call) const {
-    throw MpiError("transfer '" + name_ + "', iteration " + std::to_string(iteration_) + ": " + std::string(call) +
-                       ": " + error_string(rc),
+    throw MpiError("transfer '" + name_ + "', iteration " + std::to_string(iteration_) + ": " +
+                       std::string(call) + ": " + error_string(rc),
                    rc);
   }
 
@@ -242,12 +256,14 @@ class Endpoint {
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       int count = 0;
       MPI_Get_count(&statuses_[c], MPI_BYTE, &count);
-      const bool bounded = length_ != nullptr && count >= 0 && static_cast<std::size_t>(count) <= plan_.size(c);
+      const bool bounded =
+          length_ != nullptr && count >= 0 && static_cast<std::size_t>(count) <= plan_.size(c);
       received += static_cast<std::size_t>(count < 0 ? 0 : count);
       if (!bounded && static_cast<std::size_t>(count) != plan_.size(c)) {
-        throw MpiError("transfer '" + name_ + "', iteration " + std::to_string(iteration_) + ": received " +
-                           std::to_string(count) + " bytes in message " + std::to_string(c) + ", expected " +
-                           std::to_string(plan_.size(c)) + " (do the ranks agree on the token sizes?)",
+        throw MpiError("transfer '" + name_ + "', iteration " + std::to_string(iteration_) +
+                           ": received " + std::to_string(count) + " bytes in message " +
+                           std::to_string(c) + ", expected " + std::to_string(plan_.size(c)) +
+                           " (do the ranks agree on the token sizes?)",
                        MPI_ERR_COUNT);
       }
     }
@@ -289,9 +305,10 @@ class SendEndpoint final : public Endpoint {
   /// bytes used, so the receiver, posted at the capacity, counts them.
   void start(std::int64_t iteration, const void* slot, std::size_t used) {
     if (used > plan_.bytes) {
-      throw std::length_error("dfg::mpi transfer '" + name_ + "', iteration " + std::to_string(iteration) +
-                              ": a token of " + std::to_string(used) + " bytes is over the capacity of " +
-                              std::to_string(plan_.bytes) + " bytes");
+      throw std::length_error("dfg::mpi transfer '" + name_ + "', iteration " +
+                              std::to_string(iteration) + ": a token of " + std::to_string(used) +
+                              " bytes is over the capacity of " + std::to_string(plan_.bytes) +
+                              " bytes");
     }
     begin(iteration);
     if (staging_.copy != nullptr) {
@@ -302,7 +319,8 @@ class SendEndpoint final : public Endpoint {
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const std::size_t offset = plan_.offset(c);
       const std::size_t full = plan_.size(c);
-      const int n = static_cast<int>(offset >= used ? 0 : (used - offset < full ? used - offset : full));
+      const int n =
+          static_cast<int>(offset >= used ? 0 : (used - offset < full ? used - offset : full));
       const void* p = n == 0 ? slot : base + plan_.offset(c);
       const int rc = mode_ == SendMode::synchronous
                          ? MPI_Issend(p, n, MPI_BYTE, peer_, tag_, comm_, &requests_[c])

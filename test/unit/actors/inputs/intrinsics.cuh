@@ -10,14 +10,16 @@
 #include <cuda_runtime.h>
 #include <dfg/context.hpp>
 
-__global__ void bits_kernel(const std::uint32_t* in, std::uint32_t* out, unsigned long long* total) {
+__global__ void bits_kernel(const std::uint32_t* in, std::uint32_t* out,
+                            unsigned long long* total) {
   __shared__ unsigned long long block_total;
   const std::uint32_t v = in[threadIdx.x];
   const std::uint32_t votes = __ballot_sync(0xffffffffu, v != 0) | __activemask();
   std::uint32_t mixed = __shfl_sync(0xffffffffu, v, 0) ^ __shfl_down_sync(0xffffffffu, v, 1) ^
                         __shfl_up_sync(0xffffffffu, v, 1) ^ __shfl_xor_sync(0xffffffffu, v, 2);
   mixed += static_cast<std::uint32_t>(__popc(v) + __popcll(votes) + __clz(static_cast<int>(v)) +
-                                      __ffs(static_cast<int>(v))) + __brev(v) + __funnelshift_l(v, mixed, 3);
+                                      __ffs(static_cast<int>(v))) +
+           __brev(v) + __funnelshift_l(v, mixed, 3);
   if (__any_sync(0xffffffffu, mixed != 0) && __all_sync(0xffffffffu, true)) __syncwarp();
   atomicAdd(&block_total, static_cast<unsigned long long>(mixed));
   atomicMax(out, std::max(mixed, __ldg(in)));

@@ -17,16 +17,16 @@ struct LintStreams {
     cudaMemsetAsync(b, 0, 4, t);
     copy_kernel<<<1, 32, 0, ctx.stream()>>>(a, b);
     copy_kernel<<<1, 32, 0, s>>>(a, b);
-    cudaMemcpyAsync(b, a, 4, cudaMemcpyDeviceToDevice);        // warn: no stream
-    cudaMemcpyAsync(b, a, 4, cudaMemcpyDeviceToDevice, 0);     // warn: stream 0
-    cudaMemsetAsync(b, 0, 4, own);                             // warn: other stream
-    cudaMemcpyPeerAsync(b, 1, a, 0, 4, nullptr);               // warn: stream 0
+    cudaMemcpyAsync(b, a, 4, cudaMemcpyDeviceToDevice);          // warn: no stream
+    cudaMemcpyAsync(b, a, 4, cudaMemcpyDeviceToDevice, 0);       // warn: stream 0
+    cudaMemsetAsync(b, 0, 4, own);                               // warn: other stream
+    cudaMemcpyPeerAsync(b, 1, a, 0, 4, nullptr);                 // warn: stream 0
     cudaLaunchKernel((const void*)copy_kernel, 1, 32, nullptr);  // warn: no stream
-    copy_kernel<<<1, 32>>>(a, b);                              // warn: no stream
-    copy_kernel<<<1, 32, 0, 0>>>(a, b);                        // warn: stream 0
-    copy_kernel<<<1, 32, 0, own>>>(a, b);                      // warn: other stream
+    copy_kernel<<<1, 32>>>(a, b);                                // warn: no stream
+    copy_kernel<<<1, 32, 0, 0>>>(a, b);                          // warn: stream 0
+    copy_kernel<<<1, 32, 0, own>>>(a, b);                        // warn: other stream
     auto* kernel = &copy_kernel;
-    kernel<<<1, 32>>>(a, b);                                   // warn: no stream
+    kernel<<<1, 32>>>(a, b);                                    // warn: no stream
     auto later = [&] { cudaStreamSynchronize(ctx.stream()); };  // warn: in a lambda
     later();
     clear(b);

@@ -19,7 +19,7 @@ struct LintCufft {
   void fire(const float* a, float* b, dfg::Context& ctx) {
     auto* in = reinterpret_cast<cufftComplex*>(const_cast<float*>(a));
     auto* out = reinterpret_cast<cufftComplex*>(b);
-    cufftExecC2C(forward, in, out, CUFFT_FORWARD);   // warn: no stream bound before it
+    cufftExecC2C(forward, in, out, CUFFT_FORWARD);  // warn: no stream bound before it
     cufftSetStream(forward, ctx.stream());
     cufftExecC2C(forward, in, out, CUFFT_FORWARD);
     cufftExecC2C(inverse, out, out, CUFFT_INVERSE);  // warn: another plan
@@ -40,5 +40,7 @@ struct CufftBoundInHelper {
     cufftSetStream(plan, ctx.stream());
     exec(a, b);
   }
-  void exec(const float* a, float* b) { cufftExecR2C(plan, const_cast<float*>(a), reinterpret_cast<cufftComplex*>(b)); }
+  void exec(const float* a, float* b) {
+    cufftExecR2C(plan, const_cast<float*>(a), reinterpret_cast<cufftComplex*>(b));
+  }
 };

@@ -30,7 +30,9 @@ std::vector<std::size_t> lengths() {
   return out;
 }
 
-unsigned char byte(std::size_t j, std::size_t i) { return static_cast<unsigned char>((j * 31 + i * 7) % 251); }
+unsigned char byte(std::size_t j, std::size_t i) {
+  return static_cast<unsigned char>((j * 31 + i * 7) % 251);
+}
 
 /// A staging copy that moves the bytes as they are and counts them.
 class CountingStaging final : public dfg::mpi::StagingCopy {
@@ -52,7 +54,8 @@ void run(dfg::mpi::Session& mpi, bool staged, int tag) {
   CountingStaging copy;
   std::size_t want_copied = 0;
   if (mpi.host() == 0) {
-    dfg::mpi::SendEndpoint send(mpi, mpi.rank_of_host(1), tag, kCapacity, "A -> B (bounded)", kChunk);
+    dfg::mpi::SendEndpoint send(mpi, mpi.rank_of_host(1), tag, kCapacity, "A -> B (bounded)",
+                                kChunk);
     if (staged) send.stage_through({staging.data(), &copy});
     for (std::size_t j = 0; j < used.size(); ++j) {
       for (std::size_t i = 0; i < kCapacity; ++i) slot[i] = i < used[j] ? byte(j, i) : 0x11;
@@ -64,11 +67,14 @@ void run(dfg::mpi::Session& mpi, bool staged, int tag) {
       send.start(static_cast<std::int64_t>(used.size()), slot.data(), kCapacity + 1);
       throw std::runtime_error("a send over the capacity was accepted");
     } catch (const std::length_error& e) {
-      const std::string want = "iteration " + std::to_string(used.size()) + ": a token of 10001 bytes is over the capacity";
-      if (std::string(e.what()).find(want) == std::string::npos) throw std::runtime_error(std::string("message: ") + e.what());
+      const std::string want = "iteration " + std::to_string(used.size()) +
+                               ": a token of 10001 bytes is over the capacity";
+      if (std::string(e.what()).find(want) == std::string::npos)
+        throw std::runtime_error(std::string("message: ") + e.what());
     }
   } else {
-    dfg::mpi::RecvEndpoint recv(mpi, mpi.rank_of_host(0), tag, kCapacity, "A -> B (bounded)", kChunk);
+    dfg::mpi::RecvEndpoint recv(mpi, mpi.rank_of_host(0), tag, kCapacity, "A -> B (bounded)",
+                                kChunk);
     if (staged) recv.stage_through({staging.data(), &copy});
     for (std::size_t j = 0; j < used.size(); ++j) {
       std::memset(slot.data(), kUntouched, kCapacity);
@@ -76,22 +82,25 @@ void run(dfg::mpi::Session& mpi, bool staged, int tag) {
       recv.start(static_cast<std::int64_t>(j), slot.data(), &cell);
       recv.wait();
       if (cell != used[j])
-        throw std::runtime_error("token " + std::to_string(j) + ": length " + std::to_string(cell) + ", sent " +
-                                 std::to_string(used[j]));
+        throw std::runtime_error("token " + std::to_string(j) + ": length " + std::to_string(cell) +
+                                 ", sent " + std::to_string(used[j]));
       for (std::size_t i = 0; i < kCapacity; ++i) {
         const unsigned char want = i < used[j] ? byte(j, i) : kUntouched;
         if (slot[i] != want)
-          throw std::runtime_error("token " + std::to_string(j) + ", byte " + std::to_string(i) + ": " +
-                                   std::to_string(slot[i]) + ", expected " + std::to_string(want));
+          throw std::runtime_error("token " + std::to_string(j) + ", byte " + std::to_string(i) +
+                                   ": " + std::to_string(slot[i]) + ", expected " +
+                                   std::to_string(want));
       }
       want_copied += used[j];
     }
   }
   if (staged && copy.copied != want_copied)
-    throw std::runtime_error("staged " + std::to_string(copy.copied) + " bytes, used " + std::to_string(want_copied));
+    throw std::runtime_error("staged " + std::to_string(copy.copied) + " bytes, used " +
+                             std::to_string(want_copied));
   // One write per line: the two ranks' lines must not interleave.
-  const std::string line = std::string("ok: host ") + (mpi.host() == 0 ? "A" : "B") + (staged ? " staged" : "") +
-                           ": " + std::to_string(used.size()) + " bounded tokens\n";
+  const std::string line = std::string("ok: host ") + (mpi.host() == 0 ? "A" : "B") +
+                           (staged ? " staged" : "") + ": " + std::to_string(used.size()) +
+                           " bounded tokens\n";
   std::cout << line << std::flush;
 }
 

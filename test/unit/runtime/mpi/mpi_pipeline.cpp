@@ -7,7 +7,8 @@
 // or misplaced message (or chunk) fails the run.
 //
 // Each hop h -> h+1 carries two transfers: a small token (tag 2h, 256 bytes, sent eagerly by
-// MPI) and a large one (tag 2h+1, --big bytes, default 64 KiB + 13, cut into --chunk-byte messages).
+// MPI) and a large one (tag 2h+1, --big bytes, default 64 KiB + 13, cut into --chunk-byte
+// messages).
 //
 //   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
@@ -102,7 +103,8 @@ class XorStaging final : public dfg::mpi::StagingCopy {
 std::int64_t to_int(std::string_view s) {
   std::int64_t v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) throw std::invalid_argument("not an integer: " + std::string(s));
+  if (ec != std::errc() || p != s.data() + s.size())
+    throw std::invalid_argument("not an integer: " + std::string(s));
   return v;
 }
 
@@ -114,32 +116,49 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument("missing value for " + std::string(f));
       return argv[++i];
     };
-    if (f == "--hosts") a.hosts = static_cast<int>(to_int(next()));
-    else if (f == "--iterations") a.iterations = to_int(next());
-    else if (f == "--no-overlap") a.overlap = false;
-    else if (f == "--hostmap") a.hostmap = next();
-    else if (f == "--big") a.big = static_cast<std::size_t>(to_int(next()));
-    else if (f == "--chunk") a.chunk = static_cast<std::size_t>(to_int(next()));
-    else if (f == "--standard-send") a.send_mode = dfg::mpi::SendMode::standard;
-    else if (f == "--rank-barrier") a.rank_barrier = true;
-    else if (f == "--staged") a.staged = true;
-    else if (f == "--long-firing") a.long_firing = true;
-    else if (f == "--fire-waits") a.fire_waits = true;
-    else if (f == "--fail-host") a.fail_host = next();
-    else if (f == "--fail-thread") a.fail_thread = next();
-    else if (f == "--fail-at") a.fail_at = to_int(next());
-    else throw std::invalid_argument("unknown argument " + std::string(f));
+    if (f == "--hosts")
+      a.hosts = static_cast<int>(to_int(next()));
+    else if (f == "--iterations")
+      a.iterations = to_int(next());
+    else if (f == "--no-overlap")
+      a.overlap = false;
+    else if (f == "--hostmap")
+      a.hostmap = next();
+    else if (f == "--big")
+      a.big = static_cast<std::size_t>(to_int(next()));
+    else if (f == "--chunk")
+      a.chunk = static_cast<std::size_t>(to_int(next()));
+    else if (f == "--standard-send")
+      a.send_mode = dfg::mpi::SendMode::standard;
+    else if (f == "--rank-barrier")
+      a.rank_barrier = true;
+    else if (f == "--staged")
+      a.staged = true;
+    else if (f == "--long-firing")
+      a.long_firing = true;
+    else if (f == "--fire-waits")
+      a.fire_waits = true;
+    else if (f == "--fail-host")
+      a.fail_host = next();
+    else if (f == "--fail-thread")
+      a.fail_thread = next();
+    else if (f == "--fail-at")
+      a.fail_at = to_int(next());
+    else
+      throw std::invalid_argument("unknown argument " + std::string(f));
   }
   return a;
 }
 
 std::uint64_t small_word(std::int64_t j, std::size_t i) {
-  std::uint64_t x = static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull + i * 0xBF58476D1CE4E5B9ull;
+  std::uint64_t x =
+      static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull + i * 0xBF58476D1CE4E5B9ull;
   return x ^ (x >> 29);
 }
 
 unsigned char big_byte(std::int64_t j, std::size_t i) {
-  const std::uint32_t x = static_cast<std::uint32_t>(j) * 2654435761u ^ static_cast<std::uint32_t>(i) * 40503u ^
+  const std::uint32_t x = static_cast<std::uint32_t>(j) * 2654435761u ^
+                          static_cast<std::uint32_t>(i) * 40503u ^
                           static_cast<std::uint32_t>(i >> 8);
   return static_cast<unsigned char>(x ^ (x >> 11));
 }
@@ -153,13 +172,16 @@ struct Token {
 
 struct Buffer {
   std::vector<Token> slots;
-  Buffer(int depth, std::size_t big_bytes) : slots(static_cast<std::size_t>(depth), Token(big_bytes)) {}
-  Token& slot(std::int64_t j) { return slots[static_cast<std::size_t>(j % static_cast<std::int64_t>(slots.size()))]; }
+  Buffer(int depth, std::size_t big_bytes)
+      : slots(static_cast<std::size_t>(depth), Token(big_bytes)) {}
+  Token& slot(std::int64_t j) {
+    return slots[static_cast<std::size_t>(j % static_cast<std::int64_t>(slots.size()))];
+  }
 };
 
 [[noreturn]] void bad_token(std::string_view what, std::int64_t j, std::size_t i) {
-  throw std::runtime_error("token check failed: " + std::string(what) + " of iteration " + std::to_string(j) +
-                           " at index " + std::to_string(i));
+  throw std::runtime_error("token check failed: " + std::string(what) + " of iteration " +
+                           std::to_string(j) + " at index " + std::to_string(i));
 }
 
 // The node of host h on token j: produce (h == 0), add one (middle), or check (last host, which
@@ -172,20 +194,22 @@ void fire(int h, int hosts, std::int64_t j, Token* in, Token* out) {
     return;
   }
   if (in->small[0] != static_cast<std::uint64_t>(j)) {
-    throw std::runtime_error("host " + std::to_string(h) + " expected iteration " + std::to_string(j) + ", got " +
-                             std::to_string(in->small[0]));
+    throw std::runtime_error("host " + std::to_string(h) + " expected iteration " +
+                             std::to_string(j) + ", got " + std::to_string(in->small[0]));
   }
   const auto adds = static_cast<unsigned>(h - 1);
   for (std::size_t i = 1; i < kSmallWords; ++i) {
     if (in->small[i] != small_word(j, i) + adds) bad_token("small token", j, i);
   }
   for (std::size_t i = 0; i < in->big.size(); ++i) {
-    if (in->big[i] != static_cast<unsigned char>(big_byte(j, i) + adds)) bad_token("large token", j, i);
+    if (in->big[i] != static_cast<unsigned char>(big_byte(j, i) + adds))
+      bad_token("large token", j, i);
   }
   if (h + 1 == hosts) return;
   out->small[0] = in->small[0];
   for (std::size_t i = 1; i < kSmallWords; ++i) out->small[i] = in->small[i] + 1;
-  for (std::size_t i = 0; i < in->big.size(); ++i) out->big[i] = static_cast<unsigned char>(in->big[i] + 1);
+  for (std::size_t i = 0; i < in->big.size(); ++i)
+    out->big[i] = static_cast<unsigned char>(in->big[i] + 1);
 }
 
 // Waits, making no MPI call, until the large token of iteration j (host h's input) is in `t`:
@@ -199,7 +223,8 @@ void arrived(Token& t, std::int64_t j, int h) {
     const auto expected = static_cast<unsigned char>(big_byte(j, i) + adds);
     while (std::atomic_ref<unsigned char>(t.big[i]).load(std::memory_order_acquire) != expected) {
       if (std::chrono::steady_clock::now() > give_up) {
-        throw std::runtime_error("iteration " + std::to_string(j) + " did not arrive during a firing");
+        throw std::runtime_error("iteration " + std::to_string(j) +
+                                 " did not arrive during a firing");
       }
       std::this_thread::yield();
     }
@@ -217,7 +242,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
   }
-  const std::span<const std::string_view> hosts(kAllHosts.data(), static_cast<std::size_t>(args.hosts));
+  const std::span<const std::string_view> hosts(kAllHosts.data(),
+                                                static_cast<std::size_t>(args.hosts));
   if (const int s = mpi.place(hosts, {args.hostmap, true}, std::cerr); s != 0) return s;
 
   const int h = mpi.host();
@@ -237,22 +263,27 @@ int main(int argc, char** argv) {
   std::unique_ptr<Buffer> out = last ? nullptr : std::make_unique<Buffer>(depth, args.big);
   using dfg::mpi::RecvEndpoint;
   using dfg::mpi::SendEndpoint;
-  auto host_name = [&](int i) { return i < 0 || i >= n ? std::string() : std::string(hosts[static_cast<std::size_t>(i)]); };
+  auto host_name = [&](int i) {
+    return i < 0 || i >= n ? std::string() : std::string(hosts[static_cast<std::size_t>(i)]);
+  };
   const std::string in_name = host_name(h - 1) + " -> " + host_name(h);
   const std::string out_name = host_name(h) + " -> " + host_name(h + 1);
   std::unique_ptr<RecvEndpoint> recv_small, recv_big;
   std::unique_ptr<SendEndpoint> send_small, send_big;
   if (!first) {
     const int peer = mpi.rank_of_host(h - 1);
-    recv_small = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1), kSmallWords * 8, in_name + " (small)");
-    recv_big = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1) + 1, args.big, in_name + " (large)", args.chunk);
+    recv_small = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1), kSmallWords * 8,
+                                                in_name + " (small)");
+    recv_big = std::make_unique<RecvEndpoint>(mpi, peer, 2 * (h - 1) + 1, args.big,
+                                              in_name + " (large)", args.chunk);
   }
   if (!last) {
     const int peer = mpi.rank_of_host(h + 1);
-    send_small = std::make_unique<SendEndpoint>(mpi, peer, 2 * h, kSmallWords * 8, out_name + " (small)",
-                                                dfg::mpi::kDefaultChunkBytes, args.send_mode);
-    send_big = std::make_unique<SendEndpoint>(mpi, peer, 2 * h + 1, args.big, out_name + " (large)", args.chunk,
-                                              args.send_mode);
+    send_small =
+        std::make_unique<SendEndpoint>(mpi, peer, 2 * h, kSmallWords * 8, out_name + " (small)",
+                                       dfg::mpi::kDefaultChunkBytes, args.send_mode);
+    send_big = std::make_unique<SendEndpoint>(mpi, peer, 2 * h + 1, args.big, out_name + " (large)",
+                                              args.chunk, args.send_mode);
   }
   XorStaging staging;
   std::vector<unsigned char> staging_in(args.staged && !first ? args.big : 0);
@@ -267,9 +298,12 @@ int main(int argc, char** argv) {
   const bool failing_host = !args.fail_host.empty() && args.fail_host == mpi.host_name();
   std::atomic<std::int64_t> cycle_done{-1};
   std::int64_t checked = 0;
-  std::string fire_where = "node " + std::string(mpi.host_name()) + " @ " + std::string(mpi.host_name()) + ".cpu";
+  std::string fire_where =
+      "node " + std::string(mpi.host_name()) + " @ " + std::string(mpi.host_name()) + ".cpu";
 
-  auto in_window = [&](std::int64_t c, std::int64_t lag) { return c - lag >= 0 && c - lag < args.iterations; };
+  auto in_window = [&](std::int64_t c, std::int64_t lag) {
+    return c - lag >= 0 && c - lag < args.iterations;
+  };
 
   auto cpu_worker = [&](dfg::Where& where) {
     for (std::int64_t c = 0; c < cycles; ++c) {
@@ -298,8 +332,10 @@ int main(int argc, char** argv) {
         if (failing_host && args.fail_thread == "cpu" && j == args.fail_at) {
           throw std::runtime_error("injected failure");
         }
-        if (failing_host && args.long_firing && j > args.fail_at) std::this_thread::sleep_for(std::chrono::minutes(10));
-        if (args.fire_waits && args.overlap && !first && in_window(c, l_in)) arrived(in->slot(j + 1), j + 1, h);
+        if (failing_host && args.long_firing && j > args.fail_at)
+          std::this_thread::sleep_for(std::chrono::minutes(10));
+        if (args.fire_waits && args.overlap && !first && in_window(c, l_in))
+          arrived(in->slot(j + 1), j + 1, h);
         // With overlap, the transfers of this cycle are in flight while the node fires.
         fire(h, n, j, first ? nullptr : &in->slot(j), last ? nullptr : &out->slot(j));
         if (last) ++checked;
@@ -315,7 +351,9 @@ int main(int argc, char** argv) {
   return dfg::mpi::main_guard(mpi, [&] {
     dfg::Workers workers;
     const std::string cpu_name = std::string(mpi.host_name()) + ".cpu";
-    workers.spawn(cpu_name, [&](dfg::Where& where) { dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu_worker(where); }); });
+    workers.spawn(cpu_name, [&](dfg::Where& where) {
+      dfg::mpi::run_mpi_worker(mpi, where, [&] { cpu_worker(where); });
+    });
     if (failing_host && args.fail_thread == "gpu") {
       // Stands for the worker of GPU PE B.g0: it fails while the CPU worker waits on MPI.
       workers.spawn("B.g0", [&](dfg::Where& where) {
@@ -324,7 +362,8 @@ int main(int argc, char** argv) {
           std::this_thread::yield();
         }
         where.at("node i2 (Inc) @ B.g0", args.fail_at);
-        throw std::runtime_error("cudaErrorIllegalAddress: an illegal memory access was encountered");
+        throw std::runtime_error(
+            "cudaErrorIllegalAddress: an illegal memory access was encountered");
       });
     }
     const int status = workers.join();
@@ -332,7 +371,9 @@ int main(int argc, char** argv) {
       // One write per rank: mpiexec forwards every rank's output as it comes.
       std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
       if (last) line += ", " + std::to_string(checked) + " tokens checked";
-      if (args.staged) line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) + " in";
+      if (args.staged)
+        line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) +
+                " in";
       line += '\n';
       std::fwrite(line.data(), 1, line.size(), stdout);
       std::fflush(stdout);

@@ -1,7 +1,7 @@
 // Includes a header of the user's above its directory, a standard one and dfgc's runtime.
 #pragma once
-#include <vector>
 #include <dfg/context.hpp>
+#include <vector>
 #include "../common/scale.hpp"
 struct Scaled {
   void fire(const float* a, float* b, dfg::Context& ctx) {
