@@ -13,9 +13,6 @@
 
 namespace dfgc::driver {
 
-namespace {
-
-/// The last stage whose result `emit` prints.
 Stage last_stage(Emit emit) {
   switch (emit) {
     case Emit::ast: return Stage::parse;
@@ -29,6 +26,30 @@ Stage last_stage(Emit emit) {
   }
   return Stage::write;
 }
+
+std::optional<std::string> print_emit(Emit what, const Compilation& c,
+                                      const SourceManager& sources) {
+  switch (what) {
+    case Emit::nothing:
+    case Emit::code: break;
+    case Emit::ast:
+      for (const auto& module : c.spec->modules) std::cout << ast::dump(*module, sources);
+      break;
+    case Emit::ir: std::cout << ir::dump(*c.program); break;
+    case Emit::schedule: std::cout << render_schedule(*c.program, c.passes); break;
+    case Emit::dot: std::cout << ir::render_dot(*c.program, *c.passes.ig); break;
+    case Emit::svg: {
+      std::string svg;
+      if (auto error = render_svg(ir::render_dot(*c.program, *c.passes.ig), svg)) return error;
+      std::cout << svg;
+      break;
+    }
+    case Emit::plan: std::cout << dump(*c.passes.hosts); break;
+  }
+  return std::nullopt;
+}
+
+namespace {
 
 /// check, dump-ast, dump-ir, schedule: the pipeline up to what the command prints (its own output
 /// or --emit's), then that output on stdout.
@@ -51,7 +72,9 @@ class PipelineCommand : public Command {
   std::optional<std::string> check(const CommonOptions& common) const override {
     if (emit(common) == Emit::code)
       return fmt::format(
-          "'{} --emit=code': only 'compile' writes the project: dfgc compile SPEC -o DIR", name_);
+          "'{} --emit=code': only 'compile' (and 'map', of the mapping it chooses) writes "
+          "the project: dfgc compile SPEC -o DIR",
+          name_);
     return std::nullopt;
   }
 
@@ -76,7 +99,7 @@ class PipelineCommand : public Command {
     bool ok = run_pipeline(in, last_stage(what), sources, diags, instrumentation.hooks(), c);
     instrumentation.report();
     std::optional<std::string> print_error;
-    if (ok && !diags.has_errors()) print_error = print(what, c, sources);
+    if (ok && !diags.has_errors()) print_error = print_emit(what, c, sources);
     diags.print(std::cerr);
     if (print_error) {
       std::cerr << "dfgc: error: " << *print_error << "\n";
@@ -90,29 +113,6 @@ class PipelineCommand : public Command {
   }
 
  private:
-  /// Prints the output `what`; the reason when it cannot.
-  static std::optional<std::string> print(Emit what, const Compilation& c,
-                                          const SourceManager& sources) {
-    switch (what) {
-      case Emit::nothing:
-      case Emit::code: break;
-      case Emit::ast:
-        for (const auto& module : c.spec->modules) std::cout << ast::dump(*module, sources);
-        break;
-      case Emit::ir: std::cout << ir::dump(*c.program); break;
-      case Emit::schedule: std::cout << render_schedule(*c.program, c.passes); break;
-      case Emit::dot: std::cout << ir::render_dot(*c.program, *c.passes.ig); break;
-      case Emit::svg: {
-        std::string svg;
-        if (auto error = render_svg(ir::render_dot(*c.program, *c.passes.ig), svg)) return error;
-        std::cout << svg;
-        break;
-      }
-      case Emit::plan: std::cout << dump(*c.passes.hosts); break;
-    }
-    return std::nullopt;
-  }
-
   std::string_view name_;
   std::string_view summary_;
   Emit output_;

@@ -2,8 +2,9 @@
 /// dfgc's commands. Each declares its name, its help and its own options (a table, beside the
 /// options of every command, options.hpp) and runs the pipeline (pipeline.hpp) up to the stage
 /// its output needs: check, dump-ast, dump-ir, schedule and compile (commands.cpp) differ only in
-/// what they print by default; map (map_command.cpp) searches mappings and runs the passes on
-/// each one it builds. `run_command` reads the command line and runs the command it names.
+/// what they print by default; map (map_command.cpp) searches mappings, runs the passes on each
+/// one it builds, then the pipeline on the mapping it chose, up to what it prints. `run_command`
+/// reads the command line and runs the command it names.
 #pragma once
 
 #include <memory>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "driver/options.hpp"
+#include "driver/pipeline.hpp"
 
 namespace dfgc::driver {
 
@@ -35,6 +37,14 @@ class Command {
   /// Runs on `spec`; the exit status.
   virtual int run(const std::string& spec, const CommonOptions& common) = 0;
 };
+
+/// The last stage whose result `emit` prints: parse for ast, ..., write for code.
+Stage last_stage(Emit emit);
+
+/// Prints the output `what` of a compilation run up to last_stage(what) on stdout (code and
+/// nothing print nothing); the reason when it cannot.
+std::optional<std::string> print_emit(Emit what, const Compilation& c,
+                                      const SourceManager& sources);
 
 /// The map command (map_command.cpp).
 std::unique_ptr<Command> make_map_command();

@@ -2,8 +2,10 @@
 /// `dfgc map SPEC --costs FILE [options]`: choose the free nodes' PEs and the tunable params'
 /// values, print the choice, its predicted figures and the runners-up; --apply writes the choice
 /// into the spec. It runs the pipeline's parse and sema, then the passes on every mapping whose
-/// implementation graph the search builds (timed by --time-passes) and on the chosen one (dumped
-/// by --dump-after as well).
+/// implementation graph the search builds (timed by --time-passes), then the rest of the
+/// pipeline on the chosen one (dumped by --dump-after as well): up to build_ig for the report's
+/// prediction, or as far as --emit needs, which prints that output of the chosen mapping
+/// instead of the report (--emit=code writes its project into -o DIR and prints the report).
 
 #include <charconv>
 #include <cmath>
@@ -76,9 +78,9 @@ std::optional<std::uint64_t> count(std::string_view text) {
   return v;
 }
 
-/// Writes each edited file and says so on stdout.
+/// Writes each edited file and says so on `said`.
 bool write_files(const std::vector<std::pair<std::uint32_t, std::string>>& files,
-                 const SourceManager& sources) {
+                 const SourceManager& sources, std::ostream& said) {
   for (const auto& [file, text] : files) {
     std::ofstream out(sources.name(file), std::ios::binary | std::ios::trunc);
     out << text;
@@ -86,7 +88,7 @@ bool write_files(const std::vector<std::pair<std::uint32_t, std::string>>& files
       std::cerr << "dfgc: error: cannot write '" << sources.name(file) << "'\n";
       return false;
     }
-    std::cout << "\nwrote " << sources.name(file) << "\n";
+    said << "\nwrote " << sources.name(file) << "\n";
   }
   return true;
 }
@@ -97,14 +99,21 @@ class MapCommand final : public Command {
   std::string_view usage() const override { return "<spec.dfg> --costs FILE [options]"; }
   std::string_view summary() const override {
     return "choose the free nodes' PEs and the tunable params' values from a costs file,\n"
-           "predict and explain the result (options: 'dfgc help map')";
+           "predict and explain the result; with --emit, print (or write, code) that output\n"
+           "of the chosen mapping (options: 'dfgc help map')";
   }
   std::string_view description() const override {
     return "Chooses a PE for every free node (`@ any`, `@ any gpu`, `@ any cpu`, `@ B.*`) and a\n"
            "value for every tunable param (`param split = 20 in [1, 39];`), predicts the result\n"
            "and explains it. -D fixes a param (a tunable one is then not tuned). It runs parse,\n"
            "sema, then the passes up to build_ig on every mapping whose implementation graph it\n"
-           "builds; --dump-after shows the passes of the chosen mapping.\n";
+           "builds; --dump-after shows the stages run on the chosen mapping.\n"
+           "\n"
+           "--emit=WHAT prints WHAT of the chosen mapping (the spec as --apply would write it)\n"
+           "instead of the report: ir, schedule, dot, svg or plan, running the actors stage\n"
+           "(unless --no-actors) and the passes that needs; --emit=code -o DIR writes its\n"
+           "project into DIR, as 'compile -o DIR' would, and prints the report. --emit=ast\n"
+           "is refused: the syntax tree is the spec's as written ('dfgc dump-ast').\n";
   }
 
   OptionTable options() override {
@@ -179,6 +188,13 @@ class MapCommand final : public Command {
          [this](std::string_view) { return explain_ = true; }},
         {"--apply", "", "", "write the choice into the spec (only the placements and tuned values)",
          [this](std::string_view) { return apply_ = true; }},
+        {"-o", "DIR", "a directory",
+         "with --emit=code: where the chosen mapping's project is written (as\n"
+         "'compile -o DIR')",
+         [this](std::string_view v) {
+           out_dir_ = std::string(v);
+           return true;
+         }},
         {"--evaluate", "", "",
          "no search: print the model's figures for the spec's own mapping (every\n"
          "node pinned, params as the spec sets them) as JSON on stdout",
@@ -186,28 +202,69 @@ class MapCommand final : public Command {
     };
   }
 
-  std::vector<Stage> stages(const CommonOptions&) const override {
-    return {Stage::parse,          Stage::sema,          Stage::schedule,
-            Stage::insert_buffers, Stage::buffer_depth,  Stage::latency,
-            Stage::resync_inputs,  Stage::color_buffers, Stage::build_ig};
+  /// parse, sema, then the stages run on the chosen mapping: the actors only for --emit.
+  std::vector<Stage> stages(const CommonOptions& common) const override {
+    std::vector<Stage> out = {Stage::parse, Stage::sema};
+    for (auto s = Stage::actors; s <= chosen_last(common);
+         s = static_cast<Stage>(static_cast<int>(s) + 1))
+      if (s != Stage::actors || reads_actors(common)) out.push_back(s);
+    return out;
   }
 
   std::optional<std::string> check(const CommonOptions& common) const override {
-    if (common.emit) return "'map' prints its report: it takes no '--emit'";
     if (costs_.empty()) return "'map' needs a costs file: --costs FILE (docs/costs.md)";
     if (evaluate_ && (apply_ || explain_))
       return "'--evaluate' prints the figures only; it takes neither --apply nor --explain";
+    if (!common.emit) {
+      if (!out_dir_.empty())
+        return "'map -o DIR' writes the chosen mapping's project with --emit=code only: add it, "
+               "or drop '-o'";
+      return std::nullopt;
+    }
+    const Emit what = *common.emit;
+    if (evaluate_)
+      return fmt::format("'--evaluate' prints the figures only; it takes no '--emit={}'",
+                         driver::name(what));
+    if (what == Emit::ast)
+      return "'map --emit=ast': the syntax tree is the spec's as written, before map chooses: "
+             "dfgc dump-ast SPEC";
+    if (what == Emit::code && out_dir_.empty())
+      return "'map --emit=code' writes the chosen mapping's project: add -o DIR";
+    if (what != Emit::code && !out_dir_.empty())
+      return fmt::format("'map --emit={}' writes nothing: drop '-o'", driver::name(what));
+    if (what == Emit::code && !common.read_actors)
+      return "'map --emit=code' reads the actor headers: drop '--no-actors'";
+    if (what != Emit::code && explain_)
+      return fmt::format(
+          "'--explain' adds to the report, which '--emit={}' prints instead: drop "
+          "one of them",
+          driver::name(what));
     return std::nullopt;
   }
 
   int run(const std::string& spec_file, const CommonOptions& common) override;
 
  private:
+  /// The last stage run on the chosen mapping: --emit's, else build_ig (the report's prediction).
+  static Stage chosen_last(const CommonOptions& common) {
+    return common.emit ? last_stage(*common.emit) : Stage::build_ig;
+  }
+  /// Whether the chosen mapping's actor headers are read: for what --emit prints, as the other
+  /// commands do; the report alone needs none.
+  static bool reads_actors(const CommonOptions& common) {
+    return common.emit && common.read_actors;
+  }
+  /// Whether the report is printed: not when --emit prints something else on stdout.
+  static bool prints_report(const CommonOptions& common) {
+    return !common.emit || *common.emit == Emit::code;
+  }
+
   std::vector<std::string> costs_;
   SearchOptions search_;
   bool explain_ = false;
   bool apply_ = false;
   bool evaluate_ = false;
+  std::string out_dir_;
 };
 
 }  // namespace
@@ -271,18 +328,38 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   const TunedCandidate& best = result->best.front();
   auto program = program_for(spec, in.sema, best, sources);
   DFGC_INTERNAL_ASSERT(program, "the chosen tuning no longer passes sema");
-  DiagnosticEngine scratch(sources);
-  auto table = resolve_costs(*costs, *program, scratch);
-  DFGC_INTERNAL_ASSERT(table, "the chosen tuning's costs no longer resolve");
-  Prediction prediction = predict(*program, run_passes(*program, instrumentation.hooks()), *table);
+
+  // The rest of the pipeline on the chosen mapping, every node pinned as --apply writes it.
+  PipelineInput chosen_in{in.sema, reads_actors(common), out_dir_, {}, common.short_path};
+  Compilation chosen;
+  chosen.program = *program;
+  for (ir::Node& node : chosen.program->dfg.nodes) node.candidates.clear();
+  bool ok = run_pipeline_after_sema(chosen_in, chosen_last(common), sources, diags,
+                                    instrumentation.hooks(), chosen);
+  if (!ok || diags.has_errors()) {
+    int status = finish(1);
+    if (chosen.write_error) std::cerr << "dfgc: error: " << *chosen.write_error << "\n";
+    return status;
+  }
 
   auto edits = mapping_edits(spec, *program, best.candidate.pe_of, best.tuned, sources);
-  Report report{&*program,         &prediction, &*result, &search_, edited_lines(edits, sources),
-                describe_fit(*fit)};
-  std::cout << render_report(report);
-  if (explain_) std::cout << render_explain(*program, prediction);
+  if (prints_report(common)) {
+    DiagnosticEngine scratch(sources);
+    auto table = resolve_costs(*costs, *program, scratch);
+    DFGC_INTERNAL_ASSERT(table, "the chosen tuning's costs no longer resolve");
+    Prediction prediction = predict(*program, *chosen.passes.ig, *table);
+    Report report{&*program,         &prediction, &*result, &search_, edited_lines(edits, sources),
+                  describe_fit(*fit)};
+    std::cout << render_report(report);
+    if (explain_) std::cout << render_explain(*program, prediction);
+  } else if (auto error = print_emit(*common.emit, chosen, sources)) {
+    std::cerr << "dfgc: error: " << *error << "\n";
+    return finish(1);
+  }
   if (apply_) {
-    if (!write_files(apply_edits(edits, sources), sources)) return finish(1);
+    // Beside the report on stdout; on stderr when stdout carries what --emit printed.
+    std::ostream& said = prints_report(common) ? std::cout : std::cerr;
+    if (!write_files(apply_edits(edits, sources), sources, said)) return finish(1);
   }
   return finish(0);
 }

@@ -80,7 +80,8 @@ OptionTable common_options(CommonOptions& o) {
        "(schedule.txt), dot (graph.dot), svg (graph.dot drawn by Graphviz's dot, when\n"
        "installed), plan (what each host's threads do: storage,\n"
        "streams, steps, MPI tags), or code (the project: 'compile' writes it into\n"
-       "-o DIR, its default; no other command writes it); 'map' prints its report only",
+       "-o DIR, its default); 'map' prints these of the mapping it chooses (ast\n"
+       "excepted) and writes its project with --emit=code -o DIR",
        [&o](std::string_view v) {
          for (std::size_t i = 1; i < kEmitNames.size(); ++i)
            if (v == kEmitNames[i]) {

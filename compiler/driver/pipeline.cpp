@@ -7,6 +7,7 @@
 
 #include "driver/depfile.hpp"
 #include "ir/ir.hpp"
+#include "support/assert.hpp"
 
 namespace dfgc::driver {
 
@@ -89,7 +90,13 @@ bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
       [&](const std::optional<ir::Program>& p) { return p ? ir::dump(*p) : std::string(); });
   if (!out.program || diags.has_errors()) return false;
   if (reached(Stage::sema)) return true;
+  return run_pipeline_after_sema(in, last, sources, diags, hooks, out);
+}
 
+bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager& sources,
+                             DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out) {
+  DFGC_INTERNAL_ASSERT(out.program, "the stages after sema need a checked program");
+  auto reached = [&](Stage stage) { return stage >= last; };
   const ir::Program& p = *out.program;
   if (!check_loops(p, diags)) return false;
   if (in.read_actors) {

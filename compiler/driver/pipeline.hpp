@@ -45,6 +45,12 @@ struct Compilation {
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
                   DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
 
+/// The same stages after sema, from actors up to `last`, on `out.program`: the program sema
+/// checked (run_pipeline() goes on with this), or one the caller made (map: the spec with the
+/// mapping and the param values it chose). False when a stage reported an error.
+bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager& sources,
+                             DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
+
 /// Whether every loop of the program's graph carries enough initial tokens for its latency under
 /// both strategies (passes/latency.hpp); if not, an error at the loop's first edge with a note per
 /// edge. Every command that checks a mapped program runs it after sema.

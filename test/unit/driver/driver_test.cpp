@@ -112,6 +112,15 @@ TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline ord
       {{"map", kGranulometry, "--costs", kGranulometryCosts},
        {"parse", "sema", "schedule", "insert_buffers", "buffer_depth", "latency", "resync_inputs",
         "color_buffers", "build_ig"}},
+      // The chosen mapping through the pipeline up to what --emit prints.
+      {{"map", kGranulometry, "--costs", kGranulometryCosts, "--emit=plan"}, to_plan},
+      // The search builds an implementation graph per value of the tunable param.
+      {{"map", kGranulometry, "--costs", kGranulometryCosts, "--emit=ir", "--no-actors"},
+       {"parse", "sema", "schedule", "insert_buffers", "buffer_depth", "latency", "resync_inputs",
+        "color_buffers", "build_ig"}},
+      {{"map", kGranulometry, "--costs", kGranulometryCosts, "--emit=code", "-o",
+        (out / "map").string()},
+       kAll},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = c.args;
@@ -169,6 +178,89 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
                                          "buffer_depth", "latency", "resync_inputs",
                                          "color_buffers", "build_ig"});
   }
+  SECTION("map --emit=schedule: the chosen mapping's stages up to what it prints") {
+    Result r = run_dfgc({"map", kGranulometry, "--costs", kGranulometryCosts, "--emit=schedule",
+                         "--dump-after=all"});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    Stages to_plan = kToMigrations;
+    to_plan.push_back("plan_hosts");
+    CHECK(dumped_stages(r.err) == to_plan);
+  }
+}
+
+TEST_CASE("map --emit prints, or writes, what the other commands do for the spec it applies",
+          "[driver][emit][map]") {
+  fs::path dir = fresh_dir("map_emit");
+  fs::create_directories(dir);
+  const fs::path spec = dir / "free.dfg";
+  {
+    std::ofstream out(spec);
+    out << "import \"" << kSamples << "overlap/overlap.dfg\";\n"
+        << "arch a {\n"
+           "  host A { cpu; gpu g0 = 0; gpu g1 = 1; }\n"
+           "  link A.cpu <-> A.g0 pcie (25 GB/s);\n"
+           "  link A.cpu <-> A.g1 pcie (25 GB/s);\n"
+           "}\n"
+           "app x on a {\n"
+           "  node p  : Producer @ A.cpu;\n"
+           "  node i1 : Inc      @ any gpu;\n"
+           "  node i2 : Inc      @ A.*;\n"
+           "  node c  : Consumer @ A.cpu;\n"
+           "  p.m -> i1.a;\n"
+           "  i1.b -> i2.a;\n"
+           "  i2.b -> c.m;\n"
+           "}\n";
+    std::ofstream costs(dir / "costs.json");
+    costs << R"({"actors": {"Producer": {"cpu": 1}, "Inc": {"gpu": 1, "cpu": 30},)"
+          << R"( "Consumer": {"cpu": 1}}})";
+  }
+  auto map = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {"map", spec.string(), "--costs",
+                                     (dir / "costs.json").string()};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_dfgc(args);
+  };
+  Result report = map({});
+  Result ir = map({"--emit=ir"});
+  Result schedule = map({"--emit=schedule"});
+  Result plan = map({"--emit=plan"});
+  Result dot = map({"--emit=dot"});
+  Result code = map({"--emit=code", "-o", (dir / "mapped").string()});
+  for (const Result* r : {&report, &ir, &schedule, &plan, &dot, &code}) {
+    INFO(r->err);
+    REQUIRE(r->status == 0);
+  }
+  CHECK(plan.out.starts_with("host A of app x on a (free.dfg)\n"));
+  // --emit=code writes the project and prints the report, as map does.
+  CHECK(code.out == report.out);
+
+  // The same outputs from the spec with the choice written into it. With --emit=plan, stdout
+  // holds the plan alone: --apply says what it wrote on stderr.
+  Result apply = map({"--emit=plan", "--apply"});
+  INFO(apply.err);
+  REQUIRE(apply.status == 0);
+  CHECK(apply.out == plan.out);
+  CHECK(apply.err.find("\nwrote " + spec.string() + "\n") != std::string::npos);
+  CHECK(ir.out == run_dfgc({"dump-ir", spec.string()}).out);
+  CHECK(schedule.out == run_dfgc({"schedule", spec.string()}).out);
+  CHECK(plan.out == run_dfgc({"schedule", spec.string(), "--emit=plan"}).out);
+  CHECK(dot.out == run_dfgc({"schedule", spec.string(), "--emit=dot"}).out);
+  Result compiled = run_dfgc({"compile", spec.string(), "-o", (dir / "compiled").string()});
+  INFO(compiled.err);
+  REQUIRE(compiled.status == 0);
+  std::size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "compiled")) {
+    if (!entry.is_regular_file()) continue;
+    const fs::path rel = fs::relative(entry.path(), dir / "compiled");
+    INFO(rel.string());
+    std::ifstream a(entry.path()), b(dir / "mapped" / rel);
+    REQUIRE(b);
+    CHECK(std::string(std::istreambuf_iterator<char>(a), {}) ==
+          std::string(std::istreambuf_iterator<char>(b), {}));
+    ++files;
+  }
+  CHECK(files > 5);
 }
 
 TEST_CASE("schedule.txt ends with a section per migration alternative", "[driver][migrations]") {
@@ -339,6 +431,7 @@ TEST_CASE("help COMMAND is COMMAND --help, generated from the options it parses"
   CHECK(run_dfgc({"help", "compile"}).out.find("  -o DIR ") != std::string::npos);
   CHECK(run_dfgc({"help", "check"}).out.find("  -o DIR ") == std::string::npos);
   CHECK(run_dfgc({"help", "map"}).out.find("  --costs=FILE ") != std::string::npos);
+  CHECK(run_dfgc({"help", "map"}).out.find("  -o DIR ") != std::string::npos);
   Result global = run_dfgc({"help"});
   CHECK(global.out == run_dfgc({"--help"}).out);
   for (const char* command : {"check", "dump-ast", "dump-ir", "schedule", "compile", "map"})
