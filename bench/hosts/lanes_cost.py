@@ -22,7 +22,6 @@ headers, run side by side in one call.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import re
@@ -31,14 +30,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import mpi_bench
+from mpi_bench import MPIRUN, STRATEGIES
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SPECS = {"two": 2, "three": 3, "four": 4}
-ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-MPIRUN = os.environ.get("DFG_BENCH_MPIRUN", "mpirun --allow-run-as-root --bind-to none").split()
-SINGLE_COPY = "OMPI_MCA_btl_vader_single_copy_mechanism"  # left to the library, as overlap_sweep.py
-STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap": ["--no-overlap"],
-              "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
 VERSIONS = ("before", "after")
 
 GPU_ALONE = """import "{root}/samples/overlap/overlap.dfg";
@@ -74,17 +71,13 @@ def generate(args) -> None:
     shutil.copy(HERE / "mpi_progress.cpp", out / "mpi_progress.cpp")
     shutil.copytree(ROOT / "runtime" / "include", out / "runtime_include", dirs_exist_ok=True)
     shutil.copy(Path(__file__), out / "lanes_cost.py")
+    shutil.copy(mpi_bench.FILE, out / mpi_bench.FILE.name)
     print(f"generated into {out}")
 
 
 def sh(cmd: list[str], env: dict | None = None, timeout: int = 60) -> str:
-    e = dict(os.environ, **ENV)
-    e.pop(SINGLE_COPY, None)
-    e.update(env or {})
-    r = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
-    return r.stdout + r.stderr
+    """mpi_bench.sh() with this script's shorter time limit."""
+    return mpi_bench.sh(cmd, env, timeout)
 
 
 def mpirun(np: int, cmd: list[str]) -> list[str]:
@@ -184,19 +177,12 @@ def run(args) -> None:
     print(f"results in {out}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate")
-    g.add_argument("dir")
+def generate_options(g) -> None:
     g.add_argument("--before", required=True, help="the runtime/include of the runtime to compare against")
-    g.add_argument("--dfgc", default="dfgc")
-    r = sub.add_parser("run")
-    r.add_argument("dir")
-    r.add_argument("--out")
-    args = ap.parse_args()
-    generate(args) if args.cmd == "generate" else run(args)
-    return 0
+
+
+def main() -> int:
+    return mpi_bench.main(__doc__, generate, run, generate_options=generate_options)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ and the samples); the runtime's cost <= 2 us per cycle per CPU PE, <= 5 us per G
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import re
@@ -39,6 +38,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import mpi_bench
+from mpi_bench import MPIRUN, SINGLE_COPY, STRATEGIES, sh
 
 HERE = Path(__file__).resolve().parent
 SPECS = {"one": 1, "two": 2, "three": 3, "four": 4}
@@ -63,18 +65,6 @@ def cores_spec(k: int) -> str:
     body = "".join(f"  node {n};\n" for n in nodes) + "".join(f"  {e};\n" for e in edges)
     return (f'import "{HERE / "spin.dfg"}";\n\narch cores {{ host A {{ cpu c {k}; }} }}\n\n'
             f"app cost_cores_{k} on cores {{\n{body}}}\n")
-ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-# Open MPI: without --bind-to none it pins each rank, all its threads, to one core. DFG_BENCH_MPIRUN
-# replaces the whole launcher (e.g. "mpiexec" for MPICH).
-MPIRUN = os.environ.get("DFG_BENCH_MPIRUN", "mpirun --allow-run-as-root --bind-to none").split()
-# Open MPI's shared-memory transport: with a single-copy mechanism (CMA, its default where the
-# kernel allows it) the receiver copies a large message straight from the sender's memory; with
-# "none" both ends copy it through shared buffers, inside MPI's progress, and a rank that receives
-# and sends every cycle makes both copies, one after the other. The lent machine's environment
-# sets "none"; the runs here leave the choice to the library (mpi_ping measures both).
-SINGLE_COPY = "OMPI_MCA_btl_vader_single_copy_mechanism"
-STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap": ["--no-overlap"],
-              "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
 
 
 def generate(args) -> None:
@@ -92,20 +82,10 @@ def generate(args) -> None:
                     "-D", "N=1", "-D", "NB=5"], check=True)
     for name, spec, defines, _, _ in SAMPLES:
         subprocess.run([args.dfgc, "compile", str(ROOT / spec), "-o", str(out / "gen" / name)] + defines, check=True)
-    for f in ("mpi_ping.cpp", "mpi_progress.cpp", "overlap_sweep.py"):
+    for f in ("mpi_ping.cpp", "mpi_progress.cpp", "overlap_sweep.py", mpi_bench.FILE.name):
         shutil.copy(HERE / f, out / f)
     shutil.copytree(HERE.parent.parent / "runtime" / "include", out / "runtime_include", dirs_exist_ok=True)
     print(f"generated into {out}")
-
-
-def sh(cmd: list[str], env: dict | None = None, timeout: int = 120) -> str:
-    e = dict(os.environ, **ENV)
-    e.pop(SINGLE_COPY, None)
-    e.update(env or {})
-    r = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
-    return r.stdout + r.stderr
 
 
 def mpirun(np: int, cmd: list[str]) -> list[str]:
@@ -296,21 +276,14 @@ def run(args) -> None:
     print(f"results in {out}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate")
-    g.add_argument("dir")
-    g.add_argument("--dfgc", default="dfgc")
-    r = sub.add_parser("run")
-    r.add_argument("dir")
-    r.add_argument("--out")
+def run_options(r) -> None:
     r.add_argument("--quick", action="store_true", help="fewer points and cycles")
     r.add_argument("--build-only", action="store_true", help="build the projects and MPI programs, run nothing")
     r.add_argument("--no-build", action="store_true", help="run what an earlier --build-only built")
-    args = ap.parse_args()
-    generate(args) if args.cmd == "generate" else run(args)
-    return 0
+
+
+def main() -> int:
+    return mpi_bench.main(__doc__, generate, run, run_options=run_options)
 
 
 if __name__ == "__main__":
