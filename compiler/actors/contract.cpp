@@ -4,10 +4,9 @@
 #include "actors/contract.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <set>
+#include <variant>
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Type.h>
@@ -147,54 +146,33 @@ bool holds(const std::string& param_type, clang::QualType type) {
   DFGC_UNREACHABLE("actor param type '", param_type, "'");
 }
 
-/// A param value as sema rendered it (ir::ParamValue::literal): an integer, a real (with an `f`
-/// for float) or a bool.
-struct Value {
-  enum class Kind { integer, real, boolean } kind = Kind::integer;
-  std::int64_t integer = 0;
-  double real = 0;
-};
-
-std::optional<Value> parse_literal(const std::string& literal) {
-  if (literal == "true" || literal == "false")
-    return Value{Value::Kind::boolean, literal == "true", 0};
-  if (literal == "(-9223372036854775807 - 1)")
-    return Value{Value::Kind::integer, std::numeric_limits<std::int64_t>::min(), 0};
-  std::int64_t integer = 0;
-  const char* end = literal.data() + literal.size();
-  auto [ptr, ec] = std::from_chars(literal.data(), end, integer);
-  if (ec == std::errc() && ptr == end) return Value{Value::Kind::integer, integer, 0};
-  std::string text = literal;
-  if (!text.empty() && text.back() == 'f') text.pop_back();
-  char* real_end = nullptr;
-  double real = std::strtod(text.c_str(), &real_end);
-  if (!text.empty() && real_end == text.c_str() + text.size())
-    return Value{Value::Kind::real, 0, real};
-  return std::nullopt;
-}
-
 /// Why `value` does not survive the assignment to a member of builtin type `type` (which
 /// holds() accepted), or nothing when it does: an integer out of the type's range, a real
 /// beyond the largest finite value of the type.
 std::optional<std::string> does_not_fit(clang::ASTContext& ast, clang::QualType type,
-                                        const Value& value) {
+                                        const ir::ParamScalar& value) {
   if (type->isBooleanType()) return std::nullopt;
   if (type->isIntegerType()) {
-    if (value.kind != Value::Kind::integer) return std::nullopt;
+    const auto* integer = std::get_if<std::int64_t>(&value);
+    if (!integer) return std::nullopt;
     unsigned width = ast.getIntWidth(type);
     if (type->isSignedIntegerType()) {
       if (width >= 64) return std::nullopt;
       std::int64_t max = (std::int64_t{1} << (width - 1)) - 1;
-      if (value.integer >= -max - 1 && value.integer <= max) return std::nullopt;
+      if (*integer >= -max - 1 && *integer <= max) return std::nullopt;
       return fmt::format("{} to {}", -max - 1, max);
     }
     std::uint64_t max =
         width >= 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << width) - 1;
-    if (value.integer >= 0 && static_cast<std::uint64_t>(value.integer) <= max) return std::nullopt;
+    if (*integer >= 0 && static_cast<std::uint64_t>(*integer) <= max) return std::nullopt;
     return fmt::format("0 to {}", max);
   }
   if (type->isRealFloatingType()) {
-    double real = value.kind == Value::Kind::real ? value.real : static_cast<double>(value.integer);
+    if (std::holds_alternative<bool>(value)) return std::nullopt;
+    const double real = std::holds_alternative<std::int64_t>(value)
+                            ? static_cast<double>(std::get<std::int64_t>(value))
+                        : std::holds_alternative<float>(value) ? std::get<float>(value)
+                                                               : std::get<double>(value);
     llvm::APFloat converted(real);
     bool loses = false;
     auto status = converted.convert(ast.getFloatTypeSemantics(type),
@@ -838,9 +816,7 @@ void ContractChecker::check_param_values(const ir::ActorParam& param,
     if (index >= params->size()) continue;
     const ir::ParamValue& value = (*params)[index];
     if (std::find(reported.begin(), reported.end(), value.loc) != reported.end()) continue;
-    auto parsed = parse_literal(value.literal);
-    DFGC_INTERNAL_ASSERT(parsed, "param value '", value.literal, "'");
-    auto range = does_not_fit(ast_, type, *parsed);
+    auto range = does_not_fit(ast_, type, value.value);
     if (!range) continue;
     reported.push_back(value.loc);
     Place member_at = where_.token(member.getLocation());

@@ -1,7 +1,7 @@
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
+#include <cstdint>
 #include <set>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -195,18 +195,16 @@ std::vector<std::pair<std::string, std::string>> tracks(const Model& m) {
   return out;
 }
 
-/// A node's params as --profile's "at" gives them, "first=1 last=28": each literal as a plain
-/// number (true 1, false 0, no suffixes), so that the profile can write it as JSON.
+/// A node's params as --profile's "at" gives them, "first=1 last=28": each value as a plain
+/// number (an integer exactly, a real as ir::to_double() reads it, true 1, false 0), so that the
+/// profile can write it as JSON.
 std::string profile_params(const std::vector<ir::ParamValue>& params) {
   std::string out;
   for (const ir::ParamValue& v : params) {
-    std::string literal = v.literal;
-    while (!literal.empty() && std::strchr("fFlLuU", literal.back()) && !literal.starts_with("0x"))
-      literal.pop_back();
-    double value = literal == "true"    ? 1
-                   : literal == "false" ? 0
-                                        : std::strtod(literal.c_str(), nullptr);
-    out += fmt::format("{}{}={}", out.empty() ? "" : " ", v.name, value);
+    const auto* integer = std::get_if<std::int64_t>(&v.value);
+    out += fmt::format(
+        "{}{}={}", out.empty() ? "" : " ", v.name,
+        integer ? fmt::format("{}", *integer) : fmt::format("{}", ir::to_double(v.value)));
   }
   return out;
 }

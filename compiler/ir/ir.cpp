@@ -1,5 +1,7 @@
 #include "ir/ir.hpp"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "support/assert.hpp"
@@ -40,6 +42,20 @@ std::optional<ElemType> parse_elem_type(std::string_view spelling) {
   for (const ElemInfo& e : kElems)
     if (e.spec == spelling) return e.type;
   return std::nullopt;
+}
+
+double to_double(const ParamScalar& v) {
+  if (const auto* f = std::get_if<float>(&v)) {
+    // The float's shortest decimal text, read as a double: what a JSON reader makes of it.
+    char text[64];
+    auto written = std::to_chars(text, text + sizeof text, *f);
+    double d = 0;
+    std::from_chars(text, written.ptr, d);
+    return d;
+  }
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+  return std::get<double>(v);
 }
 
 std::string_view to_string(PeKind k) { return k == PeKind::cpu ? "cpu" : "gpu"; }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "support/source_manager.hpp"
@@ -104,12 +105,22 @@ struct Port {
 enum class PeKind { cpu, gpu };
 std::string_view to_string(PeKind k);
 
+/// An actor param's value as sema evaluated it, in the param's type: an integer (int, int64), a
+/// float (rounded to float), a double or a bool.
+using ParamScalar = std::variant<std::int64_t, float, double, bool>;
+
+/// `v` as one number, as a costs file (JSON) holds it: an integer converted, a float as the
+/// double its shortest decimal text reads as (0.1f: 0.1, as --profile writes it), true 1, false 0.
+double to_double(const ParamScalar& v);
+
 /// An actor parameter's declared type and default, as C++ literal text ("100", "2.5", "true").
 struct ActorParam {
   std::string name;
   std::string type;  ///< int, int64, float, double, bool
   std::optional<std::string> default_literal;
   SourceLoc loc;
+  std::optional<ParamScalar> default_value =
+      {};  ///< the default evaluated: default_literal's value
 };
 
 struct Impl {
@@ -147,8 +158,9 @@ struct Actor {
 /// The value a node gives an actor parameter (its own or the actor's default).
 struct ParamValue {
   std::string name;
-  std::string literal;  ///< C++ literal text
-  SourceLoc loc;        ///< the assignment in the node, or the actor's default
+  std::string literal;                  ///< C++ literal text
+  SourceLoc loc;                        ///< the assignment in the node, or the actor's default
+  ParamScalar value = std::int64_t{0};  ///< the value sema evaluated, which `literal` spells
 };
 
 /// A PE a node may move to while the program runs (`migrates B.g1` in the spec).

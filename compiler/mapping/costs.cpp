@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -331,15 +330,6 @@ std::optional<CostFile> read_costs(std::uint32_t file, const SourceManager& sour
   auto doc = parse_json(file, sources, diags);
   if (!doc) return std::nullopt;
   return CostReader(file, doc->where, diags).read(doc->root);
-}
-
-double param_literal_value(std::string_view literal) {
-  if (literal == "true") return 1;
-  if (literal == "false") return 0;
-  if (!literal.empty() && literal.back() == 'f') literal.remove_suffix(1);
-  double v = 0;
-  std::from_chars(literal.data(), literal.data() + literal.size(), v);
-  return v;
 }
 
 void merge_costs(CostFile& into, CostFile later) {

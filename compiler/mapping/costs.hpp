@@ -109,9 +109,6 @@ struct CostTable {
                        std::int64_t bytes) const;
 };
 
-/// A node param's C++ literal as the number formulas see ("28", "2.5f", "true" -> 1).
-double param_literal_value(std::string_view literal);
-
 /// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it
 /// is free; each of those needs a firing time (node entry, else actor entry for that PE, else for
 /// its kind). Reports every problem; returns nullopt if there was one.

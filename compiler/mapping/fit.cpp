@@ -123,7 +123,7 @@ std::optional<FitResult> fit_costs(CostFile& c, const ir::Program& p, Diagnostic
           row.params = *m.at;
         } else {
           for (const ir::ParamValue& v : node->params)
-            row.params.emplace_back(v.name, param_literal_value(v.literal));
+            row.params.emplace_back(v.name, ir::to_double(v.value));
         }
         for (const auto& [name, at] : entry->ms.names()) {
           bool coefficient =

@@ -187,7 +187,7 @@ class Resolver {
 
   static double param_value(const ir::Node& node, const std::string& name) {
     for (const ir::ParamValue& v : node.params)
-      if (v.name == name) return param_literal_value(v.literal);
+      if (v.name == name) return ir::to_double(v.value);
     return 0.0;
   }
 

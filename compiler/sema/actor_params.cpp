@@ -77,6 +77,17 @@ std::string float_text(float v) {
   return text + "f";
 }
 
+ir::ParamScalar scalar(ParamType type, const Number& n) {
+  switch (type) {
+    case ParamType::int32:
+    case ParamType::int64: return n.integer;
+    case ParamType::f32: return static_cast<float>(as_real(n));
+    case ParamType::f64: return as_real(n);
+    case ParamType::boolean: return n.boolean;
+  }
+  return n.integer;
+}
+
 std::string literal(ParamType type, const Number& n) {
   switch (type) {
     case ParamType::int32:
@@ -107,11 +118,11 @@ std::optional<ParamType> check_param_type(const ast::Ident& type, DiagnosticEngi
   return std::nullopt;
 }
 
-std::optional<std::string> check_param_value(const ast::Expr* value, ParamType type,
-                                             const ast::ActorParamDecl& param,
-                                             bool note_declaration, Evaluator& eval,
-                                             const SourceManager& sources,
-                                             DiagnosticEngine& diags) {
+std::optional<CheckedParamValue> check_param_value(const ast::Expr* value, ParamType type,
+                                                   const ast::ActorParamDecl& param,
+                                                   bool note_declaration, Evaluator& eval,
+                                                   const SourceManager& sources,
+                                                   DiagnosticEngine& diags) {
   auto v = eval.eval(value);
   if (!v) return std::nullopt;
   const std::string& name = param.name.name;
@@ -133,7 +144,7 @@ std::optional<std::string> check_param_value(const ast::Expr* value, ParamType t
     return std::nullopt;
   }
   if (!eval.require_fixed(*v, fmt::format("the value of param '{}'", name))) return std::nullopt;
-  return literal(type, *v);
+  return CheckedParamValue{literal(type, *v), scalar(type, *v)};
 }
 
 }  // namespace dfgc::sema

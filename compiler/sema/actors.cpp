@@ -166,13 +166,17 @@ void check_params(const ast::ActorDecl& a, Evaluator& eval, ir::Actor& actor, Ac
   NameTable names("param");
   for (const ast::ActorParamDecl& p : a.params) {
     auto type = check_param_type(p.type, diags);
-    std::optional<std::string> default_literal;
+    std::optional<CheckedParamValue> checked;
     if (type && p.default_value)
-      default_literal =
-          check_param_value(p.default_value.get(), *type, p, false, eval, sources, diags);
+      checked = check_param_value(p.default_value.get(), *type, p, false, eval, sources, diags);
     if (!names.declare(p.name, actor.params.size(), diags)) continue;
     check_cxx_name(p.name, "param", diags);
-    actor.params.push_back({p.name.name, p.type.name, default_literal, p.name.loc});
+    ir::ActorParam param{p.name.name, p.type.name, std::nullopt, p.name.loc};
+    if (checked) {
+      param.default_literal = checked->literal;
+      param.default_value = checked->value;
+    }
+    actor.params.push_back(std::move(param));
     info.params.push_back(&p);
     info.param_types.push_back(type);
   }

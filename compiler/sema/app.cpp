@@ -135,7 +135,8 @@ std::vector<ir::PeId> check_free_node(const ast::NodeDecl& n, const ir::Actor* a
   return candidates;
 }
 
-/// The literal of every parameter the node sets, by the parameter's index in the actor.
+/// The value (literal and evaluated) of every parameter the node sets, by the parameter's index
+/// in the actor.
 std::map<std::size_t, ir::ParamValue> check_assignments(const ast::NodeDecl& n,
                                                         const ir::Actor& actor,
                                                         const ActorInfo& info, Evaluator& eval,
@@ -159,9 +160,9 @@ std::map<std::size_t, ir::ParamValue> check_assignments(const ast::NodeDecl& n,
     }
     auto type = info.param_types[*index];
     if (!type) continue;
-    auto literal =
+    auto checked =
         check_param_value(a.value.get(), *type, *info.params[*index], true, eval, sources, diags);
-    if (literal) values[*index] = {a.name.name, *literal, a.name.loc};
+    if (checked) values[*index] = {a.name.name, checked->literal, a.name.loc, checked->value};
   }
   return values;
 }
@@ -177,7 +178,7 @@ std::vector<ir::ParamValue> check_params(const ast::NodeDecl& n, const ir::Actor
     if (auto it = given.find(i); it != given.end()) {
       result.push_back(it->second);
     } else if (p.default_literal) {
-      result.push_back({p.name, *p.default_literal, p.loc});
+      result.push_back({p.name, *p.default_literal, p.loc, *p.default_value});
     } else if (!info.params[i]->default_value && !n.name.name.empty()) {
       bool assigned = false;
       for (const ast::ParamAssign& a : n.params) assigned |= a.name.name == p.name;

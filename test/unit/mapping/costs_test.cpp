@@ -25,9 +25,9 @@ ir::Program piic() {
   b.node("c", "Consumer", "A.cpu");
   b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "c.m");
   ir::Program p = b.build();
-  p.dfg.actors[1].params.push_back({"nb_loop", "int", "100", {}});
-  p.dfg.nodes[1].params.push_back({"nb_loop", "100", {}});
-  p.dfg.nodes[2].params.push_back({"nb_loop", "300", {}});
+  p.dfg.actors[1].params.push_back({"nb_loop", "int", "100", {}, std::int64_t{100}});
+  p.dfg.nodes[1].params.push_back({"nb_loop", "100", {}, std::int64_t{100}});
+  p.dfg.nodes[2].params.push_back({"nb_loop", "300", {}, std::int64_t{300}});
   p.dfg.nodes[2].candidates = {1, 2};
   return p;
 }
@@ -247,6 +247,7 @@ TEST_CASE("fitted costs: two measurements determine two coefficients", "[mapping
   // With other params a measurement no longer stands for its node: the formula does.
   ir::Program moved = piic();
   moved.dfg.nodes[1].params[0].literal = "200";
+  moved.dfg.nodes[1].params[0].value = std::int64_t{200};
   Fitted g({kLinearInc, R"({"nodes": {
     "i1": {"A.g0": {"ms": 2.0, "at": {"nb_loop": 100}}},
     "i2": {"A.g1": {"ms": 4.0, "at": {"nb_loop": 300}}}}})"},

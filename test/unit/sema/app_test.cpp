@@ -2,6 +2,9 @@
 /// Choosing the app, and its nodes: actors, mappings and parameter values.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <limits>
+
 #include "sema_test_util.hpp"
 
 using namespace dfgc;
@@ -105,4 +108,73 @@ TEST_CASE("nodes carry one value per actor parameter, in the actor's order", "[s
   CHECK(nodes[2].params[0].literal == "-4");
   CHECK(nodes[2].params[1].literal == "4.0");
   CHECK(a->program->mapping.pe_of == std::vector<ir::PeId>{0, 1, 1, 0});
+}
+
+TEST_CASE("a node's param values carry the value sema evaluated, in the param's type",
+          "[sema][params]") {
+  const std::string spec =
+      "param N = 0x10;\n"
+      "type T = float[4];\n"
+      "actor P { out T o; cpu \"p.hpp\"; }\n"
+      "actor F { in T i; out T o; param int k = -N; param int64 l = 0x7fff_ffff_ffff_ffff;\n"
+      "  param int64 m = -9223372036854775807 - 1; param float f = 1e-3; param double d = 2.5e3;\n"
+      "  param float g = 0.1; param bool b = true; param double r = N / 3; cpu \"f.hpp\"; }\n"
+      "actor C { in T i; cpu \"c.hpp\"; }\n"
+      "arch a { host A { cpu; } }\n"
+      "app x on a {\n"
+      "  node p : P @ A.cpu;\n"
+      "  node f : F @ A.cpu;\n"
+      "  node h : F @ A.cpu { k = 0x2A * -1; l = 9007199254740993; f = -2.5e-1; d = -1;\n"
+      "                       b = false; r = N / 3.0; }\n"
+      "  node c : C @ A.cpu;\n"
+      "  p.o -> f.i; f.o -> h.i; h.o -> c.i;\n"
+      "}\n";
+  auto value = [](const ir::Node& node, std::size_t i) {
+    REQUIRE(i < node.params.size());
+    return node.params[i].value;
+  };
+  SECTION("the defaults and the node's own values") {
+    auto a = test::analyze(spec);
+    REQUIRE(a->program);
+    const ir::Node& f = a->program->dfg.nodes[1];
+    CHECK(value(f, 0) == ir::ParamScalar{std::int64_t{-16}});
+    CHECK(value(f, 1) == ir::ParamScalar{std::numeric_limits<std::int64_t>::max()});
+    CHECK(value(f, 2) == ir::ParamScalar{std::numeric_limits<std::int64_t>::min()});
+    CHECK(f.params[2].literal == "(-9223372036854775807 - 1)");
+    CHECK(value(f, 3) == ir::ParamScalar{1e-3f});
+    CHECK(value(f, 4) == ir::ParamScalar{2500.0});
+    CHECK(value(f, 5) == ir::ParamScalar{0.1f});  // the float, not the double 0.1
+    CHECK(value(f, 6) == ir::ParamScalar{true});
+    CHECK(value(f, 7) == ir::ParamScalar{5.0});  // integer division, as written
+    const ir::Node& h = a->program->dfg.nodes[2];
+    CHECK(value(h, 0) == ir::ParamScalar{std::int64_t{-42}});
+    CHECK(value(h, 1) == ir::ParamScalar{std::int64_t{9007199254740993}});
+    CHECK(value(h, 3) == ir::ParamScalar{-0.25f});
+    CHECK(value(h, 4) == ir::ParamScalar{-1.0});  // an integer given to a double
+    CHECK(value(h, 6) == ir::ParamScalar{false});
+    CHECK(value(h, 7) == ir::ParamScalar{16.0 / 3.0});
+    // The actor's defaults carry theirs too.
+    const ir::Actor& actor = a->program->dfg.actors[1];
+    CHECK(actor.params[1].default_value ==
+          ir::ParamScalar{std::numeric_limits<std::int64_t>::max()});
+    CHECK(actor.params[5].default_value == ir::ParamScalar{0.1f});
+  }
+  SECTION("-D overrides the params the values depend on") {
+    SemaOptions o;
+    o.defines = {{"N", "-48"}};
+    auto a = test::analyze(spec, o);
+    REQUIRE(a->program);
+    CHECK(value(a->program->dfg.nodes[1], 0) == ir::ParamScalar{std::int64_t{48}});
+    CHECK(value(a->program->dfg.nodes[1], 7) == ir::ParamScalar{-16.0});
+    CHECK(value(a->program->dfg.nodes[2], 7) == ir::ParamScalar{-16.0});
+  }
+}
+
+TEST_CASE("to_double: a param value as a costs file holds it", "[sema][params]") {
+  CHECK(ir::to_double(std::int64_t{-3}) == -3.0);
+  CHECK(ir::to_double(0.1f) == 0.1);  // the float's shortest text, "0.1", read as a double
+  CHECK(ir::to_double(1e10f) == 1e10);
+  CHECK(ir::to_double(2.5) == 2.5);
+  CHECK(ir::to_double(true) == 1.0);
+  CHECK(ir::to_double(false) == 0.0);
 }
