@@ -32,9 +32,10 @@
 /// ranks drift within that one-token window. Then a large token (above the library's eager
 /// limit: some KiB to 64 KiB in MPICH and Open MPI) travels by rendezvous: only the envelope
 /// waits in the unexpected queue and the payload moves once the receive is posted, straight into
-/// the slot, never into library buffers. A small token may be buffered eagerly, at most one per
-/// transfer. The generated cycle must post every receive and send of a cycle before waiting on
-/// any of them (with and without overlap), which makes the exchange deadlock-free.
+/// the slot, never into library buffers. A token below the eager limit may be buffered eagerly,
+/// at most one per transfer, unless it goes through a window (below), where it never is. The
+/// generated cycle must post every receive and send of a cycle before waiting on any of them
+/// (with and without overlap), which makes the exchange deadlock-free.
 ///
 /// Window (small tokens). A round trip per token bounds the cycle of a program whose tokens are
 /// small: MPI_Issend completes only once the receiver's acknowledgement is back, so a cycle costs
@@ -57,12 +58,16 @@
 /// P + W: at most W / (W / 2) = 2 credits are on their way, fewer than kCreditSlots. Memory: W
 /// tokens' bytes on the receiving rank per transfer (at most kMaxWindow x kWindowMaxBytes = 1 MiB,
 /// 128 KiB at the default W = 8), and kCreditSlots int64 on each end.
+/// A window lets a token go wherever MPI_Issend would have completed, and earlier: once the
+/// receiver has started token j it has taken tokens 0 .. j - 1, and the last credit it sent
+/// covers at least j - W / 2 + W > j tokens; so the generated cycle stays deadlock-free.
 /// End. Both ends count their tokens (the same n), so the sender knows the credits to come:
 /// 1 + n / (W / 2) (none when n = 0). The destructor, after the cycle loop (the thread that owns
 /// MPI again), hears them all (sender), or sees its credits delivered and cancels its W receives
 /// (receiver); once the Abort is raised it only cancels and frees, as for a token in flight.
 /// Larger tokens keep MPI_Issend: they are a round trip or more anyway (rendezvous above the
-/// library's eager limit), and a window's copy out of the ring would cost more than it saves.
+/// library's eager limit), where the window would add a copy out of the ring. The limit of
+/// 16 KiB is a choice, not a measurement (bench/hosts/README.md).
 ///
 /// Staging. An endpoint moves the token from and into the slot itself, unless it was given a
 /// Staging (stage_through(), before its first start()): then MPI sends from and receives into
