@@ -16,7 +16,9 @@
 /// Why the cycle-end wait is the synchronisation across ranks: the two ends of a host-to-host
 /// transfer are CPU PEs of different ranks, each owning the colour it touches, so no thread of
 /// another PE shares them within a rank. The sender's slot must stay unchanged until its
-/// MPI_Issend completed and the receiver's slot is written by its MPI_Irecv only: both complete
+/// MPI_Issend (a small token's MPI_Isend, dfg/mpi/transfer.hpp's window) completed and the
+/// receiver's slot is written by its MPI_Irecv only (a small token's copy out of the window's
+/// ring, made by the test() that sees it arrive): both complete
 /// before the CPU worker ends the cycle, hence before any PE of its rank begins a cycle that
 /// could reuse the slot (neighbour sync or barrier, as for the transfers within a rank). The
 /// comm thread publishes a completion with a release store that wait() and poll() acquire.

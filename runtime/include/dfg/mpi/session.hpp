@@ -41,6 +41,12 @@
 /// every call, and two threads poll it). place() fails with a clear message if
 /// the library provides less than SERIALIZED.
 ///
+/// Window. A transfer of a small token (at most kWindowMaxBytes, one message) runs with a window
+/// of W tokens instead of one MPI_Issend round trip each (dfg/mpi/transfer.hpp): window() is W,
+/// kDefaultWindow unless the environment variable DFG_MPI_WINDOW sets it ("0": every transfer
+/// by MPI_Issend, as large tokens always go; else an even number from 2 to kMaxWindow). Both
+/// ends of a transfer must agree on it, so place() makes it the smallest of the ranks' values.
+///
 /// CUDA-aware MPI. cuda_aware() is true only when the library says so at run time
 /// (MPIX_Query_cuda_support, called only where the MPI header declares it: Open MPI's mpi-ext.h
 /// with MPIX_CUDA_AWARE_SUPPORT, MPICH >= 4.0 with MPIX_GPU_SUPPORT_CUDA) and the program was
@@ -51,12 +57,13 @@
 /// - Construction, place(), agree(), agree_run_flags(), agree_params() and destruction are
 ///   called by main, outside the cycle loop; place(), agree(), agree_run_flags() and
 ///   agree_params() are collective (every rank calls them, in the same order) and block in
-///   MPI_Allreduce (agree() one, place() two: the checks, then that every rank holds the same
-///   map) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one agree()).
-///   They allocate. The accessors are const, noexcept and never block.
+///   MPI_Allreduce (agree() one, place() three: the checks, that every rank holds the same
+///   map, the window) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one
+///   agree()). They allocate. The accessors are const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
-///   (dfg/mpi/check.hpp turns them into MpiError).
+///   (dfg/mpi/check.hpp turns them into MpiError). credit_comm() is a second one, for the
+///   windows' credits (a transfer's credits carry its tag there).
 /// - The destructor frees the communicator and calls MPI_Finalize unless MPI was already
 ///   finalized; it never throws.
 #pragma once
@@ -107,6 +114,13 @@ class Session {
   static constexpr int kThreadLevel = MPI_THREAD_SERIALIZED;
   /// The environment variable that sets the communication thread's lanes on every rank ("1", "2").
   static constexpr const char* kLanesEnv = "DFG_MPI_LANES";
+  /// The environment variable that sets the small tokens' window ("0": none).
+  static constexpr const char* kWindowEnv = "DFG_MPI_WINDOW";
+  /// The window of a small token's transfer, in tokens, unless DFG_MPI_WINDOW says otherwise:
+  /// the receiver holds this many receives (and buffers of the token's bytes) posted, and the
+  /// sender runs at most this many tokens ahead of what the receiver took.
+  static constexpr int kDefaultWindow = 8;
+  static constexpr int kMaxWindow = 64;
 
   /// Initialises MPI (MPI_Init_thread asking for MPI_THREAD_SERIALIZED) unless it already is,
   /// and duplicates MPI_COMM_WORLD. A failure here is fatal by MPI's default error handler.
@@ -123,6 +137,9 @@ class Session {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    MPI_Comm_dup(MPI_COMM_WORLD, &credit_comm_);
+    MPI_Comm_set_errhandler(credit_comm_, MPI_ERRORS_RETURN);
+    window_ = window_from_env();
     int* tag_ub = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);
@@ -134,6 +151,7 @@ class Session {
     MPI_Finalized(&finalized);
     if (finalized != 0) return;
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    if (credit_comm_ != MPI_COMM_NULL) MPI_Comm_free(&credit_comm_);
     if (owns_mpi_) MPI_Finalize();
   }
 
@@ -143,6 +161,24 @@ class Session {
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   MPI_Comm comm() const noexcept { return comm_; }
+  /// The communicator of the windows' credits (see the file comment).
+  MPI_Comm credit_comm() const noexcept { return credit_comm_; }
+  /// The window of a small token's transfer (0: none), the same on every rank after place().
+  int window() const noexcept { return window_; }
+  /// DFG_MPI_WINDOW's value where it is "0" or an even number from 2 to kMaxWindow, else
+  /// kDefaultWindow.
+  static int window_from_env() noexcept {
+    const char* text = std::getenv(kWindowEnv);
+    if (text == nullptr) return kDefaultWindow;
+    const std::string_view v(text);
+    int w = 0;
+    for (char ch : v) {
+      if (ch < '0' || ch > '9' || w > kMaxWindow) return kDefaultWindow;
+      w = w * 10 + (ch - '0');
+    }
+    if (v.empty() || (w != 0 && (w < 2 || w > kMaxWindow || w % 2 != 0))) return kDefaultWindow;
+    return w;
+  }
   /// The largest tag comm() accepts (MPI_TAG_UB; at least 32767 by the standard).
   int tag_ub() const noexcept { return tag_ub_; }
   /// The thread level MPI provided (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE).
@@ -227,6 +263,8 @@ class Session {
     check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX,
                         comm_),
           "MPI_Allreduce (host map)");
+    check(MPI_Allreduce(MPI_IN_PLACE, &window_, 1, MPI_INT, MPI_MIN, comm_),
+          "MPI_Allreduce (window)");
     bool same = true;
     for (std::size_t i = 0; i < n; ++i) same = same && bounds[i] == -bounds[n + i];
     if (!same) {
@@ -305,6 +343,8 @@ class Session {
   int size_ = 1;
   int tag_ub_ = 32767;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm credit_comm_ = MPI_COMM_NULL;
+  int window_ = kDefaultWindow;
   std::vector<std::string_view> hosts_;
   Placement placement_;
   int host_ = -1;

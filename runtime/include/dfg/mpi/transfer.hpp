@@ -32,9 +32,42 @@
 /// ranks drift within that one-token window. Then a large token (above the library's eager
 /// limit: some KiB to 64 KiB in MPICH and Open MPI) travels by rendezvous: only the envelope
 /// waits in the unexpected queue and the payload moves once the receive is posted, straight into
-/// the slot, never into library buffers. A small token may be buffered eagerly, at most one per
-/// transfer. The generated cycle must post every receive and send of a cycle before waiting on
-/// any of them (with and without overlap), which makes the exchange deadlock-free.
+/// the slot, never into library buffers. A token below the eager limit may be buffered eagerly,
+/// at most one per transfer, unless it goes through a window (below), where it never is. The
+/// generated cycle must post every receive and send of a cycle before waiting on any of them
+/// (with and without overlap), which makes the exchange deadlock-free.
+///
+/// Window (small tokens). A round trip per token bounds the cycle of a program whose tokens are
+/// small: MPI_Issend completes only once the receiver's acknowledgement is back, so a cycle costs
+/// at least a synchronous round trip between two processes (2.3 us over Open MPI's shared memory).
+/// A transfer of a token of at most kWindowMaxBytes in one message runs instead with a window of
+/// W = Session::window() tokens (0: none, every transfer as above), on both ends alike:
+/// - The receiver keeps W receives posted, each into a buffer of its own (a ring of W tokens),
+///   the first W at its first start(). start() names the slot of the next token; test() sees the
+///   token's receive complete, copies it into the slot (through the Staging where there is one),
+///   and posts the receive W tokens later into the buffer it freed. It tells the sender how many
+///   receives it has posted (a credit: one int64 on Session::credit_comm(), tag = id) once they
+///   are first posted and then after every W / 2 tokens.
+/// - The sender keeps kCreditSlots receives of credits posted. It sends token n (counted from 0)
+///   with MPI_Isend only once a credit said that more than n receives are posted, and completes
+///   as the Isend does.
+/// So a data message always finds its receive posted (the library buffers no payload, eagerly or
+/// otherwise), a token costs one message one way, and the sender runs at most W tokens ahead of
+/// the tokens the receiver took. A credit always finds a receive posted too: the sender heard a
+/// credit of P, so sent at most P tokens, so the receiver took at most P and has posted at most
+/// P + W: at most W / (W / 2) = 2 credits are on their way, fewer than kCreditSlots. Memory: W
+/// tokens' bytes on the receiving rank per transfer (at most kMaxWindow x kWindowMaxBytes = 1 MiB,
+/// 128 KiB at the default W = 8), and kCreditSlots int64 on each end.
+/// A window lets a token go wherever MPI_Issend would have completed, and earlier: once the
+/// receiver has started token j it has taken tokens 0 .. j - 1, and the last credit it sent
+/// covers at least j - W / 2 + W > j tokens; so the generated cycle stays deadlock-free.
+/// End. Both ends count their tokens (the same n), so the sender knows the credits to come:
+/// 1 + n / (W / 2) (none when n = 0). The destructor, after the cycle loop (the thread that owns
+/// MPI again), hears them all (sender), or sees its credits delivered and cancels its W receives
+/// (receiver); once the Abort is raised it only cancels and frees, as for a token in flight.
+/// Larger tokens keep MPI_Issend: they are a round trip or more anyway (rendezvous above the
+/// library's eager limit), where the window would add a copy out of the ring. The limit of
+/// 16 KiB is a choice, not a measurement (bench/hosts/README.md).
 ///
 /// Staging. An endpoint moves the token from and into the slot itself, unless it was given a
 /// Staging (stage_through(), before its first start()): then MPI sends from and receives into
@@ -67,14 +100,19 @@
 ///   Staging, start() (send) and the completing test() (receive) also run its copy, which
 ///   blocks until the copy is done; they still allocate nothing.
 /// - Destroying an endpoint with a token in flight happens only on an error path: it cancels a
-///   pending receive and frees (MPI_Request_free) a pending send.
+///   pending receive and frees (MPI_Request_free) a pending send. Destroying a windowed endpoint
+///   after its last token waits for the window's last credits (see Window), polling, until the
+///   Abort is raised.
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -89,6 +127,13 @@ namespace dfg::mpi {
 
 /// The largest message a transfer sends by default: 1 GiB, below INT_MAX.
 inline constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 30;
+
+/// The largest token a transfer moves with a window (see the file comment); 16 KiB: above it
+/// the library's rendezvous makes every message a round trip of its own (bench/hosts/README.md).
+inline constexpr std::size_t kWindowMaxBytes = std::size_t{16} << 10;
+/// The receives of credits a windowed sender keeps posted, and the credits a receiver keeps in
+/// flight at most.
+inline constexpr std::size_t kCreditSlots = 4;
 
 /// How a token of `bytes` is cut into messages of at most `chunk_bytes` (>= 1).
 struct ChunkPlan {
@@ -148,6 +193,10 @@ class Endpoint {
   std::string_view name() const noexcept { return name_; }
   /// The iteration of the token last started.
   std::int64_t iteration() const noexcept { return iteration_; }
+  /// The transfer's window in tokens (0: every token by MPI_Issend; see the file comment).
+  std::size_t window() const noexcept { return window_; }
+  /// The tokens started so far.
+  std::int64_t tokens() const noexcept { return tokens_; }
   /// Whether MPI moves the token through a staging buffer (stage_through()).
   bool staged() const noexcept { return staging_.copy != nullptr; }
   /// The communication thread of the endpoint's Session.
@@ -167,6 +216,7 @@ class Endpoint {
   /// True when no token is in flight (the last one completed); one MPI_Testall, never blocks.
   bool test() {
     if (!in_flight_) return true;
+    if (window_ != 0) return receiving_ ? test_window_receive() : test_window_send();
     int done = 0;
     const int rc =
         MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, statuses_.data());
@@ -215,23 +265,160 @@ class Endpoint {
     }
     requests_.assign(plan_.count(), MPI_REQUEST_NULL);
     statuses_.resize(plan_.count());
+    credit_requests_.fill(MPI_REQUEST_NULL);
+    if (session.window() > 0 && plan_.count() == 1 && bytes <= kWindowMaxBytes) {
+      window_ = static_cast<std::size_t>(session.window());
+      credit_comm_ = session.credit_comm();
+      if (receiving_) {
+        ring_.resize(std::max<std::size_t>(window_ * bytes, 1));
+        ring_requests_.assign(window_, MPI_REQUEST_NULL);
+      }
+    }
     comm_thread_.expect(receiving_, plan_.bytes);
   }
 
   ~Endpoint() {
     comm_thread_.forget(receiving_, plan_.bytes);
-    if (!in_flight_) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (finalized != 0) return;
-    for (MPI_Request& r : requests_) {
-      if (r == MPI_REQUEST_NULL) continue;
-      if (receiving_) {
-        MPI_Cancel(&r);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Request_free(&r);
+    if (window_ != 0 && !in_flight_ && !abort_.stopped()) {
+      try {
+        close_window();
+      } catch (...) {  // an MPI error or the stop: give up as on an error path
       }
+    }
+    for (MPI_Request& r : requests_) drop(r, receiving_);
+    for (MPI_Request& r : ring_requests_) drop(r, true);
+    for (MPI_Request& r : credit_requests_) drop(r, !receiving_);
+  }
+
+  /// An error path's end of a request still pending: a receive is cancelled, a send freed.
+  static void drop(MPI_Request& r, bool receive) noexcept {
+    if (r == MPI_REQUEST_NULL) return;
+    if (receive) {
+      MPI_Cancel(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request_free(&r);
+    }
+  }
+
+  /// A windowed receiver's test(): the next token's receive (see the file comment).
+  bool test_window_receive() {
+    if (posted_ == 0) {  // the first token: W receives, then the first credit
+      for (std::size_t e = 0; e < window_; ++e) post_window_receive(e);
+      send_credit();
+    }
+    const std::size_t e = static_cast<std::size_t>(tokens_ - 1) % window_;
+    int done = 0;
+    const int rc = MPI_Test(&ring_requests_[e], &done, statuses_.data());
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Test");
+    if (done == 0) return false;
+    const std::size_t received = check_counts();
+    const unsigned char* entry = ring_.data() + e * plan_.bytes;
+    if (received != 0) {
+      if (staging_.copy != nullptr)
+        staging_.copy->to_slot(slot_, entry, received);
+      else
+        std::memcpy(slot_, entry, received);
+    }
+    if (length_ != nullptr) *length_ = received;
+    post_window_receive(e);
+    if (tokens_ % static_cast<std::int64_t>(window_ / 2) == 0) send_credit();
+    in_flight_ = false;
+    return true;
+  }
+
+  /// A windowed sender's test(): the send once the credits allow it, then its completion.
+  bool test_window_send() {
+    if (!credits_posted_) {
+      for (std::size_t k = 0; k < kCreditSlots; ++k) post_credit_receive(k);
+      credits_posted_ = true;
+    }
+    hear_credits();
+    if (!sent_) {
+      if (tokens_ > credit_) return false;  // token tokens_ - 1 needs more than that posted
+      const int rc =
+          MPI_Isend(send_data_, send_count_, MPI_BYTE, peer_, tag_, comm_, requests_.data());
+      if (rc != MPI_SUCCESS) fail(rc, "MPI_Isend");
+      sent_ = true;
+    }
+    int done = 0;
+    const int rc = MPI_Test(requests_.data(), &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Test");
+    if (done == 0) return false;
+    in_flight_ = false;
+    return true;
+  }
+
+  /// Posts the receive of ring entry `e` for the next token not yet posted.
+  void post_window_receive(std::size_t e) {
+    const int rc = MPI_Irecv(ring_.data() + e * plan_.bytes, static_cast<int>(plan_.bytes),
+                             MPI_BYTE, peer_, tag_, comm_, &ring_requests_[e]);
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Irecv (window)");
+    ++posted_;
+  }
+
+  /// Tells the sender how many receives are posted, once the credit sent kCreditSlots ago
+  /// completed (it has: at most 2 credits are on their way).
+  void send_credit() {
+    const std::size_t k = static_cast<std::size_t>(credits_sent_) % kCreditSlots;
+    complete(credit_requests_[k], "MPI_Isend (credit)");
+    credit_values_[k] = posted_;
+    const int rc = MPI_Isend(&credit_values_[k], 1, MPI_INT64_T, peer_, tag_, credit_comm_,
+                             &credit_requests_[k]);
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Isend (credit)");
+    ++credits_sent_;
+  }
+
+  void post_credit_receive(std::size_t k) {
+    const int rc = MPI_Irecv(&credit_values_[k], 1, MPI_INT64_T, peer_, tag_, credit_comm_,
+                             &credit_requests_[k]);
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Irecv (credit)");
+  }
+
+  /// Takes the credits that arrived, in order, posting each slot's receive again.
+  void hear_credits() {
+    while (true) {
+      const std::size_t k = static_cast<std::size_t>(credits_heard_) % kCreditSlots;
+      int done = 0;
+      const int rc = MPI_Test(&credit_requests_[k], &done, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) fail(rc, "MPI_Test (credit)");
+      if (done == 0) return;
+      credit_ = std::max(credit_, credit_values_[k]);
+      ++credits_heard_;
+      post_credit_receive(k);
+    }
+  }
+
+  /// Polls `r` until it completed; throws dfg::Aborted once the stop is raised.
+  void complete(MPI_Request& r, std::string_view call) {
+    while (r != MPI_REQUEST_NULL) {
+      int done = 0;
+      const int rc = MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) fail(rc, call);
+      if (done != 0) return;
+      abort_.throw_if_stopped();
+      std::this_thread::yield();
+    }
+  }
+
+  /// The window's end after the last token (see the file comment): the sender hears every
+  /// credit still to come, the receiver sees its credits delivered; what is left posted is
+  /// cancelled by the destructor.
+  void close_window() {
+    if (receiving_) {
+      for (MPI_Request& r : credit_requests_) complete(r, "MPI_Isend (credit)");
+      return;
+    }
+    const std::int64_t expected =
+        tokens_ == 0 ? 0 : 1 + tokens_ / static_cast<std::int64_t>(window_ / 2);
+    while (credits_heard_ < expected) {
+      hear_credits();
+      if (credits_heard_ >= expected) break;
+      abort_.throw_if_stopped();
+      std::this_thread::yield();
     }
   }
 
@@ -242,6 +429,7 @@ class Endpoint {
                              std::to_string(iteration_) + " is in flight");
     }
     iteration_ = iteration;
+    ++tokens_;
   }
 
   [[noreturn]] void fail(int rc, std::string_view call) const {
@@ -285,6 +473,23 @@ class Endpoint {
   std::uint64_t* length_ = nullptr;  ///< a bounded receive's length cell, written on completion
   bool in_flight_ = false;
   std::int64_t iteration_ = -1;
+  std::int64_t tokens_ = 0;  ///< start()s so far: the token in flight is number tokens_ - 1
+
+  // The window (window_ > 0; see the file comment).
+  std::size_t window_ = 0;
+  MPI_Comm credit_comm_ = MPI_COMM_NULL;
+  std::array<std::int64_t, kCreditSlots> credit_values_{};
+  std::array<MPI_Request, kCreditSlots> credit_requests_;
+  std::vector<unsigned char> ring_;         ///< receiver: window_ tokens
+  std::vector<MPI_Request> ring_requests_;  ///< receiver: entry e holds token n with n % W == e
+  std::int64_t posted_ = 0;                 ///< receiver: receives posted so far
+  std::int64_t credits_sent_ = 0;           ///< receiver
+  bool credits_posted_ = false;             ///< sender: its credit receives are posted
+  std::int64_t credits_heard_ = 0;          ///< sender
+  std::int64_t credit_ = 0;                 ///< sender: receives the receiver said it posted
+  bool sent_ = false;                       ///< sender: the token in flight's MPI_Isend is posted
+  const void* send_data_ = nullptr;         ///< sender: the token in flight's message
+  int send_count_ = 0;
 };
 
 /// The sending end of transfer `id`, to rank `peer`.
@@ -315,6 +520,14 @@ class SendEndpoint final : public Endpoint {
       if (used != 0) staging_.copy->to_host(staging_.host, slot, used);
       slot = staging_.host;
     }
+    in_flight_ = true;
+    if (window_ != 0) {  // sent by test() once the credits allow (see the file comment)
+      send_data_ = slot;
+      send_count_ = static_cast<int>(used);
+      sent_ = false;
+      test();
+      return;
+    }
     const auto* base = static_cast<const unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const std::size_t offset = plan_.offset(c);
@@ -327,7 +540,6 @@ class SendEndpoint final : public Endpoint {
                          : MPI_Isend(p, n, MPI_BYTE, peer_, tag_, comm_, &requests_[c]);
       if (rc != MPI_SUCCESS) fail(rc, mode_ == SendMode::synchronous ? "MPI_Issend" : "MPI_Isend");
     }
-    in_flight_ = true;
   }
 
  private:
@@ -350,6 +562,11 @@ class RecvEndpoint final : public Endpoint {
     begin(iteration);
     slot_ = slot;
     length_ = length;
+    in_flight_ = true;
+    if (window_ != 0) {  // received into the ring, copied into the slot by test()
+      test();
+      return;
+    }
     if (staging_.copy != nullptr) slot = staging_.host;
     auto* base = static_cast<unsigned char*>(slot);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
@@ -358,7 +575,6 @@ class RecvEndpoint final : public Endpoint {
       const int rc = MPI_Irecv(p, n, MPI_BYTE, peer_, tag_, comm_, &requests_[c]);
       if (rc != MPI_SUCCESS) fail(rc, "MPI_Irecv");
     }
-    in_flight_ = true;
   }
 };
 

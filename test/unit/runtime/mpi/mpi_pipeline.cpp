@@ -28,6 +28,14 @@
 // token travels by rendezvous, which needs MPI calls on both ends after the receive is posted);
 // a firing that waits 30 s fails the run.
 //
+// With --lead (two hosts, tokens of at most dfg::mpi::kWindowMaxBytes: --big 1000) host B's
+// firings sleep 2 ms each, and the job checks how far host A's sends run ahead of host B: each
+// host notes the time (steady_clock, one clock for every process of a machine) at which it
+// started each receive (B) and saw each send complete (A); the lead of token m is m minus the
+// last token whose receive B had started by then. With a window W (dfg::mpi::Session::window())
+// the lead must be at least 2 (A runs ahead) and at most W (never further); without one
+// (DFG_MPI_WINDOW=0: MPI_Issend) at most 0.
+//
 // Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
 // second worker standing for its GPU PE (gpu) throws at iteration K while the job would
 // otherwise run for --iterations: the job must end through dfg::mpi::abort_job. With
@@ -43,6 +51,7 @@
 #include "dfg/trace.hpp"
 #include "dfg/worker.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <charconv>
@@ -78,6 +87,7 @@ struct Args {
   bool staged = false;
   bool long_firing = false;
   bool fire_waits = false;
+  bool lead = false;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copies (see the file comment).
@@ -138,6 +148,8 @@ Args parse(int argc, char** argv) {
       a.long_firing = true;
     else if (f == "--fire-waits")
       a.fire_waits = true;
+    else if (f == "--lead")
+      a.lead = true;
     else if (f == "--fail-host")
       a.fail_host = next();
     else if (f == "--fail-thread")
@@ -231,6 +243,35 @@ void arrived(Token& t, std::int64_t j, int h) {
   }
 }
 
+// --lead, after the cycles (the main thread owns MPI again): host B sends its receive starts
+// to host A, which returns "lead L (window W)" or an error; B returns "".
+std::string check_lead(const dfg::mpi::Session& mpi, std::vector<std::int64_t>& times) {
+  const int count = static_cast<int>(times.size());
+  constexpr int kTag = 1000;
+  if (mpi.host() == 1) {
+    dfg::mpi::check(
+        MPI_Send(times.data(), count, MPI_INT64_T, mpi.rank_of_host(0), kTag, mpi.comm()),
+        "MPI_Send (lead)");
+    return "";
+  }
+  std::vector<std::int64_t> starts(times.size());
+  dfg::mpi::check(MPI_Recv(starts.data(), count, MPI_INT64_T, mpi.rank_of_host(1), kTag, mpi.comm(),
+                           MPI_STATUS_IGNORE),
+                  "MPI_Recv (lead)");
+  std::int64_t lead = -count;
+  std::int64_t started = -1;  // the last token whose receive B started before A's send of m
+  for (std::int64_t m = 0; m < count; ++m) {
+    while (started + 1 < count &&
+           starts[static_cast<std::size_t>(started + 1)] < times[static_cast<std::size_t>(m)])
+      ++started;
+    lead = std::max(lead, m - started);
+  }
+  const int w = mpi.window();
+  const std::string text = "lead " + std::to_string(lead) + " (window " + std::to_string(w) + ")";
+  if (w == 0 ? lead > 0 : lead < 2 || lead > w) return "error: " + text;
+  return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -304,6 +345,13 @@ int main(int argc, char** argv) {
   auto in_window = [&](std::int64_t c, std::int64_t lag) {
     return c - lag >= 0 && c - lag < args.iterations;
   };
+  // --lead: host B's receive starts, host A's send completions (ns of steady_clock).
+  std::vector<std::int64_t> times(args.lead ? static_cast<std::size_t>(args.iterations) : 0);
+  auto now_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
 
   auto cpu_worker = [&](dfg::Where& where) {
     for (std::int64_t c = 0; c < cycles; ++c) {
@@ -312,6 +360,7 @@ int main(int argc, char** argv) {
         const std::int64_t j = c - l_in;
         where.at("transfer (receive)", j);
         Token& t = in->slot(j);
+        if (args.lead) times[static_cast<std::size_t>(j)] = now_ns();
         net.start(*recv_small, 0, j, t.small.data());
         net.start(*recv_big, 0, j, t.big.data());
       }
@@ -334,6 +383,7 @@ int main(int argc, char** argv) {
         }
         if (failing_host && args.long_firing && j > args.fail_at)
           std::this_thread::sleep_for(std::chrono::minutes(10));
+        if (args.lead && !first) std::this_thread::sleep_for(std::chrono::milliseconds(2));
         if (args.fire_waits && args.overlap && !first && in_window(c, l_in))
           arrived(in->slot(j + 1), j + 1, h);
         // With overlap, the transfers of this cycle are in flight while the node fires.
@@ -343,6 +393,8 @@ int main(int argc, char** argv) {
       }
       where.at("end of cycle", c);
       net.wait();
+      if (args.lead && first && in_window(c, l_out))
+        times[static_cast<std::size_t>(c - l_out)] = now_ns();
       if (args.rank_barrier) barrier.arrive_and_wait();
       cycle_done.store(c, std::memory_order_release);
     }
@@ -366,11 +418,20 @@ int main(int argc, char** argv) {
             "cudaErrorIllegalAddress: an illegal memory access was encountered");
       });
     }
-    const int status = workers.join();
+    int status = workers.join();
+    std::string lead;
+    if (status == 0 && args.lead) {
+      lead = check_lead(mpi, times);
+      if (lead.rfind("error", 0) == 0) {
+        std::cerr << lead << '\n';
+        status = 1;
+      }
+    }
     if (status == 0) {
       // One write per rank: mpiexec forwards every rank's output as it comes.
       std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
       if (last) line += ", " + std::to_string(checked) + " tokens checked";
+      if (!lead.empty()) line += ", " + lead;
       if (args.staged)
         line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) +
                 " in";
