@@ -24,10 +24,18 @@
 /// nothing; their waits poll (cudaEventQuery, acquire loads of the neighbours' counters),
 /// spinning briefly, then yielding, and throw dfg::Aborted within one poll of a stop. A cycle is
 /// published in order, once every stream has passed its end. CUDA errors throw dfg::CudaError.
+///
+/// Cost per cycle: one cudaEventRecord per stream, one cudaStreamWaitEvent per order whose
+/// cycle the host has not yet seen passed (an order already met costs nothing), and the
+/// queries of the end events not yet passed (each end event is queried until it has passed,
+/// then never again). A GPU whose copies are short lists its copy streams as aliases of the
+/// compute stream (dfg::GpuWorker, dfg::runs_on_one_stream): one stream, no orders, one event
+/// a cycle.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -53,13 +61,20 @@ struct StreamOrder {
 template <class Run>
 class GpuCycles {
  public:
-  /// `streams`: every stream the worker enqueues on; `orders` name only those.
+  /// `streams`: every stream the worker enqueues on; `orders` name only those. A stream listed
+  /// twice (an alias: dfg::Stream::alias) counts once, and an order within one stream is kept
+  /// by the stream itself.
   GpuCycles(Run& run, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
             std::initializer_list<StreamOrder> orders, Abort& abort = process_abort())
-      : run_(run), pe_(pe), probes_(probes), abort_(abort), streams_(streams) {
+      : run_(run), pe_(pe), probes_(probes), abort_(abort) {
     int device = 0;
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    for (cudaStream_t s : streams) {
+      if (std::find(streams_.begin(), streams_.end(), s) == streams_.end()) streams_.push_back(s);
+    }
+    passed_.assign(streams_.size(), 0);
     for (const StreamOrder& o : orders) {
+      if (o.stream == o.after) continue;
       orders_.push_back({index_of(o.stream), index_of(o.after), o.cycles});
       if (static_cast<std::size_t>(o.cycles) > in_flight_)
         in_flight_ = static_cast<std::size_t>(o.cycles);
@@ -78,7 +93,8 @@ class GpuCycles {
     });
     for (const Order& o : orders_) {
       const std::int64_t k = c - o.cycles;
-      if (k < 0) continue;
+      if (k < 0 || passed_[o.after] > k) continue;  // not begun, or already passed
+
       DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0),
                      "stream wait for a cycle's end");
     }
@@ -116,14 +132,21 @@ class GpuCycles {
     return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
   }
 
-  /// Publishes, in order, every enqueued cycle whose end every stream has passed.
+  /// Publishes, in order, every enqueued cycle whose end every stream has passed. Each stream's
+  /// end events are queried in order, each until it has passed, never again after.
   void publish() {
-    while (done_ < enqueued_) {
-      for (std::size_t s = 0; s < streams_.size(); ++s) {
-        const cudaError_t e = cudaEventQuery(end_of(done_, s));
-        if (e == cudaErrorNotReady) return;
+    std::int64_t all = enqueued_;
+    for (std::size_t s = 0; s < streams_.size(); ++s) {
+      std::int64_t& passed = passed_[s];
+      while (passed < enqueued_) {
+        const cudaError_t e = cudaEventQuery(end_of(passed, s));
+        if (e == cudaErrorNotReady) break;
         DFG_CUDA_CHECK(e, "query a cycle's end");
+        ++passed;
       }
+      all = std::min(all, passed);
+    }
+    while (done_ < all) {
       probes_.poll();
       run_.end_cycle(pe_, done_);
       ++done_;
@@ -160,9 +183,10 @@ class GpuCycles {
   std::vector<cudaStream_t> streams_;
   std::vector<Order> orders_;
   std::size_t in_flight_ = 2;
-  std::vector<Event> ends_;    ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
-  std::int64_t enqueued_ = 0;  ///< cycles whose end is recorded
-  std::int64_t done_ = 0;      ///< cycles published
+  std::vector<Event> ends_;  ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
+  std::vector<std::int64_t> passed_;  ///< per stream, the cycles whose end it has passed
+  std::int64_t enqueued_ = 0;         ///< cycles whose end is recorded
+  std::int64_t done_ = 0;             ///< cycles published
 };
 
 }  // namespace dfg
