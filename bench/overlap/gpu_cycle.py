@@ -4,15 +4,16 @@ same generated projects built with two copies of the runtime's headers, run side
 
     gpu_cycle.py generate DIR --before RUNTIME_INCLUDE [--dfgc PATH]
         here: `dfgc compile` of the overlap benchmark with 4-byte tokens and nb_loop 5 (cost_gpu:
-        P -> Inc -> C, P and C on the CPU PE) and of a GPU PE alone (cost_gpu_alone: Inc fed
+        P -> Inc -> C, P and C on the CPU PE), the same with nb_loop 2560 (cost_gpu_kernel: a kernel
+        longer than the copies) and a GPU PE alone (cost_gpu_alone: Inc fed
         back to itself through a delay) into DIR/gen/NAME, each with this checkout's
         runtime/include, and a copy NAME.before with RUNTIME_INCLUDE; gpu_floor.cu and this script.
     gpu_cycle.py run DIR [--out RESULTS]
         there (cmake, g++, nvcc, a GPU): builds everything and prints
         1. the floor (gpu_floor.cu): each CUDA call of a cycle, and hand-written cycles;
         2. us per cycle (20000 iterations, --stats=period, the median of 3 runs) of each program,
-           before and after, in both strategies and both sync modes; after_streams: after with
-           DFG_GPU_ONE_STREAM_BYTES=0 (the copies keep their own streams).
+           before and after, in both strategies and both sync modes; after_one_stream: after with
+           DFG_GPU_ONE_STREAM_BYTES=65536 (the cycle on the compute stream alone).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap": ["--no-overlap"],
               "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
-VERSIONS = {"before": {}, "after": {}, "after_streams": {"DFG_GPU_ONE_STREAM_BYTES": "0"}}
+VERSIONS = {"before": {}, "after": {}, "after_one_stream": {"DFG_GPU_ONE_STREAM_BYTES": "65536"}}
 
 GPU_ALONE = """import "{root}/samples/overlap/overlap.dfg";
 
@@ -54,6 +55,7 @@ def generate(args) -> None:
     alone = out / "gpu_alone.dfg"
     alone.write_text(GPU_ALONE.format(root=ROOT))
     jobs = [("cost_gpu", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=5"]),
+            ("cost_gpu_kernel", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=2560"]),
             ("cost_gpu_alone", [str(alone), "-D", "N=1"])]
     for name, spec in jobs:
         subprocess.run([args.dfgc, "compile", spec[0], "-o", str(gen / name)] + spec[1:], check=True)
@@ -112,9 +114,9 @@ def run(args) -> None:
     say("\n## 1. floor (gpu_floor.cu)")
     for line in sh([str(d / "gpu_floor")], timeout=120).splitlines():
         say(line)
-    say("\n## 2. us per cycle (20000 iterations, median of 3 runs; after_streams: DFG_GPU_ONE_STREAM_BYTES=0)")
+    say("\n## 2. us per cycle (20000 iterations, median of 3 runs; after_one_stream: DFG_GPU_ONE_STREAM_BYTES=65536)")
     say("program,version," + ",".join(STRATEGIES))
-    for name in ("cost_gpu", "cost_gpu_alone"):
+    for name in ("cost_gpu", "cost_gpu_kernel", "cost_gpu_alone"):
         rows = {v: {k: [] for k in STRATEGIES} for v in VERSIONS}
         for _ in range(3):  # before and after interleaved, so that drifts of the machine hit both
             for v, env in VERSIONS.items():

@@ -49,13 +49,11 @@ TEST_CASE("only the GPU's own copy tracks count; a GPU without copies keeps its 
   CHECK_FALSE(one(4, 64 << 10, {kCompute}));  // a firing is no copy
 }
 
-TEST_CASE("DFG_GPU_ONE_STREAM_BYTES sets the limit; anything but a number keeps the default") {
-  ::setenv(dfg::kOneStreamEnv, "0", 1);
-  CHECK(dfg::one_stream_bytes() == 0);
-  ::setenv(dfg::kOneStreamEnv, "1024", 1);
-  CHECK(dfg::one_stream_bytes() == 1024);
+TEST_CASE("DFG_GPU_ONE_STREAM_BYTES sets the limit; unset or not a number, never one stream") {
+  ::setenv(dfg::kOneStreamEnv, "65536", 1);
+  CHECK(dfg::one_stream_bytes() == 65536);
   ::setenv(dfg::kOneStreamEnv, "lots", 1);
-  CHECK(dfg::one_stream_bytes() == dfg::kOneStreamBytes);
+  CHECK(dfg::one_stream_bytes() == 0);
   ::unsetenv(dfg::kOneStreamEnv);
-  CHECK(dfg::one_stream_bytes() == dfg::kOneStreamBytes);
+  CHECK(dfg::one_stream_bytes() == 0);
 }

@@ -28,9 +28,12 @@
 /// Cost per cycle: one cudaEventRecord per stream, one cudaStreamWaitEvent per order whose
 /// cycle the host has not yet seen passed (an order already met costs nothing), and the
 /// queries of the end events not yet passed (each end event is queried until it has passed,
-/// then never again). A GPU whose copies are short lists its copy streams as aliases of the
-/// compute stream (dfg::GpuWorker, dfg::runs_on_one_stream): one stream, no orders, one event
-/// a cycle.
+/// then never again). A cycle is released to the CPU neighbours (RunState::release_cycle) once
+/// every stream but the compute stream (listed first) has passed its end: on one host a CPU
+/// touches no GPU memory, so it need not wait for the kernels. A GPU on one stream
+/// (DFG_GPU_ONE_STREAM_BYTES, dfg::runs_on_one_stream) lists its copy streams as aliases of the
+/// compute stream: no orders, one end event a cycle, and an event after the cycle's transfers
+/// where a firing follows them, which releases the cycle.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -81,6 +84,11 @@ class GpuCycles {
     }
     ends_.reserve(in_flight_ * streams_.size());
     for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
+    if (streams_.size() == 1 && !run_.barrier_sync) {
+      copies_end_.reserve(in_flight_);
+      for (std::size_t i = 0; i < in_flight_; ++i) copies_end_.emplace_back(device);
+      copies_marked_.assign(in_flight_, false);
+    }
   }
   GpuCycles(const GpuCycles&) = delete;
   GpuCycles& operator=(const GpuCycles&) = delete;
@@ -94,9 +102,25 @@ class GpuCycles {
     for (const Order& o : orders_) {
       const std::int64_t k = c - o.cycles;
       if (k < 0 || passed_[o.after] > k) continue;  // not begun, or already passed
-
       DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0),
                      "stream wait for a cycle's end");
+    }
+    if (!copies_end_.empty()) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+  }
+
+  /// Before each firing (`transfer` false) and each transfer (true) of cycle c that runs
+  /// (GpuItems): on one stream, a firing after transfers marks where the cycle's transfers end
+  /// (an event), so that the CPU neighbours need not wait for the firings that follow
+  /// (release()).
+  void item(std::int64_t c, bool transfer) {
+    if (copies_end_.empty()) return;
+    if (transfer) {
+      copies_pending_ = true;
+    } else if (copies_pending_) {
+      const std::size_t i = static_cast<std::size_t>(c) % in_flight_;
+      DFG_CUDA_CHECK(cudaEventRecord(copies_end_[i].get(), streams_[0]), "record a cycle's copies");
+      copies_marked_[i] = true;
+      copies_pending_ = false;
     }
   }
 
@@ -105,6 +129,10 @@ class GpuCycles {
   void end(std::int64_t c) {
     for (std::size_t s = 0; s < streams_.size(); ++s)
       DFG_CUDA_CHECK(cudaEventRecord(end_of(c, s), streams_[s]), "record a cycle's end");
+    if (!copies_end_.empty()) {
+      if (copies_pending_) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+      copies_pending_ = false;
+    }
     enqueued_ = c + 1;
     if (run_.barrier_sync || !run_.overlap || c + 1 == run_.cycles) {
       poll_until([&] { return done_ == enqueued_; });
@@ -146,11 +174,36 @@ class GpuCycles {
       }
       all = std::min(all, passed);
     }
+    release(all);
     while (done_ < all) {
       probes_.poll();
       run_.end_cycle(pe_, done_);
       ++done_;
     }
+  }
+
+  /// Releases to the CPU neighbours (RunState::release_cycle) every cycle whose copies have
+  /// finished: the passed ends of every stream but the compute stream (the first), or on one
+  /// stream the cycle's copies' end event (its end where it has none). `all`: the cycles every
+  /// stream has passed.
+  void release(std::int64_t all) {
+    std::int64_t copies = enqueued_;
+    if (streams_.size() > 1) {
+      for (std::size_t s = 1; s < streams_.size(); ++s) copies = std::min(copies, passed_[s]);
+    } else if (!copies_end_.empty()) {
+      copies = std::max(all, released_);
+      while (copies < enqueued_) {
+        const std::size_t i = static_cast<std::size_t>(copies) % in_flight_;
+        if (!copies_marked_[i]) break;
+        const cudaError_t e = cudaEventQuery(copies_end_[i].get());
+        if (e == cudaErrorNotReady) break;
+        DFG_CUDA_CHECK(e, "query a cycle's copies");
+        ++copies;
+      }
+    } else {
+      copies = all;
+    }
+    while (released_ < copies) run_.release_cycle(pe_, released_++);
   }
 
   /// Publishes finished cycles until `ready()`; spins for detail::kSpinFor, then yields.
@@ -187,6 +240,12 @@ class GpuCycles {
   std::vector<std::int64_t> passed_;  ///< per stream, the cycles whose end it has passed
   std::int64_t enqueued_ = 0;         ///< cycles whose end is recorded
   std::int64_t done_ = 0;             ///< cycles published
+  std::int64_t released_ = 0;         ///< cycles released (release())
+  /// On one stream, without --sync=barrier: the end of cycle k's copies, copies_end_[k %
+  /// in_flight_], where copies_marked_ says a firing followed them.
+  std::vector<Event> copies_end_;
+  std::vector<bool> copies_marked_;
+  bool copies_pending_ = false;  ///< copies enqueued in this cycle since the last mark
 };
 
 }  // namespace dfg

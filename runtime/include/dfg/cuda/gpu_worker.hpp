@@ -12,9 +12,10 @@
 ///
 /// dfg::GpuTracks names the trace track of each stream the worker uses (0: the stream is not
 /// used and not created). The compute stream always exists. Every entry of the run's strategy
-/// on one of these tracks is timed on its stream (dfg::GpuProbes). With overlap, a GPU whose
-/// copies are all short (dfg::runs_on_one_stream) runs its cycles on the compute stream alone:
-/// its copy streams are aliases of it (one_stream() is true) and its entries keep their tracks.
+/// on one of these tracks is timed on its stream (dfg::GpuProbes). With overlap and
+/// DFG_GPU_ONE_STREAM_BYTES, a GPU whose copies are all that short (dfg::runs_on_one_stream)
+/// runs its cycles on the compute stream alone: its copy streams are aliases of it (one_stream()
+/// is true) and its entries keep their tracks.
 ///
 /// Guarantees: constructed by the main thread before the workers start (it creates the streams
 /// and the probes' events; it throws dfg::CudaError); select_device() runs on the worker's
