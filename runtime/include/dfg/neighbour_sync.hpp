@@ -16,16 +16,24 @@
 /// accesses of a and b. PEs that are not neighbours touch no common memory, so their relative
 /// progress does not matter (it stays bounded by the path between them).
 ///
+/// Host memory only: a PE marked host_only() (a CPU that touches no GPU's memory) shares with a
+/// GPU neighbour only what the GPU's copies touch, so it waits for the GPU's release() of c - 1
+/// (its copies of c - 1 have finished; its kernels may still run) rather than its finish(). Every
+/// other PE, and every neighbour that never releases early, is waited for as above: finish(p, c)
+/// releases c too.
+///
 /// Guarantees:
 /// - Threads: PE p's thread alone calls wait_to_begin(p, c) (or polls ready_to_begin(p, c)) and
 ///   finish(p, c), with c increasing by one from 0; done_approx() from any thread.
-/// - Ordering: finish() is a release store of c + 1 to p's counter; wait_to_begin() waits with
+/// - Ordering: finish() and release() are release stores of c + 1 to p's counters; wait_to_begin()
+/// waits with
 ///   acquire loads (dfg::detail::wait_until), so everything a neighbour did up to finishing c - 1
 ///   happens-before everything p does after the wait returns.
 /// - Blocking: wait_to_begin() spins briefly, then sleeps in std::atomic::wait; it throws
 ///   dfg::Aborted promptly once the Abort is raised (the listener poisons every counter and
 ///   wakes the sleepers), also when the stop was raised before the call. finish() never blocks.
-/// - Allocation: the constructor only; waits and finishes allocate nothing.
+/// - Allocation: the constructor only; waits and finishes allocate nothing. host_only() is
+///   set-up, before the threads start.
 #pragma once
 
 #include <atomic>
@@ -55,6 +63,7 @@ class NeighbourSync final : private AbortListener {
       }
     }
     done_ = std::make_unique<Counter[]>(static_cast<std::size_t>(n));
+    host_only_.assign(static_cast<std::size_t>(n), false);
     abort_.subscribe(*this);
   }
   ~NeighbourSync() { abort_.unsubscribe(*this); }
@@ -64,12 +73,16 @@ class NeighbourSync final : private AbortListener {
 
   int pes() const noexcept { return static_cast<int>(neighbours_.size()); }
 
+  /// `pe` touches host memory only: it waits for its neighbours' release(), not their finish().
+  /// Set-up only.
+  void host_only(int pe) { host_only_.at(static_cast<std::size_t>(pe)) = true; }
+
   /// Blocks until every neighbour of `pe` has finished cycle c - 1. Throws dfg::Aborted.
   void wait_to_begin(int pe, std::int64_t c) {
     abort_.throw_if_stopped();
     for (const int q : neighbours_[static_cast<std::size_t>(pe)]) {
       if (q == pe) continue;
-      detail::wait_until(done_[q].value, abort_, [c](std::int64_t done) { return done >= c; });
+      detail::wait_until(counter(pe, q), abort_, [c](std::int64_t done) { return done >= c; });
     }
   }
 
@@ -80,7 +93,7 @@ class NeighbourSync final : private AbortListener {
   bool ready_to_begin(int pe, std::int64_t c) const {
     for (const int q : neighbours_[static_cast<std::size_t>(pe)]) {
       if (q == pe) continue;
-      const std::int64_t done = done_[q].value.load(std::memory_order_acquire);
+      const std::int64_t done = counter(pe, q).load(std::memory_order_acquire);
       abort_.throw_if_stopped();
       if (done < c) return false;
     }
@@ -90,9 +103,18 @@ class NeighbourSync final : private AbortListener {
 
   /// `pe` has finished cycle c: its neighbours may begin c + 1.
   void finish(int pe, std::int64_t c) noexcept {
+    release(pe, c);
     std::atomic<std::int64_t>& done = done_[pe].value;
     done.store(c + 1, std::memory_order_release);
     done.notify_all();
+  }
+  /// `pe` (a GPU) has finished what of cycle c touches host memory: its host_only() neighbours
+  /// may begin c + 1. A cycle already released or finished is left as it is.
+  void release(int pe, std::int64_t c) noexcept {
+    std::atomic<std::int64_t>& host = done_[pe].host;
+    if (host.load(std::memory_order_relaxed) >= c + 1) return;  // only pe's thread stores it
+    host.store(c + 1, std::memory_order_release);
+    host.notify_all();
   }
 
   /// The cycles `pe` has finished; racy.
@@ -101,20 +123,28 @@ class NeighbourSync final : private AbortListener {
   }
 
  private:
-  struct alignas(64) Counter {
-    std::atomic<std::int64_t> value{0};
+  struct Counter {
+    alignas(64) std::atomic<std::int64_t> value{0};  ///< cycles finished
+    alignas(64) std::atomic<std::int64_t> host{0};   ///< cycles released to host_only() PEs
   };
+  /// The counter of neighbour q that `pe` waits on.
+  const std::atomic<std::int64_t>& counter(int pe, int q) const noexcept {
+    return host_only_[static_cast<std::size_t>(pe)] ? done_[q].host : done_[q].value;
+  }
 
   void on_abort() noexcept override {
     for (int p = 0; p < pes(); ++p) {
-      done_[p].value.store(detail::kPoison, std::memory_order_release);
-      done_[p].value.notify_all();
+      for (std::atomic<std::int64_t>* a : {&done_[p].value, &done_[p].host}) {
+        a->store(detail::kPoison, std::memory_order_release);
+        a->notify_all();
+      }
     }
   }
 
   std::vector<std::vector<int>> neighbours_;
   Abort& abort_;
   std::unique_ptr<Counter[]> done_;
+  std::vector<bool> host_only_;
 };
 
 }  // namespace dfg

@@ -122,6 +122,14 @@ struct RunState {
       for (const char* pe : pe_names) stats->add_pe(pe);
     }
     register_entries(entries, params, probes, options.measures_items() ? stats.get() : nullptr);
+    // On one host a CPU touches no GPU's memory (a gpudirect transfer, which reads or writes a
+    // GPU's slots from a CPU's worker, joins two hosts): it waits for its GPU neighbours' copies
+    // only (release_cycle), not for their kernels.
+    if (!tables.several_hosts) {
+      for (std::size_t pe = 0; pe < PeCount; ++pe) {
+        if (std::string_view(pe_kinds[pe]) == "cpu") neighbours.host_only(static_cast<int>(pe));
+      }
+    }
     if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
   }
   ~RunState() { migrator.stop(); }
@@ -175,6 +183,11 @@ struct RunState {
     } else {
       barrier.arrive_and_wait();
     }
+  }
+  /// With --sync=neighbours (and overlap), a GPU `pe` whose copies of cycle c have finished (its
+  /// kernels may still run): its CPU neighbours may begin c + 1 (NeighbourSync::release).
+  void release_cycle(int pe, std::int64_t c) {
+    if (overlap && !barrier_sync) neighbours.release(pe, c);
   }
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }

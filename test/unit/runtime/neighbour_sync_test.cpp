@@ -141,3 +141,47 @@ TEST_CASE("neighbour sync: ready_to_begin answers without blocking, as wait_to_b
   abort.raise("node c (C) @ A.cpu", 1, "boom");
   CHECK_THROWS_AS(sync.ready_to_begin(1, 1), dfg::Aborted);  // a stop, never a satisfied wait
 }
+
+TEST_CASE("neighbour sync: a host-only PE waits for its neighbours' release, the others for finish",
+          "[neighbour_sync]") {
+  dfg::Abort abort;
+  // PE 0 a CPU (host only), PE 1 a GPU, PE 2 another GPU: 1 is the neighbour of both.
+  dfg::NeighbourSync sync({{1}, {0, 2}, {1}}, abort);
+  sync.host_only(0);
+  sync.release(1, 0);                      // the GPU's copies of cycle 0 have finished
+  CHECK(sync.ready_to_begin(0, 1));        // the CPU may begin cycle 1
+  CHECK_FALSE(sync.ready_to_begin(2, 1));  // the other GPU waits for the kernels too
+  sync.wait_to_begin(0, 1);                // returns at once
+  sync.finish(1, 0);
+  CHECK(sync.ready_to_begin(2, 1));
+  sync.finish(1, 1);  // a finish releases too
+  CHECK(sync.ready_to_begin(0, 2));
+  sync.release(1, 0);  // an earlier cycle leaves the counter as it is
+  CHECK(sync.ready_to_begin(0, 2));
+  CHECK_FALSE(sync.ready_to_begin(0, 3));
+  CHECK_THROWS_AS(sync.host_only(3), std::out_of_range);
+}
+
+TEST_CASE("neighbour sync: a host-only waiter sleeping on a release is woken by it and by a stop",
+          "[neighbour_sync][abort]") {
+  dfg_test::HangGuard guard("neighbour sync release", dfg_test::kHangSeconds);
+  dfg::Abort abort;
+  dfg::NeighbourSync sync({{1}, {0}}, abort);
+  sync.host_only(0);
+  std::thread waiter([&] { sync.wait_to_begin(0, 1); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past the spin: asleep
+  sync.release(1, 0);
+  waiter.join();
+  std::atomic<int> aborted{0};
+  std::thread stopped([&] {
+    try {
+      sync.wait_to_begin(0, 2);
+    } catch (const dfg::Aborted&) {
+      aborted.fetch_add(1);
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  abort.raise("node i (Inc) @ A.g0", 1, "boom");
+  stopped.join();
+  CHECK(aborted.load() == 1);
+}

@@ -24,10 +24,21 @@
 /// nothing; their waits poll (cudaEventQuery, acquire loads of the neighbours' counters),
 /// spinning briefly, then yielding, and throw dfg::Aborted within one poll of a stop. A cycle is
 /// published in order, once every stream has passed its end. CUDA errors throw dfg::CudaError.
+///
+/// Cost per cycle: one cudaEventRecord per stream, one cudaStreamWaitEvent per order whose
+/// cycle the host has not yet seen passed (an order already met costs nothing), and the
+/// queries of the end events not yet passed (each end event is queried until it has passed,
+/// then never again). A cycle is released to the CPU neighbours (RunState::release_cycle) once
+/// every stream but the compute stream (listed first) has passed its end: on one host a CPU
+/// touches no GPU memory, so it need not wait for the kernels. A GPU on one stream
+/// (DFG_GPU_ONE_STREAM_BYTES, dfg::runs_on_one_stream) lists its copy streams as aliases of the
+/// compute stream: no orders, one end event a cycle, and an event after the cycle's transfers
+/// where a firing follows them, which releases the cycle.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -53,19 +64,31 @@ struct StreamOrder {
 template <class Run>
 class GpuCycles {
  public:
-  /// `streams`: every stream the worker enqueues on; `orders` name only those.
+  /// `streams`: every stream the worker enqueues on; `orders` name only those. A stream listed
+  /// twice (an alias: dfg::Stream::alias) counts once, and an order within one stream is kept
+  /// by the stream itself.
   GpuCycles(Run& run, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
             std::initializer_list<StreamOrder> orders, Abort& abort = process_abort())
-      : run_(run), pe_(pe), probes_(probes), abort_(abort), streams_(streams) {
+      : run_(run), pe_(pe), probes_(probes), abort_(abort) {
     int device = 0;
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    for (cudaStream_t s : streams) {
+      if (std::find(streams_.begin(), streams_.end(), s) == streams_.end()) streams_.push_back(s);
+    }
+    passed_.assign(streams_.size(), 0);
     for (const StreamOrder& o : orders) {
+      if (o.stream == o.after) continue;
       orders_.push_back({index_of(o.stream), index_of(o.after), o.cycles});
       if (static_cast<std::size_t>(o.cycles) > in_flight_)
         in_flight_ = static_cast<std::size_t>(o.cycles);
     }
     ends_.reserve(in_flight_ * streams_.size());
     for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
+    if (streams_.size() == 1 && !run_.barrier_sync) {
+      copies_end_.reserve(in_flight_);
+      for (std::size_t i = 0; i < in_flight_; ++i) copies_end_.emplace_back(device);
+      copies_marked_.assign(in_flight_, false);
+    }
   }
   GpuCycles(const GpuCycles&) = delete;
   GpuCycles& operator=(const GpuCycles&) = delete;
@@ -78,9 +101,26 @@ class GpuCycles {
     });
     for (const Order& o : orders_) {
       const std::int64_t k = c - o.cycles;
-      if (k < 0) continue;
+      if (k < 0 || passed_[o.after] > k) continue;  // not begun, or already passed
       DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0),
                      "stream wait for a cycle's end");
+    }
+    if (!copies_end_.empty()) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+  }
+
+  /// Before each firing (`transfer` false) and each transfer (true) of cycle c that runs
+  /// (GpuItems): on one stream, a firing after transfers marks where the cycle's transfers end
+  /// (an event), so that the CPU neighbours need not wait for the firings that follow
+  /// (release()).
+  void item(std::int64_t c, bool transfer) {
+    if (copies_end_.empty()) return;
+    if (transfer) {
+      copies_pending_ = true;
+    } else if (copies_pending_) {
+      const std::size_t i = static_cast<std::size_t>(c) % in_flight_;
+      DFG_CUDA_CHECK(cudaEventRecord(copies_end_[i].get(), streams_[0]), "record a cycle's copies");
+      copies_marked_[i] = true;
+      copies_pending_ = false;
     }
   }
 
@@ -89,6 +129,10 @@ class GpuCycles {
   void end(std::int64_t c) {
     for (std::size_t s = 0; s < streams_.size(); ++s)
       DFG_CUDA_CHECK(cudaEventRecord(end_of(c, s), streams_[s]), "record a cycle's end");
+    if (!copies_end_.empty()) {
+      if (copies_pending_) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+      copies_pending_ = false;
+    }
     enqueued_ = c + 1;
     if (run_.barrier_sync || !run_.overlap || c + 1 == run_.cycles) {
       poll_until([&] { return done_ == enqueued_; });
@@ -116,18 +160,50 @@ class GpuCycles {
     return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
   }
 
-  /// Publishes, in order, every enqueued cycle whose end every stream has passed.
+  /// Publishes, in order, every enqueued cycle whose end every stream has passed. Each stream's
+  /// end events are queried in order, each until it has passed, never again after.
   void publish() {
-    while (done_ < enqueued_) {
-      for (std::size_t s = 0; s < streams_.size(); ++s) {
-        const cudaError_t e = cudaEventQuery(end_of(done_, s));
-        if (e == cudaErrorNotReady) return;
+    std::int64_t all = enqueued_;
+    for (std::size_t s = 0; s < streams_.size(); ++s) {
+      std::int64_t& passed = passed_[s];
+      while (passed < enqueued_) {
+        const cudaError_t e = cudaEventQuery(end_of(passed, s));
+        if (e == cudaErrorNotReady) break;
         DFG_CUDA_CHECK(e, "query a cycle's end");
+        ++passed;
       }
+      all = std::min(all, passed);
+    }
+    release(all);
+    while (done_ < all) {
       probes_.poll();
       run_.end_cycle(pe_, done_);
       ++done_;
     }
+  }
+
+  /// Releases to the CPU neighbours (RunState::release_cycle) every cycle whose copies have
+  /// finished: the passed ends of every stream but the compute stream (the first), or on one
+  /// stream the cycle's copies' end event (its end where it has none). `all`: the cycles every
+  /// stream has passed.
+  void release(std::int64_t all) {
+    std::int64_t copies = enqueued_;
+    if (streams_.size() > 1) {
+      for (std::size_t s = 1; s < streams_.size(); ++s) copies = std::min(copies, passed_[s]);
+    } else if (!copies_end_.empty()) {
+      copies = std::max(all, released_);
+      while (copies < enqueued_) {
+        const std::size_t i = static_cast<std::size_t>(copies) % in_flight_;
+        if (!copies_marked_[i]) break;
+        const cudaError_t e = cudaEventQuery(copies_end_[i].get());
+        if (e == cudaErrorNotReady) break;
+        DFG_CUDA_CHECK(e, "query a cycle's copies");
+        ++copies;
+      }
+    } else {
+      copies = all;
+    }
+    while (released_ < copies) run_.release_cycle(pe_, released_++);
   }
 
   /// Publishes finished cycles until `ready()`; spins for detail::kSpinFor, then yields.
@@ -160,9 +236,16 @@ class GpuCycles {
   std::vector<cudaStream_t> streams_;
   std::vector<Order> orders_;
   std::size_t in_flight_ = 2;
-  std::vector<Event> ends_;    ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
-  std::int64_t enqueued_ = 0;  ///< cycles whose end is recorded
-  std::int64_t done_ = 0;      ///< cycles published
+  std::vector<Event> ends_;  ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
+  std::vector<std::int64_t> passed_;  ///< per stream, the cycles whose end it has passed
+  std::int64_t enqueued_ = 0;         ///< cycles whose end is recorded
+  std::int64_t done_ = 0;             ///< cycles published
+  std::int64_t released_ = 0;         ///< cycles released (release())
+  /// On one stream, without --sync=barrier: the end of cycle k's copies, copies_end_[k %
+  /// in_flight_], where copies_marked_ says a firing followed them.
+  std::vector<Event> copies_end_;
+  std::vector<bool> copies_marked_;
+  bool copies_pending_ = false;  ///< copies enqueued in this cycle since the last mark
 };
 
 }  // namespace dfg

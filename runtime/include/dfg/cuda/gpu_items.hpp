@@ -54,6 +54,7 @@ class GpuItems {
   void begin(std::int64_t c) {
     if (cycles_) cycles_->begin(c);
     items_.begin(c);
+    cycle_ = c;
   }
   bool resumes(std::size_t entry, std::int64_t j) const noexcept {
     return items_.resumes(entry, j);
@@ -84,19 +85,19 @@ class GpuItems {
   /// A firing: the actor enqueues its kernels on `stream`; the launch is checked.
   template <class Body>
   void fire(std::size_t entry, cudaStream_t stream, Body&& body) {
-    item(entry, stream, body, true);
+    item(entry, stream, body, Kind::firing);
   }
   /// A delay copy on `stream`.
   template <class Body>
   void copy(std::size_t entry, cudaStream_t stream, Body&& body) {
-    item(entry, stream, body, false);
+    item(entry, stream, body, Kind::local);
   }
   /// A transfer within the host that this GPU launches on `stream`: the entry's bytes from
   /// `src` to `dst` (cudaMemcpyAsync).
   void copy(std::size_t entry, cudaStream_t stream, void* dst, const void* src) {
     item(
         entry, stream, [&] { copy_async(dst, src, bytes(entry), stream, "cudaMemcpyAsync"); },
-        false);
+        Kind::transfer);
   }
   /// The same for a bounded token: its length cell and its used bytes only.
   void copy(std::size_t entry, cudaStream_t stream, SlotToken dst, SlotToken src) {
@@ -106,7 +107,7 @@ class GpuItems {
           *dst.used_bytes = *src.used_bytes;
           copy_async(dst.data, src.data, used_bytes(entry, src), stream, "cudaMemcpyAsync");
         },
-        false);
+        Kind::transfer);
   }
   /// The same between two GPUs' memories (cudaMemcpyPeerAsync).
   void copy_peer(std::size_t entry, cudaStream_t stream, void* dst, int dst_device, const void* src,
@@ -117,7 +118,7 @@ class GpuItems {
           copy_peer_async(dst, dst_device, src, src_device, bytes(entry), stream,
                           "cudaMemcpyPeerAsync");
         },
-        false);
+        Kind::transfer);
   }
   /// The same for a bounded token: its length cell and its used bytes only.
   void copy_peer(std::size_t entry, cudaStream_t stream, SlotToken dst, int dst_device,
@@ -129,7 +130,7 @@ class GpuItems {
           copy_peer_async(dst.data, dst_device, src.data, src_device, used_bytes(entry, src),
                           stream, "cudaMemcpyPeerAsync");
         },
-        false);
+        Kind::transfer);
   }
 
  private:
@@ -148,20 +149,26 @@ class GpuItems {
     return run.entries[entry].bytes(run.params);
   }
 
+  /// A firing (its launch checked), a transfer (host or peer memory), or a delay copy within the
+  /// GPU's memory.
+  enum class Kind { firing, transfer, local };
+
   template <class Body>
-  void item(std::size_t entry, cudaStream_t stream, Body&& body, bool launch) {
+  void item(std::size_t entry, cudaStream_t stream, Body&& body, Kind kind) {
     std::int64_t j = 0;
     if (!items_.enter(entry, j)) return;
     DFG_NVTX_RANGE(items_.state().entries[entry].name);
+    if (cycles_ && kind != Kind::local) cycles_->item(cycle_, kind == Kind::transfer);
     probes_.start(entry, stream);
     Items<Run>::call(body, j);
-    if (launch) DFG_CUDA_CHECK(cudaGetLastError(), "launch");
+    if (kind == Kind::firing) DFG_CUDA_CHECK(cudaGetLastError(), "launch");
     probes_.stop(entry, stream, j);
   }
 
   Items<Run> items_;
   GpuProbes& probes_;
   std::optional<GpuCycles<Run>> cycles_;
+  std::int64_t cycle_ = 0;  ///< the cycle begun last
 };
 
 }  // namespace dfg

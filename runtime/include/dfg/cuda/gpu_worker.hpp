@@ -12,7 +12,10 @@
 ///
 /// dfg::GpuTracks names the trace track of each stream the worker uses (0: the stream is not
 /// used and not created). The compute stream always exists. Every entry of the run's strategy
-/// on one of these tracks is timed on its stream (dfg::GpuProbes).
+/// on one of these tracks is timed on its stream (dfg::GpuProbes). With overlap and
+/// DFG_GPU_ONE_STREAM_BYTES, a GPU whose copies are all that short (dfg::runs_on_one_stream)
+/// runs its cycles on the compute stream alone: its copy streams are aliases of it (one_stream()
+/// is true) and its entries keep their tracks.
 ///
 /// Guarantees: constructed by the main thread before the workers start (it creates the streams
 /// and the probes' events; it throws dfg::CudaError); select_device() runs on the worker's
@@ -29,6 +32,7 @@
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/stream.hpp"
+#include "dfg/gpu_lanes.hpp"
 #include "dfg/run.hpp"
 
 namespace dfg {
@@ -46,6 +50,9 @@ class GpuWorker : public PeWorker {
         pe_(pe),
         device_(device),
         name_(run.pe_names[static_cast<std::size_t>(pe)]),
+        one_stream_(run.overlap &&
+                    runs_on_one_stream(run.entries, run.params,
+                                       {tracks.h2d, tracks.d2h, tracks.peer}, one_stream_bytes())),
         compute_(device, name_ + " compute"),
         h2d_(stream(tracks.h2d, "h2d")),
         d2h_(stream(tracks.d2h, "d2h")),
@@ -61,17 +68,23 @@ class GpuWorker : public PeWorker {
     }
   }
 
+  /// Whether the cycles run on the compute stream alone (its copy streams are aliases).
+  bool one_stream() const noexcept { return one_stream_; }
+
   Run& run_;
   const int pe_;
   const int device_;
   const std::string name_;  ///< the PE's spec name: "A.g0"
+  const bool one_stream_;   ///< the copy streams are the compute stream
   Stream compute_, h2d_, d2h_, peer_;
   GpuProbes probes_;
   std::vector<DeviceBuffer> storage_;  ///< one allocation per colour
 
  private:
   Stream stream(int track, const char* kind) const {
-    return track == 0 ? Stream() : Stream(device_, name_ + " " + kind);
+    if (track == 0) return Stream();
+    if (one_stream_) return compute_.alias(name_ + " " + kind);
+    return Stream(device_, name_ + " " + kind);
   }
   void select_device() override {
     DFG_CUDA_CHECK(cudaSetDevice(device_),

@@ -11,6 +11,9 @@
 /// - Constructors and destructors set the device they need and restore the caller's current
 ///   device (DeviceGuard). Construction throws dfg::CudaError; destruction never throws (a
 ///   failure is recorded in dfg::process_abort()). Streams and events are movable, not copyable.
+/// - Stream::alias() names another stream without owning it (a GPU whose cycles run on its
+///   compute stream alone: dfg::runs_on_one_stream): it destroys nothing and must not outlive
+///   the stream it names.
 /// - A Stream or Event may be used from any thread, as CUDA allows; the generated program keeps
 ///   each on the thread of its processing element. None of these calls allocate host memory,
 ///   block the host or synchronise, except Event::synchronize() and the constructors.
@@ -60,6 +63,15 @@ class Stream {
                    "create stream " + name_);
   }
   ~Stream() { reset(); }
+  /// This stream under another name ("A.g0 h2d"), not owned: the same CUDA stream.
+  Stream alias(std::string_view name) const {
+    Stream out;
+    out.stream_ = stream_;
+    out.device_ = device_;
+    out.name_ = name;
+    out.owns_ = false;
+    return out;
+  }
   Stream(Stream&& o) noexcept { swap(o); }
   Stream& operator=(Stream&& o) noexcept {
     Stream tmp(std::move(o));
@@ -82,18 +94,20 @@ class Stream {
  private:
   void reset() noexcept {
     if (stream_ == nullptr) return;
-    cuda_check_noexcept(cudaStreamDestroy(stream_), "destroy stream");
+    if (owns_) cuda_check_noexcept(cudaStreamDestroy(stream_), "destroy stream");
     stream_ = nullptr;
   }
   void swap(Stream& o) noexcept {
     std::swap(stream_, o.stream_);
     std::swap(device_, o.device_);
     std::swap(name_, o.name_);
+    std::swap(owns_, o.owns_);
   }
 
   cudaStream_t stream_ = nullptr;
   int device_ = -1;
   std::string name_;
+  bool owns_ = true;
 };
 
 class Event {
