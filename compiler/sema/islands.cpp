@@ -91,30 +91,22 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
   return ok;
 }
 
-/// A GPU island's boundary: static tokens of a fixed size, no fifo edge to another PE.
+/// A GPU island keeps its rings on its GPU: no fifo edge between it and another PE. (A token of
+/// a bounded type reaches an island only through such an edge.)
 bool check_gpu_boundary(const ir::Program& p, DiagnosticEngine& diags) {
   bool ok = true;
   for (const ir::Edge& e : p.dfg.edges) {
-    const bool src_fifo = is_fifo(p.dfg, e.src, e.src_port);
-    const bool dst_fifo = is_fifo(p.dfg, e.dst, e.dst_port);
-    if (!(src_fifo && on_gpu(p, e.src)) && !(dst_fifo && on_gpu(p, e.dst))) continue;
-    if (src_fifo && dst_fifo && p.mapping.pe_of[e.src] != p.mapping.pe_of[e.dst]) {
-      diags.error(e.loc,
-                  fmt::format("fifo edge {} joins dynamic nodes on {} and {}; an island on a GPU "
-                              "keeps its rings on that GPU: map both nodes to one PE, or put a "
-                              "static actor between them",
-                              edge_name(p.dfg, e), p.arch.pes[p.mapping.pe_of[e.src]].name,
-                              p.arch.pes[p.mapping.pe_of[e.dst]].name),
-                  kArrowLength);
-      ok = false;
-    } else if (src_fifo != dst_fifo && p.types[e.type].bounded) {
-      diags.error(e.loc,
-                  fmt::format("edge {} carries '{}', a bounded type, into or out of an island "
-                              "on a GPU; a GPU island's tokens have a fixed size",
-                              edge_name(p.dfg, e), p.types[e.type].name),
-                  kArrowLength);
-      ok = false;
-    }
+    if (!is_fifo(p.dfg, e.src, e.src_port) || !is_fifo(p.dfg, e.dst, e.dst_port)) continue;
+    if (p.mapping.pe_of[e.src] == p.mapping.pe_of[e.dst]) continue;
+    if (!on_gpu(p, e.src) && !on_gpu(p, e.dst)) continue;
+    diags.error(e.loc,
+                fmt::format("fifo edge {} joins dynamic nodes on {} and {}; an island on a GPU "
+                            "keeps its rings on that GPU: map both nodes to one PE, or put a "
+                            "static actor between them",
+                            edge_name(p.dfg, e), p.arch.pes[p.mapping.pe_of[e.src]].name,
+                            p.arch.pes[p.mapping.pe_of[e.dst]].name),
+                kArrowLength);
+    ok = false;
   }
   return ok;
 }

@@ -7,7 +7,7 @@
 /// fills the token). The passes after sema see only static nodes; codegen/island.hpp writes the
 /// class of each island's actor: a CPU island's (dfg/island.hpp), or a GPU island's, whose
 /// firing is one cooperative kernel on the GPU (dfg/cuda/gpu_island_cycle.hpp). A GPU island
-/// has no fifo edge to another PE and no bounded token at its boundary.
+/// has no fifo edge to another PE.
 ///
 /// A fifo edge between dynamic nodes on two CPUs joins two islands: it becomes a static edge of a
 /// bounded type made for it (`Fifo_<node>_<port>`, the ring's element type, its capacity), an
@@ -30,7 +30,7 @@ namespace dfgc::sema {
 
 /// False after an error: a dynamic node free or with `migrates`; a cycle of fifo edges across
 /// CPUs; a fifo output with two readers or none; an island's node or actor name taken by one of
-/// the spec; a fifo edge from a GPU island to another PE, or a bounded token at its boundary.
+/// the spec; a fifo edge between a GPU island and another PE.
 bool form_islands(ir::Program& program, DiagnosticEngine& diags);
 
 }  // namespace dfgc::sema
