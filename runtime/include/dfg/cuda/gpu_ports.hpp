@@ -20,12 +20,12 @@
 /// Guarantees: a view holds a DeviceRing and nothing else; it does not allocate, block or throw.
 /// An In is the ring's consumer end, an Out its producer end; in a GPU island one thread of one
 /// block calls each end, and the two ends of a ring are in two blocks running at once.
-/// Memory ordering, at device scope: commit() and release() are a __threadfence() (fence.sc.gpu)
-/// then a volatile store of the position; available(), peek(), room() and reserve() a volatile
-/// load of the other end's position then a __threadfence(). The fences give release and acquire
-/// order: the token writes before a commit are seen by the consumer that sees the commit, and a
-/// slot is read before the producer that sees its release writes it again. pop() and push() on
-/// an empty or full ring are precondition violations, not checked: test the guard first.
+/// Memory ordering, at device scope (PTX): commit() and release() store the position with
+/// st.release.gpu, available(), peek(), room() and reserve() load the other end's position with
+/// ld.acquire.gpu; each end reads its own position plainly (only its thread writes it). So the
+/// token writes before a commit are seen by the consumer that sees the commit, and a slot is read
+/// before the producer that sees its release writes it again. pop() and push() on an empty or
+/// full ring are precondition violations, not checked: test the guard first.
 #pragma once
 
 #include <cstddef>
@@ -43,16 +43,23 @@ struct DeviceRing {
   T* slots;
   std::size_t mask;
 
-  /// The other end's position, then a fence (acquire).
+  /// The other end's position: ld.acquire.gpu.
   static __device__ std::uint64_t acquire(const std::uint64_t* at) {
-    const std::uint64_t v = *static_cast<const volatile std::uint64_t*>(at);
-    __threadfence();
+#if defined(__CUDA_ARCH__)
+    std::uint64_t v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
     return v;
+#else
+    return *at;  // not reached: the views are device code (this is the host pass's reading)
+#endif
   }
-  /// A fence, then this end's position (release).
+  /// This end's new position: st.release.gpu.
   static __device__ void publish(std::uint64_t* at, std::uint64_t v) {
-    __threadfence();
-    *static_cast<volatile std::uint64_t*>(at) = v;
+#if defined(__CUDA_ARCH__)
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
+#else
+    *at = v;  // not reached
+#endif
   }
 };
 
