@@ -77,6 +77,9 @@
 #                it changes
 #   jpeg_tsan    samples/jpeg/two_cores.dfg (the island on its own core) built and run with
 #                ThreadSanitizer in both strategies, every pixel compared
+#   dyn_idct_gpu_build samples/dyn_idct/one_gpu.dfg (the decoder's island on a GPU: its generated
+#                  dfg_islands/island_parse.cuh and the actors' .cuh) built with nvcc
+#   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) built with nvcc
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
@@ -589,6 +592,16 @@ case $case in
       grep -qx "jpeg checked: 21 images, 75204 pixels, largest difference 0" "$work/out.txt" ||
         fail "jpeg under tsan: $(cat "$work/out.txt")"
     done
+    ;;
+  dyn_idct_gpu_build)
+    find_nvcc
+    compile samples/dyn_idct/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  dyn_fir_gpu_build)
+    find_nvcc
+    compile samples/dyn_fir/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
     ;;
   jpeg_gpu_build)
     find_nvcc

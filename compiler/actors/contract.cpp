@@ -276,21 +276,40 @@ ContractResult ContractChecker::run() {
 }
 
 /// A dynamic actor's class: `bool step(...)` with one dfg::In<T> or dfg::Out<T> per port, by
-/// value, matched by name; `init`; the data members of its params.
+/// value, matched by name; `init`; the data members of its params. On a GPU: `__device__ bool
+/// step(...)` with dfg::GpuIn<T> and dfg::GpuOut<T>, in a trivially copyable class (the island
+/// copies it to the device as bytes).
 ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) {
   ContractResult result;
   ActorSignature signature;
+  const bool gpu = impl_.kind == ir::PeKind::gpu;
   auto step = find_method(record, "step");
   if (!step) {
     auto d = error(where_.token(record.getLocation()),
                    fmt::format("class '{}' has no member function 'step'; a dynamic actor fires by "
-                               "'bool step(...)', one dfg::In<T> or dfg::Out<T> per port",
-                               impl_.class_name));
+                               "'{}bool step(...)', one dfg::{}<T> or dfg::{}<T> per port",
+                               impl_.class_name, gpu ? "__device__ " : "", gpu ? "GpuIn" : "In",
+                               gpu ? "GpuOut" : "Out"));
     note_impl(d);
   }
   if (step && *step) {
     check_callable(**step, "step");
     check_step_params(**step, signature);
+    if (gpu && !(*step)->hasAttr<clang::CUDADeviceAttr>()) {
+      auto d = error(where_.token((*step)->getLocation()),
+                     fmt::format("'step' of class '{}' is not a device function; on a GPU, the "
+                                 "island's kernel calls it: declare it '__device__ bool step(...)'",
+                                 impl_.class_name));
+      note_impl(d);
+    }
+  }
+  if (gpu && !record.isTriviallyCopyable()) {
+    auto d = error(where_.token(record.getLocation()),
+                   fmt::format("class '{}' is not trivially copyable; a GPU island copies its "
+                               "actors to the device as bytes: hold no owning members, declare "
+                               "no copy operations or destructor",
+                               impl_.class_name));
+    note_impl(d);
   }
   check_init(record, signature);
   for (const ir::ActorParam& param : actor_.params) check_param_member(record, param);
@@ -298,12 +317,19 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
   return result;
 }
 
-/// The T of `dfg::In<T>` (`input`) or `dfg::Out<T>`, or null for any other type.
-const clang::TemplateArgument* ring_arg(clang::QualType type, bool input) {
+/// The view of a ring that a step takes: dfg::In / dfg::Out on a CPU, dfg::GpuIn / dfg::GpuOut
+/// on a GPU.
+std::string ring_view(bool input, ir::PeKind kind) {
+  if (kind == ir::PeKind::gpu) return input ? "dfg::GpuIn" : "dfg::GpuOut";
+  return input ? "dfg::In" : "dfg::Out";
+}
+
+/// The T of the view `ring_view(input, kind)<T>`, or null for any other type.
+const clang::TemplateArgument* ring_arg(clang::QualType type, bool input, ir::PeKind kind) {
   const auto* spec = type->getAs<clang::TemplateSpecializationType>();
   if (!spec || spec->template_arguments().size() != 1) return nullptr;
   const clang::TemplateDecl* decl = spec->getTemplateName().getAsTemplateDecl();
-  if (!decl || decl->getQualifiedNameAsString() != (input ? "dfg::In" : "dfg::Out")) return nullptr;
+  if (!decl || decl->getQualifiedNameAsString() != ring_view(input, kind)) return nullptr;
   return &spec->template_arguments()[0];
 }
 
@@ -339,9 +365,9 @@ void ContractChecker::check_step_params(const clang::CXXMethodDecl& step,
     const bool input = p.dir == ir::PortDir::in;
     const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
     const std::string expected =
-        fmt::format("dfg::{}<{}>", input ? "In" : "Out", ir::cxx_name(elem));
+        fmt::format("{}<{}>", ring_view(input, impl_.kind), ir::cxx_name(elem));
     clang::QualType type = param.getType();
-    const clang::TemplateArgument* arg = ring_arg(type, input);
+    const clang::TemplateArgument* arg = ring_arg(type, input, impl_.kind);
     if (arg && arg->getKind() == clang::TemplateArgument::Type && !type.isVolatileQualified() &&
         is_elem_pointee(ast_, arg->getAsType(), elem) && !arg->getAsType().isConstQualified())
       continue;

@@ -88,17 +88,20 @@ ActorCheck ActorFrontend::run() {
   }
   // An island's generated class: fire takes its ports in order and the context; init(ctx) when
   // a member has init.
+  // A GPU island's init puts its rings and actors on the device: it always has one.
   for (const ir::Island& island : program_.islands) {
+    const ir::PeKind kind = program_.dfg.actors[island.actor].impls.front().kind;
     ActorSignature s;
     for (std::uint32_t p = 0; p < program_.dfg.actors[island.actor].ports.size(); ++p)
       s.fire_ports.push_back(p);
     s.fire_takes_context = true;
+    s.has_init = kind == ir::PeKind::gpu;
     for (const ir::IslandMember& m : island.members) {
-      auto member = out.signatures.find({m.actor, ir::PeKind::cpu});
+      auto member = out.signatures.find({m.actor, kind});
       s.has_init = s.has_init || (member != out.signatures.end() && member->second.has_init);
     }
     s.init_takes_context = s.has_init;
-    out.signatures[{island.actor, ir::PeKind::cpu}] = std::move(s);
+    out.signatures[{island.actor, kind}] = std::move(s);
   }
   // Each header as dfgc read it too, should Clang have reached its file under another name.
   for (const ImplRef& ref : impls_) {

@@ -133,15 +133,12 @@ std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions&
                                     const std::vector<std::string>& header_dirs) {
   std::vector<std::string> args;
   if (kind == ir::PeKind::gpu) {
-    args = {"-x",
-            "cuda",
-            "--cuda-host-only",
-            "-nocudainc",
-            "-nocudalib",
+    args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
             "-Wno-unknown-cuda-version",
             "-I" + or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR),
-            "-include",
-            kPreludePath};
+            // libcu++ (<cuda/atomic>), where CUDA 12 puts it and nvcc finds it
+            "-I" + or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR) + "/cccl",
+            "-include", kPreludePath};
   } else {
     args = {"-x", "c++"};
   }

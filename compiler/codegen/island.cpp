@@ -12,7 +12,121 @@ namespace dfgc::codegen {
 
 std::string island_file(const PlanIsland& island) { return island.header; }
 
+namespace {
+
+/// A GPU island: its state (adapters, nodes, rings) for the kernel of
+/// dfg/cuda/gpu_island_cycle.hpp, and the node's class that sets it up and fires it.
+std::string render_gpu_island(const Model& m, const PlanIsland& island) {
+  const ActorHeaders headers(*m.actor_files);
+  std::set<std::string> includes;
+  std::string tokens, adapters, actors, rings, begin, step, finish, make, setup, params, owners;
+  std::vector<std::string> names, args, blocks;
+  for (const PlanIslandFifo& f : island.fifos) {
+    rings += render_part("gpu_island_ring.hpp", {{"elem", f.elem},
+                                                 {"ident", f.ident},
+                                                 {"capacity", std::to_string(f.capacity)},
+                                                 {"edge", f.name},
+                                                 {"how", f.stated ? "stated" : "computed"}});
+    owners += render_part("gpu_island_owner.hpp",
+                          {{"elem", f.elem}, {"ident", f.ident}, {"edge", f.name}});
+    make += render_part("gpu_island_make.hpp", {{"elem", f.elem},
+                                                {"ident", f.ident},
+                                                {"island", island.name},
+                                                {"edge", f.name},
+                                                {"capacity", std::to_string(f.capacity)}});
+  }
+  std::uint32_t block = 0;
+  for (const PlanIslandPort& p : island.ports) {
+    DFGC_INTERNAL_ASSERT(!p.bounded, "bounded port ", p.name, " of GPU island ", island.name);
+    const PlanIslandFifo& f = island.fifos[p.fifo];
+    const std::string b = std::to_string(block++);
+    tokens += render_part("gpu_island_token.hpp",
+                          {{"const", p.input ? "const " : ""}, {"elem", f.elem}, {"port", p.name}});
+    adapters +=
+        render_part("gpu_island_adapter.hpp", {{"adapter", p.input ? "GpuUnpack" : "GpuPack"},
+                                               {"elem", f.elem},
+                                               {"port", p.name},
+                                               {"block", b},
+                                               {"dir", p.input ? "input" : "output"},
+                                               {"fifo", f.ident}});
+    begin +=
+        render_part("gpu_island_begin.hpp",
+                    {{"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
+    step += render_part(
+        "gpu_island_step.hpp",
+        {{"block", b}, {"call", render_part("gpu_island_adapter_step.hpp", {{"port", p.name}})}});
+    finish += render_part("gpu_island_finish.hpp", {{"block", b}, {"port", p.name}});
+    setup += render_part("gpu_island_attach.hpp", {{"port", p.name}, {"fifo", f.ident}});
+    params += render_part(p.input ? "island_param_in.hpp" : "island_param_out.hpp",
+                          {{"elem", f.elem}, {"port", p.name}});
+    args.push_back(render_part("gpu_island_arg.hpp", {{"port", p.name}}));
+    blocks.push_back(render_part("gpu_island_block.hpp", {{"label", p.name}}));
+  }
+  for (const PlanIslandMember& member : island.members) {
+    names.push_back(member.name);
+    includes.insert(headers.include(member.header_path));
+    const std::string ident = "node_" + member.name;
+    const std::string b = std::to_string(block++);
+    actors += render_part("gpu_island_actor.hpp", {{"cls", member.class_name},
+                                                   {"ident", ident},
+                                                   {"block", b},
+                                                   {"name", member.name},
+                                                   {"actor", member.actor}});
+    for (const ir::ParamValue& v : member.params)
+      setup += render_part("gpu_island_param.hpp",
+                           {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
+    auto sig = m.signatures->find({member.actor_id, ir::PeKind::gpu});
+    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
+                         member.actor);
+    std::vector<std::string> step_args;
+    for (std::uint32_t port : sig->second.fire_ports) {
+      const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
+      step_args.push_back(render_part("gpu_island_step_arg.hpp",
+                                      {{"view", member.port_input[port] ? "GpuIn" : "GpuOut"},
+                                       {"elem", f.elem},
+                                       {"fifo", f.ident}}));
+    }
+    step += render_part("gpu_island_step.hpp",
+                        {{"block", b},
+                         {"call", render_part("gpu_island_step_call.hpp",
+                                              {{"ident", ident}, {"args", join(step_args)}})}});
+    if (sig->second.has_init)
+      setup +=
+          render_part("gpu_island_init_call.hpp",
+                      {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
+    blocks.push_back(render_part("gpu_island_block.hpp", {{"label", member.name}}));
+  }
+  return render_template(
+      template_text("gpu_island.cuh"),
+      {{"header", file_header(m, "//")},
+       {"name", island.name},
+       {"pe", m.pe(island.pe).name},
+       {"members", join(names)},
+       {"includes", include_lines(includes)},
+       {"cls", island.class_name},
+       {"tokens", tokens},
+       {"adapters", adapters},
+       {"actors", actors},
+       {"rings", rings},
+       {"begin", begin},
+       {"step", step},
+       {"finish", finish},
+       {"make", make},
+       {"setup", setup},
+       {"params", params},
+       {"args", join(args)},
+       {"owners", owners},
+       {"who", render_part("gpu_island_who.hpp", {{"name", island.name},
+                                                  {"cls", island.class_name},
+                                                  {"pe", m.pe(island.pe).name}})},
+       {"blocks", join(blocks)},
+       {"count", std::to_string(island.ports.size())}});
+}
+
+}  // namespace
+
 std::string render_island(const Model& m, const PlanIsland& island) {
+  if (island.kind == ir::PeKind::gpu) return render_gpu_island(m, island);
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
   std::string fifos, actors, steppers, adapters, setup, begin, finish, params, init_calls;
@@ -63,7 +177,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     for (const ir::ParamValue& v : member.params)
       setup += render_part("island_param.hpp",
                            {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
-    auto sig = m.signatures->find({member.actor_id, ir::PeKind::cpu});
+    auto sig = m.signatures->find({member.actor_id, island.kind});
     DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
                          member.actor);
     std::vector<std::string> args;

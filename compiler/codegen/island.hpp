@@ -3,6 +3,9 @@
 /// members' objects and their steps on their rings (dfg::In, dfg::Out), the Unpack and Pack
 /// adapters of its ports, and a `fire` that runs the dfg::Island to quiescence. Written into the
 /// project as dfg_islands/<island>.hpp; the worker of its CPU includes and fires it as any actor.
+/// A GPU island's (dfg_islands/<island>.cuh): the state of its kernel in device memory (rings,
+/// nodes, GpuUnpack and GpuPack adapters, one block each) and a `fire` that enqueues the kernel
+/// of dfg/cuda/gpu_island_cycle.hpp on the node's stream.
 #pragma once
 
 #include <string>
@@ -11,7 +14,7 @@
 
 namespace dfgc::codegen {
 
-/// The project path of the island's header: "dfg_islands/island_d1.hpp".
+/// The project path of the island's header: "dfg_islands/island_d1.hpp" (".cuh" on a GPU).
 std::string island_file(const PlanIsland& island);
 
 std::string render_island(const Model& m, const PlanIsland& island);

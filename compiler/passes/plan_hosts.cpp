@@ -665,7 +665,7 @@ namespace {
 PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   const ir::Actor& actor = program.dfg.actors[island.actor];
   const ir::Impl& impl = actor.impls.front();
-  PlanIsland x{island.name, impl.class_name, impl.header_path, island.pe, {}, {}, {}};
+  PlanIsland x{island.name, impl.class_name, impl.header_path, island.pe, impl.kind, {}, {}, {}};
   for (std::size_t f = 0; f < island.fifos.size(); ++f) {
     const ir::IslandFifo& fifo = island.fifos[f];
     x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)),
@@ -677,7 +677,7 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   for (std::uint32_t m = 0; m < island.members.size(); ++m) {
     const ir::IslandMember& member = island.members[m];
     const ir::Actor& a = program.dfg.actors[member.actor];
-    const ir::Impl& i = *a.impl_for(ir::PeKind::cpu);
+    const ir::Impl& i = *a.impl_for(impl.kind);
     PlanIslandMember y{
         member.name, a.name,        member.actor,  i.class_name,
         i.header,    i.header_path, member.params, std::vector<std::uint32_t>(a.ports.size()),
@@ -992,8 +992,9 @@ std::string dump(const HostPlans& plans) {
       out += "\n";
     }
     for (const PlanIsland& island : h.islands) {
-      out += fmt::format("  island {} @ {}: class {} in \"{}\"\n", island.name,
-                         h.pe(island.pe).name, island.class_name, island.header);
+      out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"\n", island.name,
+                         h.pe(island.pe).name, ir::to_string(island.kind), island.class_name,
+                         island.header);
       for (const PlanIslandMember& m : island.members) {
         out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name,
                            m.header);

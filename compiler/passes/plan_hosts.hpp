@@ -245,13 +245,15 @@ struct PlanIslandPort {
   bool bounded = false;
 };
 
-/// An island on one of the host's CPUs: its node's class, generated (codegen/island.hpp), runs
-/// the members to quiescence in each firing.
+/// An island on one of the host's CPUs or GPUs: its node's class, generated
+/// (codegen/island.hpp), runs the members to quiescence in each firing: on the CPU's thread, or
+/// on the GPU by one cooperative kernel a firing.
 struct PlanIsland {
   std::string name;        ///< "island_d1", its node's name
   std::string class_name;  ///< "Island_d1"
-  std::string header;      ///< the generated header: "dfg_islands/island_d1.hpp"
+  std::string header;      ///< the generated header: "dfg_islands/island_d1.hpp" (".cuh": GPU)
   ir::PeId pe = 0;
+  ir::PeKind kind = ir::PeKind::cpu;  ///< of its PE; the members' implementations of that kind
   std::vector<PlanIslandMember> members;
   std::vector<PlanIslandFifo> fifos;
   std::vector<PlanIslandPort> ports;  ///< in the island actor's port order

@@ -212,14 +212,6 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
       continue;
     }
     first = &i;
-    if (a.dynamic && *kind == ir::PeKind::gpu) {
-      error_at(diags, span_of(i.kind),
-               fmt::format(
-                   "dynamic actor '{}' has a gpu implementation; dynamic actors run on a CPU, in "
-                   "an island",
-                   a.name.name));
-      continue;
-    }
     if (a.dynamic && i.block) {
       diags.error(
           *i.block,

@@ -27,7 +27,11 @@ std::string edge_name(const ir::Dfg& g, const ir::Edge& e) {
                      g.actor_of(e.dst).ports[e.dst_port].name);
 }
 
-/// Where dynamic nodes may run: pinned to a CPU, staying there.
+bool on_gpu(const ir::Program& p, ir::NodeId n) {
+  return p.arch.pes[p.mapping.pe_of[n]].kind == ir::PeKind::gpu;
+}
+
+/// Where dynamic nodes may run: pinned to a CPU or a GPU, staying there.
 bool check_placement(const ir::Program& p, DiagnosticEngine& diags) {
   bool ok = true;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n) {
@@ -37,10 +41,7 @@ bool check_placement(const ir::Program& p, DiagnosticEngine& diags) {
     auto len = static_cast<std::uint32_t>(node.name.size());
     std::string why;
     if (!node.candidates.empty())
-      why = "is free; a node of a dynamic actor is pinned to a CPU, where its island runs";
-    else if (p.arch.pes[p.mapping.pe_of[n]].kind != ir::PeKind::cpu)
-      why = fmt::format("is mapped on {}; dynamic actors run on a CPU, in an island",
-                        p.arch.pes[p.mapping.pe_of[n]].name);
+      why = "is free; a node of a dynamic actor is pinned to a CPU or a GPU, where its island runs";
     else if (!node.alternatives.empty())
       why = "has `migrates`; a node of a dynamic actor stays in its island";
     if (why.empty()) continue;
@@ -86,6 +87,26 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
         ok = false;
       }
     }
+  }
+  return ok;
+}
+
+/// A GPU island keeps its rings on its GPU: no fifo edge between it and another PE. (A token of
+/// a bounded type reaches an island only through such an edge.)
+bool check_gpu_boundary(const ir::Program& p, DiagnosticEngine& diags) {
+  bool ok = true;
+  for (const ir::Edge& e : p.dfg.edges) {
+    if (!is_fifo(p.dfg, e.src, e.src_port) || !is_fifo(p.dfg, e.dst, e.dst_port)) continue;
+    if (p.mapping.pe_of[e.src] == p.mapping.pe_of[e.dst]) continue;
+    if (!on_gpu(p, e.src) && !on_gpu(p, e.dst)) continue;
+    diags.error(e.loc,
+                fmt::format("fifo edge {} joins dynamic nodes on {} and {}; an island on a GPU "
+                            "keeps its rings on that GPU: map both nodes to one PE, or put a "
+                            "static actor between them",
+                            edge_name(p.dfg, e), p.arch.pes[p.mapping.pe_of[e.src]].name,
+                            p.arch.pes[p.mapping.pe_of[e.dst]].name),
+                kArrowLength);
+    ok = false;
   }
   return ok;
 }
@@ -141,7 +162,9 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     any = any || dynamic[n];
   }
   if (!any) return true;
-  if (!check_placement(program, diags) || !check_fifo_edges(program, diags)) return false;
+  if (!check_placement(program, diags) || !check_fifo_edges(program, diags) ||
+      !check_gpu_boundary(program, diags))
+    return false;
 
   // Connected sets of dynamic nodes on one CPU, each represented by its first node in spec order.
   std::vector<ir::NodeId> parent(count);
@@ -322,13 +345,10 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     actor.name = "Island_" + g.nodes[n].name;
     actor.loc = g.nodes[n].loc;
     actor.island = i;
-    actor.impls.push_back({ir::PeKind::cpu,
-                           "dfg_islands/" + island.name + ".hpp",
-                           "dfg_islands/" + island.name + ".hpp",
-                           actor.name,
-                           g.nodes[n].loc,
-                           {},
-                           false});
+    const ir::PeKind kind = program.arch.pes[island.pe].kind;
+    const std::string header =
+        "dfg_islands/" + island.name + (kind == ir::PeKind::gpu ? ".cuh" : ".hpp");
+    actor.impls.push_back({kind, header, header, actor.name, g.nodes[n].loc, {}, false});
     island.actor = static_cast<ir::ActorId>(folded.actors.size());
     island.node = renumber[n];
     folded.actors.push_back(std::move(actor));

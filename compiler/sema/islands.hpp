@@ -1,11 +1,13 @@
 /// \file
 /// Islands: the nodes of dynamic actors, joined by their fifo edges, grouped into connected sets
-/// that each run on one CPU. Each island becomes one static node of the graph, of an actor made
+/// that each run on one CPU or one GPU. Each island becomes one static node of the graph, of an actor made
 /// for it (ir::Actor::island) whose ports are the edges at the island's boundary: an edge from a
 /// static output into a fifo input is an input of the island (its Unpack adapter turns the token
 /// into elements), an edge from a fifo output into a static input an output (its Pack adapter
 /// fills the token). The passes after sema see only static nodes; codegen/island.hpp writes the
-/// class of each island's actor.
+/// class of each island's actor: a CPU island's (dfg/island.hpp), or a GPU island's, whose
+/// firing is one cooperative kernel on the GPU (dfg/cuda/gpu_island_cycle.hpp). A GPU island
+/// has no fifo edge to another PE.
 ///
 /// A fifo edge between dynamic nodes on two CPUs joins two islands: it becomes a static edge of a
 /// bounded type made for it (`Fifo_<node>_<port>`, the ring's element type, its capacity), an
@@ -26,9 +28,9 @@
 
 namespace dfgc::sema {
 
-/// False after an error: a dynamic node on a GPU, free or with `migrates`; a cycle of fifo edges
-/// across CPUs; a fifo output with two readers or none; an island's node or actor name taken
-/// by one of the spec.
+/// False after an error: a dynamic node free or with `migrates`; a cycle of fifo edges across
+/// CPUs; a fifo output with two readers or none; an island's node or actor name taken by one of
+/// the spec; a fifo edge between a GPU island and another PE.
 bool form_islands(ir::Program& program, DiagnosticEngine& diags);
 
 }  // namespace dfgc::sema

@@ -138,3 +138,51 @@ TEST_CASE("islands: a fifo edge between two CPUs joins two islands by a bounded 
   CHECK(p.islands[1].port_bounded == std::vector<bool>{true, false});
   CHECK(p.islands[1].fifos[0].stated);
 }
+
+TEST_CASE("islands: dynamic nodes on a GPU form an island whose actor has a gpu implementation",
+          "[sema][islands]") {
+  auto r = test::analyze(
+      "type B = int32[16];\n"
+      "actor Src { out B o; cpu \"s.hpp\"; }\n"
+      "actor Snk { in B i; cpu \"k.hpp\"; }\n"
+      "actor P dynamic { in int32 x; out int32 y; cpu \"p.hpp\"; gpu \"p.cuh\" PGpu; }\n"
+      "arch h { host X { cpu; gpu g0 = 0; } link X.cpu <-> X.g0 pcie (25 GB/s); }\n"
+      "app x on h {\n"
+      "  node s : Src @ X.cpu;\n"
+      "  node p : P @ X.g0;\n"
+      "  node q : P @ X.g0;\n"
+      "  node k : Snk @ X.cpu;\n"
+      "  s.o -> p.x;  p.y -> q.x;  q.y -> k.i;\n"
+      "}\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Program& p = *r->program;
+  REQUIRE(p.islands.size() == 1);
+  const ir::Island& island = p.islands[0];
+  CHECK(p.arch.pes[island.pe].name == "X.g0");
+  CHECK(island.members.size() == 2);
+  const ir::Actor& actor = p.dfg.actors[island.actor];
+  REQUIRE(actor.impls.size() == 1);
+  CHECK(actor.impls[0].kind == ir::PeKind::gpu);
+  CHECK(actor.impls[0].header == "dfg_islands/island_p.cuh");
+  CHECK(p.arch.pes[p.mapping.pe_of[island.node]].name == "X.g0");
+}
+
+TEST_CASE("islands: a fifo edge between a CPU and a GPU is refused", "[sema][islands]") {
+  auto r = test::analyze(
+      "type B = int32[16];\n"
+      "actor Src { out B o; cpu \"s.hpp\"; }\n"
+      "actor Snk { in B i; cpu \"k.hpp\"; }\n"
+      "actor P dynamic { in int32 x; out int32 y; cpu \"p.hpp\"; gpu \"p.cuh\" PGpu; }\n"
+      "arch h { host X { cpu; gpu g0 = 0; } link X.cpu <-> X.g0 pcie (25 GB/s); }\n"
+      "app x on h {\n"
+      "  node s : Src @ X.cpu;\n"
+      "  node p : P @ X.cpu;\n"
+      "  node q : P @ X.g0;\n"
+      "  node k : Snk @ X.cpu;\n"
+      "  s.o -> p.x;  p.y -> q.x;  q.y -> k.i;\n"
+      "}\n");
+  CHECK_FALSE(r->program);
+  CHECK(r->summary().find("fifo edge p.y -> q.x joins dynamic nodes on X.cpu and X.g0") !=
+        std::string::npos);
+}

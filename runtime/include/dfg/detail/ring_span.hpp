@@ -10,7 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__CUDA__)  // nvcc, or Clang reading CUDA
 #define DFG_HOST_DEVICE __host__ __device__
 #else
 #define DFG_HOST_DEVICE

@@ -1,0 +1,412 @@
+/// \file
+/// dfg::GpuIslandCycle: an island of dynamic actors on one GPU, run to quiescence inside each
+/// firing of its static node by one cooperative kernel on the node's stream: one block per
+/// adapter and per actor, thread 0 of each block its step. No CPU thread waits on it or spins
+/// over it; the firing enqueues the kernel and a check of its report, and returns.
+///
+///     struct State {                               // generated: dfg_islands/<island>.cuh
+///       dfg::GpuUnpack<int> port_x_;               // block 0: the input token into fifo0
+///       dfg::GpuPack<int> port_y_;                 // block 1: fifo1 into the output token
+///       ::Mul node_m_;                             // block 2: an actor, `__device__ bool step`
+///       dfg::DeviceRing<int> fifo0, fifo1;
+///       __device__ void begin(unsigned b, const Tokens& t);   // the adapters' tokens
+///       __device__ bool step(unsigned b);                     // block b's actor, one step
+///       __device__ void finish(unsigned b, dfg::GpuIslandReporter& r);  // the adapters' checks
+///     };
+///     dfg::GpuIslandCycle<State, Tokens> island("island_m", "node island_m (...) @ A.g0",
+///                                               {"x", "y", "m"}, 2);
+///     island.set_up(device, state);                // once: the state to the device
+///     island.fire(tokens, stream, j);              // each iteration j: enqueues, returns
+///
+/// The kernel, each firing: every block's thread 0 points its adapter at the iteration's token
+/// (device memory, where the static cycle put it), then rounds follow: in a round each block's
+/// thread 0 calls its step until it returns false, and notes in the round's word whether it
+/// fired; a grid-wide barrier (cooperative_groups grid sync) ends the round. A round in which no
+/// block fired is quiescence: no ring changed during it, and every step returned false on it.
+/// The blocks then check their adapters: an input whose token did not all go in (the island is
+/// stuck), an output whose token is not full (no token for this iteration), or a block that
+/// fired more than `max_firings` times (the island does not quiesce) is written to the report.
+/// The actors and the rings keep their state from one firing to the next, in device memory.
+///
+/// Errors: a host function enqueued after the kernel reads the report and raises the process's
+/// stop (dfg/abort.hpp) with the node, the iteration and the message of dfg::Island's errors
+/// ("island island_m: output 'y' produced 17 of 64 elements in iteration 3: no token for this
+/// iteration"); main then prints it and exits with status 1.
+///
+/// Guarantees:
+/// - Threads: set_up() and fire() from the worker thread of the GPU; the host function runs on
+///   a CUDA runtime thread, touches only the report and raises the stop (which never blocks).
+/// - Memory ordering: the rings are dfg::DeviceRing (release commit, acquire peek at device
+///   scope) between blocks that run at once. The round words are device-scope atomics (relaxed:
+///   the grid barrier orders them); every block reads the word of round r after the barrier
+///   that ends round r, and no block writes it again before round r + 3, after two more
+///   barriers, so every block takes the same decision. The input tokens were written before the
+///   kernel started (stream order), the output tokens are read after it ended. The report, in
+///   mapped pinned memory, is written by the one block that claims it (a device-scope CAS) and
+///   read by the host function after the kernel completed (stream order), which clears it before
+///   the next kernel starts (the host function holds the stream).
+/// - Progress: every block must be resident at once (a block waits at the barrier for the
+///   others): the kernel is launched with cudaLaunchCooperativeKernel, and set_up() checks that
+///   the device holds that many blocks.
+/// - Allocation: set_up() only (device memory for the state and the round words, mapped pinned
+///   memory for the report); it throws dfg::AllocError or dfg::CudaError. fire() throws
+///   dfg::CudaError for a failed launch.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "dfg/abort.hpp"
+#include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_ports.hpp"
+#include "dfg/cuda/stream.hpp"
+#include "dfg/host_buffer.hpp"
+
+namespace dfg {
+
+#if defined(__CUDACC__)
+
+/// The owner of a dfg::DeviceRing: its positions (each on its own 128-byte line) and its slots,
+/// zeroed, in one allocation of device memory on the current device.
+template <class T>
+class GpuIslandRing {
+ public:
+  GpuIslandRing() noexcept = default;
+  /// At least `min_capacity` slots (rounded up to a power of two); `name` for the error.
+  GpuIslandRing(std::string_view name, std::size_t min_capacity)
+      : capacity_(std::bit_ceil(min_capacity < 1 ? std::size_t{1} : min_capacity)) {
+    const std::size_t bytes = kHeader + capacity_ * sizeof(T);
+    cudaError_t e = cudaMalloc(&data_, bytes);
+    if (e == cudaSuccess) e = cudaMemset(data_, 0, bytes);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();  // zero before any kernel reads it
+    if (e != cudaSuccess) {
+      if (data_ != nullptr) static_cast<void>(cudaFree(data_));
+      data_ = nullptr;
+      throw AllocError(detail::alloc_message(name, bytes, cuda_error_message(e, {})));
+    }
+  }
+  ~GpuIslandRing() {
+    if (data_ != nullptr) cuda_check_noexcept(cudaFree(data_), "free gpu island ring");
+  }
+  GpuIslandRing(GpuIslandRing&& o) noexcept { *this = std::move(o); }
+  GpuIslandRing& operator=(GpuIslandRing&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(capacity_, o.capacity_);
+    return *this;
+  }
+  GpuIslandRing(const GpuIslandRing&) = delete;
+  GpuIslandRing& operator=(const GpuIslandRing&) = delete;
+
+  /// The ring as the kernel's blocks use it (device addresses).
+  DeviceRing<T> ring() const noexcept {
+    auto* base = static_cast<std::byte*>(data_);
+    return {reinterpret_cast<std::uint64_t*>(base), reinterpret_cast<std::uint64_t*>(base + 128),
+            reinterpret_cast<T*>(base + kHeader), capacity_ - 1};
+  }
+
+ private:
+  static constexpr std::size_t kHeader = 256;
+  void* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+#endif
+
+/// What a firing of a GPU island went wrong with, in mapped pinned memory; code 0: nothing.
+struct GpuIslandReport {
+  enum Code : std::uint32_t { ok = 0, stuck = 1, short_output = 2, no_quiescence = 3 };
+  std::uint32_t code;
+  std::uint32_t block;  ///< the adapter or actor
+  std::uint64_t done, size;
+  std::int64_t iteration;
+};
+
+namespace detail {
+
+/// Each round's word (bit 0: a block fired, bit 1: a block passed max_firings), the claim of the
+/// report; in device memory.
+struct GpuIslandRounds {
+  std::uint32_t word[3];
+  std::uint32_t claimed;
+};
+
+}  // namespace detail
+
+/// What a block that finds an error writes, once per firing (the first block wins).
+class GpuIslandReporter {
+ public:
+  DFG_HOST_DEVICE GpuIslandReporter(detail::GpuIslandRounds* rounds, GpuIslandReport* report,
+                                    std::int64_t iteration)
+      : rounds_(rounds), report_(report), iteration_(iteration) {}
+
+#if defined(__CUDACC__)
+  __device__ void report(GpuIslandReport::Code code, std::uint64_t done, std::uint64_t size) {
+    std::uint32_t expected = 0;
+    if (!cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(rounds_->claimed)
+             .compare_exchange_strong(expected, 1, cuda::std::memory_order_relaxed))
+      return;
+    report_->block = blockIdx.x;
+    report_->done = done;
+    report_->size = size;
+    report_->iteration = iteration_;
+    report_->code = code;
+  }
+#endif
+
+ private:
+  detail::GpuIslandRounds* rounds_;
+  GpuIslandReport* report_;
+  std::int64_t iteration_;
+};
+
+/// The adapter into a GPU island: each firing, one static token's elements (device memory) into
+/// a ring, as the ring has room.
+template <class T>
+struct GpuUnpack {
+  DeviceRing<T> ring;
+  const T* data;
+  std::uint64_t size, done;
+
+#if defined(__CUDACC__)
+  __device__ void begin(const T* token, std::uint64_t elements) {
+    data = token;
+    size = elements;
+    done = 0;
+  }
+  __device__ bool step() {
+    if (done == size) return false;
+    const GpuOut<T> out(ring);
+    RingSpan<T> slots = out.reserve(static_cast<std::size_t>(size - done));
+    for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = data[done + i];
+    out.commit(slots.size());
+    done += slots.size();
+    return !slots.empty();
+  }
+  __device__ void finish(GpuIslandReporter& r) const {
+    if (done != size) r.report(GpuIslandReport::stuck, done, size);
+  }
+#endif
+};
+
+/// The adapter out of a GPU island: each firing, one static token of `elements` elements from a
+/// ring; the rest stays for the next firing.
+template <class T>
+struct GpuPack {
+  DeviceRing<T> ring;
+  T* data;
+  std::uint64_t size, done;
+
+#if defined(__CUDACC__)
+  __device__ void begin(T* token, std::uint64_t elements) {
+    data = token;
+    size = elements;
+    done = 0;
+  }
+  __device__ bool step() {
+    if (done == size) return false;
+    const GpuIn<T> in(ring);
+    RingSpan<const T> tokens = in.peek(static_cast<std::size_t>(size - done));
+    for (std::size_t i = 0; i < tokens.size(); ++i) data[done + i] = tokens[i];
+    in.release(tokens.size());
+    done += tokens.size();
+    return !tokens.empty();
+  }
+  __device__ void finish(GpuIslandReporter& r) const {
+    if (done != size) r.report(GpuIslandReport::short_output, done, size);
+  }
+#endif
+};
+
+#if defined(__CUDACC__)
+
+namespace detail {
+
+/// One firing of the island whose state is at `state`: begin, rounds to quiescence, finish.
+template <class State, class Tokens>
+__global__ void gpu_island_cycle_kernel(State* state, Tokens tokens, GpuIslandRounds* rounds,
+                                        GpuIslandReport* report, std::int64_t iteration,
+                                        std::uint64_t max_firings) {
+  using Word = cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>;
+  constexpr auto relaxed = cuda::std::memory_order_relaxed;
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const unsigned b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    state->begin(b, tokens);
+    if (b == 0) {
+      Word(rounds->word[0]).store(0, relaxed);
+      Word(rounds->claimed).store(0, relaxed);
+    }
+  }
+  grid.sync();
+  std::uint64_t firings = 0;
+  bool overflow = false;
+  for (unsigned round = 0;; ++round) {
+    if (threadIdx.x == 0) {
+      std::uint32_t mine = 0;
+      while (!overflow && state->step(b)) {
+        mine = 1;
+        overflow = ++firings > max_firings;
+      }
+      if (overflow) mine |= 2;
+      if (mine != 0) Word(rounds->word[round % 3]).fetch_or(mine, relaxed);
+      if (b == 0) Word(rounds->word[(round + 1) % 3]).store(0, relaxed);
+    }
+    grid.sync();
+    const std::uint32_t word = Word(rounds->word[round % 3]).load(relaxed);
+    if (word == 0 || (word & 2) != 0) {
+      if (threadIdx.x == 0) {
+        GpuIslandReporter r(rounds, report, iteration);
+        if (overflow)
+          r.report(GpuIslandReport::no_quiescence, firings, max_firings);
+        else if (word == 0)
+          state->finish(b, r);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace detail
+
+template <class State, class Tokens>
+class GpuIslandCycle {
+  static_assert(std::is_trivially_copyable_v<State>,
+                "dfg::GpuIslandCycle: the island's state is copied to the device as bytes");
+
+ public:
+  /// `blocks`: the name of each block's adapter or actor, in block order (for the messages);
+  /// `adapters`: how many of the first blocks are adapters (the others are actors); `who`
+  /// names the node in an error ("node island_m (Island_m) @ A.g0").
+  GpuIslandCycle(std::string name, std::string who, std::vector<std::string> blocks,
+                 std::size_t adapters, std::uint64_t max_firings = std::uint64_t{1} << 26)
+      : name_(std::move(name)),
+        who_(std::move(who)),
+        blocks_(std::move(blocks)),
+        adapters_(adapters),
+        max_firings_(max_firings) {}
+  ~GpuIslandCycle() { release(); }
+  GpuIslandCycle(const GpuIslandCycle&) = delete;
+  GpuIslandCycle& operator=(const GpuIslandCycle&) = delete;
+
+  /// Copies `state` to `device` (whose current context the caller holds) and checks that its
+  /// blocks fit at once.
+  void set_up(int device, const State& state) {
+    const void* kernel =
+        reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
+    int per_sm = 0, sms = 0, cooperative = 0;
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+                   "cooperative launch");
+    if (cooperative == 0)
+      throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " +
+                                                 std::to_string(device) +
+                                                 " cannot launch cooperative kernels");
+    DFG_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 1, 0),
+                   "gpu island " + name_ + ": occupancy");
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                   "multiprocessor count");
+    if (static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms) < blocks_.size())
+      throw CudaError(cudaErrorCooperativeLaunchTooLarge,
+                      "gpu island " + name_ + ": " + std::to_string(blocks_.size()) +
+                          " blocks must be resident at once; device " + std::to_string(device) +
+                          " holds " + std::to_string(per_sm * sms));
+    cudaError_t e = cudaMalloc(&state_, sizeof(State));
+    if (e == cudaSuccess) e = cudaMalloc(&rounds_, sizeof(detail::GpuIslandRounds));
+    if (e == cudaSuccess)
+      e = cudaHostAlloc(reinterpret_cast<void**>(&report_host_), sizeof(GpuIslandReport),
+                        cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e == cudaSuccess)
+      e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&report_device_), report_host_, 0);
+    if (e != cudaSuccess) {
+      release();
+      throw AllocError(detail::alloc_message(
+          "gpu island " + name_,
+          sizeof(State) + sizeof(detail::GpuIslandRounds) + sizeof(GpuIslandReport),
+          cuda_error_message(e, {})));
+    }
+    std::memset(report_host_, 0, sizeof(GpuIslandReport));
+    DFG_CUDA_CHECK(cudaMemset(rounds_, 0, sizeof(detail::GpuIslandRounds)),
+                   "gpu island " + name_ + ": round words");
+    DFG_CUDA_CHECK(cudaMemcpy(state_, &state, sizeof(State), cudaMemcpyHostToDevice),
+                   "gpu island " + name_ + ": copy the actors");
+  }
+
+  /// Enqueues the firing of iteration j on `stream` (the kernel, then the check of its report)
+  /// and returns.
+  void fire(const Tokens& tokens, cudaStream_t stream, std::int64_t j) {
+    const void* kernel =
+        reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
+    State* state = state_;
+    Tokens t = tokens;
+    detail::GpuIslandRounds* rounds = rounds_;
+    GpuIslandReport* report = report_device_;
+    std::int64_t iteration = j;
+    std::uint64_t max_firings = max_firings_;
+    void* args[] = {&state, &t, &rounds, &report, &iteration, &max_firings};
+    DFG_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(blocks_.size())),
+                                               dim3(1), args, 0, stream),
+                   "gpu island " + name_ + ": launch");
+    DFG_CUDA_CHECK(cudaLaunchHostFunc(stream, &GpuIslandCycle::check, this),
+                   "gpu island " + name_ + ": enqueue the check");
+  }
+
+  const std::string& name() const noexcept { return name_; }
+
+ private:
+  /// After a firing's kernel: its report into the process's stop, then cleared.
+  static void CUDART_CB check(void* self) {
+    auto& island = *static_cast<GpuIslandCycle*>(self);
+    GpuIslandReport& r = *island.report_host_;
+    if (r.code == GpuIslandReport::ok) return;
+    const std::string at = std::to_string(r.iteration);
+    const std::string& block = island.blocks_[r.block];
+    std::string what = "island " + island.name_ + ": ";
+    if (r.code == GpuIslandReport::no_quiescence)
+      what += (r.block < island.adapters_ ? "adapter " : "actor ") + block + " still fires after " +
+              std::to_string(r.size) + " firings in iteration " + at +
+              "; the island does not quiesce";
+    else if (r.code == GpuIslandReport::stuck)
+      what += "input '" + block + "' took " + std::to_string(r.done) + " of " +
+              std::to_string(r.size) + " elements in iteration " + at + "; the island is stuck";
+    else
+      what += "output '" + block + "' produced " + std::to_string(r.done) + " of " +
+              std::to_string(r.size) + " elements in iteration " + at +
+              ": no token for this iteration";
+    process_abort().raise(island.who_, r.iteration, what);
+    r.code = GpuIslandReport::ok;
+  }
+
+  void release() noexcept {
+    if (state_ != nullptr) cuda_check_noexcept(cudaFree(state_), "gpu island state");
+    if (rounds_ != nullptr) cuda_check_noexcept(cudaFree(rounds_), "gpu island rounds");
+    if (report_host_ != nullptr)
+      cuda_check_noexcept(cudaFreeHost(report_host_), "gpu island report");
+    state_ = nullptr;
+    rounds_ = nullptr;
+    report_host_ = nullptr;
+    report_device_ = nullptr;
+  }
+
+  std::string name_, who_;
+  std::vector<std::string> blocks_;
+  std::size_t adapters_;
+  std::uint64_t max_firings_;
+  State* state_ = nullptr;
+  detail::GpuIslandRounds* rounds_ = nullptr;
+  GpuIslandReport* report_host_ = nullptr;
+  GpuIslandReport* report_device_ = nullptr;
+};
+
+#endif
+
+}  // namespace dfg

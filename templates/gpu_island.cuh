@@ -1,0 +1,77 @@
+$header$
+// island $name$ @ $pe$ (a GPU): the dynamic nodes $members$ on rings in device memory, run to
+// quiescence in each firing of node $name$ by one cooperative kernel on the node's stream, one
+// block per adapter and per node, thread 0 of each block its step (dfg/cuda/gpu_island_cycle.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "dfg/context.hpp"
+#include "dfg/cuda/gpu_island_cycle.hpp"
+#include "dfg/cuda/gpu_ports.hpp"
+$includes$
+
+namespace $name$_device {
+
+/// One firing's tokens, in device memory.
+struct Tokens {
+  $tokens$
+};
+
+/// What the kernel holds in device memory: the adapters, the nodes and their rings. Block b runs
+/// adapter b (in the node's port order), then the nodes.
+struct State {
+  $adapters$
+  $actors$
+  $rings$
+
+  __device__ void begin(unsigned b, const Tokens& t) {
+    switch (b) {
+      $begin$
+      default:
+        break;
+    }
+  }
+  __device__ bool step(unsigned b) {
+    switch (b) {
+      $step$
+      default:
+        return false;
+    }
+  }
+  __device__ void finish(unsigned b, dfg::GpuIslandReporter& r) const {
+    switch (b) {
+      $finish$
+      default:
+        break;
+    }
+  }
+};
+
+}  // namespace $name$_device
+
+class $cls$ {
+ public:
+  $cls$() = default;
+  $cls$(const $cls$&) = delete;
+  $cls$& operator=(const $cls$&) = delete;
+
+  /// The rings on the GPU, the nodes' params and their init (on the host), then the state to
+  /// the device.
+  void init(dfg::Context& ctx) {
+    $name$_device::State s{};
+    $make$
+    $setup$
+    kernel_.set_up(ctx.device(), s);
+  }
+  /// One firing: enqueues the kernel on the node's stream and returns; an island that is stuck
+  /// or produced no token is reported with the node and the iteration once the kernel ended.
+  void fire($params$dfg::Context& ctx) {
+    kernel_.fire({$args$}, ctx.stream(), ctx.iteration());
+  }
+
+ private:
+  $owners$
+  dfg::GpuIslandCycle<$name$_device::State, $name$_device::Tokens> kernel_{
+      "$name$", "$who$", {$blocks$}, $count$};
+};

@@ -1,0 +1,1 @@
+$cls$ $ident$_;  // block $block$: node $name$ ($actor$)

@@ -1,0 +1,1 @@
+dfg::$adapter$<$elem$> port_$port$_;  // block $block$: $dir$ $port$, ring $fifo$

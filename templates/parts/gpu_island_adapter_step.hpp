@@ -1,0 +1,1 @@
+port_$port$_.step()

@@ -1,0 +1,1 @@
+s.port_$port$_.ring = $fifo$_.ring();

@@ -1,0 +1,3 @@
+case $block$:
+  port_$port$_.finish(r);
+  break;

@@ -1,0 +1,1 @@
+dfg::GpuIslandRing<$elem$> $ident$_;  // $edge$

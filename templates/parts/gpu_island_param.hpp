@@ -1,0 +1,1 @@
+s.$ident$_.$param$ = $value$;

@@ -1,0 +1,1 @@
+dfg::DeviceRing<$elem$> $ident$_;  // $edge$: $capacity$ elements, $how$

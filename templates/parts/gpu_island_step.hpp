@@ -1,0 +1,2 @@
+case $block$:
+  return $call$;

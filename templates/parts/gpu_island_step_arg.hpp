@@ -1,0 +1,1 @@
+dfg::$view$<$elem$>($fifo$_)

@@ -1,0 +1,1 @@
+$ident$_.step($args$)

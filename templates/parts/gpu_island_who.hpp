@@ -1,0 +1,1 @@
+node $name$ ($cls$) @ $pe$
