@@ -65,6 +65,11 @@
 #                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
 #                comparing every pixel with the same transforms run sequentially; also under
 #                ThreadSanitizer
+#   island_bounded_run test/generated/island_bounded.dfg (tokens of a bounded type into and out
+#                of an island: 0 to 16 elements in, twice as many out) built with g++ -Wall -Wextra
+#                -Werror, run 1,000 iterations in both strategies, the sink checking every length
+#                and element; with -D OVER=15 the island gives 45 elements for a token of 32 at
+#                most in iteration 15: the run stops there with the node, the port and the capacity
 #   jpeg_run     samples/jpeg (a baseline JPEG decoder of five dynamic actors in an island): its
 #                make_images encodes seven images of odd sizes with libjpeg (4:2:0, 4:2:2, 4:4:4,
 #                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
@@ -540,6 +545,20 @@ case $case in
     compile samples/dyn_idct/dyn_idct.dfg "$work/tsan"
     build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
+    ;;
+  island_bounded_run)
+    compile test/generated/island_bounded.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 1000 $strategy >"$work/out.txt" || fail "island_bounded $strategy"
+      grep -qx "island_bounded checked: 1000 tokens, 15958 elements" "$work/out.txt" ||
+        fail "island_bounded: $(cat "$work/out.txt")"
+    done
+    compile test/generated/island_bounded.dfg "$work/over" -D OVER=15
+    build_cpu "$work/over" "-Werror"
+    if "$work/over/build/app" --iterations 100 >/dev/null 2>"$work/over.txt"; then fail "an output over its capacity passed"; fi
+    grep -qx "error: node island_dbl (Island_dbl) @ A.cpu, iteration 15: island island_dbl: output 'inc_y' produced more than the token's capacity of 32 elements in iteration 15" \
+      "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
     ;;
   jpeg_run)
     make_jpeg_images

@@ -218,7 +218,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   std::vector<ir::Actor> made(program.islands.size());
   // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
   auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into,
-                      ir::TypeId type, std::int64_t capacity, bool stated) {
+                      ir::TypeId type, std::int64_t capacity, bool stated, bool between) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
@@ -250,6 +250,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     island.port_fifo.push_back(static_cast<std::uint32_t>(island.fifos.size() - 1));
     island.port_elements.push_back(program.types[type].count.value);
     island.port_bounded.push_back(program.types[type].bounded);
+    island.port_between.push_back(between);
     return port;
   };
   for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
@@ -276,19 +277,20 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
       t.bounded = true;
       cross_type[id] = static_cast<ir::TypeId>(program.types.size());
       program.types.push_back(std::move(t));
-      src_port_of[id] =
-          add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity, false);
+      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id],
+                                 capacity, false, true);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
-                                 in.fifo_capacity.has_value());
+                                 in.fifo_capacity.has_value(), true);
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
     if (to)
-      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type,
-                                 in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value());
+      dst_port_of[id] =
+          add_port(*to, member_of[e.dst]->second, e, true, e.type,
+                   in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(), false);
     else
       src_port_of[id] =
-          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false);
+          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false, false);
   }
   for (const ir::Edge& e : g.edges) {
     if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;
