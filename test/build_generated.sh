@@ -77,9 +77,9 @@
 #                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
 #                cpu_pixels.dfg (the IDCT, upsampling and colour as one static actor on a second
 #                core, the island's records padded into a token) in both strategies; a
-#                truncated file stops the run in its iteration with the island's node; a decoder
-#                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
-#                it changes
+#                truncated file stops the run in its iteration with the island's node (no image);
+#                a decoder whose upsampling repeats chroma rows (not libjpeg's) fails at the first
+#                pixel it changes
 #   jpeg_tsan    samples/jpeg/two_cores.dfg (the island on its own core) built and run with
 #                ThreadSanitizer in both strategies, every pixel compared
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
@@ -580,19 +580,20 @@ case $case in
       grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
         fail "jpeg pixels: $(cat "$work/out.txt")"
     done
-    # A file cut short: the marker reader meets the token's end inside the scan.
+    # A file cut short: the island waits inside the scan for bytes that do not come and gives no
+    # image for the iteration.
     mkdir -p "$work/cut"
     head -c 1000 "$work/images/a_64x48_420.jpg" >"$work/cut/a.jpg"
     cp "$work/images/a_64x48_420.ppm" "$work/cut/a.ppm"
     echo a.jpg >"$work/cut/list.txt"
     if JPEG_DIR=$work/cut "$work/one_core/build/app" --iterations 3 >/dev/null 2>"$work/cut.txt"; then fail "a cut file passed"; fi
-    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: jpeg: the file ends before its EOI marker" \
+    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: island island_mk: output 'cc_rgb' produced 0 of 36868 elements in iteration 0: no token for this iteration" \
       "$work/cut.txt" || fail "cut file: $(cat "$work/cut.txt")"
-    # The sink checks every pixel: chroma repeated instead of libjpeg's fancy upsampling fails.
+    # The sink checks every pixel: chroma rows repeated instead of libjpeg's fancy upsampling fails.
     mkdir -p "$work/wrong"
     cp -r samples/jpeg/actors samples/jpeg/jpeg.dfg samples/jpeg/one_core.dfg "$work/wrong/"
-    sed -i 's|  if (l.h\[c\] == l.hmax \&\& l.v\[c\] == l.vmax) return at(x, y);|  return at(x * l.h[c] / l.hmax, y * l.v[c] / l.vmax);|' \
-      "$work/wrong/actors/frame.hpp"
+    sed -i 's|    int other = y % 2 == 0 ? i - 1 : i + 1;|    int other = i;|' "$work/wrong/actors/colour.hpp"
+    grep -q "    int other = i;" "$work/wrong/actors/colour.hpp" || fail "the repeated rows were not patched in"
     compile "$work/wrong/one_core.dfg" "$work/wrong/gen"
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi
