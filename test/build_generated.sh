@@ -65,6 +65,11 @@
 #                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
 #                comparing every pixel with the same transforms run sequentially; also under
 #                ThreadSanitizer
+#   island_bounded_run test/generated/island_bounded.dfg (tokens of a bounded type into and out
+#                of an island: 0 to 16 elements in, twice as many out) built with g++ -Wall -Wextra
+#                -Werror, run 1,000 iterations in both strategies, the sink checking every length
+#                and element; with -D OVER=15 the island gives 45 elements for a token of 32 at
+#                most in iteration 15: the run stops there with the node, the port and the capacity
 #   jpeg_run     samples/jpeg (a baseline JPEG decoder of five dynamic actors in an island): its
 #                make_images encodes seven images of odd sizes with libjpeg (4:2:0, 4:2:2, 4:4:4,
 #                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
@@ -72,9 +77,9 @@
 #                strategies and sync modes, the sink comparing every pixel with libjpeg's (exact);
 #                cpu_pixels.dfg (the IDCT, upsampling and colour as one static actor on a second
 #                core, the island's records padded into a token) in both strategies; a
-#                truncated file stops the run in its iteration with the island's node; a decoder
-#                whose upsampling repeats chroma samples (not libjpeg's) fails at the first pixel
-#                it changes
+#                truncated file stops the run in its iteration with the island's node (no image);
+#                a decoder whose upsampling repeats chroma rows (not libjpeg's) fails at the first
+#                pixel it changes
 #   jpeg_tsan    samples/jpeg/two_cores.dfg (the island on its own core) built and run with
 #                ThreadSanitizer in both strategies, every pixel compared
 #   dyn_idct_gpu_build samples/dyn_idct/one_gpu.dfg (the decoder's island on a GPU: its generated
@@ -544,6 +549,20 @@ case $case in
     build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
     ;;
+  island_bounded_run)
+    compile test/generated/island_bounded.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/gen/build/app" --iterations 1000 $strategy >"$work/out.txt" || fail "island_bounded $strategy"
+      grep -qx "island_bounded checked: 1000 tokens, 15958 elements" "$work/out.txt" ||
+        fail "island_bounded: $(cat "$work/out.txt")"
+    done
+    compile test/generated/island_bounded.dfg "$work/over" -D OVER=15
+    build_cpu "$work/over" "-Werror"
+    if "$work/over/build/app" --iterations 100 >/dev/null 2>"$work/over.txt"; then fail "an output over its capacity passed"; fi
+    grep -qx "error: node island_dbl (Island_dbl) @ A.cpu, iteration 15: island island_dbl: output 'inc_y' produced more than the token's capacity of 32 elements in iteration 15" \
+      "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
+    ;;
   jpeg_run)
     make_jpeg_images
     compile samples/jpeg/one_core.dfg "$work/one_core"
@@ -564,19 +583,20 @@ case $case in
       grep -qx "jpeg checked: 70 images, 250680 pixels, largest difference 0" "$work/out.txt" ||
         fail "jpeg pixels: $(cat "$work/out.txt")"
     done
-    # A file cut short: the marker reader meets the token's end inside the scan.
+    # A file cut short: the island waits inside the scan for bytes that do not come and gives no
+    # image for the iteration.
     mkdir -p "$work/cut"
     head -c 1000 "$work/images/a_64x48_420.jpg" >"$work/cut/a.jpg"
     cp "$work/images/a_64x48_420.ppm" "$work/cut/a.ppm"
     echo a.jpg >"$work/cut/list.txt"
     if JPEG_DIR=$work/cut "$work/one_core/build/app" --iterations 3 >/dev/null 2>"$work/cut.txt"; then fail "a cut file passed"; fi
-    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: jpeg: the file ends before its EOI marker" \
+    grep -qx "error: node island_mk (Island_mk) @ A.cpu, iteration 0: island island_mk: output 'cc_rgb' produced 0 of 36868 elements in iteration 0: no token for this iteration" \
       "$work/cut.txt" || fail "cut file: $(cat "$work/cut.txt")"
-    # The sink checks every pixel: chroma repeated instead of libjpeg's fancy upsampling fails.
+    # The sink checks every pixel: chroma rows repeated instead of libjpeg's fancy upsampling fails.
     mkdir -p "$work/wrong"
     cp -r samples/jpeg/actors samples/jpeg/jpeg.dfg samples/jpeg/one_core.dfg "$work/wrong/"
-    sed -i 's|  if (l.h\[c\] == l.hmax \&\& l.v\[c\] == l.vmax) return at(x, y);|  return at(x * l.h[c] / l.hmax, y * l.v[c] / l.vmax);|' \
-      "$work/wrong/actors/frame.hpp"
+    sed -i 's|    int other = y % 2 == 0 ? i - 1 : i + 1;|    int other = i;|' "$work/wrong/actors/colour.hpp"
+    grep -q "    int other = i;" "$work/wrong/actors/colour.hpp" || fail "the repeated rows were not patched in"
     compile "$work/wrong/one_core.dfg" "$work/wrong/gen"
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 7 >/dev/null 2>"$work/wrong.txt"; then fail "repeated chroma passed the check"; fi

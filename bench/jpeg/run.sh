@@ -12,7 +12,7 @@ export JPEG_DIR=$D/images
 /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 $D/nvjpeg_bench.cu -lnvjpeg -o $B/nvjpeg_bench >$B/nv.log 2>&1 &
 g++ -O2 -I$D/inc $D/libjpeg_bench.cpp $D/lib/libjpeg.so.62 -Wl,-rpath,$D/lib -o $B/libjpeg_bench >$B/lj.log 2>&1 &
 wait
-tail -3 $B/*.log >"$O/build_logs.txt"
+tail -n 3 $B/*.log >"$O/build_logs.txt"
 {
   $B/libjpeg_bench $D/images 2000
   $B/nvjpeg_bench $D/images 1000

@@ -151,7 +151,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       setup +=
           render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
     } else if (p.bounded) {
-      adapters += render_part("island_pack_some.hpp",
+      adapters += render_part(p.between ? "island_pack_some.hpp" : "island_pack_bounded.hpp",
                               {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       params += render_part("island_param_out_bounded.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
@@ -163,8 +163,10 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       params += render_part("island_param_out.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
-    finish += render_part(p.bounded && !p.input ? "island_finish_bounded.hpp" : "island_finish.hpp",
-                          {{"port", p.name}});
+    const char* finish_part = "island_finish.hpp";
+    if (p.bounded && !p.input)
+      finish_part = p.between ? "island_finish_bounded.hpp" : "island_finish_packed.hpp";
+    finish += render_part(finish_part, {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);

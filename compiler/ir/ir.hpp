@@ -319,9 +319,13 @@ struct Island {
   /// Per port of the generated actor: its ring in `fifos`, and the elements of its token.
   std::vector<std::uint32_t> port_fifo;
   std::vector<std::int64_t> port_elements;  ///< of a bounded port, its capacity
-  /// Per port: of a bounded type, a fifo edge to or from another island (on another CPU), whose
-  /// token carries what the ring held, up to its capacity.
+  /// Per port: of a bounded type, whose token carries its length (an input unpacks that many
+  /// elements, an output packs what the ring held, up to its capacity).
   std::vector<bool> port_bounded;
+  /// Per port: a fifo edge to or from another island (on another CPU), of a bounded type made for
+  /// it; what the ring holds beyond the token's capacity waits for the next firing. A bounded
+  /// token to a static actor takes all the island produced in its iteration, or is an error.
+  std::vector<bool> port_between;
 };
 
 /// Everything sema produces for one app.

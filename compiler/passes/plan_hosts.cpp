@@ -673,7 +673,8 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   }
   for (std::size_t p = 0; p < actor.ports.size(); ++p)
     x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in,
-                       island.port_fifo[p], island.port_elements[p], island.port_bounded[p]});
+                       island.port_fifo[p], island.port_elements[p], island.port_bounded[p],
+                       island.port_between[p]});
   for (std::uint32_t m = 0; m < island.members.size(); ++m) {
     const ir::IslandMember& member = island.members[m];
     const ir::Actor& a = program.dfg.actors[member.actor];
@@ -1006,8 +1007,9 @@ std::string dump(const HostPlans& plans) {
                            f.stated ? "stated" : "computed");
       for (const PlanIslandPort& p : island.ports)
         out +=
-            fmt::format("    {} {} {}: {}{} elements a token\n", p.input ? "unpack" : "pack",
-                        p.name, island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements);
+            fmt::format("    {} {} {}: {}{} elements a token{}\n", p.input ? "unpack" : "pack",
+                        p.name, island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements,
+                        !p.input && p.bounded && !p.between ? ", more an error" : "");
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);

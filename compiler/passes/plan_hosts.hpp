@@ -240,9 +240,13 @@ struct PlanIslandPort {
   bool input = true;  ///< Unpack (a static token into the ring) or Pack (the ring into a token)
   std::uint32_t fifo = 0;
   std::int64_t elements = 0;  ///< of its token; of a bounded one, its capacity
-  /// A token of a bounded type (a fifo edge to or from an island on another CPU): an input
-  /// unpacks its length, an output packs what the ring holds, up to the capacity.
+  /// A token of a bounded type: an input unpacks its length, an output packs what the ring
+  /// holds, up to the capacity.
   bool bounded = false;
+  /// A fifo edge to or from an island on another CPU: what the ring holds beyond an output
+  /// token's capacity waits for the next firing. Otherwise an output takes all the island
+  /// produced in its iteration, and more than the capacity is a run-time error.
+  bool between = false;
 };
 
 /// An island on one of the host's CPUs or GPUs: its node's class, generated

@@ -157,7 +157,8 @@ bool EdgeChecker::check_types(const ast::EdgeDecl& e, End src, End dst) {
 }
 
 /// An edge with a fifo end: two fifo ports of one element type, or a fifo port and a static port
-/// whose fixed-size tokens hold that element type (the island's Unpack or Pack adapter).
+/// whose tokens, of a fixed size or bounded, hold that element type (the island's Unpack or Pack
+/// adapter; of a bounded token, the adapter moves its length).
 bool EdgeChecker::check_fifo_types(const ast::EdgeDecl& e, End src, End dst) {
   const ir::Port& sp = port(src);
   const ir::Port& dp = port(dst);
@@ -180,12 +181,11 @@ bool EdgeChecker::check_fifo_types(const ast::EdgeDecl& e, End src, End dst) {
   const ir::TokenType& t = types_.types[sp.fifo_elem ? dp.type : sp.type];
   const char* adapter =
       sp.fifo_elem ? "packs elements into a token" : "unpacks a token into elements";
-  if (t.bounded || t.count.runtime || t.elem != *fifo.fifo_elem ||
-      (sp.fifo_elem ? dp.rate : sp.rate) != 1)
+  if (t.count.runtime || t.elem != *fifo.fifo_elem || (sp.fifo_elem ? dp.rate : sp.rate) != 1)
     return fail(fmt::format(
         "edge {} -> {} joins a static port of type '{}', {}, to a fifo port of {} elements; "
-        "the adapter at an island's boundary {}: a token of fixed size and of the ring's "
-        "element type, through a port of rate 1",
+        "the adapter at an island's boundary {}: a token of fixed size or bounded, of the "
+        "ring's element type, through a port of rate 1",
         qualified(e.src), qualified(e.dst), t.name, describe(t), ir::spec_name(*fifo.fifo_elem),
         adapter));
   return true;

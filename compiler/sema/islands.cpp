@@ -91,12 +91,30 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
   return ok;
 }
 
-/// A GPU island keeps its rings on its GPU: no fifo edge between it and another PE. (A token of
-/// a bounded type reaches an island only through such an edge.)
+/// A GPU island keeps its rings on its GPU: no fifo edge between it and another PE. Its
+/// adapters move tokens of a fixed size: a static edge of a bounded type into or out of it is
+/// refused (on a CPU, the adapter moves the token's length).
 bool check_gpu_boundary(const ir::Program& p, DiagnosticEngine& diags) {
   bool ok = true;
   for (const ir::Edge& e : p.dfg.edges) {
-    if (!is_fifo(p.dfg, e.src, e.src_port) || !is_fifo(p.dfg, e.dst, e.dst_port)) continue;
+    const bool src_fifo = is_fifo(p.dfg, e.src, e.src_port);
+    const bool dst_fifo = is_fifo(p.dfg, e.dst, e.dst_port);
+    if (src_fifo != dst_fifo && on_gpu(p, src_fifo ? e.src : e.dst)) {
+      const ir::NodeId fixed = src_fifo ? e.dst : e.src;
+      const ir::TypeId type = p.dfg.actor_of(fixed).ports[src_fifo ? e.dst_port : e.src_port].type;
+      if (p.types[type].bounded) {
+        diags.error(e.loc,
+                    fmt::format("edge {} carries tokens of the bounded type '{}' into or out of "
+                                "an island on {}; an island on a GPU takes and gives tokens of a "
+                                "fixed size: use a fixed-size type, or map the island to a CPU",
+                                edge_name(p.dfg, e), p.types[type].name,
+                                p.arch.pes[p.mapping.pe_of[src_fifo ? e.src : e.dst]].name),
+                    kArrowLength);
+        ok = false;
+      }
+      continue;
+    }
+    if (!src_fifo || !dst_fifo) continue;
     if (p.mapping.pe_of[e.src] == p.mapping.pe_of[e.dst]) continue;
     if (!on_gpu(p, e.src) && !on_gpu(p, e.dst)) continue;
     diags.error(e.loc,
@@ -241,7 +259,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   std::vector<ir::Actor> made(program.islands.size());
   // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
   auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into,
-                      ir::TypeId type, std::int64_t capacity, bool stated) {
+                      ir::TypeId type, std::int64_t capacity, bool stated, bool between) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
@@ -273,6 +291,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     island.port_fifo.push_back(static_cast<std::uint32_t>(island.fifos.size() - 1));
     island.port_elements.push_back(program.types[type].count.value);
     island.port_bounded.push_back(program.types[type].bounded);
+    island.port_between.push_back(between);
     return port;
   };
   for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
@@ -299,19 +318,20 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
       t.bounded = true;
       cross_type[id] = static_cast<ir::TypeId>(program.types.size());
       program.types.push_back(std::move(t));
-      src_port_of[id] =
-          add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity, false);
+      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id],
+                                 capacity, false, true);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
-                                 in.fifo_capacity.has_value());
+                                 in.fifo_capacity.has_value(), true);
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
     if (to)
-      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type,
-                                 in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value());
+      dst_port_of[id] =
+          add_port(*to, member_of[e.dst]->second, e, true, e.type,
+                   in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(), false);
     else
       src_port_of[id] =
-          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false);
+          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false, false);
   }
   for (const ir::Edge& e : g.edges) {
     if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;

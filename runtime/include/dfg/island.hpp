@@ -20,11 +20,13 @@
 /// round, until a round in which none fired: quiescence. The actors keep their state and the
 /// rings keep their tokens from one iteration to the next.
 ///
+/// dfg::PackBounded packs a token of a bounded type: its length is what the island produced.
+///
 /// Errors (dfg::IslandError, what() naming the island, the port and the iteration; the generated
 /// program adds the node): a Pack whose static token is not full at quiescence ("produced 17 of
-/// 64 elements"), an Unpack whose token was not all taken in ("took 10 of 64 elements": the
-/// island is stuck, its ring full), more than `max_firings` firings in one run() (an island that
-/// never quiesces).
+/// 64 elements"), a PackBounded given more than its token's capacity, an Unpack whose token was not
+/// all taken in ("took 10 of 64 elements": the island is stuck, its ring full), more than
+/// `max_firings` firings in one run() (an island that never quiesces).
 ///
 /// Guarantees: one thread runs an island and its actors; run() does not block or allocate, except
 /// to build an error's message; add() allocates (set-up only). The rings between the island's
@@ -182,6 +184,45 @@ class Pack {
   std::size_t size_;
   const char* port_;
   T* data_ = nullptr;
+  std::size_t done_ = 0;
+};
+
+/// The adapter out of an island into a token of a bounded type read by a static actor: each
+/// iteration, all the elements the island produced, up to the token's capacity; finish() gives
+/// their count, the token's length. More than the capacity is an error, not the next token's
+/// start: one firing of the island gives one token.
+template <class T>
+class PackBounded {
+ public:
+  PackBounded(Fifo<T>& in, const char* port) noexcept : in_(in), port_(port) {}
+
+  /// This iteration's token: room for `capacity` elements at `data`.
+  void begin(T* data, std::size_t capacity) noexcept {
+    data_ = data;
+    capacity_ = capacity;
+    done_ = 0;
+  }
+  bool step() noexcept {
+    if (data_ == nullptr || done_ == capacity_) return false;
+    const std::size_t k = in_.pop_some(data_ + done_, capacity_ - done_);
+    done_ += k;
+    return k != 0;
+  }
+  /// The token's length; throws IslandError if the ring still holds elements at quiescence.
+  std::size_t finish(std::string_view island, std::int64_t iteration) {
+    const std::size_t done = done_;
+    data_ = nullptr;
+    if (in_.available() == 0) return done;
+    throw IslandError("island " + std::string(island) + ": output '" + port_ +
+                      "' produced more than the token's capacity of " + std::to_string(capacity_) +
+                      " elements in iteration " + std::to_string(iteration));
+  }
+
+ private:
+  Fifo<T>& in_;
+  const char* port_;
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
   std::size_t done_ = 0;
 };
 

@@ -14,10 +14,16 @@
 #include "records.hpp"
 
 struct Huffman {
-  struct Table {  // canonical code: the codes of length l are mincode[l]..maxcode[l]
+  /// A canonical code (JPEG F.2.2.3): codes of length l run up to maxcode[l], the symbol of code c
+  /// of length l is symbols[c + offset[l]]. look: for the codes of up to kLook bits, the symbol
+  /// and the length by the next kLook bits of the data (length 0: a longer code).
+  static constexpr int kLook = 9;
+  struct Table {
     bool defined = false;
-    std::array<std::int32_t, 17> mincode{}, maxcode{}, first{};  // first: index in symbols
-    std::vector<std::uint8_t> symbols;
+    std::array<std::int32_t, 18> maxcode{};
+    std::array<std::int32_t, 17> offset{};
+    std::array<std::uint8_t, 256> symbols{};
+    std::array<std::uint16_t, 1 << kLook> look{};  // length << 8 | symbol
   };
   struct Component {
     int id = 0, h = 1, v = 1, tq = 0;
@@ -39,8 +45,9 @@ struct Huffman {
   std::int64_t mcus = 0, mcu = 0;  // MCUs in the scan, MCUs decoded
   int mcus_per_row = 0;
   bool expect_restart = false;
-  std::uint32_t bits = 0;  // bit buffer: its low `nbits` bits not yet read
+  std::uint64_t bits = 0;  // bit buffer: its low `nbits` bits not yet read, the oldest highest
   int nbits = 0;
+  bool at_marker = false;  // the data reached a marker: zeros follow, as in libjpeg
 
   std::vector<std::int32_t> rec;
 
@@ -91,19 +98,26 @@ struct Huffman {
         Table& t = tc == 0 ? dc_tables[th] : ac_tables[th];
         t = Table{};
         std::size_t total = 0;
+        for (int l = 1; l <= 16; ++l) total += static_cast<std::size_t>(p[i + l]);
+        need(i + 17 + total);
+        if (total > 256) jpeg::corrupt("a Huffman table of more than 256 symbols");
+        std::size_t k = 0;
         std::int32_t code = 0;
         for (int l = 1; l <= 16; ++l) {
           const int count = p[i + l];
-          t.first[l] = static_cast<std::int32_t>(total);
-          t.mincode[l] = code;
-          code += count;
+          t.offset[l] = static_cast<std::int32_t>(k) - code;
+          for (int c = 0; c < count; ++c, ++k, ++code) {
+            if (code >= (1 << l)) jpeg::corrupt("a Huffman table of too many codes");
+            t.symbols[k] = static_cast<std::uint8_t>(p[i + 17 + k]);
+            if (l <= kLook)  // every kLook-bit string that starts with the code
+              for (int fill = 0; fill < 1 << (kLook - l); ++fill)
+                t.look[static_cast<std::size_t>(code << (kLook - l) | fill)] =
+                    static_cast<std::uint16_t>(l << 8 | t.symbols[k]);
+          }
           t.maxcode[l] = count > 0 ? code - 1 : -1;
-          total += static_cast<std::size_t>(count);
           code <<= 1;
         }
-        need(i + 17 + total);
-        for (std::size_t k = 0; k < total; ++k)
-          t.symbols.push_back(static_cast<std::uint8_t>(p[i + 17 + k]));
+        t.maxcode[17] = 0x7FFFFFFF;  // ends the slow path's search
         t.defined = true;
         i += 17 + total;
       }
@@ -167,7 +181,9 @@ struct Huffman {
       mcus = std::int64_t{mcus_per_row} * ((height + 8 * vmax - 1) / (8 * vmax));
     }
     mcu = 0;
+    bits = 0;
     nbits = 0;
+    at_marker = false;
     expect_restart = false;
     in_scan = true;
   }
@@ -189,50 +205,74 @@ struct Huffman {
   }
 
   // --- entropy-coded data ---
-  // A reader over the tokens peeked this step; out of tokens, a read says so and the MCU is undone.
-  struct Reader {
-    dfg::RingSpan<const std::int16_t>& data;
+  // A reader over the tokens peeked this step. The bit buffer is filled a byte at a time up to 56
+  // bits, up to a marker (which it leaves in the ring); out of tokens before a marker, a read says
+  // so (starved) and the MCU is undone.
+  struct Reader {  // the decoder's bit buffer in locals while it decodes, stored back at the end
+    dfg::RingSpan<const std::int16_t> data;
     std::size_t pos;
-    std::uint32_t& bits;
-    int& nbits;
+    std::uint64_t bits;
+    int nbits;
+    bool at_marker;
     bool starved = false;
 
-    int bit() {
-      if (nbits == 0) {
-        if (pos == data.size()) {
-          starved = true;
-          return 0;
+    void fill() {
+      while (nbits <= 56 && pos < data.size()) {
+        const std::int16_t b = data[pos];
+        if (b < 0) {
+          at_marker = true;
+          break;
         }
-        if (data[pos] < 0) {
-          bits = 0;  // a marker: the data has ended, read zeros as libjpeg does
-        } else {
-          bits = static_cast<std::uint32_t>(data[pos]);
-          ++pos;
-        }
-        nbits = 8;
+        bits = bits << 8 | static_cast<std::uint64_t>(b);
+        nbits += 8;
+        ++pos;
       }
-      --nbits;
-      return static_cast<int>((bits >> nbits) & 1u);
+    }
+    /// At least `n` (at most 25) bits in the buffer; false when the data is not there yet.
+    bool need(int n) {
+      if (nbits >= n) return true;
+      if (!at_marker) fill();
+      if (nbits >= n) return true;
+      if (!at_marker) {
+        starved = true;
+        return false;
+      }
+      while (nbits < n) {  // past the marker: zeros
+        bits <<= 8;
+        nbits += 8;
+      }
+      return true;
+    }
+    int peek(int n) const {
+      return static_cast<int>((bits >> (nbits - n)) & ((std::uint64_t{1} << n) - 1));
     }
     int receive(int s) {  // s bits, then the sign extension of the JPEG standard (F.12)
-      int v = 0;
-      for (int i = 0; i < s; ++i) v = v << 1 | bit();
-      return s > 0 && v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
+      if (s == 0 || !need(s)) return 0;
+      const int v = peek(s);
+      nbits -= s;
+      return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
     }
     int symbol(const Huffman::Table& t) {
-      std::int32_t code = 0;
-      for (int l = 1; l <= 16; ++l) {
-        code = code << 1 | bit();
-        if (starved) return 0;
-        if (t.maxcode[l] >= 0 && code <= t.maxcode[l] && code >= t.mincode[l])
-          return t.symbols[static_cast<std::size_t>(t.first[l] + code - t.mincode[l])];
+      if (!need(16)) return 0;
+      const std::uint16_t hit = t.look[static_cast<std::size_t>(peek(kLook))];
+      if (hit != 0) {
+        nbits -= hit >> 8;
+        return hit & 0xFF;
       }
-      jpeg::corrupt("a Huffman code of no symbol");
+      int l = kLook + 1;
+      std::int32_t code = peek(l);
+      while (code > t.maxcode[static_cast<std::size_t>(l)]) {
+        ++l;
+        code = peek(l < 16 ? l : 16);
+      }
+      if (l > 16) jpeg::corrupt("a Huffman code of no symbol");
+      nbits -= l;
+      return t.symbols[static_cast<std::size_t>(code + t.offset[static_cast<std::size_t>(l)])];
     }
   };
 
   bool block(Reader& r, Component& k, std::int32_t* out) {
-    for (int i = 0; i < 64; ++i) out[i] = 0;
+    std::fill(out, out + 64, 0);
     const int s = r.symbol(dc_tables[static_cast<std::size_t>(k.dc)]);
     const int diff = r.receive(s);
     if (r.starved) return false;
@@ -256,11 +296,12 @@ struct Huffman {
     return true;
   }
 
-  /// Decodes the MCUs whose data is there and room for whose blocks is there; at the scan's end,
-  /// takes the end-of-scan token. False if it could do nothing.
+  /// Decodes the MCUs whose data is there and room for whose blocks is there, each MCU's block
+  /// records straight into the reserved slots of the output ring, committed when the MCU is
+  /// whole; at the scan's end, takes the end-of-scan token. False if it could do nothing.
   bool decode(dfg::In<std::int16_t>& entropy, dfg::Out<std::int32_t>& coefs) {
     auto data = entropy.peek(entropy.available());
-    Reader r{data, 0, bits, nbits};
+    Reader r{data, 0, bits, nbits, at_marker};
     bool progress = false;
     std::size_t blocks_per_mcu = 0;
     for (int c : scan)
@@ -268,25 +309,31 @@ struct Huffman {
                             ? 1
                             : static_cast<std::size_t>(comps[static_cast<std::size_t>(c)].h *
                                                        comps[static_cast<std::size_t>(c)].v);
-    std::int32_t rec_out[jpeg::kBlockPayload];
-    std::vector<std::int32_t> blocks(blocks_per_mcu * jpeg::kBlockPayload);
-    while (mcu < mcus && coefs.room() >= blocks_per_mcu * (2 + jpeg::kBlockPayload)) {
+    constexpr std::size_t kRecord = 2 + jpeg::kBlockPayload;
+    std::int32_t rec_out[kRecord];
+    rec_out[0] = jpeg::kBlock;
+    rec_out[1] = static_cast<std::int32_t>(jpeg::kBlockPayload);
+    while (mcu < mcus && coefs.room() >= blocks_per_mcu * kRecord) {
       if (expect_restart) {
         if (r.pos == data.size()) break;
         if (data[r.pos] != jpeg::kRestartMarker)
           jpeg::corrupt("expected an RST marker after MCU " + std::to_string(mcu));
         ++r.pos;
-        nbits = 0;
+        r.bits = 0;
+        r.nbits = 0;
+        r.at_marker = false;
         for (Component& k : comps) k.pred = 0;
         expect_restart = false;
         progress = true;
       }
       // Undo point: the reader's state and the predictions.
       const std::size_t pos = r.pos;
-      const std::uint32_t saved_bits = bits;
-      const int saved_nbits = nbits;
+      const std::uint64_t saved_bits = r.bits;
+      const int saved_nbits = r.nbits;
+      const bool saved_at_marker = r.at_marker;
       std::array<std::int32_t, 4> preds{};
       for (std::size_t c = 0; c < comps.size(); ++c) preds[c] = comps[c].pred;
+      auto slots = coefs.reserve(blocks_per_mcu * kRecord);
       std::size_t b = 0;
       bool whole = true;
       const int mx = static_cast<int>(mcu % mcus_per_row),
@@ -296,33 +343,35 @@ struct Huffman {
         const int h = scan.size() == 1 ? 1 : k.h, v = scan.size() == 1 ? 1 : k.v;
         for (int y = 0; y < v && whole; ++y)
           for (int x = 0; x < h && whole; ++x, ++b) {
-            std::int32_t* o = blocks.data() + b * jpeg::kBlockPayload;
-            o[0] = c;
-            o[1] = mx * h + x;
-            o[2] = my * v + y;
-            whole = block(r, k, o + 3);
+            rec_out[2] = c;
+            rec_out[3] = mx * h + x;
+            rec_out[4] = my * v + y;
+            whole = block(r, k, rec_out + 5);
+            if (whole) slots.sub(b * kRecord, kRecord).copy_from(rec_out);
           }
         if (!whole) break;
       }
       if (!whole) {  // the MCU's data is not all there: undo and wait
         r.pos = pos;
         r.starved = false;
-        bits = saved_bits;
-        nbits = saved_nbits;
+        r.bits = saved_bits;
+        r.nbits = saved_nbits;
+        r.at_marker = saved_at_marker;
         for (std::size_t c = 0; c < comps.size(); ++c) comps[c].pred = preds[c];
         break;
       }
-      for (std::size_t i = 0; i < blocks_per_mcu; ++i) {
-        for (std::size_t j = 0; j < jpeg::kBlockPayload; ++j)
-          rec_out[j] = blocks[i * jpeg::kBlockPayload + j];
-        jpeg::write_record(coefs, jpeg::kBlock, rec_out, jpeg::kBlockPayload);
-      }
+      coefs.commit(blocks_per_mcu * kRecord);
       ++mcu;
       progress = true;
       if (restart_interval > 0 && mcu % restart_interval == 0 && mcu < mcus) expect_restart = true;
     }
+    bits = r.bits;
+    nbits = r.nbits;
+    at_marker = r.at_marker;
     if (mcu == mcus) {  // the scan is decoded: drop the rest up to the end-of-scan token
+      bits = 0;
       nbits = 0;
+      at_marker = false;
       while (r.pos < data.size() && data[r.pos] != jpeg::kEndOfScan) ++r.pos;
       if (r.pos < data.size()) {
         ++r.pos;

@@ -71,12 +71,23 @@ JPEG_HD inline std::int64_t descale(std::int64_t x, int n) {
 JPEG_HD inline void idct_islow(const std::int32_t* coef, std::int32_t* samples) {
   std::int64_t work[64], in[8], out[8];
   for (int col = 0; col < 8; ++col) {  // columns, scaled up by 2^2
+    if ((coef[8 + col] | coef[16 + col] | coef[24 + col] | coef[32 + col] | coef[40 + col] |
+         coef[48 + col] | coef[56 + col]) == 0) {  // no AC term: the DC alone, as the sums give it
+      for (int r = 0; r < 8; ++r) work[8 * r + col] = std::int64_t{coef[col]} * 4;
+      continue;
+    }
     for (int r = 0; r < 8; ++r) in[r] = coef[8 * r + col];
     idct_1d(in, 1, out);
     for (int r = 0; r < 8; ++r) work[8 * r + col] = descale(out[r], 13 - 2);
   }
   for (int row = 0; row < 8; ++row) {  // rows, descaled by 2^(13+2+3)
-    idct_1d(work + 8 * row, 1, out);
+    const std::int64_t* w = work + 8 * row;
+    if ((w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) == 0) {  // the DC alone, as above
+      const std::int32_t v = idct_limit(descale(w[0] * 8192, 13 + 2 + 3));
+      for (int c = 0; c < 8; ++c) samples[8 * row + c] = v;
+      continue;
+    }
+    idct_1d(w, 1, out);
     for (int c = 0; c < 8; ++c) samples[8 * row + c] = idct_limit(descale(out[c], 13 + 2 + 3));
   }
 }

@@ -45,7 +45,7 @@ inline bool read_record(dfg::In<std::int32_t>& in, std::vector<std::int32_t>& re
   auto all = in.peek(2 + n);
   rec.resize(1 + n);
   rec[0] = all[0];
-  for (std::size_t i = 0; i < n; ++i) rec[1 + i] = all[2 + i];
+  all.sub(2, n).copy_to(rec.data() + 1);
   in.release(2 + n);
   return true;
 }
@@ -57,7 +57,7 @@ inline bool write_record(dfg::Out<std::int32_t>& out, std::int32_t tag, const st
   auto slots = out.reserve(2 + n);
   slots[0] = tag;
   slots[1] = static_cast<std::int32_t>(n);
-  for (std::size_t i = 0; i < n; ++i) slots[2 + i] = payload[i];
+  if (n > 0) slots.sub(2, n).copy_from(payload);
   out.commit(2 + n);
   return true;
 }

@@ -140,3 +140,48 @@ TEST_CASE("island: an actor that never stops firing is an error", "[island]") {
       Catch::Message("island loop: actor spin still fires after 1000 firings in iteration 4; the "
                      "island does not quiesce"));
 }
+
+TEST_CASE("island: a bounded output takes all the iteration produced, its count the length",
+          "[island]") {
+  std::mt19937 rng(13);
+  dfg::Fifo<std::uint8_t> pairs(4), bytes(8);
+  dfg::Unpack<std::uint8_t> in(pairs, "coded");
+  Expand expand{pairs, bytes};
+  dfg::PackBounded<std::uint8_t> out(bytes, "block");
+  dfg::Island island("decoder");
+  island.add(in, "coded");
+  island.add(expand, "expand");
+  island.add(out, "block");
+  std::array<std::uint8_t, 2 * kBlock> block{};
+  for (std::int64_t j = 0; j < 500; ++j) {
+    const auto token = coded(rng, static_cast<int>(j % 9) * 4);  // 64, 68, ... 96 bytes
+    in.load(token.data(), token.size());
+    out.begin(block.data(), block.size());
+    island.run(j);
+    in.finish(island.name(), j);
+    const std::size_t length = out.finish(island.name(), j);
+    REQUIRE(std::vector<std::uint8_t>(block.begin(), block.begin() + static_cast<long>(length)) ==
+            reference(token));
+  }
+}
+
+TEST_CASE("island: a bounded output given more than its capacity is an error naming the iteration",
+          "[island]") {
+  dfg::Fifo<std::uint8_t> ring(8);
+  dfg::PackBounded<std::uint8_t> out(ring, "block");
+  dfg::Island island("source");
+  island.add(out, "block");
+  std::array<std::uint8_t, 4> token{};
+  const std::array<std::uint8_t, 3> three{1, 2, 3};
+  ring.push_some(three.data(), three.size());
+  out.begin(token.data(), token.size());
+  island.run(1);
+  CHECK(out.finish(island.name(), 1) == 3);
+  const std::array<std::uint8_t, 6> six{1, 2, 3, 4, 5, 6};
+  ring.push_some(six.data(), six.size());
+  out.begin(token.data(), token.size());
+  island.run(2);
+  CHECK_THROWS_MATCHES(out.finish(island.name(), 2), dfg::IslandError,
+                       Catch::Message("island source: output 'block' produced more than the "
+                                      "token's capacity of 4 elements in iteration 2"));
+}

@@ -136,6 +136,8 @@ TEST_CASE("islands: a fifo edge between two CPUs joins two islands by a bounded 
   CHECK(t.count.value == 24);  // as stated on q.x
   CHECK(p.islands[0].port_bounded == std::vector<bool>{false, true});
   CHECK(p.islands[1].port_bounded == std::vector<bool>{true, false});
+  CHECK(p.islands[0].port_between == std::vector<bool>{false, true});
+  CHECK(p.islands[1].port_between == std::vector<bool>{true, false});
   CHECK(p.islands[1].fifos[0].stated);
 }
 
@@ -185,4 +187,25 @@ TEST_CASE("islands: a fifo edge between a CPU and a GPU is refused", "[sema][isl
   CHECK_FALSE(r->program);
   CHECK(r->summary().find("fifo edge p.y -> q.x joins dynamic nodes on X.cpu and X.g0") !=
         std::string::npos);
+}
+
+TEST_CASE("islands: static edges of bounded types into and out of an island", "[sema][islands]") {
+  auto r = test::analyze(
+      "type P = int32[<= 16];\n"
+      "type Q = int32[<= 32];\n"
+      "actor Src { out P o; cpu \"s.hpp\"; }\n"
+      "actor Snk { in Q i; cpu \"k.hpp\"; }\n"
+      "actor D dynamic { in int32 x; out int32 y; cpu \"d.hpp\"; }\n"
+      "arch h { host X { cpu; } }\n"
+      "app x on h { node s : Src @ X.cpu; node d : D @ X.cpu; node k : Snk @ X.cpu;\n"
+      "  s.o -> d.x;  d.y -> k.i; }\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Program& p = *r->program;
+  REQUIRE(p.islands.size() == 1);
+  CHECK(p.islands[0].port_bounded == std::vector<bool>{true, true});
+  CHECK(p.islands[0].port_between == std::vector<bool>{false, false});
+  CHECK(p.islands[0].port_elements == std::vector<std::int64_t>{16, 32});
+  CHECK(p.islands[0].fifos[0].capacity == 16);
+  CHECK(p.islands[0].fifos[1].capacity == 32);
 }

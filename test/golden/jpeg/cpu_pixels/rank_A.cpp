@@ -48,8 +48,8 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("island_mk.pd_records@A.c0", bytes_Records(params), 2);  // colour 0
-  storage_.emplace_back("src.out@A.c0", bytes_File(params), 1);                  // colour 1
+  storage_.emplace_back("island_mk.pd_records@A.c0", bytes_Records(params), 2);     // colour 0
+  storage_.emplace_back("src.out@A.c0", bytes_File(params), 1, dfg::kWithLengths);  // colour 1
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   src_node_.set_up(run.runtime_params, {elements_File(params)});
   island_mk_node_.set_up(run.runtime_params, {elements_File(params), elements_Records(params)});
@@ -61,10 +61,13 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+      src_node_.fire(j, src_out_A_c0_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 1), elements_File(run_.params), "out"));
     });
     items.run(overlap::fire_island_mk, [&](std::int64_t j) {  // node island_mk (Island_mk) @ A.c0
-      island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+      island_mk_node_.fire(j,
+                           src_out_A_c0_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 0, 1), elements_File(run_.params), "mk_bytes"),
                            island_mk_pd_records_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
@@ -77,11 +80,14 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+      src_node_.fire(j, src_out_A_c0_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 1), elements_File(run_.params), "out"));
     });
     // node island_mk (Island_mk) @ A.c0
     items.run(no_overlap::fire_island_mk, [&](std::int64_t j) {
-      island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+      island_mk_node_.fire(j,
+                           src_out_A_c0_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 0, 1), elements_File(run_.params), "mk_bytes"),
                            island_mk_pd_records_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0

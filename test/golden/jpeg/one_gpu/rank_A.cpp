@@ -48,9 +48,9 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
   storage_.emplace_back("island_mk.pd_records@A.cpu", bytes_Records(params),
-                        run.overlap ? 2 : 1);                                       // colour 0
-  storage_.emplace_back("px.out@A.cpu", bytes_Image(params), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back("src.out@A.cpu", bytes_File(params), 1);                    // colour 2
+                        run.overlap ? 2 : 1);                                        // colour 0
+  storage_.emplace_back("px.out@A.cpu", bytes_Image(params), run.overlap ? 2 : 1);   // colour 1
+  storage_.emplace_back("src.out@A.cpu", bytes_File(params), 1, dfg::kWithLengths);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   src_node_.set_up(run.runtime_params, {elements_File(params)});
   island_mk_node_.set_up(run.runtime_params, {elements_File(params), elements_Records(params)});
@@ -62,10 +62,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
-      src_node_.fire(j, src_out_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+      src_node_.fire(j, src_out_A_cpu_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 1), elements_File(run_.params), "out"));
     });
     items.run(overlap::fire_island_mk, [&](std::int64_t j) {  // node island_mk (Island_mk) @ A.cpu
-      island_mk_node_.fire(j, src_out_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+      island_mk_node_.fire(j,
+                           src_out_A_cpu_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 0, 1), elements_File(run_.params), "mk_bytes"),
                            island_mk_pd_records_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
@@ -79,11 +82,14 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
-      src_node_.fire(j, src_out_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
+      src_node_.fire(j, src_out_A_cpu_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 1), elements_File(run_.params), "out"));
     });
     // node island_mk (Island_mk) @ A.cpu
     items.run(no_overlap::fire_island_mk, [&](std::int64_t j) {
-      island_mk_node_.fire(j, src_out_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
+      island_mk_node_.fire(j,
+                           src_out_A_cpu_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 0, 1), elements_File(run_.params), "mk_bytes"),
                            island_mk_pd_records_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu

@@ -45,7 +45,7 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 
 Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("src.out@A.c0", bytes_File(params), 2);  // colour 0
+  storage_.emplace_back("src.out@A.c0", bytes_File(params), 2, dfg::kWithLengths);  // colour 0
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   src_node_.set_up(run.runtime_params, {elements_File(params)});
   snk_node_.actor.tol = 0;
@@ -56,7 +56,8 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
+      src_node_.fire(j, src_out_A_c0_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 2), elements_File(run_.params), "out"));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, island_mk_cc_rgb_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
@@ -68,7 +69,8 @@ void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_out_A_c0_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
+      src_node_.fire(j, src_out_A_c0_view_.bounded<std::uint8_t>(
+                            dfg::slot(c, 0, 2), elements_File(run_.params), "out"));
     });
     items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c0
       snk_node_.fire(j, island_mk_cc_rgb_A_c1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)));
@@ -102,7 +104,9 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_island_mk, [&](std::int64_t j) {  // node island_mk (Island_mk) @ A.c1
-      island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
+      island_mk_node_.fire(j,
+                           src_out_A_c0_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 1, 2), elements_File(run_.params), "mk_bytes"),
                            island_mk_cc_rgb_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
   });
@@ -113,7 +117,9 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     // node island_mk (Island_mk) @ A.c1
     items.run(no_overlap::fire_island_mk, [&](std::int64_t j) {
-      island_mk_node_.fire(j, src_out_A_c0_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
+      island_mk_node_.fire(j,
+                           src_out_A_c0_view_.bounded<const std::uint8_t>(
+                               dfg::slot(c, 1, 2), elements_File(run_.params), "mk_bytes"),
                            island_mk_cc_rgb_A_c1_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
   });

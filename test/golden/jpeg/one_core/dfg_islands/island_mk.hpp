@@ -19,7 +19,6 @@ class Island_mk {
  public:
   Island_mk() {
     island_.add(port_mk_bytes_, "mk_bytes");
-    node_mk_.file_bytes = 16384;
     island_.add(step_mk_, "mk");
     island_.add(step_hf_, "hf");
     island_.add(step_dq_, "dq");
@@ -33,9 +32,9 @@ class Island_mk {
 
   /// One firing: this firing's input tokens into their rings, the members to quiescence, the
   /// output tokens filled; an IslandError names the port and the iteration otherwise.
-  void fire(const std::uint8_t* mk_bytes, std::uint8_t* cc_rgb, dfg::Context& ctx) {
+  void fire(dfg::Bounded<const std::uint8_t> mk_bytes, std::uint8_t* cc_rgb, dfg::Context& ctx) {
     const std::int64_t j = ctx.iteration();
-    port_mk_bytes_.load(mk_bytes, 16384);
+    port_mk_bytes_.load(mk_bytes.data(), mk_bytes.size());
     port_cc_rgb_.begin(cc_rgb);
     island_.run(j);
     port_mk_bytes_.finish(island_.name(), j);

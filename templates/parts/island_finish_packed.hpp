@@ -1,0 +1,1 @@
+$port$.resize(port_$port$_.finish(island_.name(), j));
