@@ -75,7 +75,10 @@ class NeighbourSync final : private AbortListener {
 
   /// `pe` touches host memory only: it waits for its neighbours' release(), not their finish().
   /// Set-up only.
-  void host_only(int pe) { host_only_.at(static_cast<std::size_t>(pe)) = true; }
+  void host_only(int pe) {
+    host_only_.at(static_cast<std::size_t>(pe)) = true;
+    any_host_only_ = true;
+  }
 
   /// Blocks until every neighbour of `pe` has finished cycle c - 1. Throws dfg::Aborted.
   void wait_to_begin(int pe, std::int64_t c) {
@@ -114,7 +117,7 @@ class NeighbourSync final : private AbortListener {
     std::atomic<std::int64_t>& host = done_[pe].host;
     if (host.load(std::memory_order_relaxed) >= c + 1) return;  // only pe's thread stores it
     host.store(c + 1, std::memory_order_release);
-    host.notify_all();
+    if (any_host_only_) host.notify_all();  // else nobody waits on it
   }
 
   /// The cycles `pe` has finished; racy.
@@ -145,6 +148,7 @@ class NeighbourSync final : private AbortListener {
   Abort& abort_;
   std::unique_ptr<Counter[]> done_;
   std::vector<bool> host_only_;
+  bool any_host_only_ = false;
 };
 
 }  // namespace dfg
