@@ -35,7 +35,7 @@ while IFS= read -r -d '' file; do
 done < <(list | sort -z)
 ((count > 0)) || { echo "no $mode source found"; exit 1; }
 if ((failed)); then
-  echo "$failed of $count $mode sources do not follow .clang-format"
+  echo "$failed of $count $mode files do not follow .clang-format"
   exit 1
 fi
 echo "$count $mode files follow .clang-format"

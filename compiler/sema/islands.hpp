@@ -1,11 +1,11 @@
 /// \file
 /// Islands: the nodes of dynamic actors, joined by their fifo edges, grouped into connected sets
-/// that each run on one CPU or one GPU. Each island becomes one static node of the graph, of an actor made
-/// for it (ir::Actor::island) whose ports are the edges at the island's boundary: an edge from a
-/// static output into a fifo input is an input of the island (its Unpack adapter turns the token
-/// into elements), an edge from a fifo output into a static input an output (its Pack adapter
-/// fills the token). The passes after sema see only static nodes; codegen/island.hpp writes the
-/// class of each island's actor: a CPU island's (dfg/island.hpp), or a GPU island's, whose
+/// that each run on one CPU or one GPU. Each island becomes one static node of the graph, of an
+/// actor made for it (ir::Actor::island) whose ports are the edges at the island's boundary: an
+/// edge from a static output into a fifo input is an input of the island (its Unpack adapter turns
+/// the token into elements), an edge from a fifo output into a static input an output (its Pack
+/// adapter fills the token). The passes after sema see only static nodes; codegen/island.hpp writes
+/// the class of each island's actor: a CPU island's (dfg/island.hpp), or a GPU island's, whose
 /// firing is one cooperative kernel on the GPU (dfg/cuda/gpu_island_cycle.hpp). A GPU island
 /// has no fifo edge to another PE.
 ///
