@@ -38,19 +38,6 @@ ROOT = HERE.parent.parent
 SPECS = {"two": 2, "three": 3, "four": 4}
 VERSIONS = ("before", "after")
 
-GPU_ALONE = """import "{root}/samples/overlap/overlap.dfg";
-
-arch gpu_alone {{
-  host A {{ cpu; gpu g0 = 0; }}
-  link A.cpu <-> A.g0 pcie (25 GB/s);
-}}
-
-app cost_gpu_alone on gpu_alone {{
-  node i : Inc @ A.g0 {{ nb_loop = 5; }}
-  i.b -> i.a delay 1;
-}}
-"""
-
 
 def generate(args) -> None:
     out = Path(args.dir).resolve()
@@ -58,8 +45,7 @@ def generate(args) -> None:
     gen.mkdir(parents=True, exist_ok=True)
     jobs = [(f"spin_{n}", [str(HERE / f"spin_{n}.dfg")]) for n in SPECS]
     jobs.append(("cost_gpu", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=5"]))
-    alone = out / "gpu_alone.dfg"
-    alone.write_text(GPU_ALONE.format(root=ROOT))
+    alone = ROOT / "bench/overlap/gpu_alone.dfg"
     jobs.append(("cost_gpu_alone", [str(alone), "-D", "N=1"]))
     for name, spec in jobs:
         subprocess.run([args.dfgc, "compile", spec[0], "-o", str(gen / name)] + spec[1:], check=True)

@@ -34,26 +34,12 @@ STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap"
               "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
 VERSIONS = {"before": {}, "after": {}, "after_one_stream": {"DFG_GPU_ONE_STREAM_BYTES": "65536"}}
 
-GPU_ALONE = """import "{root}/samples/overlap/overlap.dfg";
-
-arch gpu_alone {{
-  host A {{ cpu; gpu g0 = 0; }}
-  link A.cpu <-> A.g0 pcie (25 GB/s);
-}}
-
-app cost_gpu_alone on gpu_alone {{
-  node i : Inc @ A.g0 {{ nb_loop = 5; }}
-  i.b -> i.a delay 1;
-}}
-"""
-
 
 def generate(args) -> None:
     out = Path(args.dir).resolve()
     gen = out / "gen"
     gen.mkdir(parents=True, exist_ok=True)
-    alone = out / "gpu_alone.dfg"
-    alone.write_text(GPU_ALONE.format(root=ROOT))
+    alone = ROOT / "bench/overlap/gpu_alone.dfg"
     jobs = [("cost_gpu", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=5"]),
             ("cost_gpu_kernel", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=2560"]),
             ("cost_gpu_alone", [str(alone), "-D", "N=1"])]
