@@ -25,10 +25,9 @@
 /// Guarantees:
 /// - Threads: PE p's thread alone calls wait_to_begin(p, c) (or polls ready_to_begin(p, c)) and
 ///   finish(p, c), with c increasing by one from 0; done_approx() from any thread.
-/// - Ordering: finish() and release() are release stores of c + 1 to p's counters; wait_to_begin()
-/// waits with
-///   acquire loads (dfg::detail::wait_until), so everything a neighbour did up to finishing c - 1
-///   happens-before everything p does after the wait returns.
+/// - Ordering: finish() and release() are release stores of c + 1 to p's counters;
+///   wait_to_begin() waits with acquire loads (dfg::detail::wait_until), so everything a neighbour
+///   did up to finishing c - 1 happens-before everything p does after the wait returns.
 /// - Blocking: wait_to_begin() spins briefly, then sleeps in std::atomic::wait; it throws
 ///   dfg::Aborted promptly once the Abort is raised (the listener poisons every counter and
 ///   wakes the sleepers), also when the stop was raised before the call. finish() never blocks.
