@@ -3,12 +3,16 @@
 /// the host's CPU worker adds between two local CycleBarrier waits. The rank's communication
 /// thread (dfg/mpi/comm_thread.hpp) posts an MPI_Ibarrier and polls it with MPI_Test; the CPU
 /// worker waits for it, and leaves (dfg::Aborted) once a thread of its rank failed, while the
-/// comm thread ends the job instead of waiting for ranks that wait for it.
+/// comm thread ends the job instead of waiting for ranks that wait for it. Where the Session is
+/// direct() (MPI_THREAD_MULTIPLE), the CPU worker posts and polls the barrier itself, on the
+/// Session's barrier_comm(), where no other thread posts a collective: no handoff per cycle.
 ///
 /// Guarantees: arrive_and_wait() is called by the host's CPU worker only, while the Session's
-/// comm thread runs (run_mpi_worker; else it throws std::logic_error), by every rank the same
-/// number of times; it blocks until every rank arrived or the Abort is raised (then it throws
-/// dfg::Aborted; the pending barrier is left to MPI_Abort). No allocation.
+/// comm thread runs (run_mpi_worker; else it throws std::logic_error, when not direct), by every
+/// rank the same number of times; it blocks until every rank arrived or the Abort is raised
+/// (then it throws dfg::Aborted; the pending barrier is left to MPI_Abort). Direct, it polls
+/// (pausing, yielding every CommThread::kYieldEvery polls) and throws an MpiError should MPI
+/// fail. No allocation.
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -24,7 +28,10 @@ namespace dfg::mpi {
 class RankBarrier {
  public:
   explicit RankBarrier(const Session& session, Abort& abort = process_abort())
-      : comm_thread_(session.comm_thread()), abort_(abort) {
+      : comm_thread_(session.comm_thread()),
+        abort_(abort),
+        direct_(session.direct()),
+        barrier_comm_(session.barrier_comm()) {
     task_.comm = session.comm();
   }
 
@@ -37,6 +44,20 @@ class RankBarrier {
   RankBarrier& operator=(const RankBarrier&) = delete;
 
   void arrive_and_wait() {
+    if (direct_) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      check(MPI_Ibarrier(barrier_comm_, &request), "MPI_Ibarrier");
+      unsigned polls = 0;
+      for (int done = 0;;) {
+        check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (barrier)");
+        if (done != 0) return;
+        abort_.throw_if_stopped();
+        if (++polls % CommThread::kYieldEvery == 0)
+          std::this_thread::yield();
+        else
+          cpu_relax();
+      }
+    }
     comm_thread_.submit(task_);
     comm_thread_.wait_until([this] { return task_.done(); }, abort_);
   }
@@ -57,6 +78,8 @@ class RankBarrier {
 
   CommThread& comm_thread_;
   Abort& abort_;
+  bool direct_;
+  MPI_Comm barrier_comm_;
   Task task_;
 };
 

@@ -2,11 +2,16 @@
 /// dfg::mpi::CycleTransfers: the host-to-host transfers that the host's CPU worker has in flight
 /// in one cycle. The generated cycle starts them, looks at them between firings, and completes
 /// them all before it ends the cycle. The rank's communication thread (dfg/mpi/comm_thread.hpp)
-/// makes their MPI calls: it posts each one at once and polls it while the CPU worker fires, so
-/// a transfer progresses during a firing however long it takes; the receives go to its receive
-/// lane and the sends to its send lane, which run at once when it has two. Each is timed for
-/// --stats /
-/// --trace from its posting to the poll that saw it complete, both on the comm thread.
+/// makes the MPI calls of a large token: it posts each one at once and polls it while the CPU
+/// worker fires, so a transfer progresses during a firing however long it takes; the receives go
+/// to its receive lane and the sends to its send lane, which run at once when it has two. A small
+/// token's transfer (a windowed token of at most kDirectMaxBytes, a direct() endpoint:
+/// dfg/mpi/transfer.hpp) is the CPU worker's own: start() posts it, poll() and wait() test it, with
+/// no handoff to another thread, which cost about 1.1 us a transfer (bench/hosts/README.md, "Direct
+/// small tokens"). Its message is one eager MPI_Isend into a receive posted in advance, so it needs
+/// no progress between two polls; only its credits wait for the worker's next poll, W / 2 tokens
+/// ahead. Each transfer is timed for --stats / --trace from its posting to the poll that saw it
+/// complete, on the thread that owns it.
 ///
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // receives first,
 ///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // then the sends
@@ -24,15 +29,21 @@
 /// comm thread publishes a completion with a release store that wait() and poll() acquire.
 ///
 /// Guarantees:
-/// - Used by the host's CPU worker only; not thread-safe. start() needs the endpoints' Session's
-///   comm thread running (run_mpi_worker), else it throws std::logic_error.
+/// - Used by the host's CPU worker only; not thread-safe. start() of a transfer that is not
+///   direct needs the endpoints' Session's comm thread running (run_mpi_worker), else it throws
+///   std::logic_error. A direct endpoint is never handed to the comm thread, and a handed one
+///   never tested by the worker: each endpoint has one thread that calls MPI for it.
 /// - The constructor allocates room for `capacity` transfers; start(), poll() and wait() never
 ///   allocate (start() beyond the capacity throws std::logic_error).
-/// - start() hands the transfer to the comm thread (a mutex, a few stores) and returns at once;
-///   poll() reads each transfer's completion once (acquire loads) and never blocks; wait() polls
-///   until none is in flight, then sleeps (CommThread::wait_until), throwing dfg::Aborted once
-///   the Abort is raised. An MPI error is the comm thread's: it ends the job. With tracing and
-///   stats off no clock is read (but wait()'s own).
+/// - start() hands the transfer to the comm thread (a mutex, a few stores), or posts a direct
+///   one itself (MPI_Isend or MPI_Test: nonblocking), and returns at once; poll() reads each
+///   handed transfer's completion once (acquire loads), tests each direct one once (MPI_Test) and
+///   never blocks; wait() polls while a direct transfer is in flight (pausing, yielding every
+///   CommThread::kYieldEvery polls: its progress is these polls), then until none is in flight,
+///   then sleeps (CommThread::wait_until), throwing dfg::Aborted once the Abort is raised. An MPI
+///   error of a handed transfer is the comm thread's, one of a direct transfer is thrown by the
+///   call that met it (the worker's error: run_mpi_worker ends the job). With tracing and stats
+///   off no clock is read (but wait()'s own).
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -74,13 +85,13 @@ class CycleTransfers {
   /// thread then ends the job) or the comm thread does not run.
   ~CycleTransfers() {
     for (Transfer* t : flight_) {
-      while (!t->done() && !abort_.stopped() && t->endpoint->comm_thread().running())
+      while (!t->direct && !t->done() && !abort_.stopped() && t->endpoint->comm_thread().running())
         std::this_thread::yield();
     }
   }
 
-  /// Hands the sends of token `iteration` from `slot` to the comm thread; `entry` is the
-  /// transfer's Probes entry.
+  /// Hands the sends of token `iteration` from `slot` to the comm thread (posts them, for a
+  /// direct endpoint); `entry` is the transfer's Probes entry.
   void start(SendEndpoint& e, std::size_t entry, std::int64_t iteration, const void* slot) {
     submit(e, &e, nullptr, entry, iteration, const_cast<void*>(slot));
   }
@@ -104,10 +115,11 @@ class CycleTransfers {
   bool poll() {
     for (std::size_t i = 0; i < flight_.size();) {
       Transfer* t = flight_[i];
-      if (!t->done()) {
+      if (t->direct ? !t->test() : !t->done()) {
         ++i;
         continue;
       }
+      if (t->direct) --direct_;
       if (t->timed) {
         probes_.record(t->entry, t->iteration, probes_.tracer().to_us(t->begin),
                        std::chrono::duration<double, std::micro>(t->end - t->begin).count());
@@ -121,15 +133,28 @@ class CycleTransfers {
 
   /// Polls until every started transfer completed; throws dfg::Aborted once the stop is raised.
   void wait() {
-    if (poll()) return;
-    flight_.front()->endpoint->comm_thread().wait_until([this] { return poll(); }, abort_);
+    unsigned polls = 0;
+    while (!poll()) {
+      if (direct_ == 0) {
+        flight_.front()->endpoint->comm_thread().wait_until([this] { return poll(); }, abort_);
+        return;
+      }
+      abort_.throw_if_stopped();
+      if (++polls % CommThread::kYieldEvery == 0)
+        std::this_thread::yield();
+      else
+        cpu_relax();
+    }
   }
 
   /// The number of transfers in flight.
   std::size_t in_flight() const noexcept { return flight_.size(); }
+  /// The number of direct transfers (the worker's own) in flight.
+  std::size_t direct_in_flight() const noexcept { return direct_; }
 
  private:
-  /// One transfer in flight: post() and test() run on the comm thread.
+  /// One transfer in flight: post() and test() run on the comm thread, or on the CPU worker for
+  /// a direct one.
   struct Transfer final : CommTask {
     Endpoint* endpoint = nullptr;
     SendEndpoint* send = nullptr;
@@ -141,6 +166,7 @@ class CycleTransfers {
     std::size_t used = 0;             ///< a bounded send's bytes
     bool bounded_send = false;
     bool timed = false;
+    bool direct = false;  ///< the CPU worker's own (Endpoint::direct()): never handed over
     Tracer::Clock::time_point begin, end;  ///< written by the comm thread, read once done()
 
     void post() override {
@@ -176,7 +202,14 @@ class CycleTransfers {
     t->length = length;
     t->bounded_send = used.has_value();
     t->used = used.value_or(0);
-    e.comm_thread().submit(*t, send != nullptr ? CommThread::kSendLane : CommThread::kReceiveLane);
+    t->direct = e.direct();
+    if (t->direct) {
+      t->post();
+      ++direct_;
+    } else {
+      e.comm_thread().submit(*t,
+                             send != nullptr ? CommThread::kSendLane : CommThread::kReceiveLane);
+    }
     free_.pop_back();
     flight_.push_back(t);
   }
@@ -187,6 +220,7 @@ class CycleTransfers {
   std::unique_ptr<Transfer[]> transfers_;
   std::vector<Transfer*> free_;    ///< reserved for `capacity`
   std::vector<Transfer*> flight_;  ///< reserved for `capacity`
+  std::size_t direct_ = 0;         ///< the direct ones among flight_
 };
 
 }  // namespace dfg::mpi

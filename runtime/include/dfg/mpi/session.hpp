@@ -21,31 +21,43 @@
 ///
 /// Thread level. The rank's MPI calls are made by its communication thread's lanes
 /// (comm_thread(), which run_mpi_worker runs around the host CPU worker's cycle loop), not by the
-/// thread that initialised MPI: main makes the start-up calls, then the lanes make every call of
-/// the cycle loop (transfers, barriers, MPI_Abort), then main finalizes after joining them. With
-/// one lane one thread calls MPI at a time (MPI_THREAD_SERIALIZED; thread creation and join order
-/// the threads' calls); with two (receives on one, sends on the other, so that a rank in the
-/// middle of a chain copies its incoming and outgoing tokens at once: dfg/mpi/comm_thread.hpp)
-/// two threads call MPI at once, which needs MPI_THREAD_MULTIPLE. The Session asks for
-/// MPI_THREAD_MULTIPLE; comm_lanes(wanted) gives the rank the lanes its traffic wants
-/// (CommThread::wanted_lanes(): two only where the rank both receives and sends, and receives at
-/// least dfg::mpi::kTwoLaneBytes a cycle), one where the library provides less than MULTIPLE (a
-/// library that provides SERIALIZED only still runs, on one lane). The environment variable
-/// DFG_MPI_LANES overrides the choice: "1" asks for MPI_THREAD_SERIALIZED and one lane on every
-/// rank, "2" two lanes on every rank where the library allows them. Why two where the tokens are
-/// large: measured with Open MPI 4.1.6 over shared memory (bench/hosts/README.md), a 3-rank chain
-/// of 4 MiB tokens ran at the link's period with two lanes and at about twice it with one: the
-/// library's single-copy receive (CMA) holds the one thread that calls MPI for the whole copy,
+/// thread that initialised MPI: main makes the start-up calls, then the lanes make the calls of
+/// the cycle loop (transfers, barriers, MPI_Abort; but for the direct ones, below), then main
+/// finalizes after joining them. With one lane and nothing direct one thread calls MPI at a time
+/// (MPI_THREAD_SERIALIZED; thread creation and join order the threads' calls); with two (receives
+/// on one, sends on the other, so that a rank in the middle of a chain copies its incoming and
+/// outgoing tokens at once: dfg/mpi/comm_thread.hpp) two threads call MPI at once, which needs
+/// MPI_THREAD_MULTIPLE, as does the direct path (the CPU worker calls MPI next to the comm thread).
+/// The Session asks for MPI_THREAD_MULTIPLE, which cost nothing measurable against SERIALIZED where
+/// one thread calls MPI (bench/hosts/README.md); comm_lanes(wanted) gives the rank the lanes its
+/// traffic wants (CommThread::wanted_lanes(): two only where the rank both receives and sends, and
+/// receives at least dfg::mpi::kTwoLaneBytes a cycle), one where the library provides less than
+/// MULTIPLE (a library that provides SERIALIZED only still runs, on one lane). The environment
+/// variable DFG_MPI_LANES overrides the choice: "1" asks for MPI_THREAD_SERIALIZED and one lane on
+/// every rank, "2" two lanes on every rank where the library allows them. Why two where the tokens
+/// are large: measured with Open MPI 4.1.6 over shared memory (bench/hosts/README.md), a 3-rank
+/// chain of 4 MiB tokens ran at the link's period with two lanes and at about twice it with one:
+/// the library's single-copy receive (CMA) holds the one thread that calls MPI for the whole copy,
 /// and the send's handshake waits behind it. Why one where they are small: two lanes cost a rank
 /// that both receives and sends 1-3.6 us a cycle more with 1-byte tokens (the library locks on
 /// every call, and two threads poll it). place() fails with a clear message if
 /// the library provides less than SERIALIZED.
 ///
-/// Window. A transfer of a small token (at most kWindowMaxBytes, one message) runs with a window
+/// Direct small tokens. Where MPI provides MPI_THREAD_MULTIPLE, direct() is true and the host's
+/// CPU worker makes the MPI calls of its windowed transfers of at most kDirectMaxBytes itself
+/// (dfg/mpi/cycle_transfers.hpp), and of the --sync=barrier barrier (dfg/mpi/barrier.hpp, on
+/// barrier_comm()), next to the comm thread's lanes: no handoff between two threads per small
+/// token. DFG_MPI_DIRECT=0 hands them to the comm thread as well (for measurements); so does
+/// DFG_MPI_LANES=1, which asks for MPI_THREAD_SERIALIZED, and a library that provides less than
+/// MULTIPLE. Each rank decides alone: the messages are the same either way.
+///
+/// Window. A transfer of a small token (at most window_bytes(), one message) runs with a window
 /// of W tokens instead of one MPI_Issend round trip each (dfg/mpi/transfer.hpp): window() is W,
 /// kDefaultWindow unless the environment variable DFG_MPI_WINDOW sets it ("0": every transfer
-/// by MPI_Issend, as large tokens always go; else an even number from 2 to kMaxWindow). Both
-/// ends of a transfer must agree on it, so place() makes it the smallest of the ranks' values.
+/// by MPI_Issend, as large tokens always go; else an even number from 2 to kMaxWindow);
+/// window_bytes() is kWindowMaxBytes unless DFG_MPI_WINDOW_BYTES sets it (1 to
+/// kMaxWindowBytes, for measurements). Both ends of a transfer must agree on them, so place()
+/// makes each the smallest of the ranks' values.
 ///
 /// CUDA-aware MPI. cuda_aware() is true only when the library says so at run time
 /// (MPIX_Query_cuda_support, called only where the MPI header declares it: Open MPI's mpi-ext.h
@@ -63,7 +75,9 @@
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError). credit_comm() is a second one, for the
-///   windows' credits (a transfer's credits carry its tag there).
+///   windows' credits (a transfer's credits carry its tag there), and barrier_comm() a third, for
+///   the CPU worker's direct barriers (its collectives never meet the comm thread's, which a
+///   migration's leash posts on comm()).
 /// - The destructor frees the communicator and calls MPI_Finalize unless MPI was already
 ///   finalized; it never throws.
 #pragma once
@@ -75,6 +89,7 @@
 #endif
 #endif
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -89,6 +104,21 @@
 #include "dfg/mpi/placement.hpp"
 
 namespace dfg::mpi {
+
+/// The largest token a transfer moves with a window by default (dfg/mpi/transfer.hpp's file
+/// comment; Session::window_bytes()): 16 KiB. Measured with Open MPI 4.1.6 over shared memory
+/// (bench/hosts/README.md, "Direct small tokens"), a window sent by the CPU worker itself pays up
+/// to 32 KiB and costs more from 64 KiB; but a token above kDirectMaxBytes is handed to the comm
+/// thread, about 1 us a transfer more, which leaves the window no gain above 16 KiB on a middle
+/// rank (an estimate: the window through the comm thread was not measured at these sizes).
+inline constexpr std::size_t kWindowMaxBytes = std::size_t{16} << 10;
+
+/// The largest windowed token the CPU worker sends and receives itself (Session::direct()):
+/// 2 KiB, one eager message in Open MPI's shared memory (its eager limit, 4 KiB, holds the
+/// header too; a 4 KiB token went by rendezvous in the measurement) and in MPICH's. An eager
+/// message into a receive posted in advance needs no MPI call to move while the worker fires; a
+/// larger one would wait for the worker's next poll, so it stays on the comm thread.
+inline constexpr std::size_t kDirectMaxBytes = std::size_t{2} << 10;
 
 /// Whether the MPI library reports, at run time, that it can send from and receive into CUDA
 /// device memory. False where the library offers no way to ask.
@@ -116,6 +146,12 @@ class Session {
   static constexpr const char* kLanesEnv = "DFG_MPI_LANES";
   /// The environment variable that sets the small tokens' window ("0": none).
   static constexpr const char* kWindowEnv = "DFG_MPI_WINDOW";
+  /// The environment variable that sets the largest windowed token, in bytes.
+  static constexpr const char* kWindowBytesEnv = "DFG_MPI_WINDOW_BYTES";
+  /// The largest token DFG_MPI_WINDOW_BYTES may window.
+  static constexpr int kMaxWindowBytes = 1 << 20;
+  /// The environment variable that, at "0", hands the small tokens to the comm thread too.
+  static constexpr const char* kDirectEnv = "DFG_MPI_DIRECT";
   /// The window of a small token's transfer, in tokens, unless DFG_MPI_WINDOW says otherwise:
   /// the receiver holds this many receives (and buffers of the token's bytes) posted, and the
   /// sender runs at most this many tokens ahead of what the receiver took.
@@ -139,7 +175,13 @@ class Session {
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
     MPI_Comm_dup(MPI_COMM_WORLD, &credit_comm_);
     MPI_Comm_set_errhandler(credit_comm_, MPI_ERRORS_RETURN);
+    MPI_Comm_dup(MPI_COMM_WORLD, &barrier_comm_);
+    MPI_Comm_set_errhandler(barrier_comm_, MPI_ERRORS_RETURN);
     window_ = window_from_env();
+    window_bytes_ = window_bytes_from_env();
+    const char* direct = std::getenv(kDirectEnv);
+    direct_ = provided_ >= MPI_THREAD_MULTIPLE && requested_thread_level() == MPI_THREAD_MULTIPLE &&
+              !(direct != nullptr && std::string_view(direct) == "0");
     int* tag_ub = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);
@@ -152,6 +194,7 @@ class Session {
     if (finalized != 0) return;
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
     if (credit_comm_ != MPI_COMM_NULL) MPI_Comm_free(&credit_comm_);
+    if (barrier_comm_ != MPI_COMM_NULL) MPI_Comm_free(&barrier_comm_);
     if (owns_mpi_) MPI_Finalize();
   }
 
@@ -163,8 +206,28 @@ class Session {
   MPI_Comm comm() const noexcept { return comm_; }
   /// The communicator of the windows' credits (see the file comment).
   MPI_Comm credit_comm() const noexcept { return credit_comm_; }
+  /// The communicator of the CPU worker's direct barriers (see the file comment).
+  MPI_Comm barrier_comm() const noexcept { return barrier_comm_; }
   /// The window of a small token's transfer (0: none), the same on every rank after place().
   int window() const noexcept { return window_; }
+  /// The largest token a transfer windows, the same on every rank after place().
+  std::size_t window_bytes() const noexcept { return static_cast<std::size_t>(window_bytes_); }
+  /// Whether the CPU worker makes its windowed transfers' and barriers' MPI calls itself (see the
+  /// file comment).
+  bool direct() const noexcept { return direct_; }
+  /// DFG_MPI_WINDOW_BYTES's value where it is a number from 1 to kMaxWindowBytes, else
+  /// kWindowMaxBytes.
+  static int window_bytes_from_env() noexcept {
+    const int fallback = static_cast<int>(kWindowMaxBytes);
+    const char* text = std::getenv(kWindowBytesEnv);
+    if (text == nullptr || *text == '\0') return fallback;
+    long long b = 0;
+    for (const char* ch = text; *ch != '\0'; ++ch) {
+      if (*ch < '0' || *ch > '9' || b > kMaxWindowBytes) return fallback;
+      b = b * 10 + (*ch - '0');
+    }
+    return b >= 1 && b <= kMaxWindowBytes ? static_cast<int>(b) : fallback;
+  }
   /// DFG_MPI_WINDOW's value where it is "0" or an even number from 2 to kMaxWindow, else
   /// kDefaultWindow.
   static int window_from_env() noexcept {
@@ -263,8 +326,11 @@ class Session {
     check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX,
                         comm_),
           "MPI_Allreduce (host map)");
-    check(MPI_Allreduce(MPI_IN_PLACE, &window_, 1, MPI_INT, MPI_MIN, comm_),
+    int window[2] = {window_, window_bytes_};
+    check(MPI_Allreduce(MPI_IN_PLACE, window, 2, MPI_INT, MPI_MIN, comm_),
           "MPI_Allreduce (window)");
+    window_ = window[0];
+    window_bytes_ = window[1];
     bool same = true;
     for (std::size_t i = 0; i < n; ++i) same = same && bounds[i] == -bounds[n + i];
     if (!same) {
@@ -344,7 +410,10 @@ class Session {
   int tag_ub_ = 32767;
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm credit_comm_ = MPI_COMM_NULL;
+  MPI_Comm barrier_comm_ = MPI_COMM_NULL;
   int window_ = kDefaultWindow;
+  int window_bytes_ = static_cast<int>(kWindowMaxBytes);
+  bool direct_ = false;
   std::vector<std::string_view> hosts_;
   Placement placement_;
   int host_ = -1;

@@ -40,7 +40,8 @@
 /// Window (small tokens). A round trip per token bounds the cycle of a program whose tokens are
 /// small: MPI_Issend completes only once the receiver's acknowledgement is back, so a cycle costs
 /// at least a synchronous round trip between two processes (2.3 us over Open MPI's shared memory).
-/// A transfer of a token of at most kWindowMaxBytes in one message runs instead with a window of
+/// A transfer of a token of at most Session::window_bytes() (kWindowMaxBytes unless the
+/// environment says otherwise) in one message runs instead with a window of
 /// W = Session::window() tokens (0: none, every transfer as above), on both ends alike:
 /// - The receiver keeps W receives posted, each into a buffer of its own (a ring of W tokens),
 ///   the first W at its first start(). start() names the slot of the next token; test() sees the
@@ -56,8 +57,8 @@
 /// the tokens the receiver took. A credit always finds a receive posted too: the sender heard a
 /// credit of P, so sent at most P tokens, so the receiver took at most P and has posted at most
 /// P + W: at most W / (W / 2) = 2 credits are on their way, fewer than kCreditSlots. Memory: W
-/// tokens' bytes on the receiving rank per transfer (at most kMaxWindow x kWindowMaxBytes = 1 MiB,
-/// 128 KiB at the default W = 8), and kCreditSlots int64 on each end.
+/// tokens' bytes on the receiving rank per transfer (at most kMaxWindow x window_bytes(); W x
+/// kWindowMaxBytes at the defaults), and kCreditSlots int64 on each end.
 /// A window lets a token go wherever MPI_Issend would have completed, and earlier: once the
 /// receiver has started token j it has taken tokens 0 .. j - 1, and the last credit it sent
 /// covers at least j - W / 2 + W > j tokens; so the generated cycle stays deadlock-free.
@@ -66,8 +67,11 @@
 /// MPI again), hears them all (sender), or sees its credits delivered and cancels its W receives
 /// (receiver); once the Abort is raised it only cancels and frees, as for a token in flight.
 /// Larger tokens keep MPI_Issend: they are a round trip or more anyway (rendezvous above the
-/// library's eager limit), where the window would add a copy out of the ring. The limit of
-/// 16 KiB is a choice, not a measurement (bench/hosts/README.md).
+/// library's eager limit), where the window would add a copy out of the ring. Why the limit is
+/// 16 KiB: kWindowMaxBytes (dfg/mpi/session.hpp).
+/// Direct. A windowed token of at most kDirectMaxBytes (one eager message) is the host CPU
+/// worker's own where the Session is direct(): dfg::mpi::CycleTransfers posts and tests it on the
+/// worker, not on the comm thread; the messages, and every guarantee above, are the same.
 ///
 /// Staging. An endpoint moves the token from and into the slot itself, unless it was given a
 /// Staging (stage_through(), before its first start()): then MPI sends from and receives into
@@ -86,9 +90,11 @@
 /// - Threads: an endpoint is built by any thread (no MPI call: it reads the Session's
 ///   communicator and tag bound, and tells the comm thread what it moves a cycle, which picks
 ///   the lanes from it: CommThread::expect()) and then used by one thread at a time, the thread
-///   that owns MPI: the rank's communication thread in a generated program
+///   that owns the endpoint: the rank's communication thread in a generated program
 ///   (dfg::mpi::CycleTransfers hands it the endpoint's start() and test(); comm_thread() is the
-///   Session's).
+///   Session's), or, for a direct() endpoint, the host's CPU worker, which makes its calls itself
+///   while the comm thread makes the others (MPI_THREAD_MULTIPLE: Session::direct()). No MPI
+///   request or member of an endpoint is ever touched by both.
 /// - start() posts nonblocking operations and returns at once; test() calls MPI_Testall once and
 ///   never blocks; wait() polls test() until completion, throwing dfg::Aborted as soon as the
 ///   endpoint's Abort is raised (it checks stopped(), an acquire load, between polls), so a rank
@@ -128,9 +134,6 @@ namespace dfg::mpi {
 /// The largest message a transfer sends by default: 1 GiB, below INT_MAX.
 inline constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 30;
 
-/// The largest token a transfer moves with a window (see the file comment); 16 KiB: above it
-/// the library's rendezvous makes every message a round trip of its own (bench/hosts/README.md).
-inline constexpr std::size_t kWindowMaxBytes = std::size_t{16} << 10;
 /// The receives of credits a windowed sender keeps posted, and the credits a receiver keeps in
 /// flight at most.
 inline constexpr std::size_t kCreditSlots = 4;
@@ -199,6 +202,10 @@ class Endpoint {
   std::int64_t tokens() const noexcept { return tokens_; }
   /// Whether MPI moves the token through a staging buffer (stage_through()).
   bool staged() const noexcept { return staging_.copy != nullptr; }
+  /// Whether the host's CPU worker makes this endpoint's MPI calls itself rather than the comm
+  /// thread: a windowed, unstaged transfer of at most kDirectMaxBytes (one eager message) on a
+  /// Session that allows it (Session::direct()).
+  bool direct() const noexcept { return direct_ && staging_.copy == nullptr; }
   /// The communication thread of the endpoint's Session.
   CommThread& comm_thread() const noexcept { return comm_thread_; }
 
@@ -266,8 +273,9 @@ class Endpoint {
     requests_.assign(plan_.count(), MPI_REQUEST_NULL);
     statuses_.resize(plan_.count());
     credit_requests_.fill(MPI_REQUEST_NULL);
-    if (session.window() > 0 && plan_.count() == 1 && bytes <= kWindowMaxBytes) {
+    if (session.window() > 0 && plan_.count() == 1 && bytes <= session.window_bytes()) {
       window_ = static_cast<std::size_t>(session.window());
+      direct_ = session.direct() && bytes <= kDirectMaxBytes;
       credit_comm_ = session.credit_comm();
       if (receiving_) {
         ring_.resize(std::max<std::size_t>(window_ * bytes, 1));
@@ -477,6 +485,7 @@ class Endpoint {
 
   // The window (window_ > 0; see the file comment).
   std::size_t window_ = 0;
+  bool direct_ = false;  ///< windowed, eager, on a Session whose CPU worker calls MPI itself
   MPI_Comm credit_comm_ = MPI_COMM_NULL;
   std::array<std::int64_t, kCreditSlots> credit_values_{};
   std::array<MPI_Request, kCreditSlots> credit_requests_;

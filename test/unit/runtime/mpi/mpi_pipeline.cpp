@@ -13,7 +13,7 @@
 //   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
 //                             [--fail-host B --fail-thread cpu|gpu --fail-at K] [--long-firing]
-//                             [--fire-waits]
+//                             [--fire-waits] [--lead] [--count-direct] [--rank-barrier]
 //
 // With --staged the large token takes the path of a gpudirect transfer on a library that is not
 // CUDA-aware (dfg::mpi::Staging): MPI sends from and receives into a staging buffer, and a
@@ -35,6 +35,10 @@
 // last token whose receive B had started by then. With a window W (dfg::mpi::Session::window())
 // the lead must be at least 2 (A runs ahead) and at most W (never further); without one
 // (DFG_MPI_WINDOW=0: MPI_Issend) at most 0.
+//
+// With --count-direct each rank also reports how many of the transfers it started were direct
+// (dfg::mpi::CycleTransfers::direct_in_flight() right after the cycle's starts): the windowed
+// ones where the Session is direct (MPI_THREAD_MULTIPLE), none with DFG_MPI_DIRECT=0.
 //
 // Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
 // second worker standing for its GPU PE (gpu) throws at iteration K while the job would
@@ -88,6 +92,7 @@ struct Args {
   bool long_firing = false;
   bool fire_waits = false;
   bool lead = false;
+  bool count_direct = false;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copies (see the file comment).
@@ -150,6 +155,8 @@ Args parse(int argc, char** argv) {
       a.fire_waits = true;
     else if (f == "--lead")
       a.lead = true;
+    else if (f == "--count-direct")
+      a.count_direct = true;
     else if (f == "--fail-host")
       a.fail_host = next();
     else if (f == "--fail-thread")
@@ -339,6 +346,8 @@ int main(int argc, char** argv) {
   const bool failing_host = !args.fail_host.empty() && args.fail_host == mpi.host_name();
   std::atomic<std::int64_t> cycle_done{-1};
   std::int64_t checked = 0;
+  std::int64_t started = 0;  // --count-direct: transfers started, and how many were direct
+  std::int64_t direct = 0;
   std::string fire_where =
       "node " + std::string(mpi.host_name()) + " @ " + std::string(mpi.host_name()) + ".cpu";
 
@@ -371,6 +380,8 @@ int main(int argc, char** argv) {
         net.start(*send_small, 0, j, t.small.data());
         net.start(*send_big, 0, j, t.big.data());
       }
+      started += static_cast<std::int64_t>(net.in_flight());
+      direct += static_cast<std::int64_t>(net.direct_in_flight());
       if (!args.overlap) {
         where.at("transfer phase", c);
         net.wait();
@@ -432,6 +443,9 @@ int main(int argc, char** argv) {
       std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
       if (last) line += ", " + std::to_string(checked) + " tokens checked";
       if (!lead.empty()) line += ", " + lead;
+      if (args.count_direct)
+        line +=
+            ", " + std::to_string(direct) + " of " + std::to_string(started) + " transfers direct";
       if (args.staged)
         line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) +
                 " in";
