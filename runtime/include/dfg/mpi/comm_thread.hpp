@@ -1,8 +1,10 @@
 /// \file
-/// dfg::mpi::CommThread: the rank's communication thread. While the cycle loop runs it makes every
-/// MPI call of the rank: it posts the operations other threads hand it (CommTask: a cycle's
-/// host-to-host transfers, the ranks' barrier) and polls them until they complete, so that a
-/// transfer progresses while the CPU worker fires its actors, however long a firing takes.
+/// dfg::mpi::CommThread: the rank's communication thread. While the cycle loop runs it makes the
+/// MPI calls of the rank, but the CPU worker's direct ones (small tokens and the barrier, under
+/// MPI_THREAD_MULTIPLE: dfg/mpi/session.hpp): it posts the operations other threads hand it
+/// (CommTask: a cycle's host-to-host transfers, the ranks' barrier) and polls them until they
+/// complete, so that a transfer progresses while the CPU worker fires its actors, however long a
+/// firing takes.
 ///
 ///     comm.start(abort, [&] { dfg::mpi::abort_job(session, abort); });   // run_mpi_worker
 ///     comm.submit(task);          // any thread: the comm thread posts it at its next turn
@@ -45,7 +47,9 @@
 /// Guarantees:
 /// - start() and finish() are called by one thread, the one that owns MPI before and after
 ///   (run_mpi_worker: the host's CPU worker); thread creation and join order its MPI calls and
-///   the comm thread's. Between them no other thread of the rank calls MPI.
+///   the comm thread's. Between them no other thread of the rank calls MPI, but the CPU worker
+///   for its direct endpoints and barrier (Session::direct(), MPI_THREAD_MULTIPLE), which the
+///   comm thread never touches.
 /// - submit() may be called by any thread while the comm thread runs (a mutex, held for a few
 ///   stores; it never allocates). A task is posted in submission order, and must stay alive and
 ///   unsubmitted again until done() returned true.
