@@ -10,6 +10,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -200,4 +201,30 @@ TEST_CASE("run params: a rank started with other runtime params is named, with b
       "error: rank 2 (host C) was started with LOOPS=7, rank 0 (host A) with LOOPS=2; every rank needs the same "
       "runtime params (--set, --params)");
   CHECK(dfg::mpi::run_params_error({}, {}, "rank 1", {}, "rank 0").empty());
+}
+
+TEST_CASE("window: DFG_MPI_WINDOW_BYTES sets the largest windowed token, else 16 KiB",
+          "[mpi][window]") {
+  using dfg::mpi::Session;
+  const auto with = [](const char* value) {
+    if (value == nullptr)
+      ::unsetenv(Session::kWindowBytesEnv);
+    else
+      ::setenv(Session::kWindowBytesEnv, value, 1);
+    const int bytes = Session::window_bytes_from_env();
+    ::unsetenv(Session::kWindowBytesEnv);
+    return bytes;
+  };
+  const int fallback = static_cast<int>(dfg::mpi::kWindowMaxBytes);
+  CHECK(fallback == 16384);
+  CHECK(dfg::mpi::kDirectMaxBytes <= dfg::mpi::kWindowMaxBytes);
+  CHECK(with(nullptr) == fallback);
+  CHECK(with("1") == 1);
+  CHECK(with("65536") == 65536);
+  CHECK(with("1048576") == Session::kMaxWindowBytes);
+  CHECK(with("1048577") == fallback);
+  CHECK(with("0") == fallback);
+  CHECK(with("") == fallback);
+  CHECK(with("16k") == fallback);
+  CHECK(with("99999999999999999999") == fallback);
 }
