@@ -84,6 +84,8 @@
 #                ThreadSanitizer in both strategies, every pixel compared
 #   dyn_idct_gpu_build samples/dyn_idct/one_gpu.dfg (the decoder's island on a GPU: its generated
 #                  dfg_islands/island_parse.cuh and the actors' .cuh) built with nvcc
+#   dyn_idct_parallel_gpu_build samples/dyn_idct/parallel_gpu.dfg (the two IDCT passes as
+#                  parallel actions, a block of 32 threads each) built with nvcc, warnings as errors
 #   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) built with nvcc
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
@@ -616,6 +618,11 @@ case $case in
   dyn_idct_gpu_build)
     find_nvcc
     compile samples/dyn_idct/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  dyn_idct_parallel_gpu_build)
+    find_nvcc
+    compile samples/dyn_idct/parallel_gpu.dfg "$work/gen"
     build_gpu "$work/gen"
     ;;
   dyn_fir_gpu_build)
