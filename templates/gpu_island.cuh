@@ -1,7 +1,8 @@
 $header$
 // island $name$ @ $pe$ (a GPU): the dynamic nodes $members$ on rings in device memory, run to
 // quiescence in each firing of node $name$ by one cooperative kernel on the node's stream, one
-// block per adapter and per node, thread 0 of each block its step (dfg/cuda/gpu_island_cycle.hpp).
+// block per adapter and per node, thread 0 of each block its step, or every thread of it a
+// node's parallel action (dfg/cuda/gpu_island_cycle.hpp).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,9 @@ struct State {
   $actors$
   $rings$
 
+  /// Threads a block: $threads_why$.
+  static constexpr unsigned threads = $threads$;
+
   __device__ void begin(unsigned b, const Tokens& t) {
     switch (b) {
       $begin$
@@ -35,6 +39,23 @@ struct State {
   __device__ bool step(unsigned b) {
     switch (b) {
       $step$
+      default:
+        return false;
+    }
+  }
+  /// Whether block b's node fires by its parallel action.
+  __device__ static bool parallel(unsigned b) {
+    switch (b) {
+      $parallel$
+      default:
+        return false;
+    }
+  }
+  /// Block b's parallel action, by every thread of the block: one batch of firings, as many as
+  /// the elements there and the room downstream allow, up to one a thread; whether it fired.
+  __device__ bool fire(unsigned b) {
+    switch (b) {
+      $fire$
       default:
         return false;
     }

@@ -63,7 +63,8 @@
 #   dyn_idct_run samples/dyn_idct (an 8x8 IDCT decoder of dynamic actors: a run-length parser of
 #                data-dependent rate, a row and a column pass on whole blocks) built with g++ -Wall
 #                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
-#                comparing every pixel with the same transforms run sequentially; also under
+#                comparing every pixel with the same transforms run sequentially (and the IDCT
+#                alone, idct_core.dfg, fed coefficients instead of codes); also under
 #                ThreadSanitizer
 #   island_bounded_run test/generated/island_bounded.dfg (tokens of a bounded type into and out
 #                of an island: 0 to 16 elements in, twice as many out) built with g++ -Wall -Wextra
@@ -84,6 +85,8 @@
 #                ThreadSanitizer in both strategies, every pixel compared
 #   dyn_idct_gpu_build samples/dyn_idct/one_gpu.dfg (the decoder's island on a GPU: its generated
 #                  dfg_islands/island_parse.cuh and the actors' .cuh) built with nvcc
+#   dyn_idct_parallel_gpu_build samples/dyn_idct/parallel_gpu.dfg (the two IDCT passes as
+#                  parallel actions, a block of 32 threads each) built with nvcc, warnings as errors
 #   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) built with nvcc
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
@@ -548,6 +551,10 @@ case $case in
     compile samples/dyn_idct/dyn_idct.dfg "$work/tsan"
     build_cpu "$work/tsan" "-Werror -fsanitize=thread -g -O1"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 200 >/dev/null || fail "dyn_idct under tsan"
+    compile samples/dyn_idct/idct_core.dfg "$work/alone"
+    build_cpu "$work/alone" "-Wall -Wextra -Werror"
+    "$work/alone/build/app" --iterations 500 >"$work/out.txt" || fail "idct_core"
+    grep -qx "idct checked: 2000 blocks, sum 16369999" "$work/out.txt" || fail "idct_core: $(cat "$work/out.txt")"
     ;;
   island_bounded_run)
     compile test/generated/island_bounded.dfg "$work/gen"
@@ -616,6 +623,11 @@ case $case in
   dyn_idct_gpu_build)
     find_nvcc
     compile samples/dyn_idct/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  dyn_idct_parallel_gpu_build)
+    find_nvcc
+    compile samples/dyn_idct/parallel_gpu.dfg "$work/gen"
     build_gpu "$work/gen"
     ;;
   dyn_fir_gpu_build)

@@ -209,6 +209,7 @@ class ContractChecker {
   void check_fire_params(const clang::CXXMethodDecl& fire, ActorSignature& signature);
   ContractResult run_dynamic(const clang::CXXRecordDecl& record);
   void check_step_params(const clang::CXXMethodDecl& step, ActorSignature& signature);
+  void check_parallel_fire(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
@@ -283,8 +284,10 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
   ContractResult result;
   ActorSignature signature;
   const bool gpu = impl_.kind == ir::PeKind::gpu;
-  auto step = find_method(record, "step");
-  if (!step) {
+  auto step = impl_.parallel.empty() ? find_method(record, "step") : std::nullopt;
+  if (!impl_.parallel.empty()) {
+    check_parallel_fire(record, signature);
+  } else if (!step) {
     auto d = error(where_.token(record.getLocation()),
                    fmt::format("class '{}' has no member function 'step'; a dynamic actor fires by "
                                "'{}bool step(...)', one dfg::{}<T> or dfg::{}<T> per port",
@@ -315,6 +318,101 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
   for (const ir::ActorParam& param : actor_.params) check_param_member(record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
+}
+
+/// A parallel action: `__device__ void fire(dfg::RingSpan<const T> x, dfg::RingSpan<T> y) const`,
+/// one span per port, by value, matched by name. The island calls it on many threads at once,
+/// each call with the elements of one firing: const, as it must not write the actor's state
+/// (a `mutable` member or a pointer still can; the contract forbids it, Clang cannot check it).
+void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
+                                          ActorSignature& signature) {
+  auto fire = find_method(record, "fire");
+  if (!fire) {
+    auto d = error(where_.token(record.getLocation()),
+                   fmt::format("class '{}' has no member function 'fire'; the parallel action of "
+                               "dynamic actor '{}' is '__device__ void fire(...) const', one "
+                               "dfg::RingSpan<const T> per input and dfg::RingSpan<T> per output",
+                               impl_.class_name, actor_.name));
+    d.note(impl_.parallel_loc, "declared 'parallel' here", 8);
+    return;
+  }
+  if (!*fire) return;
+  const clang::CXXMethodDecl& method = **fire;
+  check_callable(method, "fire");
+  const Place fire_at = where_.token(method.getLocation());
+  if (!method.hasAttr<clang::CUDADeviceAttr>()) {
+    auto d = error(fire_at, fmt::format("'fire' of class '{}' is not a device function; the "
+                                        "island's block calls it on its threads: declare it "
+                                        "'__device__ void fire(...) const'",
+                                        impl_.class_name));
+    note_impl(d);
+  }
+  if (!method.getReturnType()->isVoidType()) {
+    auto d =
+        error(fire_at,
+              fmt::format("'fire' of class '{}' returns '{}'; a parallel action fires whenever its "
+                          "counts fit, so it returns nothing: declare it 'void fire(...) const'",
+                          impl_.class_name,
+                          method.getReturnType().getAsString(ast_.getPrintingPolicy())));
+    note_impl(d);
+  }
+  if (!method.isConst()) {
+    auto d = error(fire_at, fmt::format("'fire' of class '{}' is not const; the firings of a "
+                                        "parallel action run at once on many threads and must "
+                                        "not write the actor's state: declare it 'void "
+                                        "fire(...) const'",
+                                        impl_.class_name));
+    note_impl(d);
+  }
+  std::vector<bool> matched(actor_.ports.size(), false);
+  for (unsigned i = 0; i < method.getNumParams(); ++i) {
+    const clang::ParmVarDecl& param = *method.getParamDecl(i);
+    std::string name = param.getName().str();
+    Place at = where_.range(param.getSourceRange());
+    auto port = name.empty() ? std::nullopt : actor_.port_index(name);
+    if (!port) {
+      error(at, name.empty()
+                    ? fmt::format("parameter {} of 'fire' has no name; dfgc matches parameters to "
+                                  "ports by name",
+                                  i + 1)
+                    : fmt::format("parameter '{}' of 'fire' matches no port of actor '{}'", name,
+                                  actor_.name))
+          .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
+      continue;
+    }
+    matched[*port] = true;
+    signature.fire_ports.push_back(*port);
+    const ir::Port& p = actor_.ports[*port];
+    const bool input = p.dir == ir::PortDir::in;
+    const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
+    const std::string expected =
+        fmt::format("dfg::RingSpan<{}{}>", input ? "const " : "", ir::cxx_name(elem));
+    clang::QualType type = param.getType();
+    const auto* spec = type->getAs<clang::TemplateSpecializationType>();
+    const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
+                                          ? spec->getTemplateName().getAsTemplateDecl()
+                                          : nullptr;
+    if (decl && decl->getQualifiedNameAsString() == "dfg::RingSpan" &&
+        !type.isVolatileQualified() &&
+        spec->template_arguments()[0].getKind() == clang::TemplateArgument::Type) {
+      clang::QualType arg = spec->template_arguments()[0].getAsType();
+      if (is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input) continue;
+    }
+    auto d = error(at, fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' "
+                                   "{} {} {} elements a firing, passed by value: declare it '{}'",
+                                   name, type.getAsString(ast_.getPrintingPolicy()),
+                                   input ? "input" : "output", p.name, input ? "takes" : "gives",
+                                   impl_.parallel[*port], ir::spec_name(elem), expected));
+    note_port(d, *port);
+  }
+  for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
+    if (matched[p]) continue;
+    const ir::Port& port = actor_.ports[p];
+    auto d =
+        error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
+                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
+    note_port(d, p);
+  }
 }
 
 /// The view of a ring that a step takes: dfg::In / dfg::Out on a CPU, dfg::GpuIn / dfg::GpuOut

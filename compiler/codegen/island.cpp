@@ -1,5 +1,6 @@
 #include "codegen/island.hpp"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -16,10 +17,20 @@ namespace {
 
 /// A GPU island: its state (adapters, nodes, rings) for the kernel of
 /// dfg/cuda/gpu_island_cycle.hpp, and the node's class that sets it up and fires it.
+/// Why the island's blocks have the threads they have (the comment beside State::threads).
+std::string threads_why(const PlanIsland& island) {
+  std::uint32_t batch = 0;
+  for (const PlanIslandMember& member : island.members) batch = std::max(batch, member.batch);
+  if (batch == 0) return render_part("gpu_island_threads_step.hpp", {});
+  return render_part("gpu_island_threads_batch.hpp",
+                     {{"batch", std::to_string(batch)}, {"most", std::to_string(kIslandThreads)}});
+}
+
 std::string render_gpu_island(const Model& m, const PlanIsland& island) {
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
-  std::string tokens, adapters, actors, rings, begin, step, finish, make, setup, params, owners;
+  std::string tokens, adapters, actors, rings, begin, step, parallel, fire, finish, make, setup,
+      params, owners;
   std::vector<std::string> names, args, blocks;
   for (const PlanIslandFifo& f : island.fifos) {
     rings += render_part("gpu_island_ring.hpp", {{"elem", f.elem},
@@ -78,6 +89,26 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
     auto sig = m.signatures->find({member.actor_id, ir::PeKind::gpu});
     DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
                          member.actor);
+    if (!member.parallel.empty()) {
+      std::vector<std::string> ports, counts;
+      for (std::uint32_t port : sig->second.fire_ports) {
+        const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
+        const std::string count = std::to_string(member.parallel[port]);
+        ports.push_back(
+            render_part("gpu_island_fire_port.hpp",
+                        {{"port", member.port_input[port] ? "GpuConsume" : "GpuProduce"},
+                         {"elem", f.elem},
+                         {"fifo", f.ident},
+                         {"count", count}}));
+        counts.push_back(member.port_names[port] + " " + count);
+      }
+      parallel += render_part("gpu_island_parallel.hpp", {{"block", b}, {"name", member.name}});
+      fire += render_part("gpu_island_fire.hpp", {{"block", b},
+                                                  {"name", member.name},
+                                                  {"counts", join(counts)},
+                                                  {"ident", ident},
+                                                  {"ports", join(ports)}});
+    }
     std::vector<std::string> step_args;
     for (std::uint32_t port : sig->second.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
@@ -86,10 +117,11 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                                        {"elem", f.elem},
                                        {"fifo", f.ident}}));
     }
-    step += render_part("gpu_island_step.hpp",
-                        {{"block", b},
-                         {"call", render_part("gpu_island_step_call.hpp",
-                                              {{"ident", ident}, {"args", join(step_args)}})}});
+    if (member.parallel.empty())
+      step += render_part("gpu_island_step.hpp",
+                          {{"block", b},
+                           {"call", render_part("gpu_island_step_call.hpp",
+                                                {{"ident", ident}, {"args", join(step_args)}})}});
     if (sig->second.has_init)
       setup +=
           render_part("gpu_island_init_call.hpp",
@@ -110,6 +142,10 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
        {"rings", rings},
        {"begin", begin},
        {"step", step},
+       {"parallel", parallel},
+       {"fire", fire},
+       {"threads", std::to_string(island.threads)},
+       {"threads_why", threads_why(island)},
        {"finish", finish},
        {"make", make},
        {"setup", setup},

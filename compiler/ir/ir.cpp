@@ -147,9 +147,15 @@ std::string dump(const Program& p) {
     for (const ActorParam& ap : a.params)
       out += fmt::format("  param {} {}{}\n", ap.type, ap.name,
                          ap.default_literal ? " = " + *ap.default_literal : "");
-    for (const Impl& i : a.impls)
-      out += fmt::format("  {} \"{}\" {}{}\n", to_string(i.kind), i.header, i.class_name,
+    for (const Impl& i : a.impls) {
+      out += fmt::format("  {} \"{}\" {}{}", to_string(i.kind), i.header, i.class_name,
                          i.block ? " block" : "");
+      std::vector<std::string> counts;
+      for (std::size_t port = 0; port < i.parallel.size(); ++port)
+        counts.push_back(fmt::format("{} {}", a.ports[port].name, i.parallel[port]));
+      if (!counts.empty()) out += fmt::format(" parallel ({})", fmt::join(counts, ", "));
+      out += "\n";
+    }
     for (const std::string& library : a.libraries) out += fmt::format("  uses {}\n", library);
   }
   out += fmt::format("arch {}\n", p.arch.name);

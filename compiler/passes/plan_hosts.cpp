@@ -1,11 +1,14 @@
 #include "passes/plan_hosts.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "passes/migrations.hpp"
 #include "support/assert.hpp"
@@ -689,6 +692,20 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
       if (fifo.src_member == m) y.port_fifo[fifo.src_port] = f;
       if (fifo.dst_member == m) y.port_fifo[fifo.dst_port] = f;
     }
+    if (!i.parallel.empty()) {
+      y.parallel = i.parallel;
+      for (const ir::Port& port : a.ports) y.port_names.push_back(port.name);
+      std::uint64_t batch = std::numeric_limits<std::uint32_t>::max();
+      for (std::size_t p = 0; p < a.ports.size(); ++p) {
+        const auto ring =
+            std::bit_ceil(static_cast<std::uint64_t>(x.fifos[y.port_fifo[p]].capacity));
+        batch = std::min<std::uint64_t>(batch, ring / i.parallel[p]);
+      }
+      DFGC_INTERNAL_ASSERT(batch >= 1, "parallel member ", member.name, " never fits its rings");
+      y.batch = static_cast<std::uint32_t>(batch);
+      const std::uint32_t warps = (std::min(y.batch, kIslandThreads) + 31) / 32;
+      x.threads = std::max(x.threads, warps * 32);
+    }
     x.members.push_back(std::move(y));
   }
   return x;
@@ -993,13 +1010,22 @@ std::string dump(const HostPlans& plans) {
       out += "\n";
     }
     for (const PlanIsland& island : h.islands) {
-      out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"\n", island.name,
+      out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"", island.name,
                          h.pe(island.pe).name, ir::to_string(island.kind), island.class_name,
                          island.header);
+      if (island.threads != 1) out += fmt::format(", {} threads a block", island.threads);
+      out += "\n";
       for (const PlanIslandMember& m : island.members) {
         out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name,
                            m.header);
         for (const ir::ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);
+        if (!m.parallel.empty()) {
+          std::vector<std::string> counts;
+          for (std::size_t p = 0; p < m.parallel.size(); ++p)
+            counts.push_back(fmt::format("{} {}", m.port_names[p], m.parallel[p]));
+          out += fmt::format(" parallel ({}), up to {} firings a batch", fmt::join(counts, ", "),
+                             m.batch);
+        }
         out += "\n";
       }
       for (const PlanIslandFifo& f : island.fifos)

@@ -232,6 +232,14 @@ struct PlanIslandMember {
   std::vector<ir::ParamValue> params;
   std::vector<std::uint32_t> port_fifo;  ///< per actor port: its ring's index in PlanIsland::fifos
   std::vector<bool> port_input;          ///< per actor port
+  /// A parallel action (on a GPU): per actor port, the elements one firing takes or gives.
+  /// Empty: the member fires by step on one thread.
+  std::vector<std::uint32_t> parallel{};
+  std::vector<std::string> port_names{};  ///< per actor port, for the plan's dump
+  /// Of a parallel action: the most firings its rings can hold at once (per port, the ring's
+  /// power-of-two capacity over the port's count; the smallest), which the island's block size
+  /// serves.
+  std::uint32_t batch = 0;
 };
 
 /// A boundary port of an island's node: its adapter and its ring.
@@ -261,7 +269,15 @@ struct PlanIsland {
   std::vector<PlanIslandMember> members;
   std::vector<PlanIslandFifo> fifos;
   std::vector<PlanIslandPort> ports;  ///< in the island actor's port order
+  /// Threads of each block of a GPU island's kernel (one block size for all: a cooperative
+  /// launch has one): 1 when every member steps; with a parallel member, its largest batch
+  /// rounded up to a warp, at most kIslandThreads.
+  std::uint32_t threads = 1;
 };
+
+/// The most threads of a GPU island's block: 256 threads of at most 255 registers each fit an
+/// SM's 64 Ki registers, so the kernel launches whatever registers its actors need.
+inline constexpr std::uint32_t kIslandThreads = 256;
 
 /// What switching to one migration alternative at iteration j* changes on this host, in one
 /// strategy: indices into the strategy's entries.

@@ -54,6 +54,86 @@ std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceM
   return static_cast<std::uint32_t>(rate->integer);
 }
 
+/// `parallel (port count, ...)` of a dynamic actor's gpu implementation: every port named once,
+/// each count a compile-time integer in [1, kMaxRate]. Sets impl.parallel; false after an error.
+bool check_parallel(const ast::ActorDecl& a, const ast::ImplDecl& i, ir::PeKind kind,
+                    Evaluator& count, const SourceManager& sources, ir::Impl& impl,
+                    DiagnosticEngine& diags) {
+  const std::uint32_t keyword = 8;
+  if (!a.dynamic) {
+    diags.error(*i.parallel,
+                fmt::format("the implementation of actor '{}' is declared 'parallel', but only a "
+                            "dynamic actor has a parallel action; declare 'actor {} dynamic'",
+                            a.name.name, a.name.name),
+                keyword);
+    return false;
+  }
+  if (kind != ir::PeKind::gpu) {
+    diags.error(*i.parallel,
+                fmt::format("the cpu implementation of dynamic actor '{}' is declared 'parallel'; "
+                            "only a gpu implementation fires its action on many threads",
+                            a.name.name),
+                keyword);
+    return false;
+  }
+  bool ok = true;
+  std::vector<std::uint32_t> counts(a.ports.size(), 0);
+  std::vector<const ast::Ident*> named(a.ports.size(), nullptr);
+  for (const ast::ParallelCount& c : i.counts) {
+    auto port = std::find_if(a.ports.begin(), a.ports.end(),
+                             [&](const ast::PortDecl& p) { return p.name.name == c.port.name; });
+    if (port == a.ports.end()) {
+      std::vector<std::string> names;
+      for (const ast::PortDecl& p : a.ports) names.push_back(p.name.name);
+      error_at(diags, span_of(c.port),
+               fmt::format("'parallel' names port '{}', but actor '{}' has no such port{}",
+                           c.port.name, a.name.name, did_you_mean(c.port.name, names)));
+      ok = false;
+      continue;
+    }
+    const std::size_t p = static_cast<std::size_t>(port - a.ports.begin());
+    if (named[p]) {
+      auto b = error_at(diags, span_of(c.port),
+                        fmt::format("'parallel' gives port '{}' two counts", c.port.name));
+      note_at(b, span_of(*named[p]), "first given here");
+      ok = false;
+      continue;
+    }
+    named[p] = &c.port;
+    auto n = count.eval(c.count.get());
+    if (!n ||
+        !count.require_fixed(*n, fmt::format("the parallel count of port '{}'", c.port.name))) {
+      ok = false;
+      continue;
+    }
+    if (n->integer < 1 || n->integer > kMaxRate) {
+      error_at(diags, span_of(*c.count, sources),
+               fmt::format("port '{}' has parallel count {}; a firing of a parallel action takes "
+                           "or gives 1 to {} elements on each port",
+                           c.port.name, n->integer, kMaxRate));
+      ok = false;
+      continue;
+    }
+    counts[p] = static_cast<std::uint32_t>(n->integer);
+  }
+  for (std::size_t p = 0; p < a.ports.size(); ++p) {
+    if (named[p]) continue;
+    auto b = diags.error(
+        *i.parallel,
+        fmt::format("'parallel' gives no count for {} port '{}'; a parallel action takes or gives "
+                    "a fixed number of elements on every port: add '{} N'",
+                    a.ports[p].dir == ast::PortDecl::Dir::in ? "input" : "output",
+                    a.ports[p].name.name, a.ports[p].name.name),
+        keyword);
+    note_at(b, span_of(a.ports[p].name), "port declared here");
+    ok = false;
+  }
+  if (!ok) return false;
+  impl.parallel = std::move(counts);
+  impl.parallel_loc = *i.parallel;
+  return true;
+}
+
 /// The most elements of one ring.
 constexpr std::int64_t kMaxFifo = std::int64_t{1} << 30;
 
@@ -189,8 +269,8 @@ std::optional<ir::PeKind> impl_kind(const ast::Ident& kind) {
   return std::nullopt;
 }
 
-void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Actor& actor,
-                 DiagnosticEngine& diags) {
+void check_impls(const ast::ActorDecl& a, const std::string& spec_file, Evaluator& count,
+                 const SourceManager& sources, ir::Actor& actor, DiagnosticEngine& diags) {
   if (a.impls.empty() && !a.name.name.empty())
     error_at(diags, span_of(a.name),
              fmt::format("actor '{}' has no implementation; add a line such as "
@@ -223,9 +303,15 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, ir::Acto
       continue;
     }
     bool named = i.class_name && !i.class_name->name.empty();
-    actor.impls.push_back({*kind, i.header, header_path(spec_file, i.header),
-                           named ? i.class_name->name : a.name.name, i.loc, i.header_loc,
-                           i.block.has_value()});
+    ir::Impl impl{*kind,
+                  i.header,
+                  header_path(spec_file, i.header),
+                  named ? i.class_name->name : a.name.name,
+                  i.loc,
+                  i.header_loc,
+                  i.block.has_value()};
+    if (i.parallel && !check_parallel(a, i, *kind, count, sources, impl, diags)) continue;
+    actor.impls.push_back(std::move(impl));
   }
 }
 
@@ -291,7 +377,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       info.decl = &a;
       check_ports(a, types, count, sources, actor, info, diags);
       check_params(a, eval, actor, info, sources, diags);
-      check_impls(a, spec_file, actor, diags);
+      check_impls(a, spec_file, count, sources, actor, diags);
       check_uses(a, actor, diags);
       if (!declared) continue;
       table.actors.push_back(std::move(actor));

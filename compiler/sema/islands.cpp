@@ -3,6 +3,7 @@
 #include "sema/islands.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -166,6 +167,40 @@ bool check_island_cycles(const ir::Program& p, DiagnosticEngine& diags) {
 ir::NodeId find(std::vector<ir::NodeId>& parent, ir::NodeId n) {
   while (parent[n] != n) n = parent[n] = parent[parent[n]];
   return n;
+}
+
+/// Every ring of a member with a parallel action (on a GPU) holds at least the elements one
+/// firing takes or gives there; else the action could never fire.
+bool check_parallel_rings(const ir::Dfg& g, const ir::Program& p, const ir::Island& island,
+                          DiagnosticEngine& diags) {
+  if (p.arch.pes[island.pe].kind != ir::PeKind::gpu) return true;
+  bool ok = true;
+  for (std::uint32_t m = 0; m < island.members.size(); ++m) {
+    const ir::Actor& actor = g.actors[island.members[m].actor];
+    const ir::Impl* impl = actor.impl_for(ir::PeKind::gpu);
+    if (!impl || impl->parallel.empty()) continue;
+    for (const ir::IslandFifo& fifo : island.fifos) {
+      std::optional<std::uint32_t> port;
+      if (fifo.src_member == m) port = fifo.src_port;
+      if (fifo.dst_member == m) port = fifo.dst_port;
+      if (!port) continue;
+      const std::uint64_t ring = std::bit_ceil(static_cast<std::uint64_t>(fifo.capacity));
+      const std::uint32_t count = impl->parallel[*port];
+      if (ring >= count) continue;
+      diags
+          .error(
+              fifo.loc,
+              fmt::format("ring {} holds {} elements, fewer than the {} that one firing of the "
+                          "parallel action of node '{}' {} on port '{}', so it could never "
+                          "fire; state a capacity of at least {} on the input of the ring",
+                          fifo.name, ring, count, island.members[m].name,
+                          fifo.src_member == m ? "gives" : "takes", actor.ports[*port].name, count),
+              2)
+          .note(impl->parallel_loc, "declared 'parallel' here", 8);
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 }  // namespace
@@ -342,6 +377,11 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
                                         *in.fifo_elem, in.fifo_capacity.value_or(largest[i]),
                                         in.fifo_capacity.has_value(), e.loc});
   }
+
+  bool rings_fit = true;
+  for (const ir::Island& island : program.islands)
+    rings_fit = check_parallel_rings(g, program, island, diags) && rings_fit;
+  if (!rings_fit) return false;
 
   // The graph with one node per island in place of its first member.
   ir::Dfg folded;

@@ -89,15 +89,26 @@ struct ActorParamDecl {
   SourceLoc loc;
 };
 
+/// `in 64` in `parallel (in 64, out 64)`: the elements one firing of a parallel action takes
+/// from (or gives to) a port.
+struct ParallelCount {
+  Ident port;
+  ExprPtr count;
+};
+
 /// `gpu "actors/inc.cuh" Inc;` — the class name may be omitted (then it is the actor's name).
 /// `cpu "actors/check.hpp" Check block;`: one call of fire takes the node's whole blocks.
+/// `gpu "actors/idct.cuh" Idct parallel (in 64, out 64);`: a dynamic actor whose one action fires
+/// on many threads at once, with these elements per firing on every port.
 struct ImplDecl {
   Ident kind;  ///< cpu or gpu
   std::string header;
   SourceLoc header_loc;
   std::optional<Ident> class_name;
   SourceLoc loc;
-  std::optional<SourceLoc> block{};  ///< the `block` keyword
+  std::optional<SourceLoc> block{};     ///< the `block` keyword
+  std::optional<SourceLoc> parallel{};  ///< the `parallel` keyword
+  std::vector<ParallelCount> counts{};  ///< after `parallel`, in source order
 };
 
 struct ActorDecl {

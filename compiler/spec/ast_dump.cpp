@@ -98,6 +98,12 @@ Item actor_item(const ActorDecl& a) {
     std::string text = i.kind.name + " " + quote(i.header);
     if (i.class_name) text += " " + i.class_name->name;
     if (i.block) text += " block";
+    if (i.parallel) {
+      std::vector<std::string> counts;
+      for (const ParallelCount& c : i.counts)
+        counts.push_back(c.port.name + " " + expr_text(*c.count));
+      text += fmt::format(" parallel ({})", fmt::join(counts, ", "));
+    }
     item.children.push_back({i.loc, text, {}});
   }
   for (const Ident& library : a.uses)

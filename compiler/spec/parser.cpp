@@ -129,6 +129,7 @@ class Parser {
   bool parse_port(ast::ActorDecl& actor);
   bool parse_actor_param(ast::ActorDecl& actor);
   bool parse_impl(ast::ActorDecl& actor);
+  bool parse_parallel_counts(ast::ImplDecl& impl);
   bool parse_uses(ast::ActorDecl& actor);
   bool parse_arch();
   bool parse_arch_item(ast::ArchDecl& arch);
@@ -520,7 +521,8 @@ bool Parser::parse_actor_param(ast::ActorDecl& actor) {
   return expect_semi("parameter declaration");
 }
 
-// impl := ('cpu'|'gpu') STRING [IDENT] ['block'] ';'
+// impl := ('cpu'|'gpu') STRING [IDENT] ['block' | parallel] ';'
+// parallel := 'parallel' '(' IDENT expr { ',' IDENT expr } ')'
 bool Parser::parse_impl(ast::ActorDecl& actor) {
   ast::ImplDecl d;
   d.loc = tok_.loc;
@@ -541,9 +543,35 @@ bool Parser::parse_impl(ast::ActorDecl& actor) {
     // `cpu "h.hpp" block;`: the class is the actor's (a class named block is `... block block;`).
     d.block = d.class_name->loc;
     d.class_name.reset();
+  } else if (at_word("parallel") ||
+             (d.class_name && d.class_name->name == "parallel" && at(Tok::l_paren))) {
+    // `gpu "h.cuh" parallel (...)`: the class is the actor's.
+    if (at_word("parallel")) {
+      d.parallel = tok_.loc;
+      advance();
+    } else {
+      d.parallel = d.class_name->loc;
+      d.class_name.reset();
+    }
+    if (!parse_parallel_counts(d)) return false;
   }
   actor.impls.push_back(std::move(d));
   return expect_semi("implementation declaration");
+}
+
+bool Parser::parse_parallel_counts(ast::ImplDecl& impl) {
+  const SourceLoc open = tok_.loc;
+  if (!expect(Tok::l_paren, "after 'parallel' (the elements a firing takes or gives per port)"))
+    return false;
+  do {
+    auto port = expect_ident(impl.counts.empty() ? "a port name after 'parallel ('"
+                                                 : "a port name after ','");
+    if (!port) return false;
+    ast::ExprPtr count = parse_expr();
+    if (!count) return false;
+    impl.counts.push_back({std::move(*port), std::move(count)});
+  } while (at(Tok::comma) && (advance(), true));
+  return expect_closing(Tok::r_paren, open, "after the parallel action's counts");
 }
 
 // arch := 'arch' IDENT '{' { host | link } '}'

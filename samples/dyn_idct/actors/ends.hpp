@@ -1,5 +1,6 @@
 // The static ends: the source codes B blocks an iteration into a token of CAP elements (padded),
-// the sink compares every pixel with the sequential decoder.
+// or gives their coefficients (Coefficients); the sink compares every pixel with the sequential
+// decoder.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,15 @@ struct Source {
     const std::size_t n = ctx.elements(0);
     if (code.size() > n) throw std::runtime_error("code of " + std::to_string(code.size()) + " elements");
     for (std::size_t i = 0; i < n; ++i) out[i] = i < code.size() ? code[i] : idct::kPad;
+  }
+};
+
+/// B blocks of coefficients an iteration, for the IDCT alone (idct_gpu.dfg).
+struct Coefficients {
+  int blocks = 1;
+  void fire(std::int32_t* out, dfg::Context& ctx) {
+    for (int b = 0; b < blocks; ++b)
+      for (std::size_t i = 0; i < 64; ++i) out[b * 64 + i] = idct::coefficient(ctx.iteration() * blocks + b, i);
   }
 };
 

@@ -1,7 +1,9 @@
 // The dynamic actors of the decoder on a GPU: the same actions and guards as actors/stages.hpp,
 // with `__device__ bool step` on dfg::GpuIn and dfg::GpuOut. Each step runs on one thread of its
 // block in the island's kernel; the cosine table goes to the device inside the actor, filled on
-// the host by init() before the island copies its actors there.
+// the host by init() before the island copies its actors there. RowsParallel and
+// ColumnsParallel (parallel_gpu.dfg) are the two passes as parallel actions: one firing is one
+// 8x8 block, and the island fires as many blocks at once as its rings allow, one a thread.
 #pragma once
 
 #include <cstddef>
@@ -67,7 +69,14 @@ struct GpuPass {
     auto block = in.peek(64);
     for (std::size_t i = 0; i < 64; ++i) a[i] = block[i];
     in.release(64);
-    auto slots = out.reserve(64);
+    transform(a, out.reserve(64), within, between, clamp);
+    out.commit(64);
+    return true;
+  }
+  /// The pass of one block from `a` (64 coefficients) into `slots` (64 slots).
+  template <class Coefficients>
+  __device__ void transform(const Coefficients& a, dfg::RingSpan<std::int32_t> slots,
+                            std::size_t within, std::size_t between, bool clamp) const {
     for (std::size_t v = 0; v < 8; ++v)
       for (std::size_t n = 0; n < 8; ++n) {
         std::int64_t acc = 0;
@@ -77,8 +86,6 @@ struct GpuPass {
         if (clamp) x = x + 128 < 0 ? 0 : x + 128 > 255 ? 255 : x + 128;
         slots[v * between + n * within] = x;
       }
-    out.commit(64);
-    return true;
   }
 };
 
@@ -95,5 +102,23 @@ struct ColumnsGpu {
   void init(dfg::Context& ctx) { pass.init(ctx); }
   __device__ bool step(dfg::GpuIn<std::int32_t> in, dfg::GpuOut<std::int32_t> out) {
     return pass.fire(in, out, 8, 1, true);
+  }
+};
+
+/// The row pass as a parallel action (`parallel (in 64, out 64)`): each call is one firing, one
+/// block of 64 in and 64 out, on its own thread; const, as the firings of a batch run at once.
+struct RowsParallel {
+  GpuPass pass;
+  void init(dfg::Context& ctx) { pass.init(ctx); }
+  __device__ void fire(dfg::RingSpan<const std::int32_t> in, dfg::RingSpan<std::int32_t> out) const {
+    pass.transform(in, out, 1, 8, false);
+  }
+};
+
+struct ColumnsParallel {
+  GpuPass pass;
+  void init(dfg::Context& ctx) { pass.init(ctx); }
+  __device__ void fire(dfg::RingSpan<const std::int32_t> in, dfg::RingSpan<std::int32_t> out) const {
+    pass.transform(in, out, 8, 1, true);
   }
 };

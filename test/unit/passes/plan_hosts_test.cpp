@@ -12,6 +12,7 @@
 #include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
 #include "passes/simulate.hpp"
+#include "sema/sema_test_util.hpp"
 
 using namespace dfgc;
 using ir::Strategy;
@@ -722,4 +723,79 @@ TEST_CASE("plan: two communication lanes only where a host sends and receives la
   CHECK(lanes(kTwoLaneBytes / 4 - 1) == std::vector<std::string>{one, one, one});
   CHECK(lanes(kTwoLaneBytes / 4) ==
         std::vector<std::string>{one, two, one});  // A only sends, C only receives
+}
+
+namespace {
+
+/// s @ A.cpu -> d (a parallel action, `count` elements a firing on each port) -> e (steps) ->
+/// k @ A.cpu, the island on A.g0; d's input ring holds `ring` elements.
+std::string parallel_spec(int count, int ring) {
+  return fmt::format(
+      "type B = int32[16];\n"
+      "actor Src {{ out B o; cpu \"s.hpp\"; }}\n"
+      "actor Snk {{ in B i; cpu \"k.hpp\"; }}\n"
+      "actor D dynamic {{ in int32 x fifo {1}; out int32 y;\n"
+      "  gpu \"d.cuh\" D parallel (y {0}, x {0}); }}\n"
+      "actor E dynamic {{ in int32 x fifo 4096; out int32 y; gpu \"e.cuh\"; }}\n"
+      "arch h {{ host A {{ cpu; gpu g0 = 0; }} link A.cpu <-> A.g0 pcie (25 GB/s); }}\n"
+      "app x on h {{\n"
+      "  node s : Src @ A.cpu;  node d : D @ A.g0;  node e : E @ A.g0;  node k : Snk @ A.cpu;\n"
+      "  s.o -> d.x;  d.y -> e.x;  e.y -> k.i;\n"
+      "}}\n",
+      count, ring);
+}
+
+PlanIsland only_island(const HostPlans& plans) {
+  REQUIRE(plans.hosts.size() == 1);
+  REQUIRE(plans.hosts[0].islands.size() == 1);
+  return plans.hosts[0].islands[0];
+}
+
+}  // namespace
+
+TEST_CASE("plan: a parallel member's batch is what its rings hold; the island's blocks serve it",
+          "[plan_hosts]") {
+  SECTION("the smallest ring over the count, the capacity rounded up to a power of two") {
+    auto r = test::analyze(parallel_spec(4, 40));  // x: 64 / 4 = 16, y: 4096 / 4 = 1024
+    INFO(r->summary());
+    REQUIRE(r->program);
+    const ir::Program& p = *r->program;
+    const PlanIsland island = only_island(plan_hosts(p, run_passes(p)));
+    REQUIRE(island.members.size() == 2);
+    const PlanIslandMember& d = island.members[0];
+    CHECK(d.parallel == std::vector<std::uint32_t>{4, 4});  // per port, in the actor's order
+    CHECK(d.batch == 16);
+    CHECK(island.members[1].parallel.empty());  // e steps
+    CHECK(island.threads == 32);                // a warp
+    const std::string text = dump(plan_hosts(p, run_passes(p)));
+    CHECK(text.find("member d (D): class D in \"d.cuh\" parallel (x 4, y 4), up to 16 firings "
+                    "a batch\n") != std::string::npos);
+    CHECK(text.find("\"dfg_islands/island_d.cuh\", 32 threads a block\n") != std::string::npos);
+  }
+  SECTION("in warps of 32") {
+    auto r = test::analyze(parallel_spec(1, 33));  // x: 64, y: 4096
+    REQUIRE(r->program);
+    const PlanIsland island = only_island(plan_hosts(*r->program, run_passes(*r->program)));
+    CHECK(island.members[0].batch == 64);
+    CHECK(island.threads == 64);
+  }
+  SECTION("at most 256 threads, however large the batch") {
+    auto r = test::analyze(parallel_spec(1, 1000));  // x: 1024, y: 4096
+    REQUIRE(r->program);
+    const PlanIsland island = only_island(plan_hosts(*r->program, run_passes(*r->program)));
+    CHECK(island.members[0].batch == 1024);
+    CHECK(island.threads == kIslandThreads);
+    CHECK(kIslandThreads == 256);
+  }
+}
+
+TEST_CASE("plan: an island whose members all step has blocks of one thread", "[plan_hosts]") {
+  std::string spec = parallel_spec(4, 40);
+  spec.replace(spec.find(" parallel (y 4, x 4)"), 20, "");
+  auto r = test::analyze(spec);
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const PlanIsland island = only_island(plan_hosts(*r->program, run_passes(*r->program)));
+  CHECK(island.members[0].parallel.empty());
+  CHECK(island.threads == 1);
 }

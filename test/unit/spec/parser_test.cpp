@@ -326,3 +326,30 @@ TEST_CASE("dynamic actors and fifo ports", "[spec][parser]") {
   CHECK_FALSE(b.dynamic);
   CHECK(b.ports[0].name.name == "dynamic");
 }
+
+TEST_CASE("a parallel action's counts on an implementation", "[spec][parser]") {
+  Parsed p(
+      "actor Idct dynamic { in int32 in; out int32 out;\n"
+      "  gpu \"idct.cuh\" Idct parallel (in 64, out N * 64); }\n"
+      "actor Own dynamic { in int32 x; gpu \"own.cuh\" parallel (x 1); }\n"  // the actor's class
+      "actor parallel { cpu \"p.hpp\" parallel; }\n");  // `parallel` is contextual: also a name
+  REQUIRE(p.errors().empty());
+  REQUIRE(p.module->actors.size() == 3);
+  const ast::ImplDecl& idct = p.module->actors[0].impls[0];
+  REQUIRE(idct.parallel);
+  REQUIRE(idct.class_name);
+  CHECK(idct.class_name->name == "Idct");
+  REQUIRE(idct.counts.size() == 2);
+  CHECK(idct.counts[0].port.name == "in");
+  CHECK(idct.counts[0].count->int_value == 64);
+  CHECK(idct.counts[1].port.name == "out");
+  CHECK(expr_string(*idct.counts[1].count) == "(N * 64)");
+  const ast::ImplDecl& own = p.module->actors[1].impls[0];
+  REQUIRE(own.parallel);
+  CHECK_FALSE(own.class_name);
+  REQUIRE(own.counts.size() == 1);
+  const ast::ImplDecl& named = p.module->actors[2].impls[0];
+  CHECK_FALSE(named.parallel);
+  REQUIRE(named.class_name);
+  CHECK(named.class_name->name == "parallel");
+}

@@ -1,16 +1,20 @@
 /// \file
 /// dfg::GpuIslandCycle: an island of dynamic actors on one GPU, run to quiescence inside each
 /// firing of its static node by one cooperative kernel on the node's stream: one block per
-/// adapter and per actor, thread 0 of each block its step. No CPU thread waits on it or spins
-/// over it; the firing enqueues the kernel and a check of its report, and returns.
+/// adapter and per actor, thread 0 of each block its step, or every thread of the block its
+/// parallel action. No CPU thread waits on it or spins over it; the firing enqueues the kernel
+/// and a check of its report, and returns.
 ///
 ///     struct State {                               // generated: dfg_islands/<island>.cuh
 ///       dfg::GpuUnpack<int> port_x_;               // block 0: the input token into fifo0
 ///       dfg::GpuPack<int> port_y_;                 // block 1: fifo1 into the output token
 ///       ::Mul node_m_;                             // block 2: an actor, `__device__ bool step`
 ///       dfg::DeviceRing<int> fifo0, fifo1;
+///       static constexpr unsigned threads = 1;                // per block (all blocks)
 ///       __device__ void begin(unsigned b, const Tokens& t);   // the adapters' tokens
 ///       __device__ bool step(unsigned b);                     // block b's actor, one step
+///       __device__ static bool parallel(unsigned b);          // block b fires in parallel:
+///       __device__ bool fire(unsigned b);                     // a batch, every thread
 ///       __device__ void finish(unsigned b, dfg::GpuIslandReporter& r);  // the adapters' checks
 ///     };
 ///     dfg::GpuIslandCycle<State, Tokens> island("island_m", "node island_m (...) @ A.g0",
@@ -20,8 +24,10 @@
 ///
 /// The kernel, each firing: every block's thread 0 points its adapter at the iteration's token
 /// (device memory, where the static cycle put it), then rounds follow: in a round each block's
-/// thread 0 calls its step until it returns false, and notes in the round's word whether it
-/// fired; a grid-wide barrier (cooperative_groups grid sync) ends the round. A round in which no
+/// thread 0 calls its step until it returns false (a block whose actor has a parallel action:
+/// every thread calls fire, dfg::block_fire_parallel over GpuConsume / GpuProduce ports, until
+/// it fires no batch), and notes in the round's word whether it fired; a grid-wide barrier
+/// (cooperative_groups grid sync) ends the round. A round in which no
 /// block fired is quiescence: no ring changed during it, and every step returned false on it.
 /// The blocks then check their adapters: an input whose token did not all go in (the island is
 /// stuck), an output whose token is not full (no token for this iteration), or a block that
@@ -47,7 +53,13 @@
 ///   the next kernel starts (the host function holds the stream).
 /// - Progress: every block must be resident at once (a block waits at the barrier for the
 ///   others): the kernel is launched with cudaLaunchCooperativeKernel, and set_up() checks that
-///   the device holds that many blocks.
+///   the device holds that many blocks of State::threads threads. A cooperative launch has one
+///   block size: every block has State::threads threads, of which a block that steps uses
+///   thread 0 only.
+/// - Parallel firing: a batch of n firings (n from the elements there and the room downstream,
+///   at most the block's threads) runs firing i on thread i with window i of every port, so
+///   FIFO order is kept; the rings' ends stay thread 0's (dfg/cuda/parallel_firing.hpp states
+///   the barrier that orders the other threads' accesses before thread 0's release and commit).
 /// - Allocation: set_up() only (device memory for the state and the round words, mapped pinned
 ///   memory for the report); it throws dfg::AllocError or dfg::CudaError. fire() throws
 ///   dfg::CudaError for a failed launch.
@@ -70,6 +82,7 @@
 #include "dfg/abort.hpp"
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_ports.hpp"
+#include "dfg/cuda/parallel_firing.hpp"
 #include "dfg/cuda/stream.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -230,6 +243,37 @@ struct GpuPack {
 
 #if defined(__CUDACC__)
 
+/// An input of a parallel action (dfg::block_fire_parallel's port): `rate` elements of the
+/// ring a firing. Thread 0 probes and finishes; every thread reads its window.
+template <class T>
+struct GpuConsume {
+  DeviceRing<T> ring;
+  std::size_t rate;
+
+  __device__ RingSpan<const T> probe(std::size_t max_n) const {
+    return GpuIn<T>(ring).peek(max_n * rate);
+  }
+  __device__ RingSpan<const T> window(std::uint64_t start, std::size_t i) const {
+    return RingSpan<const T>(ring.slots, ring.mask, start + i * rate, rate);
+  }
+  __device__ void finish(std::size_t n) const { GpuIn<T>(ring).release(n * rate); }
+};
+
+/// An output of a parallel action: `rate` slots of the ring a firing.
+template <class T>
+struct GpuProduce {
+  DeviceRing<T> ring;
+  std::size_t rate;
+
+  __device__ RingSpan<T> probe(std::size_t max_n) const {
+    return GpuOut<T>(ring).reserve(max_n * rate);
+  }
+  __device__ RingSpan<T> window(std::uint64_t start, std::size_t i) const {
+    return RingSpan<T>(ring.slots, ring.mask, start + i * rate, rate);
+  }
+  __device__ void finish(std::size_t n) const { GpuOut<T>(ring).commit(n * rate); }
+};
+
 namespace detail {
 
 /// One firing of the island whose state is at `state`: begin, rounds to quiescence, finish.
@@ -252,12 +296,19 @@ __global__ void gpu_island_cycle_kernel(State* state, Tokens tokens, GpuIslandRo
   std::uint64_t firings = 0;
   bool overflow = false;
   for (unsigned round = 0;; ++round) {
-    if (threadIdx.x == 0) {
-      std::uint32_t mine = 0;
+    std::uint32_t mine = 0;
+    if (State::parallel(b)) {  // every thread: the same batches, the same answer
+      while (!overflow && state->fire(b)) {
+        mine = 1;
+        overflow = ++firings > max_firings;
+      }
+    } else if (threadIdx.x == 0) {
       while (!overflow && state->step(b)) {
         mine = 1;
         overflow = ++firings > max_firings;
       }
+    }
+    if (threadIdx.x == 0) {
       if (overflow) mine |= 2;
       if (mine != 0) Word(rounds->word[round % 3]).fetch_or(mine, relaxed);
       if (b == 0) Word(rounds->word[(round + 1) % 3]).store(0, relaxed);
@@ -311,14 +362,16 @@ class GpuIslandCycle {
       throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " +
                                                  std::to_string(device) +
                                                  " cannot launch cooperative kernels");
-    DFG_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 1, 0),
-                   "gpu island " + name_ + ": occupancy");
+    DFG_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, State::threads, 0),
+        "gpu island " + name_ + ": occupancy");
     DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
                    "multiprocessor count");
     if (static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms) < blocks_.size())
       throw CudaError(cudaErrorCooperativeLaunchTooLarge,
                       "gpu island " + name_ + ": " + std::to_string(blocks_.size()) +
-                          " blocks must be resident at once; device " + std::to_string(device) +
+                          " blocks of " + std::to_string(State::threads) +
+                          " threads must be resident at once; device " + std::to_string(device) +
                           " holds " + std::to_string(per_sm * sms));
     cudaError_t e = cudaMalloc(&state_, sizeof(State));
     if (e == cudaSuccess) e = cudaMalloc(&rounds_, sizeof(detail::GpuIslandRounds));
@@ -354,7 +407,7 @@ class GpuIslandCycle {
     std::uint64_t max_firings = max_firings_;
     void* args[] = {&state, &t, &rounds, &report, &iteration, &max_firings};
     DFG_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(blocks_.size())),
-                                               dim3(1), args, 0, stream),
+                                               dim3(State::threads), args, 0, stream),
                    "gpu island " + name_ + ": launch");
     DFG_CUDA_CHECK(cudaLaunchHostFunc(stream, &GpuIslandCycle::check, this),
                    "gpu island " + name_ + ": enqueue the check");

@@ -1,0 +1,1 @@
+dfg::$port$<$elem$>{$fifo$_, $count$}

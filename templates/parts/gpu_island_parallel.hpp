@@ -1,0 +1,2 @@
+case $block$:  // node $name$
+  return true;

@@ -1,0 +1,1 @@
+the largest batch of a parallel action ($batch$ firings) in warps of 32, at most $most$

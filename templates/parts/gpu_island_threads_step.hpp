@@ -1,0 +1,1 @@
+every node steps, on thread 0 of its block
