@@ -198,8 +198,10 @@ class StrategyBuilder {
     out_.entries.push_back(std::move(e));
   }
 
-  /// The transfers `pe` runs: host-to-host receives, then sends (every MPI operation of a cycle
-  /// is posted before the PE fires or waits), then the ones it launches within its host.
+  /// The transfers `pe` runs: host-to-host sends, then receives (every MPI operation of a cycle
+  /// is posted before the PE fires or waits; a send first, because a large receive may copy the
+  /// whole token inside the MPI call that posts or polls it, and the peer copies a sent token only
+  /// once the send is posted: runtime/README.md), then the ones it launches within its host.
   void add_transfers(ir::PeId pe) {
     std::vector<ir::TransferId> recvs, sends, local;
     for (ir::TransferId t = 0; t < s_.transfers.size(); ++t) {
@@ -212,7 +214,7 @@ class StrategyBuilder {
       }
     }
     std::vector<ir::TransferId> mine;
-    for (auto* group : {&recvs, &sends, &local}) {
+    for (auto* group : {&sends, &recvs, &local}) {
       std::sort(group->begin(), group->end(), [&](ir::TransferId a, ir::TransferId b) {
         return buffer_name(s_.transfers[a].to) < buffer_name(s_.transfers[b].to);
       });

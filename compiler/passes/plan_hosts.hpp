@@ -23,7 +23,7 @@
 /// transfers touching its colour (not of the other cpus that only read it).
 ///
 /// A PE's steps, in the cycle model of latency.hpp:
-///  - with overlap: its transfers (host-to-host receives, then sends, then the ones it launches
+///  - with overlap: its transfers (host-to-host sends, then receives, then the ones it launches
 ///    within its host, each group by destination name), its firings in schedule order, each
 ///    followed by its delay copies; the MPI transfers complete; the cycle ends (a GPU's cycle
 ///    ends on the GPU, its streams ordered by GpuCycles: its thread does not wait for it);

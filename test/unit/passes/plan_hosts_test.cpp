@@ -254,6 +254,24 @@ TEST_CASE("plan: without overlap, each transfer runs in its step, before the fir
   CHECK(entry_named(no, "p.m@A.g0 -> p.m@A.cpu").step == 1);
 }
 
+TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan_hosts]") {
+  // B.cpu receives s.o from A and sends t.b to C every cycle. A large receive may copy the whole
+  // token inside the MPI call that makes it progress, and C copies t.b only once B posted it:
+  // B's send goes first, in both strategies.
+  ir::Program p = hosts_program();
+  HostPlans plans = plan_hosts(p, run_passes(p));
+  REQUIRE(plans.hosts.size() == 3);
+  const ir::PeId b = pe_named(p, "B.cpu");
+  for (Strategy strategy : ir::kStrategies) {
+    CAPTURE(ir::to_string(strategy));
+    const StrategyPlan& sp = plans.hosts[1].strategies[strategy];
+    std::vector<Entry::Net> posts;
+    for (const Step& s : sp.steps[b])
+      if (s.kind == Step::Kind::net_post) posts.push_back(sp.entries[s.entry].net);
+    CHECK(posts == std::vector<Entry::Net>{Entry::Net::send, Entry::Net::recv});
+  }
+}
+
 TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique", "[plan_hosts]") {
   ir::Program p = hosts_program();
   HostPlans plans = plan_hosts(p, run_passes(p));
@@ -309,10 +327,10 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
       }
   CHECK(count == 4);
   CHECK(tags == std::set<int>{0, 1, 2, 3});
-  // B's CPU posts its receive, then its send, before it fires (it fires nothing), and completes
+  // B's CPU posts its send, then its receive, before it fires (it fires nothing), and completes
   // them before the cycle ends.
   CHECK(step_names(plans.hosts[1].strategies[Strategy::overlap], b) ==
-        std::vector<std::string>{"net post transfer_s_o_B_cpu", "net post transfer_t_b_C_cpu",
+        std::vector<std::string>{"net post transfer_t_b_C_cpu", "net post transfer_s_o_B_cpu",
                                  "net complete", "end cycle"});
 }
 

@@ -13,8 +13,8 @@
 /// ahead. Each transfer is timed for --stats / --trace from its posting to the poll that saw it
 /// complete, on the thread that owns it.
 ///
-///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // receives first,
-///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // then the sends
+///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // sends first,
+///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // then receives
 ///     ... fire this PE's nodes, each followed by net_.poll() ...
 ///     net_.wait();                                                            // then end_cycle
 ///

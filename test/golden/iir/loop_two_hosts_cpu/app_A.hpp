@@ -56,17 +56,17 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_h_o_A_cpu,     // transfer h.o@B.cpu -> h.o@A.cpu
   transfer_f_next_B_cpu,  // transfer f.next@A.cpu -> f.next@B.cpu
+  transfer_h_o_A_cpu,     // transfer h.o@B.cpu -> h.o@A.cpu
   fire_s,                 // node s (Signal) @ A.cpu
   fire_f,                 // node f (Iir) @ A.cpu
   fire_k,                 // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_State,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=4 initial=-1",
@@ -85,18 +85,18 @@ namespace no_overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_h_o_A_cpu,        // transfer h.o@B.cpu -> h.o@A.cpu
   transfer_f_next_B_cpu,     // transfer f.next@A.cpu -> f.next@B.cpu
+  transfer_h_o_A_cpu,        // transfer h.o@B.cpu -> h.o@A.cpu
   fire_s,                    // node s (Signal) @ A.cpu
   fire_f,                    // node f (Iir) @ A.cpu
   copy_f_state_delay_A_cpu,  // delay f.state.delay@A.cpu <- h.o@A.cpu
   fire_k,                    // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_State,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
     {"copy", "f.state.delay@A.cpu <- h.o@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr,

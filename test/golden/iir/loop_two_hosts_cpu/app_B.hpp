@@ -56,15 +56,15 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f_next_B_cpu,  // transfer f.next@A.cpu -> f.next@B.cpu
   transfer_h_o_A_cpu,     // transfer h.o@B.cpu -> h.o@A.cpu
+  transfer_f_next_B_cpu,  // transfer f.next@A.cpu -> f.next@B.cpu
   fire_h,                 // node h (Hold) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_State,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 2, nullptr, "h", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -80,10 +80,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_State,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 1, nullptr, "h", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -61,24 +61,24 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);     // colour 1
     storage_.emplace_back("h.o@A.cpu", bytes_State(params), 2);     // colour 2
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);     // colour 3
-    // from host B, tag 1
-    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_State(params),
-                            "h.o@B.cpu -> h.o@A.cpu");
     // to host B, tag 0
     f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_State(params),
                                "f.next@A.cpu -> f.next@B.cpu");
+    // from host B, tag 1
+    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
   } else {
     storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);         // colour 0
     storage_.emplace_back("f.state.delay@A.cpu", bytes_State(params), 2);  // colour 1
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);            // colour 2
     storage_.emplace_back("h.o@A.cpu", bytes_State(params), 1);            // colour 3
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);            // colour 4
-    // from host B, tag 3
-    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_State(params),
-                            "h.o@B.cpu -> h.o@A.cpu");
     // to host B, tag 2
     f_next_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_State(params),
                                "f.next@A.cpu -> f.next@B.cpu");
+    // from host B, tag 3
+    h_o_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_State(params),
+                            "h.o@B.cpu -> h.o@A.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
@@ -102,15 +102,15 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 1)
-        items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
-          net_.start(*h_o_A_cpu_recv_, overlap::transfer_h_o_A_cpu, j,
-                     buf_h_o_A_cpu.at(dfg::slot(c, 0, 2)));
-        });
         // transfer f.next@A.cpu -> f.next@B.cpu (net: send to host B, tag 0)
         items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
           net_.start(*f_next_B_cpu_send_, overlap::transfer_f_next_B_cpu, j,
                      buf_f_next_A_cpu.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
+          net_.start(*h_o_A_cpu_recv_, overlap::transfer_h_o_A_cpu, j,
+                     buf_h_o_A_cpu.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
           s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
@@ -148,15 +148,15 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_s_x_A_cpu = run_.memory.A_cpu[4];  // buffer s.x@A.cpu, depth 1
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 3)
-    items.post(no_overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
-      net_.start(*h_o_A_cpu_recv_, no_overlap::transfer_h_o_A_cpu, j,
-                 buf_h_o_A_cpu.at(dfg::slot(c, 0, 1)));
-    });
     // transfer f.next@A.cpu -> f.next@B.cpu (net: send to host B, tag 2)
     items.post(no_overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
       net_.start(*f_next_B_cpu_send_, no_overlap::transfer_f_next_B_cpu, j,
                  buf_f_next_A_cpu.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer h.o@B.cpu -> h.o@A.cpu (net: receive from host B, tag 3)
+    items.post(no_overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
+      net_.start(*h_o_A_cpu_recv_, no_overlap::transfer_h_o_A_cpu, j,
+                 buf_h_o_A_cpu.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

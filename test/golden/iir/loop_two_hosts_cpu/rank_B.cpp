@@ -55,21 +55,21 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("f.next@B.cpu", bytes_State(params), 2);  // colour 0
     storage_.emplace_back("h.o@B.cpu", bytes_State(params), 2);     // colour 1
-    // from host A, tag 0
-    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_State(params),
-                               "f.next@A.cpu -> f.next@B.cpu");
     // to host A, tag 1
     h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_State(params),
                             "h.o@B.cpu -> h.o@A.cpu");
+    // from host A, tag 0
+    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
   } else {
     storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);  // colour 0
     storage_.emplace_back("h.o@B.cpu", bytes_State(params), 1);     // colour 1
-    // from host A, tag 2
-    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_State(params),
-                               "f.next@A.cpu -> f.next@B.cpu");
     // to host A, tag 3
     h_o_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_State(params),
                             "h.o@B.cpu -> h.o@A.cpu");
+    // from host A, tag 2
+    f_next_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_State(params),
+                               "f.next@A.cpu -> f.next@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   h_node_.set_up(run.runtime_params, {elements_State(params), elements_State(params)});
@@ -79,15 +79,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 0)
-        items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
-          net_.start(*f_next_B_cpu_recv_, overlap::transfer_f_next_B_cpu, j,
-                     f_next_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer h.o@B.cpu -> h.o@A.cpu (net: send to host A, tag 1)
         items.post(overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
           net_.start(*h_o_A_cpu_send_, overlap::transfer_h_o_A_cpu, j,
                      h_o_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
+          net_.start(*f_next_B_cpu_recv_, overlap::transfer_f_next_B_cpu, j,
+                     f_next_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
           h_node_.at(j);
@@ -109,15 +109,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 2)
-    items.post(no_overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
-      net_.start(*f_next_B_cpu_recv_, no_overlap::transfer_f_next_B_cpu, j,
-                 f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer h.o@B.cpu -> h.o@A.cpu (net: send to host A, tag 3)
     items.post(no_overlap::transfer_h_o_A_cpu, [&](std::int64_t j) {
       net_.start(*h_o_A_cpu_send_, no_overlap::transfer_h_o_A_cpu, j,
                  h_o_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer f.next@A.cpu -> f.next@B.cpu (net: receive from host A, tag 2)
+    items.post(no_overlap::transfer_f_next_B_cpu, [&](std::int64_t j) {
+      net_.start(*f_next_B_cpu_recv_, no_overlap::transfer_f_next_B_cpu, j,
+                 f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

@@ -56,16 +56,16 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f_y_A_cpu,  // transfer f.y@B.cpu -> f.y@A.cpu
   transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
+  transfer_f_y_A_cpu,  // transfer f.y@B.cpu -> f.y@A.cpu
   fire_s,              // node s (Signal) @ A.cpu
   fire_k,              // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "a=0.75 feedback=1 initial=0",
      0},
@@ -83,10 +83,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
-    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "a=0.75 feedback=1 initial=0",
      0},

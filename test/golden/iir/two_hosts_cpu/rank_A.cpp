@@ -57,21 +57,21 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 2);  // colour 1
-    // from host B, tag 1
-    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
-                            "f.y@B.cpu -> f.y@A.cpu");
     // to host B, tag 0
     s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params),
                             "s.x@A.cpu -> s.x@B.cpu");
+    // from host B, tag 1
+    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
   } else {
     storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);  // colour 1
-    // from host B, tag 3
-    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
-                            "f.y@B.cpu -> f.y@A.cpu");
     // to host B, tag 2
     s_x_B_cpu_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params),
                             "s.x@A.cpu -> s.x@B.cpu");
+    // from host B, tag 3
+    f_y_A_cpu_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
+                            "f.y@B.cpu -> f.y@A.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
@@ -85,15 +85,15 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer f.y@B.cpu -> f.y@A.cpu (net: receive from host B, tag 1)
-        items.post(overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
-          net_.start(*f_y_A_cpu_recv_, overlap::transfer_f_y_A_cpu, j,
-                     f_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 0)
         items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
           net_.start(*s_x_B_cpu_send_, overlap::transfer_s_x_B_cpu, j,
                      s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer f.y@B.cpu -> f.y@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*f_y_A_cpu_recv_, overlap::transfer_f_y_A_cpu, j,
+                     f_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
           s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
@@ -117,15 +117,15 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer f.y@B.cpu -> f.y@A.cpu (net: receive from host B, tag 3)
-    items.post(no_overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*f_y_A_cpu_recv_, no_overlap::transfer_f_y_A_cpu, j,
-                 f_y_A_cpu_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 2)
     items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_send_, no_overlap::transfer_s_x_B_cpu, j,
                  s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer f.y@B.cpu -> f.y@A.cpu (net: receive from host B, tag 3)
+    items.post(no_overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
+      net_.start(*f_y_A_cpu_recv_, no_overlap::transfer_f_y_A_cpu, j,
+                 f_y_A_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

@@ -62,23 +62,23 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
     storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 2);            // colour 2
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);            // colour 3
-    // from host A, tag 0
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
-                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 1
     f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
                             "f.y@B.cpu -> f.y@A.cpu");
+    // from host A, tag 0
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   } else {
     storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);         // colour 0
     storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
     storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 1);            // colour 2
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);            // colour 3
-    // from host A, tag 2
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
-                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 3
     f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
                             "f.y@B.cpu -> f.y@A.cpu");
+    // from host A, tag 2
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   f_node_.actor.a = 0.75f;
@@ -93,15 +93,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
-        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
-                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer f.y@B.cpu -> f.y@A.cpu (net: send to host A, tag 1)
         items.post(overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
           net_.start(*f_y_A_cpu_send_, overlap::transfer_f_y_A_cpu, j,
                      f_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
+                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
           f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -130,15 +130,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 2)
-    items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-      net_.start(*s_x_B_cpu_recv_, no_overlap::transfer_s_x_B_cpu, j,
-                 s_x_B_cpu_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer f.y@B.cpu -> f.y@A.cpu (net: send to host A, tag 3)
     items.post(no_overlap::transfer_f_y_A_cpu, [&](std::int64_t j) {
       net_.start(*f_y_A_cpu_send_, no_overlap::transfer_f_y_A_cpu, j,
                  f_y_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 2)
+    items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+      net_.start(*s_x_B_cpu_recv_, no_overlap::transfer_s_x_B_cpu, j,
+                 s_x_B_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

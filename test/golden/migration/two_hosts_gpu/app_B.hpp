@@ -51,17 +51,17 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
   transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
+  transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
   transfer_g_y_B_cpu,  // transfer g.y@B.g0 -> g.y@B.cpu
   transfer_s_x_B_g0,   // transfer s.x@B.cpu -> s.x@B.g0
   fire_g,              // node g (Scale) @ B.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 5, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 4, bytes_Block,
      "B.g0 -> B.cpu", nullptr, 0},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 2, bytes_Block,
@@ -72,7 +72,7 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
 inline constexpr std::int64_t kLatency = 6;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, transfer_g_y_B_cpu,
+inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, transfer_g_y_B_cpu,
                                          transfer_s_x_B_g0, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.g0", "A.g0", true, kStop0, {}, -1, 1, 0, 5},  // delta 0
@@ -88,10 +88,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 1},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 4, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 1},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 3, bytes_Block,
      "B.g0 -> B.cpu", nullptr, 1},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 2, bytes_Block,
@@ -102,7 +102,7 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, transfer_g_y_B_cpu,
+inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, transfer_g_y_B_cpu,
                                          transfer_s_x_B_g0, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.g0", "A.g0", true, kStop0, {}, -1, 1, 0, 5},  // delta 0

@@ -54,21 +54,21 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);  // colour 1
-    // from host A, tag 0
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
-                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 1
     g_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
                             "g.y@B.cpu -> g.y@A.cpu");
+    // from host A, tag 0
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   } else {
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);  // colour 1
-    // from host A, tag 2
-    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
-                            "s.x@A.cpu -> s.x@B.cpu");
     // to host A, tag 3
     g_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
                             "g.y@B.cpu -> g.y@A.cpu");
+    // from host A, tag 2
+    s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                            "s.x@A.cpu -> s.x@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
 }
@@ -77,15 +77,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
-        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
-          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
-                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer g.y@B.cpu -> g.y@A.cpu (net: send to host A, tag 1)
         items.post(overlap::transfer_g_y_A_cpu, [&](std::int64_t j) {
           net_.start(*g_y_A_cpu_send_, overlap::transfer_g_y_A_cpu, j,
                      g_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer s.x@A.cpu -> s.x@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
+          net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
+                     s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         where.clear();
         net_.wait();  // this cycle's host-to-host transfers

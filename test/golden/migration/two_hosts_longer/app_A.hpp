@@ -54,8 +54,8 @@ enum Entry : std::size_t {
   fire_g,                 // node g (Scale) @ A.cpu
   fire_a,                 // node a (Accumulate) @ A.cpu
   fire_k,                 // node k (Check) @ A.cpu
-  m0_transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
   m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
+  m0_transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
   m0_fire_s,              // node s (Source) @ A.cpu
   m0_fire_a,              // node a (Accumulate) @ A.cpu
   m0_fire_k,              // node k (Check) @ A.cpu
@@ -65,10 +65,10 @@ inline constexpr std::array<EntryInfo, 9> kEntries = {{
     {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
@@ -78,7 +78,7 @@ inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {fire_s, fire_g, fire_a, fire_k};
-inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_s,
+inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_transfer_g_y_A_cpu, m0_fire_s,
                                           m0_fire_a, m0_fire_k};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "A.cpu", "B.cpu", false, kStop0, kStart0, -1, 0, 1, 5},  // delta 0
@@ -98,10 +98,10 @@ inline constexpr std::array<EntryInfo, 9> kEntries = {{
     {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
@@ -111,7 +111,7 @@ inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {fire_s, fire_g, fire_a, fire_k};
-inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_s,
+inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_transfer_g_y_A_cpu, m0_fire_s,
                                           m0_fire_a, m0_fire_k};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "A.cpu", "B.cpu", false, kStop0, kStart0, -1, 0, 1, 5},  // delta 0

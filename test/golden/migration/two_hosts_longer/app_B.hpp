@@ -50,22 +50,22 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
   m0_transfer_g_y_A_cpu,  // transfer g.y@B.cpu -> g.y@A.cpu
+  m0_transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
   m0_fire_g,              // node g (Scale) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_transfer_g_y_A_cpu, m0_fire_g};
+inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "A.cpu", "B.cpu", false, {}, kStart0, -1, 0, 1, 5},  // delta 0
 }};
@@ -80,17 +80,17 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStart0[] = {m0_transfer_s_x_B_cpu, m0_transfer_g_y_A_cpu, m0_fire_g};
+inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "A.cpu", "B.cpu", false, {}, kStart0, -1, 0, 1, 5},  // delta 0
 }};

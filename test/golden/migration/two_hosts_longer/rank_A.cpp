@@ -70,24 +70,24 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 2);             // colour 2
     storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 2);             // colour 3
     storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);             // colour 4
-    // from host B, tag 1
-    g_y_A_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
-                               "g.y@B.cpu -> g.y@A.cpu");
     // to host B, tag 0
     s_x_B_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(1), 0, bytes_Block(params),
                                "s.x@A.cpu -> s.x@B.cpu");
+    // from host B, tag 1
+    g_y_A_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(1), 1, bytes_Block(params),
+                               "g.y@B.cpu -> g.y@A.cpu");
   } else {
     storage_.emplace_back("a.y@A.cpu, s.x@A.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);             // colour 1
     storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);             // colour 2
     storage_.emplace_back("g.y@A.cpu", bytes_Block(params), 1);             // colour 3
     storage_.emplace_back("a.y@A.cpu", bytes_Block(params), 1);             // colour 4
-    // from host B, tag 3
-    g_y_A_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
-                               "g.y@B.cpu -> g.y@A.cpu");
     // to host B, tag 2
     s_x_B_cpu_m0_send_.emplace(mpi, mpi.rank_of_host(1), 2, bytes_Block(params),
                                "s.x@A.cpu -> s.x@B.cpu");
+    // from host B, tag 3
+    g_y_A_cpu_m0_recv_.emplace(mpi, mpi.rank_of_host(1), 3, bytes_Block(params),
+                               "g.y@B.cpu -> g.y@A.cpu");
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
@@ -103,15 +103,15 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 1)
-        items.post(overlap::m0_transfer_g_y_A_cpu, [&](std::int64_t j) {
-          net_.start(*g_y_A_cpu_m0_recv_, overlap::m0_transfer_g_y_A_cpu, j,
-                     g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 0)
         items.post(overlap::m0_transfer_s_x_B_cpu, [&](std::int64_t j) {
           net_.start(*s_x_B_cpu_m0_send_, overlap::m0_transfer_s_x_B_cpu, j,
                      s_x_A_cpu_m0_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 1)
+        items.post(overlap::m0_transfer_g_y_A_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_A_cpu_m0_recv_, overlap::m0_transfer_g_y_A_cpu, j,
+                     g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
           s_node_.fire(j, s_x_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -158,15 +158,15 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 3)
-    items.post(no_overlap::m0_transfer_g_y_A_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_A_cpu_m0_recv_, no_overlap::m0_transfer_g_y_A_cpu, j,
-                 g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 2)
     items.post(no_overlap::m0_transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_m0_send_, no_overlap::m0_transfer_s_x_B_cpu, j,
                  s_x_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer g.y@B.cpu -> g.y@A.cpu (net: receive from host B, tag 3)
+    items.post(no_overlap::m0_transfer_g_y_A_cpu, [&](std::int64_t j) {
+      net_.start(*g_y_A_cpu_m0_recv_, no_overlap::m0_transfer_g_y_A_cpu, j,
+                 g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

@@ -50,8 +50,8 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_g_y_A_cpu,       // transfer g.y@B.cpu -> g.y@A.cpu
   transfer_s_x_B_cpu,       // transfer s.x@A.cpu -> s.x@B.cpu
+  transfer_g_y_A_cpu,       // transfer g.y@B.cpu -> g.y@A.cpu
   fire_s,                   // node s (Source) @ A.cpu
   fire_a,                   // node a (Accumulate) @ A.cpu
   fire_k,                   // node k (Check) @ A.cpu
@@ -62,10 +62,10 @@ enum Entry : std::size_t {
   m0_copy_a_x_delay_A_cpu,  // delay a.x.delay@A.cpu <- g.y@A.cpu
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
@@ -81,7 +81,7 @@ inline constexpr std::array<EntryInfo, 10> kEntries = {{
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, fire_s, fire_a};
+inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_s, fire_a};
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
                                           m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
@@ -98,10 +98,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
+    {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
+     "B.cpu -> A.cpu", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
@@ -117,7 +117,7 @@ inline constexpr std::array<EntryInfo, 10> kEntries = {{
 inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, fire_s, fire_a};
+inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_s, fire_a};
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_cpu, m0_fire_a,
                                           m0_copy_a_x_delay_A_cpu};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{

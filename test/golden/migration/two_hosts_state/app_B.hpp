@@ -50,22 +50,22 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_g_y_B_cpu,  // transfer g.y@A.cpu -> g.y@B.cpu
   transfer_a_y_A_cpu,  // transfer a.y@B.cpu -> a.y@A.cpu
+  transfer_g_y_B_cpu,  // transfer g.y@A.cpu -> g.y@B.cpu
   fire_a,              // node a (Accumulate) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "a.y@B.cpu -> a.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 2, nullptr, "a", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_g_y_B_cpu, transfer_a_y_A_cpu, fire_a};
+inline constexpr std::size_t kStop0[] = {transfer_a_y_A_cpu, transfer_g_y_B_cpu, fire_a};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"a", "B.cpu", "A.cpu", true, kStop0, {}, 0, 1, 0, 5},  // delta 0
 }};
@@ -80,17 +80,17 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "a.y@B.cpu -> a.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
+    {"transfer", "g.y@A.cpu -> g.y@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "a (Accumulate)", "B.cpu", kTrack_B_cpu, 1, nullptr, "a", "", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {transfer_g_y_B_cpu, transfer_a_y_A_cpu, fire_a};
+inline constexpr std::size_t kStop0[] = {transfer_a_y_A_cpu, transfer_g_y_B_cpu, fire_a};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"a", "B.cpu", "A.cpu", true, kStop0, {}, 0, 1, 0, 5},  // delta 0
 }};

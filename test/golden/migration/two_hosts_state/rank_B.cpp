@@ -57,21 +57,21 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("a.y@B.cpu", bytes_Block(params), 2);  // colour 0
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 2);  // colour 1
-    // from host A, tag 0
-    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
-                            "g.y@A.cpu -> g.y@B.cpu");
     // to host A, tag 1
     a_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
                             "a.y@B.cpu -> a.y@A.cpu");
+    // from host A, tag 0
+    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
+                            "g.y@A.cpu -> g.y@B.cpu");
   } else {
     storage_.emplace_back("a.y@B.cpu", bytes_Block(params), 1);  // colour 0
     storage_.emplace_back("g.y@B.cpu", bytes_Block(params), 1);  // colour 1
-    // from host A, tag 2
-    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
-                            "g.y@A.cpu -> g.y@B.cpu");
     // to host A, tag 3
     a_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
                             "a.y@B.cpu -> a.y@A.cpu");
+    // from host A, tag 2
+    g_y_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Block(params),
+                            "g.y@A.cpu -> g.y@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
@@ -82,15 +82,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
-        items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
-          net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
-                     g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer a.y@B.cpu -> a.y@A.cpu (net: send to host A, tag 1)
         items.post(overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
           net_.start(*a_y_A_cpu_send_, overlap::transfer_a_y_A_cpu, j,
                      a_y_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
+          net_.start(*g_y_B_cpu_recv_, overlap::transfer_g_y_B_cpu, j,
+                     g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
           if (items.resumes(overlap::fire_a, j))
@@ -114,15 +114,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 2)
-    items.post(no_overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
-      net_.start(*g_y_B_cpu_recv_, no_overlap::transfer_g_y_B_cpu, j,
-                 g_y_B_cpu_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer a.y@B.cpu -> a.y@A.cpu (net: send to host A, tag 3)
     items.post(no_overlap::transfer_a_y_A_cpu, [&](std::int64_t j) {
       net_.start(*a_y_A_cpu_send_, no_overlap::transfer_a_y_A_cpu, j,
                  a_y_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer g.y@A.cpu -> g.y@B.cpu (net: receive from host A, tag 2)
+    items.post(no_overlap::transfer_g_y_B_cpu, [&](std::int64_t j) {
+      net_.start(*g_y_B_cpu_recv_, no_overlap::transfer_g_y_B_cpu, j,
+                 g_y_B_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();

@@ -50,15 +50,15 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_p_m_B_cpu,   // transfer p.m@A.cpu -> p.m@B.cpu
   transfer_i1_b_C_cpu,  // transfer i1.b@B.cpu -> i1.b@C.cpu
+  transfer_p_m_B_cpu,   // transfer p.m@A.cpu -> p.m@B.cpu
   fire_i1,              // node i1 (Inc) @ B.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_B_cpu, 3, bytes_Matrix,
      "B.cpu -> C.cpu", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "i1 (Inc)", "B.cpu", kTrack_B_cpu, 2, nullptr, "i1", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -74,10 +74,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix,
-     "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "i1.b@B.cpu -> i1.b@C.cpu", "B.cpu>C.cpu", kTrack_B_cpu, 2, bytes_Matrix,
      "B.cpu -> C.cpu", nullptr, 0},
+    {"transfer", "p.m@A.cpu -> p.m@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Matrix,
+     "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "i1 (Inc)", "B.cpu", kTrack_B_cpu, 1, nullptr, "i1", "nb_loop=100", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -55,21 +55,21 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   if (run.overlap) {
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 2);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 2);   // colour 1
-    // from host A, tag 0
-    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params),
-                            "p.m@A.cpu -> p.m@B.cpu");
     // to host C, tag 1
     i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 1, bytes_Matrix(params),
                              "i1.b@B.cpu -> i1.b@C.cpu");
+    // from host A, tag 0
+    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Matrix(params),
+                            "p.m@A.cpu -> p.m@B.cpu");
   } else {
     storage_.emplace_back("i1.b@B.cpu", bytes_Matrix(params), 1);  // colour 0
     storage_.emplace_back("p.m@B.cpu", bytes_Matrix(params), 1);   // colour 1
-    // from host A, tag 2
-    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Matrix(params),
-                            "p.m@A.cpu -> p.m@B.cpu");
     // to host C, tag 3
     i1_b_C_cpu_send_.emplace(mpi, mpi.rank_of_host(2), 3, bytes_Matrix(params),
                              "i1.b@B.cpu -> i1.b@C.cpu");
+    // from host A, tag 2
+    p_m_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 2, bytes_Matrix(params),
+                            "p.m@A.cpu -> p.m@B.cpu");
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   i1_node_.actor.nb_loop = 100;
@@ -81,15 +81,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 0)
-        items.post(overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
-          net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j,
-                     p_m_B_cpu_view_.at(dfg::slot(c, 0, 2)));
-        });
         // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 1)
         items.post(overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
           net_.start(*i1_b_C_cpu_send_, overlap::transfer_i1_b_C_cpu, j,
                      i1_b_B_cpu_view_.at(dfg::slot(c, 1, 2)));
+        });
+        // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 0)
+        items.post(overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
+          net_.start(*p_m_B_cpu_recv_, overlap::transfer_p_m_B_cpu, j,
+                     p_m_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_i1, [&](std::int64_t j) {  // node i1 (Inc) @ B.cpu
           i1_node_.fire(j, p_m_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
@@ -110,15 +110,15 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_B_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 2)
-    items.post(no_overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
-      net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j,
-                 p_m_B_cpu_view_.at(dfg::slot(c, 0, 1)));
-    });
     // transfer i1.b@B.cpu -> i1.b@C.cpu (net: send to host C, tag 3)
     items.post(no_overlap::transfer_i1_b_C_cpu, [&](std::int64_t j) {
       net_.start(*i1_b_C_cpu_send_, no_overlap::transfer_i1_b_C_cpu, j,
                  i1_b_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer p.m@A.cpu -> p.m@B.cpu (net: receive from host A, tag 2)
+    items.post(no_overlap::transfer_p_m_B_cpu, [&](std::int64_t j) {
+      net_.start(*p_m_B_cpu_recv_, no_overlap::transfer_p_m_B_cpu, j,
+                 p_m_B_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
     where.clear();
     net_.wait();
