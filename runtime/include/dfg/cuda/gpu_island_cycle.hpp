@@ -112,7 +112,7 @@ class GpuIslandRing {
   DeviceRing<T> ring() const noexcept {
     auto* base = static_cast<std::byte*>(data_);
     return {reinterpret_cast<std::uint64_t*>(base), reinterpret_cast<std::uint64_t*>(base + 128),
-            reinterpret_cast<T*>(base + kHeader), capacity_ - 1};
+            reinterpret_cast<T*>(base + kHeader), capacity_ - 1, false};
   }
 
  private:
