@@ -97,16 +97,22 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
     const std::string b = std::to_string(block++);
     tokens += render_part("gpu_island_token.hpp",
                           {{"const", p.input ? "const " : ""}, {"elem", f.elem}, {"port", p.name}});
-    adapters +=
-        render_part("gpu_island_adapter.hpp", {{"adapter", p.input ? "GpuUnpack" : "GpuPack"},
-                                               {"elem", f.elem},
-                                               {"port", p.name},
-                                               {"block", b},
-                                               {"dir", p.input ? "input" : "output"},
-                                               {"fifo", f.ident}});
-    begin +=
-        render_part("gpu_island_begin.hpp",
-                    {{"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
+    const char* adapter = p.input ? "GpuUnpack" : p.counted ? "GpuPackSome" : "GpuPack";
+    adapters += render_part("gpu_island_adapter.hpp", {{"adapter", adapter},
+                                                       {"elem", f.elem},
+                                                       {"port", p.name},
+                                                       {"block", b},
+                                                       {"dir", p.input ? "input" : "output"},
+                                                       {"fifo", f.ident}});
+    const char* begin_part = !p.counted ? "gpu_island_begin.hpp"
+                             : p.input  ? "gpu_island_begin_counted_in.hpp"
+                                        : "gpu_island_begin_counted_out.hpp";
+    begin += render_part(
+        begin_part,
+        p.counted && p.input
+            ? Printer::Vars{{"block", b}, {"port", p.name}, {"elem", f.elem}}
+            : Printer::Vars{
+                  {"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
     step += render_part(
         "gpu_island_step.hpp",
         {{"block", b}, {"call", render_part("gpu_island_adapter_step.hpp", {{"port", p.name}})}});
@@ -202,15 +208,25 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     params += fire_param(p, f);
     if (p.mapped) continue;  // no adapter: the members use the mapped ring directly
+    if (p.counted) includes.insert("\"dfg/counted.hpp\"");
     if (p.input) {
       adapters +=
           render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      begin += p.bounded
-                   ? render_part("island_load_bounded.hpp", {{"port", p.name}})
-                   : render_part("island_load.hpp",
-                                 {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      if (p.counted)
+        begin += render_part("island_load_counted.hpp", {{"port", p.name}, {"elem", f.elem}});
+      else
+        begin += p.bounded
+                     ? render_part("island_load_bounded.hpp", {{"port", p.name}})
+                     : render_part("island_load.hpp",
+                                   {{"port", p.name}, {"elements", std::to_string(p.elements)}});
       setup +=
           render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+    } else if (p.counted) {
+      adapters += render_part("island_pack_some.hpp",
+                              {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      begin += render_part(
+          "island_begin_counted.hpp",
+          {{"port", p.name}, {"elem", f.elem}, {"elements", std::to_string(p.elements)}});
     } else if (p.bounded) {
       adapters += render_part(p.between ? "island_pack_some.hpp" : "island_pack_bounded.hpp",
                               {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
@@ -223,6 +239,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
     const char* finish_part = "island_finish.hpp";
+    if (p.counted && !p.input) finish_part = "island_finish_counted.hpp";
     if (p.bounded && !p.input)
       finish_part = p.between ? "island_finish_bounded.hpp" : "island_finish_packed.hpp";
     finish += render_part(finish_part, {{"port", p.name}});

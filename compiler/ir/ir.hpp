@@ -336,6 +336,10 @@ struct Island {
   /// Per port: a mapped fifo edge to or from an island on a GPU or a CPU of the same host; its
   /// ring is shared, the port has no adapter and its token is order_only.
   std::vector<bool> port_mapped;
+  /// Per port: a copied fifo edge to or from an island on a GPU or a CPU of the same host
+  /// (SemaOptions::copied_fifos): a counted token (dfg/counted.hpp) of a fixed size, the ring's
+  /// capacity after a count cell, copied by the static cycle each iteration.
+  std::vector<bool> port_counted;
 };
 
 /// Everything sema produces for one app.

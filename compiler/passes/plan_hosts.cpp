@@ -734,7 +734,7 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   for (std::size_t p = 0; p < actor.ports.size(); ++p)
     x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in,
                        island.port_fifo[p], island.port_elements[p], island.port_bounded[p],
-                       island.port_between[p], island.port_mapped[p]});
+                       island.port_between[p], island.port_mapped[p], island.port_counted[p]});
   for (std::uint32_t m = 0; m < island.members.size(); ++m) {
     const ir::IslandMember& member = island.members[m];
     const ir::Actor& a = program.dfg.actors[member.actor];
@@ -1074,6 +1074,12 @@ std::string dump(const HostPlans& plans) {
         if (p.mapped) {
           out += fmt::format("    {} {} {}: no adapter, its token orders the firings\n",
                              p.input ? "from" : "to", p.name, island.fifos[p.fifo].ident);
+          continue;
+        }
+        if (p.counted) {
+          out += fmt::format("    {} {} {}: up to {} elements a token, after its count (copied)\n",
+                             p.input ? "unpack" : "pack", p.name, island.fifos[p.fifo].ident,
+                             p.elements);
           continue;
         }
         out +=

@@ -275,6 +275,10 @@ struct PlanIslandPort {
   bool between = false;
   /// A mapped fifo edge (PlanMappedRing): no adapter; its token (order-only) is not touched.
   bool mapped = false;
+  /// A copied fifo edge to or from an island on a GPU or a CPU of the host (`--fifos=copied`): a
+  /// counted token (dfg/counted.hpp): an output packs what the ring holds, up to `elements`,
+  /// after the count cell and sets it; an input unpacks the count.
+  bool counted = false;
 };
 
 /// An island on one of the host's CPUs or GPUs: its node's class, generated

@@ -175,7 +175,7 @@ ir::NodeId find(std::vector<ir::NodeId>& parent, ir::NodeId n) {
 
 }  // namespace
 
-bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
+bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied) {
   ir::Dfg& g = program.dfg;
   const std::size_t count = g.nodes.size();
   std::vector<bool> dynamic(count);
@@ -277,7 +277,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
   // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
   auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into,
                       ir::TypeId type, std::int64_t capacity, bool stated, bool between,
-                      bool mapped) {
+                      bool mapped, bool counted) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
@@ -307,10 +307,11 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     }
     island.fifos.push_back(fifo);
     island.port_fifo.push_back(static_cast<std::uint32_t>(island.fifos.size() - 1));
-    island.port_elements.push_back(program.types[type].count.value);
+    island.port_elements.push_back(counted ? capacity : program.types[type].count.value);
     island.port_bounded.push_back(program.types[type].bounded);
     island.port_between.push_back(between && !mapped);
     island.port_mapped.push_back(mapped);
+    island.port_counted.push_back(counted);
     island.fifos.back().mapped = mapped;
     return port;
   };
@@ -323,10 +324,14 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
       const std::int64_t capacity =
           in.fifo_capacity.value_or(std::max(largest[*from], largest[*to]));
       // Between a CPU and a GPU (one host, check_gpu_boundary): one ring in mapped memory, and a
-      // token of one element that orders the firings. Between two CPUs: a bounded token.
-      const bool mapped = on_gpu(program, e.src) || on_gpu(program, e.dst);
+      // token of one element that orders the firings; `copied`, a counted token. Between two
+      // CPUs: a bounded token.
+      const bool gpu_end = on_gpu(program, e.src) || on_gpu(program, e.dst);
+      const bool mapped = gpu_end && !copied, counted = gpu_end && copied;
       const std::string prefix = mapped ? "Mapped_" : "Fifo_";
-      const std::int64_t count = mapped ? 1 : capacity;
+      const auto elem = static_cast<std::int64_t>(ir::elem_size(*in.fifo_elem));
+      const std::int64_t header = (8 + elem - 1) / elem;  // dfg::kCountedHeader
+      const std::int64_t count = mapped ? 1 : counted ? header + capacity : capacity;
       ir::TokenType t;
       t.name = prefix + g.nodes[e.src].name + "_" + g.actor_of(e.src).ports[e.src_port].name;
       for (int k = 2; std::any_of(program.types.begin(), program.types.end(),
@@ -338,24 +343,25 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
       t.count = {
           count, std::to_string(count), false, {ir::SizeTerm::Kind::integer, count, {}, false, {}}};
       t.loc = e.loc;
-      t.bounded = !mapped;
+      t.bounded = !mapped && !counted;
       t.order_only = mapped;
       cross_type[id] = static_cast<ir::TypeId>(program.types.size());
       program.types.push_back(std::move(t));
-      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id],
-                                 capacity, in.fifo_capacity.has_value() && mapped, true, mapped);
+      src_port_of[id] =
+          add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity,
+                   in.fifo_capacity.has_value() && mapped, true, mapped, counted);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
-                                 in.fifo_capacity.has_value(), true, mapped);
+                                 in.fifo_capacity.has_value(), true, mapped, counted);
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
     if (to)
-      dst_port_of[id] =
-          add_port(*to, member_of[e.dst]->second, e, true, e.type,
-                   in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(), false, false);
+      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type,
+                                 in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(),
+                                 false, false, false);
     else
       src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false,
-                                 false, false);
+                                 false, false, false);
   }
   for (const ir::Edge& e : g.edges) {
     if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;

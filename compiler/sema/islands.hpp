@@ -15,7 +15,11 @@
 /// is one ring in mapped pinned memory that both use (IslandFifo::mapped, zero-copy): the static
 /// edge between the two island nodes has a token of one element that nothing writes
 /// (TokenType::order_only), which only orders the consumer's firing of an iteration after the
-/// producer's. A GPU island has no fifo edge to another GPU or another host. A cycle of fifo
+/// producer's. With `copied` (`--fifos=copied`), such an edge is instead a static edge of a counted
+/// token (`Fifo_<node>_<port>`, dfg/counted.hpp: a count cell, then the capacity's elements) that
+/// the producing island packs (what its ring holds, up to the capacity) and the consuming one
+/// unpacks, copied H2D or D2H by the static cycle each iteration. A GPU island has no fifo edge to
+/// another GPU or another host. A cycle of fifo
 /// edges between islands has no order in the static cycle: refused.
 ///
 /// Ring capacities: an input's `fifo N`, else the largest token (in elements) at the island's
@@ -37,6 +41,8 @@ namespace dfgc::sema {
 /// False after an error: a dynamic node free or with `migrates`; a cycle of fifo edges across
 /// PEs; a fifo output with two readers or none; an island's node or actor name taken by one of
 /// the spec; a fifo edge between a GPU island and another GPU or another host.
-bool form_islands(ir::Program& program, DiagnosticEngine& diags);
+/// `copied`: fifo edges between a CPU island and a GPU island are counted tokens (the
+/// comparison of the zero-copy FIFO paper), not mapped rings.
+bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied = false);
 
 }  // namespace dfgc::sema

@@ -534,3 +534,39 @@ TEST_CASE("a fifo edge between a CPU island and a GPU island is a mapped ring in
     CHECK(order_only == 4);
   }
 }
+
+TEST_CASE("--fifos=copied makes those edges counted tokens copied by the static cycle",
+          "[driver][islands]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  driver::PipelineInput in;
+  in.sema.spec_file = kSamples + "dyn_fir/m2.dfg";
+  in.sema.copied_fifos = true;
+  driver::Compilation c;
+  REQUIRE(driver::run_pipeline(in, Stage::plan_hosts, sources, diags, nullptr, c));
+  const HostPlan& h = c.passes.hosts->hosts.front();
+  CHECK(h.mapped_rings.empty());
+  // Each island's end of such an edge is a counted port of the ring's capacity.
+  std::size_t counted = 0;
+  for (const PlanIsland& island : h.islands)
+    for (const PlanIslandPort& p : island.ports) {
+      CHECK_FALSE(p.mapped);
+      if (!p.counted) continue;
+      ++counted;
+      CHECK(p.elements == 64);
+      CHECK_FALSE(p.bounded);
+    }
+  CHECK(counted == 8);  // four edges, two ends each
+  // Their tokens: the count cell (two int32) and 64 elements, copied whole each iteration.
+  for (ir::Strategy s : ir::kStrategies) {
+    std::size_t copies = 0;
+    for (const Entry& e : h.strategies[s].entries) {
+      if (e.kind != Entry::Kind::transfer || e.type.rfind("Fifo_", 0) != 0) continue;
+      CAPTURE(e.label);
+      CHECK_FALSE(e.order_only);
+      CHECK(e.bytes == 66 * 4);
+      ++copies;
+    }
+    CHECK(copies == 4);
+  }
+}
