@@ -697,14 +697,15 @@ void plan_mapped_rings(const ir::Program& program, HostPlan& h) {
       r.per_iteration = std::max(r.per_iteration, f.capacity);
     }
   }
-  auto node_of = [&](const std::string& island) {
-    for (const ir::Island& i : program.islands)
-      if (i.name == island) return i;
-    DFGC_INTERNAL_ASSERT(false, "no island ", island);
-    return program.islands.front();
+  auto island_named = [&](const std::string& name) -> const ir::Island& {
+    auto it = std::find_if(program.islands.begin(), program.islands.end(),
+                           [&](const ir::Island& i) { return i.name == name; });
+    DFGC_INTERNAL_ASSERT(it != program.islands.end(), "no island ", name);
+    return *it;
   };
   for (PlanMappedRing& r : h.mapped_rings) {
-    const ir::Island from = node_of(r.from), to = node_of(r.to);
+    const ir::Island& from = island_named(r.from);
+    const ir::Island& to = island_named(r.to);
     const ir::PeId gpu = program.arch.pes[from.pe].kind == ir::PeKind::gpu ? from.pe : to.pe;
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sp = h.strategies[s];
