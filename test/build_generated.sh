@@ -88,6 +88,9 @@
 #   dyn_idct_parallel_gpu_build samples/dyn_idct/parallel_gpu.dfg (the two IDCT passes as
 #                  parallel actions, a block of 32 threads each) built with nvcc, warnings as errors
 #   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) built with nvcc
+#   dyn_fir_mixed_gpu_build
+#                samples/dyn_fir/m2.dfg, m3.dfg, m6.dfg (the paper's mappings: islands on the CPU
+#                and on the GPU joined by rings in mapped memory) built with nvcc, warnings as errors
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
@@ -634,6 +637,13 @@ case $case in
     find_nvcc
     compile samples/dyn_fir/one_gpu.dfg "$work/gen"
     build_gpu "$work/gen"
+    ;;
+  dyn_fir_mixed_gpu_build)
+    find_nvcc
+    for m in m2 m3 m6; do
+      compile samples/dyn_fir/$m.dfg "$work/$m"
+      build_gpu "$work/$m"
+    done
     ;;
   jpeg_gpu_build)
     find_nvcc

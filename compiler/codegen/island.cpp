@@ -13,7 +13,49 @@ namespace dfgc::codegen {
 
 std::string island_file(const PlanIsland& island) { return island.header; }
 
+std::string mapped_rings_file(const Model& m) {
+  return std::string(ActorHeaders::kIslandDir) + "mapped_rings_" + identifier(m.host_name) + ".hpp";
+}
+
+std::string render_mapped_rings(const Model& m) {
+  std::string rings;
+  for (const PlanMappedRing& r : m.mapped_rings)
+    rings +=
+        render_part("mapped_ring.hpp",
+                    {{"edge", r.name},
+                     {"from", r.from},
+                     {"to", r.to},
+                     {"capacity", std::to_string(r.capacity)},
+                     {"how", r.stated ? "stated"
+                                      : std::to_string(r.per_iteration) + " an iteration x " +
+                                            std::to_string(r.iterations) + " iterations ahead"},
+                     {"elem", r.elem},
+                     {"ident", r.ident}});
+  return render_template(
+      template_text("mapped_rings.hpp"),
+      {{"header", file_header(m, "//")}, {"host", m.host_name}, {"rings", rings}});
+}
+
 namespace {
+
+/// The include of the host's mapped rings, where the island uses one.
+void include_mapped_rings(const Model& m, const PlanIsland& island, std::set<std::string>& out) {
+  for (const PlanIslandFifo& f : island.fifos)
+    if (!f.mapped.empty())  // beside the island's header
+      out.insert("\"" + mapped_rings_file(m).substr(ActorHeaders::kIslandDir.size()) + "\"");
+}
+
+/// A port's parameter of `fire`: its token, unnamed where the port is mapped (order only).
+std::string fire_param(const PlanIslandPort& p, const PlanIslandFifo& f) {
+  if (p.mapped)
+    return render_part(p.input ? "island_param_order_in.hpp" : "island_param_order_out.hpp",
+                       {{"elem", f.elem}, {"port", p.name}});
+  if (p.bounded)
+    return render_part(p.input ? "island_param_in_bounded.hpp" : "island_param_out_bounded.hpp",
+                       {{"elem", f.elem}, {"port", p.name}});
+  return render_part(p.input ? "island_param_in.hpp" : "island_param_out.hpp",
+                     {{"elem", f.elem}, {"port", p.name}});
+}
 
 /// A GPU island: its state (adapters, nodes, rings) for the kernel of
 /// dfg/cuda/gpu_island_cycle.hpp, and the node's class that sets it up and fires it.
@@ -32,12 +74,20 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
   std::string tokens, adapters, actors, rings, begin, step, parallel, fire, finish, make, setup,
       params, owners;
   std::vector<std::string> names, args, blocks;
+  include_mapped_rings(m, island, includes);
+  const std::uint32_t adapters_count = static_cast<std::uint32_t>(std::count_if(
+      island.ports.begin(), island.ports.end(), [](const PlanIslandPort& p) { return !p.mapped; }));
   for (const PlanIslandFifo& f : island.fifos) {
     rings += render_part("gpu_island_ring.hpp", {{"elem", f.elem},
                                                  {"ident", f.ident},
                                                  {"capacity", std::to_string(f.capacity)},
                                                  {"edge", f.name},
                                                  {"how", f.stated ? "stated" : "computed"}});
+    if (!f.mapped.empty()) {
+      make += render_part("gpu_island_make_mapped.hpp",
+                          {{"ident", f.ident}, {"ring", f.mapped}, {"edge", f.name}});
+      continue;
+    }
     owners += render_part("gpu_island_owner.hpp",
                           {{"elem", f.elem}, {"ident", f.ident}, {"edge", f.name}});
     make += render_part("gpu_island_make.hpp", {{"elem", f.elem},
@@ -50,26 +100,35 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
   for (const PlanIslandPort& p : island.ports) {
     DFGC_INTERNAL_ASSERT(!p.bounded, "bounded port ", p.name, " of GPU island ", island.name);
     const PlanIslandFifo& f = island.fifos[p.fifo];
+    if (p.mapped) {  // no adapter: the members use the mapped ring directly
+      params += fire_param(p, f);
+      continue;
+    }
     const std::string b = std::to_string(block++);
     tokens += render_part("gpu_island_token.hpp",
                           {{"const", p.input ? "const " : ""}, {"elem", f.elem}, {"port", p.name}});
-    adapters +=
-        render_part("gpu_island_adapter.hpp", {{"adapter", p.input ? "GpuUnpack" : "GpuPack"},
-                                               {"elem", f.elem},
-                                               {"port", p.name},
-                                               {"block", b},
-                                               {"dir", p.input ? "input" : "output"},
-                                               {"fifo", f.ident}});
-    begin +=
-        render_part("gpu_island_begin.hpp",
-                    {{"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
+    const char* adapter = p.input ? "GpuUnpack" : p.counted ? "GpuPackSome" : "GpuPack";
+    adapters += render_part("gpu_island_adapter.hpp", {{"adapter", adapter},
+                                                       {"elem", f.elem},
+                                                       {"port", p.name},
+                                                       {"block", b},
+                                                       {"dir", p.input ? "input" : "output"},
+                                                       {"fifo", f.ident}});
+    const char* begin_part = !p.counted ? "gpu_island_begin.hpp"
+                             : p.input  ? "gpu_island_begin_counted_in.hpp"
+                                        : "gpu_island_begin_counted_out.hpp";
+    begin += render_part(
+        begin_part,
+        p.counted && p.input
+            ? Printer::Vars{{"block", b}, {"port", p.name}, {"elem", f.elem}}
+            : Printer::Vars{
+                  {"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
     step += render_part(
         "gpu_island_step.hpp",
         {{"block", b}, {"call", render_part("gpu_island_adapter_step.hpp", {{"port", p.name}})}});
     finish += render_part("gpu_island_finish.hpp", {{"block", b}, {"port", p.name}});
     setup += render_part("gpu_island_attach.hpp", {{"port", p.name}, {"fifo", f.ident}});
-    params += render_part(p.input ? "island_param_in.hpp" : "island_param_out.hpp",
-                          {{"elem", f.elem}, {"port", p.name}});
+    params += fire_param(p, f);
     args.push_back(render_part("gpu_island_arg.hpp", {{"port", p.name}}));
     blocks.push_back(render_part("gpu_island_block.hpp", {{"label", p.name}}));
   }
@@ -156,7 +215,7 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                                                   {"cls", island.class_name},
                                                   {"pe", m.pe(island.pe).name}})},
        {"blocks", join(blocks)},
-       {"count", std::to_string(island.ports.size())}});
+       {"count", std::to_string(adapters_count)}});
 }
 
 }  // namespace
@@ -167,39 +226,55 @@ std::string render_island(const Model& m, const PlanIsland& island) {
   std::set<std::string> includes;
   std::string fifos, actors, steppers, adapters, setup, begin, finish, params, init_calls;
   std::vector<std::string> names;
+  include_mapped_rings(m, island, includes);
   for (const PlanIslandFifo& f : island.fifos)
-    fifos += render_part("island_fifo.hpp", {{"elem", f.elem},
-                                             {"ident", f.ident},
-                                             {"capacity", std::to_string(f.capacity)},
-                                             {"edge", f.name},
-                                             {"how", f.stated ? "stated" : "computed"}});
+    fifos += f.mapped.empty()
+                 ? render_part("island_fifo.hpp", {{"elem", f.elem},
+                                                   {"ident", f.ident},
+                                                   {"capacity", std::to_string(f.capacity)},
+                                                   {"edge", f.name},
+                                                   {"how", f.stated ? "stated" : "computed"}})
+                 : render_part("island_fifo_mapped.hpp", {{"elem", f.elem},
+                                                          {"ident", f.ident},
+                                                          {"ring", f.mapped},
+                                                          {"capacity", std::to_string(f.capacity)},
+                                                          {"edge", f.name}});
   for (const PlanIslandPort& p : island.ports) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
+    params += fire_param(p, f);
+    if (p.mapped) continue;  // no adapter: the members use the mapped ring directly
+    if (p.counted) includes.insert("\"dfg/counted.hpp\"");
     if (p.input) {
       adapters +=
           render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      params += render_part(p.bounded ? "island_param_in_bounded.hpp" : "island_param_in.hpp",
-                            {{"elem", f.elem}, {"port", p.name}});
-      begin += p.bounded
-                   ? render_part("island_load_bounded.hpp", {{"port", p.name}})
-                   : render_part("island_load.hpp",
-                                 {{"port", p.name}, {"elements", std::to_string(p.elements)}});
+      if (p.counted)
+        begin += render_part("island_load_counted.hpp", {{"port", p.name}, {"elem", f.elem}});
+      else
+        begin += p.bounded
+                     ? render_part("island_load_bounded.hpp", {{"port", p.name}})
+                     : render_part("island_load.hpp",
+                                   {{"port", p.name}, {"elements", std::to_string(p.elements)}});
       setup +=
           render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+    } else if (p.counted) {
+      adapters += render_part("island_pack_some.hpp",
+                              {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      begin += render_part(
+          "island_begin_counted.hpp",
+          {{"port", p.name}, {"elem", f.elem}, {"elements", std::to_string(p.elements)}});
     } else if (p.bounded) {
       adapters += render_part(p.between ? "island_pack_some.hpp" : "island_pack_bounded.hpp",
                               {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      params += render_part("island_param_out_bounded.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
     } else {
       adapters += render_part("island_pack.hpp", {{"elem", f.elem},
                                                   {"port", p.name},
                                                   {"fifo", f.ident},
                                                   {"elements", std::to_string(p.elements)}});
-      params += render_part("island_param_out.hpp", {{"elem", f.elem}, {"port", p.name}});
       begin += render_part("island_begin.hpp", {{"port", p.name}});
     }
     const char* finish_part = "island_finish.hpp";
+    if (p.counted && !p.input) finish_part = "island_finish_counted.hpp";
     if (p.bounded && !p.input)
       finish_part = p.between ? "island_finish_bounded.hpp" : "island_finish_packed.hpp";
     finish += render_part(finish_part, {{"port", p.name}});
@@ -237,7 +312,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
                       {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
   }
   for (const PlanIslandPort& p : island.ports)
-    if (!p.input)
+    if (!p.input && !p.mapped)
       setup +=
           render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
   return render_template(

@@ -82,6 +82,7 @@ Files generate_project(const HostPlans& plans, const ActorSignatures& signatures
     for (ir::PeId gpu : m.gpus) source(gpu_file(m, gpu), render_gpu(m, gpu));
     for (const PlanIsland& island : m.islands)
       source(island_file(island), render_island(m, island));
+    if (!m.mapped_rings.empty()) source(mapped_rings_file(m), render_mapped_rings(m));
   }
   add_runtime(hosts, files);
   files.merge(ActorHeaders(actor_files).copies());

@@ -602,6 +602,12 @@ class WorkerPrinter {
 
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.
   void copy(const StrategyPlan& sm, const Entry& e) {
+    if (e.order_only) {
+      part("worker_order_only.cpp",
+           {{"comment",
+             render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})}});
+      return;
+    }
     Printer::Vars vars = {
         {"comment", render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})},
         {"entry", entry(e)},

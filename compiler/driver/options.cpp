@@ -90,6 +90,16 @@ OptionTable common_options(CommonOptions& o) {
            }
          return false;
        }},
+      {"--fifos", "HOW", "zero-copy or copied",
+       "a fifo edge between an island on a CPU and one on a GPU of one host:\n"
+       "zero-copy (the default: one ring in mapped pinned memory that both use) or\n"
+       "copied (a token of the ring's capacity and its count, copied H2D or D2H by\n"
+       "the static cycle each iteration: the zero-copy FIFO paper's comparison)",
+       [&o](std::string_view v) {
+         if (v != "zero-copy" && v != "copied") return false;
+         o.sema.copied_fifos = v == "copied";
+         return true;
+       }},
       {"--short-path", "POLICY", "pad or pause",
        "a migration alternative whose path is shorter than the node's: pad it with\n"
        "delay slots (pad, the default: no pause, no gap) or pause the sources\n"

@@ -82,6 +82,9 @@ struct TokenType {
   /// `uint8[<= N]`: each token holds 0 to `count` elements, its length travelling with it.
   /// Buffers are sized at the capacity; transfers move the used bytes only.
   bool bounded = false;
+  /// The token of a mapped fifo edge between a CPU island and a GPU island (IslandFifo::mapped):
+  /// one element that nothing writes and no transfer moves; its edge orders the two firings.
+  bool order_only = false;
   std::int64_t bytes() const { return count.value * static_cast<std::int64_t>(elem_size(elem)); }
 };
 
@@ -299,6 +302,10 @@ struct IslandFifo {
   std::int64_t capacity = 1;  ///< in elements, as stated or computed (the ring rounds it up to 2^k)
   bool stated = false;        ///< `fifo N` on the consumer's port
   SourceLoc loc;              ///< the edge's arrow
+  /// A fifo edge between an island on a CPU and one on a GPU of the same host: one ring in
+  /// mapped pinned memory that both islands use (zero-copy), `capacity` elements an iteration
+  /// unless stated; the plan sizes it for the iterations the producer runs ahead.
+  bool mapped = false;
 };
 
 /// A node of a dynamic actor, inside its island.
@@ -331,6 +338,13 @@ struct Island {
   /// it; what the ring holds beyond the token's capacity waits for the next firing. A bounded
   /// token to a static actor takes all the island produced in its iteration, or is an error.
   std::vector<bool> port_between;
+  /// Per port: a mapped fifo edge to or from an island on a GPU or a CPU of the same host; its
+  /// ring is shared, the port has no adapter and its token is order_only.
+  std::vector<bool> port_mapped;
+  /// Per port: a copied fifo edge to or from an island on a GPU or a CPU of the same host
+  /// (SemaOptions::copied_fifos): a counted token (dfg/counted.hpp) of a fixed size, the ring's
+  /// capacity after a count cell, copied by the static cycle each iteration.
+  std::vector<bool> port_counted;
 };
 
 /// Everything sema produces for one app.

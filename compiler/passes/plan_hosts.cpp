@@ -235,6 +235,7 @@ class StrategyBuilder {
       e.bytes = s_.buffers[x.to].bytes;
       e.profile = fmt::format("{} -> {}", pe_name(x.from_pe), pe_name(x.to_pe));
       e.to = x.to;
+      e.order_only = p_.types[s_.buffers[x.to].type].order_only;
       const SlotRef read = slot(x.from, x.from_lag);
       const SlotRef write = slot(x.to, s_.buffers[x.to].writer.lag);
       if (is_net(p_, x)) {
@@ -666,6 +667,65 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
 
 namespace {
 
+/// The C++ name of the mapped ring of the edge "d1.y -> m1.x": "ring_d1_y".
+std::string mapped_ring_ident(std::string_view edge) {
+  return "ring_" + identifier(edge.substr(0, edge.find(" -> ")));
+}
+
+/// The first cycle of node n's firing in a strategy's plan.
+std::uint32_t first_cycle_of(const StrategyPlan& sp, ir::NodeId n) {
+  for (const Entry& e : sp.entries)
+    if (e.kind == Entry::Kind::firing && e.id == n && e.alternative < 0) return e.first_cycle;
+  DFGC_INTERNAL_ASSERT(false, "no firing of node ", n, " in the plan");
+  return 0;
+}
+
+/// The host's mapped rings (PlanMappedRing), sized from both strategies' first cycles and the
+/// GPU's cycles in flight; each island's view of one takes its capacity.
+void plan_mapped_rings(const ir::Program& program, HostPlan& h) {
+  std::map<std::string, std::size_t> by_edge;
+  for (const ir::Island& island : program.islands) {
+    if (program.arch.pes[island.pe].host != h.host) continue;
+    for (const ir::IslandFifo& f : island.fifos) {
+      if (!f.mapped) continue;
+      auto [it, fresh] = by_edge.try_emplace(f.name, h.mapped_rings.size());
+      if (fresh) {
+        PlanMappedRing r;
+        r.name = f.name;
+        r.ident = mapped_ring_ident(f.name);
+        r.elem = std::string(ir::cxx_name(f.elem));
+        h.mapped_rings.push_back(std::move(r));
+      }
+      PlanMappedRing& r = h.mapped_rings[it->second];
+      (f.dst_member ? r.to : r.from) = island.name;
+      r.stated = r.stated || f.stated;
+      r.per_iteration = std::max(r.per_iteration, f.capacity);
+    }
+  }
+  auto island_named = [&](const std::string& name) -> const ir::Island& {
+    auto it = std::find_if(program.islands.begin(), program.islands.end(),
+                           [&](const ir::Island& i) { return i.name == name; });
+    DFGC_INTERNAL_ASSERT(it != program.islands.end(), "no island ", name);
+    return *it;
+  };
+  for (PlanMappedRing& r : h.mapped_rings) {
+    const ir::Island& from = island_named(r.from);
+    const ir::Island& to = island_named(r.to);
+    const ir::PeId gpu = program.arch.pes[from.pe].kind == ir::PeKind::gpu ? from.pe : to.pe;
+    for (ir::Strategy s : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[s];
+      const std::uint32_t distance = first_cycle_of(sp, to.node) - first_cycle_of(sp, from.node);
+      const std::uint32_t in_flight =
+          gpu < sp.gpu_cycles.size() && sp.gpu_cycles[gpu] ? sp.gpu_cycles[gpu]->in_flight : 1;
+      r.iterations = std::max(r.iterations, distance + 1 + in_flight);
+    }
+    r.capacity = r.stated ? r.per_iteration : r.per_iteration * r.iterations;
+    for (PlanIsland& island : h.islands)
+      for (PlanIslandFifo& f : island.fifos)
+        if (f.mapped == r.ident) f.capacity = r.capacity;
+  }
+}
+
 /// An island as its generated class needs it.
 PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   const ir::Actor& actor = program.dfg.actors[island.actor];
@@ -674,12 +734,13 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
   for (std::size_t f = 0; f < island.fifos.size(); ++f) {
     const ir::IslandFifo& fifo = island.fifos[f];
     x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)),
-                       fifo.capacity, fifo.stated});
+                       fifo.capacity, fifo.stated,
+                       fifo.mapped ? mapped_ring_ident(fifo.name) : std::string()});
   }
   for (std::size_t p = 0; p < actor.ports.size(); ++p)
     x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in,
                        island.port_fifo[p], island.port_elements[p], island.port_bounded[p],
-                       island.port_between[p]});
+                       island.port_between[p], island.port_mapped[p], island.port_counted[p]});
   for (std::uint32_t m = 0; m < island.members.size(); ++m) {
     const ir::IslandMember& member = island.members[m];
     const ir::Actor& a = program.dfg.actors[member.actor];
@@ -900,6 +961,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   StrategyPlan& overlap = h.strategies[ir::Strategy::overlap];
   overlap.gpu_cycles.resize(program.arch.pes.size());
   for (ir::PeId gpu : h.gpus) overlap.gpu_cycles[gpu] = gpu_cycles(h, overlap, gpu);
+  plan_mapped_rings(program, h);
   return h;
 }
 
@@ -946,6 +1008,7 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
     out += fmt::format(" in step {}", e.step);
   if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
   if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
+  if (e.order_only) out += ", order only: no copy";
   if (e.net != Entry::Net::none) {
     out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
                        h.host_names[h.pe(*e.peer).host], e.tag);
@@ -1030,14 +1093,36 @@ std::string dump(const HostPlans& plans) {
         }
         out += "\n";
       }
-      for (const PlanIslandFifo& f : island.fifos)
-        out += fmt::format("    {} {}: {}, capacity {} ({})\n", f.ident, f.name, f.elem, f.capacity,
+      for (const PlanIslandFifo& f : island.fifos) {
+        out += fmt::format("    {} {}: {}, capacity {} ({})", f.ident, f.name, f.elem, f.capacity,
                            f.stated ? "stated" : "computed");
-      for (const PlanIslandPort& p : island.ports)
+        if (!f.mapped.empty()) out += fmt::format(", the mapped ring {}", f.mapped);
+        out += "\n";
+      }
+      for (const PlanIslandPort& p : island.ports) {
+        if (p.mapped) {
+          out += fmt::format("    {} {} {}: no adapter, its token orders the firings\n",
+                             p.input ? "from" : "to", p.name, island.fifos[p.fifo].ident);
+          continue;
+        }
+        if (p.counted) {
+          out += fmt::format("    {} {} {}: up to {} elements a token, after its count (copied)\n",
+                             p.input ? "unpack" : "pack", p.name, island.fifos[p.fifo].ident,
+                             p.elements);
+          continue;
+        }
         out +=
             fmt::format("    {} {} {}: {}{} elements a token{}\n", p.input ? "unpack" : "pack",
                         p.name, island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements,
                         !p.input && p.bounded && !p.between ? ", more an error" : "");
+      }
+    }
+    for (const PlanMappedRing& r : h.mapped_rings) {
+      out += fmt::format("  mapped ring {} {}: {}, {} -> {}, zero-copy, capacity {}", r.ident,
+                         r.name, r.elem, r.from, r.to, r.capacity);
+      out += r.stated ? " (stated)\n"
+                      : fmt::format(" (computed: {} an iteration x {} iterations ahead)\n",
+                                    r.per_iteration, r.iterations);
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);

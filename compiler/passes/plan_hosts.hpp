@@ -164,6 +164,11 @@ struct Entry {
   std::string profile;
   std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
   int alternative = -1;  ///< a new-only entry of migration alternative `alternative`; -1: G0's
+  /// A transfer of an order-only token (ir::TokenType::order_only: a mapped fifo edge between a
+  /// CPU island and a GPU island): it copies nothing. It keeps a transfer's place (its stream,
+  /// its step, the neighbours and stream orders its slots give), which orders the consumer
+  /// island's firing of an iteration after the producer's.
+  bool order_only = false;
 };
 
 /// A param of the spec, as app.hpp declares it.
@@ -220,6 +225,27 @@ struct PlanIslandFifo {
   std::string elem;           ///< the C++ element type: "std::int32_t"
   std::int64_t capacity = 1;  ///< in elements, before the ring rounds it up to a power of two
   bool stated = false;        ///< `fifo N`, else computed
+  /// A ring in mapped memory that this island shares with an island on a GPU or a CPU of the host:
+  /// its PlanMappedRing's ident ("ring_d1_y"); empty: the island's own ring.
+  std::string mapped;
+};
+
+/// A fifo edge between an island on a CPU and one on a GPU of the host: one ring in mapped pinned
+/// memory (dfg::MappedRing), zero-copy, that both islands use directly, declared once for the
+/// host (dfg_islands/mapped_rings.hpp).
+struct PlanMappedRing {
+  std::string name;      ///< the edge: "d1.y -> m1.x"
+  std::string ident;     ///< "ring_d1_y"
+  std::string elem;      ///< the C++ element type
+  std::string from, to;  ///< the producing and the consuming island
+  /// `fifo N`; else computed: `per_iteration` (the larger island's largest boundary token) times
+  /// `iterations`, the most iterations the producer's firings can be ahead of the consumer's
+  /// finished ones in either strategy: the distance of their first cycles, plus one, plus the
+  /// GPU's cycles in flight (1 without overlap), so that the producer never finds it full.
+  bool stated = false;
+  std::int64_t per_iteration = 1;
+  std::uint32_t iterations = 1;
+  std::int64_t capacity = 1;
 };
 
 /// A dynamic node of an island: its object and, per port, its ring.
@@ -255,6 +281,12 @@ struct PlanIslandPort {
   /// token's capacity waits for the next firing. Otherwise an output takes all the island
   /// produced in its iteration, and more than the capacity is a run-time error.
   bool between = false;
+  /// A mapped fifo edge (PlanMappedRing): no adapter; its token (order-only) is not touched.
+  bool mapped = false;
+  /// A copied fifo edge to or from an island on a GPU or a CPU of the host (`--fifos=copied`): a
+  /// counted token (dfg/counted.hpp): an output packs what the ring holds, up to `elements`,
+  /// after the count cell and sets it; an input unpacks the count.
+  bool counted = false;
 };
 
 /// An island on one of the host's CPUs or GPUs: its node's class, generated
@@ -400,7 +432,8 @@ struct HostPlan {
   /// On several hosts with migration alternatives: the MPI tag of the ranks' agreement on a live
   /// move (after every transfer's); -1 otherwise.
   int control_tag = -1;
-  std::vector<PlanIsland> islands;  ///< the islands on the host's cpus, in spec order
+  std::vector<PlanIsland> islands;           ///< the islands on the host's cpus, in spec order
+  std::vector<PlanMappedRing> mapped_rings;  ///< in the order of their edges in the islands
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }

@@ -92,7 +92,8 @@ bool check_fifo_edges(const ir::Program& p, DiagnosticEngine& diags) {
   return ok;
 }
 
-/// A GPU island keeps its rings on its GPU: no fifo edge between it and another PE. Its
+/// A GPU island shares rings only with the CPUs of its host (mapped memory): no fifo edge between
+/// it and another GPU or another host. Its
 /// adapters move tokens of a fixed size: a static edge of a bounded type into or out of it is
 /// refused (on a CPU, the adapter moves the token's length).
 bool check_gpu_boundary(const ir::Program& p, DiagnosticEngine& diags) {
@@ -118,12 +119,16 @@ bool check_gpu_boundary(const ir::Program& p, DiagnosticEngine& diags) {
     if (!src_fifo || !dst_fifo) continue;
     if (p.mapping.pe_of[e.src] == p.mapping.pe_of[e.dst]) continue;
     if (!on_gpu(p, e.src) && !on_gpu(p, e.dst)) continue;
+    const ir::Pe& from = p.arch.pes[p.mapping.pe_of[e.src]];
+    const ir::Pe& to = p.arch.pes[p.mapping.pe_of[e.dst]];
+    if (from.host == to.host && (from.kind != ir::PeKind::gpu || to.kind != ir::PeKind::gpu))
+      continue;  // a ring in mapped pinned memory between a CPU and a GPU of one host
     diags.error(e.loc,
                 fmt::format("fifo edge {} joins dynamic nodes on {} and {}; an island on a GPU "
-                            "keeps its rings on that GPU: map both nodes to one PE, or put a "
+                            "shares rings only with the CPUs of its host, in mapped memory: map "
+                            "both nodes to one PE or to a GPU and a CPU of one host, or put a "
                             "static actor between them",
-                            edge_name(p.dfg, e), p.arch.pes[p.mapping.pe_of[e.src]].name,
-                            p.arch.pes[p.mapping.pe_of[e.dst]].name),
+                            edge_name(p.dfg, e), from.name, to.name),
                 kArrowLength);
     ok = false;
   }
@@ -157,8 +162,8 @@ bool check_island_cycles(const ir::Program& p, DiagnosticEngine& diags) {
   diags.error(
       e.loc,
       fmt::format(
-          "the islands {} and {} feed each other through fifo edges on two CPUs; islands on "
-          "several CPUs must form a pipeline, or keep the cycle on one CPU",
+          "the islands {} and {} feed each other through fifo edges between two PEs; islands "
+          "on several PEs must form a pipeline, or keep the cycle on one PE",
           g.nodes[e.src].name, g.nodes[e.dst].name),
       kArrowLength);
   return false;
@@ -205,7 +210,7 @@ bool check_parallel_rings(const ir::Dfg& g, const ir::Program& p, const ir::Isla
 
 }  // namespace
 
-bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
+bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied) {
   ir::Dfg& g = program.dfg;
   const std::size_t count = g.nodes.size();
   std::vector<bool> dynamic(count);
@@ -288,13 +293,26 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
       largest[*island_of(e.dst)] =
           std::max(largest[*island_of(e.dst)], program.types[e.type].count.value);
   }
+  // Islands joined by fifo edges share their largest: an island whose boundary is only such edges
+  // (a GPU island between CPU islands) sizes its rings for what crosses them.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Edge& e : g.edges) {
+      const auto from = island_of(e.src), to = island_of(e.dst);
+      if (!from || !to || from == to) continue;
+      const std::int64_t both = std::max(largest[*from], largest[*to]);
+      changed = changed || largest[*from] != both || largest[*to] != both;
+      largest[*from] = largest[*to] = both;
+    }
+  }
   std::vector<std::optional<std::uint32_t>> src_port_of(g.edges.size()),
       dst_port_of(g.edges.size());
   std::vector<std::optional<ir::TypeId>> cross_type(g.edges.size());
   std::vector<ir::Actor> made(program.islands.size());
   // Adds island i's port for (inner, inner_port) with its ring; returns the port's index.
   auto add_port = [&](std::uint32_t i, std::uint32_t m, const ir::Edge& e, bool into,
-                      ir::TypeId type, std::int64_t capacity, bool stated, bool between) {
+                      ir::TypeId type, std::int64_t capacity, bool stated, bool between,
+                      bool mapped, bool counted) {
     ir::Island& island = program.islands[i];
     ir::Actor& actor = made[i];
     const ir::NodeId inner = into ? e.dst : e.src;
@@ -324,9 +342,12 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     }
     island.fifos.push_back(fifo);
     island.port_fifo.push_back(static_cast<std::uint32_t>(island.fifos.size() - 1));
-    island.port_elements.push_back(program.types[type].count.value);
+    island.port_elements.push_back(counted ? capacity : program.types[type].count.value);
     island.port_bounded.push_back(program.types[type].bounded);
-    island.port_between.push_back(between);
+    island.port_between.push_back(between && !mapped);
+    island.port_mapped.push_back(mapped);
+    island.port_counted.push_back(counted);
+    island.fifos.back().mapped = mapped;
     return port;
   };
   for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
@@ -337,36 +358,45 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     if (from && to) {
       const std::int64_t capacity =
           in.fifo_capacity.value_or(std::max(largest[*from], largest[*to]));
+      // Between a CPU and a GPU (one host, check_gpu_boundary): one ring in mapped memory, and a
+      // token of one element that orders the firings; `copied`, a counted token. Between two
+      // CPUs: a bounded token.
+      const bool gpu_end = on_gpu(program, e.src) || on_gpu(program, e.dst);
+      const bool mapped = gpu_end && !copied, counted = gpu_end && copied;
+      const std::string prefix = mapped ? "Mapped_" : "Fifo_";
+      const auto elem = static_cast<std::int64_t>(ir::elem_size(*in.fifo_elem));
+      const std::int64_t header = (8 + elem - 1) / elem;  // dfg::kCountedHeader
+      const std::int64_t count = mapped ? 1 : counted ? header + capacity : capacity;
       ir::TokenType t;
-      t.name = "Fifo_" + g.nodes[e.src].name + "_" + g.actor_of(e.src).ports[e.src_port].name;
+      t.name = prefix + g.nodes[e.src].name + "_" + g.actor_of(e.src).ports[e.src_port].name;
       for (int k = 2; std::any_of(program.types.begin(), program.types.end(),
                                   [&](const ir::TokenType& x) { return x.name == t.name; });
            ++k)
-        t.name = fmt::format("Fifo_{}_{}_{}", g.nodes[e.src].name,
+        t.name = fmt::format("{}{}_{}_{}", prefix, g.nodes[e.src].name,
                              g.actor_of(e.src).ports[e.src_port].name, k);
       t.elem = *in.fifo_elem;
-      t.count = {capacity,
-                 std::to_string(capacity),
-                 false,
-                 {ir::SizeTerm::Kind::integer, capacity, {}, false, {}}};
+      t.count = {
+          count, std::to_string(count), false, {ir::SizeTerm::Kind::integer, count, {}, false, {}}};
       t.loc = e.loc;
-      t.bounded = true;
+      t.bounded = !mapped && !counted;
+      t.order_only = mapped;
       cross_type[id] = static_cast<ir::TypeId>(program.types.size());
       program.types.push_back(std::move(t));
-      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, *cross_type[id],
-                                 capacity, false, true);
+      src_port_of[id] =
+          add_port(*from, member_of[e.src]->second, e, false, *cross_type[id], capacity,
+                   in.fifo_capacity.has_value() && mapped, true, mapped, counted);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
-                                 in.fifo_capacity.has_value(), true);
+                                 in.fifo_capacity.has_value(), true, mapped, counted);
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
     if (to)
-      dst_port_of[id] =
-          add_port(*to, member_of[e.dst]->second, e, true, e.type,
-                   in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(), false);
+      dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, e.type,
+                                 in.fifo_capacity.value_or(elements), in.fifo_capacity.has_value(),
+                                 false, false, false);
     else
-      src_port_of[id] =
-          add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false, false);
+      src_port_of[id] = add_port(*from, member_of[e.src]->second, e, false, e.type, elements, false,
+                                 false, false, false);
   }
   for (const ir::Edge& e : g.edges) {
     if (!member_of[e.src] || !member_of[e.dst] || island_of(e.src) != island_of(e.dst)) continue;
@@ -375,7 +405,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags) {
     const ir::Port& in = g.actor_of(e.dst).ports[e.dst_port];
     program.islands[i].fifos.push_back({edge_name(g, e), src, e.src_port, dst, e.dst_port,
                                         *in.fifo_elem, in.fifo_capacity.value_or(largest[i]),
-                                        in.fifo_capacity.has_value(), e.loc});
+                                        in.fifo_capacity.has_value(), e.loc, false});
   }
 
   bool rings_fit = true;

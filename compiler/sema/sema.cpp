@@ -52,7 +52,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
     program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
-  if (!sema::form_islands(program, diags)) return std::nullopt;
+  if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;
   return program;
 }

@@ -25,6 +25,9 @@ struct SemaOptions {
   /// For `dfgc map`: a free node (`@ any`, `@ B.*`) gets its candidate PEs instead of the error
   /// "node 'x' is not mapped".
   bool allow_free_nodes = false;
+  /// `--fifos=copied`: a fifo edge between an island on a CPU and one on a GPU of one host is a
+  /// counted token copied each iteration, not a ring in mapped memory (sema/islands.hpp).
+  bool copied_fifos = false;
 };
 
 /// Returns the program when there is no error; every problem found is reported to `diags`

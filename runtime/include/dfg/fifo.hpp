@@ -32,7 +32,8 @@
 ///   is true only once every committed token has been released.
 /// - Progress: wait-free; nothing blocks. A full or empty ring gives a short or empty batch; the
 ///   caller decides whether to spin, yield or sleep.
-/// - Allocation: the constructor only (the slots, 64-byte aligned); no call after it allocates.
+/// - Allocation: the constructor only (the slots, 64-byte aligned; none over the caller's
+///   slots); no call after it allocates.
 /// - Errors: only the constructor throws (std::invalid_argument for a capacity of 0 or above
 ///   2^40). commit(k) / release(k) with k larger than the batch last reserved / peeked, and a
 ///   commit after close(), are precondition violations and not checked.
@@ -64,6 +65,14 @@ class Fifo {
     capacity_ = std::bit_ceil(min_capacity);
     slots_.reset(
         static_cast<T*>(::operator new[](capacity_ * sizeof(T), std::align_val_t{kAlign})));
+  }
+
+  /// A ring over `capacity` slots at `slots`, which the caller owns and keeps alive; `capacity`
+  /// a power of two. dfg::MappedRing (dfg/cuda/mapped_ring.hpp) places such a Fifo and its slots
+  /// in pinned host memory that a GPU maps, whose kernels use the other end.
+  Fifo(T* slots, std::size_t capacity) : slots_(slots, Free{false}), capacity_(capacity) {
+    if (capacity == 0 || !std::has_single_bit(capacity))
+      throw std::invalid_argument("dfg::Fifo: capacity must be a power of two");
   }
 
   Fifo(const Fifo&) = delete;
@@ -149,11 +158,20 @@ class Fifo {
     if (!closed_.load(std::memory_order_acquire)) return false;
     return available() == 0;
   }
+  /// The shared positions, for the end of a ring that a GPU kernel holds (dfg::MappedRing): each
+  /// a lock-free std::atomic<std::uint64_t> with the layout of a std::uint64_t, which the kernel
+  /// loads with acquire and stores with release at system scope.
+  std::uint64_t* written_address() noexcept { return reinterpret_cast<std::uint64_t*>(&written_); }
+  std::uint64_t* read_address() noexcept { return reinterpret_cast<std::uint64_t*>(&read_); }
+  T* slots() noexcept { return slots_.get(); }
 
  private:
   static constexpr std::size_t kAlign = 64;
   struct Free {
-    void operator()(T* p) const noexcept { ::operator delete[](p, std::align_val_t{kAlign}); }
+    bool owned = true;  ///< false: slots the caller owns
+    void operator()(T* p) const noexcept {
+      if (owned) ::operator delete[](p, std::align_val_t{kAlign});
+    }
   };
 
   std::unique_ptr<T, Free> slots_;
@@ -168,6 +186,8 @@ class Fifo {
   alignas(64) std::atomic<std::uint64_t> written_{0};
   alignas(64) std::atomic<std::uint64_t> read_{0};
   alignas(64) std::atomic<bool> closed_{false};
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                sizeof(std::atomic<std::uint64_t>) == sizeof(std::uint64_t));
 };
 
 }  // namespace dfg

@@ -486,3 +486,87 @@ TEST_CASE("files_read lists the spec, its imports, the actor headers and what th
   std::sort(expected.begin(), expected.end());
   CHECK(driver::files_read(c, sources) == expected);
 }
+
+TEST_CASE("a fifo edge between a CPU island and a GPU island is a mapped ring in the plan",
+          "[driver][islands]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  driver::PipelineInput in;
+  in.sema.spec_file = kSamples + "dyn_fir/m2.dfg";
+  driver::Compilation c;
+  REQUIRE(driver::run_pipeline(in, Stage::plan_hosts, sources, diags, nullptr, c));
+  REQUIRE(c.passes.hosts);
+  const HostPlan& h = c.passes.hosts->hosts.front();
+  // Four rings, both ways: d1.next and a1.s to the GPU, a2.s and m3.y back.
+  std::vector<std::string> rings;
+  for (const PlanMappedRing& r : h.mapped_rings)
+    rings.push_back(r.ident + " " + r.from + " -> " + r.to);
+  CHECK(rings == std::vector<std::string>{
+                     "ring_d1_next island_d1 -> island_d2", "ring_a1_s island_d1 -> island_d2",
+                     "ring_a2_s island_d2 -> island_a3", "ring_m3_y island_d2 -> island_a3"});
+  for (const PlanMappedRing& r : h.mapped_rings) {
+    CAPTURE(r.ident);
+    CHECK_FALSE(r.stated);
+    CHECK(r.per_iteration == 64);  // the source's block
+    // The consumer fires two cycles after the producer with overlap, and the GPU runs two
+    // cycles ahead of its thread: 2 + 1 + 2 iterations.
+    CHECK(r.iterations == 5);
+    CHECK(r.capacity == 64 * 5);
+  }
+  // Each island's end of a ring is the shared one, at its capacity, and its port has no adapter.
+  for (const PlanIsland& island : h.islands) {
+    CAPTURE(island.name);
+    for (const PlanIslandPort& p : island.ports) {
+      const PlanIslandFifo& f = island.fifos[p.fifo];
+      CHECK(p.mapped == !f.mapped.empty());
+      if (p.mapped) CHECK(f.capacity == 320);
+    }
+  }
+  // The transfers of the order-only tokens copy nothing; every other transfer does.
+  for (ir::Strategy s : ir::kStrategies) {
+    std::size_t order_only = 0;
+    for (const Entry& e : h.strategies[s].entries) {
+      if (e.kind != Entry::Kind::transfer) continue;
+      CAPTURE(e.label);
+      CHECK(e.order_only == (e.type.rfind("Mapped_", 0) == 0));
+      order_only += e.order_only ? 1 : 0;
+    }
+    CHECK(order_only == 4);
+  }
+}
+
+TEST_CASE("--fifos=copied makes those edges counted tokens copied by the static cycle",
+          "[driver][islands]") {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  driver::PipelineInput in;
+  in.sema.spec_file = kSamples + "dyn_fir/m2.dfg";
+  in.sema.copied_fifos = true;
+  driver::Compilation c;
+  REQUIRE(driver::run_pipeline(in, Stage::plan_hosts, sources, diags, nullptr, c));
+  const HostPlan& h = c.passes.hosts->hosts.front();
+  CHECK(h.mapped_rings.empty());
+  // Each island's end of such an edge is a counted port of the ring's capacity.
+  std::size_t counted = 0;
+  for (const PlanIsland& island : h.islands)
+    for (const PlanIslandPort& p : island.ports) {
+      CHECK_FALSE(p.mapped);
+      if (!p.counted) continue;
+      ++counted;
+      CHECK(p.elements == 64);
+      CHECK_FALSE(p.bounded);
+    }
+  CHECK(counted == 8);  // four edges, two ends each
+  // Their tokens: the count cell (two int32) and 64 elements, copied whole each iteration.
+  for (ir::Strategy s : ir::kStrategies) {
+    std::size_t copies = 0;
+    for (const Entry& e : h.strategies[s].entries) {
+      if (e.kind != Entry::Kind::transfer || e.type.rfind("Fifo_", 0) != 0) continue;
+      CAPTURE(e.label);
+      CHECK_FALSE(e.order_only);
+      CHECK(e.bytes == 66 * 4);
+      ++copies;
+    }
+    CHECK(copies == 4);
+  }
+}

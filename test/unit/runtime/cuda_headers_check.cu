@@ -9,6 +9,7 @@
 #include "dfg/cuda/gpu_timer.hpp"
 #include "dfg/cuda/gpu_worker.hpp"
 #include "dfg/cuda/mapped_fifo.hpp"
+#include "dfg/cuda/mapped_ring.hpp"
 #include "dfg/cuda/parallel_firing.hpp"
 #include "dfg/cuda/stream.hpp"
 #include "dfg/nvtx.hpp"
@@ -20,6 +21,7 @@
 #include "dfg/flags.hpp"
 #include "dfg/host_buffer.hpp"
 #include "dfg/neighbour_sync.hpp"
+#include "dfg/ports.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
@@ -64,6 +66,23 @@ __global__ void forward(dfg::RingRef<float, In> in, dfg::RingRef<float, Out> out
 }
 
 }  // namespace
+
+// A GPU island's step on a ring whose other end is a CPU thread (system scope).
+__global__ void double_all(dfg::DeviceRing<float> in, dfg::DeviceRing<float> out) {
+  dfg::GpuIn<float> x(in);
+  dfg::GpuOut<float> y(out);
+  while (x.available() > 0 && y.room() > 0) y.push(2.0f * x.pop());
+}
+
+int dfg_mapped_ring_check() {
+  dfg::MappedRing<float> to_gpu("cpu -> g0", 64), to_cpu("g0 -> cpu", 64);
+  dfg::Out<float> out(to_gpu.host());
+  for (int i = 0; i < 64; ++i) out.push(static_cast<float>(i));
+  double_all<<<1, 1>>>(dfg::device_ring(to_gpu), dfg::device_ring(to_cpu));
+  DFG_CUDA_CHECK(cudaDeviceSynchronize(), "double_all");
+  dfg::In<float> in(to_cpu.host());
+  return static_cast<int>(in.available());
+}
 
 // CPU -> mapped ring -> kernel -> device ring -> kernel -> mapped ring -> CPU.
 int dfg_cuda_fifo_check() {

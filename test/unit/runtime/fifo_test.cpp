@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -89,6 +91,21 @@ TEST_CASE("fifo: room, available, peek and release on one thread", "[fifo]") {
   CHECK(fifo.room() == 4);
 }
 
+TEST_CASE("fifo: over the caller's slots, capacity a power of two", "[fifo]") {
+  std::vector<Token> slots(8);
+  dfg::Fifo<Token> fifo(slots.data(), slots.size());
+  CHECK(fifo.capacity() == 8);
+  CHECK(fifo.slots() == slots.data());
+  CHECK(fifo.try_push(make_token(0)));
+  CHECK(slots[0].seq == make_token(0).seq);  // the element is in the caller's slots
+  CHECK(*fifo.written_address() == 1);
+  Token t{};
+  CHECK(fifo.try_pop(t));
+  CHECK(*fifo.read_address() == 1);
+  CHECK_THROWS_AS(dfg::Fifo<Token>(slots.data(), 6), std::invalid_argument);
+  CHECK_THROWS_AS(dfg::Fifo<Token>(slots.data(), 0), std::invalid_argument);
+}
+
 TEST_CASE("fifo: try_push fails when full, try_pop when empty", "[fifo]") {
   dfg::Fifo<std::uint16_t> fifo(2);
   CHECK(fifo.try_push(1));
@@ -121,58 +138,64 @@ TEST_CASE("fifo stress: two threads, random batches, order and values kept", "[f
   // The producer reserves batches of random size, writes them in random order of index, commits
   // a random prefix; the consumer peeks random batches, checks every token, releases a random
   // prefix. A missing release/acquire shows as a wrong token or a TSan report.
-  for (std::size_t capacity : {std::size_t{1}, std::size_t{7}, std::size_t{256}}) {
-    INFO("capacity " << capacity);
-    dfg_test::HangGuard guard("fifo stress", dfg_test::kHangSeconds);
-    dfg::Fifo<Token> fifo(capacity);
-    const std::uint64_t total = capacity == 1 ? kStressTokens / 8 : kStressTokens;
-    std::uint64_t errors = 0;
-    std::uint64_t received = 0;
+  // Each capacity twice: the ring's own slots, and slots the caller owns (dfg::MappedRing's).
+  for (std::size_t capacity : {std::size_t{1}, std::size_t{7}, std::size_t{256}})
+    for (const bool external : {false, true}) {
+      INFO("capacity " << capacity << (external ? ", the caller's slots" : ""));
+      dfg_test::HangGuard guard("fifo stress", dfg_test::kHangSeconds);
+      std::vector<Token> slots(std::bit_ceil(capacity));
+      auto ring = external ? std::make_unique<dfg::Fifo<Token>>(slots.data(), slots.size())
+                           : std::make_unique<dfg::Fifo<Token>>(capacity);
+      dfg::Fifo<Token>& fifo = *ring;
+      const std::uint64_t total = capacity == 1 ? kStressTokens / 8 : kStressTokens;
+      std::uint64_t errors = 0;
+      std::uint64_t received = 0;
 
-    std::thread producer([&] {
-      std::mt19937_64 rng(capacity * 7 + 1);
-      std::uint64_t next = 0;
-      std::vector<Token> staging(64);
-      while (next < total) {
+      std::thread producer([&] {
+        std::mt19937_64 rng(capacity * 7 + 1);
+        std::uint64_t next = 0;
+        std::vector<Token> staging(64);
+        while (next < total) {
+          const std::size_t want = 1 + rng() % 64;
+          if (rng() % 4 == 0) {  // the copying path
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(want, total - next));
+            for (std::size_t i = 0; i < n; ++i) staging[i] = make_token(next + i);
+            next += fifo.push_some(staging.data(), n);
+          } else {  // reserve, write, commit part of it
+            auto out = fifo.reserve(want);
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
+            for (std::size_t i = n; i-- > 0;) out[i] = make_token(next + i);
+            const std::size_t k = n == 0 ? 0 : 1 + rng() % n;
+            fifo.commit(k);
+            next += k;
+          }
+          if (rng() % 16 == 0) std::this_thread::yield();
+        }
+        fifo.close();
+      });
+
+      std::mt19937_64 rng(capacity * 13 + 5);
+      std::vector<Token> sink(64);
+      while (!fifo.drained()) {
         const std::size_t want = 1 + rng() % 64;
-        if (rng() % 4 == 0) {  // the copying path
-          const std::size_t n =
-              static_cast<std::size_t>(std::min<std::uint64_t>(want, total - next));
-          for (std::size_t i = 0; i < n; ++i) staging[i] = make_token(next + i);
-          next += fifo.push_some(staging.data(), n);
-        } else {  // reserve, write, commit part of it
-          auto out = fifo.reserve(want);
-          const std::size_t n =
-              static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), total - next));
-          for (std::size_t i = n; i-- > 0;) out[i] = make_token(next + i);
-          const std::size_t k = n == 0 ? 0 : 1 + rng() % n;
-          fifo.commit(k);
-          next += k;
+        if (rng() % 4 == 0) {
+          const std::size_t n = fifo.pop_some(sink.data(), want);
+          for (std::size_t i = 0; i < n; ++i) errors += token_ok(sink[i], received + i) ? 0 : 1;
+          received += n;
+        } else {
+          auto in = fifo.peek(want);
+          for (std::size_t i = 0; i < in.size(); ++i)
+            errors += token_ok(in[i], received + i) ? 0 : 1;
+          const std::size_t k = in.empty() ? 0 : 1 + rng() % in.size();
+          fifo.release(k);
+          received += k;
         }
         if (rng() % 16 == 0) std::this_thread::yield();
       }
-      fifo.close();
-    });
-
-    std::mt19937_64 rng(capacity * 13 + 5);
-    std::vector<Token> sink(64);
-    while (!fifo.drained()) {
-      const std::size_t want = 1 + rng() % 64;
-      if (rng() % 4 == 0) {
-        const std::size_t n = fifo.pop_some(sink.data(), want);
-        for (std::size_t i = 0; i < n; ++i) errors += token_ok(sink[i], received + i) ? 0 : 1;
-        received += n;
-      } else {
-        auto in = fifo.peek(want);
-        for (std::size_t i = 0; i < in.size(); ++i) errors += token_ok(in[i], received + i) ? 0 : 1;
-        const std::size_t k = in.empty() ? 0 : 1 + rng() % in.size();
-        fifo.release(k);
-        received += k;
-      }
-      if (rng() % 16 == 0) std::this_thread::yield();
+      producer.join();
+      CHECK(errors == 0);
+      CHECK(received == total);
     }
-    producer.join();
-    CHECK(errors == 0);
-    CHECK(received == total);
-  }
 }

@@ -170,7 +170,8 @@ TEST_CASE("islands: dynamic nodes on a GPU form an island whose actor has a gpu 
   CHECK(p.arch.pes[p.mapping.pe_of[island.node]].name == "X.g0");
 }
 
-TEST_CASE("islands: a fifo edge between a CPU and a GPU is refused", "[sema][islands]") {
+TEST_CASE("islands: a fifo edge between a CPU and a GPU of one host is a mapped ring",
+          "[sema][islands]") {
   auto r = test::analyze(
       "type B = int32[16];\n"
       "actor Src { out B o; cpu \"s.hpp\"; }\n"
@@ -184,8 +185,48 @@ TEST_CASE("islands: a fifo edge between a CPU and a GPU is refused", "[sema][isl
       "  node k : Snk @ X.cpu;\n"
       "  s.o -> p.x;  p.y -> q.x;  q.y -> k.i;\n"
       "}\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Program& p = *r->program;
+  REQUIRE(p.islands.size() == 2);
+  // The static edge between the islands only orders them: one element, never written.
+  const ir::Edge& cross = p.dfg.edges[1];
+  CHECK(p.dfg.nodes[cross.src].name == "island_p");
+  CHECK(p.dfg.nodes[cross.dst].name == "island_q");
+  const ir::TokenType& t = p.types[cross.type];
+  CHECK(t.name == "Mapped_p_y");
+  CHECK(t.order_only);
+  CHECK_FALSE(t.bounded);
+  CHECK(t.count.value == 1);
+  // Both islands hold the ring, as a mapped boundary port without an adapter.
+  CHECK(p.islands[0].port_mapped == std::vector<bool>{false, true});
+  CHECK(p.islands[1].port_mapped == std::vector<bool>{true, false});
+  CHECK(p.islands[0].port_between == std::vector<bool>{false, false});
+  CHECK(p.islands[0].fifos[1].mapped);
+  CHECK(p.islands[0].fifos[1].name == "p.y -> q.x");
+  CHECK(p.islands[1].fifos[0].mapped);
+  CHECK(p.islands[1].fifos[0].capacity == 16);  // a token an iteration; the plan multiplies it
+  CHECK_FALSE(p.islands[1].fifos[1].mapped);
+}
+
+TEST_CASE("islands: a GPU island shares rings with no other GPU", "[sema][islands]") {
+  auto r = test::analyze(
+      "type B = int32[16];\n"
+      "actor Src { out B o; cpu \"s.hpp\"; }\n"
+      "actor Snk { in B i; cpu \"k.hpp\"; }\n"
+      "actor P dynamic { in int32 x; out int32 y; cpu \"p.hpp\"; gpu \"p.cuh\" PGpu; }\n"
+      "arch h { host X { cpu; gpu g0 = 0; gpu g1 = 1; } link X.cpu <-> X.g0 pcie (25 GB/s);\n"
+      "  link X.cpu <-> X.g1 pcie (25 GB/s); }\n"
+      "app x on h {\n"
+      "  node s : Src @ X.cpu;\n"
+      "  node p : P @ X.g0;\n"
+      "  node q : P @ X.g1;\n"
+      "  node k : Snk @ X.cpu;\n"
+      "  s.o -> p.x;  p.y -> q.x;  q.y -> k.i;\n"
+      "}\n");
   CHECK_FALSE(r->program);
-  CHECK(r->summary().find("fifo edge p.y -> q.x joins dynamic nodes on X.cpu and X.g0") !=
+  CHECK(r->summary().find("fifo edge p.y -> q.x joins dynamic nodes on X.g0 and X.g1; an island "
+                          "on a GPU shares rings only with the CPUs of its host") !=
         std::string::npos);
 }
 

@@ -80,6 +80,7 @@
 #include <vector>
 
 #include "dfg/abort.hpp"
+#include "dfg/counted.hpp"
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_ports.hpp"
 #include "dfg/cuda/parallel_firing.hpp"
@@ -125,7 +126,7 @@ class GpuIslandRing {
   DeviceRing<T> ring() const noexcept {
     auto* base = static_cast<std::byte*>(data_);
     return {reinterpret_cast<std::uint64_t*>(base), reinterpret_cast<std::uint64_t*>(base + 128),
-            reinterpret_cast<T*>(base + kHeader), capacity_ - 1};
+            reinterpret_cast<T*>(base + kHeader), capacity_ - 1, false};
   }
 
  private:
@@ -238,6 +239,35 @@ struct GpuPack {
   __device__ void finish(GpuIslandReporter& r) const {
     if (done != size) r.report(GpuIslandReport::short_output, done, size);
   }
+#endif
+};
+
+/// The adapter out of a GPU island into a counted token (dfg/counted.hpp: a copied fifo edge to
+/// an island on a CPU): each firing, what the ring holds, up to `capacity` elements after the
+/// token's count cell, which finish() sets; the rest stays for the next firing.
+template <class T>
+struct GpuPackSome {
+  DeviceRing<T> ring;
+  T* token;
+  std::uint64_t size, done;
+
+#if defined(__CUDACC__)
+  __device__ void begin(T* counted, std::uint64_t capacity) {
+    token = counted;
+    size = capacity;
+    done = 0;
+  }
+  __device__ bool step() {
+    if (done == size) return false;
+    const GpuIn<T> in(ring);
+    RingSpan<const T> tokens = in.peek(static_cast<std::size_t>(size - done));
+    T* data = token + kCountedHeader<T>;
+    for (std::size_t i = 0; i < tokens.size(); ++i) data[done + i] = tokens[i];
+    in.release(tokens.size());
+    done += tokens.size();
+    return !tokens.empty();
+  }
+  __device__ void finish(GpuIslandReporter&) const { set_counted_length(token, done); }
 #endif
 };
 

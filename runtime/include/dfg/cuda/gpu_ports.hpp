@@ -22,7 +22,10 @@
 /// block calls each end, and the two ends of a ring are in two blocks running at once.
 /// Memory ordering, at device scope (PTX): commit() and release() store the position with
 /// st.release.gpu, available(), peek(), room() and reserve() load the other end's position with
-/// ld.acquire.gpu; each end reads its own position plainly (only its thread writes it). So the
+/// ld.acquire.gpu; each end reads its own position plainly (only its thread writes it). A ring
+/// whose other end is a CPU thread (DeviceRing::system, dfg/cuda/mapped_ring.hpp) does the same
+/// at system scope: st.release.sys and ld.acquire.sys, paired with the CPU's release stores and
+/// acquire loads of the same positions in mapped pinned memory. So the
 /// token writes before a commit are seen by the consumer that sees the commit, and a slot is read
 /// before the producer that sees its release writes it again. pop() and push() on an empty or
 /// full ring are precondition violations, not checked: test the guard first.
@@ -35,28 +38,37 @@
 
 namespace dfg {
 
-/// A ring in device memory: its positions and its slots (capacity a power of two).
+/// A ring in device memory, or in mapped pinned host memory (`system`): its positions and its
+/// slots (capacity a power of two).
 template <class T>
 struct DeviceRing {
   std::uint64_t* written;
   std::uint64_t* read;
   T* slots;
   std::size_t mask;
+  /// The other end is a CPU thread (dfg::MappedRing): release and acquire at system scope.
+  bool system;
 
-  /// The other end's position: ld.acquire.gpu.
-  static __device__ std::uint64_t acquire(const std::uint64_t* at) {
+  /// The other end's position: ld.acquire.gpu, or ld.acquire.sys.
+  __device__ std::uint64_t acquire(const std::uint64_t* at) const {
 #if defined(__CUDA_ARCH__)
     std::uint64_t v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
+    if (system)
+      asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
+    else
+      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
     return v;
 #else
     return *at;  // not reached: the views are device code (this is the host pass's reading)
 #endif
   }
-  /// This end's new position: st.release.gpu.
-  static __device__ void publish(std::uint64_t* at, std::uint64_t v) {
+  /// This end's new position: st.release.gpu, or st.release.sys.
+  __device__ void publish(std::uint64_t* at, std::uint64_t v) const {
 #if defined(__CUDA_ARCH__)
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
+    if (system)
+      asm volatile("st.release.sys.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
+    else
+      asm volatile("st.release.gpu.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
 #else
     *at = v;  // not reached
 #endif
@@ -71,7 +83,7 @@ class GpuIn {
 
   /// Elements in the ring.
   __device__ std::size_t available() const {
-    return static_cast<std::size_t>(DeviceRing<T>::acquire(ring_.written) - *ring_.read);
+    return static_cast<std::size_t>(ring_.acquire(ring_.written) - *ring_.read);
   }
   /// Up to `n` of the oldest elements, left in the ring until release().
   __device__ RingSpan<const T> peek(std::size_t n) const {
@@ -79,9 +91,7 @@ class GpuIn {
     return RingSpan<const T>(ring_.slots, ring_.mask, *ring_.read, n < have ? n : have);
   }
   /// Frees the first `k` elements of the last peek().
-  __device__ void release(std::size_t k) const {
-    DeviceRing<T>::publish(ring_.read, *ring_.read + k);
-  }
+  __device__ void release(std::size_t k) const { ring_.publish(ring_.read, *ring_.read + k); }
   /// Takes the oldest element; available() must be at least 1.
   __device__ T pop() const {
     const T v = peek(1)[0];
@@ -101,17 +111,14 @@ class GpuOut {
 
   /// Free slots.
   __device__ std::size_t room() const {
-    return ring_.mask + 1 -
-           static_cast<std::size_t>(*ring_.written - DeviceRing<T>::acquire(ring_.read));
+    return ring_.mask + 1 - static_cast<std::size_t>(*ring_.written - ring_.acquire(ring_.read));
   }
   /// Up to `n` free slots, published by commit().
   __device__ RingSpan<T> reserve(std::size_t n) const {
     const std::size_t free = room();
     return RingSpan<T>(ring_.slots, ring_.mask, *ring_.written, n < free ? n : free);
   }
-  __device__ void commit(std::size_t k) const {
-    DeviceRing<T>::publish(ring_.written, *ring_.written + k);
-  }
+  __device__ void commit(std::size_t k) const { ring_.publish(ring_.written, *ring_.written + k); }
   /// Appends one element; room() must be at least 1.
   __device__ void push(const T& v) const {
     reserve(1)[0] = v;

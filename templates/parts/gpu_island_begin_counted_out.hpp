@@ -1,0 +1,3 @@
+case $block$:
+  port_$port$_.begin(t.$port$, $elements$);
+  break;

@@ -1,0 +1,1 @@
+s.$ident$_ = dfg::device_ring(dfg_mapped::$ring$());  // $edge$: the mapped ring, zero-copy

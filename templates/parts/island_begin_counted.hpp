@@ -1,0 +1,1 @@
+port_$port$_.begin($port$ + dfg::kCountedHeader<$elem$>, $elements$);

@@ -1,0 +1,1 @@
+dfg::set_counted_length($port$, port_$port$_.finish());

@@ -1,0 +1,1 @@
+port_$port$_.load($port$ + dfg::kCountedHeader<$elem$>, dfg::counted_length($port$));

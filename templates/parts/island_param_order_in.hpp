@@ -1,0 +1,1 @@
+const $elem$* /* $port$: order only */, 

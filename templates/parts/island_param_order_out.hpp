@@ -1,0 +1,1 @@
+$elem$* /* $port$: order only */, 

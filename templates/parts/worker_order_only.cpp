@@ -1,0 +1,1 @@
+// $comment$: order only, its ring is in mapped memory (no copy)
