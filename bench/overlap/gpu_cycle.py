@@ -2,18 +2,23 @@
 """The cost of a GPU PE's cycle, one runtime against another (README.md beside this file): the
 same generated projects built with two copies of the runtime's headers, run side by side.
 
-    gpu_cycle.py generate DIR --before RUNTIME_INCLUDE [--dfgc PATH]
+    gpu_cycle.py generate DIR --before RUNTIME_INCLUDE [--before-flags FLAGS] [--dfgc PATH]
         here: `dfgc compile` of the overlap benchmark with 4-byte tokens and nb_loop 5 (cost_gpu:
-        P -> Inc -> C, P and C on the CPU PE), the same with nb_loop 2560 (cost_gpu_kernel: a kernel
-        longer than the copies) and a GPU PE alone (cost_gpu_alone: Inc fed
-        back to itself through a delay) into DIR/gen/NAME, each with this checkout's
-        runtime/include, and a copy NAME.before with RUNTIME_INCLUDE; gpu_floor.cu and this script.
+        P -> Inc -> C, P and C on the CPU PE) and a GPU PE alone (cost_gpu_alone: Inc fed back to
+        itself through a delay) into DIR/gen/NAME, each with this checkout's
+        runtime/include (its tokens mapped into host memory: dfgc's default), NAME.copied the same
+        compiled with --mapped-tokens=0 (every token copied), and NAME.before with RUNTIME_INCLUDE,
+        compiled with FLAGS (e.g. "--mapped-tokens=0": the code of a dfgc before mapped tokens);
+        the size sweep: cost_gpu at N = 1 .. 256 (4 B to 256 KiB tokens), every token mapped
+        (sweep_N.mapped) or copied (sweep_N.copied); gpu_floor.cu and this script.
     gpu_cycle.py run DIR [--out RESULTS]
         there (cmake, g++, nvcc, a GPU): builds everything and prints
         1. the floor (gpu_floor.cu): each CUDA call of a cycle, and hand-written cycles;
-        2. us per cycle (20000 iterations, --stats=period, the median of 3 runs) of each program,
-           before and after, in both strategies and both sync modes; after_one_stream: after with
-           DFG_GPU_ONE_STREAM_BYTES=65536 (the cycle on the compute stream alone).
+        2. us per cycle (10000 iterations, --stats=period, the median of 3 runs) of each program,
+           before, copied and after, in both strategies and both sync modes;
+        3. the sweep: us per cycle of P -> Inc -> C with overlap (5000 iterations, median of 3),
+           every token mapped against every token copied, by token size: where mapping stops
+           paying (dfgc's default threshold stays below it).
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STRATEGIES = {"overlap": [], "overlap_barrier": ["--sync=barrier"], "no_overlap": ["--no-overlap"],
               "no_overlap_barrier": ["--no-overlap", "--sync=barrier"]}
-VERSIONS = {"before": {}, "after": {}, "after_one_stream": {"DFG_GPU_ONE_STREAM_BYTES": "65536"}}
+VERSIONS = {"before": ".before", "copied": ".copied", "after": ""}
+SWEEP_N = (1, 8, 16, 32, 64, 128, 256)  # tokens of 4 * N * N bytes: 4 B .. 256 KiB
 
 
 def generate(args) -> None:
@@ -41,16 +47,21 @@ def generate(args) -> None:
     gen.mkdir(parents=True, exist_ok=True)
     alone = ROOT / "bench/overlap/gpu_alone.dfg"
     jobs = [("cost_gpu", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=5"]),
-            ("cost_gpu_kernel", [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", "N=1", "-D", "NB=2560"]),
             ("cost_gpu_alone", [str(alone), "-D", "N=1"])]
+    here = ROOT / "runtime" / "include"
+    builds = []  # (project, spec and defines, dfgc flags, runtime)
     for name, spec in jobs:
-        subprocess.run([args.dfgc, "compile", spec[0], "-o", str(gen / name)] + spec[1:], check=True)
-        for d, runtime in ((gen / name, ROOT / "runtime" / "include"), (gen / f"{name}.before", Path(args.before))):
-            if d.name.endswith(".before"):
-                shutil.rmtree(d, ignore_errors=True)
-                shutil.copytree(gen / name, d)
-            shutil.rmtree(d / "runtime")
-            shutil.copytree(runtime, d / "runtime")
+        builds += [(name, spec, [], here), (f"{name}.copied", spec, ["--mapped-tokens=0"], here),
+                   (f"{name}.before", spec, args.before_flags.split(), Path(args.before))]
+    for n in SWEEP_N:
+        spec = [str(ROOT / "bench/overlap/one_gpu.dfg"), "-D", f"N={n}", "-D", "NB=5"]
+        builds += [(f"sweep_{n}.mapped", spec, [f"--mapped-tokens={1 << 30}"], here),
+                   (f"sweep_{n}.copied", spec, ["--mapped-tokens=0"], here)]
+    for name, spec, flags, runtime in builds:
+        d = gen / name
+        subprocess.run([args.dfgc, "compile", spec[0], "-o", str(d)] + spec[1:] + flags, check=True)
+        shutil.rmtree(d / "runtime")
+        shutil.copytree(runtime, d / "runtime")
     shutil.copy(HERE / "gpu_floor.cu", out / "gpu_floor.cu")
     shutil.copy(Path(__file__), out / "gpu_cycle.py")
     print(f"generated into {out}")
@@ -100,18 +111,28 @@ def run(args) -> None:
     say("\n## 1. floor (gpu_floor.cu)")
     for line in sh([str(d / "gpu_floor")], timeout=120).splitlines():
         say(line)
-    say("\n## 2. us per cycle (20000 iterations, median of 3 runs; after_one_stream: DFG_GPU_ONE_STREAM_BYTES=65536)")
+    say("\n## 2. us per cycle (10000 iterations, median of 3 runs; before: the runtime and code before mapped "
+        "tokens, copied: this one with every token copied, after: small tokens mapped)")
     say("program,version," + ",".join(STRATEGIES))
-    for name in ("cost_gpu", "cost_gpu_kernel", "cost_gpu_alone"):
+    for name in ("cost_gpu", "cost_gpu_alone"):
         rows = {v: {k: [] for k in STRATEGIES} for v in VERSIONS}
-        for _ in range(3):  # before and after interleaved, so that drifts of the machine hit both
-            for v, env in VERSIONS.items():
-                app = d / "gen" / (f"{name}.before" if v == "before" else name) / "build" / "app"
+        for _ in range(3):  # the versions interleaved, so that drifts of the machine hit all
+            for v, suffix in VERSIONS.items():
+                app = d / "gen" / f"{name}{suffix}" / "build" / "app"
                 for k, flags in STRATEGIES.items():
-                    rows[v][k].append(period_us(sh([str(app), "--iterations", "20000", "--stats=period"] + flags,
-                                                   env=env)))
+                    rows[v][k].append(period_us(sh([str(app), "--iterations", "10000", "--stats=period"] + flags)))
         for v in VERSIONS:
             say(f"{name},{v}," + ",".join(f"{statistics.median(x):.3f}" for x in rows[v].values()))
+    say("\n## 3. us per cycle by token size, P -> Inc -> C with overlap (5000 iterations, median of 3)")
+    say("token_bytes,mapped_us,copied_us,mapped/copied")
+    for n in SWEEP_N:
+        runs = {"mapped": [], "copied": []}
+        for _ in range(3):
+            for v in runs:
+                app = d / "gen" / f"sweep_{n}.{v}" / "build" / "app"
+                runs[v].append(period_us(sh([str(app), "--iterations", "5000", "--stats=period"])))
+        m, c = statistics.median(runs["mapped"]), statistics.median(runs["copied"])
+        say(f"{4 * n * n},{m:.3f},{c:.3f},{m / c:.3f}")
     print(f"results in {out}")
 
 
@@ -121,6 +142,7 @@ def main() -> int:
     g = sub.add_parser("generate")
     g.add_argument("dir")
     g.add_argument("--before", required=True, help="the runtime/include of the runtime to compare against")
+    g.add_argument("--before-flags", default="", help="dfgc flags of the before projects")
     g.add_argument("--dfgc", default="dfgc")
     r = sub.add_parser("run")
     r.add_argument("dir")

@@ -316,7 +316,8 @@ class WorkerPrinter {
     const std::vector<PlanColour>& b = m_.strategies[ir::Strategy::no_overlap].storage[pe_];
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-      if (a[i].members != b[i].members || a[i].types != b[i].types) return false;
+      if (a[i].members != b[i].members || a[i].types != b[i].types || a[i].mapped != b[i].mapped)
+        return false;
     return true;
   }
 
@@ -339,6 +340,7 @@ class WorkerPrinter {
             {"name", join(c.members)},
             {"bytes", colour_bytes(c)},
             {"slots", slots},
+            {"mapped", c.mapped ? render_part("worker_mapped.cpp") : ""},
             {"lengths", c.lengths ? render_part("worker_with_lengths.cpp") : ""},
             {"index", std::to_string(c.index)}});
     }
@@ -463,6 +465,7 @@ class WorkerPrinter {
       switch (step.kind) {
         case Step::Kind::fire: fire(sm, sm.entries[step.entry]); break;
         case Step::Kind::copy: copy(sm, sm.entries[step.entry]); break;
+        case Step::Kind::mapped_copy: mapped_copy(sm, sm.entries[step.entry]); break;
         case Step::Kind::net_post: net_post(sm, sm.entries[step.entry]); break;
         case Step::Kind::net_complete: net_complete(); break;
         case Step::Kind::delay_copy: delay_copy(sm, sm.entries[step.entry]); break;
@@ -490,10 +493,13 @@ class WorkerPrinter {
                                                             {"after", stream_member(o.after)},
                                                             {"cycles", std::to_string(o.cycles)}}));
     }
-    part("worker_items_gpu_cycles.cpp", {{"pe", pe_ident_},
-                                         {"comments", comments},
-                                         {"streams", join(streams)},
-                                         {"orders", join(orders)}});
+    part("worker_items_gpu_cycles.cpp",
+         {{"pe", pe_ident_},
+          {"comments", comments},
+          {"mapped", g.mapped ? render_part("worker_gpu_mapped_comment.cpp") : ""},
+          {"streams", join(streams)},
+          {"orders", join(orders)},
+          {"release", g.mapped ? render_part("worker_gpu_release_cycle.cpp") : ""}});
   }
 
   // ---- one emitter per kind of step ----
@@ -619,6 +625,21 @@ class WorkerPrinter {
       vars.insert(vars.end(), {{"dst_device", std::to_string(m_.pe(e.write->pe).device)},
                                {"src_device", std::to_string(m_.pe(e.read->pe).device)}});
     part(peer ? "worker_copy_peer.cpp" : "worker_copy.cpp", vars);
+  }
+
+  /// A transfer to or from a GPU's mapped colour, which this CPU copies on the host.
+  void mapped_copy(const StrategyPlan& sm, const Entry& e) {
+    if (e.order_only) {  // its ring is shared: nothing to copy, as on a GPU's stream
+      part("worker_order_only.cpp",
+           {{"comment",
+             render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})}});
+      return;
+    }
+    item(e, "run", false,
+         render_part("worker_label_mapped.cpp", {{"label", e.label}, {"link", e.link}}), [&] {
+           part("worker_mapped_copy.cpp",
+                {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
+         });
   }
 
   /// Posts this host's end of a host-to-host transfer; net_complete completes it.

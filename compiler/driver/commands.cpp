@@ -92,7 +92,8 @@ class PipelineCommand : public Command {
     DiagnosticEngine diags(sources);
     diags.set_warnings_as_errors(common.werror);
     Instrumentation instrumentation(common.instrumentation(), std::cerr);
-    PipelineInput in{common.sema, common.read_actors, out_dir, depfile, common.short_path};
+    PipelineInput in{common.sema, common.read_actors, out_dir,
+                     depfile,     common.short_path,  common.plan};
     in.sema.spec_file = spec;
     Compilation c;
     const Emit what = emit(common);

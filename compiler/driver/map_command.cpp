@@ -330,7 +330,8 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   DFGC_INTERNAL_ASSERT(program, "the chosen tuning no longer passes sema");
 
   // The rest of the pipeline on the chosen mapping, every node pinned as --apply writes it.
-  PipelineInput chosen_in{in.sema, reads_actors(common), out_dir_, {}, common.short_path};
+  PipelineInput chosen_in{in.sema, reads_actors(common), out_dir_,
+                          {},      common.short_path,    common.plan};
   Compilation chosen;
   chosen.program = *program;
   for (ir::Node& node : chosen.program->dfg.nodes) node.candidates.clear();

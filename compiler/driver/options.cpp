@@ -1,6 +1,10 @@
 #include "driver/options.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -107,6 +111,19 @@ OptionTable common_options(CommonOptions& o) {
        [&o](std::string_view v) {
          if (v != "pad" && v != "pause") return false;
          o.short_path = v == "pad" ? ShortPathPolicy::pad : ShortPathPolicy::pause;
+         return true;
+       }},
+      {"--mapped-tokens", "BYTES", "a number of bytes (0: none)",
+       "tokens between a CPU and a GPU of one host whose GPU slots are at most BYTES\n"
+       "(at the defaults of the runtime params) live in mapped host memory: the\n"
+       "kernels read and write them there and the CPU's thread copies them, with no\n"
+       "copy call of the GPU; 0 copies every token (default " +
+           std::to_string(kMappedBytes) + "; --emit=plan shows the choice)",
+       [&o](std::string_view v) {
+         std::int64_t bytes = 0;
+         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+         if (ec != std::errc() || end != v.data() + v.size() || bytes < 0) return false;
+         o.plan.mapped_bytes = bytes;
          return true;
        }},
       {"--help", "", "", "print this help", [&o](std::string_view) { return o.help = true; }, "-h",

@@ -49,6 +49,7 @@ struct CommonOptions {
   std::string dump_after;                             ///< a stage's name, "all", or empty
   std::optional<Emit> emit;                           ///< unset: the command's own output
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< --short-path
+  PlanOptions plan;                                   ///< --mapped-tokens
   bool help = false;
 
   /// --time-passes and --dump-after as the pipeline's hooks take them.

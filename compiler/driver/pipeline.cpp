@@ -110,7 +110,7 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   }
   if (reached(Stage::actors)) return true;
 
-  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path);
+  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan);
   if (reached(Stage::plan_hosts)) return true;
 
   out.files = run_stage(

@@ -26,6 +26,7 @@ struct PipelineInput {
   std::filesystem::path out_dir;  ///< codegen and write: where the project goes
   std::string depfile;  ///< write: also a Make-style depfile of files_read() here, when not empty
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< migrations: a shorter new path's policy
+  PlanOptions plan = {};  ///< plan_hosts: the mapped tokens' threshold (--mapped-tokens)
 };
 
 /// Each stage's result, set once the stage has run.

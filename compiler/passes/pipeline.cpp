@@ -59,7 +59,7 @@ void Instrumentation::report() const {
 }
 
 PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
-                       ShortPathPolicy short_path) {
+                       ShortPathPolicy short_path, const PlanOptions& plan) {
   DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= Stage::plan_hosts,
                        "run_passes() stops at a pass, not at '", name(last), "'");
   PassResults r;
@@ -105,11 +105,39 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
   r.hosts = run_stage(
       hooks, Stage::plan_hosts,
       [&] {
-        return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations);
+        return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations,
+                          plan);
       },
       [&](const HostPlans& hosts) { return dump(hosts); });
   return r;
 }
+
+namespace {
+
+/// schedule.txt's list of the transfers the host plans copy on the host (mapped tokens), by
+/// strategy; empty where there is none.
+std::string mapped_tokens_text(const HostPlans& plans) {
+  std::string list;
+  for (const HostPlan& h : plans.hosts)
+    for (ir::Strategy s : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[s];
+      for (const Entry& e : sp.entries) {
+        if (!e.mapped) continue;
+        const SlotRef& gpu = h.pe(e.write->pe).kind == ir::PeKind::gpu ? *e.write : *e.read;
+        list += fmt::format("  {} {} ({} bytes): copied on the host by {}, {} colour {} mapped\n",
+                            ir::to_string(s), e.short_name, e.bytes, h.pe(e.runner).name,
+                            h.pe(gpu.pe).name, gpu.colour);
+      }
+    }
+  if (list.empty()) return list;
+  return fmt::format(
+             "mapped tokens (a GPU's colours of at most {} bytes exchanged with cpus only; "
+             "--mapped-tokens)\n",
+             plans.hosts.front().mapped_bytes) +
+         list;
+}
+
+}  // namespace
 
 std::string render_schedule(const ir::Program& program, const PassResults& results) {
   std::string out = ir::render_schedule(program, *results.ig);
@@ -131,6 +159,7 @@ std::string render_schedule(const ir::Program& program, const PassResults& resul
         out += fmt::format("  migration {} ({}) state tag {}\n", a, h.migrations[a].node_name,
                            h.migrations[a].state_tag);
   }
+  if (results.hosts) out += mapped_tokens_text(*results.hosts);
   return out;
 }
 

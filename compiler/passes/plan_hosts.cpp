@@ -39,6 +39,7 @@ std::string_view to_string(Step::Kind k) {
   switch (k) {
     case Step::Kind::fire: return "fire";
     case Step::Kind::copy: return "copy";
+    case Step::Kind::mapped_copy: return "mapped copy";
     case Step::Kind::net_post: return "net post";
     case Step::Kind::net_complete: return "net complete";
     case Step::Kind::delay_copy: return "delay copy";
@@ -124,8 +125,8 @@ namespace {
 class StrategyBuilder {
  public:
   StrategyBuilder(const ir::Program& p, const ir::IgStrategy& s, ir::HostId host,
-                  const std::vector<int>& tags)
-      : p_(p), s_(s), host_(host), tags_(tags) {}
+                  const std::vector<int>& tags, const PlanOptions& options)
+      : p_(p), s_(s), host_(host), tags_(tags), options_(options) {}
 
   StrategyPlan run() {
     out_.strategy = s_.strategy;
@@ -138,6 +139,7 @@ class StrategyBuilder {
     out_.touched.resize(p_.arch.pes.size());
     out_.steps.resize(p_.arch.pes.size());
     add_buffers();
+    map_colours();
     for (ir::PeId pe = 0; pe < p_.arch.pes.size(); ++pe) {
       if (p_.arch.pes[pe].host != host_) continue;
       add_transfers(pe);
@@ -187,6 +189,38 @@ class StrategyBuilder {
     }
   }
 
+  bool is_gpu(ir::PeId pe) const { return p_.arch.pes[pe].kind == ir::PeKind::gpu; }
+
+  /// The mapped colours (the file comment of plan_hosts.hpp): a GPU's colour of slots of at most
+  /// mapped_bytes at the defaults, some member of which a transfer with a CPU of its host
+  /// touches, and no member any other transfer (between GPUs, or between hosts).
+  void map_colours() {
+    mapped_.assign(s_.colours.size(), false);
+    if (options_.mapped_bytes <= 0) return;
+    std::vector<int> with_cpu(s_.colours.size(), 0), other(s_.colours.size(), 0);
+    for (const ir::IgTransfer& t : s_.transfers) {
+      const bool cpu_gpu = !is_net(p_, t) && is_gpu(t.from_pe) != is_gpu(t.to_pe);
+      for (ir::BufferId b : {t.from, t.to}) {
+        const ir::ColourId c = s_.buffers[b].colour;
+        if (!is_gpu(s_.colours[c].pe)) continue;
+        ++(cpu_gpu ? with_cpu : other)[c];
+      }
+    }
+    for (ir::ColourId c = 0; c < s_.colours.size(); ++c)
+      mapped_[c] = with_cpu[c] > 0 && other[c] == 0 && s_.colours[c].bytes <= options_.mapped_bytes;
+  }
+  /// Whether transfer `t` goes between a CPU and a GPU's mapped colour.
+  bool mapped(const ir::IgTransfer& t) const {
+    if (is_net(p_, t) || is_gpu(t.from_pe) == is_gpu(t.to_pe)) return false;
+    return mapped_[s_.buffers[is_gpu(t.to_pe) ? t.to : t.from].colour];
+  }
+  /// The PE whose thread runs a transfer within the host: the CPU end of a mapped one, else its
+  /// launcher.
+  ir::PeId local_runner(const ir::IgTransfer& t) const {
+    if (mapped(t)) return is_gpu(t.to_pe) ? t.from_pe : t.to_pe;
+    return launcher(p_, t);
+  }
+
   SlotRef slot(ir::BufferId b, std::uint32_t lag) const {
     const PlanBuffer& x = out_.buffers[b];
     return SlotRef{b, x.pe, x.colour, lag + x.colour_lag, x.slots};
@@ -209,7 +243,7 @@ class StrategyBuilder {
       if (is_net(p_, x)) {
         if (net_runner(p_, x.to_pe) == pe) recvs.push_back(t);
         if (net_runner(p_, x.from_pe) == pe) sends.push_back(t);
-      } else if (launcher(p_, x) == pe) {
+      } else if (local_runner(x) == pe) {
         local.push_back(t);
       }
     }
@@ -248,7 +282,8 @@ class StrategyBuilder {
         else
           e.write = write;
       } else {
-        e.stream = stream_of(p_, x);
+        e.mapped = mapped(x);
+        if (!e.mapped) e.stream = stream_of(p_, x);
         e.read = read;
         e.write = write;
       }
@@ -322,6 +357,7 @@ class StrategyBuilder {
         texts.insert(s_.buffers[b].bytes_text);
         x.lengths |= out_.buffers[b].bounded;
       }
+      x.mapped = mapped_[static_cast<std::size_t>(c - s_.colours.data())];
       x.types.assign(types.begin(), types.end());
       x.bytes_text =
           texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
@@ -355,8 +391,8 @@ class StrategyBuilder {
     for (ir::ColourId c = 0; c < s_.colours.size(); ++c) users[c].insert(s_.colours[c].pe);
     for (const ir::IgTransfer& t : s_.transfers) {
       const bool net = is_net(p_, t);
-      users[s_.buffers[t.from].colour].insert(net ? net_runner(p_, t.from_pe) : launcher(p_, t));
-      users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : launcher(p_, t));
+      users[s_.buffers[t.from].colour].insert(net ? net_runner(p_, t.from_pe) : local_runner(t));
+      users[s_.buffers[t.to].colour].insert(net ? net_runner(p_, t.to_pe) : local_runner(t));
     }
     for (const ir::IgFiring& f : s_.firings)
       for (const ir::PortBinding& port : f.ports)
@@ -380,6 +416,8 @@ class StrategyBuilder {
   const ir::IgStrategy& s_;
   ir::HostId host_;
   const std::vector<int>& tags_;
+  const PlanOptions& options_;
+  std::vector<bool> mapped_;  ///< per colour of the strategy: mapped (map_colours())
   StrategyPlan out_;
   std::set<std::string> entry_idents_;
 };
@@ -463,6 +501,8 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
       c.bytes = std::max(c.bytes, g1.buffers[b].bytes);
       c.slots = alt.buffers[b].slots;
     }
+    for (const PlanColour& x : alt.storage[pe])
+      if (x.index == g1_colour) c.mapped = x.mapped;
     std::sort(c.members.begin(), c.members.end());
     c.types.assign(types.begin(), types.end());
     c.bytes_text =
@@ -550,7 +590,9 @@ Step entry_step(const Entry& e, std::size_t index) {
   switch (e.kind) {
     case Entry::Kind::firing: s.kind = Step::Kind::fire; break;
     case Entry::Kind::transfer:
-      s.kind = e.net == Entry::Net::none ? Step::Kind::copy : Step::Kind::net_post;
+      s.kind = e.net != Entry::Net::none ? Step::Kind::net_post
+               : e.mapped                ? Step::Kind::mapped_copy
+                                         : Step::Kind::copy;
       break;
     case Entry::Kind::copy: s.kind = Step::Kind::delay_copy; break;
   }
@@ -617,6 +659,9 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
     out.in_flight = std::max(out.in_flight, order.cycles);
     out.orders.push_back(std::move(order));
   }
+  if (gpu < sp.storage.size())
+    out.mapped = std::any_of(sp.storage[gpu].begin(), sp.storage[gpu].end(),
+                             [](const PlanColour& c) { return c.mapped; });
   return out;
 }
 
@@ -644,7 +689,7 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
       if (e.kind != Entry::Kind::transfer) continue;
       if (e.net != Entry::Net::none)
         net_steps.insert(e.step);
-      else
+      else if (e.stream)  // a mapped copy is done when its step is
         used.insert(*e.stream);
     }
     for (std::uint32_t phase = 0; phase < sp.transfer_steps; ++phase) {
@@ -777,13 +822,14 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
 }  // namespace
 
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
-                   const Migrations* migrations) {
+                   const Migrations* migrations, const PlanOptions& options) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
   h.app_name = program.app_name;
   h.arch_name = program.arch.name;
+  h.mapped_bytes = options.mapped_bytes;
   h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
   h.cpus = program.arch.hosts[host].cpus;
   DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu, "host ",
@@ -889,7 +935,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   std::sort(h.net_transfers.begin(), h.net_transfers.end(),
             [](const NetTransfer& a, const NetTransfer& b) { return a.tag < b.tag; });
   for (ir::Strategy s : ir::kStrategies) {
-    h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s]).run();
+    h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s], options).run();
     if (!alts.empty()) {
       StrategyPlan& u = h.strategies[s];
       const std::size_t base_count = u.entries.size();
@@ -899,7 +945,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
         next_colour[c.pe] = std::max(next_colour[c.pe], c.index + 1);
       for (std::size_t a = 0; a < alts.size(); ++a) {
         const Migration& m = alts[a];
-        const StrategyPlan alt = StrategyBuilder(m.program, m.ig[s], host, alt_tags[a][s]).run();
+        const StrategyPlan alt =
+            StrategyBuilder(m.program, m.ig[s], host, alt_tags[a][s], options).run();
         merge_alternative(program, u, base_count, alt, m.ig[s], m.sides[s], static_cast<int>(a),
                           host, next_colour, own_steps, h.migrations[a].sides[s]);
       }
@@ -965,10 +1012,11 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   return h;
 }
 
-HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations) {
+HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations,
+                     const PlanOptions& options) {
   HostPlans out;
   for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h)
-    out.hosts.push_back(plan_host(program, ig, h, migrations));
+    out.hosts.push_back(plan_host(program, ig, h, migrations, options));
   return out;
 }
 
@@ -998,6 +1046,7 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
     case Step::Kind::end_cycle: return out + "\n";
     case Step::Kind::fire:
     case Step::Kind::copy:
+    case Step::Kind::mapped_copy:
     case Step::Kind::net_post:
     case Step::Kind::delay_copy: break;
   }
@@ -1009,6 +1058,7 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
   if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
   if (e.order_only) out += ", order only: no copy";
+  if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
   if (e.net != Entry::Net::none) {
     out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
                        h.host_names[h.pe(*e.peer).host], e.tag);
@@ -1055,6 +1105,11 @@ std::string dump(const HostPlans& plans) {
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
                        h.spec_name);
+    if (h.has_gpu())
+      out += fmt::format(
+          "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "
+          "into or out of (--mapped-tokens)\n",
+          h.mapped_bytes);
     for (const PlanParam& x : h.params) {
       out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);
       if (x.bounds) out += fmt::format(" in [{}, {}]", x.bounds->min, x.bounds->max);
@@ -1155,9 +1210,10 @@ std::string dump(const HostPlans& plans) {
         for (ir::PeId q : sp.neighbours[pe]) ns.push_back(h.pe(q).name);
         out += fmt::format("      neighbours{}{}\n", ns.empty() ? "" : " ", fmt::join(ns, " "));
         for (const PlanColour& c : sp.storage[pe])
-          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}: {}\n",
+          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}{}: {}\n",
                              c.index, fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes,
-                             c.lengths ? ", with lengths" : "", fmt::join(c.members, " "));
+                             c.lengths ? ", with lengths" : "",
+                             c.mapped ? ", mapped host memory" : "", fmt::join(c.members, " "));
         for (ir::BufferId b : sp.touched[pe]) {
           const PlanBuffer& x = sp.buffers[b];
           out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name,
@@ -1172,6 +1228,10 @@ std::string dump(const HostPlans& plans) {
           for (const StreamOrder& o : g.orders)
             out += fmt::format("        {} waits for {} of cycle c - {} ({})\n",
                                to_string(o.stream), to_string(o.after), o.cycles, o.colour);
+          if (g.mapped)
+            out +=
+                "        a cycle released to the cpus once finished, kernels included (mapped "
+                "colours)\n";
         }
       }
       for (std::size_t a = 0; a < h.migrations.size(); ++a) {

@@ -33,6 +33,16 @@
 /// Every host runs the whole program's cycles (the latency is the largest first cycle of any
 /// host), so that the ranks' cycles correspond.
 ///
+/// Mapped tokens: a GPU's colour whose slots are at most PlanOptions::mapped_bytes at the defaults
+/// of the runtime params, and whose members no transfer touches but those between the GPU and a
+/// CPU of its host, lives in mapped host memory (PlanColour::mapped): the GPU's kernels read and
+/// write it through its device pointer. A transfer into or out of it (Entry::mapped) is no copy
+/// call of the GPU's but a std::memcpy of the CPU end's thread, a step of that CPU's cycle
+/// (Step::Kind::mapped_copy); the CPU is then a neighbour of the GPU, which releases a cycle to
+/// its CPUs only once it has finished, kernels included (GpuCycles::mapped). Small tokens so
+/// save a GPU's cycle its tiny copies (each costs the GPU several us); large ones are copied, as
+/// a kernel reading host memory goes at the link's speed on every access.
+///
 /// Migration alternatives (`migrates`, passes/migrations.hpp). With Migrations, each strategy's
 /// plan is the union of the base graph G0 and every alternative G1: G0's entries first, as above,
 /// then each alternative's new-only entries (all of G1's when its delta is not 0, every entry's
@@ -128,6 +138,9 @@ struct PlanColour {
   std::int64_t bytes = 0;            ///< per slot, at the defaults of the runtime params
   std::uint32_t slots = 1;
   bool lengths = false;  ///< a member is bounded: the allocation keeps a length cell per slot
+  /// A GPU's colour of small tokens exchanged with CPUs only: mapped host memory (the file
+  /// comment's mapped tokens).
+  bool mapped = false;
 };
 
 /// One firing, transfer or delay copy: an entry of the window table.
@@ -169,6 +182,20 @@ struct Entry {
   /// its step, the neighbours and stream orders its slots give), which orders the consumer
   /// island's firing of an iteration after the producer's.
   bool order_only = false;
+  /// A transfer between a CPU and a GPU's mapped colour: run by the CPU end (runner) as a host
+  /// copy, on no stream.
+  bool mapped = false;
+};
+
+/// The largest slot, in bytes at the defaults of the runtime params, of a GPU's colour of tokens
+/// exchanged with a CPU that the plan maps into host memory (mapped tokens, the file comment):
+/// `dfgc --mapped-tokens=BYTES`, 0 for none. bench/results/gpu_mapped_tokens-* measures the
+/// crossover this default stays below.
+inline constexpr std::int64_t kMappedBytes = 4096;
+
+/// What the plan is asked to decide beyond the program.
+struct PlanOptions {
+  std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold (kMappedBytes)
 };
 
 /// A param of the spec, as app.hpp declares it.
@@ -344,6 +371,7 @@ struct Step {
   enum class Kind : std::uint8_t {
     fire,          ///< a firing (entry)
     copy,          ///< a transfer within the host, launched on a stream (entry)
+    mapped_copy,   ///< a transfer to or from a GPU's mapped colour, copied on the host (entry)
     net_post,      ///< this host's end of a host-to-host transfer, posted to MPI (entry)
     net_complete,  ///< wait for the MPI transfers posted in this cycle or transfer step
     delay_copy,    ///< a delay line's copy (entry)
@@ -356,7 +384,8 @@ struct Step {
   std::vector<StreamKind> streams;  ///< wait
   std::uint32_t phase = 0;          ///< end_phase
 };
-/// "fire", "copy", "net post", "net complete", "delay copy", "wait", "end phase", "end cycle".
+/// "fire", "copy", "mapped copy", "net post", "net complete", "delay copy", "wait", "end phase",
+/// "end cycle".
 std::string_view to_string(Step::Kind k);
 
 /// With overlap, a GPU's thread enqueues its next cycle before the GPU has finished the last one:
@@ -382,6 +411,9 @@ struct GpuCycles {
   std::vector<StreamKind> streams;  ///< every stream of the GPU
   std::vector<StreamOrder> orders;  ///< by (stream, after)
   std::uint32_t in_flight = 2;
+  /// The GPU has a mapped colour: it releases a cycle to its CPU neighbours once it has finished
+  /// it, kernels included (dfg::Release::cycle), not once its copies have.
+  bool mapped = false;
 };
 
 /// One strategy's plan of a host.
@@ -434,6 +466,7 @@ struct HostPlan {
   int control_tag = -1;
   std::vector<PlanIsland> islands;           ///< the islands on the host's cpus, in spec order
   std::vector<PlanMappedRing> mapped_rings;  ///< in the order of their edges in the islands
+  std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold it was planned with
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }
@@ -465,10 +498,10 @@ struct Migrations;
 /// Plans every host of the program; with `migrations`, the union of the base and every
 /// alternative.
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig,
-                     const Migrations* migrations = nullptr);
+                     const Migrations* migrations = nullptr, const PlanOptions& options = {});
 /// Plans host `host` of the program.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
-                   const Migrations* migrations = nullptr);
+                   const Migrations* migrations = nullptr, const PlanOptions& options = {});
 
 /// Whether `t` goes between two hosts (a net or gpudirect link): an MPI message.
 bool is_net(const ir::Program& program, const ir::IgTransfer& t);

@@ -1,1 +1,1 @@
-storage_.emplace_back($dev$"$name$", $bytes$, $slots$$lengths$);  // colour $index$
+storage_.emplace_back($dev$"$name$", $bytes$, $slots$$mapped$$lengths$);  // colour $index$

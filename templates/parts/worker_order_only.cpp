@@ -1,1 +1,2 @@
 // $comment$: order only, its ring is in mapped memory (no copy)
+

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,23 @@ struct SlotToken {
   void* data = nullptr;
   std::uint64_t* used_bytes = nullptr;
 };
+
+/// A token copied on the host (a CPU's worker moving a mapped token, dfg/cuda/buffers.hpp): its
+/// `bytes` from `src` to `dst`.
+inline void copy_token(void* dst, const void* src, std::size_t bytes) noexcept {
+  std::memcpy(dst, src, bytes);
+}
+/// The same for a bounded token: its length cell and its used bytes only. Throws
+/// dfg::LengthError where the source's length is over `capacity` (bytes).
+inline void copy_token(SlotToken dst, SlotToken src, std::size_t capacity) {
+  const std::uint64_t used = *src.used_bytes;
+  if (used > capacity) {
+    throw LengthError("a token of " + std::to_string(used) + " bytes is over the capacity of " +
+                      std::to_string(capacity) + " bytes");
+  }
+  *dst.used_bytes = used;
+  std::memcpy(dst.data, src.data, static_cast<std::size_t>(used));
+}
 
 template <class T>
 class Bounded {

@@ -570,3 +570,53 @@ TEST_CASE("--fifos=copied makes those edges counted tokens copied by the static 
     CHECK(copies == 4);
   }
 }
+
+TEST_CASE("--mapped-tokens sets the plan's threshold; schedule.txt lists the mapped tokens",
+          "[driver]") {
+  fs::path dir = fresh_dir("mapped_tokens");
+  fs::create_directories(dir);
+  fs::path spec = dir / "small.dfg";
+  {
+    std::ofstream out(spec);
+    out << "type T = float[64];\n"
+           "actor Src { out T o; cpu \"src.hpp\"; }\n"
+           "actor Inc { in T i; out T o; gpu \"inc.cuh\"; }\n"
+           "actor Sink { in T i; cpu \"sink.hpp\"; }\n"
+           "arch a {\n"
+           "  host A { cpu; gpu g0 = 0; }\n"
+           "  link A.cpu <-> A.g0 pcie (25 GB/s);\n"
+           "}\n"
+           "app x on a {\n"
+           "  node s : Src @ A.cpu;\n"
+           "  node i : Inc @ A.g0;\n"
+           "  node k : Sink @ A.cpu;\n"
+           "  s.o -> i.i;\n"
+           "  i.o -> k.i;\n"
+           "}\n";
+  }
+  // 256-byte tokens: mapped by default.
+  Result r = run_dfgc({"schedule", spec.string(), "--no-actors"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("mapped tokens (a GPU's colours of at most 4096 bytes") != std::string::npos);
+  CHECK(r.out.find("  overlap s.o@A.cpu -> s.o@A.g0 (256 bytes): copied on the host by A.cpu, "
+                   "A.g0 colour ") != std::string::npos);
+  CHECK(r.out.find("  no-overlap i.o@A.g0 -> i.o@A.cpu (256 bytes): copied on the host by A.cpu") !=
+        std::string::npos);
+  // Below the tokens' size: every token copied, no section.
+  Result copied = run_dfgc({"schedule", spec.string(), "--no-actors", "--mapped-tokens=255"});
+  REQUIRE(copied.status == 0);
+  CHECK(copied.out.find("mapped tokens") == std::string::npos);
+  Result plan =
+      run_dfgc({"schedule", spec.string(), "--no-actors", "--mapped-tokens", "256", "--emit=plan"});
+  REQUIRE(plan.status == 0);
+  CHECK(plan.out.find("  mapped tokens: a GPU's colours of at most 256 bytes") !=
+        std::string::npos);
+  CHECK(plan.out.find("mapped copy transfer s.o@A.cpu -> s.o@A.g0") != std::string::npos);
+  for (const char* bad : {"--mapped-tokens=-1", "--mapped-tokens=4k", "--mapped-tokens="}) {
+    CAPTURE(bad);
+    Result b = run_dfgc({"schedule", spec.string(), "--no-actors", bad});
+    CHECK(b.status == 1);
+    CHECK(b.err.find("'--mapped-tokens' takes a number of bytes (0: none)") != std::string::npos);
+  }
+}

@@ -19,6 +19,9 @@ using ir::Strategy;
 
 namespace {
 
+/// Plans without mapped tokens: every transfer is a copy (the tests of the copies' plan).
+const PlanOptions kCopyAll{0};
+
 ir::PeId pe_named(const ir::Program& p, std::string_view name) {
   if (auto id = p.arch.find_pe(name)) return *id;
   throw std::invalid_argument("unknown PE " + std::string(name));
@@ -39,6 +42,7 @@ std::vector<std::string> step_names(const StrategyPlan& sp, ir::PeId pe) {
     switch (s.kind) {
       case Step::Kind::fire:
       case Step::Kind::copy:
+      case Step::Kind::mapped_copy:
       case Step::Kind::net_post:
       case Step::Kind::delay_copy: text += " " + sp.entries[s.entry].ident; break;
       case Step::Kind::wait:
@@ -116,7 +120,7 @@ TEST_CASE(
     "plan: a transfer within a host is launched by its GPU end, on the stream of its direction",
     "[plan_hosts]") {
   ir::Program p = nvlink_program();
-  HostPlans plans = plan_hosts(p, run_passes(p));
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 1);
   const ir::PeId g0 = pe_named(p, "A.g0"), g1 = pe_named(p, "A.g1");
   for (Strategy strategy : ir::kStrategies) {
@@ -167,7 +171,7 @@ TEST_CASE(
 TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hosts]") {
   ir::Program p = nvlink_program();
   ir::Ig ig = run_passes(p);
-  HostPlans plans = plan_hosts(p, ig);
+  HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
   const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0"), g1 = pe_named(p, "A.g1");
   const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
   // g0 launches the copy out of the CPU's p.m, g1 the one into the CPU's i2.b.
@@ -189,7 +193,7 @@ TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hos
 
 TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
   ir::Program p = one_gpu_program();
-  HostPlans plans = plan_hosts(p, run_passes(p));
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0");
   const HostPlan& h = plans.hosts[0];
   // With overlap: the GPU launches both copies (by destination name), fires, ends the cycle on
@@ -223,7 +227,7 @@ TEST_CASE("plan: without overlap, each transfer runs in its step, before the fir
   b.node("p", "P", "A.g0").node("i", "I", "A.g1").node("c", "C", "A.cpu");
   b.edge("p.m", "i.a").edge("i.b", "c.m");
   ir::Program p = b.build();
-  HostPlans plans = plan_hosts(p, run_passes(p));
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   const StrategyPlan& no = plans.hosts[0].strategies[Strategy::no_overlap];
   REQUIRE(no.transfer_steps == 2);
   for (ir::PeId pe : plans.hosts[0].pes()) {
@@ -274,7 +278,7 @@ TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan_hosts]"
 
 TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique", "[plan_hosts]") {
   ir::Program p = hosts_program();
-  HostPlans plans = plan_hosts(p, run_passes(p));
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 3);
   const ir::PeId a = pe_named(p, "A.cpu"), b = pe_named(p, "B.cpu"), c = pe_named(p, "C.cpu");
   struct Expected {
@@ -337,7 +341,7 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
 TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers",
           "[plan_hosts]") {
   ir::Program p = gpudirect_program();
-  HostPlans plans = plan_hosts(p, run_passes(p));
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   const ir::PeId a_cpu = pe_named(p, "A.cpu"), a_g0 = pe_named(p, "A.g0");
   const ir::PeId b_cpu = pe_named(p, "B.cpu"), b_g0 = pe_named(p, "B.g0");
   for (Strategy strategy : ir::kStrategies) {
@@ -377,8 +381,8 @@ TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' bu
 TEST_CASE("plan: the dump names everything by spec names, the same every time", "[plan_hosts]") {
   ir::Program p = hosts_program();
   p.spec_file = "/somewhere/specs/hosts.dfg";
-  std::string first = dump(plan_hosts(p, run_passes(p)));
-  CHECK(first == dump(plan_hosts(p, run_passes(p))));
+  std::string first = dump(plan_hosts(p, run_passes(p), nullptr, kCopyAll));
+  CHECK(first == dump(plan_hosts(p, run_passes(p), nullptr, kCopyAll)));
   // The spec by its file name only: the same wherever dfgc runs.
   CHECK(first.find("host B of app " + p.app_name + " on " + p.arch.name + " (hosts.dfg)\n") !=
         std::string::npos);
@@ -424,7 +428,7 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
           "[plan_hosts]") {
   ir::Program p = cores_program();
   ir::Ig ig = run_passes(p);
-  HostPlans plans = plan_hosts(p, ig);
+  HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 1);
   const HostPlan& h = plans.hosts[0];
   const ir::PeId c0 = pe_named(p, "A.c0"), c1 = pe_named(p, "A.c1"), c2 = pe_named(p, "A.c2");
@@ -478,7 +482,7 @@ TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host
           "[plan_hosts]") {
   ir::Program p = cores_and_hosts_program();
   ir::Ig ig = run_passes(p);
-  HostPlans plans = plan_hosts(p, ig);
+  HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
   const ir::PeId a0 = pe_named(p, "A.c0"), a1 = pe_named(p, "A.c1"), g0 = pe_named(p, "A.g0");
   const ir::PeId b0 = pe_named(p, "B.c0"), b1 = pe_named(p, "B.c1");
   for (Strategy strategy : ir::kStrategies) {
@@ -564,7 +568,7 @@ TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of the
           "[plan_hosts]") {
   SECTION("the one_gpu pipeline: each copy and the firings meet a cycle apart") {
     ir::Program p = one_gpu_program();
-    HostPlans plans = plan_hosts(p, run_passes(p));
+    HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
     const ir::PeId g0 = pe_named(p, "A.g0");
     const GpuCycles& g = *plans.hosts[0].strategies[Strategy::overlap].gpu_cycles[g0];
     CHECK(g.streams ==
@@ -620,8 +624,8 @@ TEST_CASE(
   const ir::Ig ig = run_passes(p);
   Migrations m;
   m.alternatives.push_back(plan_migration(p, ig, 1, c3, ShortPathPolicy::pad));
-  const HostPlans base = plan_hosts(p, ig);
-  const HostPlans plans = plan_hosts(p, ig, &m);
+  const HostPlans base = plan_hosts(p, ig, nullptr, kCopyAll);
+  const HostPlans plans = plan_hosts(p, ig, &m, kCopyAll);
   const HostPlan& h = plans.hosts[0];
   REQUIRE(h.migrations.size() == 1);
   CHECK(h.migrations[0].node_name == "g");
@@ -669,7 +673,7 @@ TEST_CASE(
   }
   CHECK(h.colour_count[c3] > base.hosts[0].colour_count[c3]);
   // Deterministic.
-  CHECK(dump(plans) == dump(plan_hosts(p, ig, &m)));
+  CHECK(dump(plans) == dump(plan_hosts(p, ig, &m, kCopyAll)));
 }
 
 TEST_CASE(
@@ -681,7 +685,7 @@ TEST_CASE(
   p.params.push_back({"K", 2, false, {}, {}, {}});
   p.types[0].count.text = "W";
   ir::Ig ig = run_passes(p);
-  HostPlans plans = plan_hosts(p, ig);
+  HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 2);
   for (const HostPlan& h : plans.hosts) {
     CAPTURE(h.host_name);
@@ -724,7 +728,7 @@ TEST_CASE("plan: two communication lanes only where a host sends and receives la
     ir::Program p = hosts_program();
     p.types[0].count.value = p.types[0].count.tree.value = elements;
     p.types[0].count.text = std::to_string(elements);
-    const HostPlans plans = plan_hosts(p, run_passes(p));
+    const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
     std::vector<std::string> out;
     for (const HostPlan& h : plans.hosts) {
       const StrategyPlan& sp = h.strategies[Strategy::overlap];
@@ -816,4 +820,115 @@ TEST_CASE("plan: an island whose members all step has blocks of one thread", "[p
   const PlanIsland island = only_island(plan_hosts(*r->program, run_passes(*r->program)));
   CHECK(island.members[0].parallel.empty());
   CHECK(island.threads == 1);
+}
+
+TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones copied",
+          "[plan_hosts]") {
+  // T is 64 floats: 256 bytes a slot.
+  ir::Program p = one_gpu_program();
+  const ir::Ig ig = run_passes(p);
+  const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0");
+  SECTION("at most the threshold: the GPU's colours are mapped, the CPU copies on the host") {
+    const HostPlans plans = plan_hosts(p, ig, nullptr, PlanOptions{256});
+    const HostPlan& h = plans.hosts[0];
+    CHECK(h.mapped_bytes == 256);
+    for (Strategy s : ir::kStrategies) {
+      CAPTURE(ir::to_string(s));
+      const StrategyPlan& sp = h.strategies[s];
+      for (const PlanColour& c : sp.storage[g0]) CHECK(c.mapped);
+      for (const PlanColour& c : sp.storage[cpu]) CHECK_FALSE(c.mapped);
+      for (std::string_view name : {"p.m@A.cpu -> p.m@A.g0", "i.b@A.g0 -> i.b@A.cpu"}) {
+        const Entry& e = entry_named(sp, name);
+        CHECK(e.mapped);
+        CHECK(e.runner == cpu);
+        CHECK_FALSE(e.stream.has_value());
+      }
+      // The CPU now touches the GPU's colours: they are neighbours both ways.
+      CHECK(sp.neighbours[cpu] == std::set<ir::PeId>{g0});
+      CHECK(sp.neighbours[g0] == std::set<ir::PeId>{cpu});
+    }
+    // The GPU has no copy stream left; its cycles are released to the CPU once finished.
+    CHECK(h.streams[g0] == std::set<StreamKind>{StreamKind::compute});
+    const StrategyPlan& over = h.strategies[Strategy::overlap];
+    REQUIRE(over.gpu_cycles[g0]);
+    CHECK(over.gpu_cycles[g0]->mapped);
+    CHECK(over.gpu_cycles[g0]->orders.empty());
+    CHECK(step_names(over, g0) == std::vector<std::string>{"fire fire_i", "end cycle"});
+    CHECK(step_names(over, cpu) == std::vector<std::string>{"mapped copy transfer_i_b_A_cpu",
+                                                            "mapped copy transfer_p_m_A_g0",
+                                                            "fire fire_p", "fire fire_c",
+                                                            "end cycle"});
+    // Without overlap the CPU copies in the transfer step, with no stream to wait for.
+    const StrategyPlan& no = h.strategies[Strategy::no_overlap];
+    CHECK(step_names(no, cpu) == std::vector<std::string>{"mapped copy transfer_i_b_A_cpu",
+                                                          "mapped copy transfer_p_m_A_g0",
+                                                          "end phase 0", "fire fire_p",
+                                                          "fire fire_c", "end cycle"});
+    CHECK(step_names(no, g0) ==
+          std::vector<std::string>{"end phase 0", "fire fire_i", "wait compute", "end cycle"});
+    const std::string text = dump(plans);
+    CHECK(text.find("mapped tokens: a GPU's colours of at most 256 bytes") != std::string::npos);
+    CHECK(text.find("mapped copy transfer p.m@A.cpu -> p.m@A.g0") != std::string::npos);
+    CHECK(text.find(", mapped host memory: p.m@A.g0") != std::string::npos);
+  }
+  SECTION("above the threshold, or with it 0, every token is copied by the GPU") {
+    for (std::int64_t bytes : {std::int64_t{255}, std::int64_t{0}}) {
+      CAPTURE(bytes);
+      const HostPlans plans = plan_hosts(p, ig, nullptr, PlanOptions{bytes});
+      const HostPlan& h = plans.hosts[0];
+      for (Strategy s : ir::kStrategies) {
+        const StrategyPlan& sp = h.strategies[s];
+        for (const PlanColour& c : sp.storage[g0]) CHECK_FALSE(c.mapped);
+        const Entry& e = entry_named(sp, "p.m@A.cpu -> p.m@A.g0");
+        CHECK_FALSE(e.mapped);
+        CHECK(e.runner == g0);
+        CHECK(e.stream == StreamKind::h2d);
+      }
+      CHECK_FALSE(h.strategies[Strategy::overlap].gpu_cycles[g0]->mapped);
+      CHECK(h.streams[g0] ==
+            std::set<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
+    }
+  }
+  SECTION("the default threshold maps these 256-byte tokens") {
+    const HostPlans plans = plan_hosts(p, ig);
+    CHECK(plans.hosts[0].mapped_bytes == kMappedBytes);
+    CHECK(
+        entry_named(plans.hosts[0].strategies[Strategy::overlap], "p.m@A.cpu -> p.m@A.g0").mapped);
+  }
+}
+
+TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in device memory",
+          "[plan_hosts]") {
+  const PlanOptions all{std::int64_t{1} << 30};
+  SECTION("NVLink: the peer copy's colours are copied, the CPU ends' mapped") {
+    ir::Program p = nvlink_program();
+    const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
+    const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
+    const ir::PeId cpu = pe_named(p, "A.cpu"), g1 = pe_named(p, "A.g1");
+    CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped);
+    CHECK(entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu").mapped);
+    CHECK(entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu").runner == cpu);
+    const Entry& peer = entry_named(sp, "i1.b@A.g0 -> i1.b@A.g1");
+    CHECK_FALSE(peer.mapped);
+    CHECK(peer.stream == StreamKind::peer);
+    for (const PlanColour& c : sp.storage[g1])
+      CHECK(c.mapped == (c.members == std::vector<std::string>{"i2.b@A.g1"}));
+  }
+  SECTION("gpudirect: the GPU's end of an MPI transfer is copied, its CPU's mapped") {
+    ir::Program p = gpudirect_program();
+    const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
+    const StrategyPlan& a = plans.hosts[0].strategies[Strategy::overlap];
+    CHECK(entry_named(a, "s.o@A.cpu -> s.o@A.g0").mapped);
+    for (const PlanColour& c : a.storage[pe_named(p, "A.g0")])
+      if (std::find(c.members.begin(), c.members.end(), "i.b@A.g0") != c.members.end())
+        CHECK_FALSE(c.mapped);
+  }
+  SECTION("over a net link, the receiving host's copy into its GPU is mapped") {
+    ir::Program p = hosts_program();
+    const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
+    const StrategyPlan& b = plans.hosts[1].strategies[Strategy::overlap];
+    const Entry& e = entry_named(b, "s.o@B.cpu -> s.o@B.g0");
+    CHECK(e.mapped);
+    CHECK(e.runner == pe_named(p, "B.cpu"));
+  }
 }

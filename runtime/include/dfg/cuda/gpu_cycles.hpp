@@ -34,6 +34,20 @@
 /// (DFG_GPU_ONE_STREAM_BYTES, dfg::runs_on_one_stream) lists its copy streams as aliases of the
 /// compute stream: no orders, one end event a cycle, and an event after the cycle's transfers
 /// where a firing follows them, which releases the cycle.
+///
+/// A GPU with mapped tokens (dfg::Release::cycle: some of its colours are in mapped host memory,
+/// dfg::kMapped, which its CPU neighbours' workers copy tokens into and out of) releases a cycle
+/// only once it has finished, kernels included: a CPU then writes a slot only after the kernels
+/// of the cycles that read it, and reads one only after the kernel that wrote it. The order of
+/// memory: the end events follow the kernels on their streams, so cudaEventQuery() returning
+/// cudaSuccess for cycle c's end means those kernels have completed and their writes to mapped
+/// host memory are visible to the host (CUDA makes a completed kernel's writes visible to the
+/// host once the host has observed its completion through an event or a synchronisation); the
+/// thread observes it before its release stores of c + 1 (NeighbourSync), which the CPU's
+/// acquire loads see before it touches the slots. The other way, a CPU writes a slot before its
+/// release store of its cycle, and this thread enqueues the kernel that reads it only after its
+/// acquire load has seen that cycle finished (begin(): RunState::may_begin): host writes made
+/// before a launch is enqueued are visible to the kernel.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -54,6 +68,11 @@
 
 namespace dfg {
 
+/// When a cycle is released to the CPU neighbours (RunState::release_cycle): once its copies have
+/// finished (copies: the CPUs touch host memory only), or once the whole cycle has (cycle: the
+/// CPUs copy tokens into and out of the GPU's mapped colours).
+enum class Release { copies, cycle };
+
 /// In cycle c, `stream` waits on the GPU for `after`'s cycle c - `cycles` (cycles >= 1).
 struct StreamOrder {
   cudaStream_t stream;
@@ -68,8 +87,9 @@ class GpuCycles {
   /// twice (an alias: dfg::Stream::alias) counts once, and an order within one stream is kept
   /// by the stream itself.
   GpuCycles(Run& run, int pe, GpuProbes& probes, std::initializer_list<cudaStream_t> streams,
-            std::initializer_list<StreamOrder> orders, Abort& abort = process_abort())
-      : run_(run), pe_(pe), probes_(probes), abort_(abort) {
+            std::initializer_list<StreamOrder> orders, Release release = Release::copies,
+            Abort& abort = process_abort())
+      : run_(run), pe_(pe), probes_(probes), abort_(abort), whole_(release == Release::cycle) {
     int device = 0;
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
     for (cudaStream_t s : streams) {
@@ -84,7 +104,7 @@ class GpuCycles {
     }
     ends_.reserve(in_flight_ * streams_.size());
     for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
-    if (streams_.size() == 1 && !run_.barrier_sync) {
+    if (streams_.size() == 1 && !run_.barrier_sync && !whole_) {
       copies_end_.reserve(in_flight_);
       for (std::size_t i = 0; i < in_flight_; ++i) copies_end_.emplace_back(device);
       copies_marked_.assign(in_flight_, false);
@@ -184,11 +204,13 @@ class GpuCycles {
 
   /// Releases to the CPU neighbours (RunState::release_cycle) every cycle whose copies have
   /// finished: the passed ends of every stream but the compute stream (the first), or on one
-  /// stream the cycle's copies' end event (its end where it has none). `all`: the cycles every
-  /// stream has passed.
+  /// stream the cycle's copies' end event (its end where it has none); with Release::cycle, every
+  /// finished cycle. `all`: the cycles every stream has passed.
   void release(std::int64_t all) {
     std::int64_t copies = enqueued_;
-    if (streams_.size() > 1) {
+    if (whole_) {
+      copies = all;
+    } else if (streams_.size() > 1) {
       for (std::size_t s = 1; s < streams_.size(); ++s) copies = std::min(copies, passed_[s]);
     } else if (!copies_end_.empty()) {
       copies = std::max(all, released_);
@@ -233,6 +255,7 @@ class GpuCycles {
   const int pe_;
   GpuProbes& probes_;
   Abort& abort_;
+  const bool whole_;  ///< Release::cycle
   std::vector<cudaStream_t> streams_;
   std::vector<Order> orders_;
   std::size_t in_flight_ = 2;

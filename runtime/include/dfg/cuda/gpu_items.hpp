@@ -44,11 +44,13 @@ class GpuItems {
   /// Cycles that end on the host: the loop waits for its streams before end_cycle().
   GpuItems(Run& run, Where& where, int pe, GpuProbes& probes)
       : items_(run, where, pe), probes_(probes) {}
-  /// Cycles run ahead of the thread on `streams`, ordered by `orders` (dfg::GpuCycles).
+  /// Cycles run ahead of the thread on `streams`, ordered by `orders`, released to the CPU
+  /// neighbours as `release` says (dfg::GpuCycles).
   GpuItems(Run& run, Where& where, int pe, GpuProbes& probes,
-           std::initializer_list<cudaStream_t> streams, std::initializer_list<StreamOrder> orders)
+           std::initializer_list<cudaStream_t> streams, std::initializer_list<StreamOrder> orders,
+           Release release = Release::copies)
       : items_(run, where, pe), probes_(probes) {
-    cycles_.emplace(run, pe, probes, streams, orders);
+    cycles_.emplace(run, pe, probes, streams, orders, release);
   }
 
   void begin(std::int64_t c) {

@@ -5,8 +5,10 @@
 /// the GPU buffer's slot: a device pointer. The rank chooses the path once, at start-up, from
 /// Session::cuda_aware() (the library's MPIX_Query_cuda_support, and --no-cuda-aware-mpi):
 ///
-///  - CUDA-aware MPI: attach() leaves the endpoint as it is; MPI_Issend / MPI_Irecv get the
-///    device slot itself (GPUDirect RDMA where the network allows it).
+///  - CUDA-aware MPI: MPI_Issend / MPI_Irecv get the device slot itself (GPUDirect RDMA where
+///    the network allows it). A windowed receive (a small token, dfg/mpi/transfer.hpp) lands in
+///    the window's host buffer first: attach() gives it this object's to_slot() for the copy into
+///    the device slot (Endpoint::copy_window_through), which std::memcpy could not make.
 ///  - Otherwise: attach() gives the endpoint a pinned host staging buffer of its bytes
 ///    (dfg::PinnedBuffer, allocated then, once) and this object as its StagingCopy. The sender
 ///    copies the slot into the staging buffer on this object's stream of the GPU and waits for
@@ -82,7 +84,7 @@ class GpuDirect final : public StagingCopy {
   /// GPU `name` ("A.g0"), CUDA device `device` of this host.
   GpuDirect(const Session& session, int device, std::string_view name)
       : device_(device), name_(name), staged_(!session.cuda_aware()) {
-    if (staged_) stream_.emplace(device, name_ + " gpudirect");
+    stream_.emplace(device, name_ + " gpudirect");
   }
 
   GpuDirect(const GpuDirect&) = delete;
@@ -92,10 +94,15 @@ class GpuDirect final : public StagingCopy {
   bool staged() const noexcept { return staged_; }
   int device() const noexcept { return device_; }
 
-  /// Gives `e`, an endpoint of one of this GPU's gpudirect transfers, its path: nothing when MPI
-  /// is CUDA-aware, else a staging buffer of e.bytes() in pinned host memory and this copy.
+  /// Gives `e`, an endpoint of one of this GPU's gpudirect transfers, its path: when MPI is
+  /// CUDA-aware, the device slot itself, except that a windowed receive (a small token, received
+  /// into the window's host buffer, dfg/mpi/transfer.hpp) reaches its slot through this copy;
+  /// else a staging buffer of e.bytes() in pinned host memory and this copy.
   void attach(Endpoint& e) {
-    if (!staged_) return;
+    if (!staged_) {
+      e.copy_window_through(*this);
+      return;
+    }
     buffers_.emplace_back("staging of " + std::string(e.name()), e.bytes());
     e.stage_through({buffers_.back().data(), this});
   }
@@ -119,7 +126,7 @@ class GpuDirect final : public StagingCopy {
   int device_;
   std::string name_;
   bool staged_;
-  std::optional<Stream> stream_;       ///< the staging copies' stream (staging path only)
+  std::optional<Stream> stream_;       ///< the staging copies' and window copies' stream
   std::vector<PinnedBuffer> buffers_;  ///< one staging buffer per attached endpoint
 };
 

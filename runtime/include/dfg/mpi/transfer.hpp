@@ -205,7 +205,9 @@ class Endpoint {
   /// Whether the host's CPU worker makes this endpoint's MPI calls itself rather than the comm
   /// thread: a windowed, unstaged transfer of at most kDirectMaxBytes (one eager message) on a
   /// Session that allows it (Session::direct()).
-  bool direct() const noexcept { return direct_ && staging_.copy == nullptr; }
+  bool direct() const noexcept {
+    return direct_ && staging_.copy == nullptr && window_copy_ == nullptr;
+  }
   /// The communication thread of the endpoint's Session.
   CommThread& comm_thread() const noexcept { return comm_thread_; }
 
@@ -218,6 +220,19 @@ class Endpoint {
     }
     if (in_flight_) throw std::logic_error(what + "stage_through() while a token is in flight");
     staging_ = staging;
+  }
+
+  /// A windowed receiver whose slots MPI may be given but the host may not write (a GPU's
+  /// device memory under a CUDA-aware library, dfg/mpi/gpudirect.hpp): from now on its tokens are
+  /// copied from the window's host buffer into the slot with `copy.to_slot` rather than
+  /// std::memcpy, on the comm thread. Nothing changes for a sender, or an unwindowed endpoint,
+  /// where MPI writes the slot itself. Only while no token is in flight.
+  void copy_window_through(StagingCopy& copy) {
+    if (in_flight_) {
+      throw std::logic_error("dfg::mpi transfer '" + name_ +
+                             "': copy_window_through() while a token is in flight");
+    }
+    if (window_ != 0 && receiving_) window_copy_ = &copy;
   }
 
   /// True when no token is in flight (the last one completed); one MPI_Testall, never blocks.
@@ -328,6 +343,8 @@ class Endpoint {
     if (received != 0) {
       if (staging_.copy != nullptr)
         staging_.copy->to_slot(slot_, entry, received);
+      else if (window_copy_ != nullptr)
+        window_copy_->to_slot(slot_, entry, received);
       else
         std::memcpy(slot_, entry, received);
     }
@@ -477,6 +494,7 @@ class Endpoint {
   std::vector<MPI_Request> requests_;
   std::vector<MPI_Status> statuses_;
   Staging staging_;
+  StagingCopy* window_copy_ = nullptr;  ///< a windowed receiver's copy into a device slot
   void* slot_ = nullptr;  ///< a staged receive's slot, written once the receives complete
   std::uint64_t* length_ = nullptr;  ///< a bounded receive's length cell, written on completion
   bool in_flight_ = false;

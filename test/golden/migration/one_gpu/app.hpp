@@ -40,15 +40,8 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.c0", "A.c1", "
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int {
-  kTrack_A_c0 = 1,
-  kTrack_A_c1,
-  kTrack_A_g0_compute,
-  kTrack_A_g0_h2d,
-  kTrack_A_g0_d2h
-};
-inline constexpr std::array<const char*, 5> kTrackNames = {"A.c0", "A.c1", "A.g0 compute",
-                                                           "A.g0 h2d", "A.g0 d2h"};
+enum Track : int { kTrack_A_c0 = 1, kTrack_A_c1, kTrack_A_g0_compute };
+inline constexpr std::array<const char*, 3> kTrackNames = {"A.c0", "A.c1", "A.g0 compute"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,11 +50,11 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
+  transfer_s_x_A_g0,       // transfer s.x@A.c0 -> s.x@A.g0
   fire_s,                  // node s (Source) @ A.c0
   fire_k,                  // node k (Check) @ A.c0
-  fire_a,                  // node a (Accumulate) @ A.c1
   transfer_g_y_A_c1,       // transfer g.y@A.g0 -> g.y@A.c1
-  transfer_s_x_A_g0,       // transfer s.x@A.c0 -> s.x@A.g0
+  fire_a,                  // node a (Accumulate) @ A.c1
   fire_g,                  // node g (Scale) @ A.g0
   m0_fire_s,               // node s (Source) @ A.c0
   m0_fire_g,               // node g (Scale) @ A.c1
@@ -70,13 +63,13 @@ enum Entry : std::size_t {
   m0_copy_a_x_delay_A_c1,  // delay a.x.delay@A.c1 <- g.y@A.c1
 };
 inline constexpr std::array<EntryInfo, 11> kEntries = {{
+    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block, "A.c0 -> A.g0",
+     nullptr, 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.c0", kTrack_A_c0, 5, nullptr, "k", "", 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 3, bytes_Block, "A.g0 -> A.c1",
+     nullptr, 0},
     {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 4, nullptr, "a", "", 0},
-    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_g0_d2h, 3, bytes_Block,
-     "A.g0 -> A.c1", nullptr, 0},
-    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.c0 -> A.g0", nullptr, 0},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "g", "load=0", 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 2, nullptr, "g", "load=0", 0},
@@ -88,7 +81,7 @@ inline constexpr std::array<EntryInfo, 11> kEntries = {{
 inline constexpr std::int64_t kLatency = 5;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {fire_s, fire_a, transfer_g_y_A_c1, transfer_s_x_A_g0,
+inline constexpr std::size_t kStop0[] = {transfer_s_x_A_g0, fire_s, transfer_g_y_A_c1, fire_a,
                                          fire_g};
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_copy_g_x_delay_A_c1, m0_fire_a,
                                           m0_copy_a_x_delay_A_c1};
@@ -108,11 +101,11 @@ namespace no_overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
+  transfer_s_x_A_g0,       // transfer s.x@A.c0 -> s.x@A.g0
   fire_s,                  // node s (Source) @ A.c0
   fire_k,                  // node k (Check) @ A.c0
-  fire_a,                  // node a (Accumulate) @ A.c1
   transfer_g_y_A_c1,       // transfer g.y@A.g0 -> g.y@A.c1
-  transfer_s_x_A_g0,       // transfer s.x@A.c0 -> s.x@A.g0
+  fire_a,                  // node a (Accumulate) @ A.c1
   fire_g,                  // node g (Scale) @ A.g0
   m0_fire_s,               // node s (Source) @ A.c0
   m0_fire_g,               // node g (Scale) @ A.c1
@@ -120,13 +113,13 @@ enum Entry : std::size_t {
   m0_copy_a_x_delay_A_c1,  // delay a.x.delay@A.c1 <- g.y@A.c1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
+    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block, "A.c0 -> A.g0",
+     nullptr, 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.c0", kTrack_A_c0, 3, nullptr, "k", "", 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 2, bytes_Block, "A.g0 -> A.c1",
+     nullptr, 0},
     {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
-    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_g0_d2h, 2, bytes_Block,
-     "A.g0 -> A.c1", nullptr, 0},
-    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.c0 -> A.g0", nullptr, 0},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "g", "load=0", 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
@@ -137,7 +130,7 @@ inline constexpr std::array<EntryInfo, 10> kEntries = {{
 inline constexpr std::int64_t kLatency = 3;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
-inline constexpr std::size_t kStop0[] = {fire_s, fire_a, transfer_g_y_A_c1, transfer_s_x_A_g0,
+inline constexpr std::size_t kStop0[] = {transfer_s_x_A_g0, fire_s, transfer_g_y_A_c1, fire_a,
                                          fire_g};
 inline constexpr std::size_t kStart0[] = {m0_fire_s, m0_fire_g, m0_fire_a, m0_copy_a_x_delay_A_c1};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{

@@ -41,6 +41,7 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   const dfg::SlotView& a_y_A_c1_view_ = run_.memory.A_c1[0];     // buffer a.y@A.c1
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];     // buffer s.x@A.c0
   const dfg::SlotView& s_x_A_c0_m0_view_ = run_.memory.A_c0[1];  // buffer s.x@A.c0
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];     // buffer s.x@A.g0
   dfg::Node<::Source, 1> s_node_;                                // node s (Source)
   dfg::Node<::Check, 1> k_node_;                                 // node k (Check)
 };
@@ -61,6 +62,11 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
     items.run(overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
+    // transfer s.x@A.c0 -> s.x@A.g0 (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_s_x_A_g0, [&] {
+      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 2)), s_x_A_c0_view_.at(dfg::slot(c, 1, 2)),
+                      bytes_Block(run_.params));
+    });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
@@ -73,6 +79,11 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
 void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
+    // transfer s.x@A.c0 -> s.x@A.g0 (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_s_x_A_g0, [&] {
+      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 1)), s_x_A_c0_view_.at(dfg::slot(c, 0, 1)),
+                      bytes_Block(run_.params));
+    });
     run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -128,6 +139,7 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
       run_.memory.A_c1[3];                                     // buffer g.x.delay@A.c1, depth 1
   const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];     // buffer g.y@A.c1, depth 2
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
+  const dfg::SlotView& buf_g_y_A_g0 = run_.memory.A_g0[0];     // buffer g.y@A.g0, depth 2
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
@@ -147,6 +159,11 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
       std::memcpy(buf_a_x_delay_A_c1_m0.at(dfg::slot(c, 0, 2)),
                   buf_g_y_A_c1_m0.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
+    // transfer g.y@A.g0 -> g.y@A.c1 (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_g_y_A_c1, [&] {
+      dfg::copy_token(buf_g_y_A_c1.at(dfg::slot(c, 0, 2)), buf_g_y_A_g0.at(dfg::slot(c, 1, 2)),
+                      bytes_Block(run_.params));
+    });
     items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
       a_node_.fire(j, buf_g_y_A_c1.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    buf_a_y_A_c1.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -160,9 +177,15 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   const dfg::SlotView& buf_a_y_A_c1 = run_.memory.A_c1[0];     // buffer a.y@A.c1, depth 2
   const dfg::SlotView& buf_g_y_A_c1 = run_.memory.A_c1[1];     // buffer g.y@A.c1, depth 1
   const dfg::SlotView& buf_g_y_A_c1_m0 = run_.memory.A_c1[2];  // buffer g.y@A.c1, depth 1
+  const dfg::SlotView& buf_g_y_A_g0 = run_.memory.A_g0[0];     // buffer g.y@A.g0, depth 1
   const dfg::SlotView& buf_s_x_A_c0_m0 = run_.memory.A_c0[1];  // buffer s.x@A.c0, depth 2
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
+    // transfer g.y@A.g0 -> g.y@A.c1 (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_g_y_A_c1, [&] {
+      dfg::copy_token(buf_g_y_A_c1.at(dfg::slot(c, 0, 1)), buf_g_y_A_g0.at(dfg::slot(c, 0, 1)),
+                      bytes_Block(run_.params));
+    });
     run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
       g_node_.fire(j, buf_s_x_A_c0_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),

@@ -40,9 +40,8 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
-inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
-                                                           "A.g0 d2h"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
+inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,10 +55,10 @@ enum Entry : std::size_t {
   fire_s,                   // node s (Source) @ A.cpu
   fire_a,                   // node a (Accumulate) @ A.cpu
   fire_k,                   // node k (Check) @ A.cpu
-  m0_fire_a,                // node a (Accumulate) @ A.cpu
-  m0_copy_a_x_delay_A_cpu,  // delay a.x.delay@A.cpu <- g.y@A.cpu
   m0_transfer_g_y_A_cpu,    // transfer g.y@A.g0 -> g.y@A.cpu
   m0_transfer_s_x_A_g0,     // transfer s.x@A.cpu -> s.x@A.g0
+  m0_fire_a,                // node a (Accumulate) @ A.cpu
+  m0_copy_a_x_delay_A_cpu,  // delay a.x.delay@A.cpu <- g.y@A.cpu
   m0_fire_g,                // node g (Scale) @ A.g0
   m0_copy_g_x_delay_A_g0,   // delay g.x.delay@A.g0 <- s.x@A.g0
 };
@@ -71,13 +70,13 @@ inline constexpr std::array<EntryInfo, 11> kEntries = {{
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 6, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 6, nullptr, "k", "", 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 4, bytes_Block,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 6, nullptr, "a", "", 0},
     {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 5, nullptr, nullptr, nullptr,
      0},
-    {"transfer", "g.y@A.g0 -> g.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 4, bytes_Block,
-     "A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 3, nullptr, "g", "load=0", 0},
     {"copy", "g.x.delay@A.g0 <- s.x@A.g0", "A.g0", kTrack_A_g0_compute, 2, nullptr, nullptr,
      nullptr, 0},
@@ -88,8 +87,8 @@ inline constexpr std::int64_t kLatency = 6;
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_a};
 inline constexpr std::size_t kStart0[] = {
-    m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0,
-    m0_fire_g, m0_copy_g_x_delay_A_g0};
+    m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0, m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_fire_g,
+    m0_copy_g_x_delay_A_g0};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.g0", "A.g0", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
 }};
@@ -111,13 +110,13 @@ inline constexpr std::array<EntryInfo, 11> kEntries = {{
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Block,
+     "A.g0 -> A.cpu", nullptr, 1},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 1},
     {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
     {"copy", "a.x.delay@A.cpu <- g.y@A.cpu", "A.cpu", kTrack_A_cpu, 3, nullptr, nullptr, nullptr,
      0},
-    {"transfer", "g.y@A.g0 -> g.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Block,
-     "A.g0 -> A.cpu", nullptr, 1},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 1},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "g", "load=0", 0},
     {"copy", "g.x.delay@A.g0 <- s.x@A.g0", "A.g0", kTrack_A_g0_compute, 1, nullptr, nullptr,
      nullptr, 0},
@@ -128,8 +127,8 @@ inline constexpr std::int64_t kLatency = 4;
 /// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_a};
 inline constexpr std::size_t kStart0[] = {
-    m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0,
-    m0_fire_g, m0_copy_g_x_delay_A_g0};
+    m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0, m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_fire_g,
+    m0_copy_g_x_delay_A_g0};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
     {"g", "B.g0", "A.g0", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
 }};

@@ -40,9 +40,8 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"B.cpu", "B.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_B_cpu = 1, kTrack_B_g0_compute, kTrack_B_g0_h2d, kTrack_B_g0_d2h };
-inline constexpr std::array<const char*, 4> kTrackNames = {"B.cpu", "B.g0 compute", "B.g0 h2d",
-                                                           "B.g0 d2h"};
+enum Track : int { kTrack_B_cpu = 1, kTrack_B_g0_compute };
+inline constexpr std::array<const char*, 2> kTrackNames = {"B.cpu", "B.g0 compute"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -62,9 +61,9 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
      "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
-    {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 4, bytes_Block,
+    {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 4, bytes_Block,
      "B.g0 -> B.cpu", nullptr, 0},
-    {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 2, bytes_Block,
+    {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
      "B.cpu -> B.g0", nullptr, 0},
     {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 3, nullptr, "g", "load=0", 0},
 }};
@@ -92,9 +91,9 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
      "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 1},
-    {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 3, bytes_Block,
+    {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 3, bytes_Block,
      "B.g0 -> B.cpu", nullptr, 1},
-    {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_g0_h2d, 2, bytes_Block,
+    {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
      "B.cpu -> B.g0", nullptr, 0},
     {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "g", "load=0", 0},
 }};

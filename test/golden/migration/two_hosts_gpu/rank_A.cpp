@@ -52,7 +52,9 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   const dfg::SlotView& a_y_A_cpu_view_ = run_.memory.A_cpu[0];           // buffer a.y@A.cpu
   const dfg::SlotView& g_y_A_cpu_view_ = run_.memory.A_cpu[1];           // buffer g.y@A.cpu
   const dfg::SlotView& g_y_A_cpu_m0_view_ = run_.memory.A_cpu[3];        // buffer g.y@A.cpu
+  const dfg::SlotView& g_y_A_g0_m0_view_ = run_.memory.A_g0[1];          // buffer g.y@A.g0
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[2];           // buffer s.x@A.cpu
+  const dfg::SlotView& s_x_A_g0_m0_view_ = run_.memory.A_g0[0];          // buffer s.x@A.g0
   dfg::Node<::Source, 1> s_node_;                                        // node s (Source)
   dfg::Node<::Accumulate, 2> a_node_;                                    // node a (Accumulate)
   dfg::Node<::Check, 1> k_node_;                                         // node k (Check)
@@ -98,6 +100,16 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles(
       [&](std::int64_t c) {
+        // transfer g.y@A.g0 -> g.y@A.cpu (pcie, mapped: copied on the host)
+        items.run(overlap::m0_transfer_g_y_A_cpu, [&] {
+          dfg::copy_token(g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
+                          g_y_A_g0_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
+        });
+        // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
+        items.run(overlap::m0_transfer_s_x_A_g0, [&] {
+          dfg::copy_token(s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 2)),
+                          s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
+        });
         // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 0)
         items.post(overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
           net_.start(*s_x_B_cpu_send_, overlap::transfer_s_x_B_cpu, j,
@@ -152,6 +164,16 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     where.clear();
     net_.wait();
     run_.end_phase();  // the end of transfer step 0
+    // transfer g.y@A.g0 -> g.y@A.cpu (pcie, mapped: copied on the host)
+    items.run(no_overlap::m0_transfer_g_y_A_cpu, [&] {
+      dfg::copy_token(g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
+                      g_y_A_g0_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+    });
+    // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
+    items.run(no_overlap::m0_transfer_s_x_A_g0, [&] {
+      dfg::copy_token(s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
+                      s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+    });
     // transfer s.x@A.cpu -> s.x@B.cpu (net: send to host B, tag 2)
     items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_send_, no_overlap::transfer_s_x_B_cpu, j,

@@ -25,20 +25,19 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& g_x_delay_A_g0_m0_view_ = run_.memory.A_g0[2];  // buffer g.x.delay@A.g0
-  const dfg::SlotView& g_y_A_cpu_m0_view_ = run_.memory.A_cpu[3];      // buffer g.y@A.cpu
   const dfg::SlotView& g_y_A_g0_m0_view_ = run_.memory.A_g0[1];        // buffer g.y@A.g0
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[2];         // buffer s.x@A.cpu
   const dfg::SlotView& s_x_A_g0_m0_view_ = run_.memory.A_g0[0];        // buffer s.x@A.g0
   dfg::Node<::ScaleGpu, 2> g_node_;  // node g, migration 0's instance (Scale)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run)
-    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(0, "g.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
-  storage_.emplace_back(0, "g.x.delay@A.g0", bytes_Block(params), 1);              // colour 2
+  storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
+                        dfg::kMapped);  // colour 0
+  storage_.emplace_back(0, "g.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
+                        dfg::kMapped);                                 // colour 1
+  storage_.emplace_back(0, "g.x.delay@A.g0", bytes_Block(params), 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
@@ -48,21 +47,10 @@ Worker_A_g0::Worker_A_g0(Run& run)
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 0)
-  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 1)
-  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 1)
-  dfg::GpuItems items(
-      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
+  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles(
       [&](std::int64_t c) {
-        // transfer g.y@A.g0 -> g.y@A.cpu (pcie)
-        items.copy(overlap::m0_transfer_g_y_A_cpu, d2h_, g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 2)),
-                   g_y_A_g0_m0_view_.at(dfg::slot(c, 1, 2)));
-        // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
-        items.copy(overlap::m0_transfer_s_x_A_g0, h2d_, s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 2)),
-                   s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
         items.fire(overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
           g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                        g_y_A_g0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -82,15 +70,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    dfg::synchronize(h2d_, d2h_);
-    run_.end_phase();  // the end of transfer step 0
-    // transfer g.y@A.g0 -> g.y@A.cpu (pcie)
-    items.copy(no_overlap::m0_transfer_g_y_A_cpu, d2h_, g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
-               g_y_A_g0_m0_view_.at(dfg::slot(c, 0, 1)));
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
-    items.copy(no_overlap::m0_transfer_s_x_A_g0, h2d_, s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
-               s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
-    dfg::synchronize(h2d_, d2h_);
+    run_.end_phase();                                                  // the end of transfer step 0
     run_.end_phase();                                                  // the end of transfer step 1
     items.fire(no_overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
       g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
@@ -102,7 +82,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                       s_x_A_g0_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params), compute_,
                       "cudaMemcpyAsync");
     });
-    dfg::synchronize(compute_, h2d_, d2h_);
+    dfg::synchronize(compute_);
   });
 }
 

@@ -45,7 +45,9 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& g_y_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer g.y@B.cpu
+  const dfg::SlotView& g_y_B_g0_view_ = run_.memory.B_g0[0];    // buffer g.y@B.g0
   const dfg::SlotView& s_x_B_cpu_view_ = run_.memory.B_cpu[1];  // buffer s.x@B.cpu
+  const dfg::SlotView& s_x_B_g0_view_ = run_.memory.B_g0[1];    // buffer s.x@B.g0
 };
 
 Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
@@ -87,6 +89,16 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*s_x_B_cpu_recv_, overlap::transfer_s_x_B_cpu, j,
                      s_x_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
+        // transfer g.y@B.g0 -> g.y@B.cpu (pcie, mapped: copied on the host)
+        items.run(overlap::transfer_g_y_B_cpu, [&] {
+          dfg::copy_token(g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)),
+                          g_y_B_g0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
+        });
+        // transfer s.x@B.cpu -> s.x@B.g0 (pcie, mapped: copied on the host)
+        items.run(overlap::transfer_s_x_B_g0, [&] {
+          dfg::copy_token(s_x_B_g0_view_.at(dfg::slot(c, 0, 2)),
+                          s_x_B_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
+        });
         where.clear();
         net_.wait();  // this cycle's host-to-host transfers
       },
@@ -106,6 +118,11 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
       net_.start(*g_y_A_cpu_send_, no_overlap::transfer_g_y_A_cpu, j,
                  g_y_B_cpu_view_.at(dfg::slot(c, 0, 1)));
     });
+    // transfer s.x@B.cpu -> s.x@B.g0 (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_s_x_B_g0, [&] {
+      dfg::copy_token(s_x_B_g0_view_.at(dfg::slot(c, 0, 1)), s_x_B_cpu_view_.at(dfg::slot(c, 0, 1)),
+                      bytes_Block(run_.params));
+    });
     where.clear();
     net_.wait();
     run_.end_phase();  // the end of transfer step 0
@@ -113,6 +130,11 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.post(no_overlap::transfer_s_x_B_cpu, [&](std::int64_t j) {
       net_.start(*s_x_B_cpu_recv_, no_overlap::transfer_s_x_B_cpu, j,
                  s_x_B_cpu_view_.at(dfg::slot(c, 0, 1)));
+    });
+    // transfer g.y@B.g0 -> g.y@B.cpu (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_g_y_B_cpu, [&] {
+      dfg::copy_token(g_y_B_cpu_view_.at(dfg::slot(c, 0, 1)), g_y_B_g0_view_.at(dfg::slot(c, 0, 1)),
+                      bytes_Block(run_.params));
     });
     where.clear();
     net_.wait();

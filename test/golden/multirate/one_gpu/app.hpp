@@ -46,9 +46,8 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
-inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
-                                                           "A.g0 d2h"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
+inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,10 +56,10 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,              // node s (Source) @ A.cpu
-  fire_k,              // node k (Check) @ A.cpu
   transfer_m_y_A_cpu,  // transfer m.y@A.g0 -> m.y@A.cpu
   transfer_s_x_A_g0,   // transfer s.x@A.cpu -> s.x@A.g0
+  fire_s,              // node s (Source) @ A.cpu
+  fire_k,              // node k (Check) @ A.cpu
   fire_d,              // node d (Decimate) @ A.g0
   fire_b,              // node b (Bank) @ A.g0
   fire_ul,             // node ul (Interpolate) @ A.g0
@@ -68,12 +67,12 @@ enum Entry : std::size_t {
   fire_m,              // node m (Sum) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
+    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Frame_x2,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Frame_x2,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
-    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Frame_x2,
-     "A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2,
-     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "d", "", 0},
     {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "b", "", 0},
     {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "ul", "", 0},
@@ -93,12 +92,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
+    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Frame_x2,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Frame_x2,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
-    {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Frame_x2,
-     "A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Frame_x2,
-     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "d", "", 0},
     {"firing", "b (Bank)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "b", "", 0},
     {"firing", "ul (Interpolate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "ul", "", 0},

@@ -36,7 +36,9 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.y@A.cpu
+  const dfg::SlotView& m_y_A_g0_view_ = run_.memory.A_g0[0];    // buffer m.y@A.g0
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];    // buffer s.x@A.g0
   dfg::Node<::Source, 1> s_node_;                               // node s (Source)
   dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };
@@ -53,6 +55,16 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
+    // transfer m.y@A.g0 -> m.y@A.cpu (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_m_y_A_cpu, [&] {
+      dfg::copy_token(m_y_A_cpu_view_.at(dfg::slot(c, 0, 2)), m_y_A_g0_view_.at(dfg::slot(c, 1, 2)),
+                      bytes_Frame_x2(run_.params));
+    });
+    // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_s_x_A_g0, [&] {
+      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 2)), s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)),
+                      bytes_Frame_x2(run_.params));
+    });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       for (std::uint32_t k = 0; k < 2; ++k) {         // 2 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2))));
@@ -67,6 +79,16 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
+    // transfer m.y@A.g0 -> m.y@A.cpu (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_m_y_A_cpu, [&] {
+      dfg::copy_token(m_y_A_cpu_view_.at(dfg::slot(c, 0, 1)), m_y_A_g0_view_.at(dfg::slot(c, 0, 1)),
+                      bytes_Frame_x2(run_.params));
+    });
+    // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_s_x_A_g0, [&] {
+      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 1)), s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)),
+                      bytes_Frame_x2(run_.params));
+    });
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       for (std::uint32_t k = 0; k < 2; ++k) {            // 2 firings, a call each

@@ -30,9 +30,7 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   const dfg::SlotView& b_high_A_g0_view_ = run_.memory.A_g0[0];  // buffer b.high@A.g0
   const dfg::SlotView& b_low_A_g0_view_ = run_.memory.A_g0[1];   // buffer b.low@A.g0
   const dfg::SlotView& d_y_A_g0_view_ = run_.memory.A_g0[2];     // buffer d.y@A.g0
-  const dfg::SlotView& m_y_A_cpu_view_ = run_.memory.A_cpu[0];   // buffer m.y@A.cpu
   const dfg::SlotView& m_y_A_g0_view_ = run_.memory.A_g0[0];     // buffer m.y@A.g0
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer s.x@A.cpu
   const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[1];     // buffer s.x@A.g0
   const dfg::SlotView& uh_y_A_g0_view_ = run_.memory.A_g0[1];    // buffer uh.y@A.g0
   const dfg::SlotView& ul_y_A_g0_view_ = run_.memory.A_g0[2];    // buffer ul.y@A.g0
@@ -43,16 +41,15 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   dfg::Node<::SumGpu, 3> m_node_;                                // node m (Sum)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run)
-    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
   storage_.emplace_back(0, "b.high@A.g0, m.y@A.g0",
                         std::max({bytes_Frame(params), bytes_Frame_x2(params)}),
-                        run.overlap ? 2 : 1);  // colour 0
+                        run.overlap ? 2 : 1, dfg::kMapped);  // colour 0
   storage_.emplace_back(0, "b.low@A.g0, s.x@A.g0, uh.y@A.g0",
                         std::max({bytes_Frame(params), bytes_Frame_x2(params)}),
-                        run.overlap ? 2 : 1);  // colour 1
+                        run.overlap ? 2 : 1, dfg::kMapped);  // colour 1
   storage_.emplace_back(0, "d.y@A.g0, ul.y@A.g0",
                         std::max({bytes_Frame(params), bytes_Frame_x2(params)}), 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
@@ -75,20 +72,9 @@ Worker_A_g0::Worker_A_g0(Run& run)
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 1)
-  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
-  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
-  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(
-      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
+  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles([&](std::int64_t c) {
-    // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
-    items.copy(overlap::transfer_m_y_A_cpu, d2h_, m_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-               m_y_A_g0_view_.at(dfg::slot(c, 1, 2)));
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
-    items.copy(overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 2)),
-               s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     items.fire(overlap::fire_d, compute_, [&](std::int64_t j) {  // node d (Decimate) @ A.g0
       d_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                    d_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
@@ -120,13 +106,6 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    // transfer m.y@A.g0 -> m.y@A.cpu (pcie)
-    items.copy(no_overlap::transfer_m_y_A_cpu, d2h_, m_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-               m_y_A_g0_view_.at(dfg::slot(c, 0, 1)));
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
-    items.copy(no_overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 1)),
-               s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
-    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_d, compute_, [&](std::int64_t j) {  // node d (Decimate) @ A.g0
       d_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -153,7 +132,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                           m_node_.part(2, k, m_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    dfg::synchronize(compute_, h2d_, d2h_);
+    dfg::synchronize(compute_);
   });
 }
 

@@ -48,9 +48,8 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
-inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
-                                                           "A.g0 d2h"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
+inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -59,23 +58,23 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
+  transfer_m_out_A_cpu,  // transfer m.out@A.g0 -> m.out@A.cpu
+  transfer_s_out_A_g0,   // transfer s.out@A.cpu -> s.out@A.g0
   fire_s,                // node s (Source) @ A.cpu
   fire_e,                // node e (Encode) @ A.cpu
   fire_d,                // node d (Decode) @ A.cpu
   fire_k,                // node k (Check) @ A.cpu
-  transfer_m_out_A_cpu,  // transfer m.out@A.g0 -> m.out@A.cpu
-  transfer_s_out_A_g0,   // transfer s.out@A.cpu -> s.out@A.g0
   fire_m,                // node m (Mask) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
+    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Packet,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
     {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0},
     {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "key=90", 0},
-    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Packet,
-     "A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet,
-     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -91,14 +90,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
+    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Packet,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
     {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0},
     {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "key=90", 0},
-    {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Packet,
-     "A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Packet,
-     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "key=90", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -39,7 +39,9 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   const dfg::SlotView& d_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer d.out@A.cpu
   const dfg::SlotView& e_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer e.out@A.cpu
   const dfg::SlotView& m_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.out@A.cpu
+  const dfg::SlotView& m_out_A_g0_view_ = run_.memory.A_g0[0];    // buffer m.out@A.g0
   const dfg::SlotView& s_out_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer s.out@A.cpu
+  const dfg::SlotView& s_out_A_g0_view_ = run_.memory.A_g0[1];    // buffer s.out@A.g0
   dfg::Node<::Source, 1> s_node_;                                 // node s (Source)
   dfg::Node<::Encode, 2> e_node_;                                 // node e (Encode)
   dfg::Node<::Decode, 2> d_node_;                                 // node d (Decode)
@@ -65,6 +67,16 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
+    // transfer m.out@A.g0 -> m.out@A.cpu (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_m_out_A_cpu, [&] {
+      dfg::copy_token(m_out_A_cpu_view_.token(dfg::slot(c, 0, 2)),
+                      m_out_A_g0_view_.token(dfg::slot(c, 1, 2)), bytes_Packet(run_.params));
+    });
+    // transfer s.out@A.cpu -> s.out@A.g0 (pcie, mapped: copied on the host)
+    items.run(overlap::transfer_s_out_A_g0, [&] {
+      dfg::copy_token(s_out_A_g0_view_.token(dfg::slot(c, 0, 2)),
+                      s_out_A_cpu_view_.token(dfg::slot(c, 1, 2)), bytes_Packet(run_.params));
+    });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
                                                               elements_Packet(run_.params), "out"));
@@ -93,6 +105,16 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
+    // transfer m.out@A.g0 -> m.out@A.cpu (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_m_out_A_cpu, [&] {
+      dfg::copy_token(m_out_A_cpu_view_.token(dfg::slot(c, 0, 1)),
+                      m_out_A_g0_view_.token(dfg::slot(c, 0, 1)), bytes_Packet(run_.params));
+    });
+    // transfer s.out@A.cpu -> s.out@A.g0 (pcie, mapped: copied on the host)
+    items.run(no_overlap::transfer_s_out_A_g0, [&] {
+      dfg::copy_token(s_out_A_g0_view_.token(dfg::slot(c, 0, 1)),
+                      s_out_A_cpu_view_.token(dfg::slot(c, 0, 1)), bytes_Packet(run_.params));
+    });
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),

@@ -24,20 +24,17 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& m_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer m.out@A.cpu
-  const dfg::SlotView& m_out_A_g0_view_ = run_.memory.A_g0[0];    // buffer m.out@A.g0
-  const dfg::SlotView& s_out_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer s.out@A.cpu
-  const dfg::SlotView& s_out_A_g0_view_ = run_.memory.A_g0[1];    // buffer s.out@A.g0
-  dfg::Node<::MaskGpu, 2> m_node_;                                // node m (Mask)
+  const dfg::SlotView& m_out_A_g0_view_ = run_.memory.A_g0[0];  // buffer m.out@A.g0
+  const dfg::SlotView& s_out_A_g0_view_ = run_.memory.A_g0[1];  // buffer s.out@A.g0
+  dfg::Node<::MaskGpu, 2> m_node_;                              // node m (Mask)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run)
-    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "m.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1,
+  storage_.emplace_back(0, "m.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kMapped,
                         dfg::kWithLengths);  // colour 0
-  storage_.emplace_back(0, "s.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1,
+  storage_.emplace_back(0, "s.out@A.g0", bytes_Packet(params), run.overlap ? 2 : 1, dfg::kMapped,
                         dfg::kWithLengths);  // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   m_node_.actor.key = 90;
@@ -48,20 +45,9 @@ Worker_A_g0::Worker_A_g0(Run& run)
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 1)
-  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
-  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
-  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
-  dfg::GpuItems items(
-      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
+  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles([&](std::int64_t c) {
-    // transfer m.out@A.g0 -> m.out@A.cpu (pcie)
-    items.copy(overlap::transfer_m_out_A_cpu, d2h_, m_out_A_cpu_view_.token(dfg::slot(c, 0, 2)),
-               m_out_A_g0_view_.token(dfg::slot(c, 1, 2)));
-    // transfer s.out@A.cpu -> s.out@A.g0 (pcie)
-    items.copy(overlap::transfer_s_out_A_g0, h2d_, s_out_A_g0_view_.token(dfg::slot(c, 0, 2)),
-               s_out_A_cpu_view_.token(dfg::slot(c, 1, 2)));
     items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
       m_node_.fire(j,
                    s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2),
@@ -75,13 +61,6 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    // transfer m.out@A.g0 -> m.out@A.cpu (pcie)
-    items.copy(no_overlap::transfer_m_out_A_cpu, d2h_, m_out_A_cpu_view_.token(dfg::slot(c, 0, 1)),
-               m_out_A_g0_view_.token(dfg::slot(c, 0, 1)));
-    // transfer s.out@A.cpu -> s.out@A.g0 (pcie)
-    items.copy(no_overlap::transfer_s_out_A_g0, h2d_, s_out_A_g0_view_.token(dfg::slot(c, 0, 1)),
-               s_out_A_cpu_view_.token(dfg::slot(c, 0, 1)));
-    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
       m_node_.fire(j,
@@ -90,7 +69,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                    m_out_A_g0_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
                                                           elements_Packet(run_.params), "out"));
     });
-    dfg::synchronize(compute_, h2d_, d2h_);
+    dfg::synchronize(compute_);
   });
 }
 

@@ -14,6 +14,12 @@
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
 //                             [--fail-host B --fail-thread cpu|gpu --fail-at K] [--long-firing]
 //                             [--fire-waits] [--lead] [--count-direct] [--rank-barrier]
+//                             [--window-copy]
+//
+// With --window-copy the small token's receiver takes the path of a windowed receive into a GPU's
+// slot under a CUDA-aware library (Endpoint::copy_window_through): the token goes from the
+// window's host buffer into the slot through a StagingCopy, not std::memcpy; the last rank
+// reports how many tokens that copy moved.
 //
 // With --staged the large token takes the path of a gpudirect transfer on a library that is not
 // CUDA-aware (dfg::mpi::Staging): MPI sends from and receives into a staging buffer, and a
@@ -89,10 +95,25 @@ struct Args {
   std::int64_t fail_at = -1;
   bool rank_barrier = false;
   bool staged = false;
+  bool window_copy = false;
   bool long_firing = false;
   bool fire_waits = false;
   bool lead = false;
   bool count_direct = false;
+};
+
+// The stand-in for dfg::mpi::GpuDirect's copy into a device slot on a CUDA-aware library
+// (--window-copy): a plain copy, counted.
+class CountingCopy final : public dfg::mpi::StagingCopy {
+ public:
+  void to_host(void* host, const void* slot, std::size_t bytes) override {
+    std::memcpy(host, slot, bytes);
+  }
+  void to_slot(void* slot, const void* host, std::size_t bytes) override {
+    std::memcpy(slot, host, bytes);
+    ++in;
+  }
+  std::int64_t in = 0;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copies (see the file comment).
@@ -149,6 +170,8 @@ Args parse(int argc, char** argv) {
       a.rank_barrier = true;
     else if (f == "--staged")
       a.staged = true;
+    else if (f == "--window-copy")
+      a.window_copy = true;
     else if (f == "--long-firing")
       a.long_firing = true;
     else if (f == "--fire-waits")
@@ -338,6 +361,8 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> staging_out(args.staged && !last ? args.big : 0);
   if (args.staged && !first) recv_big->stage_through({staging_in.data(), &staging});
   if (args.staged && !last) send_big->stage_through({staging_out.data(), &staging});
+  CountingCopy window_copy;
+  if (args.window_copy && !first) recv_small->copy_window_through(window_copy);
   dfg::Tracer tracer(0, false);
   dfg::Probes probes(tracer, nullptr);
   dfg::mpi::CycleTransfers net(probes, 4);
@@ -446,6 +471,8 @@ int main(int argc, char** argv) {
       if (args.count_direct)
         line +=
             ", " + std::to_string(direct) + " of " + std::to_string(started) + " transfers direct";
+      if (args.window_copy && !first)
+        line += ", window copied " + std::to_string(window_copy.in) + " in";
       if (args.staged)
         line += ", staged " + std::to_string(staging.out) + " out, " + std::to_string(staging.in) +
                 " in";

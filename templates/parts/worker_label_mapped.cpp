@@ -1,0 +1,1 @@
+$label$ ($link$, mapped: copied on the host)

@@ -1,0 +1,1 @@
+, dfg::kMapped

@@ -1,0 +1,1 @@
+dfg::copy_token($dst$, $src$, bytes_$type$(run_.params));
