@@ -284,10 +284,13 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
   ContractResult result;
   ActorSignature signature;
   const bool gpu = impl_.kind == ir::PeKind::gpu;
-  auto step = impl_.parallel.empty() ? find_method(record, "step") : std::nullopt;
+  // find_method: nothing when there is no step, a null one when it was refused (reported).
+  std::optional<const clang::CXXMethodDecl*> found;
+  if (impl_.parallel.empty()) found = find_method(record, "step");
+  const clang::CXXMethodDecl* step = found.value_or(nullptr);
   if (!impl_.parallel.empty()) {
     check_parallel_fire(record, signature);
-  } else if (!step) {
+  } else if (!found) {
     auto d = error(where_.token(record.getLocation()),
                    fmt::format("class '{}' has no member function 'step'; a dynamic actor fires by "
                                "'{}bool step(...)', one dfg::{}<T> or dfg::{}<T> per port",
@@ -295,11 +298,11 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
                                gpu ? "GpuOut" : "Out"));
     note_impl(d);
   }
-  if (step && *step) {
-    check_callable(**step, "step");
-    check_step_params(**step, signature);
-    if (gpu && !(*step)->hasAttr<clang::CUDADeviceAttr>()) {
-      auto d = error(where_.token((*step)->getLocation()),
+  if (step != nullptr) {
+    check_callable(*step, "step");
+    check_step_params(*step, signature);
+    if (gpu && !step->hasAttr<clang::CUDADeviceAttr>()) {
+      auto d = error(where_.token(step->getLocation()),
                      fmt::format("'step' of class '{}' is not a device function; on a GPU, the "
                                  "island's kernel calls it: declare it '__device__ bool step(...)'",
                                  impl_.class_name));
