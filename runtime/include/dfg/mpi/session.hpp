@@ -45,11 +45,12 @@
 ///
 /// Direct small tokens. Where MPI provides MPI_THREAD_MULTIPLE, direct() is true and the host's
 /// CPU worker makes the MPI calls of its windowed transfers of at most kDirectMaxBytes itself
-/// (dfg/mpi/cycle_transfers.hpp), and of the --sync=barrier barrier (dfg/mpi/barrier.hpp, on
-/// barrier_comm()), next to the comm thread's lanes: no handoff between two threads per small
-/// token. DFG_MPI_DIRECT=0 hands them to the comm thread as well (for measurements); so does
-/// DFG_MPI_LANES=1, which asks for MPI_THREAD_SERIALIZED, and a library that provides less than
-/// MULTIPLE. Each rank decides alone: the messages are the same either way.
+/// (dfg/mpi/cycle_transfers.hpp), and of the --sync=barrier barrier's MPI_Ibarrier
+/// (dfg/mpi/barrier.hpp, on barrier_comm() or the node leaders' communicator), next to the comm
+/// thread's lanes: no handoff between two threads per small token. DFG_MPI_DIRECT=0 hands them to
+/// the comm thread as well (for measurements); so does DFG_MPI_LANES=1, which asks for
+/// MPI_THREAD_SERIALIZED, and a library that provides less than MULTIPLE. Each rank decides alone:
+/// the messages are the same either way.
 ///
 /// The ranks' barrier. place() also builds what --sync=barrier's barrier needs
 /// (dfg/mpi/barrier.hpp): the ranks of one node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED)
