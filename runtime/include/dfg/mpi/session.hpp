@@ -81,15 +81,18 @@
 ///   called by main, outside the cycle loop; place(), agree(), agree_run_flags() and
 ///   agree_params() are collective (every rank calls them, in the same order) and block in
 ///   MPI_Allreduce (agree() one, place() three: the checks, that every rank holds the same
-///   map, the window) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one
-///   agree()). They allocate. The accessors are const, noexcept and never block.
+///   map, the window and the barrier; then, unless DFG_MPI_BARRIER=ibarrier, the NodeBarrier's
+///   communicators, window and an MPI_Barrier of the node's ranks) or MPI_Bcast (agree_run_flags()
+///   and agree_params(): rank 0's values, then one agree()). They allocate. The accessors are
+///   const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError). credit_comm() is a second one, for the
 ///   windows' credits (a transfer's credits carry its tag there), and barrier_comm() a third, for
 ///   the CPU worker's direct barriers (its collectives never meet the comm thread's, which a
 ///   migration's leash posts on comm()).
-/// - The destructor frees the communicator and calls MPI_Finalize unless MPI was already
+/// - The destructor frees the NodeBarrier's window (collective over the node's ranks, which all
+///   reach it at the end of main), the communicators, and calls MPI_Finalize unless MPI was already
 ///   finalized; it never throws.
 #pragma once
 
@@ -153,7 +156,7 @@ struct NodeBarrier {
   std::int64_t* released = nullptr;  ///< the barriers every node passed (several nodes only)
   int node_ranks = 1;                ///< the ranks that share this node's counters
   int nodes = 1;                     ///< the nodes of the job
-  MPI_Comm leaders = MPI_COMM_NULL;  ///< on a node's first rank where nodes > 1: the leaders'
+  MPI_Comm leaders = MPI_COMM_NULL;  ///< the nodes' first ranks, on those only, where nodes > 1
 };
 
 /// What main tells the Session from its command line (dfg/flags.hpp).
