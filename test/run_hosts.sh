@@ -13,7 +13,9 @@
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
 #               sends every cycle), mpiexec -n 3, the same four runs, DFG_HOSTMAP permuted, and
-#               both strategies with the communication thread on one lane (DFG_MPI_LANES=1)
+#               both strategies with the communication thread on one lane (DFG_MPI_LANES=1), and
+#               --sync=barrier with the ranks meeting by MPI_Ibarrier (DFG_MPI_BARRIER=ibarrier) and
+#               as on two nodes (DFG_MPI_NODE_RANKS=2)
 #   cores       samples/fir_bank/two_hosts.dfg: two hosts of three CPU cores each (the filters on
 #               the second and third cores, the first cores running MPI), mpiexec -n 2, 1,000
 #               iterations of 1,024 samples with and without overlap, --sync=neighbours and
@@ -44,7 +46,8 @@
 #               comparing every packet's length and bytes with the source's
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
-#               rank and host printed once (with overlap, without, and with --sync=barrier)
+#               rank and host printed once (with overlap, without, and with --sync=barrier, the
+#               ranks meeting in shared memory and by MPI_Ibarrier: DFG_MPI_BARRIER=ibarrier)
 #   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
 #               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
 #               at start-up with exit status 1, the message printed exactly once, no hang
@@ -258,6 +261,10 @@ EOF
       DFG_MPI_LANES=1 timeout 120 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 $strategy ||
         fail "DFG_MPI_LANES=1 $strategy"
     done
+    for barrier in "DFG_MPI_BARRIER=ibarrier" "DFG_MPI_NODE_RANKS=2"; do  # the ranks' barrier's other ways
+      env "$barrier" timeout 120 "$mpiexec" -n 3 "$work/gen/build/app" --iterations 1000 --sync=barrier ||
+        fail "$barrier --sync=barrier"
+    done
     ;;
   packets)
     "$dfgc" compile samples/packets/two_hosts_cpu.dfg -o "$work/gen"
@@ -279,6 +286,9 @@ EOF
       expect_failure "abort${flags}" nonzero 20 "$line" \
         -- env DFG_TEST_FAIL_AT=17 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 100000000 $flags
     done
+    expect_failure abort_ibarrier nonzero 20 "$line" \
+      -- env DFG_TEST_FAIL_AT=17 DFG_MPI_BARRIER=ibarrier "$mpiexec" -n 2 "$work/gen/build/app" \
+      --iterations 100000000 --sync=barrier
     ;;
   flags)
     build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"

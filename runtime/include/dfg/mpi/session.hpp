@@ -45,11 +45,22 @@
 ///
 /// Direct small tokens. Where MPI provides MPI_THREAD_MULTIPLE, direct() is true and the host's
 /// CPU worker makes the MPI calls of its windowed transfers of at most kDirectMaxBytes itself
-/// (dfg/mpi/cycle_transfers.hpp), and of the --sync=barrier barrier (dfg/mpi/barrier.hpp, on
-/// barrier_comm()), next to the comm thread's lanes: no handoff between two threads per small
-/// token. DFG_MPI_DIRECT=0 hands them to the comm thread as well (for measurements); so does
-/// DFG_MPI_LANES=1, which asks for MPI_THREAD_SERIALIZED, and a library that provides less than
-/// MULTIPLE. Each rank decides alone: the messages are the same either way.
+/// (dfg/mpi/cycle_transfers.hpp), and of the --sync=barrier barrier's MPI_Ibarrier
+/// (dfg/mpi/barrier.hpp, on barrier_comm() or the node leaders' communicator), next to the comm
+/// thread's lanes: no handoff between two threads per small token. DFG_MPI_DIRECT=0 hands them to
+/// the comm thread as well (for measurements); so does DFG_MPI_LANES=1, which asks for
+/// MPI_THREAD_SERIALIZED, and a library that provides less than MULTIPLE. Each rank decides alone:
+/// the messages are the same either way.
+///
+/// The ranks' barrier. place() also builds what --sync=barrier's barrier needs
+/// (dfg/mpi/barrier.hpp): the ranks of one node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED)
+/// share a NodeBarrier's two counters (MPI_Win_allocate_shared), and the first rank of each node
+/// joins the node leaders' communicator, over which a job of several nodes meets between nodes.
+/// DFG_MPI_BARRIER=ibarrier on any rank makes every rank meet by MPI_Ibarrier on
+/// barrier_comm() instead, as the runtime did before (node_barrier() is null then).
+/// DFG_MPI_NODE_RANKS=K (for tests and measurements) makes every K ranks of a node a node of
+/// their own, so that one machine runs the barrier of several nodes; place() takes the smallest K
+/// the ranks were given.
 ///
 /// Window. A transfer of a small token (at most window_bytes(), one message) runs with a window
 /// of W tokens instead of one MPI_Issend round trip each (dfg/mpi/transfer.hpp): window() is W,
@@ -70,15 +81,18 @@
 ///   called by main, outside the cycle loop; place(), agree(), agree_run_flags() and
 ///   agree_params() are collective (every rank calls them, in the same order) and block in
 ///   MPI_Allreduce (agree() one, place() three: the checks, that every rank holds the same
-///   map, the window) or MPI_Bcast (agree_run_flags() and agree_params(): rank 0's values, then one
-///   agree()). They allocate. The accessors are const, noexcept and never block.
+///   map, the window and the barrier; then, unless DFG_MPI_BARRIER=ibarrier, the NodeBarrier's
+///   communicators, window and an MPI_Barrier of the node's ranks) or MPI_Bcast (agree_run_flags()
+///   and agree_params(): rank 0's values, then one agree()). They allocate. The accessors are
+///   const, noexcept and never block.
 /// - comm() is this Session's own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN: the
 ///   runtime's tags never meet other MPI traffic of the program, and failed calls return codes
 ///   (dfg/mpi/check.hpp turns them into MpiError). credit_comm() is a second one, for the
 ///   windows' credits (a transfer's credits carry its tag there), and barrier_comm() a third, for
 ///   the CPU worker's direct barriers (its collectives never meet the comm thread's, which a
 ///   migration's leash posts on comm()).
-/// - The destructor frees the communicator and calls MPI_Finalize unless MPI was already
+/// - The destructor frees the NodeBarrier's window (collective over the node's ranks, which all
+///   reach it at the end of main), the communicators, and calls MPI_Finalize unless MPI was already
 ///   finalized; it never throws.
 #pragma once
 
@@ -89,6 +103,7 @@
 #endif
 #endif
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -132,6 +147,18 @@ inline bool library_cuda_aware() noexcept {
 #endif
 }
 
+/// The memory and communicators of --sync=barrier's shared-memory barrier (dfg/mpi/barrier.hpp),
+/// which Session::place() builds. `arrived` and `released` point into memory that the ranks of
+/// this node share, each on its own cache line, zero at first; the barrier accesses them through
+/// std::atomic_ref only.
+struct NodeBarrier {
+  std::int64_t* arrived = nullptr;   ///< the arrivals of the node's ranks, summed over the barriers
+  std::int64_t* released = nullptr;  ///< the barriers every node passed (several nodes only)
+  int node_ranks = 1;                ///< the ranks that share this node's counters
+  int nodes = 1;                     ///< the nodes of the job
+  MPI_Comm leaders = MPI_COMM_NULL;  ///< the nodes' first ranks, on those only, where nodes > 1
+};
+
 /// What main tells the Session from its command line (dfg/flags.hpp).
 struct SessionOptions {
   std::string_view hostmap;  ///< --hostmap; empty: DFG_HOSTMAP if set, else host i on rank i
@@ -152,6 +179,10 @@ class Session {
   static constexpr int kMaxWindowBytes = 1 << 20;
   /// The environment variable that, at "0", hands the small tokens to the comm thread too.
   static constexpr const char* kDirectEnv = "DFG_MPI_DIRECT";
+  /// The environment variable that, at "ibarrier", makes --sync=barrier's barrier MPI_Ibarrier.
+  static constexpr const char* kBarrierEnv = "DFG_MPI_BARRIER";
+  /// The environment variable that cuts each node into nodes of at most this many ranks.
+  static constexpr const char* kNodeRanksEnv = "DFG_MPI_NODE_RANKS";
   /// The window of a small token's transfer, in tokens, unless DFG_MPI_WINDOW says otherwise:
   /// the receiver holds this many receives (and buffers of the token's bytes) posted, and the
   /// sender runs at most this many tokens ahead of what the receiver took.
@@ -192,6 +223,9 @@ class Session {
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (finalized != 0) return;
+    if (barrier_win_ != MPI_WIN_NULL) MPI_Win_free(&barrier_win_);
+    if (node_barrier_.leaders != MPI_COMM_NULL) MPI_Comm_free(&node_barrier_.leaders);
+    if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
     if (credit_comm_ != MPI_COMM_NULL) MPI_Comm_free(&credit_comm_);
     if (barrier_comm_ != MPI_COMM_NULL) MPI_Comm_free(&barrier_comm_);
@@ -215,6 +249,37 @@ class Session {
   /// Whether the CPU worker makes its windowed transfers' and barriers' MPI calls itself (see the
   /// file comment).
   bool direct() const noexcept { return direct_; }
+  /// The shared-memory barrier's memory (see the file comment), or null where the ranks meet by
+  /// MPI_Ibarrier (DFG_MPI_BARRIER=ibarrier on some rank) or before place().
+  const NodeBarrier* node_barrier() const noexcept {
+    return node_barrier_.arrived != nullptr ? &node_barrier_ : nullptr;
+  }
+  /// How the ranks meet at --sync=barrier's barrier, in words: "shared memory (3 ranks, 1 node)",
+  /// "shared memory (4 ranks, 2 nodes; MPI_Ibarrier between nodes)" or "MPI_Ibarrier".
+  std::string barrier_name() const {
+    if (node_barrier() == nullptr) return "MPI_Ibarrier";
+    const int nodes = node_barrier_.nodes;
+    return "shared memory (" + std::to_string(size_) + " ranks, " + std::to_string(nodes) +
+           (nodes == 1 ? " node)" : " nodes; MPI_Ibarrier between nodes)");
+  }
+  /// Whether DFG_MPI_BARRIER asks for MPI_Ibarrier ("ibarrier"); anything else, or unset, asks for
+  /// the shared-memory barrier.
+  static bool ibarrier_from_env() noexcept {
+    const char* text = std::getenv(kBarrierEnv);
+    return text != nullptr && std::string_view(text) == "ibarrier";
+  }
+  /// DFG_MPI_NODE_RANKS's value where it is a number from 1 to 2^20, else 2^20 (no cut).
+  static int node_ranks_from_env() noexcept {
+    constexpr int kNoCut = 1 << 20;
+    const char* text = std::getenv(kNodeRanksEnv);
+    if (text == nullptr || *text == '\0') return kNoCut;
+    int k = 0;
+    for (const char* ch = text; *ch != '\0'; ++ch) {
+      if (*ch < '0' || *ch > '9' || k > kNoCut) return kNoCut;
+      k = k * 10 + (*ch - '0');
+    }
+    return k >= 1 && k <= kNoCut ? k : kNoCut;
+  }
   /// DFG_MPI_WINDOW_BYTES's value where it is a number from 1 to kMaxWindowBytes, else
   /// kWindowMaxBytes.
   static int window_bytes_from_env() noexcept {
@@ -326,11 +391,12 @@ class Session {
     check(MPI_Allreduce(MPI_IN_PLACE, bounds.data(), static_cast<int>(2 * n), MPI_INT, MPI_MAX,
                         comm_),
           "MPI_Allreduce (host map)");
-    int window[2] = {window_, window_bytes_};
-    check(MPI_Allreduce(MPI_IN_PLACE, window, 2, MPI_INT, MPI_MIN, comm_),
-          "MPI_Allreduce (window)");
+    int window[4] = {window_, window_bytes_, ibarrier_from_env() ? 0 : 1, node_ranks_from_env()};
+    check(MPI_Allreduce(MPI_IN_PLACE, window, 4, MPI_INT, MPI_MIN, comm_),
+          "MPI_Allreduce (window, barrier)");
     window_ = window[0];
     window_bytes_ = window[1];
+    const bool shared_barrier = window[2] != 0;
     bool same = true;
     for (std::size_t i = 0; i < n; ++i) same = same && bounds[i] == -bounds[n + i];
     if (!same) {
@@ -342,6 +408,7 @@ class Session {
     }
     host_ = placement_.host_of_rank(rank_);
     cuda_aware_ = options.cuda_aware && library_cuda_aware();
+    if (shared_barrier) set_up_node_barrier(window[3]);
     return 0;
   }
 
@@ -396,6 +463,50 @@ class Session {
     err.flush();
   }
 
+  /// Collective (from place()): the node's communicator, the leaders' and the shared counters of
+  /// the NodeBarrier, zeroed by the node's first rank before any rank returns; every
+  /// `node_ranks_cut` ranks of a node form a node of their own (DFG_MPI_NODE_RANKS).
+  void set_up_node_barrier(int node_ranks_cut) {
+    MPI_Comm machine = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(barrier_comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &machine),
+          "MPI_Comm_split_type (barrier)");
+    int node_rank = 0;
+    check(MPI_Comm_rank(machine, &node_rank), "MPI_Comm_rank (barrier)");
+    check(MPI_Comm_split(machine, node_rank / node_ranks_cut, rank_, &node_comm_),
+          "MPI_Comm_split (barrier nodes)");
+    MPI_Comm_free(&machine);
+    check(MPI_Comm_rank(node_comm_, &node_rank), "MPI_Comm_rank (barrier)");
+    check(MPI_Comm_size(node_comm_, &node_barrier_.node_ranks), "MPI_Comm_size (barrier)");
+    MPI_Comm leaders = MPI_COMM_NULL;
+    check(MPI_Comm_split(barrier_comm_, node_rank == 0 ? 0 : MPI_UNDEFINED, rank_, &leaders),
+          "MPI_Comm_split (barrier)");
+    if (leaders != MPI_COMM_NULL)
+      check(MPI_Comm_size(leaders, &node_barrier_.nodes), "MPI_Comm_size");
+    check(MPI_Bcast(&node_barrier_.nodes, 1, MPI_INT, 0, node_comm_), "MPI_Bcast (barrier)");
+    if (node_barrier_.nodes > 1) {
+      node_barrier_.leaders = leaders;
+    } else if (leaders != MPI_COMM_NULL) {
+      MPI_Comm_free(&leaders);
+    }
+    constexpr MPI_Aint kLine = 64;  // a counter per cache line
+    void* base = nullptr;
+    check(MPI_Win_allocate_shared(node_rank == 0 ? 2 * kLine : 0, 1, MPI_INFO_NULL, node_comm_,
+                                  &base, &barrier_win_),
+          "MPI_Win_allocate_shared (barrier)");
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    check(MPI_Win_shared_query(barrier_win_, 0, &bytes, &unit, &base),
+          "MPI_Win_shared_query (barrier)");
+    auto* lines = static_cast<unsigned char*>(base);
+    node_barrier_.arrived = reinterpret_cast<std::int64_t*>(lines);
+    node_barrier_.released = reinterpret_cast<std::int64_t*>(lines + kLine);
+    if (node_rank == 0) {
+      std::atomic_ref<std::int64_t>(*node_barrier_.arrived).store(0);
+      std::atomic_ref<std::int64_t>(*node_barrier_.released).store(0);
+    }
+    check(MPI_Barrier(node_comm_), "MPI_Barrier (barrier)");  // the zeros before any arrival
+  }
+
   static std::string thread_level_name(int level) {
     if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";
     if (level == MPI_THREAD_FUNNELED) return "MPI_THREAD_FUNNELED";
@@ -414,6 +525,9 @@ class Session {
   int window_ = kDefaultWindow;
   int window_bytes_ = static_cast<int>(kWindowMaxBytes);
   bool direct_ = false;
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  MPI_Win barrier_win_ = MPI_WIN_NULL;
+  NodeBarrier node_barrier_;
   std::vector<std::string_view> hosts_;
   Placement placement_;
   int host_ = -1;

@@ -14,7 +14,7 @@
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
 //                             [--fail-host B --fail-thread cpu|gpu --fail-at K] [--long-firing]
 //                             [--fire-waits] [--lead] [--count-direct] [--rank-barrier]
-//                             [--window-copy]
+//                             [--window-copy] [--barrier-check]
 //
 // With --window-copy the small token's receiver takes the path of a windowed receive into a GPU's
 // slot under a CUDA-aware library (Endpoint::copy_window_through): the token goes from the
@@ -45,6 +45,12 @@
 // With --count-direct each rank also reports how many of the transfers it started were direct
 // (dfg::mpi::CycleTransfers::direct_in_flight() right after the cycle's starts): the windowed
 // ones where the Session is direct (MPI_THREAD_MULTIPLE), none with DFG_MPI_DIRECT=0.
+//
+// With --barrier-check (implies --rank-barrier) each host arrives last at the barrier of every
+// cycle c with c % hosts == its index, 200 us after the others, and notes when it arrived at and
+// left each barrier (steady_clock); the job checks that no rank left a barrier before the last
+// arrived at it, and each rank reports the barriers checked and how the ranks met
+// (dfg::mpi::Session::barrier_name()).
 //
 // Prints "ok: <host>: ..." per rank on success. With --fail-*, host B's CPU actor (cpu) or a
 // second worker standing for its GPU PE (gpu) throws at iteration K while the job would
@@ -100,6 +106,7 @@ struct Args {
   bool fire_waits = false;
   bool lead = false;
   bool count_direct = false;
+  bool barrier_check = false;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copy into a device slot on a CUDA-aware library
@@ -180,6 +187,8 @@ Args parse(int argc, char** argv) {
       a.lead = true;
     else if (f == "--count-direct")
       a.count_direct = true;
+    else if (f == "--barrier-check")
+      a.barrier_check = a.rank_barrier = true;
     else if (f == "--fail-host")
       a.fail_host = next();
     else if (f == "--fail-thread")
@@ -302,6 +311,27 @@ std::string check_lead(const dfg::mpi::Session& mpi, std::vector<std::int64_t>& 
   return text;
 }
 
+// --barrier-check: no rank left barrier c before the last rank arrived at it. Collective, on the
+// main thread after the workers joined. Returns "barriers checked: ..." or "error: ...".
+std::string check_barriers(const dfg::mpi::Session& mpi, std::vector<std::int64_t>& arrived,
+                           std::vector<std::int64_t>& left) {
+  const int count = static_cast<int>(arrived.size());
+  dfg::mpi::check(
+      MPI_Allreduce(MPI_IN_PLACE, arrived.data(), count, MPI_INT64_T, MPI_MAX, mpi.comm()),
+      "MPI_Allreduce (arrivals)");
+  dfg::mpi::check(MPI_Allreduce(MPI_IN_PLACE, left.data(), count, MPI_INT64_T, MPI_MIN, mpi.comm()),
+                  "MPI_Allreduce (departures)");
+  for (int c = 0; c < count; ++c) {
+    if (left[static_cast<std::size_t>(c)] < arrived[static_cast<std::size_t>(c)]) {
+      return "error: a rank left the barrier of cycle " + std::to_string(c) + " " +
+             std::to_string(arrived[static_cast<std::size_t>(c)] -
+                            left[static_cast<std::size_t>(c)]) +
+             " ns before the last rank arrived";
+    }
+  }
+  return "barriers checked: " + std::to_string(count) + ", " + mpi.barrier_name();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -387,6 +417,10 @@ int main(int argc, char** argv) {
         .count();
   };
 
+  // --barrier-check: when this rank arrived at and left each cycle's barrier (ns of steady_clock).
+  const std::size_t checked_barriers = args.barrier_check ? static_cast<std::size_t>(cycles) : 0;
+  std::vector<std::int64_t> arrived_ns(checked_barriers), left_ns(checked_barriers);
+
   auto cpu_worker = [&](dfg::Where& where) {
     for (std::int64_t c = 0; c < cycles; ++c) {
       // Transfers of the cycle: every receive and send posted before anything waits.
@@ -431,7 +465,12 @@ int main(int argc, char** argv) {
       net.wait();
       if (args.lead && first && in_window(c, l_out))
         times[static_cast<std::size_t>(c - l_out)] = now_ns();
+      if (args.barrier_check) {
+        if (c % n == h) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        arrived_ns[static_cast<std::size_t>(c)] = now_ns();
+      }
       if (args.rank_barrier) barrier.arrive_and_wait();
+      if (args.barrier_check) left_ns[static_cast<std::size_t>(c)] = now_ns();
       cycle_done.store(c, std::memory_order_release);
     }
   };
@@ -463,11 +502,20 @@ int main(int argc, char** argv) {
         status = 1;
       }
     }
+    std::string barriers;
+    if (status == 0 && args.barrier_check) {
+      barriers = check_barriers(mpi, arrived_ns, left_ns);
+      if (barriers.rfind("error", 0) == 0) {
+        std::cerr << barriers << '\n';
+        status = 1;
+      }
+    }
     if (status == 0) {
       // One write per rank: mpiexec forwards every rank's output as it comes.
       std::string line = "ok: " + mpi.who() + ": " + std::to_string(cycles) + " cycles";
       if (last) line += ", " + std::to_string(checked) + " tokens checked";
       if (!lead.empty()) line += ", " + lead;
+      if (!barriers.empty()) line += ", " + barriers;
       if (args.count_direct)
         line +=
             ", " + std::to_string(direct) + " of " + std::to_string(started) + " transfers direct";
