@@ -4,7 +4,10 @@
 // (4-byte tokens, a one-thread kernel): one round trip per cycle, run ahead on one stream, run
 // ahead on three streams with the plan's stream orders (dfg::GpuCycles before it merged short
 // copies), and one cycle captured as a CUDA graph (three independent nodes, one graph per slot
-// parity) relaunched.
+// parity) relaunched; then the empty kernel of runtime_cost.py's GPU node launched back to back,
+// with an end event a cycle and at most 1, 2, 4 or 8 cycles unfinished, and CUDA graphs that each
+// hold K cycles' launches (K = 1 and 8: K empty kernels, or K cycles of H2D, kernel, D2H on one
+// stream), relaunched back to back: the cost per cycle of batching cycles into graphs.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <chrono>
@@ -20,6 +23,7 @@
     }                                                      \
   } while (0)
 __global__ void inc(const float* a, float* b) { b[threadIdx.x] = a[threadIdx.x] + 1; }
+__global__ void empty() {}
 using clk = std::chrono::steady_clock;
 static double us_since(clk::time_point t, int n) {
   return std::chrono::duration<double, std::micro>(clk::now() - t).count() / n;
@@ -209,5 +213,62 @@ int main() {
     }
   }
   std::printf("graph_round_trip,%.3f\n", us_since(t, N));
+  // The empty kernel back to back, then graphs of K cycles relaunched: us per cycle.
+  for (int i = 0; i < 1000; ++i) empty<<<1, 1, 0, s[0]>>>();
+  CK(cudaDeviceSynchronize());
+  t = clk::now();
+  for (int i = 0; i < N; ++i) empty<<<1, 1, 0, s[0]>>>();
+  CK(cudaDeviceSynchronize());
+  std::printf("launch_empty,%.3f\n", us_since(t, N));
+  // The empty kernel and an end event a cycle, with at most `ahead` cycles unfinished (the host
+  // waits for cycle c - ahead's event before it launches c; 0: never waits): dfg::GpuCycles'
+  // cycle of one launch on one stream, by hand; ahead 1 is one round trip per cycle. Without
+  // `launch`, the end event alone: a cycle with nothing to launch.
+  auto ahead_of = [&](int ahead, bool launch) {
+    CK(cudaDeviceSynchronize());
+    auto t0 = clk::now();
+    for (int c = 0; c < N; ++c) {
+      if (ahead > 0 && c >= ahead)
+        while (cudaEventQuery(ev[(c - ahead) % 12]) == cudaErrorNotReady) {
+        }
+      if (launch) empty<<<1, 1, 0, s[0]>>>();
+      CK(cudaEventRecord(ev[c % 12], s[0]));
+    }
+    CK(cudaDeviceSynchronize());
+    return us_since(t0, N);
+  };
+  for (int ahead : {0, 1, 2, 4, 8})
+    std::printf("launch_event_ahead%d,%.3f\n", ahead, ahead_of(ahead, true));
+  std::printf("event_ahead1,%.3f\n", ahead_of(1, false));
+  auto graph_of = [&](int k, bool copies) {
+    CK(cudaStreamBeginCapture(s[0], cudaStreamCaptureModeThreadLocal));
+    for (int c = 0; c < k; ++c) {
+      if (copies) {
+        CK(cudaMemcpyAsync(d_in, h_in, 4, cudaMemcpyDefault, s[0]));
+        inc<<<1, 1, 0, s[0]>>>(d_in, d_out);
+        CK(cudaMemcpyAsync(h_out, d_out, 4, cudaMemcpyDefault, s[0]));
+      } else {
+        empty<<<1, 1, 0, s[0]>>>();
+      }
+    }
+    cudaGraph_t graph;
+    CK(cudaStreamEndCapture(s[0], &graph));
+    cudaGraphExec_t exec;
+    CK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int i = 0; i < 100; ++i) CK(cudaGraphLaunch(exec, s[0]));
+    CK(cudaDeviceSynchronize());
+    const int launches = N / k;
+    auto t0 = clk::now();
+    for (int i = 0; i < launches; ++i) CK(cudaGraphLaunch(exec, s[0]));
+    CK(cudaDeviceSynchronize());
+    const double per_cycle = us_since(t0, launches * k);
+    CK(cudaGraphExecDestroy(exec));
+    CK(cudaGraphDestroy(graph));
+    return per_cycle;
+  };
+  for (int k : {1, 8}) {
+    std::printf("graph_k%d_empty_per_cycle,%.3f\n", k, graph_of(k, false));
+    std::printf("graph_k%d_h2d_inc_d2h_per_cycle,%.3f\n", k, graph_of(k, true));
+  }
   return 0;
 }

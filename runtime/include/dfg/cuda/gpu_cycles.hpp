@@ -28,7 +28,8 @@
 /// Cost per cycle: one cudaEventRecord per stream, one cudaStreamWaitEvent per order whose
 /// cycle the host has not yet seen passed (an order already met costs nothing), and the
 /// queries of the end events not yet passed (each end event is queried until it has passed,
-/// then never again). A cycle is released to the CPU neighbours (RunState::release_cycle) once
+/// then never again; end() leaves the cycle it has just recorded to the next poll, since the GPU
+/// has hardly begun it). A cycle is released to the CPU neighbours (RunState::release_cycle) once
 /// every stream but the compute stream (listed first) has passed its end: on one host a CPU
 /// touches no GPU memory, so it need not wait for the kernels. A GPU on one stream
 /// (DFG_GPU_ONE_STREAM_BYTES, dfg::runs_on_one_stream) lists its copy streams as aliases of the
@@ -157,7 +158,7 @@ class GpuCycles {
     if (run_.barrier_sync || !run_.overlap || c + 1 == run_.cycles) {
       poll_until([&] { return done_ == enqueued_; });
     } else {
-      publish();
+      publish(c);  // c itself has hardly reached the GPU: the next poll asks for it
     }
   }
 
@@ -180,13 +181,14 @@ class GpuCycles {
     return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
   }
 
-  /// Publishes, in order, every enqueued cycle whose end every stream has passed. Each stream's
-  /// end events are queried in order, each until it has passed, never again after.
-  void publish() {
-    std::int64_t all = enqueued_;
+  /// Publishes, in order, every cycle before `until` (every enqueued one, or in end() those before
+  /// the cycle just recorded) whose end every stream has passed. Each stream's end events are
+  /// queried in order, each until it has passed, never again after.
+  void publish(std::int64_t until) {
+    std::int64_t all = until;
     for (std::size_t s = 0; s < streams_.size(); ++s) {
       std::int64_t& passed = passed_[s];
-      while (passed < enqueued_) {
+      while (passed < until) {
         const cudaError_t e = cudaEventQuery(end_of(passed, s));
         if (e == cudaErrorNotReady) break;
         DFG_CUDA_CHECK(e, "query a cycle's end");
@@ -233,7 +235,7 @@ class GpuCycles {
   void poll_until(Ready ready) {
     std::chrono::steady_clock::time_point spin_until{};
     for (int spin = 0;; ++spin) {
-      publish();
+      publish(enqueued_);
       if (ready()) return;
       abort_.throw_if_stopped();
       if (spin < 64) {
