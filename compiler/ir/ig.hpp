@@ -96,6 +96,15 @@ struct IgCopy {
   std::uint32_t from_lag = 0;
 };
 
+/// A delay line without a copy (passes/resync_inputs.hpp): its consumer reads the producer's
+/// buffer `from`, on the same PE, `cycles` cycles late; `from` has the slots for it.
+struct IgAlias {
+  std::string name;  ///< the line it stands for, "i.a.delay@A.g0"
+  BufferId from = 0;
+  EdgeId edge = 0;
+  std::uint32_t cycles = 0;
+};
+
 /// The buffer a firing uses for one actor port (input: reads, output: writes). An input fed by an
 /// edge with initial tokens reads, in its node's first `initial` iterations, initial token j
 /// (every element `initial_value`) instead: storage of its own on the node's PE, filled when the
@@ -140,6 +149,7 @@ struct IgStrategy {
   std::vector<IgBuffer> buffers;
   std::vector<IgTransfer> transfers;
   std::vector<IgCopy> copies;
+  std::vector<IgAlias> aliases;  ///< the delay lines read in place, in DelayLines order
   std::vector<IgColour> colours;
   std::vector<MemoryReport> memory;  ///< per PE
   std::uint32_t transfer_steps = 1;  ///< steps in a cycle's transfer part
