@@ -65,9 +65,11 @@ struct IgBuffer {
   std::uint32_t port = 0;
   std::uint32_t hop = 0;             ///< transfers between the output's own buffer and this one
   std::optional<EdgeId> delay_edge;  ///< for a delay line: the edge whose consumer it feeds
-  std::uint32_t depth = 1;           ///< slots: 1 single, 2 double, d for a delay line of d cycles
-  ColourId colour = 0;               ///< index into IgStrategy::colours
-  std::uint32_t colour_lag = 0;      ///< added to every access's lag in the colour's storage
+  /// Slots: 1 single, 2 double, d for a delay line of d cycles; more where an aliased line
+  /// (IgAlias) reads it late.
+  std::uint32_t depth = 1;
+  ColourId colour = 0;           ///< index into IgStrategy::colours
+  std::uint32_t colour_lag = 0;  ///< added to every access's lag in the colour's storage
   Access writer;
   std::vector<Access> readers;
 };
