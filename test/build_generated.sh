@@ -24,6 +24,7 @@
 #                iterations with and without overlap, both sync modes, the checker comparing
 #                every sample with its sequential reference; also under ThreadSanitizer; the same
 #                spec with an initial value the checker does not expect must fail at iteration 0;
+#                the same with `delay 3` (read in place from 4 slots) in both strategies and modes;
 #                samples/iir/state_method.dfg (the filter's member function fills the initial
 #                token) run in both strategies, and with another value must fail likewise
 #   multirate_run samples/multirate/cpu_only.dfg (decimate by 2, a 2-band filter bank, interpolate
@@ -341,6 +342,21 @@ case $case in
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 1000 || fail "iir under tsan"
     TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/tsan/build/app" --iterations 1000 --no-overlap ||
       fail "iir under tsan without overlap"
+    # Three initial tokens: f reads its own output buffer 3 cycles late (4 slots, no copy).
+    mkdir -p "$work/deep"
+    cp -r samples/iir/actors samples/iir/iir.dfg "$work/deep/"
+    sed -e 's/delay 1 = 0.25;/delay 3 = 0.25;/' -e 's/initial = 0.25;/initial = 0.25; feedback = 3;/' \
+      samples/iir/cpu_only.dfg >"$work/deep/cpu_only.dfg"
+    compile "$work/deep/cpu_only.dfg" "$work/deep/gen"
+    grep -q "delay f.state.delay@A.cpu <- f.next@A.cpu aliased, cycles 3" "$work/deep/gen/schedule.txt" ||
+      fail "delay 3 within a PE is not read in place"
+    build_cpu "$work/deep/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        "$work/deep/gen/build/app" --iterations 2000 $strategy --sync=$sync ||
+          fail "iir delay 3 $strategy --sync=$sync"
+      done
+    done
     # The checker checks: initial tokens of another value fail at once.
     mkdir -p "$work/wrong"
     cp -r samples/iir/actors samples/iir/iir.dfg "$work/wrong/"

@@ -37,12 +37,14 @@ struct Sections {
   std::vector<std::vector<ColourId>> colours;      // by index
   std::vector<std::vector<TransferId>> transfers;  // by (from, to) name, under the sending PE
   std::vector<std::vector<CopyId>> copies;         // by delay line name
+  std::vector<std::vector<IgAlias>> aliases;       // by delay line name
 
   Sections(const Program& p, const IgStrategy& s)
       : buffers(p.arch.pes.size()),
         colours(p.arch.pes.size()),
         transfers(p.arch.pes.size()),
-        copies(p.arch.pes.size()) {
+        copies(p.arch.pes.size()),
+        aliases(p.arch.pes.size()) {
     auto name = [&](BufferId b) -> const std::string& { return s.buffers[b].name; };
     for (BufferId b : sorted(s.buffers.size(), [&](BufferId i) { return std::tie(name(i)); }))
       buffers[s.buffers[b].pe].push_back(b);
@@ -55,6 +57,10 @@ struct Sections {
     for (CopyId c :
          sorted(s.copies.size(), [&](CopyId i) { return std::tie(name(s.copies[i].to)); }))
       copies[s.buffers[s.copies[c].to].pe].push_back(c);
+    for (const IgAlias& a : s.aliases) aliases[s.buffers[a.from].pe].push_back(a);
+    for (std::vector<IgAlias>& on_pe : aliases)
+      std::sort(on_pe.begin(), on_pe.end(),
+                [](const IgAlias& x, const IgAlias& y) { return x.name < y.name; });
   }
 
   template <typename Key>
@@ -137,10 +143,12 @@ class PeSection {
   void copies(std::string& out) const {
     for (CopyId c : sections_.copies[pe_]) {
       const IgCopy& x = s_.copies[c];
-      out += fmt::format("  delay {} <- {} cycles {} after {} from cycle {}\n", name(x.to),
+      out += fmt::format("  delay {} <- {} copied, cycles {} after {} from cycle {}\n", name(x.to),
                          name(x.from), s_.buffers[x.to].depth, p_.dfg.nodes[x.after].name,
                          x.first_cycle);
     }
+    for (const IgAlias& a : sections_.aliases[pe_])
+      out += fmt::format("  delay {} <- {} aliased, cycles {}\n", a.name, name(a.from), a.cycles);
   }
 
   void firings(std::string& out) const {

@@ -65,9 +65,11 @@ struct IgBuffer {
   std::uint32_t port = 0;
   std::uint32_t hop = 0;             ///< transfers between the output's own buffer and this one
   std::optional<EdgeId> delay_edge;  ///< for a delay line: the edge whose consumer it feeds
-  std::uint32_t depth = 1;           ///< slots: 1 single, 2 double, d for a delay line of d cycles
-  ColourId colour = 0;               ///< index into IgStrategy::colours
-  std::uint32_t colour_lag = 0;      ///< added to every access's lag in the colour's storage
+  /// Slots: 1 single, 2 double, d for a delay line of d cycles; more where an aliased line
+  /// (IgAlias) reads it late.
+  std::uint32_t depth = 1;
+  ColourId colour = 0;           ///< index into IgStrategy::colours
+  std::uint32_t colour_lag = 0;  ///< added to every access's lag in the colour's storage
   Access writer;
   std::vector<Access> readers;
 };
@@ -94,6 +96,15 @@ struct IgCopy {
   NodeId after = 0;
   std::uint32_t first_cycle = 0;
   std::uint32_t from_lag = 0;
+};
+
+/// A delay line without a copy (passes/resync_inputs.hpp): its consumer reads the producer's
+/// buffer `from`, on the same PE, `cycles` cycles late; `from` has the slots for it.
+struct IgAlias {
+  std::string name;  ///< the line it stands for, "i.a.delay@A.g0"
+  BufferId from = 0;
+  EdgeId edge = 0;
+  std::uint32_t cycles = 0;
 };
 
 /// The buffer a firing uses for one actor port (input: reads, output: writes). An input fed by an
@@ -140,6 +151,7 @@ struct IgStrategy {
   std::vector<IgBuffer> buffers;
   std::vector<IgTransfer> transfers;
   std::vector<IgCopy> copies;
+  std::vector<IgAlias> aliases;  ///< the delay lines read in place, in DelayLines order
   std::vector<IgColour> colours;
   std::vector<MemoryReport> memory;  ///< per PE
   std::uint32_t transfer_steps = 1;  ///< steps in a cycle's transfer part

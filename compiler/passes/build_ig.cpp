@@ -26,14 +26,15 @@ class Builder {
  public:
   Builder(ir::Strategy s, const ir::Program& p, const Schedule& schedule, const BufferPlan& plan,
           const std::vector<std::uint32_t>& depth, const Latency& latency,
-          const std::vector<DelayLine>& delays, const std::vector<PeColouring>& colouring)
+          const std::vector<DelayLine>& lines, const std::vector<PeColouring>& colouring)
       : s_(s),
         p_(p),
         schedule_(schedule),
         plan_(plan),
-        depth_(depth),
+        depth_(depth_with_lines(depth, lines)),
         latency_(latency),
-        delays_(delays),
+        lines_(lines),
+        delays_(copied_lines(lines)),
         colouring_(colouring) {}
 
   ir::IgStrategy run() {
@@ -121,6 +122,13 @@ class Builder {
       line_of[delays_[d].edge] = &delays_[d];
       line_id[delays_[d].edge] = static_cast<ir::BufferId>(plan_.buffers.size() + d);
     }
+    // An aliased line: its consumer reads the producer's buffer itself, `cycles` cycles late.
+    std::vector<std::uint32_t> alias_lag(p_.dfg.edges.size(), 0);
+    for (const DelayLine& d : lines_) {
+      if (!d.aliased) continue;
+      alias_lag[d.edge] = d.cycles + direct_read_lag(d.from, d.pe);
+      out_.aliases.push_back({d.name, d.from, d.edge, d.cycles});
+    }
     for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
       ir::IgFiring f;
       f.node = n;
@@ -141,7 +149,9 @@ class Builder {
       ir::PortBinding binding;
       binding.buffer = line_of[e] ? line_id[e] : plan_.edge_buffer[e];
       binding.lag = line_of[e] ? line_of[e]->cycles
-                               : direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst]);
+                    : alias_lag[e]
+                        ? alias_lag[e]
+                        : direct_read_lag(plan_.edge_buffer[e], p_.mapping.pe_of[edge.dst]);
       binding.initial = edge.delay;
       if (edge.delay) binding.initial_value = edge.initial_text();
       if (edge.delay) binding.initial_method = edge.initial_method;
@@ -207,9 +217,10 @@ class Builder {
   const ir::Program& p_;
   const Schedule& schedule_;
   const BufferPlan& plan_;
-  const std::vector<std::uint32_t>& depth_;
+  const std::vector<std::uint32_t> depth_;  ///< with the slots the aliased lines need
   const Latency& latency_;
-  const std::vector<DelayLine>& delays_;
+  const std::vector<DelayLine>& lines_;
+  const std::vector<DelayLine> delays_;  ///< the copied lines
   const std::vector<PeColouring>& colouring_;
   ir::IgStrategy out_;
 };

@@ -391,19 +391,24 @@ BufferColouring color_buffers(const ir::Program& p, const Schedule& schedule,
                               const Latencies& latencies, const DelayLines& delays) {
   BufferColouring result;
   for (ir::Strategy s : ir::kStrategies) {
-    Liveness liveness(s, schedule, p.dfg, plan, depths[s], latencies[s]);
+    const std::vector<std::uint32_t> depth = depth_with_lines(depths[s], delays[s]);
+    const std::vector<DelayLine> lines = copied_lines(delays[s]);
+    Liveness liveness(s, schedule, p.dfg, plan, depth, latencies[s]);
     std::vector<LivePoints> live;
     std::vector<std::vector<ir::BufferId>> on_pe(p.arch.pes.size());
     for (ir::BufferId b = 0; b < plan.buffers.size(); ++b) {
       live.push_back(liveness.of_planned(b));
       on_pe[plan.buffers[b].pe].push_back(b);
     }
-    for (std::size_t d = 0; d < delays[s].size(); ++d) {
-      live.push_back(all_points(liveness.point_count(delays[s][d].pe)));
-      on_pe[delays[s][d].pe].push_back(static_cast<ir::BufferId>(plan.buffers.size() + d));
+    // An aliased line's source holds tokens for later cycles in every slot, as a line does.
+    for (const DelayLine& d : delays[s])
+      if (d.aliased) live[d.from] = all_points(liveness.point_count(d.pe));
+    for (std::size_t d = 0; d < lines.size(); ++d) {
+      live.push_back(all_points(liveness.point_count(lines[d].pe)));
+      on_pe[lines[d].pe].push_back(static_cast<ir::BufferId>(plan.buffers.size() + d));
     }
     for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe)
-      result[s].push_back(colour_pe(pe, on_pe[pe], live, p, plan, depths[s], delays[s]));
+      result[s].push_back(colour_pe(pe, on_pe[pe], live, p, plan, depth, lines));
   }
   return result;
 }

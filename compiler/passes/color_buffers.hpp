@@ -19,7 +19,8 @@
 ///    the end of the cycle (that slot goes out next cycle); when it receives and only local firings
 ///    read it, from the start of the cycle to the last of them; when it receives and forwards,
 ///    everywhere (that slot is being sent on).
-///  - A delay line holds tokens for later cycles in every slot: live everywhere.
+///  - A delay line holds tokens for later cycles in every slot: live everywhere. So does the
+///    buffer an aliased line reads in place (resync_inputs.hpp), with the slots the line needs.
 ///  - A buffer that a firing on another cpu of the host reads (shared memory) is live everywhere:
 ///    the other cpu's points are not ordered with this PE's.
 /// Two buffer nodes of a PE are incompatible when their live points intersect, or when both have

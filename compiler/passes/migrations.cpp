@@ -29,7 +29,7 @@ ir::Ig build_graph(const ir::Program& p, const LatencyFloor& floor) {
   BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
   BufferDepths depths = buffer_depth(plan);
   Latencies latencies = compute_latency(p.dfg, order, plan, floor);
-  DelayLines delays = resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies);
+  DelayLines delays = resync_inputs(p, plan, latencies);
   BufferColouring colours = color_buffers(p, order, plan, depths, latencies, delays);
   return build_ig(p, order, plan, depths, latencies, delays, colours);
 }

@@ -82,8 +82,7 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
   // A loop its initial tokens do not cover has no first cycles: check_loops() reports it.
   if (done(Stage::latency) || uncovered_strategy(*r.latencies)) return r;
   r.delays = run_stage(
-      hooks, Stage::resync_inputs,
-      [&] { return resync_inputs(p.dfg, p.arch, p.mapping, *r.plan, *r.latencies); },
+      hooks, Stage::resync_inputs, [&] { return resync_inputs(p, *r.plan, *r.latencies); },
       [&](const DelayLines& delays) { return dump(delays, *r.plan); });
   if (done(Stage::resync_inputs)) return r;
   r.colours = run_stage(

@@ -16,8 +16,20 @@
 /// within a PE (its consumer fires no later than its producer in the PE's order, latency.hpp)
 /// always has a line, one cycle longer, whose copy runs right after the producer: it takes the
 /// token of the cycle, which the consumer reads d cycles later.
-/// Needs: the Dfg, the Mapping, the BufferPlan and the Latencies. Produces: DelayLines per
-/// strategy.
+///
+/// Aliased lines. Where the line would copy its producer's own output on the same PE (one memory,
+/// one thread or stream), the copy is not needed: the consumer reads the producer's buffer itself
+/// d cycles late (lag d), the slot its producer wrote in cycle c - d, and that buffer gets the
+/// slots the read needs, d + 1 (the producer writes slot c mod slots before its consumer reads in
+/// cycle c, or is the consumer), d where the consumer fires before its producer in the PE's order
+/// (a back edge: it reads slot (c - d) mod d before the producer writes it again). The buffer then
+/// holds tokens for later cycles in every slot, like a line. The copy stays (`copied`) where the
+/// line's source is a token received from another PE (its slots follow its transfer), of a
+/// bounded type (its length travels beside it), read or written by an island (its rings and
+/// adapters keep their own timing), or when any node of the program may migrate (the alternatives'
+/// graphs keep a line's state in the line's own storage). A delay counts whole tokens per cycle
+/// (whole blocks under rates), so every line is whole cycles.
+/// Needs: the Program, the BufferPlan and the Latencies. Produces: DelayLines per strategy.
 #pragma once
 
 #include <cstdint>
@@ -36,14 +48,26 @@ struct DelayLine {
   std::uint32_t cycles = 0;
   ir::NodeId after = 0;           ///< the copy runs right after this node's firing
   std::uint32_t first_cycle = 0;  ///< the copy's first cycle
+  /// No copy and no storage: the consumer reads `from` with lag `cycles` (file comment).
+  bool aliased = false;
+  std::uint32_t slots = 0;  ///< aliased: the slots `from` needs
 };
 
 using DelayLines = ir::PerStrategy<std::vector<DelayLine>>;
 
-DelayLines resync_inputs(const ir::Dfg& dfg, const ir::ArchGraph& arch, const ir::Mapping& mapping,
-                         const BufferPlan& plan, const Latencies& latencies);
+DelayLines resync_inputs(const ir::Program& program, const BufferPlan& plan,
+                         const Latencies& latencies);
 
-/// One line per strategy and delay line: "<strategy> <name> <- <from> cycles <d>".
+/// The lines with a copy and storage of their own, in order: the delay line buffers and copies of
+/// the implementation graph.
+std::vector<DelayLine> copied_lines(const std::vector<DelayLine>& lines);
+
+/// `depth` (per planned buffer) with the slots the aliased lines among `lines` need.
+std::vector<std::uint32_t> depth_with_lines(std::vector<std::uint32_t> depth,
+                                            const std::vector<DelayLine>& lines);
+
+/// One line per strategy and delay line: "<strategy> <name> <- <from> cycles <d> copied", or
+/// "... aliased, slots <n>" (the slots `from` needs).
 std::string dump(const DelayLines& lines, const BufferPlan& plan);
 
 }  // namespace dfgc

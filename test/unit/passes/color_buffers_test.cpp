@@ -34,7 +34,7 @@ Passes run(const ir::Program& p) {
   r.plan = insert_buffers(p.dfg, p.arch, p.mapping);
   r.depths = buffer_depth(r.plan);
   r.latencies = compute_latency(p.dfg, r.order, r.plan);
-  r.delays = resync_inputs(p.dfg, p.arch, p.mapping, r.plan, r.latencies);
+  r.delays = resync_inputs(p, r.plan, r.latencies);
   r.colours = color_buffers(p, r.order, r.plan, r.depths, r.latencies, r.delays);
   return r;
 }

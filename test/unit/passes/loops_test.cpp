@@ -47,12 +47,16 @@ TEST_CASE("loops: a self-loop with one initial token runs on one PE", "[loops]")
     for (Strategy s : ir::kStrategies) {
       CAPTURE(ir::to_string(s));
       const ir::IgStrategy& g = ig[s];
-      // f reads, in cycle c, what it wrote in c - 1: a line of one slot fed right after f.
-      REQUIRE(g.copies.size() == 1);
-      CHECK(g.buffers[g.copies[0].to].name == std::string("f.y.delay@") + pe);
-      CHECK(g.buffers[g.copies[0].to].depth == 1);
-      CHECK(g.copies[0].after == test::node_named(p, "f"));
+      // f reads, in cycle c, what it wrote in c - 1: its own buffer, one slot more, no copy.
+      CHECK(g.copies.empty());
+      REQUIRE(g.aliases.size() == 1);
+      CHECK(g.aliases[0].name == std::string("f.y.delay@") + pe);
+      CHECK(g.aliases[0].cycles == 1);
+      CHECK(g.buffers[g.aliases[0].from].name == std::string("f.o@") + pe);
+      CHECK(g.buffers[g.aliases[0].from].depth == 2);
       const ir::PortBinding& y = g.firings[test::node_named(p, "f")].ports[1];
+      CHECK(y.buffer == g.aliases[0].from);
+      CHECK(y.lag == 1);
       CHECK(y.initial == 1);
       CHECK(y.initial_value == "0");
       test::SimReport r = test::simulate(p, g, 30);

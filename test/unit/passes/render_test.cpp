@@ -107,15 +107,15 @@ TEST_CASE("each pass prints its result for --dump-after", "[render]") {
   BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
   BufferDepths depths = buffer_depth(plan);
   Latencies latencies = compute_latency(p.dfg, order, plan);
-  DelayLines delays = resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies);
+  DelayLines delays = resync_inputs(p, plan, latencies);
   BufferColouring colours = color_buffers(p, order, plan, depths, latencies, delays);
   CHECK(dump(latencies, p, plan).find("no-overlap f latency 9\n") != std::string::npos);
   CHECK(dump(latencies, p, plan).find("overlap e.o@A.cpu -> e.o@A.g1 step 0 from cycle 12\n") !=
         std::string::npos);
   CHECK(dump(delays, plan) ==
-        "overlap f.y.delay@A.g1 <- d.o@A.g1 cycles 8\n"
-        "no-overlap f.y.delay@A.g1 <- d.o@A.g1 cycles 6\n");
-  CHECK(dump(colours, p).find("overlap f.y.delay@A.g1 colour ") != std::string::npos);
+        "overlap f.y.delay@A.g1 <- d.o@A.g1 cycles 8 aliased, slots 9\n"
+        "no-overlap f.y.delay@A.g1 <- d.o@A.g1 cycles 6 aliased, slots 7\n");
+  CHECK(dump(colours, p).find("overlap d.o@A.g1 colour ") != std::string::npos);
   CHECK(dump(colours, p).find("no-overlap B.g2 memory 8388608 -> 8388608 bytes, 2 colours\n") !=
         std::string::npos);
 }

@@ -56,16 +56,13 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  fire_s,                    // node s (Signal) @ A.cpu
-  fire_f,                    // node f (Iir) @ A.cpu
-  copy_f_state_delay_A_cpu,  // delay f.state.delay@A.cpu <- f.next@A.cpu
-  fire_k,                    // node k (Check) @ A.cpu
+  fire_s,  // node s (Signal) @ A.cpu
+  fire_f,  // node f (Iir) @ A.cpu
+  fire_k,  // node k (Check) @ A.cpu
 };
-inline constexpr std::array<EntryInfo, 4> kEntries = {{
+inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
-    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr,
-     nullptr, 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.25",
      0},
 }};
@@ -81,11 +78,9 @@ inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
-inline constexpr std::array<EntryInfo, 4> kEntries = {{
+inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
-    {"copy", "f.state.delay@A.cpu <- f.next@A.cpu", "A.cpu", kTrack_A_cpu, 0, nullptr, nullptr,
-     nullptr, 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.25",
      0},
 }};
@@ -97,7 +92,7 @@ inline constexpr std::int64_t kLatency = 0;
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {
-  std::array<dfg::SlotView, 4> A_cpu;
+  std::array<dfg::SlotView, 3> A_cpu;
 };
 
 /// What the workers share (dfg/run.hpp), built from this host's tables.

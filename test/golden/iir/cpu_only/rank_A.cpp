@@ -38,22 +38,19 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& f_next_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.next@A.cpu
-  const dfg::SlotView& f_state_delay_A_cpu_view_ =
-      run_.memory.A_cpu[1];                                     // buffer f.state.delay@A.cpu
-  const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer f.y@A.cpu
-  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer s.x@A.cpu
-  dfg::Node<::Signal, 1> s_node_;                               // node s (Signal)
-  dfg::Node<::Iir, 4> f_node_;                                  // node f (Iir)
+  const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[1];     // buffer f.y@A.cpu
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[2];     // buffer s.x@A.cpu
+  dfg::Node<::Signal, 1> s_node_;                                  // node s (Signal)
+  dfg::Node<::Iir, 4> f_node_;                                     // node f (Iir)
   dfg::HostBuffer f_initial1_;    // the initial tokens of input state (1)
   dfg::Node<::Check, 1> k_node_;  // node k (Check)
 };
 
 Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   const Params& params = run.params;
-  storage_.emplace_back("f.next@A.cpu", bytes_State(params), 1);         // colour 0
-  storage_.emplace_back("f.state.delay@A.cpu", bytes_State(params), 1);  // colour 1
-  storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);            // colour 2
-  storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);            // colour 3
+  storage_.emplace_back("f.next@A.cpu", bytes_State(params), 2);  // colour 0
+  storage_.emplace_back("f.y@A.cpu", bytes_Block(params), 1);     // colour 1
+  storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);     // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
   f_node_.actor.a = 0.5f;
@@ -77,13 +74,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
     items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                         : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
-                   f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(overlap::copy_f_state_delay_A_cpu, [&] {  // delay f.state.delay@A.cpu <- f.next@A.cpu
-      std::memcpy(f_state_delay_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                  f_next_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
+                   f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, f_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
@@ -100,14 +93,9 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_A_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                         : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
-                   f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    // delay f.state.delay@A.cpu <- f.next@A.cpu
-    items.run(no_overlap::copy_f_state_delay_A_cpu, [&] {
-      std::memcpy(f_state_delay_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                  f_next_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
+                   f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, f_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));

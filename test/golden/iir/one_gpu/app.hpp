@@ -56,14 +56,13 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f_y_A_cpu,       // transfer f.y@A.g0 -> f.y@A.cpu
-  transfer_s_x_A_g0,        // transfer s.x@A.cpu -> s.x@A.g0
-  fire_s,                   // node s (Signal) @ A.cpu
-  fire_k,                   // node k (Check) @ A.cpu
-  fire_f,                   // node f (Iir) @ A.g0
-  copy_f_state_delay_A_g0,  // delay f.state.delay@A.g0 <- f.next@A.g0
+  transfer_f_y_A_cpu,  // transfer f.y@A.g0 -> f.y@A.cpu
+  transfer_s_x_A_g0,   // transfer s.x@A.cpu -> s.x@A.g0
+  fire_s,              // node s (Signal) @ A.cpu
+  fire_k,              // node k (Check) @ A.cpu
+  fire_f,              // node f (Iir) @ A.g0
 };
-inline constexpr std::array<EntryInfo, 6> kEntries = {{
+inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Block,
      "A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
@@ -72,8 +71,6 @@ inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},
     {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "a=0.5 y0=0", 0},
-    {"copy", "f.state.delay@A.g0 <- f.next@A.g0", "A.g0", kTrack_A_g0_compute, 2, nullptr, nullptr,
-     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -87,7 +84,7 @@ inline std::vector<std::vector<int>> neighbours() { return {{kPe_A_g0}, {kPe_A_c
 namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
-inline constexpr std::array<EntryInfo, 6> kEntries = {{
+inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Block,
      "A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
@@ -96,8 +93,6 @@ inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},
     {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "a=0.5 y0=0", 0},
-    {"copy", "f.state.delay@A.g0 <- f.next@A.g0", "A.g0", kTrack_A_g0_compute, 1, nullptr, nullptr,
-     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -108,7 +103,7 @@ inline constexpr std::int64_t kLatency = 2;
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {
   std::array<dfg::SlotView, 2> A_cpu;
-  std::array<dfg::SlotView, 4> A_g0;
+  std::array<dfg::SlotView, 3> A_g0;
 };
 
 /// What the workers share (dfg/run.hpp), built from this host's tables.

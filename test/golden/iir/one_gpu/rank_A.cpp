@@ -36,9 +36,9 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.y@A.cpu
-  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[2];    // buffer f.y@A.g0
+  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[1];    // buffer f.y@A.g0
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[3];    // buffer s.x@A.g0
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[2];    // buffer s.x@A.g0
   dfg::Node<::Signal, 1> s_node_;                               // node s (Signal)
   dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };

@@ -25,23 +25,21 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
-  const dfg::SlotView& f_next_A_g0_view_ = run_.memory.A_g0[0];         // buffer f.next@A.g0
-  const dfg::SlotView& f_state_delay_A_g0_view_ = run_.memory.A_g0[1];  // buffer f.state.delay@A.g0
-  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[2];            // buffer f.y@A.g0
-  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[3];            // buffer s.x@A.g0
-  dfg::Node<::IirGpu, 4> f_node_;                                       // node f (Iir)
+  const dfg::SlotView& f_next_A_g0_view_ = run_.memory.A_g0[0];  // buffer f.next@A.g0
+  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[1];     // buffer f.y@A.g0
+  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[2];     // buffer s.x@A.g0
+  dfg::Node<::IirGpu, 4> f_node_;                                // node f (Iir)
   dfg::DeviceBuffer f_initial1_;  // the initial tokens of input state (1)
 };
 
 Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 1);         // colour 0
-  storage_.emplace_back(0, "f.state.delay@A.g0", bytes_State(params), 1);  // colour 1
+  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 2);  // colour 0
   storage_.emplace_back(0, "f.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 2
+                        dfg::kMapped);  // colour 1
   storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 3
+                        dfg::kMapped);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
@@ -61,15 +59,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     items.fire(overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
+                         : f_next_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 2)),
-                   f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    // delay f.state.delay@A.g0 <- f.next@A.g0
-    items.copy(overlap::copy_f_state_delay_A_g0, compute_, [&] {
-      dfg::copy_async(f_state_delay_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      f_next_A_g0_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params), compute_,
-                      "cudaMemcpyAsync");
+                   f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
 }
@@ -81,15 +73,9 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.fire(no_overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_A_g0_view_.as<const float>(dfg::slot(c, 1, 1)),
+                         : f_next_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)),
-                   f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    // delay f.state.delay@A.g0 <- f.next@A.g0
-    items.copy(no_overlap::copy_f_state_delay_A_g0, compute_, [&] {
-      dfg::copy_async(f_state_delay_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      f_next_A_g0_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params), compute_,
-                      "cudaMemcpyAsync");
+                   f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
     dfg::synchronize(compute_);
   });

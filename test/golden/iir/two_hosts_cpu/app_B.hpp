@@ -56,19 +56,16 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f_y_A_cpu,        // transfer f.y@B.cpu -> f.y@A.cpu
-  transfer_s_x_B_cpu,        // transfer s.x@A.cpu -> s.x@B.cpu
-  fire_f,                    // node f (Iir) @ B.cpu
-  copy_f_state_delay_B_cpu,  // delay f.state.delay@B.cpu <- f.next@B.cpu
+  transfer_f_y_A_cpu,  // transfer f.y@B.cpu -> f.y@A.cpu
+  transfer_s_x_B_cpu,  // transfer s.x@A.cpu -> s.x@B.cpu
+  fire_f,              // node f (Iir) @ B.cpu
 };
-inline constexpr std::array<EntryInfo, 4> kEntries = {{
+inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 2, nullptr, "f", "a=0.75 y0=0", 0},
-    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 2, nullptr, nullptr,
-     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -82,14 +79,12 @@ inline std::vector<std::vector<int>> neighbours() { return {{}}; }
 namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
-inline constexpr std::array<EntryInfo, 4> kEntries = {{
+inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "f.y@B.cpu -> f.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
      "B.cpu -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
     {"firing", "f (Iir)", "B.cpu", kTrack_B_cpu, 1, nullptr, "f", "a=0.75 y0=0", 0},
-    {"copy", "f.state.delay@B.cpu <- f.next@B.cpu", "B.cpu", kTrack_B_cpu, 1, nullptr, nullptr,
-     nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -99,7 +94,7 @@ inline constexpr std::int64_t kLatency = 2;
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {
-  std::array<dfg::SlotView, 4> B_cpu;
+  std::array<dfg::SlotView, 3> B_cpu;
 };
 
 /// What the workers share (dfg/run.hpp), built from this host's tables.

@@ -46,11 +46,9 @@ class Worker_B_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
   dfg::mpi::RankBarrier ranks_;   // --sync=barrier: all ranks end each cycle together
   const dfg::SlotView& f_next_B_cpu_view_ = run_.memory.B_cpu[0];  // buffer f.next@B.cpu
-  const dfg::SlotView& f_state_delay_B_cpu_view_ =
-      run_.memory.B_cpu[1];                                     // buffer f.state.delay@B.cpu
-  const dfg::SlotView& f_y_B_cpu_view_ = run_.memory.B_cpu[2];  // buffer f.y@B.cpu
-  const dfg::SlotView& s_x_B_cpu_view_ = run_.memory.B_cpu[3];  // buffer s.x@B.cpu
-  dfg::Node<::Iir, 4> f_node_;                                  // node f (Iir)
+  const dfg::SlotView& f_y_B_cpu_view_ = run_.memory.B_cpu[1];     // buffer f.y@B.cpu
+  const dfg::SlotView& s_x_B_cpu_view_ = run_.memory.B_cpu[2];     // buffer s.x@B.cpu
+  dfg::Node<::Iir, 4> f_node_;                                     // node f (Iir)
   dfg::HostBuffer f_initial1_;  // the initial tokens of input state (1)
 };
 
@@ -58,10 +56,9 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     : CpuWorker(run), net_(run.probes, 2), ranks_(mpi) {
   const Params& params = run.params;
   if (run.overlap) {
-    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);         // colour 0
-    storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
-    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 2);            // colour 2
-    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);            // colour 3
+    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 2);  // colour 0
+    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 2);     // colour 1
+    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 2);     // colour 2
     // to host A, tag 1
     f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 1, bytes_Block(params),
                             "f.y@B.cpu -> f.y@A.cpu");
@@ -69,10 +66,9 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
     s_x_B_cpu_recv_.emplace(mpi, mpi.rank_of_host(0), 0, bytes_Block(params),
                             "s.x@A.cpu -> s.x@B.cpu");
   } else {
-    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 1);         // colour 0
-    storage_.emplace_back("f.state.delay@B.cpu", bytes_State(params), 1);  // colour 1
-    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 1);            // colour 2
-    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);            // colour 3
+    storage_.emplace_back("f.next@B.cpu", bytes_State(params), 2);  // colour 0
+    storage_.emplace_back("f.y@B.cpu", bytes_Block(params), 1);     // colour 1
+    storage_.emplace_back("s.x@B.cpu", bytes_Block(params), 1);     // colour 2
     // to host A, tag 3
     f_y_A_cpu_send_.emplace(mpi, mpi.rank_of_host(0), 3, bytes_Block(params),
                             "f.y@B.cpu -> f.y@A.cpu");
@@ -106,16 +102,11 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
         items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
           f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                        j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                             : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                             : f_next_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                        f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)),
-                       f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
+                       f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(
-            overlap::copy_f_state_delay_B_cpu, [&] {  // delay f.state.delay@B.cpu <- f.next@B.cpu
-              std::memcpy(f_state_delay_B_cpu_view_.at(dfg::slot(c, 0, 1)),
-                          f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
-            });
         where.clear();
         net_.wait();  // this cycle's host-to-host transfers
       },
@@ -146,14 +137,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ B.cpu
       f_node_.fire(j, s_x_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_state_delay_B_cpu_view_.as<const float>(dfg::slot(c, 1, 1)),
+                         : f_next_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
-                   f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    // delay f.state.delay@B.cpu <- f.next@B.cpu
-    items.run(no_overlap::copy_f_state_delay_B_cpu, [&] {
-      std::memcpy(f_state_delay_B_cpu_view_.at(dfg::slot(c, 0, 1)),
-                  f_next_B_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
+                   f_next_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
 }
