@@ -47,8 +47,7 @@ Timings run_once(const dfgc::ir::Program& p, Sizes& sizes) {
       t.time("insert_buffers", [&] { return insert_buffers(p.dfg, p.arch, p.mapping); });
   BufferDepths depths = t.time("buffer_depth", [&] { return buffer_depth(plan); });
   Latencies latencies = t.time("latency", [&] { return compute_latency(p.dfg, order, plan); });
-  DelayLines delays = t.time(
-      "resync_inputs", [&] { return resync_inputs(p.dfg, p.arch, p.mapping, plan, latencies); });
+  DelayLines delays = t.time("resync_inputs", [&] { return resync_inputs(p, plan, latencies); });
   BufferColouring colours = t.time(
       "color_buffers", [&] { return color_buffers(p, order, plan, depths, latencies, delays); });
   ir::Ig ig = t.time("build_ig",
