@@ -210,6 +210,13 @@ class ContractChecker {
   ContractResult run_dynamic(const clang::CXXRecordDecl& record);
   void check_step_params(const clang::CXXMethodDecl& step, ActorSignature& signature);
   void check_parallel_fire(const clang::CXXRecordDecl& record, ActorSignature& signature);
+  /// Checks a parameter matched to a port (match_ring_params).
+  using ParamCheck = void (ContractChecker::*)(const clang::ParmVarDecl& param, std::uint32_t port,
+                                               Place at);
+  void match_ring_params(const clang::CXXMethodDecl& method, const char* name,
+                         ActorSignature& signature, ParamCheck check);
+  void check_span_param(const clang::ParmVarDecl& param, std::uint32_t port, Place at);
+  void check_view_param(const clang::ParmVarDecl& param, std::uint32_t port, Place at);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
@@ -367,55 +374,34 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
                                         impl_.class_name));
     note_impl(d);
   }
-  std::vector<bool> matched(actor_.ports.size(), false);
-  for (unsigned i = 0; i < method.getNumParams(); ++i) {
-    const clang::ParmVarDecl& param = *method.getParamDecl(i);
-    std::string name = param.getName().str();
-    Place at = where_.range(param.getSourceRange());
-    auto port = name.empty() ? std::nullopt : actor_.port_index(name);
-    if (!port) {
-      error(at, name.empty()
-                    ? fmt::format("parameter {} of 'fire' has no name; dfgc matches parameters to "
-                                  "ports by name",
-                                  i + 1)
-                    : fmt::format("parameter '{}' of 'fire' matches no port of actor '{}'", name,
-                                  actor_.name))
-          .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
-      continue;
-    }
-    matched[*port] = true;
-    signature.fire_ports.push_back(*port);
-    const ir::Port& p = actor_.ports[*port];
-    const bool input = p.dir == ir::PortDir::in;
-    const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
-    const std::string expected =
-        fmt::format("dfg::RingSpan<{}{}>", input ? "const " : "", ir::cxx_name(elem));
-    clang::QualType type = param.getType();
-    const auto* spec = type->getAs<clang::TemplateSpecializationType>();
-    const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
-                                          ? spec->getTemplateName().getAsTemplateDecl()
-                                          : nullptr;
-    if (decl && decl->getQualifiedNameAsString() == "dfg::RingSpan" &&
-        !type.isVolatileQualified() &&
-        spec->template_arguments()[0].getKind() == clang::TemplateArgument::Type) {
-      clang::QualType arg = spec->template_arguments()[0].getAsType();
-      if (is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input) continue;
-    }
-    auto d = error(at, fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' "
-                                   "{} {} {} elements a firing, passed by value: declare it '{}'",
-                                   name, type.getAsString(ast_.getPrintingPolicy()),
-                                   input ? "input" : "output", p.name, input ? "takes" : "gives",
-                                   impl_.parallel[*port], ir::spec_name(elem), expected));
-    note_port(d, *port);
+  match_ring_params(method, "fire", signature, &ContractChecker::check_span_param);
+}
+
+/// A parallel action's parameter for `port`: dfg::RingSpan<const T> for an input,
+/// dfg::RingSpan<T> for an output, by value.
+void ContractChecker::check_span_param(const clang::ParmVarDecl& param, std::uint32_t port,
+                                       Place at) {
+  const ir::Port& p = actor_.ports[port];
+  const bool input = p.dir == ir::PortDir::in;
+  const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
+  const std::string expected =
+      fmt::format("dfg::RingSpan<{}{}>", input ? "const " : "", ir::cxx_name(elem));
+  clang::QualType type = param.getType();
+  const auto* spec = type->getAs<clang::TemplateSpecializationType>();
+  const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
+                                        ? spec->getTemplateName().getAsTemplateDecl()
+                                        : nullptr;
+  if (decl && decl->getQualifiedNameAsString() == "dfg::RingSpan" && !type.isVolatileQualified() &&
+      spec->template_arguments()[0].getKind() == clang::TemplateArgument::Type) {
+    clang::QualType arg = spec->template_arguments()[0].getAsType();
+    if (is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input) return;
   }
-  for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
-    if (matched[p]) continue;
-    const ir::Port& port = actor_.ports[p];
-    auto d =
-        error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
-                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
-    note_port(d, p);
-  }
+  auto d = error(at, fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' "
+                                 "{} {} {} elements a firing, passed by value: declare it '{}'",
+                                 param.getName().str(), type.getAsString(ast_.getPrintingPolicy()),
+                                 input ? "input" : "output", p.name, input ? "takes" : "gives",
+                                 impl_.parallel[port], ir::spec_name(elem), expected));
+  note_port(d, port);
 }
 
 /// The view of a ring that a step takes: dfg::In / dfg::Out on a CPU, dfg::GpuIn / dfg::GpuOut
@@ -444,48 +430,62 @@ void ContractChecker::check_step_params(const clang::CXXMethodDecl& step,
                     impl_.class_name, step.getReturnType().getAsString(ast_.getPrintingPolicy())));
     note_impl(d);
   }
+  match_ring_params(step, "step", signature, &ContractChecker::check_view_param);
+}
+
+/// A step's parameter for `port`: ring_view()<T> by value.
+void ContractChecker::check_view_param(const clang::ParmVarDecl& param, std::uint32_t port,
+                                       Place at) {
+  const ir::Port& p = actor_.ports[port];
+  const bool input = p.dir == ir::PortDir::in;
+  const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
+  const std::string expected =
+      fmt::format("{}<{}>", ring_view(input, impl_.kind), ir::cxx_name(elem));
+  clang::QualType type = param.getType();
+  const clang::TemplateArgument* arg = ring_arg(type, input, impl_.kind);
+  if (arg && arg->getKind() == clang::TemplateArgument::Type && !type.isVolatileQualified() &&
+      is_elem_pointee(ast_, arg->getAsType(), elem) && !arg->getAsType().isConstQualified())
+    return;
+  auto d = error(
+      at, fmt::format("parameter '{}' of 'step' has type '{}', but {} port '{}' is a ring of {} "
+                      "elements, passed by value: declare it '{}'",
+                      param.getName().str(), type.getAsString(ast_.getPrintingPolicy()),
+                      input ? "input" : "output", p.name, ir::spec_name(elem), expected));
+  note_port(d, port);
+}
+
+/// Matches the parameters of `method` (a dynamic actor's `step` or parallel `fire`, called
+/// `name` in errors) to the actor's ports by name, in their order into signature.fire_ports:
+/// checks each matched one's type with `check`, then reports every port without a parameter.
+void ContractChecker::match_ring_params(const clang::CXXMethodDecl& method, const char* name,
+                                        ActorSignature& signature, ParamCheck check) {
   std::vector<bool> matched(actor_.ports.size(), false);
-  for (unsigned i = 0; i < step.getNumParams(); ++i) {
-    const clang::ParmVarDecl& param = *step.getParamDecl(i);
-    std::string name = param.getName().str();
+  for (unsigned i = 0; i < method.getNumParams(); ++i) {
+    const clang::ParmVarDecl& param = *method.getParamDecl(i);
+    std::string param_name = param.getName().str();
     Place at = where_.range(param.getSourceRange());
-    auto port = name.empty() ? std::nullopt : actor_.port_index(name);
+    auto port = param_name.empty() ? std::nullopt : actor_.port_index(param_name);
     if (!port) {
-      error(at, name.empty()
-                    ? fmt::format("parameter {} of 'step' has no name; dfgc matches parameters to "
+      error(at, param_name.empty()
+                    ? fmt::format("parameter {} of '{}' has no name; dfgc matches parameters to "
                                   "ports by name",
-                                  i + 1)
-                    : fmt::format("parameter '{}' of 'step' matches no port of actor '{}'", name,
-                                  actor_.name))
+                                  i + 1, name)
+                    : fmt::format("parameter '{}' of '{}' matches no port of actor '{}'",
+                                  param_name, name, actor_.name))
           .note(actor_.loc, fmt::format("actor '{}' declared here", actor_.name));
       continue;
     }
     matched[*port] = true;
     signature.fire_ports.push_back(*port);
-    const ir::Port& p = actor_.ports[*port];
-    const bool input = p.dir == ir::PortDir::in;
-    const ir::ElemType elem = p.fifo_elem.value_or(ir::ElemType::i32);
-    const std::string expected =
-        fmt::format("{}<{}>", ring_view(input, impl_.kind), ir::cxx_name(elem));
-    clang::QualType type = param.getType();
-    const clang::TemplateArgument* arg = ring_arg(type, input, impl_.kind);
-    if (arg && arg->getKind() == clang::TemplateArgument::Type && !type.isVolatileQualified() &&
-        is_elem_pointee(ast_, arg->getAsType(), elem) && !arg->getAsType().isConstQualified())
-      continue;
-    auto d = error(
-        at, fmt::format("parameter '{}' of 'step' has type '{}', but {} port '{}' is a ring of {} "
-                        "elements, passed by value: declare it '{}'",
-                        name, type.getAsString(ast_.getPrintingPolicy()),
-                        input ? "input" : "output", p.name, ir::spec_name(elem), expected));
-    note_port(d, *port);
+    (this->*check)(param, *port, at);
   }
-  Place step_at = where_.token(step.getLocation());
+  const Place method_at = where_.token(method.getLocation());
   for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
     if (matched[p]) continue;
     const ir::Port& port = actor_.ports[p];
     auto d =
-        error(step_at, fmt::format("'step' has no parameter for {} port '{}'",
-                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
+        error(method_at, fmt::format("'{}' has no parameter for {} port '{}'", name,
+                                     port.dir == ir::PortDir::in ? "input" : "output", port.name));
     note_port(d, p);
   }
 }

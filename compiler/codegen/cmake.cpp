@@ -32,6 +32,17 @@ bool any_gpu(std::span<const Model> hosts) {
   return false;
 }
 
+/// Whether some host keeps a GPU's colour in mapped host memory (PlanColour::mapped), in either
+/// strategy: the README then says how those small tokens move.
+bool any_mapped(std::span<const Model> hosts) {
+  for (const Model& m : hosts)
+    for (ir::Strategy s : ir::kStrategies)
+      for (const auto& colours : m.strategies[s].storage)
+        for (const PlanColour& c : colours)
+          if (c.mapped) return true;
+  return false;
+}
+
 /// How a program on several hosts runs: ranks, placement, host-to-host transfers and their tags.
 std::string mpi_note(std::span<const Model> hosts) {
   std::vector<std::string> names;
@@ -163,6 +174,7 @@ std::string render_readme(std::span<const Model> hosts) {
        {"cuda_note", any_gpu(hosts) ? render_part("readme_cuda_note.md") : ""},
        {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
        {"gpudirect_note", mpi ? gpudirect_note(hosts) : ""},
+       {"mapped_note", any_mapped(hosts) ? render_part("readme_mapped_note.md") : ""},
        {"pes", join(pes)},
        {"files", files}});
 }

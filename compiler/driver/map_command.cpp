@@ -310,12 +310,14 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
                     fmt::format("--evaluate needs every node pinned; node '{}' is free", n.name));
     if (diags.has_errors() || !check_loops(base, diags)) return finish(1);
     ir::Ig ig = run_passes(base, instrumentation.hooks());
-    std::cout << render_evaluation(base, predict(base, ig, *base_table), base_table->overhead);
+    std::cout << render_evaluation(base, predict(base, ig, *base_table, common.plan),
+                                   base_table->overhead);
     return finish(0);
   }
 
   SearchOptions search = search_;
   search.hooks = instrumentation.timing_only();
+  search.plan = common.plan;
   auto result = tune_and_search(spec, base, in.sema, *costs, search, sources, diags);
   if (!result) return finish(1);
   if (result->best.empty()) {
@@ -348,7 +350,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     DiagnosticEngine scratch(sources);
     auto table = resolve_costs(*costs, *program, scratch);
     DFGC_INTERNAL_ASSERT(table, "the chosen tuning's costs no longer resolve");
-    Prediction prediction = predict(*program, *chosen.passes.ig, *table);
+    Prediction prediction = predict(*program, *chosen.passes.ig, *table, common.plan);
     Report report{&*program,         &prediction, &*result, &search_, edited_lines(edits, sources),
                   describe_fit(*fit)};
     std::cout << render_report(report);

@@ -118,7 +118,8 @@ OptionTable common_options(CommonOptions& o) {
        "(at the defaults of the runtime params) live in mapped host memory: the\n"
        "kernels read and write them there and the CPU's thread copies them, with no\n"
        "copy call of the GPU; 0 copies every token (default " +
-           std::to_string(kMappedBytes) + "; --emit=plan shows the choice)",
+           std::to_string(kMappedBytes) +
+           "; --emit=plan shows the choice;\n`dfgc map` costs them as the plan moves them)",
        [&o](std::string_view v) {
          std::int64_t bytes = 0;
          const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);

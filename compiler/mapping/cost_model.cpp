@@ -3,18 +3,23 @@
 #include <algorithm>
 
 #include "ir/byte_count.hpp"
+#include "passes/plan_hosts.hpp"
 
 namespace dfgc::mapping {
 
 namespace {
 
 StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::IgStrategy& g,
-                               const CostTable& costs) {
+                               const CostTable& costs, const PlanOptions& plan) {
   Loads loads(p.arch, costs);
   loads.reset(g.transfer_steps);
   for (const ir::IgFiring& f : g.firings) loads.fire(f.pe, costs.firing[f.node][f.pe].value_or(0));
+  const std::vector<bool> mapped = mapped_colours(p, g, plan);
   for (const ir::IgTransfer& t : g.transfers)
-    loads.transfer(t.from_pe, t.to_pe, t.link, t.bytes, t.step);
+    if (is_mapped(p, g, mapped, t))
+      loads.mapped_transfer(t.from_pe, t.to_pe, t.link, t.bytes, t.step);
+    else
+      loads.transfer(t.from_pe, t.to_pe, t.link, t.bytes, t.step);
   StrategyPrediction r;
   r.period = loads.period(s);
   for (const ir::IgFiring& f : g.firings) r.latency_cycles = std::max(r.latency_cycles, f.latency);
@@ -39,9 +44,10 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
 
 }  // namespace
 
-Prediction predict(const ir::Program& program, const ir::Ig& ig, const CostTable& costs) {
+Prediction predict(const ir::Program& program, const ir::Ig& ig, const CostTable& costs,
+                   const PlanOptions& plan) {
   Prediction result;
-  for (ir::Strategy s : ir::kStrategies) result[s] = predict_one(s, program, ig[s], costs);
+  for (ir::Strategy s : ir::kStrategies) result[s] = predict_one(s, program, ig[s], costs, plan);
   return result;
 }
 

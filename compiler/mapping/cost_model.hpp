@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mapping/loads.hpp"
+#include "passes/plan_hosts.hpp"
 
 namespace dfgc::mapping {
 
@@ -28,7 +29,9 @@ struct StrategyPrediction {
 
 using Prediction = ir::PerStrategy<StrategyPrediction>;
 
-/// The figures of `program`'s mapping, whose implementation graph is `ig`.
-Prediction predict(const ir::Program& program, const ir::Ig& ig, const CostTable& costs);
+/// The figures of `program`'s mapping, whose implementation graph is `ig`; the transfers the
+/// plan maps under `plan` (--mapped-tokens) are costed as mapped ones (loads.hpp).
+Prediction predict(const ir::Program& program, const ir::Ig& ig, const CostTable& costs,
+                   const PlanOptions& plan = {});
 
 }  // namespace dfgc::mapping

@@ -61,7 +61,9 @@ class CostReader {
             },
             c.node_locs);
       else if (key == "links")
-        links(path, value, c);
+        links(path, value, "link", c.links);
+      else if (key == "host_copies")
+        links(path, value, "host copy", c.host_copies);
       else if (key == "pes")
         pes(path, value, c);
       else if (key == "cycle_overhead_ms")
@@ -69,8 +71,8 @@ class CostReader {
       else if (key == "profile")
         profile(path, value, c);  // what a profile run was: not a cost; only its host is read
       else
-        error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, pes, "
-                                "cycle_overhead_ms or profile",
+        error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, host_copies, "
+                                "pes, cycle_overhead_ms or profile",
                                 key));
     }
     if (failed_) return std::nullopt;
@@ -234,13 +236,15 @@ class CostReader {
     return true;
   }
 
-  void links(const std::string& path, const Json& v, CostFile& c) {
-    if (!object(path, v, "'links'")) return;
+  /// `links` or `host_copies`: link directions and their figures (`what`: "link", "host copy").
+  void links(const std::string& path, const Json& v, std::string_view what,
+             std::map<std::string, LinkOverride>& into) {
+    if (!object(path, v, fmt::format("'{}'", path.substr(1)))) return;
     for (const auto& [name, fields] : v.items()) {
       std::string p = path + "/" + name;
       LinkOverride o;
       o.loc = key_loc(p);
-      if (!object(p, fields, fmt::format("link '{}'", name))) continue;
+      if (!object(p, fields, fmt::format("{} '{}'", what, name))) continue;
       for (const auto& [key, value] : fields.items()) {
         if (key == "bandwidth_GB_s") {
           if (auto n = number(p + "/" + key, value, "a bandwidth", kBandwidthRange))
@@ -250,11 +254,11 @@ class CostReader {
             o.latency = *n * 1e-6;
         } else {
           error(p + "/" + key,
-                fmt::format("unknown key '{}' in a link; expected bandwidth_GB_s or latency_us",
-                            key));
+                fmt::format("unknown key '{}' in a {}; expected bandwidth_GB_s or latency_us", key,
+                            what));
         }
       }
-      c.links[name] = o;
+      into[name] = o;
     }
   }
 
@@ -362,6 +366,7 @@ void merge_costs(CostFile& into, CostFile later) {
       for (FiringCost& f : list) into.nodes[node][pe].push_back(std::move(f));
   for (auto& [node, loc] : later.node_locs) into.node_locs.try_emplace(node, loc);
   for (auto& [name, o] : later.links) into.links[name] = o;
+  for (auto& [name, o] : later.host_copies) into.host_copies[name] = o;
   for (auto& [pe, m] : later.memory) into.memory[pe] = m;
   for (ir::Strategy s : ir::kStrategies)
     if (later.overhead_given[s]) {
@@ -374,6 +379,18 @@ double CostTable::transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::
                                 std::int64_t bytes) const {
   const LinkCost& c = links[link][arch.links[link].a == from ? 0 : 1];
   return static_cast<double>(bytes) / c.bandwidth + c.latency;
+}
+
+double CostTable::host_copy_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                                 std::int64_t bytes) const {
+  if (host_copies.empty()) return 0;
+  const LinkCost& c = host_copies[link][arch.links[link].a == from ? 0 : 1];
+  return static_cast<double>(bytes) / c.bandwidth + c.latency;
+}
+
+double CostTable::mapped_read_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                                   std::int64_t bytes) const {
+  return static_cast<double>(bytes) / links[link][arch.links[link].a == from ? 0 : 1].bandwidth;
 }
 
 }  // namespace dfgc::mapping

@@ -66,6 +66,8 @@ struct CostFile {
   std::map<std::string, SourceLoc> node_locs;
   /// "A.cpu <-> A.g0" (both directions) or "A.cpu -> A.g0" (that direction).
   std::map<std::string, LinkOverride> links;
+  /// A mapped token's host copy by the CPU end of a link, keyed as `links` (docs/costs.md).
+  std::map<std::string, LinkOverride> host_copies;
   /// PE name -> memory capacity in bytes.
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
   /// profile.host: the file is one rank's profile of a run on several hosts ("" otherwise).
@@ -100,13 +102,23 @@ struct LinkCost {
 struct CostTable {
   /// [node][pe]: the firing time in seconds; nullopt where the node may not run.
   std::vector<std::vector<std::optional<double>>> firing;
-  std::vector<std::array<LinkCost, 2>> links;         ///< per LinkId, per direction
+  std::vector<std::array<LinkCost, 2>> links;  ///< per LinkId, per direction
+  /// Per LinkId, per direction: a mapped token's host copy by the link's CPU end (no figure:
+  /// bandwidth infinite, latency 0; empty: every copy costs nothing).
+  std::vector<std::array<LinkCost, 2>> host_copies;
   std::vector<std::optional<std::int64_t>> capacity;  ///< per PE: memory capacity in bytes
   ir::PerStrategy<double> overhead{{0, 0}};           ///< seconds per cycle
 
   /// The time to move `bytes` over `link` from PE `from`.
   double transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
                        std::int64_t bytes) const;
+  /// The time of a mapped token's host copy of `bytes` between the ends of `link`, from `from`.
+  double host_copy_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                        std::int64_t bytes) const;
+  /// The time a kernel spends reading (or writing) a mapped token of `bytes` over `link` in the
+  /// direction from `from`: the bytes at the link's bandwidth, no per-transfer latency.
+  double mapped_read_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
+                          std::int64_t bytes) const;
 };
 
 /// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it

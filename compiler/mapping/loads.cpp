@@ -6,7 +6,8 @@
 
 namespace dfgc::mapping {
 
-// Resource slots: [0, P) PE firings, [P, P + 2L) link directions, then P H2D and P D2H engines.
+// Resource slots: [0, P) PE firings, [P, P + 2L) link directions, then P H2D and P D2H engines,
+// then P host copies (a step's only: with overlap a PE's host copies are in its firings' slot).
 
 std::string Resource::name(const ir::ArchGraph& arch) const {
   switch (kind) {
@@ -19,6 +20,7 @@ std::string Resource::name(const ir::ArchGraph& arch) const {
     }
     case Kind::h2d: return fmt::format("{} copy engine H2D", arch.pes[index].name);
     case Kind::d2h: return fmt::format("{} copy engine D2H", arch.pes[index].name);
+    case Kind::host_copies: return fmt::format("{} host copies", arch.pes[index].name);
   }
   return "?";
 }
@@ -29,8 +31,9 @@ Loads::Loads(const ir::ArchGraph& arch, const CostTable& costs)
 }
 
 void Loads::reset(std::uint32_t steps) {
-  const std::size_t slots = 3 * pes_ + 2 * links_;
+  const std::size_t slots = 4 * pes_ + 2 * links_;
   load_.assign(slots, 0);
+  fire_.assign(pes_, 0);
   steps_.resize(steps);
   for (auto& s : steps_) s.assign(slots, 0);
 }
@@ -48,6 +51,16 @@ void Loads::transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t b
   if (arch_.pes[from].kind == ir::PeKind::gpu) add(2 * pes_ + 2 * links_ + from);
 }
 
+void Loads::mapped_transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
+                            std::uint32_t step) {
+  const ir::PeId cpu = arch_.pes[to].kind == ir::PeKind::gpu ? from : to;
+  const double copy = costs_.host_copy_time(arch_, link, from, bytes);
+  load_[cpu] += copy;
+  steps_[step][3 * pes_ + 2 * links_ + cpu] += copy;
+  load_[pes_ + 2 * link + (arch_.links[link].a == from ? 0 : 1)] +=
+      costs_.mapped_read_time(arch_, link, from, bytes);
+}
+
 Resource Loads::resource(std::size_t slot, double load) const {
   Resource r;
   r.load = load;
@@ -60,9 +73,12 @@ Resource Loads::resource(std::size_t slot, double load) const {
   } else if (slot < 2 * pes_ + 2 * links_) {
     r.kind = Resource::Kind::h2d;
     r.index = static_cast<std::uint32_t>(slot - pes_ - 2 * links_);
-  } else {
+  } else if (slot < 3 * pes_ + 2 * links_) {
     r.kind = Resource::Kind::d2h;
     r.index = static_cast<std::uint32_t>(slot - 2 * pes_ - 2 * links_);
+  } else {
+    r.kind = Resource::Kind::host_copies;
+    r.index = static_cast<std::uint32_t>(slot - 3 * pes_ - 2 * links_);
   }
   return r;
 }
@@ -79,7 +95,7 @@ Resource Loads::busiest(const std::vector<double>& loads, std::size_t first,
 double Loads::period(ir::Strategy s) const {
   if (s == ir::Strategy::overlap)
     return *std::max_element(load_.begin(), load_.end()) + costs_.overhead[s];
-  double total = costs_.overhead[s] + *std::max_element(load_.begin(), load_.begin() + pes_);
+  double total = costs_.overhead[s] + *std::max_element(fire_.begin(), fire_.end());
   for (const auto& step : steps_) total += *std::max_element(step.begin() + pes_, step.end());
   return total;
 }
@@ -94,7 +110,7 @@ std::vector<Resource> Loads::resources() const {
 std::vector<Resource> Loads::phases() const {
   std::vector<Resource> result;
   for (const auto& step : steps_) result.push_back(busiest(step, pes_, step.size()));
-  result.push_back(busiest(load_, 0, pes_));
+  result.push_back(busiest(fire_, 0, pes_));
   return result;
 }
 

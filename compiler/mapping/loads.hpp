@@ -11,6 +11,12 @@
 ///  - without overlap: period = sum over transfer steps of the step's largest resource load
 ///    (the step's longest transfer when no two of its transfers share a resource) + the largest
 ///    PE firing load + the cycle overhead.
+/// A mapped transfer (a small token between a CPU and a GPU's mapped host memory, the plan's
+/// Entry::mapped) is no copy engine's: its CPU end's thread copies it on the host (the costs'
+/// host copy time) and the GPU's kernel reads or writes it over the link (bytes / bandwidth,
+/// no latency). With overlap the host copy adds to the CPU's firings (one thread runs both) and
+/// the kernel's access to the link direction; without overlap the host copies of a step are
+/// that step's resource "<cpu> host copies" (the access is inside the kernel's firing time).
 #pragma once
 
 #include <cstdint>
@@ -22,12 +28,12 @@
 namespace dfgc::mapping {
 
 struct Resource {
-  enum class Kind : std::uint8_t { pe, link, h2d, d2h };
+  enum class Kind : std::uint8_t { pe, link, h2d, d2h, host_copies };
   Kind kind = Kind::pe;
   std::uint32_t index = 0;  ///< the PeId; for a link, LinkId * 2 + direction (0: a -> b)
   double load = 0;          ///< seconds per cycle
 
-  /// "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D".
+  /// "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D", "A.cpu host copies".
   std::string name(const ir::ArchGraph& arch) const;
 };
 
@@ -37,10 +43,16 @@ class Loads {
 
   /// Forgets every load; a cycle's transfer part will have `steps` steps (no overlap).
   void reset(std::uint32_t steps);
-  void fire(ir::PeId pe, double seconds) { load_[pe] += seconds; }
+  void fire(ir::PeId pe, double seconds) {
+    load_[pe] += seconds;
+    fire_[pe] += seconds;
+  }
   /// A transfer of `bytes` over `link` from `from` to `to`, in step `step` (no overlap).
   void transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
                 std::uint32_t step);
+  /// A mapped transfer (the file comment) of `bytes` over `link` from `from` to `to`.
+  void mapped_transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
+                       std::uint32_t step);
 
   double period(ir::Strategy s) const;
   /// Every resource with a load, with overlap (a cycle's total), in kind then index order.
@@ -57,6 +69,7 @@ class Loads {
   std::size_t pes_;
   std::size_t links_;
   std::vector<double> load_;                ///< per resource slot, the cycle's total
+  std::vector<double> fire_;                ///< per PE, its firings alone (no host copies)
   std::vector<std::vector<double>> steps_;  ///< per step, per resource slot
 };
 

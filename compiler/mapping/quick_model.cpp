@@ -32,9 +32,10 @@ std::vector<std::vector<bool>> reachability(const ir::ArchGraph& arch) {
 
 }  // namespace
 
-QuickModel::QuickModel(const ir::Program& program, const CostTable& costs)
+QuickModel::QuickModel(const ir::Program& program, const CostTable& costs, const PlanOptions& plan)
     : p_(program),
       costs_(costs),
+      plan_(plan),
       router_(program.arch),
       loads_(program.arch, costs),
       order_(topological_order(program.dfg)),
@@ -89,7 +90,7 @@ bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_o
         std::uint32_t hop = on_pe_[prev].second + 1;
         on_pe_.emplace_back(route->pes[i], hop);
         transfers_.push_back(
-            {route->pes[i - 1], route->pes[i], route->links[i - 1], out.bytes, hop});
+            {route->pes[i - 1], route->pes[i], route->links[i - 1], out.bytes, hop, false});
       }
       prev = at;
     }
@@ -99,14 +100,32 @@ bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_o
   return true;
 }
 
+void QuickModel::mark_mapped(std::size_t first) {
+  const ir::ArchGraph& arch = p_.arch;
+  for (std::size_t i = first; i < transfers_.size(); ++i) {
+    Transfer& t = transfers_[i];
+    if (!between_cpu_and_gpu(arch, t.from, t.to)) continue;
+    const ir::PeId gpu = arch.pes[t.to].kind == ir::PeKind::gpu ? t.to : t.from;
+    std::uint32_t with_cpu = 0, other = 0;
+    for (std::size_t j = first; j < transfers_.size(); ++j) {
+      const Transfer& u = transfers_[j];
+      if (u.from == gpu || u.to == gpu)
+        ++(between_cpu_and_gpu(arch, u.from, u.to) ? with_cpu : other);
+    }
+    t.mapped = mapped_colour(t.bytes, with_cpu, other, plan_);
+  }
+}
+
 QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
   QuickFigures f;
   transfers_.clear();
   for (const Output& out : outputs_) {
+    const std::size_t first = transfers_.size();
     if (!build_tree(out, pe_of)) {
       f.routable = false;
       return f;
     }
+    mark_mapped(first);
   }
   std::uint32_t max_hop = 0;
   for (const Transfer& t : transfers_) max_hop = std::max(max_hop, t.hop);
@@ -114,7 +133,10 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
   for (ir::NodeId n = 0; n < pe_of.size(); ++n)
     loads_.fire(pe_of[n], costs_.firing[n][pe_of[n]].value_or(0));
   for (const Transfer& t : transfers_)
-    loads_.transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);
+    if (t.mapped)
+      loads_.mapped_transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);
+    else
+      loads_.transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);
   std::vector<std::uint32_t> cycles(p_.dfg.edges.size(), 0);
   for (ir::Strategy s : ir::kStrategies) {
     f.period[s] = loads_.period(s);
@@ -200,16 +222,25 @@ double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& par
     if (complete) {
       std::size_t first = transfers_.size();
       build_tree(out, partial);
+      mark_mapped(first);
       for (std::size_t i = first; i < transfers_.size(); ++i) {
         const Transfer& t = transfers_[i];
+        const std::size_t dir = 2 * t.link + (p_.arch.links[t.link].a == t.from ? 0 : 1);
+        if (t.mapped) {  // the kernel's access; the host copy is part of a step or the CPU's load
+          link[dir] += costs_.mapped_read_time(p_.arch, t.link, t.from, t.bytes);
+          longest = std::max(longest, costs_.host_copy_time(p_.arch, t.link, t.from, t.bytes));
+          continue;
+        }
         double time = costs_.transfer_time(p_.arch, t.link, t.from, t.bytes);
-        link[2 * t.link + (p_.arch.links[t.link].a == t.from ? 0 : 1)] += time;
+        link[dir] += time;
         if (p_.arch.pes[t.to].kind == ir::PeKind::gpu) h2d[t.to] += time;
         if (p_.arch.pes[t.from].kind == ir::PeKind::gpu) d2h[t.from] += time;
         longest = std::max(longest, time);
       }
       continue;
     }
+    // A token small enough to be mapped may cost no copy engine: nothing bounds it.
+    if (mapped_colour(out.bytes, 1, 0, plan_)) continue;
     std::vector<ir::PeId> remote;
     for (ir::EdgeId e : out.edges) {
       ir::PeId dst = partial[p_.dfg.edges[e].dst];

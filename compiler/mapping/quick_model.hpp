@@ -3,7 +3,12 @@
 /// insertion does (the router's paths; the buffers of one output form a tree, a PE already holding
 /// one is reused) without building the implementation graph, and so evaluates a mapping in
 /// microseconds. Its period and latency equal the cost model's (mapping tests compare them on
-/// random mappings); memory after buffer sharing needs the implementation graph.
+/// random mappings); memory after buffer sharing needs the implementation graph. A transfer
+/// between a CPU and a GPU of its host is mapped (loads.hpp) by the plan's rule
+/// (passes/plan_hosts.hpp, mapped_colour()) applied to the GPU's buffer of the token alone: the
+/// plan applies it to the buffer's colour, and buffer sharing may put a small token's buffer in a
+/// colour with a larger or otherwise transferred one, which the plan then copies; the cost
+/// model, on the implementation graph, costs that copy.
 ///
 /// It also bounds from below every completion of a partial mapping (free nodes not yet placed),
 /// for branch and bound and the greedy start:
@@ -12,7 +17,7 @@
 ///  - transfers: an output whose producer and consumers are all placed has its exact tree; a
 ///    placed consumer on another PE of a partly placed output needs one transfer into its PE,
 ///    which loads that GPU's H2D engine at least as much as the cheapest link into it, and the
-///    producing GPU's D2H engine likewise;
+///    producing GPU's D2H engine likewise (unless the token is small enough to be mapped);
 ///  - latency: the delays of the placed edges without initial tokens (an unplaced one may cost
 ///    nothing, an edge with a delay may only lower it).
 /// A mapping under which a loop's latency exceeds its initial tokens (passes/latency.hpp) cannot
@@ -26,6 +31,7 @@
 
 #include "mapping/loads.hpp"
 #include "passes/latency.hpp"
+#include "passes/plan_hosts.hpp"
 #include "passes/routes.hpp"
 
 namespace dfgc::mapping {
@@ -48,7 +54,8 @@ struct QuickFigures {
 
 class QuickModel {
  public:
-  QuickModel(const ir::Program& program, const CostTable& costs);
+  /// `plan`: the mapped tokens' threshold (--mapped-tokens).
+  QuickModel(const ir::Program& program, const CostTable& costs, const PlanOptions& plan = {});
 
   QuickFigures evaluate(const std::vector<ir::PeId>& pe_of);
 
@@ -74,10 +81,14 @@ class QuickModel {
     ir::LinkId link;
     std::int64_t bytes;
     std::uint32_t hop;
+    bool mapped = false;  ///< a mapped transfer (mark_mapped())
   };
   /// The tree of `out` from its node's PE to the consumers placed in `pe_of`; sets each placed
   /// consumer edge's hop count and appends the transfers. False if a path is missing.
   bool build_tree(const Output& out, const std::vector<ir::PeId>& pe_of);
+  /// Marks the mapped transfers of one tree, transfers_[first, end): between a CPU and a GPU of
+  /// its host, where no other transfer of the tree touches the GPU's buffer (mapped_colour()).
+  void mark_mapped(std::size_t first);
   double fire_bound(const std::vector<ir::PeId>& partial) const;
   /// The PE that stands for `pe`'s memory: a host's first cpu for each of its cpus.
   ir::PeId memory_of(ir::PeId pe) const;
@@ -86,6 +97,7 @@ class QuickModel {
 
   const ir::Program& p_;
   const CostTable& costs_;
+  PlanOptions plan_;
   Router router_;
   Loads loads_;
   std::vector<ir::NodeId> order_;

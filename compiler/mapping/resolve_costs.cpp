@@ -1,6 +1,7 @@
 /// \file
 /// resolve_costs: a costs file's names checked against one program, and the firing time of every
 /// node on every PE it may run on.
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -118,10 +119,21 @@ class Resolver {
   }
 
   /// The spec's figures, then the file's: "X <-> Y" for both directions, "X -> Y" for one.
+  /// Host copies: none (a copy costs nothing), then the file's.
   void links(CostTable& t) {
-    for (const ir::Link& l : p_.arch.links)
+    const LinkCost free{std::numeric_limits<double>::infinity(), 0};
+    for (const ir::Link& l : p_.arch.links) {
       t.links.push_back({LinkCost{l.bandwidth, l.latency}, LinkCost{l.bandwidth, l.latency}});
-    for (const auto& [name, o] : c_.links) {
+      t.host_copies.push_back({free, free});
+    }
+    override_links(c_.links, "link", t.links);
+    override_links(c_.host_copies, "host copy", t.host_copies);
+  }
+
+  /// Applies `file`'s entries (`what`: "link", "host copy") to `into`, per LinkId and direction.
+  void override_links(const std::map<std::string, LinkOverride>& file, std::string_view what,
+                      std::vector<std::array<LinkCost, 2>>& into) {
+    for (const auto& [name, o] : file) {
       bool both = name.find("<->") != std::string::npos;
       auto arrow = name.find(both ? "<->" : "->");
       auto trim = [](std::string s) {
@@ -130,7 +142,7 @@ class Resolver {
         return s;
       };
       if (arrow == std::string::npos) {
-        error(o.loc, fmt::format("link '{}' must read 'X <-> Y' or 'X -> Y'", name));
+        error(o.loc, fmt::format("{} '{}' must read 'X <-> Y' or 'X -> Y'", what, name));
         continue;
       }
       std::string from = trim(name.substr(0, arrow));
@@ -150,8 +162,8 @@ class Resolver {
       for (int dir = 0; dir < 2; ++dir) {
         ir::PeId src = dir == 0 ? l.a : l.b;
         if (!both && src != *a) continue;
-        if (o.bandwidth) t.links[*found][dir].bandwidth = *o.bandwidth;
-        if (o.latency) t.links[*found][dir].latency = *o.latency;
+        if (o.bandwidth) into[*found][dir].bandwidth = *o.bandwidth;
+        if (o.latency) into[*found][dir].latency = *o.latency;
       }
     }
   }

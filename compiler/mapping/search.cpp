@@ -38,7 +38,7 @@ class Searcher {
   static constexpr double kDirectSpace = 256;
 
   Searcher(const ir::Program& p, const CostTable& costs, const SearchOptions& o)
-      : p_(p), costs_(costs), o_(o), model_(p, costs) {
+      : p_(p), costs_(costs), o_(o), model_(p, costs, o.plan) {
     for (ir::NodeId n : model_.order())
       if (!p.dfg.nodes[n].candidates.empty()) free_.push_back(n);
     needs_ig_ = o.objective == Objective::memory || o.max_memory.has_value();
@@ -123,7 +123,7 @@ class Searcher {
     if (fresh) {
       ++result_.built;
       ir::Program mapped = with_mapping(p_, c.pe_of);
-      Prediction pred = predict(mapped, run_passes(mapped, o_.hooks), costs_);
+      Prediction pred = predict(mapped, run_passes(mapped, o_.hooks), costs_, o_.plan);
       const StrategyPrediction& s = pred[o_.strategy];
       bool fits = s.overflows.empty() && (!o_.max_memory || s.peak_memory <= *o_.max_memory);
       it->second = fits ? s.peak_memory : -2;

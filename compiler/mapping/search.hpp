@@ -42,6 +42,7 @@ struct SearchOptions {
   double exact_limit = 1e6;
   std::uint64_t seed = 1;
   std::uint64_t annealing_steps = 0;  ///< 0: chosen from the problem's size
+  PlanOptions plan = {};              ///< the mapped tokens' threshold (--mapped-tokens)
   /// Around the stages the search runs (sema of each tuning, the passes of each mapping whose
   /// implementation graph it builds): --time-passes; none when null.
   PipelineHooks* hooks = nullptr;

@@ -66,6 +66,43 @@ ir::PeId net_runner(const ir::Program& program, ir::PeId end) {
   return program.arch.hosts[program.arch.pes[end].host].cpu;
 }
 
+bool between_cpu_and_gpu(const ir::ArchGraph& arch, ir::PeId from, ir::PeId to) {
+  const ir::Pe &a = arch.pes[from], &b = arch.pes[to];
+  return a.host == b.host && (a.kind == ir::PeKind::gpu) != (b.kind == ir::PeKind::gpu);
+}
+
+bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t other,
+                   const PlanOptions& options) {
+  return options.mapped_bytes > 0 && with_cpu > 0 && other == 0 && bytes <= options.mapped_bytes;
+}
+
+/// A GPU's colour some member of which a transfer with a CPU of its host touches, and no member
+/// any other transfer (between GPUs, or between hosts), of slots of at most mapped_bytes.
+std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrategy& s,
+                                 const PlanOptions& options) {
+  const ir::ArchGraph& arch = program.arch;
+  std::vector<std::uint32_t> with_cpu(s.colours.size(), 0), other(s.colours.size(), 0);
+  for (const ir::IgTransfer& t : s.transfers) {
+    const bool cpu_gpu = between_cpu_and_gpu(arch, t.from_pe, t.to_pe);
+    for (ir::BufferId b : {t.from, t.to}) {
+      const ir::ColourId c = s.buffers[b].colour;
+      if (arch.pes[s.colours[c].pe].kind != ir::PeKind::gpu) continue;
+      ++(cpu_gpu ? with_cpu : other)[c];
+    }
+  }
+  std::vector<bool> mapped(s.colours.size(), false);
+  for (ir::ColourId c = 0; c < s.colours.size(); ++c)
+    mapped[c] = mapped_colour(s.colours[c].bytes, with_cpu[c], other[c], options);
+  return mapped;
+}
+
+bool is_mapped(const ir::Program& program, const ir::IgStrategy& s, const std::vector<bool>& mapped,
+               const ir::IgTransfer& t) {
+  if (!between_cpu_and_gpu(program.arch, t.from_pe, t.to_pe)) return false;
+  const bool to_gpu = program.arch.pes[t.to_pe].kind == ir::PeKind::gpu;
+  return mapped[s.buffers[to_gpu ? t.to : t.from].colour];
+}
+
 ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig) {
   ir::PerStrategy<std::vector<int>> tags;
   int next = 0;
@@ -139,7 +176,7 @@ class StrategyBuilder {
     out_.touched.resize(p_.arch.pes.size());
     out_.steps.resize(p_.arch.pes.size());
     add_buffers();
-    map_colours();
+    mapped_ = mapped_colours(p_, s_, options_);
     for (ir::PeId pe = 0; pe < p_.arch.pes.size(); ++pe) {
       if (p_.arch.pes[pe].host != host_) continue;
       add_transfers(pe);
@@ -191,29 +228,8 @@ class StrategyBuilder {
 
   bool is_gpu(ir::PeId pe) const { return p_.arch.pes[pe].kind == ir::PeKind::gpu; }
 
-  /// The mapped colours (the file comment of plan_hosts.hpp): a GPU's colour of slots of at most
-  /// mapped_bytes at the defaults, some member of which a transfer with a CPU of its host
-  /// touches, and no member any other transfer (between GPUs, or between hosts).
-  void map_colours() {
-    mapped_.assign(s_.colours.size(), false);
-    if (options_.mapped_bytes <= 0) return;
-    std::vector<int> with_cpu(s_.colours.size(), 0), other(s_.colours.size(), 0);
-    for (const ir::IgTransfer& t : s_.transfers) {
-      const bool cpu_gpu = !is_net(p_, t) && is_gpu(t.from_pe) != is_gpu(t.to_pe);
-      for (ir::BufferId b : {t.from, t.to}) {
-        const ir::ColourId c = s_.buffers[b].colour;
-        if (!is_gpu(s_.colours[c].pe)) continue;
-        ++(cpu_gpu ? with_cpu : other)[c];
-      }
-    }
-    for (ir::ColourId c = 0; c < s_.colours.size(); ++c)
-      mapped_[c] = with_cpu[c] > 0 && other[c] == 0 && s_.colours[c].bytes <= options_.mapped_bytes;
-  }
   /// Whether transfer `t` goes between a CPU and a GPU's mapped colour.
-  bool mapped(const ir::IgTransfer& t) const {
-    if (is_net(p_, t) || is_gpu(t.from_pe) == is_gpu(t.to_pe)) return false;
-    return mapped_[s_.buffers[is_gpu(t.to_pe) ? t.to : t.from].colour];
-  }
+  bool mapped(const ir::IgTransfer& t) const { return is_mapped(p_, s_, mapped_, t); }
   /// The PE whose thread runs a transfer within the host: the CPU end of a mapped one, else its
   /// launcher.
   ir::PeId local_runner(const ir::IgTransfer& t) const {
@@ -283,7 +299,10 @@ class StrategyBuilder {
           e.write = write;
       } else {
         e.mapped = mapped(x);
-        if (!e.mapped) e.stream = stream_of(p_, x);
+        if (e.mapped)
+          e.profile = std::string(kHostCopyProfile) + e.profile;
+        else
+          e.stream = stream_of(p_, x);
         e.read = read;
         e.write = write;
       }
@@ -417,7 +436,7 @@ class StrategyBuilder {
   ir::HostId host_;
   const std::vector<int>& tags_;
   const PlanOptions& options_;
-  std::vector<bool> mapped_;  ///< per colour of the strategy: mapped (map_colours())
+  std::vector<bool> mapped_;  ///< per colour of the strategy: mapped (mapped_colours())
   StrategyPlan out_;
   std::set<std::string> entry_idents_;
 };

@@ -172,7 +172,8 @@ struct Entry {
   std::optional<SlotRef> read, write;
   ir::BufferId to = 0;         ///< a transfer's destination buffer (on either host)
   std::vector<PortRef> ports;  ///< a firing's, in actor port order
-  /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0");
+  /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0"), a
+  /// mapped one's host copy ("host copy A.cpu -> A.g0": kHostCopyProfile, then its direction);
   /// empty for a delay copy.
   std::string profile;
   std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
@@ -192,6 +193,10 @@ struct Entry {
 /// `dfgc --mapped-tokens=BYTES`, 0 for none. bench/results/gpu_mapped_tokens-* measures the
 /// crossover this default stays below.
 inline constexpr std::int64_t kMappedBytes = 4096;
+
+/// The start of a mapped transfer's --profile name (Entry::profile): dfg::Profile times it as a
+/// host copy of its CPU end, not as its link (runtime/include/dfg/profile.hpp).
+inline constexpr std::string_view kHostCopyProfile = "host copy ";
 
 /// What the plan is asked to decide beyond the program.
 struct PlanOptions {
@@ -509,6 +514,22 @@ bool is_net(const ir::Program& program, const ir::IgTransfer& t);
 bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t);
 /// The PE that runs one end of a host-to-host transfer: the CPU of `end`'s host.
 ir::PeId net_runner(const ir::Program& program, ir::PeId end);
+
+/// Whether a transfer from `from` to `to` goes between a CPU and a GPU of one host: the only
+/// transfers a mapped colour's members may have (mapped tokens, the file comment).
+bool between_cpu_and_gpu(const ir::ArchGraph& arch, ir::PeId from, ir::PeId to);
+/// Whether a GPU's colour of `bytes` a slot (at the defaults of the runtime params) is mapped:
+/// transfers between the GPU and a CPU of its host touch its members `with_cpu` times, other
+/// transfers `other` times. dfgc map's quick model asks it of one buffer (quick_model.hpp).
+bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t other,
+                   const PlanOptions& options);
+/// Per colour of `s`: whether it lives in mapped host memory (PlanColour::mapped).
+std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrategy& s,
+                                 const PlanOptions& options);
+/// Whether `t` goes between a CPU and a GPU's mapped colour (`mapped`: mapped_colours()): a host
+/// copy of its CPU end (Entry::mapped), no copy call of the GPU.
+bool is_mapped(const ir::Program& program, const ir::IgStrategy& s, const std::vector<bool>& mapped,
+               const ir::IgTransfer& t);
 
 /// The MPI tag of every host-to-host transfer, per strategy and TransferId (-1 for the others):
 /// numbered 0, 1, ... in schedule.txt order, the overlap strategy first, then no-overlap (a tag

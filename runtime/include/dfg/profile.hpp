@@ -7,6 +7,9 @@
 ///                                       mean over all its firings there)
 ///     nodes.<node>.<PE>.at              the node's params in this run (dfgc map fits with them)
 ///     links."<X> -> <Y>"                each link direction used: bandwidth_GB_s, latency_us
+///     host_copies."<X> -> <Y>"          each direction of a link whose mapped tokens (small
+///                                       tokens in a GPU's mapped host memory) the CPU end
+///                                       copied on the host: bandwidth_GB_s, latency_us
 ///     cycle_overhead_ms.<strategy>      the strategy that ran: period minus the model's loads
 ///     profile                           what the run was (ignored by dfgc map)
 ///
@@ -16,6 +19,10 @@
 /// two or more sizes, time = latency + bytes / bandwidth is fitted by least squares (weighted by
 /// the transfers' counts); a fit with a negative latency or a non-positive slope falls back to
 /// total bytes / total time with latency 0.
+///
+/// A mapped token's transfer (its --profile name "host copy A.cpu -> A.g0") is a host copy run by
+/// its CPU end's thread, no copy call of the GPU: it is timed as that, its figures go to
+/// host_copies (fitted as a link's), and never to its link, whose copy engine it does not use.
 ///
 /// Several hosts: each rank writes its own file, of its host's PEs (profile.host names it). A
 /// transfer between two hosts is timed on both ranks, each from posting its end to seeing it
@@ -29,10 +36,11 @@
 /// 1 but for the instances and transfers of a node that moved), never below 0 (profile.model_ms
 /// keeps the rule's figure, so the raw difference can be read back):
 ///  - with overlap, the largest resource load: each PE's firings (the sum of its nodes' mean
-///    times), each link direction (the sum of its transfers' mean times), each GPU's copy
-///    engines (H2D: every transfer into it; D2H: every transfer out of it);
-///  - without overlap, the sum of the phases: per transfer step the busiest link direction or
-///    copy engine of that step, then the busiest PE's firings.
+///    times, and a CPU's host copies: one thread runs both), each link direction (the sum of its
+///    transfers' mean times), each GPU's copy engines (H2D: every transfer into it; D2H: every
+///    transfer out of it);
+///  - without overlap, the sum of the phases: per transfer step the busiest link direction, copy
+///    engine or CPU's host copies of that step, then the busiest PE's firings.
 /// Delay copies are not items of the model: their time is part of the overhead.
 ///
 /// Everything is in a fixed order (names sorted, PEs in add order), so one run's numbers always
@@ -64,7 +72,8 @@ class Profile {
  public:
   /// One resource of the model with its load (seconds per cycle).
   struct Load {
-    std::string name;  ///< "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D"
+    std::string name;  ///< "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D",
+                       ///< "A.cpu host copies"
     double seconds = 0;
   };
   struct Figures {
@@ -87,9 +96,10 @@ class Profile {
   /// On several hosts: this rank's host, written as profile.host.
   void set_host(std::string host) { host_ = std::move(host); }
 
-  /// The next Stats entry: `kind` "firing", "transfer" or "copy"; `key` a firing's node or a
-  /// transfer's link direction ("A.cpu -> A.g0"), null for a copy; `where` a firing's PE or a
-  /// transfer's "A.cpu>A.g0"; a transfer's bytes and (without overlap) step.
+  /// The next Stats entry: `kind` "firing", "transfer" or "copy"; `key` a firing's node, a
+  /// transfer's link direction ("A.cpu -> A.g0") or a mapped transfer's host copy ("host copy
+  /// A.cpu -> A.g0"), null for a copy; `where` a firing's PE or a transfer's "A.cpu>A.g0"; a
+  /// transfer's bytes and (without overlap) step.
   /// `at`: a firing's node params, "first=1 last=28" (written as the entry's "at"); may be null.
   void add_entry(std::string_view kind, const char* key, std::string_view where,
                  std::uint64_t bytes, int step, const char* at = nullptr) {
@@ -99,6 +109,10 @@ class Profile {
                 : kind == "transfer" ? Item::Kind::transfer
                                      : Item::Kind::other;
     item.key = key != nullptr ? key : "";
+    if (item.kind == Item::Kind::transfer && item.key.starts_with(kHostCopy)) {
+      item.kind = Item::Kind::host_copy;
+      item.key.erase(0, kHostCopy.size());
+    }
     item.bytes = bytes;
     item.step = std::max(step, 0);
     const auto arrow = where.find('>');
@@ -118,7 +132,7 @@ class Profile {
     // and D2H engines (PE order); per step without overlap.
     std::vector<double> fire(pes_.size(), 0);
     std::map<std::string, std::map<int, double>> link;  // direction -> step -> load
-    std::vector<std::map<int, double>> h2d(pes_.size()), d2h(pes_.size());
+    std::vector<std::map<int, double>> h2d(pes_.size()), d2h(pes_.size()), copies(pes_.size());
     int steps = 0;
     // An item's load is its mean time for the share of the cycles it ran: with migration
     // alternatives, a node's instances (and the transfers of each placement) each ran part of
@@ -139,6 +153,11 @@ class Profile {
         if (const int from = pe_index(it.from);
             from >= 0 && pes_[static_cast<std::size_t>(from)].gpu)
           d2h[static_cast<std::size_t>(from)][step] += load;
+      } else if (it.kind == Item::Kind::host_copy) {
+        const int step = overlap_ ? 0 : it.step;
+        steps = std::max(steps, step + 1);
+        if (const int cpu = host_copier(it); cpu >= 0)
+          copies[static_cast<std::size_t>(cpu)][step] += load;
       }
     }
     auto total = [](const std::map<int, double>& by_step) {
@@ -161,6 +180,9 @@ class Profile {
         out.push_back({pes_[pe].name + " copy engine H2D", load(h2d[pe])});
       for (std::size_t pe = 0; pe < pes_.size(); ++pe)
         out.push_back({pes_[pe].name + " copy engine D2H", load(d2h[pe])});
+      if (step >= 0)  // with overlap a CPU's host copies are in its firings' load
+        for (std::size_t pe = 0; pe < pes_.size(); ++pe)
+          if (!pes_[pe].gpu) out.push_back({pes_[pe].name + " host copies", load(copies[pe])});
       return out;
     };
     auto busiest = [](const std::vector<Load>& loads) {
@@ -174,6 +196,7 @@ class Profile {
       firings.push_back({pes_[pe].name + " firings", fire[pe]});
     if (overlap_) {
       std::vector<Load> all = firings;
+      for (std::size_t pe = 0; pe < pes_.size(); ++pe) all[pe].seconds += total(copies[pe]);
       for (Load& l : transfer_loads(-1)) all.push_back(std::move(l));
       for (const Load& l : all) {
         if (l.seconds > 0) f.loads.push_back(l);
@@ -270,6 +293,25 @@ class Profile {
       first = false;
     }
     out += first ? "}" : "\n  }";
+
+    // host_copies: direction -> fitted figures of the mapped tokens' host copies, by name.
+    std::map<std::string, std::vector<const Item*>> host_copies;
+    for (const Item& it : items_)
+      if (it.kind == Item::Kind::host_copy && it.count > 0 && it.mean_s > 0 && !it.key.empty())
+        host_copies[it.key].push_back(&it);
+    if (!host_copies.empty()) {
+      out += ",\n  \"host_copies\": {";
+      first = true;
+      for (const auto& [name, copies] : host_copies) {
+        const auto [bandwidth, latency] = fit(copies);
+        if (!(bandwidth > 0)) continue;
+        out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(name) +
+               ": {\"bandwidth_GB_s\": " + number(bandwidth / 1e9) +
+               ", \"latency_us\": " + number(latency * 1e6) + "}";
+        first = false;
+      }
+      out += first ? "}" : "\n  }";
+    }
     if (f.measured) {
       out += ",\n  \"cycle_overhead_ms\": {" + detail::json_string(strategy) + ": " +
              number(f.overhead_s * 1e3) + "}";
@@ -304,10 +346,13 @@ class Profile {
     std::string name;
     bool gpu = false;
   };
+  /// The start of a mapped transfer's key (dfgc's kHostCopyProfile, passes/plan_hosts.hpp).
+  static constexpr std::string_view kHostCopy = "host copy ";
+
   struct Item {
-    enum class Kind { firing, transfer, other };
+    enum class Kind { firing, transfer, host_copy, other };
     Kind kind = Kind::other;
-    std::string key;
+    std::string key;       ///< a host copy's without "host copy "
     std::string from, to;  ///< a firing's PE in `from`; a transfer's ends
     std::uint64_t bytes = 0;
     int step = 0;
@@ -333,6 +378,12 @@ class Profile {
   /// A transfer this rank sends to another host: its time is the sender's (see the file comment).
   bool sent_elsewhere(const Item& it) const {
     return it.kind == Item::Kind::transfer && pe_index(it.from) >= 0 && pe_index(it.to) < 0;
+  }
+
+  /// The PE index of a host copy's CPU end (the thread that ran it); -1 when not of this rank.
+  int host_copier(const Item& it) const {
+    const int from = pe_index(it.from);
+    return from >= 0 && !pes_[static_cast<std::size_t>(from)].gpu ? from : pe_index(it.to);
   }
 
   int pe_index(const std::string& name) const {

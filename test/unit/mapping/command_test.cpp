@@ -166,6 +166,49 @@ TEST_CASE("--evaluate prints the model's figures for the spec's own mapping as J
   CHECK(map({spec, "--costs", costs, "--evaluate", "--explain"}).first == 1);
 }
 
+TEST_CASE("--evaluate costs a small token between a CPU and a GPU as the plan moves it",
+          "[mapping][evaluate][mapped]") {
+  fs::path dir = fs::temp_directory_path() / "dfgc_map_mapped_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // N = 16: 1 KiB tokens, mapped by default (--mapped-tokens=4096). A copy over PCIe costs 20 us
+  // (as a profile measures a cudaMemcpyAsync of 1 KiB), a host copy 1 us.
+  std::ofstream(dir / "costs.json", std::ios::binary) << R"({
+    "actors": {"Producer": {"cpu": 0.001}, "Consumer": {"cpu": 0.002}, "Inc": {"gpu": 0.005}},
+    "links": {"A.cpu <-> A.g0": {"bandwidth_GB_s": 10.24, "latency_us": 20}},
+    "host_copies": {"A.cpu <-> A.g0": {"bandwidth_GB_s": 1.024, "latency_us": 0}},
+    "cycle_overhead_ms": 0
+  })";
+  const std::string spec = (fs::path(DFGC_SOURCE_DIR) / "samples/overlap/one_gpu.dfg").string();
+  const std::string costs = (dir / "costs.json").string();
+  auto evaluate = [&](const char* mapped_tokens) {
+    auto [status, out] = map({spec, "-D", "N=16", "--costs", costs, "--evaluate", mapped_tokens});
+    INFO(out);
+    REQUIRE(status == 0);
+    return nlohmann::json::parse(out);
+  };
+  // Copied: each direction's copy engine and link carry 20.1 us a cycle.
+  const auto copied = evaluate("--mapped-tokens=0");
+  CHECK(copied["overlap"]["period_ms"].get<double>() == Approx(0.0201));
+  CHECK(copied["overlap"]["loads_ms"]["A.g0 copy engine H2D"].get<double>() == Approx(0.0201));
+  // Mapped: no copy engine; the CPU copies both tokens (1 us each) beside its 3 us of firings,
+  // the kernels' accesses load the link 0.1 us each way.
+  const auto mapped = evaluate("--mapped-tokens=4096");
+  const auto& ov = mapped["overlap"];
+  CHECK(ov["period_ms"].get<double>() == Approx(0.01));  // the GPU's two 5 us firings
+  CHECK(ov["loads_ms"]["A.cpu firings"].get<double>() == Approx(0.005));
+  CHECK(ov["loads_ms"]["link A.cpu -> A.g0 (pcie)"].get<double>() == Approx(0.0001));
+  CHECK_FALSE(ov["loads_ms"].contains("A.g0 copy engine H2D"));
+  CHECK_FALSE(ov["loads_ms"].contains("A.g0 copy engine D2H"));
+  // Without overlap each transfer step is the CPU's host copies, not a link.
+  for (const auto& phase : mapped["no-overlap"]["phases_ms"])
+    if (phase["phase"] != "firings") CHECK(phase["resource"] == "A.cpu host copies");
+  CHECK(mapped["no-overlap"]["period_ms"].get<double>() <
+        copied["no-overlap"]["period_ms"].get<double>());
+  // A threshold below the token's size copies it, as the plan does.
+  CHECK(evaluate("--mapped-tokens=1023") == copied);
+}
+
 TEST_CASE("granulometry: run once, map, run again: the split from a profile of split 20",
           "[mapping][granulometry][fit]") {
   // A profile as the generated program writes it after a run with split = 20, from GPUs where

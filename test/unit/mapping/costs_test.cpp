@@ -57,6 +57,7 @@ constexpr const char* kGood = R"({
   },
   "nodes": {"i1": {"A.g0": {"ms": 3.25}}},
   "links": {"A.cpu -> A.g0": {"bandwidth_GB_s": 5, "latency_us": 10}},
+  "host_copies": {"A.g0 -> A.cpu": {"bandwidth_GB_s": 2, "latency_us": 0.5}},
   "pes": {"A.g0": {"memory_GiB": 1}},
   "cycle_overhead_ms": {"overlap": 0.05, "no-overlap": 0.02}
 })";
@@ -77,6 +78,10 @@ TEST_CASE("a costs file resolves to firing times, links, memory, overhead", "[ma
   CHECK(l.table->links[0][0].bandwidth == 5e9);  // A.cpu -> A.g0 overridden
   CHECK(l.table->links[0][0].latency == Approx(10e-6));
   CHECK(l.table->links[0][1].bandwidth == 25e9);  // the other direction keeps the spec's
+  // A mapped token's host copy: 1 MB from A.g0's mapped memory in 0.5 + 500 us; none given for
+  // the other direction, where a host copy costs nothing.
+  CHECK(l.table->host_copy_time(piic().arch, 0, 1, 1000000) == Approx(500.5e-6));
+  CHECK(l.table->host_copy_time(piic().arch, 0, 0, 1000000) == 0);
   CHECK(l.table->capacity[1] == std::int64_t{1} << 30);
   CHECK(l.table->overhead[ir::Strategy::overlap] == Approx(5e-5));
   CHECK(l.table->overhead[ir::Strategy::no_overlap] == Approx(2e-5));
@@ -94,7 +99,12 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
       {"[1]", "a costs file holds a JSON object"},
       {"{\"profile\": 3}", "'profile' must be a JSON object"},
       {"{\"actor\": {}}",
-       "unknown key 'actor'; expected actors, nodes, links, pes, cycle_overhead_ms or profile"},
+       "unknown key 'actor'; expected actors, nodes, links, host_copies, pes, cycle_overhead_ms "
+       "or profile"},
+      {"{\"host_copies\": {\"A.cpu -> A.g0\": {\"bw\": 1}}}",
+       "unknown key 'bw' in a host copy; expected bandwidth_GB_s or latency_us"},
+      {"{\"host_copies\": {\"A.g0 -> A.g1\": {\"latency_us\": 1}}}",
+       "arch 'arch' has no link between 'A.g0' and 'A.g1'"},
       {"{\"actors\": {\"Incc\": {\"gpu\": 1}}}", "unknown actor 'Incc'; did you mean 'Inc'?"},
       {"{\"actors\": {\"Inc\": {\"tpu\": 1}}}",
        "unknown processing element or kind 'tpu'; expected cpu, gpu or a PE of arch 'arch'"},

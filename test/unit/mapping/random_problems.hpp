@@ -21,6 +21,7 @@ struct RandomSpec {
   int pes = 4;
   std::uint64_t seed = 1;
   int gpus_per_host = 2;  ///< at most; a host's GPUs come before the next host is made
+  int token_log2 = 20;    ///< the smallest token is 2^token_log2 bytes, the largest 8 times that
 };
 
 struct RandomProblem {
@@ -47,7 +48,7 @@ inline RandomProblem random_problem(const RandomSpec& spec) {
   Lcg rng(spec.seed);
   ProgramBuilder b("random");
   for (int t = 0; t < 4; ++t)
-    b.type("T" + std::to_string(t), ir::ElemType::u8, std::int64_t{1} << (20 + t));  // 1..8 MiB
+    b.type("T" + std::to_string(t), ir::ElemType::u8, std::int64_t{1} << (spec.token_log2 + t));
   std::vector<std::string> hosts;
   int pes = 0;
   while (pes < spec.pes) {

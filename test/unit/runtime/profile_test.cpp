@@ -188,6 +188,63 @@ TEST_CASE("profile: without overlap, the phases by step; two sizes fit a latency
   CHECK(doc["links"]["A.g0 -> A.cpu"]["latency_us"].get<double>() == 0);
 }
 
+/// P -> I -> C on one GPU with 64-byte tokens in I's mapped host memory: the CPU copies them on
+/// the host (1 us in, 2 us out), P and C fire 1 + 2 ms, I 0.5 ms.
+dfg::Profile mapped_tokens(bool overlap) {
+  dfg::Stats stats(10, 0);
+  stats.add_pe("A.cpu");
+  stats.add_pe("A.g0");
+  const int in = stats.add_entry("transfer", "p.m -> p.m@A.g0", "A.cpu>A.g0", 64);
+  const int p = stats.add_entry("firing", "p (Producer)", "A.cpu");
+  const int i = stats.add_entry("firing", "i (Inc)", "A.g0");
+  const int out = stats.add_entry("transfer", "i.b@A.g0 -> i.b", "A.g0>A.cpu", 64);
+  const int c = stats.add_entry("firing", "c (Consumer)", "A.cpu");
+  for (int k = 0; k < 3; ++k) {
+    stats.add_time(in, 0.000001);
+    stats.add_time(p, 0.001);
+    stats.add_time(i, 0.0005);
+    stats.add_time(out, 0.000002);
+    stats.add_time(c, 0.002);
+  }
+  end_cycles(stats, 2, 10, 3100);
+  dfg::Profile profile(overlap, 10, stats.summary());
+  profile.add_pe("A.cpu", "cpu");
+  profile.add_pe("A.g0", "gpu");
+  profile.add_entry("transfer", "host copy A.cpu -> A.g0", "A.cpu>A.g0", 64, 0);
+  profile.add_entry("firing", "p", "A.cpu", 0, 0);
+  profile.add_entry("firing", "i", "A.g0", 0, 0);
+  profile.add_entry("transfer", "host copy A.g0 -> A.cpu", "A.g0>A.cpu", 64, overlap ? 0 : 1);
+  profile.add_entry("firing", "c", "A.cpu", 0, 0);
+  return profile;
+}
+
+TEST_CASE("profile: a mapped token's host copy loads its CPU, never its link", "[profile]") {
+  const dfg::Profile with = mapped_tokens(true);
+  const dfg::Profile::Figures f = with.figures();
+  REQUIRE(f.loads.size() == 2);  // no link, no copy engine
+  CHECK(f.loads[0].name == "A.cpu firings");
+  CHECK(f.loads[0].seconds == Approx(0.003003));  // P + C and both host copies: one thread
+  CHECK(f.loads[1].name == "A.g0 firings");
+  CHECK(f.overhead_s == Approx(0.000097));
+  const Json doc = Json::parse(with.json());
+  CHECK(doc["links"].empty());
+  CHECK(doc["host_copies"]["A.cpu -> A.g0"]["bandwidth_GB_s"].get<double>() ==
+        Approx(64 / 0.000001 / 1e9).epsilon(1e-5));
+  CHECK(doc["host_copies"]["A.g0 -> A.cpu"]["bandwidth_GB_s"].get<double>() ==
+        Approx(64 / 0.000002 / 1e9).epsilon(1e-5));
+  CHECK(doc["host_copies"]["A.g0 -> A.cpu"]["latency_us"].get<double>() == 0);
+
+  // Without overlap, each step's host copies are that step's resource, apart from the firings.
+  const dfg::Profile::Figures g = mapped_tokens(false).figures();
+  REQUIRE(g.phases.size() == 3);
+  CHECK(g.phases[0].name == "A.cpu host copies");
+  CHECK(g.phases[0].seconds == Approx(0.000001));
+  CHECK(g.phases[1].name == "A.cpu host copies");
+  CHECK(g.phases[1].seconds == Approx(0.000002));
+  CHECK(g.phases[2].name == "A.cpu firings");
+  CHECK(g.phases[2].seconds == Approx(0.003));
+}
+
 TEST_CASE("profile: an unmeasured period writes no overhead", "[profile]") {
   const dfg::Profile profile = one_gpu(2);  // every cycle is a warm-up cycle
   CHECK_FALSE(profile.period_measured());

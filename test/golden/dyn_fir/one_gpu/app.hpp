@@ -64,9 +64,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
@@ -87,9 +87,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},

@@ -66,9 +66,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_cpu, 3, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+     kTrack_A_cpu, 3, bytes_Pixels, "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Code,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk", "blocks=4", 0},
     {"firing", "island_parse (Island_parse)", "A.g0", kTrack_A_g0_compute, 2, nullptr,
@@ -88,9 +88,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_cpu, 2, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+     kTrack_A_cpu, 2, bytes_Pixels, "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Code,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk", "blocks=4", 0},
     {"firing", "island_parse (Island_parse)", "A.g0", kTrack_A_g0_compute, 1, nullptr,

@@ -81,9 +81,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
     {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Counts, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Counts, "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_cpu, 6,
-     bytes_Counts, "A.g1 -> A.cpu", nullptr, 0},
+     bytes_Counts, "host copy A.g1 -> A.cpu", nullptr, 0},
     {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
     {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", "", 0},
     {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr,
@@ -115,9 +115,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
     {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Counts, "A.g0 -> A.cpu", nullptr, 1},
+     bytes_Counts, "host copy A.g0 -> A.cpu", nullptr, 1},
     {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_cpu, 4,
-     bytes_Counts, "A.g1 -> A.cpu", nullptr, 1},
+     bytes_Counts, "host copy A.g1 -> A.cpu", nullptr, 1},
     {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
     {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", "", 0},
     {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr,

@@ -64,9 +64,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},
@@ -86,9 +86,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},

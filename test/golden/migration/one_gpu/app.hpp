@@ -63,12 +63,12 @@ enum Entry : std::size_t {
   m0_copy_a_x_delay_A_c1,  // delay a.x.delay@A.c1 <- g.y@A.c1
 };
 inline constexpr std::array<EntryInfo, 11> kEntries = {{
-    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block, "A.c0 -> A.g0",
-     nullptr, 0},
+    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block,
+     "host copy A.c0 -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.c0", kTrack_A_c0, 5, nullptr, "k", "", 0},
-    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 3, bytes_Block, "A.g0 -> A.c1",
-     nullptr, 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 3, bytes_Block,
+     "host copy A.g0 -> A.c1", nullptr, 0},
     {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 4, nullptr, "a", "", 0},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "g", "load=0", 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
@@ -113,12 +113,12 @@ enum Entry : std::size_t {
   m0_copy_a_x_delay_A_c1,  // delay a.x.delay@A.c1 <- g.y@A.c1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block, "A.c0 -> A.g0",
-     nullptr, 0},
+    {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_c0, 1, bytes_Block,
+     "host copy A.c0 -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.c0", kTrack_A_c0, 3, nullptr, "k", "", 0},
-    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 2, bytes_Block, "A.g0 -> A.c1",
-     nullptr, 0},
+    {"transfer", "g.y@A.g0 -> g.y@A.c1", "A.g0>A.c1", kTrack_A_c1, 2, bytes_Block,
+     "host copy A.g0 -> A.c1", nullptr, 0},
     {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
     {"firing", "g (Scale)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "g", "load=0", 0},
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},

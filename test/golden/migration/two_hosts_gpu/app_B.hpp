@@ -62,9 +62,9 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 0},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 4, bytes_Block,
-     "B.g0 -> B.cpu", nullptr, 0},
+     "host copy B.g0 -> B.cpu", nullptr, 0},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
-     "B.cpu -> B.g0", nullptr, 0},
+     "host copy B.cpu -> B.g0", nullptr, 0},
     {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 3, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -92,9 +92,9 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
      "A.cpu -> B.cpu", nullptr, 1},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 3, bytes_Block,
-     "B.g0 -> B.cpu", nullptr, 1},
+     "host copy B.g0 -> B.cpu", nullptr, 1},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
-     "B.cpu -> B.g0", nullptr, 0},
+     "host copy B.cpu -> B.g0", nullptr, 0},
     {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "g", "load=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -68,9 +68,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
     {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Frame_x2,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Frame_x2,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
     {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "d", "", 0},
@@ -93,9 +93,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
     {"transfer", "m.y@A.g0 -> m.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Frame_x2,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Frame_x2,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
     {"firing", "d (Decimate)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "d", "", 0},

@@ -68,9 +68,9 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
     {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Packet,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
     {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0},
     {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0},
@@ -91,9 +91,9 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
     {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Packet,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
-     "A.cpu -> A.g0", nullptr, 0},
+     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
     {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0},
     {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0},
