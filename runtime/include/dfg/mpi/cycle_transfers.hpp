@@ -9,13 +9,13 @@
 /// dfg/mpi/transfer.hpp) is the CPU worker's own: start() posts it and wait() tests it, with no
 /// handoff to another thread, which cost about 1.1 us a transfer (bench/hosts/README.md, "Direct
 /// small tokens"). Its message is one eager MPI_Isend into a receive posted in advance, so it needs
-/// no progress between two firings, and poll() leaves it alone: an MPI_Test after each firing (the
-/// library's whole progress engine) made the overlap schedule of a cycle of a few microseconds
-/// slower than the one without overlap, whose transfers are tested in its wait() only
-/// (bench/hosts/README.md, "Overlap against no overlap on every mapping"). Its credits wait for
-/// the worker's next wait(), W / 2 tokens ahead. Each transfer is timed for --stats / --trace from
-/// its posting to the poll that saw it complete (a direct one: wait()'s), on the thread that owns
-/// it.
+/// no progress between two firings, and poll() leaves it alone: an MPI_Test (a turn of the
+/// library's progress engine) after each firing of a cycle of a few microseconds bought nothing,
+/// and without it the overlap schedule makes no more MPI calls a cycle than the one without
+/// overlap, which tests its transfers in wait() only (bench/hosts/README.md, "Overlap against no
+/// overlap on every mapping"). Its credits wait for the worker's next wait(), W / 2 tokens ahead.
+/// Each transfer is timed for --stats / --trace from its posting to the poll that saw it complete
+/// (a direct one: wait()'s), on the thread that owns it.
 ///
 ///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // sends first,
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // then receives
