@@ -141,6 +141,7 @@ def run(args) -> None:
     csv = ["mapping,ranks,version,strategy,run,period_us"]
     t1 = time.time()
     runs: dict[tuple, list[float]] = {}
+    repeats = 0
     for r in range(args.repeats):
         if r > 0 and (time.time() - t1) * (r + 1) / r > args.budget:
             say(f"stopped after {r} repeats: the budget of {args.budget} s is spent")
@@ -157,7 +158,8 @@ def run(args) -> None:
                     runs.setdefault((m["name"], v, s), []).append(p)
                     csv.append(f"{m['name']},{m['ranks']},{v},{s},{r},{p:.4f}")
         (out / "runs.csv").write_text("\n".join(csv) + "\n")
-    say(f"\n## medians of {args.repeats} interleaved runs, us a cycle (iterations a run for about {args.seconds} s);"
+        repeats = r + 1
+    say(f"\n## medians of {repeats} interleaved runs, us a cycle (iterations a run for about {args.seconds} s);"
         " ratio = overlap / no overlap; LOSS: ratio > 1.02 and every overlap run slower than every no-overlap run")
     say("mapping,ranks,iterations,version,sync,overlap_us,no_overlap_us,ratio,verdict")
     losses, worst = [], {}
