@@ -1,5 +1,6 @@
-"""What overlap_sweep.py and lanes_cost.py share: their command line (`generate DIR` where dfgc
-runs, `run DIR [--out RESULTS]` on the machine that builds and runs the programs), the MPI launcher
+"""What overlap_sweep.py, lanes_cost.py and overlap_vs_serial.py share: their command line
+(`generate DIR` where dfgc runs, `run DIR [--out RESULTS]` on the machine that builds and runs the
+programs), the MPI launcher
 and environment of their runs, the strategies' flags, and sh(). `generate` copies this file into
 DIR beside the script, which imports it from there."""
 

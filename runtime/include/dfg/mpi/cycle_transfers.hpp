@@ -6,12 +6,16 @@
 /// worker fires, so a transfer progresses during a firing however long it takes; the receives go
 /// to its receive lane and the sends to its send lane, which run at once when it has two. A small
 /// token's transfer (a windowed token of at most kDirectMaxBytes, a direct() endpoint:
-/// dfg/mpi/transfer.hpp) is the CPU worker's own: start() posts it, poll() and wait() test it, with
-/// no handoff to another thread, which cost about 1.1 us a transfer (bench/hosts/README.md, "Direct
+/// dfg/mpi/transfer.hpp) is the CPU worker's own: start() posts it and wait() tests it, with no
+/// handoff to another thread, which cost about 1.1 us a transfer (bench/hosts/README.md, "Direct
 /// small tokens"). Its message is one eager MPI_Isend into a receive posted in advance, so it needs
-/// no progress between two polls; only its credits wait for the worker's next poll, W / 2 tokens
-/// ahead. Each transfer is timed for --stats / --trace from its posting to the poll that saw it
-/// complete, on the thread that owns it.
+/// no progress between two firings, and poll() leaves it alone: an MPI_Test (a turn of the
+/// library's progress engine) after each firing of a cycle of a few microseconds bought nothing,
+/// and without it the overlap schedule makes no more MPI calls a cycle than the one without
+/// overlap, which tests its transfers in wait() only (bench/hosts/README.md, "Overlap against no
+/// overlap on every mapping"). Its credits wait for the worker's next wait(), W / 2 tokens ahead.
+/// Each transfer is timed for --stats / --trace from its posting to the poll that saw it complete
+/// (a direct one: wait()'s), on the thread that owns it.
 ///
 ///     net_.start(*send_i2_b_C_cpu_, overlap::transfer_i2_b_C_cpu, j, slot);   // sends first,
 ///     net_.start(*recv_i1_b_B_cpu_, overlap::transfer_i1_b_B_cpu, j, slot);   // then receives
@@ -37,13 +41,13 @@
 ///   allocate (start() beyond the capacity throws std::logic_error).
 /// - start() hands the transfer to the comm thread (a mutex, a few stores), or posts a direct
 ///   one itself (MPI_Isend or MPI_Test: nonblocking), and returns at once; poll() reads each
-///   handed transfer's completion once (acquire loads), tests each direct one once (MPI_Test) and
-///   never blocks; wait() polls while a direct transfer is in flight (pausing, yielding every
-///   CommThread::kYieldEvery polls: its progress is these polls), then until none is in flight,
-///   then sleeps (CommThread::wait_until), throwing dfg::Aborted once the Abort is raised. An MPI
-///   error of a handed transfer is the comm thread's, one of a direct transfer is thrown by the
-///   call that met it (the worker's error: run_mpi_worker ends the job). With tracing and stats
-///   off no clock is read (but wait()'s own).
+///   handed transfer's completion once (acquire loads), makes no MPI call and never blocks;
+///   wait() tests each direct transfer (MPI_Test) and reads the handed ones, repeatedly while a
+///   direct transfer is in flight (pausing, yielding every CommThread::kYieldEvery rounds: its
+///   progress is these tests), then sleeps (CommThread::wait_until), throwing dfg::Aborted once the
+///   Abort is raised. An MPI error of a handed transfer is the comm thread's, one of a direct
+///   transfer is thrown by the call that met it (the worker's error: run_mpi_worker ends the job).
+///   With tracing and stats off no clock is read (but wait()'s own).
 #pragma once
 
 #include "dfg/mpi/check.hpp"  // first: <mpi.h> without the C++ bindings
@@ -111,32 +115,16 @@ class CycleTransfers {
     submit(e, nullptr, &e, entry, iteration, token.data, token.used_bytes);
   }
 
-  /// Looks at every transfer in flight once; returns true when none is left.
-  bool poll() {
-    for (std::size_t i = 0; i < flight_.size();) {
-      Transfer* t = flight_[i];
-      if (t->direct ? !t->test() : !t->done()) {
-        ++i;
-        continue;
-      }
-      if (t->direct) --direct_;
-      if (t->timed) {
-        probes_.record(t->entry, t->iteration, probes_.tracer().to_us(t->begin),
-                       std::chrono::duration<double, std::micro>(t->end - t->begin).count());
-      }
-      free_.push_back(t);
-      flight_[i] = flight_.back();
-      flight_.pop_back();
-    }
-    return flight_.empty();
-  }
+  /// Looks once at every transfer in flight that the comm thread makes, between two firings; a
+  /// direct one is left to wait(). Returns true when none is left.
+  bool poll() { return sweep(false); }
 
   /// Polls until every started transfer completed; throws dfg::Aborted once the stop is raised.
   void wait() {
     unsigned polls = 0;
-    while (!poll()) {
+    while (!sweep(true)) {
       if (direct_ == 0) {
-        flight_.front()->endpoint->comm_thread().wait_until([this] { return poll(); }, abort_);
+        flight_.front()->endpoint->comm_thread().wait_until([this] { return sweep(true); }, abort_);
         return;
       }
       abort_.throw_if_stopped();
@@ -153,6 +141,27 @@ class CycleTransfers {
   std::size_t direct_in_flight() const noexcept { return direct_; }
 
  private:
+  /// Looks at every transfer in flight once, the direct ones too where `direct`; returns true
+  /// when none is left.
+  bool sweep(bool direct) {
+    for (std::size_t i = 0; i < flight_.size();) {
+      Transfer* t = flight_[i];
+      if (t->direct ? !direct || !t->test() : !t->done()) {
+        ++i;
+        continue;
+      }
+      if (t->direct) --direct_;
+      if (t->timed) {
+        probes_.record(t->entry, t->iteration, probes_.tracer().to_us(t->begin),
+                       std::chrono::duration<double, std::micro>(t->end - t->begin).count());
+      }
+      free_.push_back(t);
+      flight_[i] = flight_.back();
+      flight_.pop_back();
+    }
+    return flight_.empty();
+  }
+
   /// One transfer in flight: post() and test() run on the comm thread, or on the CPU worker for
   /// a direct one.
   struct Transfer final : CommTask {

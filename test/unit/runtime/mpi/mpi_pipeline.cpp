@@ -13,8 +13,8 @@
 //   mpiexec -n 3 mpi_pipeline --hosts 3 --iterations 1000 [--no-overlap] [--hostmap C=0,A=1,B=2]
 //                             [--big BYTES] [--chunk BYTES] [--standard-send] [--staged]
 //                             [--fail-host B --fail-thread cpu|gpu --fail-at K] [--long-firing]
-//                             [--fire-waits] [--lead] [--count-direct] [--rank-barrier]
-//                             [--window-copy] [--barrier-check]
+//                             [--fire-waits] [--lead] [--count-direct] [--poll-direct]
+//                             [--rank-barrier] [--window-copy] [--barrier-check]
 //
 // With --window-copy the small token's receiver takes the path of a windowed receive into a GPU's
 // slot under a CUDA-aware library (Endpoint::copy_window_through): the token goes from the
@@ -44,7 +44,9 @@
 //
 // With --count-direct each rank also reports how many of the transfers it started were direct
 // (dfg::mpi::CycleTransfers::direct_in_flight() right after the cycle's starts): the windowed
-// ones where the Session is direct (MPI_THREAD_MULTIPLE), none with DFG_MPI_DIRECT=0.
+// ones where the Session is direct (MPI_THREAD_MULTIPLE), none with DFG_MPI_DIRECT=0. With
+// --poll-direct it reports how many direct transfers the poll after a firing completed: none
+// (dfg::mpi::CycleTransfers::poll() leaves them to the cycle-end wait()).
 //
 // With --barrier-check (implies --rank-barrier) each host arrives last at the barrier of every
 // cycle c with c % hosts == its index, 200 us after the others, and notes when it arrived at and
@@ -107,6 +109,7 @@ struct Args {
   bool lead = false;
   bool count_direct = false;
   bool barrier_check = false;
+  bool poll_direct = false;
 };
 
 // The stand-in for dfg::mpi::GpuDirect's copy into a device slot on a CUDA-aware library
@@ -189,6 +192,8 @@ Args parse(int argc, char** argv) {
       a.count_direct = true;
     else if (f == "--barrier-check")
       a.barrier_check = a.rank_barrier = true;
+    else if (f == "--poll-direct")
+      a.poll_direct = true;
     else if (f == "--fail-host")
       a.fail_host = next();
     else if (f == "--fail-thread")
@@ -403,6 +408,7 @@ int main(int argc, char** argv) {
   std::int64_t checked = 0;
   std::int64_t started = 0;  // --count-direct: transfers started, and how many were direct
   std::int64_t direct = 0;
+  std::int64_t polled_direct = 0;  // --poll-direct: direct transfers that a poll completed
   std::string fire_where =
       "node " + std::string(mpi.host_name()) + " @ " + std::string(mpi.host_name()) + ".cpu";
 
@@ -459,7 +465,9 @@ int main(int argc, char** argv) {
         // With overlap, the transfers of this cycle are in flight while the node fires.
         fire(h, n, j, first ? nullptr : &in->slot(j), last ? nullptr : &out->slot(j));
         if (last) ++checked;
+        const std::size_t direct_before = net.direct_in_flight();
         net.poll();
+        polled_direct += static_cast<std::int64_t>(direct_before - net.direct_in_flight());
       }
       where.at("end of cycle", c);
       net.wait();
@@ -519,6 +527,9 @@ int main(int argc, char** argv) {
       if (args.count_direct)
         line +=
             ", " + std::to_string(direct) + " of " + std::to_string(started) + " transfers direct";
+      if (args.poll_direct)
+        line +=
+            ", " + std::to_string(polled_direct) + " direct transfers completed between firings";
       if (args.window_copy && !first)
         line += ", window copied " + std::to_string(window_copy.in) + " in";
       if (args.staged)
