@@ -282,17 +282,23 @@ class Profile {
       if (it.kind == Item::Kind::transfer && it.count > 0 && it.mean_s > 0 && !it.key.empty() &&
           !sent_elsewhere(it))
         links[it.key].push_back(&it);
-    out += "  \"links\": {";
-    first = true;
-    for (const auto& [name, transfers] : links) {
-      const auto [bandwidth, latency] = fit(transfers);
-      if (!(bandwidth > 0)) continue;
-      out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(name) +
-             ": {\"bandwidth_GB_s\": " + number(bandwidth / 1e9) +
-             ", \"latency_us\": " + number(latency * 1e6) + "}";
-      first = false;
-    }
-    out += first ? "}" : "\n  }";
+    // A section of fitted figures by name: {"NAME": {"bandwidth_GB_s": .., "latency_us": ..}, ...};
+    // a name whose fit has no positive bandwidth is left out.
+    const auto fitted = [&](const char* section,
+                            const std::map<std::string, std::vector<const Item*>>& by_name) {
+      out += std::string("  \"") + section + "\": {";
+      bool first_entry = true;
+      for (const auto& [name, measured] : by_name) {
+        const auto [bandwidth, latency] = fit(measured);
+        if (!(bandwidth > 0)) continue;
+        out += std::string(first_entry ? "\n" : ",\n") + "    " + detail::json_string(name) +
+               ": {\"bandwidth_GB_s\": " + number(bandwidth / 1e9) +
+               ", \"latency_us\": " + number(latency * 1e6) + "}";
+        first_entry = false;
+      }
+      out += first_entry ? "}" : "\n  }";
+    };
+    fitted("links", links);
 
     // host_copies: direction -> fitted figures of the mapped tokens' host copies, by name.
     std::map<std::string, std::vector<const Item*>> host_copies;
@@ -300,17 +306,8 @@ class Profile {
       if (it.kind == Item::Kind::host_copy && it.count > 0 && it.mean_s > 0 && !it.key.empty())
         host_copies[it.key].push_back(&it);
     if (!host_copies.empty()) {
-      out += ",\n  \"host_copies\": {";
-      first = true;
-      for (const auto& [name, copies] : host_copies) {
-        const auto [bandwidth, latency] = fit(copies);
-        if (!(bandwidth > 0)) continue;
-        out += std::string(first ? "\n" : ",\n") + "    " + detail::json_string(name) +
-               ": {\"bandwidth_GB_s\": " + number(bandwidth / 1e9) +
-               ", \"latency_us\": " + number(latency * 1e6) + "}";
-        first = false;
-      }
-      out += first ? "}" : "\n  }";
+      out += ",\n";
+      fitted("host_copies", host_copies);
     }
     if (f.measured) {
       out += ",\n  \"cycle_overhead_ms\": {" + detail::json_string(strategy) + ": " +
