@@ -17,6 +17,9 @@
 #               into: the same directory, the symlink kept
 #   stdout      dump-ast, dump-ir, schedule, map and --help into /dev/full: exit status 1 and
 #               "cannot write to standard output"
+#   depfile     --depfile of a FIFO, of the spec, of the output directory, of a file inside it
+#               and in a missing directory: exit status 1 with the reason, the project not
+#               written and the file as it was; a symlink is written through and kept
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -132,6 +135,34 @@ case $case in
       [[ $status == 1 ]] || fail "'dfgc $command >/dev/full': exit $status"
       grep -q "cannot write to standard output" "$work/err.txt" || fail "'dfgc $command': no message"
     done
+    ;;
+  depfile)
+    cp -r samples/overlap "$work/app"
+    spec=$work/app/cpu_only.dfg
+    cp "$spec" "$work/spec.orig"
+    mkfifo "$work/fifo"
+    refused() {  # DEPFILE OUT REASON
+      status=0
+      timeout 60 "$dfgc" compile "$spec" -o "$2" --depfile "$1" 2>"$work/err.txt" || status=$?
+      [[ $status == 1 ]] || fail "--depfile $1: exit $status"
+      grep -qF "cannot write depfile '$1': $3" "$work/err.txt" ||
+        fail "--depfile $1: message: $(cat "$work/err.txt")"
+      [[ ! -e $2 ]] || fail "--depfile $1: the project was written"
+      cmp -s "$spec" "$work/spec.orig" || fail "--depfile $1: the spec changed"
+      [[ -z $(temporaries "$work") ]] || fail "--depfile $1: a temporary was left"
+    }
+    refused "$work/fifo" "$work/g" "a FIFO, not a regular file"
+    [[ -p $work/fifo ]] || fail "the FIFO was replaced"
+    refused "$spec" "$work/g" "it is '$spec', a file the compile reads"
+    refused "$work/app/actors/producer.hpp" "$work/g" "it is '$work/app/actors/producer.hpp', a file the compile reads"
+    refused "$work/g" "$work/g" "it is the output directory"
+    refused "$work/g/app.d" "$work/g" "it is inside the output directory"
+    refused "$work/nodir/app.d" "$work/g" "its directory '$work/nodir' does not exist"
+    echo old >"$work/real.d" && ln -s real.d "$work/link.d"
+    "$dfgc" compile "$spec" -o "$work/g" --depfile "$work/link.d" || fail "--depfile through a symlink"
+    [[ -L $work/link.d ]] || fail "the symlink was replaced"
+    grep -qF "$work/g/dfgc-manifest.txt:" "$work/real.d" || fail "the symlink's file was not written"
+    grep -qF "$spec" "$work/real.d" || fail "the depfile does not list the spec"
     ;;
   *) fail "unknown case '$case'" ;;
 esac

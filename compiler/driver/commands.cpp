@@ -144,7 +144,8 @@ class CompileCommand final : public PipelineCommand {
          }},
         {"--depfile", "FILE", "a file",
          "also write a Make-style depfile of every file read (the spec, its imports, the\n"
-         "actor headers and what they include) for DIR/dfgc-manifest.txt",
+         "actor headers and what they include) for DIR/dfgc-manifest.txt; FILE must be a\n"
+         "regular file or a new path (a symlink is written through), not an input nor in DIR",
          [this](std::string_view v) {
            depfile_ = std::string(v);
            return true;

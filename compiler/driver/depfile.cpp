@@ -1,10 +1,10 @@
 /// \file
-/// render_depfile and write_depfile: see depfile.hpp.
+/// render_depfile and depfile_target: see depfile.hpp.
 #include "driver/depfile.hpp"
 
-#include <unistd.h>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <set>
 #include <system_error>
 
@@ -44,26 +44,37 @@ std::string render_depfile(const std::string& target, const std::vector<std::str
   return text + "\n";
 }
 
-std::optional<std::string> write_depfile(const std::string& path, const std::string& target,
-                                         const std::vector<std::string>& inputs) {
-  std::string temporary = fmt::format("{}.tmp{}", path, ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << render_depfile(target, inputs);
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      return fmt::format("cannot write depfile '{}'", path);
-    }
-  }
+ReplaceTarget depfile_target(const std::string& path, const std::filesystem::path& out_dir,
+                             const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  auto refuse = [&](const std::string& why) {
+    return ReplaceTarget{{}, fmt::format("cannot write depfile '{}': {}", path, why)};
+  };
   std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    return fmt::format("cannot write depfile '{}': {}", path, ec.message());
-  }
-  return std::nullopt;
+  auto resolved = [&](const fs::path& p) {
+    fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec).lexically_normal();
+    return r.has_parent_path() && r.filename().empty() ? r.parent_path() : r;
+  };
+  const fs::path dir = resolved(out_dir);
+  // The output directory, a path inside it or an input, as written or through its symlinks.
+  auto clash = [&](const fs::path& file) -> std::optional<std::string> {
+    auto [d, f] = std::mismatch(dir.begin(), dir.end(), file.begin(), file.end());
+    if (d == dir.end())
+      return file == dir ? "it is the output directory"
+                         : fmt::format("it is inside the output directory '{}'", out_dir.string());
+    bool exists = fs::exists(file, ec);
+    for (const std::string& input : inputs) {
+      fs::path in = resolved(input);
+      if (in == file || (exists && fs::equivalent(in, file, ec) && !ec))
+        return fmt::format("it is '{}', a file the compile reads", input);
+    }
+    return std::nullopt;
+  };
+  if (auto why = clash(resolved(path))) return refuse(*why);
+  ReplaceTarget target = replace_target(path);
+  if (!target.error.empty()) return refuse(target.error);
+  if (auto why = clash(resolved(target.file))) return refuse(*why);
+  return target;
 }
 
 }  // namespace dfgc

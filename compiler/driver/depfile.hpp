@@ -4,9 +4,11 @@
 /// system (CMake's DEPFILE, Ninja, Make) reruns dfgc when any of them changes.
 #pragma once
 
-#include <optional>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "driver/replace_file.hpp"
 
 namespace dfgc {
 
@@ -14,9 +16,12 @@ namespace dfgc {
 /// (spaces, '#', '$'), each input once, one per continued line.
 std::string render_depfile(const std::string& target, const std::vector<std::string>& inputs);
 
-/// Writes render_depfile(target, inputs) to `path` through a temporary file renamed into place, so
-/// that a reader never sees half of it. Returns the reason on failure.
-std::optional<std::string> write_depfile(const std::string& path, const std::string& target,
-                                         const std::vector<std::string>& inputs);
+/// The file `--depfile path` replaces (replace_target(): a regular file or a new path, symlinks
+/// followed), or why it may not be written: besides replace_target()'s reasons, it is one of
+/// `inputs` (the spec, an import, an actor header: the files the depfile lists) or the output
+/// directory `out_dir` or a path inside it. Checked before the project is written, so a refused
+/// depfile leaves everything as it was. The error is the whole message.
+ReplaceTarget depfile_target(const std::string& path, const std::filesystem::path& out_dir,
+                             const std::vector<std::string>& inputs);
 
 }  // namespace dfgc

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,7 @@
 
 #include "driver/commands.hpp"
 #include "driver/pipeline.hpp"
+#include "driver/replace_file.hpp"
 #include "mapping/fit.hpp"
 #include "mapping/report.hpp"
 #include "passes/pipeline.hpp"
@@ -78,17 +80,34 @@ std::optional<std::uint64_t> count(std::string_view text) {
   return v;
 }
 
-/// Writes each edited file and says so on `said`.
+/// Writes each edited file and says so on `said`. Each file is replaced whole (replace_file()):
+/// a full disk or a kill leaves it as it was. All are written beside their places before any is
+/// renamed, so that a failure leaves every file as it was but for a failed rename.
 bool write_files(const std::vector<std::pair<std::uint32_t, std::string>>& files,
                  const SourceManager& sources, std::ostream& said) {
+  std::vector<std::unique_ptr<PendingFile>> pending;
   for (const auto& [file, text] : files) {
-    std::ofstream out(sources.name(file), std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) {
-      std::cerr << "dfgc: error: cannot write '" << sources.name(file) << "'\n";
+    const std::string& name = sources.name(file);
+    ReplaceTarget target = replace_target(name);
+    std::optional<std::string> error;
+    if (!target.error.empty())
+      error = fmt::format("cannot write '{}': {}", name, target.error);
+    else
+      error = pending
+                  .emplace_back(
+                      std::make_unique<PendingFile>(target.file, fmt::format("'{}'", name), text))
+                  ->error();
+    if (error) {
+      std::cerr << "dfgc: error: " << *error << "\n";
       return false;
     }
-    said << "\nwrote " << sources.name(file) << "\n";
+  }
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (auto error = pending[i]->commit()) {
+      std::cerr << "dfgc: error: " << *error << "\n";
+      return false;
+    }
+    said << "\nwrote " << sources.name(files[i].first) << "\n";
   }
   return true;
 }

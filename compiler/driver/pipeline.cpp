@@ -133,11 +133,20 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
 
   out.write_error = run_stage(
       hooks, Stage::write,
-      [&] {
+      [&]() -> std::optional<std::string> {
+        // The depfile is checked and written beside its place before the project, and renamed
+        // into place after it: a depfile that may not be written leaves everything as it was.
+        std::optional<PendingFile> depfile;
+        if (!in.depfile.empty()) {
+          std::vector<std::string> inputs = files_read(out, sources);
+          ReplaceTarget target = depfile_target(in.depfile, in.out_dir, inputs);
+          if (!target.error.empty()) return target.error;
+          depfile.emplace(target.file, fmt::format("depfile '{}'", in.depfile),
+                          render_depfile((in.out_dir / codegen::kManifest).string(), inputs));
+          if (depfile->error()) return depfile->error();
+        }
         auto error = codegen::write_project(*out.files, in.out_dir);
-        if (!error && !in.depfile.empty())
-          error = write_depfile(in.depfile, (in.out_dir / codegen::kManifest).string(),
-                                files_read(out, sources));
+        if (!error && depfile) error = depfile->commit();
         return error;
       },
       [&](const std::optional<std::string>& error) {

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
+#include <csignal>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -101,6 +105,44 @@ TEST_CASE("--apply rewrites the placements and the tuned value, nothing else", "
       {(dir / "granulometry.dfg").string(), "--costs", (dir / "costs.json").string(), "--apply"});
   CHECK(again == 0);
   CHECK(read(dir / "granulometry.dfg") == expected);
+}
+
+TEST_CASE("--apply on a full disk leaves the spec whole and says why", "[mapping][apply]") {
+  fs::path dir = copy_sample({{"@ A.g0 {", "@ any gpu {"}, {"@ A.g1 {", "@ A.* {"}});
+  std::string before = read(dir / "granulometry.dfg");
+  // A file size limit below the spec's size: every write past it fails with EFBIG, as on a full
+  // disk. The spec was truncated in place before it was written through a temporary.
+  struct rlimit old{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+  auto* handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = old;
+  small.rlim_cur = before.size() / 2;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  std::ostringstream err;
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  auto [status, out] = map(
+      {(dir / "granulometry.dfg").string(), "--costs", (dir / "costs.json").string(), "--apply"});
+  std::cerr.rdbuf(old_err);
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, handler);
+  INFO(err.str());
+  CHECK(status == 1);
+  CHECK(err.str().find("cannot write '" + (dir / "granulometry.dfg").string() +
+                       "': File too large") != std::string::npos);
+  CHECK(read(dir / "granulometry.dfg") == before);
+  CHECK(std::distance(fs::directory_iterator(dir), {}) == 2);  // the spec and costs.json only
+}
+
+TEST_CASE("--apply writes through a symlinked spec and keeps the link", "[mapping][apply]") {
+  fs::path dir = copy_sample({{"@ A.g0 {", "@ any gpu {"}, {"@ A.g1 {", "@ A.* {"}});
+  fs::rename(dir / "granulometry.dfg", dir / "real.dfg");
+  fs::create_symlink("real.dfg", dir / "granulometry.dfg");
+  auto [status, out] = map(
+      {(dir / "granulometry.dfg").string(), "--costs", (dir / "costs.json").string(), "--apply"});
+  INFO(out);
+  CHECK(status == 0);
+  CHECK(fs::is_symlink(dir / "granulometry.dfg"));
+  CHECK(read(dir / "real.dfg").find("split = 28 in") != std::string::npos);
 }
 
 TEST_CASE("dfgc map prints the same report every run", "[mapping][determinism]") {
