@@ -6,6 +6,7 @@
 /// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
 $check_migrations$  Run run(options);
+  run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
 $migration_link$  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
   $make_workers$
   dfg::Workers threads;

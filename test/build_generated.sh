@@ -72,6 +72,11 @@
 #                -Werror, run 1,000 iterations in both strategies, the sink checking every length
 #                and element; with -D OVER=15 the island gives 45 elements for a token of 32 at
 #                most in iteration 15: the run stops there with the node, the port and the capacity
+#   packets_migrate_run test/generated/packets_migrate.dfg (samples/packets' bounded tokens, the
+#                mask moving between two cores: the alternative's own buffer keeps its length
+#                cells) built with g++ -Wall -Wextra -Werror -fsanitize=address,undefined, run
+#                1,000 iterations without a move and with a move (--migrate m:A.c1@0, @500, @999)
+#                in both strategies and sync modes, the checker comparing every length and byte
 #   jpeg_run     samples/jpeg (a baseline JPEG decoder of five dynamic actors in an island): its
 #                make_images encodes seven images of odd sizes with libjpeg (4:2:0, 4:2:2, 4:4:4,
 #                grey, restart markers, optimised tables) and writes libjpeg's decode of each;
@@ -140,7 +145,9 @@
 #                dropped removes the copy of one.hpp
 #   hostile_names a spec whose names are legal but meet the generated code's own: nodes run, p,
 #                p_elements, p_ctx, params, main, app, dfg, std, storage, c, j; params std, dfg,
-#                runtime params params and Params; actor classes Run, Worker, Params; host app;
+#                runtime params params and Params; params named like the macros of the headers
+#                the program includes (M_PI, CUDART_VERSION, FD_SETSIZE, SCHED_OTHER); actor
+#                classes Run, Worker, Params; host app;
 #                ports in, params, main: built with g++ -Werror and run, --set checked; GPU
 #                nodes compute, probes, h2d, peer built with nvcc where there is one
 set -euo pipefail
@@ -589,6 +596,24 @@ case $case in
     grep -qx "error: node island_dbl (Island_dbl) @ A.cpu, iteration 15: island island_dbl: output 'inc_y' produced more than the token's capacity of 32 elements in iteration 15" \
       "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
     ;;
+  packets_migrate_run)
+    compile test/generated/packets_migrate.dfg "$work/gen"
+    grep -q "^migration m : A.c0 -> A.c1" "$work/gen/schedule.txt" || fail "no migration of m in schedule.txt"
+    if grep -E "^  (no-)?overlap: .* gap [1-9]" "$work/gen/schedule.txt"; then fail "the move leaves a gap"; fi
+    # One build with the sanitizers: a store through a missing length cell is a null-pointer
+    # store, caught at once.
+    build_cpu "$work/gen" "-Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -O1"
+    for run in ":" "--no-overlap:" "--sync=barrier:" ":m:A.c1@0" "--no-overlap:m:A.c1@0" \
+      ":m:A.c1@500" "--no-overlap --sync=barrier:m:A.c1@999"; do
+      flags=${run%%:*} move=${run#*:}
+      echo "== app --iterations 1000 $flags ${move:+--migrate $move}"
+      # shellcheck disable=SC2086
+      "$work/gen/build/app" --iterations 1000 $flags ${move:+--migrate $move} >"$work/out.txt" ||
+        fail "packets_migrate $flags $move"
+      grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" ||
+        fail "packets_migrate $flags $move: $(cat "$work/out.txt")"
+    done
+    ;;
   jpeg_run)
     make_jpeg_images
     compile samples/jpeg/one_core.dfg "$work/one_core"
@@ -897,7 +922,11 @@ param std = 4;
 param dfg = 2;
 runtime param params = 3;
 runtime param Params = 1;
-type T = float[std * dfg + min(params, Params)];
+param M_PI = 1;
+param CUDART_VERSION = 1;
+runtime param FD_SETSIZE = 1;
+runtime param SCHED_OTHER = 0;
+type T = float[std * dfg * M_PI * CUDART_VERSION + min(params, Params) * FD_SETSIZE + SCHED_OTHER];
 type elements_T = float[std];
 actor Run    { out T out; param int offset = 0; cpu "actors/hostile.hpp" Run; }
 actor Worker { in T in; out T params; cpu "actors/hostile.hpp" Worker; gpu "actors/hostile.cuh" WorkerGpu; }

@@ -39,11 +39,15 @@
 #               moves with it, between the ranks): at launch in both strategies and sync modes,
 #               and live (--migrate-control) back and forth, 19 moves, in both strategies and
 #               sync modes, the sums equal to the unmigrated reference, malformed or impossible
-#               lines refused once each
+#               lines refused once each; ranks started with different --migrate requests or
+#               --migrate-control on one rank only stop at start-up, the message printed once
 #   packets     samples/packets/two_hosts_cpu.dfg (run-length coded packets of a bounded type, each
 #               crossing to host B as its used bytes, received at the capacity) built with g++
 #               -Werror, mpiexec -n 2, both strategies and sync modes, the checker on host B
-#               comparing every packet's length and bytes with the source's
+#               comparing every packet's length and bytes with the source's; and
+#               test/hosts/packets_migrate_hosts.dfg (the encoder moving from A to B, the masked
+#               packets then crossing into the alternative's own buffer) without a move and with
+#               --migrate e:B.cpu@0 and @999
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier, the
@@ -148,6 +152,10 @@ EOF
     "$mpiexec" -n 2 "$app" --iterations 10 --trace "$work/trace.json"
     for h in A B; do
       python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/trace.$h.json" || fail "trace of host $h"
+      # Each host's file names its own process: host A as pid 0, host B as pid 1.
+      pid=0; [[ $h == A ]] || pid=1
+      grep -qF "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":$pid,\"tid\":0,\"args\":{\"name\":\"host $h\"}}" \
+        "$work/trace.$h.json" || fail "trace of host $h: $(head -1 "$work/trace.$h.json")"
     done
     "$mpiexec" -n 2 "$app" --iterations 200 --stats-json "$work/stats.json" || fail "--stats-json"
     [[ ! -e $work/stats.json ]] || fail "--stats-json wrote FILE itself on several hosts"
@@ -207,6 +215,19 @@ EOF
     expect_failure bad_migrate 1 20 \
       "error: --migrate g:B.g0@5: B.g0 is not an alternative of node 'g' (its alternatives: B.cpu)" \
       -- "$mpiexec" -n 2 "$work/equal/build/app" --migrate g:B.g0@5
+    # Ranks that would move at different iterations, or not all take part in live moves, stop at
+    # start-up instead of waiting for each other for ever.
+    app="$work/equal/build/app"
+    : >"$work/empty_control"
+    expect_failure migrate_one_rank 1 30 \
+      "error: rank 1 (host B) was started with no --migrate, rank 0 (host A) with --migrate g:B.cpu@5; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
+      -- "$mpiexec" -n 1 "$app" --migrate g:B.cpu@5 : -n 1 "$app"
+    expect_failure migrate_iterations 1 30 \
+      "error: rank 1 (host B) was started with --migrate g:B.cpu@7, rank 0 (host A) with --migrate g:B.cpu@5; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
+      -- "$mpiexec" -n 1 "$app" --migrate g:B.cpu@5 : -n 1 "$app" --migrate g:B.cpu@7
+    expect_failure migrate_control_one_rank 1 30 \
+      "error: rank 1 (host B) was started without --migrate-control, rank 0 (host A) with it; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
+      -- "$mpiexec" -n 1 "$app" --migrate-control "$work/empty_control" : -n 1 "$app"
     # The running sum moves between the ranks with its state: at launch in every mode, and live,
     # back and forth, the ranks agreeing on each move's iteration.
     build_cpu samples/migration/two_hosts_state.dfg "$work/state"
@@ -278,6 +299,18 @@ EOF
         grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" || fail "packets: $(cat "$work/out.txt")"
       done
     done
+    "$dfgc" compile test/hosts/packets_migrate_hosts.dfg -o "$work/migrate"
+    cmake -S "$work/migrate" -B "$work/migrate/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$work/migrate/build" -j 2
+    for run in ":" ":e:B.cpu@0" "--no-overlap:e:B.cpu@0" "--sync=barrier:e:B.cpu@999"; do
+      flags=${run%%:*} move=${run#*:}
+      # shellcheck disable=SC2086
+      timeout 120 "$mpiexec" -n 2 "$work/migrate/build/app" --iterations 1000 $flags \
+        ${move:+--migrate $move} >"$work/out.txt" || fail "packets_migrate $flags $move"
+      grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" ||
+        fail "packets_migrate $flags $move: $(cat "$work/out.txt")"
+    done
     ;;
   abort)
     build_cpu test/hosts/failing_hosts.dfg "$work/gen"
@@ -294,13 +327,13 @@ EOF
     build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"
     app="$work/gen/build/app"
     expect_failure iterations 1 30 \
-      "error: rank 1 (host B) was started with --iterations 20, rank 0 (host A) with 10; every rank needs the same --iterations, --no-overlap and --sync" \
+      "error: rank 1 (host B) was started with --iterations 20, rank 0 (host A) with 10; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
       -- "$mpiexec" -n 1 "$app" --iterations 10 : -n 1 "$app" --iterations 20
     expect_failure no_overlap 1 30 \
-      "error: rank 1 (host B) was started with --no-overlap, rank 0 (host A) without it; every rank needs the same --iterations, --no-overlap and --sync" \
+      "error: rank 1 (host B) was started with --no-overlap, rank 0 (host A) without it; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
       -- "$mpiexec" -n 1 "$app" --iterations 10 : -n 1 "$app" --iterations 10 --no-overlap
     expect_failure sync 1 30 \
-      "error: rank 1 (host A) was started with --sync=neighbours, rank 0 (host B) with --sync=barrier; every rank needs the same --iterations, --no-overlap and --sync" \
+      "error: rank 1 (host A) was started with --sync=neighbours, rank 0 (host B) with --sync=barrier; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
       -- "$mpiexec" -n 1 "$app" --sync=barrier --hostmap A=1,B=0 : -n 1 "$app" --hostmap A=1,B=0
     ;;
   params)

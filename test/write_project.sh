@@ -20,6 +20,9 @@
 #   depfile     --depfile of a FIFO, of the spec, of the output directory, of a file inside it
 #               and in a missing directory: exit status 1 with the reason, the project not
 #               written and the file as it was; a symlink is written through and kept
+#   special     a manifest that is a FIFO or a symlink to /dev/zero (a file that would block
+#               the compile or never end): compile refuses the directory at once, nothing
+#               written
 set -euo pipefail
 dfgc=$1 root=$2 work=$3 case=$4
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -163,6 +166,17 @@ case $case in
     [[ -L $work/link.d ]] || fail "the symlink was replaced"
     grep -qF "$work/g/dfgc-manifest.txt:" "$work/real.d" || fail "the symlink's file was not written"
     grep -qF "$spec" "$work/real.d" || fail "the depfile does not list the spec"
+    ;;
+  special)
+    for manifest in fifo zero; do
+      rm -rf "$work/g" && mkdir "$work/g"
+      if [[ $manifest == fifo ]]; then mkfifo "$work/g/dfgc-manifest.txt"; else ln -s /dev/zero "$work/g/dfgc-manifest.txt"; fi
+      status=0
+      timeout 60 "$dfgc" compile $old -o "$work/g" 2>"$work/err.txt" || status=$?
+      [[ $status == 1 ]] || fail "a manifest that is a $manifest: exit $status"
+      grep -q "refusing to write into" "$work/err.txt" || fail "manifest $manifest: $(cat "$work/err.txt")"
+      [[ $(ls -A "$work/g") == dfgc-manifest.txt ]] || fail "manifest $manifest: something written"
+    done
     ;;
   *) fail "unknown case '$case'" ;;
 esac

@@ -224,6 +224,7 @@ class ContractChecker {
   void check_initial_methods(const clang::CXXRecordDecl& record);
   void check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge);
   void check_state(const clang::CXXRecordDecl& record, ActorSignature& signature);
+  void lint_migrating_state(const clang::CXXRecordDecl& record, const ActorSignature& signature);
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
   void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
 
@@ -278,6 +279,7 @@ ContractResult ContractChecker::run() {
   check_init(*record, signature);
   check_initial_methods(*record);
   check_state(*record, signature);
+  if (ok_) lint_migrating_state(*record, signature);
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
@@ -886,6 +888,56 @@ void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSigna
   signature.has_state = ok && *save && *restore;
 }
 
+/// A node of this actor that may migrate, with this implementation on one side of the move, moves
+/// as a fresh instance unless the class has save/restore: a data member that is not a param may
+/// hold state between firings (a filter's history), which the move would silently drop. A class
+/// whose members hold nothing between firings (scratch memory set up by init) says so with
+/// `static constexpr bool dfg_stateless = true;`.
+void ContractChecker::lint_migrating_state(const clang::CXXRecordDecl& record,
+                                           const ActorSignature& signature) {
+  if (signature.has_state) return;
+  const ir::Node* mover = nullptr;
+  for (ir::NodeId n = 0; n < program_.dfg.nodes.size() && !mover; ++n) {
+    const ir::Node& node = program_.dfg.nodes[n];
+    if (&program_.dfg.actors[node.actor] != &actor_ || node.alternatives.empty()) continue;
+    bool here = program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind;
+    for (const ir::Alternative& alt : node.alternatives)
+      here = here || program_.arch.pes[alt.pe].kind == impl_.kind;
+    if (here) mover = &node;
+  }
+  if (!mover) return;
+  for (const clang::Decl* d : record.decls())
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d);
+        v && v->isStaticDataMember() && v->getName() == "dfg_stateless")
+      return;
+  const clang::FieldDecl* state = nullptr;
+  auto scan = [&](const clang::CXXRecordDecl& r) {
+    for (const clang::FieldDecl* f : r.fields()) {
+      const std::string name = f->getNameAsString();
+      const bool param = std::any_of(actor_.params.begin(), actor_.params.end(),
+                                     [&](const ir::ActorParam& p) { return p.name == name; });
+      if (!param && !state) state = f;
+    }
+  };
+  scan(record);
+  record.forallBases([&](const clang::CXXRecordDecl* base) {
+    scan(*base);
+    return true;
+  });
+  if (!state) return;
+  auto d = diags_.warning(
+      where_.token(state->getLocation()).loc,
+      fmt::format("node '{}' may migrate, and class '{}' keeps data member '{}' but has no "
+                  "save/restore: after a move its new instance starts as init() left it, and "
+                  "what '{}' held is lost; add 'void save(dfg::State&) const' and 'void "
+                  "restore(const dfg::State&)', or 'static constexpr bool dfg_stateless = true;' "
+                  "if no member holds anything from one firing to the next",
+                  mover->name, impl_.class_name, state->getNameAsString(),
+                  state->getNameAsString()),
+      where_.token(state->getLocation()).length);
+  d.note(mover->alternatives.front().loc, fmt::format("node '{}' may migrate here", mover->name));
+}
+
 void ContractChecker::check_param_member(const clang::CXXRecordDecl& record,
                                          const ir::ActorParam& param) {
   std::vector<Found> found = find_member(record, ast_.Idents.get(param.name));
@@ -909,6 +961,11 @@ void ContractChecker::check_param_member(const clang::CXXRecordDecl& record,
     d = error(at, fmt::format("'{}' is {} in class '{}'; the generated code sets it, so it must be "
                               "public",
                               param.name, spelling(member->access), impl_.class_name));
+  } else if (const auto* field = llvm::cast<clang::FieldDecl>(member->decl); field->isBitField()) {
+    d = error(at, fmt::format("data member '{}' is a bit-field of {} bits; dfgc assigns actor "
+                              "param '{}' to it, and a value that does not fit would be cut: "
+                              "make it a whole member",
+                              param.name, field->getBitWidthValue(ast_), param.name));
   } else if (clang::QualType type = llvm::cast<clang::FieldDecl>(member->decl)->getType();
              type.isConstQualified()) {
     d = error(at, fmt::format("data member '{}' is const; dfgc assigns actor param '{}' to it",

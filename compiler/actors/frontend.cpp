@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 #include <thread>
 #include <tuple>
 
+#include <clang/Lex/MacroInfo.h>
+#include <clang/Lex/Preprocessor.h>
 #include <fmt/format.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -60,6 +63,7 @@ class ActorFrontend {
   std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
   void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
   void check_batch(const Batch& batch, ActorSignatures& signatures);
+  void check_macros(const Batch& batch, Locator& where);
 
   const ir::Program& program_;
   const ActorFrontendOptions& options_;
@@ -235,6 +239,57 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);
+  }
+  check_macros(batch, *where);
+}
+
+/// The generated sources include every actor header of a PE into one translation unit, before
+/// the code that names the actor classes: a macro that a user's header leaves defined reaches
+/// that code. One named like an actor class (`#define Producer Consumer`: the wrong class is
+/// built, silently), a keyword (`#define void int`) or a namespace of the generated code (app,
+/// dfg, std, param) is an error at its #define.
+void ActorFrontend::check_macros(const Batch& batch, Locator& where) {
+  const clang::Preprocessor& pp = batch.unit.ast->getPreprocessor();
+  const clang::SourceManager& sm = batch.unit.ast->getSourceManager();
+  std::set<std::string> classes;
+  for (const ir::Actor& actor : program_.dfg.actors)
+    for (const ir::Impl& impl : actor.impls) classes.insert(impl.class_name);
+  const std::set<std::string> namespaces = {"app", "dfg", "std", "param"};
+  // The user's files only (those the project copies): not CUDA's headers nor dfgc's runtime.
+  std::map<std::string, std::string> users;
+  std::set<std::string> runtime;
+  actors::add_files_read(*batch.unit.ast, options_, users, runtime);
+  std::vector<std::pair<clang::SourceLocation, std::string>> found;
+  for (const auto& [ident, state] : pp.macros()) {
+    const clang::MacroInfo* macro = pp.getMacroInfo(ident);
+    if (!macro || macro->isBuiltinMacro()) continue;
+    const clang::SourceLocation loc = macro->getDefinitionLoc();
+    if (loc.isInvalid() || sm.getFileCharacteristic(loc) != clang::SrcMgr::C_User) continue;
+    const clang::OptionalFileEntryRef file = sm.getFileEntryRefForID(sm.getFileID(loc));
+    if (!file || !users.count(normal_absolute_path(file->getName().str()))) continue;
+    const std::string name = ident->getName().str();
+    std::string what;
+    if (ident->isKeyword(batch.unit.ast->getLangOpts()))
+      what = fmt::format("the keyword '{}'", name);
+    else if (classes.count(name))
+      what = fmt::format("actor class '{}', so the generated code would build another class", name);
+    else if (namespaces.count(name))
+      what = fmt::format("the generated code's namespace '{}'", name);
+    else
+      continue;
+    found.emplace_back(loc, fmt::format("macro '{}' of an actor header stays defined into the "
+                                        "generated code, where it would replace {}; #undef it "
+                                        "at the end of the header",
+                                        name, what));
+  }
+  // In the headers' order, for a stable report.
+  std::sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
+    return sm.isBeforeInTranslationUnit(a.first, b.first);
+  });
+  for (const auto& [loc, message] : found) {
+    const Place at = where.token(loc);
+    if (reported_.insert({at.loc.file, at.loc.offset, message}).second)
+      diags_.error(at.loc, message, at.length);
   }
 }
 

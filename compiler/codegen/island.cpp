@@ -225,6 +225,7 @@ std::string render_island(const Model& m, const PlanIsland& island) {
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
   std::string fifos, actors, steppers, adapters, setup, begin, finish, params, init_calls;
+  bool init_uses_context = false;  // else init()'s parameter is unnamed: -Wunused-parameter
   std::vector<std::string> names;
   include_mapped_rings(m, island, includes);
   for (const PlanIslandFifo& f : island.fifos)
@@ -306,10 +307,12 @@ std::string render_island(const Model& m, const PlanIsland& island) {
                                                    {"args", join(args)}});
     setup += render_part("island_add.hpp",
                          {{"member", "step_" + member.name + "_"}, {"label", member.name}});
-    if (sig->second.has_init)
+    if (sig->second.has_init) {
       init_calls +=
           render_part("island_init_call.hpp",
                       {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
+      init_uses_context = init_uses_context || sig->second.init_takes_context;
+    }
   }
   for (const PlanIslandPort& p : island.ports)
     if (!p.input && !p.mapped)
@@ -324,8 +327,10 @@ std::string render_island(const Model& m, const PlanIsland& island) {
        {"includes", include_lines(includes)},
        {"cls", island.class_name},
        {"setup", setup},
-       {"init", init_calls.empty() ? std::string()
-                                   : render_part("island_init.hpp", {{"calls", init_calls}})},
+       {"init", init_calls.empty()
+                    ? std::string()
+                    : render_part("island_init.hpp", {{"calls", init_calls},
+                                                      {"ctx", init_uses_context ? " ctx" : ""}})},
        {"params", params},
        {"begin", begin},
        {"finish", finish},

@@ -121,7 +121,13 @@ constexpr std::string_view kSibling = ".dfgc-tmp-";
 
 std::string quoted(const fs::path& path) { return fmt::format("'{}'", path.string()); }
 
+/// The text of `path` when it is a regular file (not a symlink) of at most 1 GiB: a manifest, a
+/// journal or an old project file that is a FIFO would block the compile, one that leads to
+/// /dev/zero would grow it without end.
 std::optional<std::string> read_file(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec)) || ec) return std::nullopt;
+  if (fs::file_size(path, ec) > (std::uintmax_t{1} << 30) || ec) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;

@@ -17,13 +17,15 @@ std::string worker_class(const Model& m, ir::PeId pe) {
 
 namespace {
 
-/// Whether alternative `a`'s move carries node's state through this host: save/restore in both
-/// implementations, an end on this host (the other one on this host, or, with the plan's state
-/// tag, on another).
+/// Whether alternative `a`'s move hands the node over through this host (dfg::StateHandoff): on
+/// one host always, so that the new instance's first firing follows the old one's last (a sink's
+/// output stays in order), with the state where both implementations have save/restore; between
+/// two hosts only with state, through the plan's state tag.
 bool moves_state(const Model& m, const PlanMigration& a) {
   const bool from_here = m.pe(a.from).host == m.host, to_here = m.pe(a.to).host == m.host;
   if (!from_here && !to_here) return false;
-  if (from_here != to_here && a.state_tag < 0) return false;
+  if (from_here && to_here) return true;
+  if (a.state_tag < 0) return false;
   const ir::ActorId actor = m.node(a.node, from_here ? a.from : a.to).actor_id;
   auto has = [&](ir::PeId pe) {
     auto it = m.signatures->find({actor, m.pe(pe).kind});
@@ -99,13 +101,18 @@ class WorkerPrinter {
  private:
   std::vector<const PlanNode*> nodes() const { return m_.nodes_on(pe_); }
   /// Node n's inputs fed by an edge with initial tokens (the same under both strategies), with
-  /// their port indices.
+  /// their port indices, each once: with migration alternatives the union holds several firing
+  /// entries of a node (its old-only and new-only ones, one per alternative, or all of G1's when
+  /// a delta shifts them; some on n's other PEs), which all read the one member of n's instance
+  /// on this PE (fire() names it by node and port).
   std::vector<std::pair<std::uint32_t, const PortRef*>> initial_inputs(const PlanNode& n) const {
     std::vector<std::pair<std::uint32_t, const PortRef*>> result;
+    std::set<std::uint32_t> seen;
     for (const Entry& e : m_.strategies[ir::Strategy::overlap].entries)
-      if (e.kind == Entry::Kind::firing && e.id == n.id)
+      if (e.kind == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
         for (std::uint32_t port = 0; port < e.ports.size(); ++port)
-          if (e.ports[port].initial) result.emplace_back(port, &e.ports[port]);
+          if (e.ports[port].initial && seen.insert(port).second)
+            result.emplace_back(port, &e.ports[port]);
     return result;
   }
   /// The member that holds the initial tokens of input `port`: "f_initial1_" (the suffix
@@ -287,7 +294,11 @@ class WorkerPrinter {
   void constructor_body() {
     if (gpu_) part("worker_device_guard.cpp", {{"d", device()}});
     if (!gpudirect_.empty()) part("worker_report_gpudirect.cpp");
-    part("worker_params.cpp");
+    // A PE that holds no node and no storage in either strategy (its nodes all moved away or
+    // not yet moved to it) reads no param.
+    bool idle = nodes().empty();
+    for (ir::Strategy s : ir::kStrategies) idle = idle && m_.strategies[s].storage[pe_].empty();
+    if (!idle) part("worker_params.cpp");
     if (same_colours() && endpoints_.empty()) {
       allocate(ir::Strategy::overlap, true);
     } else {
@@ -443,6 +454,11 @@ class WorkerPrinter {
                           {"items", items},
                           {"steps", steps}};
     if (!between_.empty()) vars.emplace_back("between", between_);
+    if (steps.find_first_not_of(" \n") == std::string::npos && between_.empty()) {
+      // No step of this strategy runs here: the PE still meets the others every cycle.
+      part("worker_loop_idle.cpp", {{"cls", cls_}, {"fn", vars[1].second}, {"items", items}});
+      return;
+    }
     part(between_.empty() ? "worker_loop.cpp" : "worker_loop_between.cpp", vars);
   }
 

@@ -36,25 +36,29 @@ std::vector<std::string> files_read(const Compilation& compilation, const Source
   return {files.begin(), files.end()};
 }
 
-bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
-  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(),
-                   [](const ir::Edge& e) { return e.delay > 0; }))
-    return true;
+namespace {
+
+/// Reports the first loop of `p` whose initial tokens do not cover its latency, if any: an error
+/// at `at` (the loop's first edge when `at` is empty) starting with `prefix`, a note per edge.
+bool report_uncovered_loop(const ir::Program& p, DiagnosticEngine& diags,
+                           std::optional<std::pair<SourceLoc, std::uint32_t>> at = std::nullopt,
+                           const std::string& prefix = {}) {
   PassResults r = run_passes(p, Stage::latency);
   auto s = uncovered_strategy(*r.latencies);
   if (!s) return true;
   const UncoveredLoop& loop = *(*r.latencies)[*s].uncovered;
   constexpr std::uint32_t kArrowLength = 2;
-  auto b =
-      diags.error(p.dfg.edges[loop.edges.front()].loc, describe(loop, *s, p.dfg), kArrowLength);
+  auto b = diags.error(at ? at->first : p.dfg.edges[loop.edges.front()].loc,
+                       prefix + describe(loop, *s, p.dfg), at ? at->second : kArrowLength);
   for (ir::EdgeId e : loop.edges) {
     const ir::Edge& edge = p.dfg.edges[e];
     const std::uint32_t hop = (*r.plan).buffers[(*r.plan).edge_buffer[e]].hop;
+    const std::string& from = p.arch.pes[p.mapping.pe_of[edge.src]].name;
+    const std::string& to = p.arch.pes[p.mapping.pe_of[edge.dst]].name;
     std::string where =
-        hop == 0
-            ? fmt::format("within {}", p.arch.pes[p.mapping.pe_of[edge.src]].name)
-            : fmt::format("{} -> {}, {} transfer{}", p.arch.pes[p.mapping.pe_of[edge.src]].name,
-                          p.arch.pes[p.mapping.pe_of[edge.dst]].name, hop, hop == 1 ? "" : "s");
+        from == to ? fmt::format("within {}", from)
+        : hop == 0 ? fmt::format("{} -> {}, shared memory, no transfer", from, to)
+                   : fmt::format("{} -> {}, {} transfer{}", from, to, hop, hop == 1 ? "" : "s");
     b.note(
         edge.loc,
         fmt::format(
@@ -69,6 +73,68 @@ bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
         kArrowLength);
   }
   return false;
+}
+
+}  // namespace
+
+bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
+  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(),
+                   [](const ir::Edge& e) { return e.delay > 0; }))
+    return true;
+  if (!report_uncovered_loop(p, diags)) return false;
+  // Each migration alternative is a mapping the program may run: its loops must be live too.
+  bool ok = true;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives) {
+      ir::Program moved = p;
+      moved.mapping.pe_of[n] = alt.pe;
+      const std::string& pe = p.arch.pes[alt.pe].name;
+      ok = report_uncovered_loop(
+               moved, diags, std::pair{alt.loc, static_cast<std::uint32_t>(pe.size())},
+               fmt::format("node '{}' may not move to {}: there, ", p.dfg.nodes[n].name, pe)) &&
+           ok;
+    }
+  return ok;
+}
+
+bool check_migrating_delays(const ir::Program& p, DiagnosticEngine& diags) {
+  const bool delays = std::any_of(p.dfg.edges.begin(), p.dfg.edges.end(),
+                                  [](const ir::Edge& e) { return e.delay > 0; });
+  const bool moves = std::any_of(p.dfg.nodes.begin(), p.dfg.nodes.end(),
+                                 [](const ir::Node& n) { return !n.alternatives.empty(); });
+  if (!delays || !moves) return true;
+  PassResults r = run_passes(p, Stage::migrations);
+  bool ok = true;
+  std::size_t i = 0;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives) {
+      const Migration& m = r.migrations->alternatives[i++];
+      std::set<ir::EdgeId> lost;
+      for (ir::Strategy s : ir::kStrategies)
+        for (ir::EdgeId e : lost_initial_tokens(p, m, s)) lost.insert(e);
+      if (lost.empty()) continue;
+      ok = false;
+      auto b = diags.error(
+          alt.loc,
+          fmt::format("node '{}' may not move to {}: the tokens in flight on a delayed edge would "
+                      "be lost at the move (a move carries an actor's state through save/restore, "
+                      "not the tokens of a delay line)",
+                      p.dfg.nodes[n].name, p.arch.pes[alt.pe].name),
+          static_cast<std::uint32_t>(p.arch.pes[alt.pe].name.size()));
+      for (ir::EdgeId e : lost) {
+        const ir::Edge& edge = p.dfg.edges[e];
+        b.note(edge.loc,
+               fmt::format(
+                   "edge {}.{} -> {}.{} carries {} initial token{}; after the move {} "
+                   "reads a delay line of its own, which the tokens before the move "
+                   "never reach",
+                   p.dfg.nodes[edge.src].name, p.dfg.actor_of(edge.src).ports[edge.src_port].name,
+                   p.dfg.nodes[edge.dst].name, p.dfg.actor_of(edge.dst).ports[edge.dst_port].name,
+                   edge.delay, edge.delay == 1 ? "" : "s", p.dfg.nodes[edge.dst].name),
+               2);
+      }
+    }
+  return ok;
 }
 
 bool run_pipeline(const PipelineInput& in, Stage last, SourceManager& sources,
@@ -98,7 +164,7 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   DFGC_INTERNAL_ASSERT(out.program, "the stages after sema need a checked program");
   auto reached = [&](Stage stage) { return stage >= last; };
   const ir::Program& p = *out.program;
-  if (!check_loops(p, diags)) return false;
+  if (!check_loops(p, diags) || !check_migrating_delays(p, diags)) return false;
   if (in.read_actors) {
     ActorCheck checked = run_stage(
         hooks, Stage::actors,

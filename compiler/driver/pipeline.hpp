@@ -57,6 +57,12 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
 /// edge. Every command that checks a mapped program runs it after sema.
 bool check_loops(const ir::Program& program, DiagnosticEngine& diags);
 
+/// Whether every migration alternative keeps the tokens in flight on the program's delayed edges
+/// (lost_initial_tokens() is empty under both strategies); if not, an error at the alternative's
+/// PE with a note per edge whose tokens a move would lose. Every command that checks a mapped
+/// program runs it after check_loops().
+bool check_migrating_delays(const ir::Program& program, DiagnosticEngine& diags);
+
 /// Every file the compilation read but for system headers and CUDA's: the spec, its imports, the
 /// actor headers, the user's headers they include and the files of dfgc's runtime they include;
 /// absolute, lexically normal, sorted, each once. What a build system must watch to know when to

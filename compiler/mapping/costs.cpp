@@ -284,15 +284,60 @@ class CostReader {
   }
 
   /// The profile's host, when the run had several (a rank's file; merge_costs()).
+  /// What `--profile` wrote about its run (dfg/profile.hpp): not costs, but checked as the rest
+  /// is, so that a hand-edited or foreign object is not taken for a profile. Only the host is
+  /// kept; a profile of a run that stopped on an error (`"complete": false`) is refused, its
+  /// times covering part of the run only.
   void profile(const std::string& path, const Json& v, CostFile& c) {
     if (!object(path, v, "'profile'")) return;
-    if (!v.contains("host")) return;
-    const Json& host = v.at("host");
-    if (!host.is_string() || host.get<std::string>().empty()) {
-      error(path + "/host", "'host' is a host's name");
-      return;
+    for (const auto& [key, value] : v.items()) {
+      const std::string p = path + "/" + key;
+      if (key == "host") {
+        if (!value.is_string() || value.get<std::string>().empty())
+          error(p, "'host' is a host's name");
+        else {
+          c.profile_host = value.get<std::string>();
+          c.profile_host_loc = key_loc(p);
+        }
+      } else if (key == "strategy") {
+        if (!value.is_string() || (value != "overlap" && value != "no-overlap"))
+          error(p, "'strategy' is \"overlap\" or \"no-overlap\"");
+      } else if (key == "iterations" || key == "periods") {
+        if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+          error(p, fmt::format("'{}' is a non-negative integer", key));
+      } else if (key == "period_ms" || key == "model_ms") {
+        number(p, value, fmt::format("'{}'", key), kFiringRange);
+      } else if (key == "loads_ms") {
+        if (!object(p, value, "'loads_ms'")) continue;
+        for (const auto& [resource, ms] : value.items())
+          number(p + "/" + resource, ms, "a load", kFiringRange);
+      } else if (key == "phases_ms") {
+        if (!value.is_array()) {
+          error(p, "'phases_ms' is an array of {\"resource\": name, \"ms\": number}");
+          continue;
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          const Json& phase = value[i];
+          const std::string q = p + "/" + std::to_string(i);
+          if (!phase.is_object() || phase.size() != 2 || !phase.contains("resource") ||
+              !phase.at("resource").is_string() || !phase.contains("ms"))
+            error(q, "a phase is {\"resource\": name, \"ms\": number}");
+          else
+            number(q + "/ms", phase.at("ms"), "a phase's time", kFiringRange);
+        }
+      } else if (key == "complete") {
+        if (!value.is_boolean())
+          error(p, "'complete' is true or false");
+        else if (!value.get<bool>())
+          error(p,
+                "this profile is of a run that stopped on an error: its times cover part of "
+                "the run only; profile a run that completes");
+      } else {
+        error(p, fmt::format("unknown key '{}' in 'profile'; expected host, strategy, iterations, "
+                             "period_ms, periods, model_ms, loads_ms, phases_ms or complete",
+                             key));
+      }
     }
-    c.profile_host = host.get<std::string>();
   }
 
   void overhead(const std::string& path, const Json& v, CostFile& c) {

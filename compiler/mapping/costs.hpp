@@ -72,6 +72,7 @@ struct CostFile {
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
   /// profile.host: the file is one rank's profile of a run on several hosts ("" otherwise).
   std::string profile_host;
+  SourceLoc profile_host_loc;                ///< where the file says it
   ir::PerStrategy<double> overhead{{0, 0}};  ///< seconds per cycle
   ir::PerStrategy<bool> overhead_given{{false, false}};
   /// The fitted coefficients (fit_costs()), in milliseconds per unit of what they multiply.

@@ -20,6 +20,7 @@ class Resolver {
 
   std::optional<CostTable> run() {
     CostTable t;
+    check_profile_host();
     check_actors();
     check_nodes();
     links(t);
@@ -31,6 +32,21 @@ class Resolver {
   }
 
  private:
+  /// A profile of one rank names its host: a host the architecture has.
+  void check_profile_host() {
+    if (c_.profile_host.empty()) return;
+    std::vector<std::string> names;
+    for (const ir::Host& h : p_.arch.hosts) {
+      if (h.name == c_.profile_host) return;
+      names.push_back(h.name);
+    }
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    error(c_.profile_host_loc, fmt::format("the profile is of host '{}', which arch '{}' lacks "
+                                           "(its hosts: {})",
+                                           c_.profile_host, p_.arch.name, list));
+  }
+
   void error(SourceLoc loc, std::string message) {
     failed_ = true;
     diags_.error(loc, std::move(message));

@@ -228,6 +228,20 @@ Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::Nod
   return m;
 }
 
+std::vector<ir::EdgeId> lost_initial_tokens(const ir::Program& program, const Migration& m,
+                                            ir::Strategy s) {
+  std::vector<ir::EdgeId> lost;
+  const ir::IgStrategy& g1 = m.ig[s];
+  const MigrationSide& side = m.sides[s];
+  for (ir::EdgeId e = 0; e < program.dfg.edges.size(); ++e) {
+    const ir::Edge& edge = program.dfg.edges[e];
+    if (edge.delay == 0) continue;
+    const ir::PortBinding& port = g1.firings[edge.dst].ports[edge.dst_port];
+    if (side.base_buffer[port.buffer] < 0) lost.push_back(e);
+  }
+  return lost;
+}
+
 Migrations plan_migrations(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy) {
   Migrations result;
   for (ir::NodeId n = 0; n < program.dfg.nodes.size(); ++n)

@@ -95,6 +95,14 @@ Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
 Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::NodeId node,
                          ir::PeId to, ShortPathPolicy policy);
 
+/// The edges with initial tokens (`delay`) whose tokens would not survive a switch to `m` in
+/// strategy `s`: the consumer's port reads, in G1, storage of its own (not G0's), so the tokens
+/// that G0's iterations before j* left for G1's first iterations after it are not there (the
+/// consumer reads the new line's slots, never written). A move of the loop's own node, or of the
+/// consumer of a delayed edge to another PE, is such a switch where the line moves with it.
+std::vector<ir::EdgeId> lost_initial_tokens(const ir::Program& program, const Migration& m,
+                                            ir::Strategy s);
+
 /// An entry's text, with names only: "fire i@A.g0", "transfer i.b@A.g0 -> i.b@A.cpu",
 /// "copy k.i.delay@A.cpu <- i.b@A.cpu".
 std::string entry_text(const ir::Program& program, const ir::IgStrategy& graph,

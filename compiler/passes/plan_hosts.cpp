@@ -519,6 +519,9 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
       texts.insert(g1.buffers[b].bytes_text);
       c.bytes = std::max(c.bytes, g1.buffers[b].bytes);
       c.slots = alt.buffers[b].slots;
+      // A bounded member's length cells, as add_storage() keeps them for G0's colours: without
+      // them the views of this colour have no length cell.
+      c.lengths |= alt.buffers[b].bounded;
     }
     for (const PlanColour& x : alt.storage[pe])
       if (x.index == g1_colour) c.mapped = x.mapped;
@@ -994,6 +997,14 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
       for (std::vector<PlanColour>& colours : u.storage)
         std::sort(colours.begin(), colours.end(),
                   [](const PlanColour& x, const PlanColour& y) { return x.index < y.index; });
+      // Every view of a bounded type, G0's or an alternative's, has its length cells.
+      for (const PlanBuffer& b : u.buffers) {
+        if (!b.bounded || program.arch.pes[b.pe].host != host) continue;
+        for (const PlanColour& c : u.storage[b.pe])
+          DFGC_INTERNAL_ASSERT(c.index != b.colour || c.lengths, "bounded buffer ", b.name,
+                               ": colour ", c.index, " of ", program.arch.pes[b.pe].name,
+                               " has no length cells");
+      }
     }
     std::vector<std::uint32_t> colours_now(program.arch.pes.size(), 0);
     for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)

@@ -32,6 +32,19 @@ std::optional<std::string> unusable_in_include(std::string_view header) {
       return fmt::format("header path contains '{}', which an #include \"...\" cannot hold",
                          static_cast<char>(c));
   }
+  // The header's directory becomes an include directory of the generated CMake project, and
+  // CMake does not split a list at a ';' inside unbalanced square brackets: two include
+  // directories would become one.
+  const std::string_view dir = header.substr(0, header.rfind('/') + 1);
+  int depth = 0;
+  for (char c : dir) {
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth != 0)
+    return std::string(
+        "header path's directory has an unbalanced '[' or ']': CMake, which builds the generated "
+        "project, would merge its include directory with the next one; rename the directory");
   return std::nullopt;
 }
 

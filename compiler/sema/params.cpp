@@ -3,12 +3,13 @@
 /// order (a param sees only the params declared before it).
 #include "sema/params.hpp"
 
-#include <charconv>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "dfg/detail/int_literal.hpp"
 #include "sema/expr.hpp"
 #include "sema/source_span.hpp"
 #include "sema/suggest.hpp"
@@ -26,15 +27,17 @@ std::map<std::string, std::int64_t, std::less<>> check_defines(const std::vector
   std::map<std::string, const Define*, std::less<>> first;
   for (const Define& d : defines) {
     std::string flag = fmt::format("-D {}={}", d.name, d.value);
-    std::int64_t v = 0;
-    const char* end = d.value.data() + d.value.size();
-    auto [ptr, ec] = std::from_chars(d.value.data(), end, v);
+    // As the spec writes integers: decimal or 0x hexadecimal, '_' between digits.
+    std::string why;
+    const std::optional<std::int64_t> parsed = dfg::detail::parse_int_literal(d.value, why);
+    const std::int64_t v = parsed.value_or(0);
     bool ok = true;
-    if (ec == std::errc::result_out_of_range) {
+    if (!parsed && why == "integer out of range") {
       diags.error({}, fmt::format("{}: '{}' does not fit in a 64-bit integer", flag, d.value));
       ok = false;
-    } else if (ec != std::errc() || ptr != end) {
-      diags.error({}, fmt::format("{}: '{}' is not an integer literal", flag, d.value));
+    } else if (!parsed) {
+      diags.error({}, fmt::format("{}: '{}' is not an integer literal{}", flag, d.value,
+                                  why == "expected an integer" ? "" : " (" + why + ")"));
       ok = false;
     }
     if (!table.find(d.name)) {

@@ -675,6 +675,11 @@ bool Parser::parse_memory(ast::PeDecl& gpu) {
     error(gpu.memory_loc, "GPU memory must be at least one byte and finite", number_length);
     return false;
   }
+  // Byte counts are 64-bit signed integers: 2^63 bytes (8 EiB) and more would wrap.
+  if (*gpu.memory >= 0x1p63) {
+    error(gpu.memory_loc, "GPU memory must be less than 2^63 bytes (8 EiB)", number_length);
+    return false;
+  }
   return expect_closing(Tok::r_paren, open, "after memory size");
 }
 

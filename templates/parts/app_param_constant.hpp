@@ -1,1 +1,1 @@
-inline constexpr ::std::int64_t $name$ = $value$;
+inline constexpr ::std::int64_t $name$_ = $value$;

@@ -1,1 +1,1 @@
-  ::std::int64_t $name$ = $value$;
+  ::std::int64_t $name$_ = $value$;

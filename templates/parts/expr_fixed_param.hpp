@@ -1,1 +1,1 @@
-param::$name$
+param::$name$_

@@ -1,1 +1,1 @@
-dfg::Size(params.$name$)
+dfg::Size(params.$name$_)

@@ -1,4 +1,4 @@
 
-  void init(dfg::Context& ctx) {
+  void init(dfg::Context&$ctx$) {
     $calls$
   }

@@ -57,6 +57,8 @@
 #include <system_error>
 #include <vector>
 
+#include "dfg/detail/int_literal.hpp"
+
 namespace dfg {
 
 /// One row of the program's table of runtime params (from `runtime param` in the spec).
@@ -127,21 +129,16 @@ namespace detail {
 
 inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-/// Parses a whole string as a decimal int64; nullopt with `why` set otherwise.
+/// Parses a whole string as an integer literal of the spec language (decimal or 0x hexadecimal,
+/// '_' between digits: dfg/detail/int_literal.hpp); nullopt with `why` set otherwise.
 inline std::optional<std::int64_t> parse_int(std::string_view s, std::string& why) {
-  std::int64_t v = 0;
-  const char* first = s.data();
-  const char* last = s.data() + s.size();
-  const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec == std::errc::result_out_of_range) {
-    why = "integer out of range, got " + quoted(s);
-    return std::nullopt;
-  }
-  if (s.empty() || ec != std::errc() || ptr != last) {
-    why = "expected an integer, got " + quoted(s);
-    return std::nullopt;
-  }
-  return v;
+  std::string reason;
+  if (auto v = parse_int_literal(s, reason)) return v;
+  why = (reason == "integer out of range"  ? "integer out of range, got "
+         : reason == "expected an integer" ? "expected an integer, got "
+                                           : reason + ", got ") +
+        quoted(s);
+  return std::nullopt;
 }
 
 inline std::string_view trim(std::string_view s) {
@@ -227,6 +224,8 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
                                      std::vector<std::int64_t>& values) {
   std::vector<bool> seen(table.size(), false);
   std::size_t line_no = 0;
+  // A file saved with a UTF-8 byte order mark: the mark is not part of its first name.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');

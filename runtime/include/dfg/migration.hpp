@@ -38,6 +38,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -169,6 +170,14 @@ inline std::string find_alternative(std::span<const Alternative> alts, std::stri
 inline std::string check_requests(const Options& options, std::span<const Alternative> alts) {
   if (alts.empty() && !options.migrations.empty())
     return "error: --migrate: this program has no alternative mappings";
+  // --migrate-control names a file or a FIFO that moves are written to; a missing one is waited
+  // for (the control thread says so), but a directory or a socket can never be read.
+  if (struct stat st{}; !options.migrate_control.empty() &&
+                        ::stat(options.migrate_control.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+                        !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+    return "error: --migrate-control " + options.migrate_control + ": " +
+           (S_ISDIR(st.st_mode) ? "a directory" : "not a file") +
+           "; expected a file or a FIFO that moves are written to, a line each";
   std::vector<std::size_t> chosen;
   for (const MigrationRequest& r : options.migrations) {
     const std::string flag = "error: --migrate " + detail::request_text(r) + ": ";
@@ -482,29 +491,58 @@ class Migrator {
     }
     std::string pending;
     char buffer[256];
+    // A last line without its newline is taken whole once nothing more came for kQuiet.
+    constexpr auto kQuiet = std::chrono::milliseconds(100);
+    auto last_bytes = std::chrono::steady_clock::now();
     while (!done_.load(std::memory_order_acquire) && !process_abort().stopped()) {
       const ssize_t n = ::read(fd, buffer, sizeof buffer);
       if (n > 0) {
+        last_bytes = std::chrono::steady_clock::now();
         pending.append(buffer, static_cast<std::size_t>(n));
         for (std::size_t nl = pending.find('\n'); nl != std::string::npos;
              nl = pending.find('\n')) {
-          std::string line = pending.substr(0, nl);
+          control_line(pending.substr(0, nl));
           pending.erase(0, nl + 1);
-          while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-          if (line.empty() || line[0] == '#') continue;
-          std::int64_t j = 0;
-          const std::string why = request(line, j);
-          if (why.empty()) {
-            std::cerr << "migrate: " << line << ": node moved from iteration " << j << "\n";
-          } else {
-            std::cerr << "migrate: " << line << ": refused: " << why << "\n";
-          }
         }
         continue;
+      }
+      if (!pending.empty() && std::chrono::steady_clock::now() - last_bytes >= kQuiet) {
+        control_line(pending);
+        pending.clear();
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ::close(fd);
+  }
+
+  /// One line of the control file: applied or refused, and said on stderr.
+  void control_line(std::string line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#') return;
+    std::int64_t j = 0;
+    const std::string why = request(line, j);
+    if (why.empty()) {
+      std::cerr << "migrate: " << printable(line) << ": node moved from iteration " << j << "\n";
+    } else {
+      std::cerr << "migrate: " << printable(line) << ": refused: " << printable(why) << "\n";
+    }
+  }
+
+  /// `text` with its control bytes (a NUL, an escape sequence) written as \xNN.
+  static std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u != 0x7F) {
+        out += c;
+        continue;
+      }
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xF];
+    }
+    return out;
   }
 
   std::span<const Entry> entries_;

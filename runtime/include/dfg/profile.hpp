@@ -95,6 +95,8 @@ class Profile {
 
   /// On several hosts: this rank's host, written as profile.host.
   void set_host(std::string host) { host_ = std::move(host); }
+  /// A run that stopped on an error: the file says `"complete": false` (dfgc map refuses it).
+  void set_incomplete() { complete_ = false; }
 
   /// The next Stats entry: `kind` "firing", "transfer" or "copy"; `key` a firing's node, a
   /// transfer's link direction ("A.cpu -> A.g0") or a mapped transfer's host copy ("host copy
@@ -222,6 +224,7 @@ class Profile {
     if (!host_.empty()) out += "    \"host\": " + detail::json_string(host_) + ",\n";
     out += "    \"strategy\": \"" + std::string(strategy) + "\",\n";
     out += "    \"iterations\": " + std::to_string(iterations_) + ",\n";
+    if (!complete_) out += "    \"complete\": false,\n";
     if (f.measured) {
       out += "    \"period_ms\": " + number(summary_.period_s * 1e3) + ",\n";
       out += "    \"periods\": " + std::to_string(summary_.periods) + ",\n";
@@ -417,6 +420,7 @@ class Profile {
   bool overlap_;
   std::int64_t iterations_;
   std::string host_;
+  bool complete_ = true;  ///< false: the run stopped on an error (set_incomplete())
   Stats::Summary summary_;
   std::vector<Pe> pes_;
   std::vector<Item> items_;

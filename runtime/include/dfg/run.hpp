@@ -117,6 +117,12 @@ struct RunState {
         tracer(0, !options.trace_file.empty()),
         stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
+    // The trace's process is the host ("host A", from "A.cpu"); on several hosts run_host makes
+    // its pid the rank's.
+    if constexpr (PeCount > 0) {
+      const std::string_view first_pe = pe_names[0];
+      tracer.set_process(0, "host " + std::string(first_pe.substr(0, first_pe.find('.'))));
+    }
     for (const char* track : tables.track_names) tracer.add_track(track);
     if (stats) {
       for (const char* pe : pe_names) stats->add_pe(pe);
@@ -210,9 +216,10 @@ struct RunState {
     return out;
   }
 
-  int report(const Options& options) {
+  /// `complete` false: the run stopped on an error (write_reports marks the files so).
+  int report(const Options& options, bool complete = true) {
     return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds,
-                         entries, params);
+                         entries, params, complete);
   }
 
   const Params params;
@@ -300,14 +307,18 @@ void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr
 
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
 /// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
-/// (dfg::Workers) and returns 1, else returns run.report(options).
+/// (dfg::Workers), writes the report files marked incomplete and returns 1, else returns
+/// run.report(options).
 template <class Run, class Worker, std::size_t PeCount>
 int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                 const std::array<const char*, PeCount>& names, const Options& options) {
   Workers threads;
   spawn_workers(threads, run, workers, names, options,
                 [](Where&, const auto& cycles) { cycles(); });
-  if (const int status = threads.join_and_report(std::cerr); status != 0) return status;
+  if (const int status = threads.join_and_report(std::cerr); status != 0) {
+    run.report(options, false);  // what was measured up to the error, marked so
+    return status;
+  }
   return run.report(options);
 }
 

@@ -151,8 +151,9 @@ bool several_hosts(std::span<const Entry> entries) {
 
 /// Writes --stats-json FILE (dfg/stats.hpp): "" or the one-line error.
 inline std::string write_stats_json(const Options& options, const Stats& stats,
-                                    const std::string& host) {
-  RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations, {}};
+                                    const std::string& host, bool complete = true) {
+  RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations,
+                  {},   complete};
   for (std::size_t i = 0; i < options.params.size() && i < options.param_names.size(); ++i)
     run.params.emplace_back(options.param_names[i], options.params[i]);
   Stats::Summary summary = stats.summary();
@@ -165,12 +166,16 @@ inline std::string write_stats_json(const Options& options, const Stats& stats,
 }
 
 /// After the run: writes the trace, prints the stats, writes the JSON stats and the profile, as
-/// the options ask. Returns the exit status (1 when a file cannot be written).
+/// the options ask. Returns the exit status (1 when a file cannot be written). After a run that
+/// stopped on an error (`complete` false) the files hold what was measured up to the stop,
+/// marked so (a trace's process label, `"complete": false` in the JSON stats and the profile),
+/// and nothing is printed.
 template <class Entry, class Params, std::size_t PeCount>
-int write_reports(const Options& options, const Tracer& tracer, const Stats* stats, bool overlap,
+int write_reports(const Options& options, Tracer& tracer, const Stats* stats, bool overlap,
                   std::int64_t iterations, const std::array<const char*, PeCount>& pe_names,
                   const std::array<const char*, PeCount>& pe_kinds, std::span<const Entry> entries,
-                  const Params& params) {
+                  const Params& params, bool complete = true) {
+  if (!complete) tracer.set_incomplete();
   if (!options.trace_file.empty()) {
     if (const std::string error = tracer.write_file(options.trace_file); !error.empty()) {
       std::cerr << error << '\n';
@@ -178,9 +183,9 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
     }
   }
   const std::string host = several_hosts(entries) ? host_of(pe_names) : std::string();
-  if (stats && options.stats) stats->print(std::cout, options.stats_per_item, host);
+  if (stats && options.stats && complete) stats->print(std::cout, options.stats_per_item, host);
   if (stats && !options.stats_json_file.empty()) {
-    if (const std::string error = write_stats_json(options, *stats, host_of(pe_names));
+    if (const std::string error = write_stats_json(options, *stats, host_of(pe_names), complete);
         !error.empty()) {
       std::cerr << error << '\n';
       return 1;
@@ -190,13 +195,14 @@ int write_reports(const Options& options, const Tracer& tracer, const Stats* sta
     Profile profile(overlap, iterations, stats->summary());
     for (std::size_t pe = 0; pe < PeCount; ++pe) profile.add_pe(pe_names[pe], pe_kinds[pe]);
     profile.set_host(host);
+    if (!complete) profile.set_incomplete();
     for (const Entry& e : entries)
       profile.add_entry(e.kind, e.profile, e.where, e.bytes ? e.bytes(params) : 0, e.step, e.at);
     if (const std::string error = profile.write(options.profile_file); !error.empty()) {
       std::cerr << error << '\n';
       return 1;
     }
-    if (!profile.period_measured())
+    if (!profile.period_measured() && complete)
       std::cerr
           << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
   }

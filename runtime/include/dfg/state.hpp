@@ -9,7 +9,9 @@
 /// and dfgc calls save() on the old instance after its last firing before the switch and
 /// restore() on the new one before its first (dfg::StateHandoff). restore() reads what save()
 /// wrote, in the same order. An actor without them moves as a fresh instance (init()ed at
-/// start-up): it must then keep no state between firings.
+/// start-up): it must then keep no state between firings. On one host the handoff runs for every
+/// move, with or without state, so that the new instance's first firing comes after the old one's
+/// last: a sink's output stays in iteration order across the move.
 ///
 /// dfg::StateHandoff carries one node's state from the worker thread of its old PE to the one of
 /// its new PE: on one host through its own bytes, between hosts through a StateTransport (the
@@ -125,11 +127,13 @@ class StateHandoff {
     r.j.store(j, std::memory_order_release);
   }
 
-  /// The old instance, after its firing of iteration `next` - 1.
+  /// The old instance, after its firing of iteration `next` - 1. An actor without save() hands
+  /// over no bytes: the handoff then only orders the new instance's first firing after the old
+  /// one's last (on one host).
   template <class Actor>
   void save(const Actor& actor, std::int64_t next) {
     state_.clear();
-    actor.save(state_);
+    if constexpr (requires { actor.save(state_); }) actor.save(state_);
     if (const Route* r = route_of(next); r != nullptr && transport_ != nullptr) {
       transport_->send(index_, state_, next, r->host, r->tag);
       return;
@@ -148,7 +152,7 @@ class StateHandoff {
       }
     }
     state_.rewind();
-    actor.restore(state_);
+    if constexpr (requires { actor.restore(state_); }) actor.restore(state_);
   }
 
  private:

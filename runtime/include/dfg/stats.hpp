@@ -80,6 +80,7 @@ struct RunSettings {
   bool barrier_sync = false;
   std::int64_t iterations = 0;
   std::vector<std::pair<std::string, std::int64_t>> params;  ///< the runtime params, in table order
+  bool complete = true;  ///< false: the run stopped on an error; the figures cover its start
 };
 
 class Stats {
@@ -235,6 +236,7 @@ class Stats {
 
   static std::string format_json(const Summary& s, std::int64_t warmup, const RunSettings& run) {
     std::string out = "{\"format\": \"dfg-stats\", \"version\": 1";
+    if (!run.complete) out += ", \"complete\": false";
     out += ", \"host\": " + json_string(run.host);
     out += ", \"strategy\": ";
     out += run.overlap ? "\"overlap\"" : "\"no-overlap\"";
@@ -280,9 +282,11 @@ class Stats {
     std::string out;
     if (!host.empty()) out += "host " + std::string(host) + "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe",
-                  "count", "mean ms", "min ms", "max ms");
-    out += line;
+    if (!s.entries.empty()) {  // --stats=period: no table, not even its heading
+      std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6s %9s %9s %9s\n", "kind", "name", "pe",
+                    "count", "mean ms", "min ms", "max ms");
+      out += line;
+    }
     for (const EntrySummary& e : s.entries) {
       std::snprintf(line, sizeof line, "%-9s %-25s %-13s %6llu %9.3f %9.3f %9.3f", e.kind.c_str(),
                     e.name.c_str(), e.pe.c_str(), static_cast<unsigned long long>(e.count),
@@ -298,9 +302,12 @@ class Stats {
                     s.period_s * 1e3, static_cast<long long>(s.periods),
                     static_cast<long long>(warmup));
       out += line;
-      std::snprintf(line, sizeof line, "throughput: %.1f iterations/s, %s/s\n", s.iterations_per_s,
-                    format_bytes(static_cast<std::uint64_t>(s.bytes_per_s)).c_str());
+      // The bytes are those copied between PEs: none where every edge is shared memory.
+      std::snprintf(line, sizeof line, "throughput: %.1f iterations/s", s.iterations_per_s);
       out += line;
+      if (s.bytes_per_s > 0)
+        out += ", " + format_bytes(static_cast<std::uint64_t>(s.bytes_per_s)) + "/s";
+      out += '\n';
     } else {
       out += "iteration period: not measured (too few cycles after the warm-up)\n";
     }

@@ -4,7 +4,7 @@
 /// event with its iteration. Load the file in ui.perfetto.dev or chrome://tracing.
 ///
 ///     [
-///     {"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"rank 0"}},
+///     {"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"host A"}},
 ///     {"name":"thread_name","ph":"M","pid":0,"tid":1,"args":{"name":"A.cpu"}},
 ///     {"name":"p
 ///     (Producer)","cat":"fire","ph":"X","ts":12.500,"dur":3.250,"pid":0,"tid":1,"args":{"iteration":0}},
@@ -62,6 +62,16 @@ class Tracer {
 
   bool enabled() const noexcept { return enabled_; }
   int rank() const noexcept { return rank_; }
+  /// Names the trace's process (its pid `rank`, its name `name`, "rank <rank>" when empty): the
+  /// generated program names it after its host ("host B", pid its MPI rank), so that the files of
+  /// several ranks loaded together show as one process each. Set-up only.
+  void set_process(int rank, std::string name) {
+    rank_ = rank;
+    process_ = std::move(name);
+  }
+  /// A run that stopped on an error: the process is labelled so in the trace (what was recorded
+  /// up to the stop is written all the same).
+  void set_incomplete() noexcept { complete_ = false; }
   Clock::time_point epoch() const noexcept { return epoch_; }
 
   /// Adds a track named `name` ("A.g0", "A.g0 h2d") and returns its id (1, 2, ...). Set-up only.
@@ -140,7 +150,11 @@ class Tracer {
       os << s;
     };
     line(R"({"name":"process_name","ph":"M","pid":)" + std::to_string(rank_) +
-         R"(,"tid":0,"args":{"name":"rank )" + std::to_string(rank_) + "\"}}");
+         R"(,"tid":0,"args":{"name":)" +
+         detail::json_string(process_.empty() ? "rank " + std::to_string(rank_) : process_) + "}}");
+    if (!complete_)
+      line(R"({"name":"process_labels","ph":"M","pid":)" + std::to_string(rank_) +
+           R"(,"tid":0,"args":{"labels":"run stopped on an error"}})");
     for (std::size_t i = 0; i < tracks_.size(); ++i) {
       const std::string tid = std::to_string(i + 1);
       line(R"({"name":"thread_name","ph":"M","pid":)" + std::to_string(rank_) + R"(,"tid":)" + tid +
@@ -199,6 +213,8 @@ class Tracer {
   }
 
   int rank_;
+  std::string process_;   ///< the process's name; empty: "rank <rank_>"
+  bool complete_ = true;  ///< false: set_incomplete()
   bool enabled_;
   Clock::time_point epoch_;
   std::vector<std::unique_ptr<Track>> tracks_;

@@ -11,6 +11,7 @@
 #include "codegen/actor_headers.hpp"
 #include "codegen/files.hpp"
 #include "codegen/project.hpp"
+#include "passes/ig_helpers.hpp"
 #include "passes/pipeline.hpp"
 #include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
@@ -99,7 +100,7 @@ TEST_CASE("codegen: the project's files, deterministic, sizes from the runtime p
     CHECK(a.count(name) == 1);
   }
   const std::string& app = a.at("app.hpp");
-  CHECK(app.find("return dfg::Size(params.W) * 4;") != std::string::npos);
+  CHECK(app.find("return dfg::Size(params.W_) * 4;") != std::string::npos);
   CHECK(app.find("{\"W\", 256, 1, 4096},") != std::string::npos);
   CHECK(app.find("{\"Matrix\", \"float[W * 4]\", \"W\", sizeof(float), count_Matrix},") !=
         std::string::npos);
@@ -422,9 +423,47 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   const std::string& app = out.at("app.hpp");
   CHECK(app.find("inline constexpr ::std::int64_t K = 3;") != std::string::npos);
   CHECK(app.find("{\"W\", 16, 1, 64},") != std::string::npos);
-  CHECK(app.find("return dfg::Size(params.W) * param::K;") != std::string::npos);
+  CHECK(app.find("return dfg::Size(params.W_) * param::K_;") != std::string::npos);
   CHECK(app.find("sizeof(double)") != std::string::npos);
   const std::string& rank = out.at("rank_A.cpp");
   CHECK(rank.find("#include \"source.hpp\"") != std::string::npos);
   CHECK(rank.find("fire_s") != std::string::npos);
+}
+
+TEST_CASE(
+    "codegen: initial tokens are one member per node and PE, however many firing entries a "
+    "migration gives the node",
+    "[codegen][migrations]") {
+  // s @ A.c0 -> f @ A.c1 (f.n -> f.s delay 1) -> p @ A.c2 -> k @ A.c0. Moving p to A.c1
+  // makes f.y local (one slot instead of two): f's firing is old-only and new-only on A.c1.
+  // Variant: p itself reads a delay edge and moves, so it has an instance on A.c2 and on A.c1.
+  const bool delayed_mover = GENERATE(false, true);
+  test::ProgramBuilder b("loop");
+  b.type("T", ir::ElemType::f32, 1);
+  b.actor("Src", "out T o").actor("Loop", "in T x; in T s; out T y; out T n");
+  b.actor("Pass", "in T x; out T y").actor("Snk", "in T x");
+  b.host("A", 0, 25e9, 3);
+  b.node("s", "Src", "A.c0").node("f", "Loop", "A.c1").node("p", "Pass", "A.c2");
+  b.node("k", "Snk", "A.c0");
+  b.edge("s.o", "f.x").edge("f.n", "f.s", 1).edge("f.y", "p.x", delayed_mover ? 1 : 0);
+  b.edge("p.y", "k.x");
+  ir::Program p = b.build();
+  p.spec_file = "loop.dfg";
+  p.dfg.nodes[test::node_named(p, "p")].alternatives = {{*p.arch.find_pe("A.c1"), {}}};
+  for (ShortPathPolicy policy : {ShortPathPolicy::pad, ShortPathPolicy::pause}) {
+    INFO(to_string(policy));
+    PassResults r = run_passes(p, Stage::plan_hosts, nullptr, policy);
+    const codegen::Files out = codegen::generate_project(*r.hosts, signatures_of(p), files_of(p));
+    const std::string& rank = out.at("rank_A.cpp");
+    auto count = [&](std::string_view what) {
+      std::size_t n = 0;
+      for (std::size_t at = rank.find(what); at != std::string::npos; at = rank.find(what, at + 1))
+        ++n;
+      return n;
+    };
+    CHECK(count("dfg::HostBuffer f_initial1_;") == 1);
+    CHECK(count("f_initial1_ = dfg::HostBuffer(") == 1);
+    // p's instances on A.c2 and A.c1, in two workers: one member each.
+    CHECK(count("dfg::HostBuffer p_initial0_;") == (delayed_mover ? 2u : 0u));
+  }
 }

@@ -676,6 +676,50 @@ TEST_CASE(
   CHECK(dump(plans) == dump(plan_hosts(p, ig, &m, kCopyAll)));
 }
 
+TEST_CASE("plan: an alternative's own colours of a bounded type keep a length cell per slot",
+          "[passes][plan_hosts][migrations]") {
+  // s -> p -> k on A.c0, tokens of a bounded type, p may move to A.c1. p's output on
+  // A.c1 is the alternative's own buffer: its colour must be allocated with length cells, as
+  // G0's are, or the view's length cell is null and p's resize() stores through it.
+  test::ProgramBuilder b("bounded");
+  b.type("P", ir::ElemType::u8, 16);
+  b.actor("S", "out P o").actor("BP", "in P i; out P o").actor("K", "in P i");
+  b.host("A", 0, 25e9, 2);
+  b.node("s", "S", "A.c0").node("p", "BP", "A.c0").node("k", "K", "A.c0");
+  b.edge("s.o", "p.i").edge("p.o", "k.i");
+  ir::Program p = b.build();
+  p.types[0].bounded = true;  // `type P = uint8[<= 16];`
+  const ir::PeId c1 = pe_named(p, "A.c1");
+  const ir::Ig ig = run_passes(p);
+  Migrations m;
+  m.alternatives.push_back(plan_migration(p, ig, 1, c1, ShortPathPolicy::pad));
+  const HostPlans plans = plan_hosts(p, ig, &m, kCopyAll);
+  const HostPlan& h = plans.hosts[0];
+  for (ir::Strategy s : ir::kStrategies) {
+    INFO(ir::to_string(s));
+    const StrategyPlan& u = h.strategies[s];
+    const Entry* moved = nullptr;
+    for (const Entry& e : u.entries)
+      if (e.ident == "m0_fire_p") moved = &e;
+    REQUIRE(moved);
+    for (const PortRef& port : moved->ports) {
+      if (port.input) continue;
+      REQUIRE(port.slot.pe == c1);
+      const PlanColour* colour = nullptr;
+      for (const PlanColour& c : u.storage[c1])
+        if (c.index == port.slot.colour) colour = &c;
+      REQUIRE(colour);
+      CHECK(colour->lengths);
+    }
+    // Every colour of the union holds tokens of P only: each keeps its lengths.
+    for (const std::vector<PlanColour>& colours : u.storage)
+      for (const PlanColour& c : colours) {
+        INFO("colour " << c.index << " of " << (c.members.empty() ? "" : c.members.front()));
+        CHECK(c.lengths);
+      }
+  }
+}
+
 TEST_CASE(
     "plan: the params, token types, nodes' headers and host-to-host transfers for the printers",
     "[plan_hosts]") {

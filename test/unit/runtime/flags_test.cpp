@@ -156,6 +156,21 @@ TEST_CASE("flags: --help", "[flags]") {
   CHECK(dfg::usage("app", {}).find("\nruntime params:") == std::string::npos);
 }
 
+TEST_CASE("flags: integers as the spec writes them, a params file with a byte order mark",
+          "[flags]") {
+  CHECK(parse({"--iterations", "0x10"}).options.iterations == 16);
+  CHECK(parse({"--iterations", "1_000"}).options.iterations == 1000);
+  CHECK(error_of({"--iterations", "1__0"}) ==
+        "error: --iterations: digit separator '_' must be between digits, got '1__0'");
+  CHECK(error_of({"--iterations", "0x"}) ==
+        "error: --iterations: expected hexadecimal digits after '0x', got '0x'");
+  std::string why;
+  CHECK(dfg::detail::parse_int_literal("-9223372036854775808", why) == INT64_MIN);
+  CHECK_FALSE(dfg::detail::parse_int_literal("9223372036854775808", why));
+  CHECK(why == "integer out of range");
+  CHECK(dfg::detail::parse_int_literal("0x7FFF_FFFF_FFFF_FFFF", why) == INT64_MAX);
+}
+
 TEST_CASE("flags: error messages", "[flags]") {
   CHECK(error_of({"--iterations"}) == "error: --iterations: missing value (a positive integer)");
   CHECK(error_of({"--iterations", "abc"}) == "error: --iterations: expected an integer, got 'abc'");
@@ -194,7 +209,8 @@ TEST_CASE("flags: error messages", "[flags]") {
         "error: --set M=4: unknown runtime param 'M' (this program has no runtime params)");
   CHECK(error_of({"--set", "N=four"}) == "error: --set N=four: N: expected an integer, got 'four'");
   CHECK(error_of({"--set", "N=12x"}) == "error: --set N=12x: N: expected an integer, got '12x'");
-  CHECK(error_of({"--set", "N=0x10"}) == "error: --set N=0x10: N: expected an integer, got '0x10'");
+  CHECK(parse({"--set", "N=0x10"}).options.params[0] == 16);  // as the spec writes integers
+  CHECK(error_of({"--set", "N=0xg"}) == "error: --set N=0xg: N: expected an integer, got '0xg'");
   CHECK(
       error_of({"--set", "N=4611686018427387905000"}) ==
       "error: --set N=4611686018427387905000: N: integer out of range, got '4611686018427387905000'");
@@ -276,4 +292,7 @@ TEST_CASE("flags: apply_params_text directly", "[flags]") {
   CHECK(dfg::apply_params_text("OFFSET = 10\r\nN=5", "p", kParams, values).empty());
   CHECK(values == std::vector<std::int64_t>{5, 2, 10});
   CHECK(dfg::apply_params_text("", "p", kParams, values).empty());
+  // A byte order mark (a file saved by some editors) is not part of the first name.
+  CHECK(dfg::apply_params_text("\xEF\xBB\xBFN = 0x20\nOFFSET = 1_0", "p", kParams, values).empty());
+  CHECK(values == std::vector<std::int64_t>{32, 2, 10});
 }

@@ -4,7 +4,13 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <streambuf>
 #include <string>
 #include <thread>
 #include <vector>
@@ -170,4 +176,59 @@ TEST_CASE(
     INFO("iteration " << j);
     REQUIRE(fired[static_cast<std::size_t>(j)] == 1);
   }
+}
+
+TEST_CASE("migration: --migrate-control must be a file or a FIFO, not a directory", "[migration]") {
+  dfg::Options o = options_with({});
+  o.migrate_control = std::filesystem::temp_directory_path().string();
+  CHECK(dfg::check_requests(o, kAlts) ==
+        "error: --migrate-control " + o.migrate_control +
+            ": a directory; expected a file or a FIFO that moves are written to, a line each");
+  o.migrate_control = (std::filesystem::temp_directory_path() / "dfg_no_such_control").string();
+  CHECK(dfg::check_requests(o, kAlts).empty());  // waited for: the control thread says so
+}
+
+TEST_CASE(
+    "migration: the control file's last line without a newline is read; control bytes are "
+    "escaped",
+    "[migration]") {
+  dfg_test::HangGuard guard("migration control", 30);
+  const auto path = std::filesystem::temp_directory_path() / "dfg_migration_control_test";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << std::string("bad\0line\x1b[2J\n", 13) << "n:B.c0";  // no newline at the end
+  }
+  // What the control thread says on std::cerr, read by this thread under a lock.
+  struct Said : std::streambuf {
+    std::mutex mutex;
+    std::string text;
+    int_type overflow(int_type c) override {
+      std::lock_guard lock(mutex);
+      if (c != traits_type::eof()) text += static_cast<char>(c);
+      return c;
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+      std::lock_guard lock(mutex);
+      text.append(s, static_cast<std::size_t>(n));
+      return n;
+    }
+    std::string get() {
+      std::lock_guard lock(mutex);
+      return text;
+    }
+  } said;
+  auto* old = std::cerr.rdbuf(&said);
+  dfg::Migrator<TestEntry> m(kEntries, kAlts, 1000000);
+  dfg::WindowTable table(m.initial_windows({}), 2);
+  m.start(path.string(), table);
+  for (int i = 0; i < 2000 && said.get().find("n:B.c0") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  m.stop();
+  std::cerr.rdbuf(old);
+  std::filesystem::remove(path);
+  const std::string text = said.get();
+  INFO(text);
+  CHECK(text.find("migrate: bad\\x00line\\x1b[2J: refused: expected NODE:PE or NODE:PE@ITERATION, "
+                  "got 'bad\\x00line\\x1b[2J'\n") != std::string::npos);
+  CHECK(text.find("migrate: n:B.c0: node moved from iteration ") != std::string::npos);
 }

@@ -200,3 +200,38 @@ TEST_CASE("run tables: the start-up checks of a program on one host", "[run_tabl
   CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
         "error: --migrate: this program has no alternative mappings");
 }
+
+TEST_CASE("a run that stopped on an error writes what it measured, marked incomplete",
+          "[run_tables]") {
+  const auto dir = std::filesystem::temp_directory_path() / "dfg_reports_incomplete";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  dfg::Tracer tracer(0, true);
+  tracer.add_track("A.cpu");
+  dfg::Stats stats(4, 1);
+  stats.add_pe("A.cpu");
+  stats.add_pe("A.g0");
+  dfg::Probes probes(tracer, &stats);
+  dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
+  const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
+  const std::array<const char*, 2> kinds = {"cpu", "gpu"};
+  const std::string trace = (dir / "t.json").string(), json = (dir / "s.json").string(),
+                    profile = (dir / "p.json").string();
+  const char* argv[] = {"app",        "--trace",   trace.c_str(),  "--stats-json",
+                        json.c_str(), "--profile", profile.c_str()};
+  const dfg::FlagsResult flags = dfg::parse_flags(7, argv, {});
+  REQUIRE(flags.ok());
+  REQUIRE(dfg::write_reports(flags.options, tracer, &stats, true, 3, names, kinds,
+                             std::span<const Entry>(kEntries), Params{}, false) == 0);
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+  };
+  const nlohmann::json t = read(trace);
+  CHECK(t[0]["name"] == "process_name");
+  CHECK(t[1]["name"] == "process_labels");
+  CHECK(t[1]["args"]["labels"] == "run stopped on an error");
+  CHECK(read(json)["complete"] == false);
+  CHECK(read(profile)["profile"]["complete"] == false);
+  std::filesystem::remove_all(dir);
+}

@@ -79,6 +79,21 @@ TEST_CASE("stats: too few cycles leave the period unmeasured", "[stats]") {
   CHECK(dfg::Stats::format(s, 2).find("iteration period: not measured") != std::string::npos);
 }
 
+TEST_CASE("stats: --stats=period prints no table heading; no bytes where nothing is copied",
+          "[stats]") {
+  dfg::Stats stats(12, 2);
+  const int pe = stats.add_pe("A.c0");
+  stats.add_entry("firing", "c (Consumer)", "A.c0", 0);
+  const Clock::time_point t0{};
+  for (std::int64_t k = 0; k < 12; ++k) stats.end_cycle(pe, k, t0 + milliseconds(10 * k));
+  std::ostringstream os;
+  stats.print(os, false);
+  CHECK(os.str() ==
+        "iteration period: 10.000 ms over 9 iterations (after 2 warm-up cycles)\n"
+        "throughput: 100.0 iterations/s\n"
+        "peak memory: A.c0 0 B\n");
+}
+
 TEST_CASE("stats: a cycle some PE did not finish does not count", "[stats]") {
   dfg::Stats stats(5, 0);
   const int a = stats.add_pe("a");

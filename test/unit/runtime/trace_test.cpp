@@ -149,3 +149,16 @@ TEST_CASE("trace: write_file", "[trace]") {
   CHECK(tracer.write_file("/nonexistent/dir/t.json") ==
         "error: --trace /nonexistent/dir/t.json: cannot open for writing");
 }
+
+TEST_CASE("tracer: the process is named and numbered as set_process says", "[trace]") {
+  dfg::Tracer tracer(0, true);
+  tracer.set_process(1, "host B");
+  tracer.add_track("B.cpu");
+  std::ostringstream os;
+  tracer.write(os);
+  CHECK(
+      os.str().find(
+          "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"host B\"}}") !=
+      std::string::npos);
+  CHECK(os.str().find("\"pid\":0") == std::string::npos);
+}

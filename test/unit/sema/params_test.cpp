@@ -128,6 +128,25 @@ TEST_CASE("bad -D flags are reported without a location", "[sema]") {
       "error: -D Zzz=: no param named 'Zzz'\n");
 }
 
+TEST_CASE("-D takes the integers the spec writes: hexadecimal and digit separators", "[sema]") {
+  for (const auto& [text, value] : std::vector<std::pair<std::string, std::int64_t>>{
+           {"0x10", 16}, {"1_0", 10}, {"0XfF", 255}, {"1_000_000", 1000000}, {"-0x8", -8}}) {
+    SemaOptions o;
+    o.defines = {{"N", text}};
+    auto a = test::analyze(with_app("param N = 2;\ntype T = float[4];"), o);
+    INFO(text);
+    REQUIRE(a->program);
+    CHECK(a->program->params[0].value == value);
+  }
+  SemaOptions o;
+  o.defines = {{"N", "1__0"}, {"M", "0x"}};
+  CHECK(
+      diagnose(with_app("param N = 2;\nparam M = 2;\ntype T = float[N];"), o) ==
+      "error: -D N=1__0: '1__0' is not an integer literal (digit separator '_' must be between "
+      "digits)\n"
+      "error: -D M=0x: '0x' is not an integer literal (expected hexadecimal digits after '0x')\n");
+}
+
 TEST_CASE("sizes may depend on runtime params, params may not", "[sema]") {
   auto a =
       test::analyze(with_app("runtime param W = 640;\nparam K = 2;\ntype T = uint8[(W + 2) * K];"));

@@ -162,15 +162,29 @@ struct RunFlags {
   std::int64_t iterations = 0;  ///< --iterations
   bool overlap = true;          ///< false: --no-overlap
   bool barrier_sync = false;    ///< --sync=barrier
+  /// The --migrate requests as given, "NODE:PE@K" each, space-separated ("" for none): ranks
+  /// that would switch at different iterations wait for each other's tokens for ever.
+  std::string migrations = {};
+  /// Whether --migrate-control was given: with it, every rank takes part in the agreement on
+  /// live moves (rank 0 reads the file, the others answer), so every rank needs it. The files
+  /// may differ: only rank 0's is read.
+  bool live_moves = false;
 };
+
+namespace detail {
+inline constexpr std::string_view kRunFlagsNeeded =
+    "; every rank needs the same --iterations, --no-overlap, --sync, --migrate and "
+    "--migrate-control";
+}  // namespace detail
 
 /// "" when `mine`, the flags of rank `me` ("rank 1 (host B)"), are `first`'s, the flags of rank 0
 /// (`first_who`), else the one-line error naming the first flag that differs, e.g.
 ///   error: rank 1 (host B) was started with --iterations 50, rank 0 (host A) with 100; every
-///   rank needs the same --iterations, --no-overlap and --sync
+///   rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control
 inline std::string run_flags_error(const RunFlags& mine, std::string_view me, const RunFlags& first,
                                    std::string_view first_who) {
   std::string mine_text, first_text;
+  auto moves = [](const std::string& m) { return m.empty() ? "no --migrate" : "--migrate " + m; };
   if (mine.iterations != first.iterations) {
     mine_text = "with --iterations " + std::to_string(mine.iterations);
     first_text = "with " + std::to_string(first.iterations);
@@ -180,11 +194,17 @@ inline std::string run_flags_error(const RunFlags& mine, std::string_view me, co
   } else if (mine.barrier_sync != first.barrier_sync) {
     mine_text = mine.barrier_sync ? "with --sync=barrier" : "with --sync=neighbours";
     first_text = first.barrier_sync ? "with --sync=barrier" : "with --sync=neighbours";
+  } else if (mine.migrations != first.migrations) {
+    mine_text = "with " + moves(mine.migrations);
+    first_text = "with " + moves(first.migrations);
+  } else if (mine.live_moves != first.live_moves) {
+    mine_text = mine.live_moves ? "with --migrate-control" : "without --migrate-control";
+    first_text = first.live_moves ? "with it" : "without it";
   } else {
     return {};
   }
   return "error: " + std::string(me) + " was started " + mine_text + ", " + std::string(first_who) +
-         " " + first_text + "; every rank needs the same --iterations, --no-overlap and --sync";
+         " " + first_text + std::string(detail::kRunFlagsNeeded);
 }
 
 /// "" when `mine`, the runtime params' values of rank `me`, are `first`'s, the values of rank 0

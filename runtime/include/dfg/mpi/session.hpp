@@ -13,11 +13,12 @@
 ///     dfg/mpi/abort.hpp
 ///
 /// A start-up error (wrong number of ranks, a bad --hostmap, ranks started with different
-/// --iterations, --no-overlap, --sync or runtime params, a GPU ordinal this machine lacks) is
-/// printed once for the whole job, by the lowest rank that found it (rank 0 when every rank found
-/// the same), and every rank returns 1 from place()/agree()/agree_run_flags(); main returns it and
-/// the Session's destructor finalizes MPI. Nothing waits for a message that will not come: the only
-/// communication is a collective per check (MPI_Allreduce, MPI_Bcast), which every rank reaches.
+/// --iterations, --no-overlap, --sync, --migrate, --migrate-control or runtime params, a GPU
+/// ordinal this machine lacks) is printed once for the whole job, by the lowest rank that found it
+/// (rank 0 when every rank found the same), and every rank returns 1 from
+/// place()/agree()/agree_run_flags(); main returns it and the Session's destructor finalizes MPI.
+/// Nothing waits for a message that will not come: the only communication is a collective per check
+/// (MPI_Allreduce, MPI_Bcast), which every rank reaches.
 ///
 /// Thread level. The rank's MPI calls are made by its communication thread's lanes
 /// (comm_thread(), which run_mpi_worker runs around the host CPU worker's cycle loop), not by the
@@ -164,6 +165,20 @@ struct SessionOptions {
   std::string_view hostmap;  ///< --hostmap; empty: DFG_HOSTMAP if set, else host i on rank i
   bool cuda_aware = true;    ///< false: --no-cuda-aware-mpi (stage through host memory)
 };
+
+/// The flags of `options` that every rank must share (agree_run_flags()).
+inline RunFlags run_flags(const Options& options) {
+  RunFlags flags{options.iterations,
+                 options.overlap,
+                 options.sync == SyncMode::barrier,
+                 {},
+                 !options.migrate_control.empty()};
+  for (const MigrationRequest& m : options.migrations) {
+    if (!flags.migrations.empty()) flags.migrations += ' ';
+    flags.migrations += m.node + ':' + m.pe + '@' + std::to_string(m.iteration);
+  }
+  return flags;
+}
 
 class Session {
  public:
@@ -416,9 +431,18 @@ class Session {
   /// some rank differs, the lowest such rank prints run_flags_error() once on `err` and every
   /// rank returns 1; otherwise 0.
   int agree_run_flags(const RunFlags& mine, std::ostream& err) {
-    std::int64_t values[3] = {mine.iterations, mine.overlap ? 1 : 0, mine.barrier_sync ? 1 : 0};
-    check(MPI_Bcast(values, 3, MPI_INT64_T, 0, comm_), "MPI_Bcast (run flags)");
-    const RunFlags first{values[0], values[1] != 0, values[2] != 0};
+    std::int64_t values[5] = {mine.iterations, mine.overlap ? 1 : 0, mine.barrier_sync ? 1 : 0,
+                              mine.live_moves ? 1 : 0,
+                              static_cast<std::int64_t>(mine.migrations.size())};
+    check(MPI_Bcast(values, 5, MPI_INT64_T, 0, comm_), "MPI_Bcast (run flags)");
+    std::string moves = mine.migrations;
+    moves.resize(static_cast<std::size_t>(values[4]));
+    if (values[4] > 0) {
+      check(MPI_Bcast(moves.data(), static_cast<int>(values[4]), MPI_CHAR, 0, comm_),
+            "MPI_Bcast (run flags: --migrate)");
+    }
+    const RunFlags first{values[0], values[1] != 0, values[2] != 0, std::move(moves),
+                         values[3] != 0};
     return agree(run_flags_error(mine, who(), first, who_of(0)), err);
   }
 

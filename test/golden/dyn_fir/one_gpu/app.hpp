@@ -17,13 +17,13 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t N = 64;
-inline constexpr ::std::int64_t SHIFT = 4;
-inline constexpr ::std::int64_t C0 = 3;
-inline constexpr ::std::int64_t C1 = -5;
-inline constexpr ::std::int64_t C2 = 7;
-inline constexpr ::std::int64_t C3 = 2;
-inline constexpr ::std::int64_t BAD = 0;
+inline constexpr ::std::int64_t N_ = 64;
+inline constexpr ::std::int64_t SHIFT_ = 4;
+inline constexpr ::std::int64_t C0_ = 3;
+inline constexpr ::std::int64_t C1_ = -5;
+inline constexpr ::std::int64_t C2_ = 7;
+inline constexpr ::std::int64_t C3_ = 2;
+inline constexpr ::std::int64_t BAD_ = 0;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -32,7 +32,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int32[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return param::N; }
+inline std::size_t elements_Block(const Params&) { return param::N_; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int32_t);
 }

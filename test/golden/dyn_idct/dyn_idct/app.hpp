@@ -17,8 +17,8 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t B = 4;
-inline constexpr ::std::int64_t CAP = 516;
+inline constexpr ::std::int64_t B_ = 4;
+inline constexpr ::std::int64_t CAP_ = 516;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -27,13 +27,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Code = int32[CAP]: elements and bytes per token.
-inline std::size_t elements_Code(const Params&) { return param::CAP; }
+inline std::size_t elements_Code(const Params&) { return param::CAP_; }
 inline std::size_t bytes_Code(const Params& params) {
   return elements_Code(params) * sizeof(std::int32_t);
 }
 
 /// Pixels = int32[B * 64]: elements and bytes per token.
-inline std::size_t elements_Pixels(const Params&) { return param::B * 64; }
+inline std::size_t elements_Pixels(const Params&) { return param::B_ * 64; }
 inline std::size_t bytes_Pixels(const Params& params) {
   return elements_Pixels(params) * sizeof(std::int32_t);
 }

@@ -21,14 +21,14 @@ inline constexpr std::array<dfg::RuntimeParam, 1> kRuntimeParams = {{
     {"N", 65536, 64, 16777216},
 }};
 struct Params {
-  ::std::int64_t N = 65536;
+  ::std::int64_t N_ = 65536;
 };
 /// The values parse_flags returns, in the order of kRuntimeParams.
 inline Params params_of(const std::vector<std::int64_t>& values) { return Params{values[0]}; }
 
 /// Block = float[N]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
-inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N); }
+inline dfg::Size count_Block(const Params& params) { return dfg::Size(params.N_); }
 inline std::size_t elements_Block(const Params& params) {
   return static_cast<std::size_t>(count_Block(params).value());
 }

@@ -62,11 +62,10 @@ int main(int argc, char** argv) {
           mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr);
       s != 0)
     return s;
-  // Ranks that ran different cycles, or sized their tokens differently, would wait forever for
-  // each other's messages.
-  const dfg::mpi::RunFlags run_flags{flags.options.iterations, flags.options.overlap,
-                                     flags.options.sync == dfg::SyncMode::barrier};
-  if (const int s = mpi.agree_run_flags(run_flags, std::cerr); s != 0) return s;
+  // Ranks that ran different cycles, moved nodes at different iterations or sized their tokens
+  // differently would wait forever for each other's messages.
+  if (const int s = mpi.agree_run_flags(dfg::mpi::run_flags(flags.options), std::cerr); s != 0)
+    return s;
   if (const int s = mpi.agree_params(app::host_A::kRuntimeParams, flags.options.params, std::cerr);
       s != 0)
     return s;

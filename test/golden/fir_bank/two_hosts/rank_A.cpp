@@ -310,6 +310,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
 /// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
+  run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.c0 first
   workers.push_back(std::make_unique<Worker_A_c0>(run, mpi));
   workers.push_back(std::make_unique<Worker_A_c1>(run));

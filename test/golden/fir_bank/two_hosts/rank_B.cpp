@@ -338,6 +338,7 @@ void Worker_B_c2::cycles_no_overlap(dfg::Where& where) {
 /// rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
+  run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.c0 first
   workers.push_back(std::make_unique<Worker_B_c0>(run, mpi));
   workers.push_back(std::make_unique<Worker_B_c1>(run));

@@ -17,9 +17,9 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t SIDE = 256;
-inline constexpr ::std::int64_t OPENINGS = 40;
-inline constexpr ::std::int64_t split = 20;
+inline constexpr ::std::int64_t SIDE_ = 256;
+inline constexpr ::std::int64_t OPENINGS_ = 40;
+inline constexpr ::std::int64_t split_ = 20;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -29,14 +29,14 @@ inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Volume = uint8[SIDE * SIDE * SIDE]: elements and bytes per token.
 inline std::size_t elements_Volume(const Params&) {
-  return param::SIDE * param::SIDE * param::SIDE;
+  return param::SIDE_ * param::SIDE_ * param::SIDE_;
 }
 inline std::size_t bytes_Volume(const Params& params) {
   return elements_Volume(params) * sizeof(std::uint8_t);
 }
 
 /// Counts = int64[OPENINGS]: elements and bytes per token.
-inline std::size_t elements_Counts(const Params&) { return param::OPENINGS; }
+inline std::size_t elements_Counts(const Params&) { return param::OPENINGS_; }
 inline std::size_t bytes_Counts(const Params& params) {
   return elements_Counts(params) * sizeof(std::int64_t);
 }

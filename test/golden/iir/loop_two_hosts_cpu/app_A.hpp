@@ -17,7 +17,7 @@ namespace app::host_A {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t N = 256;
+inline constexpr ::std::int64_t N_ = 256;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = float[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return param::N; }
+inline std::size_t elements_Block(const Params&) { return param::N_; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(float);
 }

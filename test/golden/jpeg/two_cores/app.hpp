@@ -17,11 +17,11 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t MAXB = 16384;
-inline constexpr ::std::int64_t MAXW = 128;
-inline constexpr ::std::int64_t MAXH = 96;
-inline constexpr ::std::int64_t TOL = 0;
-inline constexpr ::std::int64_t MAXR = 52420;
+inline constexpr ::std::int64_t MAXB_ = 16384;
+inline constexpr ::std::int64_t MAXW_ = 128;
+inline constexpr ::std::int64_t MAXH_ = 96;
+inline constexpr ::std::int64_t TOL_ = 0;
+inline constexpr ::std::int64_t MAXR_ = 52420;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -30,19 +30,19 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// File = uint8[MAXB]: elements and bytes per token.
-inline std::size_t elements_File(const Params&) { return param::MAXB; }
+inline std::size_t elements_File(const Params&) { return param::MAXB_; }
 inline std::size_t bytes_File(const Params& params) {
   return elements_File(params) * sizeof(std::uint8_t);
 }
 
 /// Image = uint8[4 + MAXW * MAXH * 3]: elements and bytes per token.
-inline std::size_t elements_Image(const Params&) { return 4 + param::MAXW * param::MAXH * 3; }
+inline std::size_t elements_Image(const Params&) { return 4 + param::MAXW_ * param::MAXH_ * 3; }
 inline std::size_t bytes_Image(const Params& params) {
   return elements_Image(params) * sizeof(std::uint8_t);
 }
 
 /// Records = int32[MAXR]: elements and bytes per token.
-inline std::size_t elements_Records(const Params&) { return param::MAXR; }
+inline std::size_t elements_Records(const Params&) { return param::MAXR_; }
 inline std::size_t bytes_Records(const Params& params) {
   return elements_Records(params) * sizeof(std::int32_t);
 }

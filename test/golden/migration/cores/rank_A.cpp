@@ -102,23 +102,29 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+      if (items.resumes(overlap::m2_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      if (items.suspends(overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
       if (items.resumes(overlap::m2_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(overlap::m2_copy_a_x_delay_A_c1, [&] {  // delay a.x.delay@A.c1 <- g.y@A.c1
       std::memcpy(a_x_delay_A_c1_m2_view_.at(dfg::slot(c, 0, 1)),
                   g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+      if (items.resumes(overlap::fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
   });
 }
@@ -127,23 +133,29 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+      if (items.resumes(no_overlap::m2_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      if (items.suspends(no_overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(no_overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
       if (items.resumes(no_overlap::m2_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m2_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(no_overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(no_overlap::m2_copy_a_x_delay_A_c1, [&] {  // delay a.x.delay@A.c1 <- g.y@A.c1
       std::memcpy(a_x_delay_A_c1_m2_view_.at(dfg::slot(c, 0, 1)),
                   g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(no_overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+      if (items.resumes(no_overlap::fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(no_overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
   });
 }
@@ -184,21 +196,24 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(overlap::m1_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
+      if (items.resumes(overlap::m0_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      if (items.suspends(overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(overlap::m0_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(overlap::m0_copy_a_x_delay_A_c2, [&] {  // delay a.x.delay@A.c2 <- g.y@A.c2
       std::memcpy(a_x_delay_A_c2_m0_view_.at(dfg::slot(c, 0, 1)),
@@ -206,10 +221,10 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
     });
     items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(overlap::fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
   });
 }
@@ -219,21 +234,24 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(no_overlap::m1_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m1_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(no_overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
+      if (items.resumes(no_overlap::m0_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      if (items.suspends(no_overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(no_overlap::m0_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(no_overlap::m0_copy_a_x_delay_A_c2, [&] {  // delay a.x.delay@A.c2 <- g.y@A.c2
       std::memcpy(a_x_delay_A_c2_m0_view_.at(dfg::slot(c, 0, 1)),
@@ -241,10 +259,10 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
     });
     items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
       if (items.resumes(no_overlap::fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
   });
 }
@@ -289,10 +307,10 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
       if (items.resumes(overlap::m3_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(overlap::m3_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, k_y_delay_A_c3_m3_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
@@ -305,8 +323,11 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
       k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
     items.run(overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
+      if (items.resumes(overlap::m1_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
@@ -319,10 +340,10 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
       if (items.resumes(no_overlap::m3_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+        run_.handoffs[1].restore(a_node_.actor, j);  // its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(no_overlap::m3_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
+      if (items.suspends(no_overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(no_overlap::m3_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, k_y_delay_A_c3_m3_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
@@ -335,8 +356,11 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
       k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
     items.run(no_overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
+      if (items.resumes(no_overlap::m1_fire_g, j))
+        run_.handoffs[0].restore(g_node_.actor, j);  // its state
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(no_overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));

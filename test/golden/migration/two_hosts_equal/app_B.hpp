@@ -17,7 +17,7 @@ namespace app::host_B {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t N = 256;
+inline constexpr ::std::int64_t N_ = 256;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Block = int64[N]: elements and bytes per token.
-inline std::size_t elements_Block(const Params&) { return param::N; }
+inline std::size_t elements_Block(const Params&) { return param::N_; }
 inline std::size_t bytes_Block(const Params& params) {
   return elements_Block(params) * sizeof(std::int64_t);
 }
@@ -118,7 +118,9 @@ inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
 
 }  // namespace no_overlap
 
-/// The nodes whose actor state moves with them (save/restore): none.
+/// The nodes handed over when they move (dfg::StateHandoff: their state where they have
+/// save/restore; on one host, the first firing of the new instance after the last of the old):
+/// none.
 inline constexpr std::size_t kStateHandoffs = 0;
 /// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
 inline constexpr int kControlTag = 4;

@@ -224,6 +224,7 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   if (const int s = mpi.agree(dfg::check_requests(options, alternatives), std::cerr); s != 0)
     return s;
   Run run(options);
+  run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
   // Live moves (--migrate-control) are agreed on by every rank through this link, which also
   // carries the state of a node that moves between hosts (dfg/mpi/migration_link.hpp).
   dfg::mpi::MigrationLink link(mpi, run.windows, kControlTag, kStateHandoffs,

@@ -17,7 +17,7 @@ namespace app::host_B {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t N = 64;
+inline constexpr ::std::int64_t N_ = 64;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -26,13 +26,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Frame = float[N]: elements and bytes per token.
-inline std::size_t elements_Frame(const Params&) { return param::N; }
+inline std::size_t elements_Frame(const Params&) { return param::N_; }
 inline std::size_t bytes_Frame(const Params& params) {
   return elements_Frame(params) * sizeof(float);
 }
 
 /// Frame_x2 = float[N * 2]: elements and bytes per token.
-inline std::size_t elements_Frame_x2(const Params&) { return param::N * 2; }
+inline std::size_t elements_Frame_x2(const Params&) { return param::N_ * 2; }
 inline std::size_t bytes_Frame_x2(const Params& params) {
   return elements_Frame_x2(params) * sizeof(float);
 }

@@ -17,7 +17,7 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t N = 2048;
+inline constexpr ::std::int64_t N_ = 2048;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -26,7 +26,7 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Matrix = float[N * N]: elements and bytes per token.
-inline std::size_t elements_Matrix(const Params&) { return param::N * param::N; }
+inline std::size_t elements_Matrix(const Params&) { return param::N_ * param::N_; }
 inline std::size_t bytes_Matrix(const Params& params) {
   return elements_Matrix(params) * sizeof(float);
 }

@@ -17,9 +17,9 @@ namespace app::host_A {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t MAXB = 256;
-inline constexpr ::std::int64_t KEY = 90;
-inline constexpr ::std::int64_t OVER = 0;
+inline constexpr ::std::int64_t MAXB_ = 256;
+inline constexpr ::std::int64_t KEY_ = 90;
+inline constexpr ::std::int64_t OVER_ = 0;
 }  // namespace param
 
 /// The runtime params (--set NAME=VALUE, --params FILE): this app has none.
@@ -28,13 +28,13 @@ struct Params {};
 inline Params params_of(const std::vector<std::int64_t>&) { return Params{}; }
 
 /// Packet = uint8[MAXB]: elements and bytes per token.
-inline std::size_t elements_Packet(const Params&) { return param::MAXB; }
+inline std::size_t elements_Packet(const Params&) { return param::MAXB_; }
 inline std::size_t bytes_Packet(const Params& params) {
   return elements_Packet(params) * sizeof(std::uint8_t);
 }
 
 /// Coded = uint8[2 * MAXB]: elements and bytes per token.
-inline std::size_t elements_Coded(const Params&) { return 2 * param::MAXB; }
+inline std::size_t elements_Coded(const Params&) { return 2 * param::MAXB_; }
 inline std::size_t bytes_Coded(const Params& params) {
   return elements_Coded(params) * sizeof(std::uint8_t);
 }

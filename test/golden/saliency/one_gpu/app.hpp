@@ -17,7 +17,7 @@ namespace app {
 
 // The params of the spec, fixed when dfgc ran (dfgc compile -D NAME=VALUE).
 namespace param {
-inline constexpr ::std::int64_t MAPS = 24;
+inline constexpr ::std::int64_t MAPS_ = 24;
 }  // namespace param
 
 /// The runtime params, with their defaults (and bounds): set with --set NAME=VALUE or
@@ -28,9 +28,9 @@ inline constexpr std::array<dfg::RuntimeParam, 3> kRuntimeParams = {{
     {"CHECK", 100, 0, 1000000},
 }};
 struct Params {
-  ::std::int64_t W = 720;
-  ::std::int64_t H = 576;
-  ::std::int64_t CHECK = 100;
+  ::std::int64_t W_ = 720;
+  ::std::int64_t H_ = 576;
+  ::std::int64_t CHECK_ = 100;
 };
 /// The values parse_flags returns, in the order of kRuntimeParams.
 inline Params params_of(const std::vector<std::int64_t>& values) {
@@ -40,7 +40,7 @@ inline Params params_of(const std::vector<std::int64_t>& values) {
 /// Frame = uint8[H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Frame(const Params& params) {
-  return dfg::Size(params.H) * dfg::Size(params.W);
+  return dfg::Size(params.H_) * dfg::Size(params.W_);
 }
 inline std::size_t elements_Frame(const Params& params) {
   return static_cast<std::size_t>(count_Frame(params).value());
@@ -52,7 +52,7 @@ inline std::size_t bytes_Frame(const Params& params) {
 /// Spectrum = float[2 * H * (W / 2 + 1)]: elements and bytes per token, computed from the runtime
 /// params (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Spectrum(const Params& params) {
-  return 2 * dfg::Size(params.H) * (dfg::Size(params.W) / 2 + 1);
+  return 2 * dfg::Size(params.H_) * (dfg::Size(params.W_) / 2 + 1);
 }
 inline std::size_t elements_Spectrum(const Params& params) {
   return static_cast<std::size_t>(count_Spectrum(params).value());
@@ -64,7 +64,7 @@ inline std::size_t bytes_Spectrum(const Params& params) {
 /// Maps = float[2 * MAPS * H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Maps(const Params& params) {
-  return 2 * param::MAPS * dfg::Size(params.H) * dfg::Size(params.W);
+  return 2 * param::MAPS_ * dfg::Size(params.H_) * dfg::Size(params.W_);
 }
 inline std::size_t elements_Maps(const Params& params) {
   return static_cast<std::size_t>(count_Maps(params).value());
@@ -76,7 +76,7 @@ inline std::size_t bytes_Maps(const Params& params) {
 /// Energy = float[MAPS * H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Energy(const Params& params) {
-  return param::MAPS * dfg::Size(params.H) * dfg::Size(params.W);
+  return param::MAPS_ * dfg::Size(params.H_) * dfg::Size(params.W_);
 }
 inline std::size_t elements_Energy(const Params& params) {
   return static_cast<std::size_t>(count_Energy(params).value());
@@ -86,7 +86,7 @@ inline std::size_t bytes_Energy(const Params& params) {
 }
 
 /// Stats = float[4 * MAPS]: elements and bytes per token.
-inline std::size_t elements_Stats(const Params&) { return 4 * param::MAPS; }
+inline std::size_t elements_Stats(const Params&) { return 4 * param::MAPS_; }
 inline std::size_t bytes_Stats(const Params& params) {
   return elements_Stats(params) * sizeof(float);
 }
@@ -94,7 +94,7 @@ inline std::size_t bytes_Stats(const Params& params) {
 /// Saliency = float[H * W]: elements and bytes per token, computed from the runtime params
 /// (and checked when the program starts: kRuntimeSizes).
 inline dfg::Size count_Saliency(const Params& params) {
-  return dfg::Size(params.H) * dfg::Size(params.W);
+  return dfg::Size(params.H_) * dfg::Size(params.W_);
 }
 inline std::size_t elements_Saliency(const Params& params) {
   return static_cast<std::size_t>(count_Saliency(params).value());

@@ -3,6 +3,7 @@
 #include "dfg/mpi/placement.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/mpi/abort.hpp"
+#include "dfg/mpi/session.hpp"
 #include "dfg/mpi/transfer.hpp"
 
 #include <catch2/catch.hpp>
@@ -166,22 +167,52 @@ TEST_CASE("run flags: a rank started with other --iterations, --no-overlap or --
   CHECK(
       dfg::mpi::run_flags_error({50, true, false}, "rank 1 (host B)", first, "rank 0 (host A)") ==
       "error: rank 1 (host B) was started with --iterations 50, rank 0 (host A) with 100; every rank needs the "
-      "same --iterations, --no-overlap and --sync");
+      "same --iterations, --no-overlap, --sync, --migrate and --migrate-control");
   CHECK(
       dfg::mpi::run_flags_error({100, false, false}, "rank 2 (host C)", first, "rank 0 (host A)") ==
       "error: rank 2 (host C) was started with --no-overlap, rank 0 (host A) without it; every rank needs the "
-      "same --iterations, --no-overlap and --sync");
+      "same --iterations, --no-overlap, --sync, --migrate and --migrate-control");
   CHECK(
       dfg::mpi::run_flags_error(first, "rank 1 (host A)", {100, false, false}, "rank 0 (host B)") ==
       "error: rank 1 (host A) was started without --no-overlap, rank 0 (host B) with it; every rank needs the "
-      "same --iterations, --no-overlap and --sync");
+      "same --iterations, --no-overlap, --sync, --migrate and --migrate-control");
   CHECK(
       dfg::mpi::run_flags_error({100, true, true}, "rank 1 (host B)", first, "rank 0 (host A)") ==
       "error: rank 1 (host B) was started with --sync=barrier, rank 0 (host A) with --sync=neighbours; every "
-      "rank needs the same --iterations, --no-overlap and --sync");
+      "rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control");
   // The first difference is named: --iterations before --no-overlap before --sync.
   CHECK(dfg::mpi::run_flags_error({7, false, true}, "rank 1", first, "rank 0")
             .find("--iterations 7,") != std::string::npos);
+}
+
+TEST_CASE("run flags: a rank started with other --migrate or --migrate-control is named",
+          "[mpi][flags]") {
+  const dfg::mpi::RunFlags first{100, true, false, "p:A.c1@2", false};
+  CHECK(dfg::mpi::run_flags_error(first, "rank 1 (host B)", first, "rank 0 (host A)").empty());
+  CHECK(dfg::mpi::run_flags_error({100, true, false, "", false}, "rank 1 (host B)", first,
+                                  "rank 0 (host A)") ==
+        "error: rank 1 (host B) was started with no --migrate, rank 0 (host A) with --migrate "
+        "p:A.c1@2; every rank needs the same --iterations, --no-overlap, --sync, --migrate and "
+        "--migrate-control");
+  CHECK(dfg::mpi::run_flags_error({100, true, false, "p:A.c1@3", false}, "rank 1", first, "rank 0")
+            .find("with --migrate p:A.c1@3, rank 0 with --migrate p:A.c1@2;") != std::string::npos);
+  CHECK(dfg::mpi::run_flags_error({100, true, false, "p:A.c1@2", true}, "rank 1 (host B)", first,
+                                  "rank 0 (host A)") ==
+        "error: rank 1 (host B) was started with --migrate-control, rank 0 (host A) without it; "
+        "every rank needs the same --iterations, --no-overlap, --sync, --migrate and "
+        "--migrate-control");
+}
+
+TEST_CASE("run flags of the options: the moves as given and whether moves are live",
+          "[mpi][flags]") {
+  const char* argv[] = {"app",          "--migrate", "a:B.cpu@7",         "--migrate", "g:A.g0@9",
+                        "--iterations", "50",        "--migrate-control", "ctl"};
+  const dfg::FlagsResult flags = dfg::parse_flags(9, argv, {});
+  REQUIRE(flags.ok());
+  const dfg::mpi::RunFlags run = dfg::mpi::run_flags(flags.options);
+  CHECK(run.iterations == 50);
+  CHECK(run.migrations == "a:B.cpu@7 g:A.g0@9");
+  CHECK(run.live_moves);
 }
 
 TEST_CASE("run params: a rank started with other runtime params is named, with both values",
