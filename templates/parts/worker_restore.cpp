@@ -1,1 +1,1 @@
-if (items.resumes($entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);  // its state
+if (items.resumes($entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);

@@ -421,7 +421,7 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   }
   CHECK(out.count("schedule.txt") == 0);
   const std::string& app = out.at("app.hpp");
-  CHECK(app.find("inline constexpr ::std::int64_t K = 3;") != std::string::npos);
+  CHECK(app.find("inline constexpr ::std::int64_t K_ = 3;") != std::string::npos);
   CHECK(app.find("{\"W\", 16, 1, 64},") != std::string::npos);
   CHECK(app.find("return dfg::Size(params.W_) * param::K_;") != std::string::npos);
   CHECK(app.find("sizeof(double)") != std::string::npos);

@@ -37,6 +37,27 @@ constexpr std::array<Entry, 2> kEntries = {{
      0},
 }};
 
+constexpr std::array<const char*, 2> kPeNames = {"A.cpu", "A.g0"};
+constexpr std::array<const char*, 2> kPeKinds = {"cpu", "gpu"};
+
+/// A run's report sinks with kEntries registered on two PEs (0: A.cpu, 1: A.g0).
+struct Registered {
+  dfg::Tracer tracer;
+  dfg::Stats stats;
+  dfg::Probes probes{tracer, &stats};
+
+  Registered(bool trace, int cycles) : tracer(0, trace), stats(cycles, 1) {
+    for (const char* pe : kPeNames) stats.add_pe(pe);
+    dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
+  }
+
+  int write(const dfg::Options& options, bool overlap, std::int64_t iterations,
+            bool complete = true) {
+    return dfg::write_reports(options, tracer, &stats, overlap, iterations, kPeNames, kPeKinds,
+                              std::span<const Entry>(kEntries), Params{}, complete);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("run tables: initial windows start at each entry's first cycle", "[run_tables]") {
@@ -47,43 +68,27 @@ TEST_CASE("run tables: initial windows start at each entry's first cycle", "[run
 }
 
 TEST_CASE("run tables: reports are written as the options ask", "[run_tables]") {
-  dfg::Tracer tracer(0, false);
-  dfg::Stats stats(4, 1);
-  stats.add_pe("A.cpu");
-  stats.add_pe("A.g0");
-  dfg::Probes probes(tracer, &stats);
-  dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
-  const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
-  const std::array<const char*, 2> kinds = {"cpu", "gpu"};
-
+  Registered run(false, 4);
   dfg::Options nothing;
-  CHECK(dfg::write_reports(nothing, tracer, &stats, true, 3, names, kinds,
-                           std::span<const Entry>(kEntries), Params{}) == 0);
+  CHECK(run.write(nothing, true, 3) == 0);
 
   dfg::Options unwritable;
   unwritable.profile_file = "/nonexistent/dir/p.json";
-  CHECK(dfg::write_reports(unwritable, tracer, &stats, true, 3, names, kinds,
-                           std::span<const Entry>(kEntries), Params{}) == 1);
+  CHECK(run.write(unwritable, true, 3) == 1);
 }
 
 TEST_CASE("run tables: --stats-json writes the run's settings and every entry's times",
           "[run_tables]") {
   const std::filesystem::path file =
       std::filesystem::temp_directory_path() / "dfg_run_tables_stats.json";
-  dfg::Tracer tracer(0, false);
-  dfg::Stats stats(6, 1);
-  const int cpu = stats.add_pe("A.cpu");
-  const int gpu = stats.add_pe("A.g0");
-  dfg::Probes probes(tracer, &stats);
-  dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
+  Registered run(false, 6);
+  dfg::Stats& stats = run.stats;
   for (const double t : {0.004, 0.001, 0.002, 0.010}) stats.add_time(0, t);
   const dfg::Stats::Clock::time_point t0{};
   for (std::int64_t k = 0; k < 6; ++k) {
-    stats.end_cycle(cpu, k, t0 + std::chrono::milliseconds(10 * k));
-    stats.end_cycle(gpu, k, t0 + std::chrono::milliseconds(10 * k + 1));
+    stats.end_cycle(0, k, t0 + std::chrono::milliseconds(10 * k));
+    stats.end_cycle(1, k, t0 + std::chrono::milliseconds(10 * k + 1));
   }
-  const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
-  const std::array<const char*, 2> kinds = {"cpu", "gpu"};
 
   const char* argv[] = {
       "app", "--stats-json", nullptr, "--no-overlap", "--sync=barrier", "--iterations", "5"};
@@ -92,8 +97,7 @@ TEST_CASE("run tables: --stats-json writes the run's settings and every entry's 
   const dfg::RuntimeParam table[] = {{"n", 8}};
   const dfg::FlagsResult flags = dfg::parse_flags(7, argv, table);
   REQUIRE(flags.ok());
-  REQUIRE(dfg::write_reports(flags.options, tracer, &stats, false, 5, names, kinds,
-                             std::span<const Entry>(kEntries), Params{}) == 0);
+  REQUIRE(run.write(flags.options, false, 5) == 0);
 
   std::ifstream in(file);
   const nlohmann::json j = nlohmann::json::parse(in);
@@ -129,8 +133,7 @@ TEST_CASE("run tables: --stats-json writes the run's settings and every entry's 
   const char* period_argv[] = {"app", "--stats-json", path.c_str(), "--stats=period"};
   const dfg::FlagsResult period = dfg::parse_flags(4, period_argv, table);
   REQUIRE(period.ok());
-  REQUIRE(dfg::write_reports(period.options, tracer, &stats, true, 5, names, kinds,
-                             std::span<const Entry>(kEntries), Params{}) == 0);
+  REQUIRE(run.write(period.options, true, 5) == 0);
   std::ifstream again(file);
   const nlohmann::json k = nlohmann::json::parse(again);
   std::filesystem::remove(file);
@@ -141,8 +144,7 @@ TEST_CASE("run tables: --stats-json writes the run's settings and every entry's 
 
   dfg::Options unwritable;
   unwritable.stats_json_file = "/nonexistent/dir/s.json";
-  CHECK(dfg::write_reports(unwritable, tracer, &stats, true, 5, names, kinds,
-                           std::span<const Entry>(kEntries), Params{}) == 1);
+  CHECK(run.write(unwritable, true, 5) == 1);
 }
 
 TEST_CASE("stats: the JSON of a summary escapes names and writes null for an unmeasured period",
@@ -206,23 +208,15 @@ TEST_CASE("a run that stopped on an error writes what it measured, marked incomp
   const auto dir = std::filesystem::temp_directory_path() / "dfg_reports_incomplete";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  dfg::Tracer tracer(0, true);
-  tracer.add_track("A.cpu");
-  dfg::Stats stats(4, 1);
-  stats.add_pe("A.cpu");
-  stats.add_pe("A.g0");
-  dfg::Probes probes(tracer, &stats);
-  dfg::register_entries(std::span<const Entry>(kEntries), Params{}, probes, &stats);
-  const std::array<const char*, 2> names = {"A.cpu", "A.g0"};
-  const std::array<const char*, 2> kinds = {"cpu", "gpu"};
+  Registered run(true, 4);
+  run.tracer.add_track("A.cpu");
   const std::string trace = (dir / "t.json").string(), json = (dir / "s.json").string(),
                     profile = (dir / "p.json").string();
   const char* argv[] = {"app",        "--trace",   trace.c_str(),  "--stats-json",
                         json.c_str(), "--profile", profile.c_str()};
   const dfg::FlagsResult flags = dfg::parse_flags(7, argv, {});
   REQUIRE(flags.ok());
-  REQUIRE(dfg::write_reports(flags.options, tracer, &stats, true, 3, names, kinds,
-                             std::span<const Entry>(kEntries), Params{}, false) == 0);
+  REQUIRE(run.write(flags.options, true, 3, false) == 0);
   auto read = [](const std::string& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);

@@ -102,15 +102,13 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(overlap::m2_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::m2_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
-      if (items.resumes(overlap::m2_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m2_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -120,8 +118,7 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
                   g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(overlap::fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
@@ -133,15 +130,13 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(no_overlap::m2_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m2_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(no_overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
-      if (items.resumes(no_overlap::m2_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m2_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -151,8 +146,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
                   g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(no_overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(no_overlap::fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
@@ -195,22 +189,19 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::m1_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
-      if (items.resumes(overlap::m0_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::m0_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m0_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -220,8 +211,7 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
                   g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(overlap::fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -233,22 +223,19 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m1_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
-      if (items.resumes(no_overlap::m0_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m0_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m0_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -258,8 +245,7 @@ void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
                   g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
     items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -306,8 +292,7 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
-      if (items.resumes(overlap::m3_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -323,8 +308,7 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
       k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
     items.run(overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
-      if (items.resumes(overlap::m1_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::m1_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
@@ -339,8 +323,7 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
     items.run(no_overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
-      if (items.resumes(no_overlap::m3_fire_a, j))
-        run_.handoffs[1].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
@@ -356,8 +339,7 @@ void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
       k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
     items.run(no_overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
-      if (items.resumes(no_overlap::m1_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m1_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(no_overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);

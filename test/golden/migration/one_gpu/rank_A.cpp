@@ -144,8 +144,7 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(overlap::m0_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, buf_g_x_delay_A_c1_m0.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    buf_g_y_A_c1_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
@@ -191,8 +190,7 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
     });
     run_.end_phase();                                       // the end of transfer step 0
     items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(no_overlap::m0_fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, buf_s_x_A_c0_m0.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    buf_g_y_A_c1_m0.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);

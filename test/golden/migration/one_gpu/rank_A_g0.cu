@@ -49,8 +49,7 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles([&](std::int64_t c) {
     items.fire(overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
-      if (items.resumes(overlap::fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_g0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
@@ -63,8 +62,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
-      if (items.resumes(no_overlap::fire_g, j))
-        run_.handoffs[0].restore(g_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_g0_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    g_y_A_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);

@@ -128,8 +128,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
           net_.poll();  // progress the host-to-host transfers
         });
         items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
-          if (items.resumes(overlap::m0_fire_a, j))
-            run_.handoffs[0].restore(a_node_.actor, j);  // its state
+          if (items.resumes(overlap::m0_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);
           a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 2, 2)),
                        a_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
           if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -191,8 +190,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                    g_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
     items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
-      if (items.resumes(no_overlap::m0_fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::m0_fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);

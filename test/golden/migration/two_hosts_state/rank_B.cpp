@@ -93,8 +93,7 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
                      g_y_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
         items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
-          if (items.resumes(overlap::fire_a, j))
-            run_.handoffs[0].restore(a_node_.actor, j);  // its state
+          if (items.resumes(overlap::fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);
           a_node_.fire(j, g_y_B_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                        a_y_B_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
           if (items.suspends(overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
@@ -128,8 +127,7 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     net_.wait();
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ B.cpu
-      if (items.resumes(no_overlap::fire_a, j))
-        run_.handoffs[0].restore(a_node_.actor, j);  // its state
+      if (items.resumes(no_overlap::fire_a, j)) run_.handoffs[0].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_B_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    a_y_B_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[0].save(a_node_.actor, j + 1);
