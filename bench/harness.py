@@ -66,7 +66,8 @@ class Generated:
     several `hosts` runs under `launcher` (e.g. mpirun -np 2) and writes one stats file per host;
     its row's period is the longest of its hosts'. `metrics` as a Reference's; `env` is added to
     the environment of its runs; `app` chooses the app of a spec that declares several (dfgc
-    compile --app)."""
+    compile --app). `options` ({axis: {label: [dfgc compile flags]}}, e.g. --mapped-tokens=0):
+    one project per combination, as `defines`."""
     name: str
     specs: dict[str, tuple[str, int]]
     defines: dict[str, list] = field(default_factory=dict)
@@ -81,6 +82,7 @@ class Generated:
     metrics: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     app: str = ""
+    options: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -219,28 +221,31 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
     for block in experiment.blocks:
         if isinstance(block, Generated):
             define_names = list(block.defines)
-            for spec_label, (spec, gpus) in block.specs.items():
-                for values in itertools.product(*(block.defines[d] for d in define_names)):
-                    defines = dict(zip(define_names, (str(v) for v in values)))
-                    # One project per spec and defines, whichever blocks run it.
-                    pid = slug("-".join([spec_label] + [f"{k}={v}" for k, v in defines.items()]))
-                    project = next((p for p in projects if p["id"] == pid), None)
-                    if project is None:
-                        project = {"id": pid, "kind": "generated", "source": spec, "dir": pid, "gpus": gpus,
-                                   "labels": {"program": spec_label, **defines}, "defines": defines,
-                                   "executable": "app", "app": block.app}
-                        projects.append(project)
-                    elif project["source"] != spec:
-                        raise ValueError(f"experiment {experiment.name}: program '{spec_label}' is both "
-                                         f"{project['source']} and {spec}")
-                    set_names = list(block.sets)
-                    for set_values in itertools.product(*(block.sets[s] for s in set_names)):
-                        sets = dict(zip(set_names, (str(v) for v in set_values)))
-                        set_flags = [f for k, v in sets.items() for f in ("--set", f"{k}={v}")]
-                        for axis_labels, flags in combinations(block.axes):
-                            add_runs(block, project, {"block": block.name, **project["labels"], **sets, **axis_labels},
-                                     block.flags + set_flags + flags, gpus, True, block.metrics, block.expect,
-                                     block.hosts, block.launcher, block.env)
+            for (spec_label, (spec, gpus)), values, (option_labels, options) in itertools.product(
+                    block.specs.items(), itertools.product(*(block.defines[d] for d in define_names)),
+                    combinations(block.options)):
+                defines = dict(zip(define_names, (str(v) for v in values)))
+                # One project per spec, defines and options, whichever blocks run it.
+                pid = slug("-".join([spec_label] + [f"{k}={v}" for k, v in defines.items()] +
+                                    list(option_labels.values())))
+                project = next((p for p in projects if p["id"] == pid), None)
+                if project is None:
+                    project = {"id": pid, "kind": "generated", "source": spec, "dir": pid, "gpus": gpus,
+                               "labels": {"program": spec_label, **defines, **option_labels},
+                               "defines": defines, "options": options,
+                               "executable": "app", "app": block.app}
+                    projects.append(project)
+                elif project["source"] != spec:
+                    raise ValueError(f"experiment {experiment.name}: program '{spec_label}' is both "
+                                     f"{project['source']} and {spec}")
+                set_names = list(block.sets)
+                for set_values in itertools.product(*(block.sets[s] for s in set_names)):
+                    sets = dict(zip(set_names, (str(v) for v in set_values)))
+                    set_flags = [f for k, v in sets.items() for f in ("--set", f"{k}={v}")]
+                    for axis_labels, flags in combinations(block.axes):
+                        add_runs(block, project, {"block": block.name, **project["labels"], **sets, **axis_labels},
+                                 block.flags + set_flags + flags, gpus, True, block.metrics, block.expect,
+                                 block.hosts, block.launcher, block.env)
         elif isinstance(block, Reference):
             pid = slug(block.name)
             project = {"id": pid, "kind": "reference", "source": block.source, "dir": pid, "gpus": 1,
@@ -284,6 +289,7 @@ def generate(args) -> int:
             cmd += ["-D", f"{k}={v}"]
         if p.get("app"):
             cmd += ["--app", p["app"]]
+        cmd += p.get("options", [])
         p["command"] = "dfgc compile " + shlex.join([p["source"], "-o", p["dir"]] + cmd[5:])
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:

@@ -115,9 +115,9 @@ OptionTable common_options(CommonOptions& o) {
        }},
       {"--mapped-tokens", "BYTES", "a number of bytes (0: none)",
        "tokens between a CPU and a GPU of one host whose GPU slots are at most BYTES\n"
-       "(at the defaults of the runtime params) live in mapped host memory: the\n"
-       "kernels read and write them there and the CPU's thread copies them, with no\n"
-       "copy call of the GPU; 0 copies every token (default " +
+       "(at the defaults of the runtime params) and whose GPU ports are `mappable`\n"
+       "live in mapped host memory: the kernels read and write them there and the\n"
+       "CPU's thread copies them, with no copy call of the GPU; 0 copies every token\n(default " +
            std::to_string(kMappedBytes) +
            "; --emit=plan shows the choice;\n`dfgc map` costs them as the plan moves them)",
        [&o](std::string_view v) {

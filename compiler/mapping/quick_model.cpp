@@ -55,7 +55,7 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs, const
     const ir::Actor& a = dfg.actor_of(n);
     for (std::uint32_t port = 0; port < a.ports.size(); ++port) {
       if (a.ports[port].dir != ir::PortDir::out) continue;
-      Output out{n, p_.types[dfg.block_type(n, port)].bytes(), {}};
+      Output out{n, port, p_.types[dfg.block_type(n, port)].bytes(), {}};
       for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)
         if (dfg.edges[e].src == n && dfg.edges[e].src_port == port) out.edges.push_back(e);
       outputs_.push_back(std::move(out));
@@ -100,12 +100,22 @@ bool QuickModel::build_tree(const Output& out, const std::vector<ir::PeId>& pe_o
   return true;
 }
 
-void QuickModel::mark_mapped(std::size_t first) {
+void QuickModel::mark_mapped(std::size_t first, const Output& out,
+                             const std::vector<ir::PeId>& pe_of) {
   const ir::ArchGraph& arch = p_.arch;
+  const ir::Dfg& dfg = p_.dfg;
+  auto touched_once = [&](ir::PeId gpu) {
+    if (pe_of[out.node] == gpu && !dfg.actor_of(out.node).ports[out.port].mappable) return false;
+    return std::all_of(out.edges.begin(), out.edges.end(), [&](ir::EdgeId e) {
+      const ir::Edge& edge = dfg.edges[e];
+      return pe_of[edge.dst] != gpu || dfg.actor_of(edge.dst).ports[edge.dst_port].mappable;
+    });
+  };
   for (std::size_t i = first; i < transfers_.size(); ++i) {
     Transfer& t = transfers_[i];
     if (!between_cpu_and_gpu(arch, t.from, t.to)) continue;
     const ir::PeId gpu = arch.pes[t.to].kind == ir::PeKind::gpu ? t.to : t.from;
+    if (!touched_once(gpu)) continue;
     std::uint32_t with_cpu = 0, other = 0;
     for (std::size_t j = first; j < transfers_.size(); ++j) {
       const Transfer& u = transfers_[j];
@@ -125,7 +135,7 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
       f.routable = false;
       return f;
     }
-    mark_mapped(first);
+    mark_mapped(first, out, pe_of);
   }
   std::uint32_t max_hop = 0;
   for (const Transfer& t : transfers_) max_hop = std::max(max_hop, t.hop);
@@ -222,7 +232,7 @@ double QuickModel::period_bound(ir::Strategy s, const std::vector<ir::PeId>& par
     if (complete) {
       std::size_t first = transfers_.size();
       build_tree(out, partial);
-      mark_mapped(first);
+      mark_mapped(first, out, partial);
       for (std::size_t i = first; i < transfers_.size(); ++i) {
         const Transfer& t = transfers_[i];
         const std::size_t dir = 2 * t.link + (p_.arch.links[t.link].a == t.from ? 0 : 1);

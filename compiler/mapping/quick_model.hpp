@@ -73,6 +73,7 @@ class QuickModel {
  private:
   struct Output {
     ir::NodeId node = 0;
+    std::uint32_t port = 0;
     std::int64_t bytes = 0;
     std::vector<ir::EdgeId> edges;  ///< its consumers, in spec order
   };
@@ -86,9 +87,10 @@ class QuickModel {
   /// The tree of `out` from its node's PE to the consumers placed in `pe_of`; sets each placed
   /// consumer edge's hop count and appends the transfers. False if a path is missing.
   bool build_tree(const Output& out, const std::vector<ir::PeId>& pe_of);
-  /// Marks the mapped transfers of one tree, transfers_[first, end): between a CPU and a GPU of
-  /// its host, where no other transfer of the tree touches the GPU's buffer (mapped_colour()).
-  void mark_mapped(std::size_t first);
+  /// Marks the mapped transfers of `out`'s tree, transfers_[first, end): between a CPU and a GPU
+  /// of its host, where no other transfer of the tree touches the GPU's buffer and only ports
+  /// declared `mappable` of the nodes `pe_of` puts on that GPU do (mapped_colour()).
+  void mark_mapped(std::size_t first, const Output& out, const std::vector<ir::PeId>& pe_of);
   double fire_bound(const std::vector<ir::PeId>& partial) const;
   /// The PE that stands for `pe`'s memory: a host's first cpu for each of its cpus.
   ir::PeId memory_of(ir::PeId pe) const;

@@ -130,8 +130,8 @@ std::string mapped_tokens_text(const HostPlans& plans) {
     }
   if (list.empty()) return list;
   return fmt::format(
-             "mapped tokens (a GPU's colours of at most {} bytes exchanged with cpus only; "
-             "--mapped-tokens)\n",
+             "mapped tokens (a GPU's colours of at most {} bytes exchanged with cpus only, touched "
+             "by mappable ports only; --mapped-tokens)\n",
              plans.hosts.front().mapped_bytes) +
          list;
 }

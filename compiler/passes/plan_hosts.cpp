@@ -76,12 +76,26 @@ bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t oth
   return options.mapped_bytes > 0 && with_cpu > 0 && other == 0 && bytes <= options.mapped_bytes;
 }
 
+/// Whether every firing that touches buffer `b` does so through a port declared `mappable`: its
+/// kernels touch each byte once, so mapped host memory costs them no more than device memory
+/// (bench/mapped/touch.cu: atomics or re-reads in mapped memory cost 4 to 110 times a copy).
+bool touched_once(const ir::Program& program, const ir::IgBuffer& b) {
+  auto mappable = [&](const ir::Access& a) {
+    return a.kind != ir::Access::Kind::firing || program.dfg.actor_of(a.id).ports[a.port].mappable;
+  };
+  return mappable(b.writer) && std::all_of(b.readers.begin(), b.readers.end(), mappable);
+}
+
 /// A GPU's colour some member of which a transfer with a CPU of its host touches, and no member
-/// any other transfer (between GPUs, or between hosts), of slots of at most mapped_bytes.
+/// any other transfer (between GPUs, or between hosts), of slots of at most mapped_bytes, whose
+/// members only ports declared `mappable` touch.
 std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrategy& s,
                                  const PlanOptions& options) {
   const ir::ArchGraph& arch = program.arch;
   std::vector<std::uint32_t> with_cpu(s.colours.size(), 0), other(s.colours.size(), 0);
+  std::vector<bool> once(s.colours.size(), true);
+  for (const ir::IgBuffer& b : s.buffers)
+    if (arch.pes[b.pe].kind == ir::PeKind::gpu && !touched_once(program, b)) once[b.colour] = false;
   for (const ir::IgTransfer& t : s.transfers) {
     const bool cpu_gpu = between_cpu_and_gpu(arch, t.from_pe, t.to_pe);
     for (ir::BufferId b : {t.from, t.to}) {
@@ -92,7 +106,7 @@ std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrateg
   }
   std::vector<bool> mapped(s.colours.size(), false);
   for (ir::ColourId c = 0; c < s.colours.size(); ++c)
-    mapped[c] = mapped_colour(s.colours[c].bytes, with_cpu[c], other[c], options);
+    mapped[c] = once[c] && mapped_colour(s.colours[c].bytes, with_cpu[c], other[c], options);
   return mapped;
 }
 
@@ -1138,7 +1152,7 @@ std::string dump(const HostPlans& plans) {
     if (h.has_gpu())
       out += fmt::format(
           "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "
-          "into or out of (--mapped-tokens)\n",
+          "into or out of and only mappable ports touch (--mapped-tokens)\n",
           h.mapped_bytes);
     for (const PlanParam& x : h.params) {
       out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);

@@ -224,6 +224,29 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
   info.port_type_ok.push_back(elem.has_value());
 }
 
+/// A port's `mappable`: only on a static port; a warning where no implementation runs on a GPU.
+bool check_mappable(const ast::ActorDecl& a, const ast::PortDecl& p, DiagnosticEngine& diags) {
+  if (!p.mappable) return false;
+  const std::uint32_t keyword = 8;
+  if (a.dynamic) {
+    diags.error(p.mappable_loc,
+                fmt::format("port '{}' of dynamic actor '{}' is declared mappable; dfgc places "
+                            "the rings of dynamic actors itself",
+                            p.name.name, a.name.name),
+                keyword);
+    return false;
+  }
+  const bool gpu = std::any_of(a.impls.begin(), a.impls.end(),
+                               [](const ast::ImplDecl& i) { return i.kind.name == "gpu"; });
+  if (!gpu)
+    diags.warning(p.mappable_loc,
+                  fmt::format("port '{}' is declared mappable, but actor '{}' has no gpu "
+                              "implementation: 'mappable' says how a GPU's kernels touch a token",
+                              p.name.name, a.name.name),
+                  keyword);
+  return true;
+}
+
 void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& count,
                  const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
                  DiagnosticEngine& diags) {
@@ -233,6 +256,7 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
       if (!names.declare(p.name, actor.ports.size(), diags)) continue;
       check_cxx_name(p.name, "port", diags);
       check_dynamic_port(a, p, types, count, sources, actor, info, diags);
+      check_mappable(a, p, diags);
       continue;
     }
     auto type = types.names.resolve(p.type, diags);
@@ -251,6 +275,7 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
     info.ports.push_back(&p);
     info.port_type_ok.push_back(type && types.ok[*type]);
     check_fifo(a, p, count, sources, actor.ports.back(), diags);
+    actor.ports.back().mappable = check_mappable(a, p, diags);
   }
 }
 

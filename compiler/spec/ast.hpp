@@ -78,6 +78,11 @@ struct PortDecl {
   /// elements; null when dfgc computes it.
   ExprPtr fifo{};
   SourceLoc fifo_loc{};  ///< the `fifo` keyword
+  /// `in T x mappable;`: the GPU implementation touches each byte of the token at most once a
+  /// firing, from many threads at once (no atomics, no re-reads, no one-thread loop), so a small
+  /// token may stay in mapped host memory.
+  bool mappable = false;
+  SourceLoc mappable_loc{};  ///< the `mappable` keyword
 };
 
 /// `param int nb_loop = 100;` inside an actor. The default may be absent (then every node must

@@ -87,6 +87,7 @@ Item actor_item(const ActorDecl& a) {
     std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
     if (p.rate) text += " rate " + expr_text(*p.rate);
     if (p.fifo) text += " fifo " + expr_text(*p.fifo);
+    if (p.mappable) text += " mappable";
     item.children.push_back({p.loc, text, {}});
   }
   for (const ActorParamDecl& p : a.params) {

@@ -469,7 +469,7 @@ bool Parser::parse_uses(ast::ActorDecl& actor) {
   return expect_semi("uses declaration");
 }
 
-// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'fifo' expr ] ';'
+// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'fifo' expr ] [ 'mappable' ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
   d.loc = tok_.loc;
@@ -492,6 +492,11 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
     advance();
     d.fifo = parse_expr();
     if (!d.fifo) return false;
+  }
+  if (at_word("mappable")) {
+    d.mappable = true;
+    d.mappable_loc = tok_.loc;
+    advance();
   }
   actor.ports.push_back(std::move(d));
   return expect_semi("port declaration");

@@ -576,11 +576,13 @@ TEST_CASE("--mapped-tokens sets the plan's threshold; schedule.txt lists the map
   fs::path dir = fresh_dir("mapped_tokens");
   fs::create_directories(dir);
   fs::path spec = dir / "small.dfg";
-  {
+  auto write_spec = [&](const char* ports) {
     std::ofstream out(spec);
     out << "type T = float[64];\n"
            "actor Src { out T o; cpu \"src.hpp\"; }\n"
-           "actor Inc { in T i; out T o; gpu \"inc.cuh\"; }\n"
+           "actor Inc { "
+        << ports
+        << " gpu \"inc.cuh\"; }\n"
            "actor Sink { in T i; cpu \"sink.hpp\"; }\n"
            "arch a {\n"
            "  host A { cpu; gpu g0 = 0; }\n"
@@ -593,12 +595,20 @@ TEST_CASE("--mapped-tokens sets the plan's threshold; schedule.txt lists the map
            "  s.o -> i.i;\n"
            "  i.o -> k.i;\n"
            "}\n";
-  }
-  // 256-byte tokens: mapped by default.
+  };
+  // Ports not declared mappable: every token copied, whatever the threshold.
+  write_spec("in T i; out T o;");
+  Result undeclared =
+      run_dfgc({"schedule", spec.string(), "--no-actors", "--mapped-tokens=1000000"});
+  REQUIRE(undeclared.status == 0);
+  CHECK(undeclared.out.find("mapped tokens") == std::string::npos);
+  // 256-byte tokens of mappable ports: mapped by default.
+  write_spec("in T i mappable; out T o mappable;");
   Result r = run_dfgc({"schedule", spec.string(), "--no-actors"});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.out.find("mapped tokens (a GPU's colours of at most 4096 bytes") != std::string::npos);
+  CHECK(r.out.find("mapped tokens (a GPU's colours of at most 4096 bytes exchanged with cpus only, "
+                   "touched by mappable ports only") != std::string::npos);
   CHECK(r.out.find("  overlap s.o@A.cpu -> s.o@A.g0 (256 bytes): copied on the host by A.cpu, "
                    "A.g0 colour ") != std::string::npos);
   CHECK(r.out.find("  no-overlap i.o@A.g0 -> i.o@A.cpu (256 bytes): copied on the host by A.cpu") !=

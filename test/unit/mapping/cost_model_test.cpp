@@ -114,7 +114,7 @@ TEST_CASE("mapped tokens: a host copy of the CPU, no copy engine, as the plan mo
   ProgramBuilder b("small");
   b.type("Small", ir::ElemType::f32, 16);
   b.actor("Producer", "out Small m");
-  b.actor("Inc", "in Small a; out Small b");
+  b.actor("Inc", "in Small a mappable; out Small b mappable");
   b.actor("Consumer", "in Small m");
   b.host("A", 1, 64e9);
   b.node("p", "Producer", "A.cpu").node("i", "Inc", "A.g0").node("c", "Consumer", "A.cpu");
@@ -168,9 +168,10 @@ TEST_CASE("GPU memory capacity", "[mapping][cost-model]") {
 
 TEST_CASE("the quick model agrees with the cost model on random mappings", "[mapping][quick]") {
   // Tokens of 1 to 8 MiB; then of 1 to 8 KiB, where those of at most 4 KiB between a CPU and a
-  // GPU are mapped (no copy engine, a host copy of 2 us). The quick model decides that per
-  // buffer, the plan per colour (quick_model.hpp): where buffer sharing puts a small token's
-  // buffer in a colour with a larger one, they differ by about a copy (a few us of 5 to 130 ms).
+  // GPU whose GPU ports are all `mappable` are mapped (no copy engine, a host copy of 2 us). The
+  // quick model decides that per buffer, the plan per colour (quick_model.hpp): where buffer
+  // sharing puts a small token's buffer in a colour with a larger one, they differ by about a copy
+  // (a few us of 5 to 130 ms).
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     const bool small = seed > 30;
     auto r = test::random_problem({.nodes = 5 + static_cast<int>(seed % 8),

@@ -61,6 +61,10 @@ inline RandomProblem random_problem(const RandomSpec& spec) {
     hosts.push_back(host);
     pes += 1 + gpus;
   }
+  // Two ports in three declared `mappable`, drawn apart so that the rest of the problem is the same
+  // as without them.
+  Lcg touch(spec.seed + 7919);
+  auto attribute = [&] { return touch.in(0, 2) == 0 ? std::string() : std::string(" mappable"); };
   std::vector<int> type_of(static_cast<std::size_t>(spec.nodes));
   for (auto& t : type_of) t = rng.in(0, 3);
   // Second inputs are typed after their producer: decide them first.
@@ -71,14 +75,16 @@ inline RandomProblem random_problem(const RandomSpec& spec) {
     int inputs = n == 0 ? 0 : (second[static_cast<std::size_t>(n)] >= 0 ? 2 : 1);
     std::string ports;
     if (inputs >= 1)
-      ports += "in T" + std::to_string(type_of[static_cast<std::size_t>(n - 1)]) + " a;";
+      ports += "in T" + std::to_string(type_of[static_cast<std::size_t>(n - 1)]) + " a" +
+               attribute() + ";";
     if (inputs >= 2)
       ports +=
           "in T" +
           std::to_string(type_of[static_cast<std::size_t>(second[static_cast<std::size_t>(n)])]) +
-          " b;";
+          " b" + attribute() + ";";
     if (n + 1 < spec.nodes)
-      ports += "out T" + std::to_string(type_of[static_cast<std::size_t>(n)]) + " o;";
+      ports +=
+          "out T" + std::to_string(type_of[static_cast<std::size_t>(n)]) + " o" + attribute() + ";";
     std::string name = "A" + std::to_string(n);
     b.actor(name, ports);
     std::string on = n + 1 < spec.nodes ? hosts.front() + ".cpu" : hosts.back() + ".cpu";

@@ -61,7 +61,7 @@ std::vector<std::string> step_names(const StrategyPlan& sp, ir::PeId pe) {
 ir::Program nvlink_program() {
   test::ProgramBuilder b("chain");
   b.type("T", ir::ElemType::f32, 64, "N * 4", true);
-  b.actor("P", "out T m").actor("I", "in T a; out T b").actor("C", "in T m");
+  b.actor("P", "out T m").actor("I", "in T a mappable; out T b mappable").actor("C", "in T m");
   b.host("A", 2).link("A.g0", "A.g1", ir::LinkKind::nvlink, 50e9);
   b.node("p", "P", "A.cpu").node("i1", "I", "A.g0").node("i2", "I", "A.g1").node("c", "C", "A.cpu");
   b.edge("p.m", "i1.a").edge("i1.b", "i2.a").edge("i2.b", "c.m");
@@ -69,10 +69,14 @@ ir::Program nvlink_program() {
 }
 
 /// p @ A.cpu -> i @ A.g0 -> c @ A.cpu.
-ir::Program one_gpu_program() {
+/// `in_mappable`, `out_mappable`: whether I's kernel declares that it touches each byte of its
+/// input, its output once.
+ir::Program one_gpu_program(bool in_mappable = true, bool out_mappable = true) {
   test::ProgramBuilder b("one");
   b.type("T", ir::ElemType::f32, 64);
-  b.actor("P", "out T m").actor("I", "in T a; out T b").actor("C", "in T m");
+  const std::string ports = std::string("in T a") + (in_mappable ? " mappable" : "") + "; out T b" +
+                            (out_mappable ? " mappable" : "");
+  b.actor("P", "out T m").actor("I", ports).actor("C", "in T m");
   b.host("A", 1);
   b.node("p", "P", "A.cpu").node("i", "I", "A.g0").node("c", "C", "A.cpu");
   b.edge("p.m", "i.a").edge("i.b", "c.m");
@@ -84,7 +88,7 @@ ir::Program hosts_program() {
   test::ProgramBuilder b("chain");
   b.type("T", ir::ElemType::f32, 64)
       .actor("S", "out T o")
-      .actor("I", "in T a; out T b")
+      .actor("I", "in T a mappable; out T b mappable")
       .actor("C", "in T m");
   b.host("A", 0).host("B", 1).host("C", 0);
   b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
@@ -99,7 +103,7 @@ ir::Program gpudirect_program() {
   test::ProgramBuilder b("direct");
   b.type("T", ir::ElemType::f32, 64)
       .actor("S", "out T o")
-      .actor("I", "in T a; out T b")
+      .actor("I", "in T a mappable; out T b mappable")
       .actor("C", "in T m");
   b.host("A", 1).host("B", 1);
   b.link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9)
@@ -939,6 +943,29 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
     CHECK(
         entry_named(plans.hosts[0].strategies[Strategy::overlap], "p.m@A.cpu -> p.m@A.g0").mapped);
   }
+}
+
+TEST_CASE("plan: a token whose GPU port is not declared mappable stays in device memory",
+          "[plan_hosts]") {
+  // A kernel that accumulates into its output or reads its input many times would cross the bus
+  // on every access of a mapped token: only `mappable` ports let the plan map one.
+  for (const bool in_mappable : {false, true}) {
+    CAPTURE(in_mappable);
+    const ir::Program p = one_gpu_program(in_mappable, !in_mappable);
+    const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, PlanOptions{1 << 20});
+    for (Strategy s : ir::kStrategies) {
+      const StrategyPlan& sp = plans.hosts[0].strategies[s];
+      CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped == in_mappable);
+      CHECK(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").mapped == !in_mappable);
+    }
+  }
+  const ir::Program none = one_gpu_program(false, false);
+  const HostPlans plans = plan_hosts(none, run_passes(none));
+  const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
+  CHECK_FALSE(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped);
+  CHECK_FALSE(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").mapped);
+  CHECK(plans.hosts[0].streams[pe_named(none, "A.g0")] ==
+        std::set<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
 }
 
 TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in device memory",

@@ -40,7 +40,7 @@ class ProgramBuilder {
     return *this;
   }
 
-  /// Ports as "in Matrix a; out Matrix b".
+  /// Ports as "in Matrix a; out Matrix b mappable".
   ProgramBuilder& actor(std::string name, std::string_view ports) {
     ir::Actor a;
     a.name = std::move(name);
@@ -54,6 +54,8 @@ class ProgramBuilder {
       p.name = port;
       p.dir = dir == "in" ? ir::PortDir::in : ir::PortDir::out;
       p.type = type_id(type);
+      std::string attribute;
+      p.mappable = words >> attribute && attribute == "mappable";
       a.ports.push_back(std::move(p));
     }
     for (ir::PeKind kind : {ir::PeKind::cpu, ir::PeKind::gpu}) {

@@ -306,6 +306,30 @@ app y on x {
   CHECK_FALSE(edges[2].initial_method);
 }
 
+TEST_CASE("a port declared mappable, after its rate", "[spec][parser]") {
+  const std::string text = R"(actor A {
+  in T x rate 2 mappable;
+  out T y mappable;
+  out T z;
+  gpu "a.cuh";
+}
+actor B { in T mappable; gpu "b.cuh"; })";
+  Parsed p(text);
+  REQUIRE(p.errors().empty());
+  const ast::ActorDecl& a = p.module->actors[0];
+  REQUIRE(a.ports.size() == 3);
+  CHECK(a.ports[0].mappable);
+  CHECK(a.ports[0].mappable_loc.offset == text.find("mappable"));
+  CHECK(expr_string(*a.ports[0].rate) == "2");
+  CHECK(a.ports[1].mappable);
+  CHECK_FALSE(a.ports[2].mappable);
+  CHECK(ast::dump(*p.module, p.sm).find("in T x rate 2 mappable") != std::string::npos);
+  // `mappable` is a contextual word: here it is the port's name.
+  REQUIRE(p.module->actors[1].ports.size() == 1);
+  CHECK(p.module->actors[1].ports[0].name.name == "mappable");
+  CHECK_FALSE(p.module->actors[1].ports[0].mappable);
+}
+
 TEST_CASE("dynamic actors and fifo ports", "[spec][parser]") {
   Parsed p(
       "actor Add dynamic { in int32 a fifo 8; in int32 b; out int32 s; cpu \"add.hpp\"; }\n"

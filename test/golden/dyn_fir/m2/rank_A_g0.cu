@@ -24,28 +24,37 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
+  const dfg::SlotView& island_d1_a1_s_A_cpu_view_ =
+      run_.memory.A_cpu[1];  // buffer island_d1.a1_s@A.cpu
   const dfg::SlotView& island_d1_a1_s_A_g0_view_ =
       run_.memory.A_g0[0];  // buffer island_d1.a1_s@A.g0
+  const dfg::SlotView& island_d1_d1_next_A_cpu_view_ =
+      run_.memory.A_cpu[2];  // buffer island_d1.d1_next@A.cpu
   const dfg::SlotView& island_d1_d1_next_A_g0_view_ =
       run_.memory.A_g0[1];  // buffer island_d1.d1_next@A.g0
+  const dfg::SlotView& island_d2_a2_s_A_cpu_view_ =
+      run_.memory.A_cpu[3];  // buffer island_d2.a2_s@A.cpu
   const dfg::SlotView& island_d2_a2_s_A_g0_view_ =
       run_.memory.A_g0[2];  // buffer island_d2.a2_s@A.g0
+  const dfg::SlotView& island_d2_m3_y_A_cpu_view_ =
+      run_.memory.A_cpu[4];  // buffer island_d2.m3_y@A.cpu
   const dfg::SlotView& island_d2_m3_y_A_g0_view_ =
       run_.memory.A_g0[3];                    // buffer island_d2.m3_y@A.g0
   dfg::Node<::Island_d2, 4> island_d2_node_;  // node island_d2 (Island_d2)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run)
+    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "island_d1.a1_s@A.g0", bytes_Mapped_a1_s(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 0
+  storage_.emplace_back(0, "island_d1.a1_s@A.g0", bytes_Mapped_a1_s(params),
+                        run.overlap ? 2 : 1);  // colour 0
   storage_.emplace_back(0, "island_d1.d1_next@A.g0", bytes_Mapped_d1_next(params),
-                        run.overlap ? 2 : 1, dfg::kMapped);  // colour 1
-  storage_.emplace_back(0, "island_d2.a2_s@A.g0", bytes_Mapped_a2_s(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 2
-  storage_.emplace_back(0, "island_d2.m3_y@A.g0", bytes_Mapped_m3_y(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 3
+                        run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "island_d2.a2_s@A.g0", bytes_Mapped_a2_s(params),
+                        run.overlap ? 2 : 1);  // colour 2
+  storage_.emplace_back(0, "island_d2.m3_y@A.g0", bytes_Mapped_m3_y(params),
+                        run.overlap ? 2 : 1);  // colour 3
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   island_d2_node_.set_up(run.runtime_params,
                          {elements_Mapped_d1_next(params), elements_Mapped_a1_s(params),
@@ -57,9 +66,26 @@ Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_co
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
+  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 1)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 2)
+  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 0)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 2)
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   items.cycles([&](std::int64_t c) {
+    // transfer island_d1.a1_s@A.cpu -> island_d1.a1_s@A.g0 (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d1.d1_next@A.cpu -> island_d1.d1_next@A.g0 (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d2.a2_s@A.g0 -> island_d2.a2_s@A.cpu (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d2.m3_y@A.g0 -> island_d2.m3_y@A.cpu (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
     // node island_d2 (Island_d2) @ A.g0
     items.fire(overlap::fire_island_d2, compute_, [&](std::int64_t j) {
       island_d2_node_.fire(j,
@@ -74,6 +100,19 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
+    // transfer island_d1.a1_s@A.cpu -> island_d1.a1_s@A.g0 (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d1.d1_next@A.cpu -> island_d1.d1_next@A.g0 (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d2.a2_s@A.g0 -> island_d2.a2_s@A.cpu (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    // transfer island_d2.m3_y@A.g0 -> island_d2.m3_y@A.cpu (pcie): order only, its ring is in
+    // mapped memory (no copy)
+
+    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
     // node island_d2 (Island_d2) @ A.g0
     items.fire(no_overlap::fire_island_d2, compute_, [&](std::int64_t j) {
@@ -83,7 +122,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                            island_d2_a2_s_A_g0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)),
                            island_d2_m3_y_A_g0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    dfg::synchronize(compute_);
+    dfg::synchronize(compute_, h2d_, d2h_);
   });
 }
 

@@ -64,8 +64,9 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
-inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -74,30 +75,30 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_island_d1_a2_s_A_cpu,  // transfer island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu
-  transfer_island_d1_m3_y_A_cpu,  // transfer island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu
-  transfer_island_m0_m0_y_A_g0,   // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0
-  transfer_src_out_A_g0,          // transfer src.out@A.cpu -> src.out@A.g0
   fire_src,                       // node src (Source) @ A.cpu
   fire_island_m0,                 // node island_m0 (Island_m0) @ A.cpu
   fire_island_a3,                 // node island_a3 (Island_a3) @ A.cpu
   fire_snk,                       // node snk (Sink) @ A.cpu
+  transfer_island_d1_a2_s_A_cpu,  // transfer island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu
+  transfer_island_d1_m3_y_A_cpu,  // transfer island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu
+  transfer_island_m0_m0_y_A_g0,   // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0
+  transfer_src_out_A_g0,          // transfer src.out@A.cpu -> src.out@A.g0
   fire_island_d1,                 // node island_d1 (Island_d1) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Mapped_a2_s, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Mapped_m3_y, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m0_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
     {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 4, nullptr, "island_a3", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_d1", "",
      0},
 }};
@@ -114,19 +115,19 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Mapped_a2_s, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Mapped_m3_y, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m0_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
     {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 2, nullptr, "island_a3", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_d1", "",
      0},
 }};

@@ -41,18 +41,11 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
       run_.memory.A_cpu[0];  // buffer island_a3.sh_y@A.cpu
   const dfg::SlotView& island_d1_a2_s_A_cpu_view_ =
       run_.memory.A_cpu[1];  // buffer island_d1.a2_s@A.cpu
-  const dfg::SlotView& island_d1_a2_s_A_g0_view_ =
-      run_.memory.A_g0[0];  // buffer island_d1.a2_s@A.g0
   const dfg::SlotView& island_d1_m3_y_A_cpu_view_ =
       run_.memory.A_cpu[2];  // buffer island_d1.m3_y@A.cpu
-  const dfg::SlotView& island_d1_m3_y_A_g0_view_ =
-      run_.memory.A_g0[1];  // buffer island_d1.m3_y@A.g0
   const dfg::SlotView& island_m0_m0_y_A_cpu_view_ =
-      run_.memory.A_cpu[3];  // buffer island_m0.m0_y@A.cpu
-  const dfg::SlotView& island_m0_m0_y_A_g0_view_ =
-      run_.memory.A_g0[2];                                          // buffer island_m0.m0_y@A.g0
+      run_.memory.A_cpu[3];                                         // buffer island_m0.m0_y@A.cpu
   const dfg::SlotView& src_out_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer src.out@A.cpu
-  const dfg::SlotView& src_out_A_g0_view_ = run_.memory.A_g0[3];    // buffer src.out@A.g0
   dfg::Node<::Source, 1> src_node_;                                 // node src (Source)
   dfg::Node<::Island_m0, 2> island_m0_node_;                        // node island_m0 (Island_m0)
   dfg::Node<::Island_a3, 3> island_a3_node_;                        // node island_a3 (Island_a3)
@@ -87,20 +80,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer src.out@A.cpu -> src.out@A.g0 (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_src_out_A_g0, [&] {
-      dfg::copy_token(src_out_A_g0_view_.at(dfg::slot(c, 0, 2)),
-                      src_out_A_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
-    });
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
@@ -122,20 +101,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer src.out@A.cpu -> src.out@A.g0 (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_src_out_A_g0, [&] {
-      dfg::copy_token(src_out_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      src_out_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
     run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));

@@ -70,8 +70,9 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
-inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -80,33 +81,33 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
+  fire_src,                       // node src (Source) @ A.cpu
+  fire_island_d1,                 // node island_d1 (Island_d1) @ A.cpu
+  fire_island_m0,                 // node island_m0 (Island_m0) @ A.cpu
+  fire_snk,                       // node snk (Sink) @ A.cpu
   transfer_island_a1_sh_y_A_cpu,  // transfer island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu
   transfer_island_d1_m1_y_A_g0,   // transfer island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0
   transfer_island_d1_m2_y_A_g0,   // transfer island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0
   transfer_island_d1_m3_y_A_g0,   // transfer island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0
   transfer_island_m0_m0_y_A_g0,   // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0
-  fire_src,                       // node src (Source) @ A.cpu
-  fire_island_d1,                 // node island_d1 (Island_d1) @ A.cpu
-  fire_island_m0,                 // node island_m0 (Island_m0) @ A.cpu
-  fire_snk,                       // node snk (Sink) @ A.cpu
   fire_island_a1,                 // node island_a1 (Island_a1) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m1_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m2_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m3_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m0_y, "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "island_d1 (Island_d1)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_d1", "", 0},
     {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m1_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m2_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m3_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_a1 (Island_a1)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_a1", "",
      0},
 }};
@@ -123,21 +124,21 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m1_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m2_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m3_y, "host copy A.cpu -> A.g0", nullptr, 0},
-    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1,
-     bytes_Mapped_m0_y, "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "island_d1 (Island_d1)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_d1", "", 0},
     {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m1_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m2_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m3_y, "A.cpu -> A.g0", nullptr, 0},
+    {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_a1 (Island_a1)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_a1", "",
      0},
 }};

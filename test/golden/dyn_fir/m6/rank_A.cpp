@@ -39,24 +39,14 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 
   const dfg::SlotView& island_a1_sh_y_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer island_a1.sh_y@A.cpu
-  const dfg::SlotView& island_a1_sh_y_A_g0_view_ =
-      run_.memory.A_g0[0];  // buffer island_a1.sh_y@A.g0
   const dfg::SlotView& island_d1_m1_y_A_cpu_view_ =
       run_.memory.A_cpu[1];  // buffer island_d1.m1_y@A.cpu
-  const dfg::SlotView& island_d1_m1_y_A_g0_view_ =
-      run_.memory.A_g0[1];  // buffer island_d1.m1_y@A.g0
   const dfg::SlotView& island_d1_m2_y_A_cpu_view_ =
       run_.memory.A_cpu[2];  // buffer island_d1.m2_y@A.cpu
-  const dfg::SlotView& island_d1_m2_y_A_g0_view_ =
-      run_.memory.A_g0[2];  // buffer island_d1.m2_y@A.g0
   const dfg::SlotView& island_d1_m3_y_A_cpu_view_ =
       run_.memory.A_cpu[3];  // buffer island_d1.m3_y@A.cpu
-  const dfg::SlotView& island_d1_m3_y_A_g0_view_ =
-      run_.memory.A_g0[3];  // buffer island_d1.m3_y@A.g0
   const dfg::SlotView& island_m0_m0_y_A_cpu_view_ =
-      run_.memory.A_cpu[4];  // buffer island_m0.m0_y@A.cpu
-  const dfg::SlotView& island_m0_m0_y_A_g0_view_ =
-      run_.memory.A_g0[4];                                          // buffer island_m0.m0_y@A.g0
+      run_.memory.A_cpu[4];                                         // buffer island_m0.m0_y@A.cpu
   const dfg::SlotView& src_out_A_cpu_view_ = run_.memory.A_cpu[5];  // buffer src.out@A.cpu
   dfg::Node<::Source, 1> src_node_;                                 // node src (Source)
   dfg::Node<::Island_d1, 4> island_d1_node_;                        // node island_d1 (Island_d1)
@@ -95,23 +85,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_island_a1_sh_y_A_cpu, [&] {
-      dfg::copy_token(island_a1_sh_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-                      island_a1_sh_y_A_g0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
-    });
-    // transfer island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
@@ -134,23 +107,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_a1.sh_y@A.g0 -> island_a1.sh_y@A.cpu (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_island_a1_sh_y_A_cpu, [&] {
-      dfg::copy_token(island_a1_sh_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                      island_a1_sh_y_A_g0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    // transfer island_d1.m1_y@A.cpu -> island_d1.m1_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m2_y@A.cpu -> island_d1.m2_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_d1.m3_y@A.cpu -> island_d1.m3_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
-    // transfer island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0 (pcie): order only, its ring is in
-    // mapped memory (no copy)
-
     run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));

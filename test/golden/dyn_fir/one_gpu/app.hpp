@@ -46,8 +46,9 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
-inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,20 +57,20 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_island_d1_sh_y_A_cpu,  // transfer island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu
-  transfer_src_out_A_g0,          // transfer src.out@A.cpu -> src.out@A.g0
   fire_src,                       // node src (Source) @ A.cpu
   fire_snk,                       // node snk (Sink) @ A.cpu
+  transfer_island_d1_sh_y_A_cpu,  // transfer island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu
+  transfer_src_out_A_g0,          // transfer src.out@A.cpu -> src.out@A.g0
   fire_island_d1,                 // node island_d1 (Island_d1) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_d1", "",
      0},
 }};
@@ -86,13 +87,13 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Block, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk",
      "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+    {"transfer", "island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Block, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_d1", "",
      0},
 }};

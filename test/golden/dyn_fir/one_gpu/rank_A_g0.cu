@@ -24,19 +24,22 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
+  const dfg::SlotView& island_d1_sh_y_A_cpu_view_ =
+      run_.memory.A_cpu[0];  // buffer island_d1.sh_y@A.cpu
   const dfg::SlotView& island_d1_sh_y_A_g0_view_ =
-      run_.memory.A_g0[0];                                        // buffer island_d1.sh_y@A.g0
-  const dfg::SlotView& src_out_A_g0_view_ = run_.memory.A_g0[1];  // buffer src.out@A.g0
-  dfg::Node<::Island_d1, 3> island_d1_node_;                      // node island_d1 (Island_d1)
+      run_.memory.A_g0[0];                                          // buffer island_d1.sh_y@A.g0
+  const dfg::SlotView& src_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer src.out@A.cpu
+  const dfg::SlotView& src_out_A_g0_view_ = run_.memory.A_g0[1];    // buffer src.out@A.g0
+  dfg::Node<::Island_d1, 3> island_d1_node_;                        // node island_d1 (Island_d1)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run)
+    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "island_d1.sh_y@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 0
-  storage_.emplace_back(0, "src.out@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 1
+  storage_.emplace_back(0, "island_d1.sh_y@A.g0", bytes_Block(params),
+                        run.overlap ? 2 : 1);                                          // colour 0
+  storage_.emplace_back(0, "src.out@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   island_d1_node_.set_up(run.runtime_params,
                          {elements_Block(params), elements_Block(params), elements_Block(params)});
@@ -47,9 +50,21 @@ Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_co
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
+  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 1)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 0)
+  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   items.cycles([&](std::int64_t c) {
+    // transfer island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu (pcie)
+    items.copy(overlap::transfer_island_d1_sh_y_A_cpu, d2h_,
+               island_d1_sh_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+               island_d1_sh_y_A_g0_view_.at(dfg::slot(c, 1, 2)));
+    // transfer src.out@A.cpu -> src.out@A.g0 (pcie)
+    items.copy(overlap::transfer_src_out_A_g0, h2d_, src_out_A_g0_view_.at(dfg::slot(c, 0, 2)),
+               src_out_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     // node island_d1 (Island_d1) @ A.g0
     items.fire(overlap::fire_island_d1, compute_, [&](std::int64_t j) {
       island_d1_node_.fire(j, src_out_A_g0_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
@@ -62,6 +77,14 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
+    // transfer island_d1.sh_y@A.g0 -> island_d1.sh_y@A.cpu (pcie)
+    items.copy(no_overlap::transfer_island_d1_sh_y_A_cpu, d2h_,
+               island_d1_sh_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
+               island_d1_sh_y_A_g0_view_.at(dfg::slot(c, 0, 1)));
+    // transfer src.out@A.cpu -> src.out@A.g0 (pcie)
+    items.copy(no_overlap::transfer_src_out_A_g0, h2d_, src_out_A_g0_view_.at(dfg::slot(c, 0, 1)),
+               src_out_A_cpu_view_.at(dfg::slot(c, 0, 1)));
+    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
     // node island_d1 (Island_d1) @ A.g0
     items.fire(no_overlap::fire_island_d1, compute_, [&](std::int64_t j) {
@@ -69,7 +92,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                            src_out_A_g0_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
                            island_d1_sh_y_A_g0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    dfg::synchronize(compute_);
+    dfg::synchronize(compute_, h2d_, d2h_);
   });
 }
 

@@ -36,10 +36,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
 
   const dfg::SlotView& island_parse_cols_out_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer island_parse.cols_out@A.cpu
-  const dfg::SlotView& island_parse_cols_out_A_g0_view_ =
-      run_.memory.A_g0[0];  // buffer island_parse.cols_out@A.g0
   const dfg::SlotView& src_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer src.out@A.cpu
-  const dfg::SlotView& src_out_A_g0_view_ = run_.memory.A_g0[1];    // buffer src.out@A.g0
   dfg::Node<::Source, 1> src_node_;                                 // node src (Source)
   dfg::Node<::Sink, 1> snk_node_;                                   // node snk (Sink)
 };
@@ -59,18 +56,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu (pcie, mapped: copied on
-    // the host)
-    items.run(overlap::transfer_island_parse_cols_out_A_cpu, [&] {
-      dfg::copy_token(island_parse_cols_out_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-                      island_parse_cols_out_A_g0_view_.at(dfg::slot(c, 1, 2)),
-                      bytes_Pixels(run_.params));
-    });
-    // transfer src.out@A.cpu -> src.out@A.g0 (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_src_out_A_g0, [&] {
-      dfg::copy_token(src_out_A_g0_view_.at(dfg::slot(c, 0, 2)),
-                      src_out_A_cpu_view_.at(dfg::slot(c, 1, 2)), bytes_Code(run_.params));
-    });
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
@@ -84,18 +69,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu (pcie, mapped: copied on
-    // the host)
-    items.run(no_overlap::transfer_island_parse_cols_out_A_cpu, [&] {
-      dfg::copy_token(island_parse_cols_out_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                      island_parse_cols_out_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      bytes_Pixels(run_.params));
-    });
-    // transfer src.out@A.cpu -> src.out@A.g0 (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_src_out_A_g0, [&] {
-      dfg::copy_token(src_out_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      src_out_A_cpu_view_.at(dfg::slot(c, 0, 1)), bytes_Code(run_.params));
-    });
     run_.end_phase();                                      // the end of transfer step 0
     items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));

@@ -47,8 +47,9 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
-inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -57,20 +58,20 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
+  fire_src,                              // node src (Source) @ A.cpu
+  fire_snk,                              // node snk (Sink) @ A.cpu
   transfer_island_parse_cols_out_A_cpu,  // transfer island_parse.cols_out@A.g0 ->
                                          // island_parse.cols_out@A.cpu
   transfer_src_out_A_g0,                 // transfer src.out@A.cpu -> src.out@A.g0
-  fire_src,                              // node src (Source) @ A.cpu
-  fire_snk,                              // node snk (Sink) @ A.cpu
   fire_island_parse,                     // node island_parse (Island_parse) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_cpu, 3, bytes_Pixels, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Code,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk", "blocks=4", 0},
+    {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
+     kTrack_A_g0_d2h, 3, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Code,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_parse (Island_parse)", "A.g0", kTrack_A_g0_compute, 2, nullptr,
      "island_parse", "", 0},
 }};
@@ -87,12 +88,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_cpu, 2, bytes_Pixels, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Code,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk", "blocks=4", 0},
+    {"transfer", "island_parse.cols_out@A.g0 -> island_parse.cols_out@A.cpu", "A.g0>A.cpu",
+     kTrack_A_g0_d2h, 2, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Code,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "island_parse (Island_parse)", "A.g0", kTrack_A_g0_compute, 1, nullptr,
      "island_parse", "", 0},
 }};

@@ -56,10 +56,11 @@ enum Track : int {
   kTrack_A_g0_h2d,
   kTrack_A_g0_d2h,
   kTrack_A_g1_compute,
-  kTrack_A_g1_h2d
+  kTrack_A_g1_h2d,
+  kTrack_A_g1_d2h
 };
-inline constexpr std::array<const char*, 6> kTrackNames = {"A.cpu",    "A.g0 compute", "A.g0 h2d",
-                                                           "A.g0 d2h", "A.g1 compute", "A.g1 h2d"};
+inline constexpr std::array<const char*, 7> kTrackNames = {
+    "A.cpu", "A.g0 compute", "A.g0 h2d", "A.g0 d2h", "A.g1 compute", "A.g1 h2d", "A.g1 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -68,26 +69,24 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_head_counts_A_cpu,   // transfer head.counts@A.g0 -> head.counts@A.cpu
-  transfer_tail_counts_A_cpu,   // transfer tail.counts@A.g1 -> tail.counts@A.cpu
   fire_read,                    // node read (Reader) @ A.cpu
   fire_curve,                   // node curve (Curve) @ A.cpu
   copy_curve_head_delay_A_cpu,  // delay curve.head.delay@A.cpu <- head.counts@A.cpu
+  transfer_head_counts_A_cpu,   // transfer head.counts@A.g0 -> head.counts@A.cpu
   transfer_head_eroded_A_cpu,   // transfer head.eroded@A.g0 -> head.eroded@A.cpu
   transfer_read_volume_A_g0,    // transfer read.volume@A.cpu -> read.volume@A.g0
   fire_head,                    // node head (OpeningsHead) @ A.g0
   transfer_head_eroded_A_g1,    // transfer head.eroded@A.cpu -> head.eroded@A.g1
+  transfer_tail_counts_A_cpu,   // transfer tail.counts@A.g1 -> tail.counts@A.cpu
   fire_tail,                    // node tail (OpeningsTail) @ A.g1
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3,
-     bytes_Counts, "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_cpu, 6,
-     bytes_Counts, "host copy A.g1 -> A.cpu", nullptr, 0},
     {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
     {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 7, nullptr, "curve", "", 0},
     {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 4, nullptr,
      nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
+     bytes_Counts, "A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
      bytes_Volume, "A.g0 -> A.cpu", nullptr, 0},
     {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
@@ -96,6 +95,8 @@ inline constexpr std::array<EntryInfo, 10> kEntries = {{
      "first=1 last=20", 0},
     {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 4,
      bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 6,
+     bytes_Counts, "A.g1 -> A.cpu", nullptr, 0},
     {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 5, nullptr, "tail",
      "first=21 last=40", 0},
 }};
@@ -114,14 +115,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2,
-     bytes_Counts, "host copy A.g0 -> A.cpu", nullptr, 1},
-    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_cpu, 4,
-     bytes_Counts, "host copy A.g1 -> A.cpu", nullptr, 1},
     {"firing", "read (Reader)", "A.cpu", kTrack_A_cpu, 0, nullptr, "read", "", 0},
     {"firing", "curve (Curve)", "A.cpu", kTrack_A_cpu, 4, nullptr, "curve", "", 0},
     {"copy", "curve.head.delay@A.cpu <- head.counts@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr,
      nullptr, nullptr, 0},
+    {"transfer", "head.counts@A.g0 -> head.counts@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
+     bytes_Counts, "A.g0 -> A.cpu", nullptr, 1},
     {"transfer", "head.eroded@A.g0 -> head.eroded@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
      bytes_Volume, "A.g0 -> A.cpu", nullptr, 1},
     {"transfer", "read.volume@A.cpu -> read.volume@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
@@ -130,6 +129,8 @@ inline constexpr std::array<EntryInfo, 10> kEntries = {{
      "first=1 last=20", 0},
     {"transfer", "head.eroded@A.cpu -> head.eroded@A.g1", "A.cpu>A.g1", kTrack_A_g1_h2d, 3,
      bytes_Volume, "A.cpu -> A.g1", nullptr, 0},
+    {"transfer", "tail.counts@A.g1 -> tail.counts@A.cpu", "A.g1>A.cpu", kTrack_A_g1_d2h, 4,
+     bytes_Counts, "A.g1 -> A.cpu", nullptr, 1},
     {"firing", "tail (OpeningsTail)", "A.g1", kTrack_A_g1_compute, 3, nullptr, "tail",
      "first=21 last=40", 0},
 }};

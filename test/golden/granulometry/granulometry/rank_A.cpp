@@ -38,10 +38,8 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   const dfg::SlotView& curve_head_delay_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer curve.head.delay@A.cpu
   const dfg::SlotView& head_counts_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu
-  const dfg::SlotView& head_counts_A_g0_view_ = run_.memory.A_g0[0];    // buffer head.counts@A.g0
   const dfg::SlotView& read_volume_A_cpu_view_ = run_.memory.A_cpu[3];  // buffer read.volume@A.cpu
   const dfg::SlotView& tail_counts_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu
-  const dfg::SlotView& tail_counts_A_g1_view_ = run_.memory.A_g1[1];    // buffer tail.counts@A.g1
   dfg::Node<::Reader, 1> read_node_;                                    // node read (Reader)
   dfg::Node<::Curve, 2> curve_node_;                                    // node curve (Curve)
 };
@@ -67,16 +65,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_head_counts_A_cpu, [&] {
-      dfg::copy_token(head_counts_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-                      head_counts_A_g0_view_.at(dfg::slot(c, 1, 2)), bytes_Counts(run_.params));
-    });
-    // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_tail_counts_A_cpu, [&] {
-      dfg::copy_token(tail_counts_A_cpu_view_.at(dfg::slot(c, 0, 2)),
-                      tail_counts_A_g1_view_.at(dfg::slot(c, 1, 2)), bytes_Counts(run_.params));
-    });
     items.run(overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
       read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 2)));
     });
@@ -95,17 +83,7 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();  // the end of transfer step 0
-    // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_head_counts_A_cpu, [&] {
-      dfg::copy_token(head_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                      head_counts_A_g0_view_.at(dfg::slot(c, 0, 1)), bytes_Counts(run_.params));
-    });
-    // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_tail_counts_A_cpu, [&] {
-      dfg::copy_token(tail_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                      tail_counts_A_g1_view_.at(dfg::slot(c, 0, 1)), bytes_Counts(run_.params));
-    });
+    run_.end_phase();                                       // the end of transfer step 0
     run_.end_phase();                                       // the end of transfer step 1
     items.run(no_overlap::fire_read, [&](std::int64_t j) {  // node read (Reader) @ A.cpu
       read_node_.fire(j, read_volume_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));

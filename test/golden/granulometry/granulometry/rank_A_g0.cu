@@ -24,6 +24,7 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
 
+  const dfg::SlotView& head_counts_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer head.counts@A.cpu
   const dfg::SlotView& head_counts_A_g0_view_ = run_.memory.A_g0[0];    // buffer head.counts@A.g0
   const dfg::SlotView& head_eroded_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu
   const dfg::SlotView& head_eroded_A_g0_view_ = run_.memory.A_g0[1];    // buffer head.eroded@A.g0
@@ -36,8 +37,8 @@ Worker_A_g0::Worker_A_g0(Run& run)
     : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "head.counts@A.g0", bytes_Counts(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 0
+  storage_.emplace_back(0, "head.counts@A.g0", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 0
   storage_.emplace_back(0, "head.eroded@A.g0", bytes_Volume(params),
                         run.overlap ? 2 : 1);  // colour 1
   storage_.emplace_back(0, "read.volume@A.g0", bytes_Volume(params),
@@ -57,13 +58,15 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 2)
   //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 1)
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 2)
-  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 1)
-  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
+  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 0)
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
-      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}},
-      dfg::Release::cycle);
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   items.cycles([&](std::int64_t c) {
+    // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
+    items.copy(overlap::transfer_head_counts_A_cpu, d2h_,
+               head_counts_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+               head_counts_A_g0_view_.at(dfg::slot(c, 1, 2)));
     // transfer head.eroded@A.g0 -> head.eroded@A.cpu (pcie)
     items.copy(overlap::transfer_head_eroded_A_cpu, d2h_,
                head_eroded_A_cpu_view_.at(dfg::slot(c, 0, 2)),
@@ -86,6 +89,10 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
+    // transfer head.counts@A.g0 -> head.counts@A.cpu (pcie)
+    items.copy(no_overlap::transfer_head_counts_A_cpu, d2h_,
+               head_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)),
+               head_counts_A_g0_view_.at(dfg::slot(c, 0, 1)));
     // transfer head.eroded@A.g0 -> head.eroded@A.cpu (pcie)
     items.copy(no_overlap::transfer_head_eroded_A_cpu, d2h_,
                head_eroded_A_cpu_view_.at(dfg::slot(c, 0, 1)),

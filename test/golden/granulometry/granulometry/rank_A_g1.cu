@@ -26,18 +26,19 @@ class Worker_A_g1 final : public dfg::GpuWorker<Run> {
 
   const dfg::SlotView& head_eroded_A_cpu_view_ = run_.memory.A_cpu[2];  // buffer head.eroded@A.cpu
   const dfg::SlotView& head_eroded_A_g1_view_ = run_.memory.A_g1[0];    // buffer head.eroded@A.g1
+  const dfg::SlotView& tail_counts_A_cpu_view_ = run_.memory.A_cpu[4];  // buffer tail.counts@A.cpu
   const dfg::SlotView& tail_counts_A_g1_view_ = run_.memory.A_g1[1];    // buffer tail.counts@A.g1
   dfg::Node<::OpeningsTail, 2> tail_node_;                              // node tail (OpeningsTail)
 };
 
 Worker_A_g1::Worker_A_g1(Run& run)
-    : GpuWorker(run, kPe_A_g1, 1, {kTrack_A_g1_compute, kTrack_A_g1_h2d, 0, 0}) {
+    : GpuWorker(run, kPe_A_g1, 1, {kTrack_A_g1_compute, kTrack_A_g1_h2d, kTrack_A_g1_d2h, 0}) {
   dfg::DeviceGuard device(1);
   const Params& params = run.params;
   storage_.emplace_back(1, "head.eroded@A.g1", bytes_Volume(params),
                         run.overlap ? 2 : 1);  // colour 0
-  storage_.emplace_back(1, "tail.counts@A.g1", bytes_Counts(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 1
+  storage_.emplace_back(1, "tail.counts@A.g1", bytes_Counts(params),
+                        run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_g1, storage_, run.memory.A_g1);
   tail_node_.actor.first = 21;
   tail_node_.actor.last = 40;
@@ -50,15 +51,21 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
   //   compute in cycle c after h2d in cycle c - 1 (A.g1 colour 0)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g1 colour 1)
   //   h2d in cycle c after compute in cycle c - 1 (A.g1 colour 0)
-  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
-  dfg::GpuItems items(run_, where, kPe_A_g1, probes_, {compute_, h2d_},
-                      {{compute_, h2d_, 1}, {h2d_, compute_, 1}}, dfg::Release::cycle);
+  //   d2h in cycle c after compute in cycle c - 1 (A.g1 colour 1)
+  dfg::GpuItems items(
+      run_, where, kPe_A_g1, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   items.cycles([&](std::int64_t c) {
     // transfer head.eroded@A.cpu -> head.eroded@A.g1 (pcie)
     items.copy(overlap::transfer_head_eroded_A_g1, h2d_,
                head_eroded_A_g1_view_.at(dfg::slot(c, 0, 2)),
                head_eroded_A_cpu_view_.at(dfg::slot(c, 1, 2)));
+    // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie)
+    items.copy(overlap::transfer_tail_counts_A_cpu, d2h_,
+               tail_counts_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+               tail_counts_A_g1_view_.at(dfg::slot(c, 1, 2)));
     // node tail (OpeningsTail) @ A.g1
     items.fire(overlap::fire_tail, compute_, [&](std::int64_t j) {
       tail_node_.fire(j, head_eroded_A_g1_view_.as<const std::uint8_t>(dfg::slot(c, 1, 2)),
@@ -74,16 +81,20 @@ void Worker_A_g1::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_head_eroded_A_g1, h2d_,
                head_eroded_A_g1_view_.at(dfg::slot(c, 0, 1)),
                head_eroded_A_cpu_view_.at(dfg::slot(c, 0, 1)));
-    dfg::synchronize(h2d_);
+    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 0
-    dfg::synchronize(h2d_);
+    // transfer tail.counts@A.g1 -> tail.counts@A.cpu (pcie)
+    items.copy(no_overlap::transfer_tail_counts_A_cpu, d2h_,
+               tail_counts_A_cpu_view_.at(dfg::slot(c, 0, 1)),
+               tail_counts_A_g1_view_.at(dfg::slot(c, 0, 1)));
+    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();  // the end of transfer step 1
     // node tail (OpeningsTail) @ A.g1
     items.fire(no_overlap::fire_tail, compute_, [&](std::int64_t j) {
       tail_node_.fire(j, head_eroded_A_g1_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
                       tail_counts_A_g1_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    dfg::synchronize(compute_, h2d_);
+    dfg::synchronize(compute_, h2d_, d2h_);
   });
 }
 

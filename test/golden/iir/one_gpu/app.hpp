@@ -46,8 +46,9 @@ inline constexpr std::array<const char*, kPeCount> kPeNames = {"A.cpu", "A.g0"};
 inline constexpr std::array<const char*, kPeCount> kPeKinds = {"cpu", "gpu"};
 
 /// The trace tracks (--trace): one per CPU, one per GPU stream.
-enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute };
-inline constexpr std::array<const char*, 2> kTrackNames = {"A.cpu", "A.g0 compute"};
+enum Track : int { kTrack_A_cpu = 1, kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h };
+inline constexpr std::array<const char*, 4> kTrackNames = {"A.cpu", "A.g0 compute", "A.g0 h2d",
+                                                           "A.g0 d2h"};
 
 using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
@@ -56,20 +57,20 @@ namespace overlap {
 
 /// The firings, transfers and delay copies, in the order the threads run them.
 enum Entry : std::size_t {
-  transfer_f_y_A_cpu,  // transfer f.y@A.g0 -> f.y@A.cpu
-  transfer_s_x_A_g0,   // transfer s.x@A.cpu -> s.x@A.g0
   fire_s,              // node s (Signal) @ A.cpu
   fire_k,              // node k (Check) @ A.cpu
+  transfer_f_y_A_cpu,  // transfer f.y@A.g0 -> f.y@A.cpu
+  transfer_s_x_A_g0,   // transfer s.x@A.cpu -> s.x@A.g0
   fire_f,              // node f (Iir) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},
+    {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Block,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "a=0.5 y0=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
@@ -85,13 +86,13 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "host copy A.g0 -> A.cpu", nullptr, 0},
-    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Block,
-     "host copy A.cpu -> A.g0", nullptr, 0},
     {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "a=0.5 feedback=1 initial=0",
      0},
+    {"transfer", "f.y@A.g0 -> f.y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Block,
+     "A.g0 -> A.cpu", nullptr, 0},
+    {"transfer", "s.x@A.cpu -> s.x@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
+     "A.cpu -> A.g0", nullptr, 0},
     {"firing", "f (Iir)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "a=0.5 y0=0", 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.

@@ -36,9 +36,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.y@A.cpu
-  const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[1];    // buffer f.y@A.g0
   const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer s.x@A.cpu
-  const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[2];    // buffer s.x@A.g0
   dfg::Node<::Signal, 1> s_node_;                               // node s (Signal)
   dfg::Node<::Check, 1> k_node_;                                // node k (Check)
 };
@@ -58,16 +56,6 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer f.y@A.g0 -> f.y@A.cpu (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_f_y_A_cpu, [&] {
-      dfg::copy_token(f_y_A_cpu_view_.at(dfg::slot(c, 0, 2)), f_y_A_g0_view_.at(dfg::slot(c, 1, 2)),
-                      bytes_Block(run_.params));
-    });
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
-    items.run(overlap::transfer_s_x_A_g0, [&] {
-      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 2)), s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)),
-                      bytes_Block(run_.params));
-    });
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
       s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -80,16 +68,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    // transfer f.y@A.g0 -> f.y@A.cpu (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_f_y_A_cpu, [&] {
-      dfg::copy_token(f_y_A_cpu_view_.at(dfg::slot(c, 0, 1)), f_y_A_g0_view_.at(dfg::slot(c, 0, 1)),
-                      bytes_Block(run_.params));
-    });
-    // transfer s.x@A.cpu -> s.x@A.g0 (pcie, mapped: copied on the host)
-    items.run(no_overlap::transfer_s_x_A_g0, [&] {
-      dfg::copy_token(s_x_A_g0_view_.at(dfg::slot(c, 0, 1)), s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)),
-                      bytes_Block(run_.params));
-    });
     run_.end_phase();                                    // the end of transfer step 0
     items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
       s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));

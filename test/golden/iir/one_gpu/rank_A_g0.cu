@@ -26,20 +26,21 @@ class Worker_A_g0 final : public dfg::GpuWorker<Run> {
   void cycles_no_overlap(dfg::Where& where) override;
 
   const dfg::SlotView& f_next_A_g0_view_ = run_.memory.A_g0[0];  // buffer f.next@A.g0
+  const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[0];   // buffer f.y@A.cpu
   const dfg::SlotView& f_y_A_g0_view_ = run_.memory.A_g0[1];     // buffer f.y@A.g0
+  const dfg::SlotView& s_x_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer s.x@A.cpu
   const dfg::SlotView& s_x_A_g0_view_ = run_.memory.A_g0[2];     // buffer s.x@A.g0
   dfg::Node<::IirGpu, 4> f_node_;                                // node f (Iir)
   dfg::DeviceBuffer f_initial1_;  // the initial tokens of input state (1)
 };
 
-Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, 0, 0, 0}) {
+Worker_A_g0::Worker_A_g0(Run& run)
+    : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_compute, kTrack_A_g0_h2d, kTrack_A_g0_d2h, 0}) {
   dfg::DeviceGuard device(0);
   const Params& params = run.params;
-  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 2);  // colour 0
-  storage_.emplace_back(0, "f.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 1
-  storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1,
-                        dfg::kMapped);  // colour 2
+  storage_.emplace_back(0, "f.next@A.g0", bytes_State(params), 2);                 // colour 0
+  storage_.emplace_back(0, "f.y@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 1
+  storage_.emplace_back(0, "s.x@A.g0", bytes_Block(params), run.overlap ? 2 : 1);  // colour 2
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
@@ -53,9 +54,20 @@ Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_co
 void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // The cycles run ahead of this thread, each stream waiting on the GPU for the
   // other streams' cycles whose slots it reuses:
-  // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
-  dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
+  //   compute in cycle c after h2d in cycle c - 1 (A.g0 colour 2)
+  //   compute in cycle c after d2h in cycle c - 1 (A.g0 colour 1)
+  //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 2)
+  //   d2h in cycle c after compute in cycle c - 1 (A.g0 colour 1)
+  dfg::GpuItems items(
+      run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
+      {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
   items.cycles([&](std::int64_t c) {
+    // transfer f.y@A.g0 -> f.y@A.cpu (pcie)
+    items.copy(overlap::transfer_f_y_A_cpu, d2h_, f_y_A_cpu_view_.at(dfg::slot(c, 0, 2)),
+               f_y_A_g0_view_.at(dfg::slot(c, 1, 2)));
+    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
+    items.copy(overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 2)),
+               s_x_A_cpu_view_.at(dfg::slot(c, 1, 2)));
     items.fire(overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
@@ -69,6 +81,13 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
+    // transfer f.y@A.g0 -> f.y@A.cpu (pcie)
+    items.copy(no_overlap::transfer_f_y_A_cpu, d2h_, f_y_A_cpu_view_.at(dfg::slot(c, 0, 1)),
+               f_y_A_g0_view_.at(dfg::slot(c, 0, 1)));
+    // transfer s.x@A.cpu -> s.x@A.g0 (pcie)
+    items.copy(no_overlap::transfer_s_x_A_g0, h2d_, s_x_A_g0_view_.at(dfg::slot(c, 0, 1)),
+               s_x_A_cpu_view_.at(dfg::slot(c, 0, 1)));
+    dfg::synchronize(h2d_, d2h_);
     run_.end_phase();                                               // the end of transfer step 0
     items.fire(no_overlap::fire_f, compute_, [&](std::int64_t j) {  // node f (Iir) @ A.g0
       f_node_.fire(j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
@@ -77,7 +96,7 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
                    f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    dfg::synchronize(compute_);
+    dfg::synchronize(compute_, h2d_, d2h_);
   });
 }
 
