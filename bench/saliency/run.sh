@@ -5,7 +5,8 @@
 # For each of 512x512, 720x576 and 1920x1080: the dfgc program checks its first maps against the
 # CPU reference (--set CHECK=1), the PyTorch pipeline checks its map against the same reference,
 # then both are timed: the dfgc program with frames from host memory (--stats-json), PyTorch with
-# its frames on the GPU, eager and in a CUDA graph. Then one --profile run at 720x576.
+# its frames on the GPU, eager, in a CUDA graph and under torch.compile (a frame at a time and on
+# batches of 8). SIZES="720x576 ..." runs fewer sizes. Then one --profile run at 720x576.
 set -euo pipefail
 dir=$(cd "$1" && pwd) out=$2
 res=$(mktemp -d)
@@ -21,7 +22,7 @@ cmake -S one_gpu -B one_gpu/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHIT
 cmake --build one_gpu/build -j "$(nproc)" >>"$res/build.log" 2>&1 || { tail -40 "$res/build.log"; exit 1; }
 g++ -std=c++20 -O2 -I one_gpu/actors -I . reference_dump.cpp -o "$res/refdump"
 app=one_gpu/build/app
-for size in 512x512 720x576 1920x1080; do
+for size in ${SIZES:-512x512 720x576 1920x1080}; do
   w=${size%x*} h=${size#*x}
   checks=2
   [[ $size == 1920x1080 ]] && checks=1

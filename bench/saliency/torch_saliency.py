@@ -9,8 +9,8 @@ reduction kernels for the rest. The frames are already on the GPU (16 of them, c
 --frames FILE: the camera's frames (bench/saliency/reference_dump.cpp: `frames W H 16 FILE`),
 moved to the GPU before timing. --check FILE: a frame and its reference map (`check W H 0 FILE`);
 the map computed here must match it within the sample's tolerance (saliency::Comparison), or the
-script exits 1 (after timing). Prints and writes (--json) the frames per second of eager execution and of the
-same pipeline captured in a CUDA graph.
+script exits 1 (after timing). Prints and writes (--json) the frames per second of eager execution, of the
+same pipeline captured in a CUDA graph, and of torch.compile a frame at a time and on batches of 8.
 """
 import argparse
 import json
@@ -47,26 +47,31 @@ class Saliency:
                 filters.append(torch.exp(-(up * up + vp * vp) / (2 * sigma * sigma)))
         self.filters = torch.stack(filters)  # (24, h, w)
 
-    def __call__(self, frame):
-        h, w = self.h, self.w
-        spectrum = torch.fft.fft2(frame.to(torch.float32) * self.window)
-        maps = torch.fft.ifft2(spectrum[None] * self.filters)  # (24, h, w) complex
-        e = maps.abs().view(ORIENTATIONS, FREQUENCIES, h, w)
+    def forward(self, frames):
+        """The maps of a batch of frames (b, h, w): what torch.compile compiles."""
+        h, w, b = self.h, self.w, frames.shape[0]
+        spectrum = torch.fft.fft2(frames.to(torch.float32) * self.window)
+        maps = torch.fft.ifft2(spectrum[:, None] * self.filters)  # (b, 24, h, w) complex
+        e = maps.abs().view(b, ORIENTATIONS, FREQUENCIES, h, w)
         excited = e.clone()
-        excited[:, 1:] += EXCITE * e[:, :-1]
-        excited[:, :-1] += EXCITE * e[:, 1:]
-        others = e.sum(0, keepdim=True) - e
-        r = (excited - INHIBIT * others / (ORIENTATIONS - 1)).clamp_min(0).view(ORIENTATIONS * FREQUENCIES, h * w)
-        low, high = r.amin(1, keepdim=True), r.amax(1, keepdim=True)
+        excited[:, :, 1:] += EXCITE * e[:, :, :-1]
+        excited[:, :, :-1] += EXCITE * e[:, :, 1:]
+        others = e.sum(1, keepdim=True) - e
+        r = (excited - INHIBIT * others / (ORIENTATIONS - 1)).clamp_min(0).view(b, ORIENTATIONS * FREQUENCIES, h * w)
+        low, high = r.amin(2, keepdim=True), r.amax(2, keepdim=True)
         span = high - low
         n = torch.where(span > 0, (r - low) / span, torch.zeros_like(r))
-        weight = (1 - n.mean(1, keepdim=True)) ** 2
-        s = torch.where(n < THRESHOLD, torch.zeros_like(n), n * weight).sum(0)
-        lo, hi = s.min(), s.max()
-        return torch.where(hi > lo, (s - lo) / (hi - lo), torch.zeros_like(s)).view(h, w)
+        weight = (1 - n.mean(2, keepdim=True)) ** 2
+        s = torch.where(n < THRESHOLD, torch.zeros_like(n), n * weight).sum(1)  # (b, h * w)
+        lo, hi = s.amin(1, keepdim=True), s.amax(1, keepdim=True)
+        return torch.where(hi > lo, (s - lo) / (hi - lo), torch.zeros_like(s)).view(b, h, w)
+
+    def __call__(self, frame):
+        return self.forward(frame[None])[0]
 
 
-def fps(step, frames, iterations):
+def fps(step, frames, iterations, per_step=1):
+    """Frames a second of `step` over `frames` (`per_step` frames each)."""
     for i in range(20):
         step(frames[i % len(frames)])
     torch.cuda.synchronize()
@@ -74,7 +79,7 @@ def fps(step, frames, iterations):
     for i in range(iterations):
         step(frames[i % len(frames)])
     torch.cuda.synchronize()
-    return iterations / (time.perf_counter() - start)
+    return per_step * iterations / (time.perf_counter() - start)
 
 
 def main():
@@ -122,7 +127,14 @@ def main():
         return static_out
 
     result["graph_fps"] = fps(replay, frames, a.iterations)
-    print(f"torch {a.size}: eager {result['eager_fps']:.1f} fps, CUDA graph {result['graph_fps']:.1f} fps")
+    # torch.compile of the same pipeline, a frame at a time and on batches of 8 frames.
+    compiled = torch.compile(model.forward)
+    result["compile_fps"] = fps(lambda frame: compiled(frame[None]), frames, a.iterations)
+    batches = [torch.stack([frames[(8 * k + i) % len(frames)] for i in range(8)]) for k in range(len(frames))]
+    result["compile_batch8_fps"] = fps(compiled, batches, max(1, a.iterations // 8), per_step=8)
+    print(f"torch {a.size}: eager {result['eager_fps']:.1f} fps, CUDA graph {result['graph_fps']:.1f} fps, "
+          f"torch.compile {result['compile_fps']:.1f} fps, torch.compile on batches of 8 "
+          f"{result['compile_batch8_fps']:.1f} fps")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)
