@@ -78,7 +78,8 @@ bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t oth
 
 /// Whether every firing that touches buffer `b` does so through a port declared `mappable`: its
 /// kernels touch each byte once, so mapped host memory costs them no more than device memory
-/// (bench/mapped/touch.cu: atomics or re-reads in mapped memory cost 4 to 110 times a copy).
+/// (bench/mapped/touch.cu on an H200: atomics or re-reads in mapped memory cost 3.9 to 121 times
+/// a copy).
 bool touched_once(const ir::Program& program, const ir::IgBuffer& b) {
   auto mappable = [&](const ir::Access& a) {
     return a.kind != ir::Access::Kind::firing || program.dfg.actor_of(a.id).ports[a.port].mappable;
