@@ -20,6 +20,8 @@
 #   depfile     --depfile of a FIFO, of the spec, of the output directory, of a file inside it
 #               and in a missing directory: exit status 1 with the reason, the project not
 #               written and the file as it was; a symlink is written through and kept
+#   memory      allocations refused (ASan's max_allocation_size_mb; skipped in other builds): exit
+#               status 2 and "out of memory", a new directory not written, an old one whole
 #   special     a manifest that is a FIFO or a symlink to /dev/zero (a file that would block
 #               the compile or never end): compile refuses the directory at once, nothing
 #               written
@@ -176,6 +178,27 @@ case $case in
       [[ $status == 1 ]] || fail "a manifest that is a $manifest: exit $status"
       grep -q "refusing to write into" "$work/err.txt" || fail "manifest $manifest: $(cat "$work/err.txt")"
       [[ $(ls -A "$work/g") == dfgc-manifest.txt ]] || fail "manifest $manifest: something written"
+    done
+    ;;
+  memory)
+    # Every allocation over 1 MiB fails (ASan's allocator returns null, as malloc does when
+    # memory runs out): dfgc says so and exits 2, with no project written, and over an old
+    # project the old one stays whole.
+    nm "$dfgc" 2>/dev/null | grep ' __asan_init$' >/dev/null || { echo "skipped: not an ASan build"; exit 77; }
+    limited="detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1"
+    for into in new old; do
+      rm -rf "$work/p"
+      [[ $into == new ]] || compile $old "$work/p" 2>/dev/null
+      [[ $into == new ]] || cp -r "$work/p" "$work/before"
+      status=0
+      ASAN_OPTIONS=$limited "$dfgc" compile $new -o "$work/p" 2>"$work/err.txt" || status=$?
+      [[ $status == 2 ]] || fail "out of memory into a $into directory: exit $status: $(cat "$work/err.txt")"
+      grep -q "^dfgc: error: out of memory" "$work/err.txt" || fail "no message: $(cat "$work/err.txt")"
+      if [[ $into == new ]]; then
+        [[ ! -e "$work/p" ]] || fail "a new directory was written: $(ls -A "$work/p")"
+      else
+        same "$work/before" "$work/p" || fail "the old project changed"
+      fi
     done
     ;;
   *) fail "unknown case '$case'" ;;

@@ -25,26 +25,30 @@ namespace {
 struct Found {
   const clang::NamedDecl* decl = nullptr;  ///< through using-declarations to the target
   clang::AccessSpecifier access = clang::AS_public;
+  const clang::CXXRecordDecl* owner = nullptr;  ///< the class that declares it
 };
 
 const char* spelling(clang::AccessSpecifier access) {
   return access == clang::AS_protected ? "protected" : "private";
 }
 
-/// The members named `name` of `record` or, when it declares none, of its first base class that
-/// has some; access combines the member's own with that of the bases on the way.
+/// The members named `name` of `record` or, when it declares none, of its base classes (each
+/// base's own, or its bases' when it declares none, as C++'s lookup finds them); access combines
+/// the member's own with that of the bases on the way. Members of more than one class mean an
+/// ambiguous name; a class reached twice through virtual bases counts once.
 std::vector<Found> find_member(const clang::CXXRecordDecl& record, clang::IdentifierInfo& name) {
   std::vector<Found> found;
   for (const clang::NamedDecl* d : record.lookup(&name))
-    found.push_back({d->getUnderlyingDecl(), d->getAccess()});
+    found.push_back({d->getUnderlyingDecl(), d->getAccess(), &record});
   if (!found.empty()) return found;
   for (const clang::CXXBaseSpecifier& base : record.bases()) {
     const clang::CXXRecordDecl* b = base.getType()->getAsCXXRecordDecl();
     if (!b || !b->hasDefinition()) continue;
-    found = find_member(*b->getDefinition(), name);
-    if (found.empty()) continue;
-    for (Found& f : found) f.access = std::max(f.access, base.getAccessSpecifier());
-    return found;
+    for (Found f : find_member(*b->getDefinition(), name)) {
+      f.access = std::max(f.access, base.getAccessSpecifier());
+      auto same = [&](const Found& g) { return g.decl == f.decl; };
+      if (std::none_of(found.begin(), found.end(), same)) found.push_back(f);
+    }
   }
   return found;
 }
@@ -586,6 +590,13 @@ void ContractChecker::check_callable(const clang::CXXMethodDecl& method, const c
     note_impl(d);
     return;
   }
+  if (method.isConsteval()) {
+    auto d = error(at, fmt::format("'{}' is consteval; the generated code calls it at run time, "
+                                   "with each cycle's buffers",
+                                   name));
+    note_impl(d);
+    return;
+  }
   if (method.getRefQualifier() == clang::RQ_RValue) {
     auto d = error(at, fmt::format("'{}' is '&&'-qualified; the generated code calls it on the "
                                    "actor object, an lvalue",
@@ -620,7 +631,17 @@ std::optional<const clang::CXXMethodDecl*> ContractChecker::find_method(
             [&](const Found& a, const Found& b) { return before(a.decl, b.decl); });
   const clang::NamedDecl* decl = found[0].decl;
   std::optional<DiagnosticBuilder> d;
-  if (found.size() > 1) {
+  auto other_owner = std::find_if(found.begin(), found.end(),
+                                  [&](const Found& f) { return f.owner != found[0].owner; });
+  if (other_owner != found.end()) {
+    Place first = where_.token(decl->getLocation());
+    d = error(where_.token(other_owner->decl->getLocation()),
+              fmt::format("'{}' of class '{}' is ambiguous: it is inherited from both '{}' and "
+                          "'{}'; declare '{}' in '{}', or bring one in with a using-declaration",
+                          name, impl_.class_name, found[0].owner->getQualifiedNameAsString(),
+                          other_owner->owner->getQualifiedNameAsString(), name, impl_.class_name));
+    d->note(first.loc, fmt::format("the other '{}' is here", name), first.length);
+  } else if (found.size() > 1) {
     Place first = where_.token(decl->getLocation());
     d = error(where_.token(found[1].decl->getLocation()),
               fmt::format("'{}' is overloaded; dfgc needs exactly one '{}'", name, name));

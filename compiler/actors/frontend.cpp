@@ -22,6 +22,7 @@
 #include "actors/locations.hpp"
 #include "actors/overlap_lint.hpp"
 #include "actors/parse.hpp"
+#include "actors/portability.hpp"
 
 namespace dfgc {
 
@@ -42,6 +43,7 @@ struct ImplRef {
 struct Batch {
   ir::PeKind kind = ir::PeKind::cpu;
   std::vector<std::size_t> headers;  ///< in order of first use
+  std::vector<std::string> dirs;     ///< the headers' directories, in order of first use
   actors::ParsedUnit unit;
 };
 
@@ -62,8 +64,9 @@ class ActorFrontend {
   void parse(std::vector<Batch>& batches) const;
   std::size_t forward_clang_diagnostics(const Batch& batch, Locator* where);
   void note_impls(DiagnosticBuilder& d, ir::PeKind kind, std::size_t header) const;
-  void check_batch(const Batch& batch, ActorSignatures& signatures);
-  void check_macros(const Batch& batch, Locator& where);
+  void check_batch(const Batch& batch, const ActorFiles& files, ActorSignatures& signatures);
+  /// `users`: the normal absolute paths of the user's files.
+  void check_macros(const Batch& batch, Locator& where, const std::set<std::string>& users);
 
   const ir::Program& program_;
   const ActorFrontendOptions& options_;
@@ -86,9 +89,8 @@ ActorCheck ActorFrontend::run() {
   parse(batches);
   ActorCheck out;
   for (const Batch& batch : batches) {
-    check_batch(batch, out.signatures);
-    if (batch.unit.ast)
-      actors::add_files_read(*batch.unit.ast, options_, out.files.text, out.files.runtime);
+    if (batch.unit.ast) actors::add_files_read(*batch.unit.ast, options_, batch.dirs, out.files);
+    check_batch(batch, out.files, out.signatures);
   }
   // An island's generated class: fire takes its ports in order and the context; init(ctx) when
   // a member has init.
@@ -112,6 +114,7 @@ ActorCheck ActorFrontend::run() {
     const HeaderFile& header = headers_[ref.header];
     out.files.headers[impl_of(ref).header_path] = header.absolute;
     out.files.text.try_emplace(header.absolute, sources_.contents(header.file));
+    out.files.external.erase(header.absolute);
   }
   return out;
 }
@@ -160,14 +163,15 @@ std::vector<Batch> ActorFrontend::make_batches() const {
 /// Parses every batch, each on its own thread: the two translation units are independent.
 void ActorFrontend::parse(std::vector<Batch>& batches) const {
   auto parse_one = [this](Batch& batch) {
-    std::vector<std::string> files, dirs;
+    std::vector<std::string> files;
     for (std::size_t h : batch.headers) {
       files.push_back(headers_[h].absolute);
       std::string dir = llvm::sys::path::parent_path(headers_[h].absolute).str();
-      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+      if (std::find(batch.dirs.begin(), batch.dirs.end(), dir) == batch.dirs.end())
+        batch.dirs.push_back(dir);
     }
-    batch.unit =
-        actors::parse_headers(batch.kind, files, actors::clang_args(batch.kind, options_, dirs));
+    batch.unit = actors::parse_headers(batch.kind, files,
+                                       actors::clang_args(batch.kind, options_, batch.dirs));
   };
   std::vector<std::thread> threads;
   for (std::size_t b = 1; b < batches.size(); ++b)
@@ -218,7 +222,8 @@ std::size_t ActorFrontend::forward_clang_diagnostics(const Batch& batch, Locator
   return checked;
 }
 
-void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures) {
+void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
+                                ActorSignatures& signatures) {
   std::optional<Locator> where;
   if (batch.unit.ast)
     where.emplace(batch.unit.ast->getSourceManager(), batch.unit.ast->getLangOpts(), sources_,
@@ -240,7 +245,12 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);
   }
-  check_macros(batch, *where);
+  // The user's files only (those the project copies or includes where they are): not CUDA's
+  // headers nor dfgc's runtime.
+  std::set<std::string> user_files = files.external;
+  for (const auto& [path, text] : files.text) user_files.insert(path);
+  check_macros(batch, *where, user_files);
+  actors::lint_portability(*batch.unit.ast, user_files, *where, diags_);
 }
 
 /// The generated sources include every actor header of a PE into one translation unit, before
@@ -248,17 +258,14 @@ void ActorFrontend::check_batch(const Batch& batch, ActorSignatures& signatures)
 /// that code. One named like an actor class (`#define Producer Consumer`: the wrong class is
 /// built, silently), a keyword (`#define void int`) or a namespace of the generated code (app,
 /// dfg, std, param) is an error at its #define.
-void ActorFrontend::check_macros(const Batch& batch, Locator& where) {
+void ActorFrontend::check_macros(const Batch& batch, Locator& where,
+                                 const std::set<std::string>& users) {
   const clang::Preprocessor& pp = batch.unit.ast->getPreprocessor();
   const clang::SourceManager& sm = batch.unit.ast->getSourceManager();
   std::set<std::string> classes;
   for (const ir::Actor& actor : program_.dfg.actors)
     for (const ir::Impl& impl : actor.impls) classes.insert(impl.class_name);
   const std::set<std::string> namespaces = {"app", "dfg", "std", "param"};
-  // The user's files only (those the project copies): not CUDA's headers nor dfgc's runtime.
-  std::map<std::string, std::string> users;
-  std::set<std::string> runtime;
-  actors::add_files_read(*batch.unit.ast, options_, users, runtime);
   std::vector<std::pair<clang::SourceLocation, std::string>> found;
   for (const auto& [ident, state] : pp.macros()) {
     const clang::MacroInfo* macro = pp.getMacroInfo(ident);

@@ -44,6 +44,10 @@ struct ActorFiles {
   /// The files of dfgc's runtime that the headers read (<dfg/context.hpp>): not copied (the
   /// project has its own copy of the runtime), but inputs of the project (a depfile lists them).
   std::set<std::string> runtime;
+  /// The files reached through an #include of an absolute path ("/opt/lib/x.hpp"), and those
+  /// they include: the copies include them where they are, like system headers, so they are
+  /// inputs of the project but not copied into it (nor laid out from '/').
+  std::set<std::string> external;
 };
 
 /// What check_actors found.

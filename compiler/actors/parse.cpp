@@ -3,13 +3,20 @@
 /// diagnostic consumer that keeps what Clang reports instead of printing it.
 #include "actors/parse.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
+#include <clang/Basic/FileManager.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include "actors/regular_files.hpp"
 
 namespace dfgc::actors {
 
@@ -113,6 +120,46 @@ bool is_under(const std::string& path, std::string dir) {
   return path.starts_with(dir);
 }
 
+/// Keeps the AST of the one translation unit it is run on (clang::tooling's own builder, which
+/// buildASTFromCodeWithArgs does not let a caller give a file system).
+class AstBuilder : public clang::tooling::ToolAction {
+ public:
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager* files, std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer* consumer) override {
+    ast = clang::ASTUnit::LoadFromCompilerInvocation(
+        invocation, std::move(pch),
+        clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), consumer,
+                                                   /*ShouldOwnClient=*/false),
+        files);
+    return ast != nullptr;
+  }
+  std::unique_ptr<clang::ASTUnit> ast;
+};
+
+/// Whether the #include at `at` spells an absolute path ("/opt/lib/x.hpp", </opt/lib/x.hpp>).
+bool spells_absolute(const clang::SourceManager& sm, clang::SourceLocation at) {
+  bool invalid = false;
+  const char* name = sm.getCharacterData(at, &invalid);
+  if (invalid || (*name != '"' && *name != '<')) return false;
+  const char close = *name == '"' ? '"' : '>';
+  llvm::StringRef rest(name + 1);
+  return llvm::sys::path::is_absolute(
+      rest.take_until([&](char c) { return c == close || c == '\n'; }));
+}
+
+/// Whether the file included at `at` was reached through an #include of an absolute path, its own
+/// or one of a file that includes it. The in-memory main file names the actor headers by their
+/// absolute paths, as the spec named them: those do not count.
+bool reached_absolutely(const clang::SourceManager& sm, clang::SourceLocation at) {
+  for (; at.isValid(); at = sm.getIncludeLoc(sm.getFileID(at))) {
+    clang::FileID includer = sm.getFileID(at);
+    if (includer == sm.getMainFileID()) return false;
+    if (spells_absolute(sm, at)) return true;
+  }
+  return false;
+}
+
 std::string main_file(const std::vector<std::string>& headers) {
   std::string text;
   for (const std::string& h : headers) text += "#include \"" + h + "\"\n";
@@ -152,12 +199,12 @@ std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions&
 }
 
 void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& options,
-                    std::map<std::string, std::string>& files,
-                    std::set<std::string>& runtime_files) {
+                    const std::vector<std::string>& header_dirs, ActorFiles& files) {
   const std::string runtime = normal_absolute_path(runtime_include_dir());
   const std::string cuda =
       normal_absolute_path(or_default(options.cuda_include_dir, DFGC_CUDA_INCLUDE_DIR));
   const clang::SourceManager& sm = unit.getSourceManager();
+  std::set<std::string> external;
   for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
     const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
     if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User)
@@ -166,24 +213,47 @@ void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& opti
     std::optional<llvm::StringRef> text = content.getBufferDataIfLoaded();
     if (!content.OrigEntry || !text) continue;
     std::string path = normal_absolute_path(content.OrigEntry->getName().str());
-    if (is_under(path, runtime)) runtime_files.insert(path);
+    if (is_under(path, runtime)) files.runtime.insert(path);
     if (path.starts_with(kVirtualDir) || is_under(path, runtime) || is_under(path, cuda)) continue;
-    files.try_emplace(path, text->str());
+    auto in_header_dir = [&](const std::string& dir) {
+      return is_under(path, normal_absolute_path(dir));
+    };
+    if (reached_absolutely(sm, entry.getFile().getIncludeLoc()) &&
+        std::none_of(header_dirs.begin(), header_dirs.end(), in_header_dir))
+      external.insert(path);
+    else
+      files.text.try_emplace(path, text->str());
   }
+  for (const std::string& path : external)
+    if (!files.text.contains(path)) files.external.insert(path);
 }
 
 ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,
                          const std::vector<std::string>& args) {
   ParsedUnit unit;
   unit.collector = std::make_unique<DiagnosticCollector>();
-  clang::tooling::FileContentMappings mapped;
-  if (kind == ir::PeKind::gpu) mapped.emplace_back(kPreludePath, kCudaPrelude);
   const char* file_name =
       kind == ir::PeKind::gpu ? "/dfgc-virtual/gpu_actors.cu" : "/dfgc-virtual/cpu_actors.cpp";
-  unit.ast = clang::tooling::buildASTFromCodeWithArgs(
-      main_file(headers), args, file_name, "dfgc",
-      std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(), mapped, unit.collector.get());
+  // clang::tooling::buildASTFromCodeWithArgs, over a file system that opens regular files only.
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(file_name, 0, llvm::MemoryBuffer::getMemBufferCopy(main_file(headers)));
+  if (kind == ir::PeKind::gpu)
+    memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kCudaPrelude));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      regular_files_only(llvm::vfs::getRealFileSystem()));
+  overlay->pushOverlay(memory);
+  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
+
+  std::vector<std::string> command{"dfgc", "-fsyntax-only"};
+  std::vector<std::string> adjusted =
+      clang::tooling::getClangStripDependencyFileAdjuster()(args, file_name);
+  command.insert(command.end(), adjusted.begin(), adjusted.end());
+  command.push_back(file_name);
+  AstBuilder builder;
+  clang::tooling::ToolInvocation invocation(std::move(command), &builder, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  invocation.setDiagnosticConsumer(unit.collector.get());
+  if (invocation.run()) unit.ast = std::move(builder.ast);
   return unit;
 }
 

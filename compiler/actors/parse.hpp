@@ -46,12 +46,14 @@ struct ParsedUnit {
 std::vector<std::string> clang_args(ir::PeKind kind, const ActorFrontendOptions& options,
                                     const std::vector<std::string>& header_dirs);
 
-/// Adds to `files` every file `unit` read that is the user's: not a system header, not under
+/// Adds to `files.text` every file `unit` read that is the user's: not a system header, not under
 /// dfgc's runtime include directory nor `options`' CUDA include directory, not one of dfgc's
 /// in-memory files. Each under its normal_absolute_path(), with the text Clang read. The files
-/// of dfgc's runtime it read go to `runtime` (inputs of the project, not copied into it).
+/// of dfgc's runtime it read go to `files.runtime`, those reached through an #include of an
+/// absolute path (and not in one of `header_dirs`, the actor headers' directories) to
+/// `files.external`: inputs of the project, neither copied into it.
 void add_files_read(const clang::ASTUnit& unit, const ActorFrontendOptions& options,
-                    std::map<std::string, std::string>& files, std::set<std::string>& runtime);
+                    const std::vector<std::string>& header_dirs, ActorFiles& files);
 
 /// Parses one translation unit that includes each of `headers` (absolute paths) once, in order.
 ParsedUnit parse_headers(ir::PeKind kind, const std::vector<std::string>& headers,

@@ -6,7 +6,8 @@
 /// included by its path from there ("filter.hpp", or "a/filter.hpp" beside "b/filter.hpp"), so
 /// that two headers of the same name in different directories stay apart. The directories of the
 /// actor headers follow it, as dfgc's Clang had them, for the includes found there. The project
-/// needs nothing outside it but the system's headers: it builds wherever it is moved.
+/// needs nothing outside it but the system's headers and the files the actors include by an
+/// absolute path (ActorFiles::external, not copied): it builds wherever those are.
 #pragma once
 
 #include <filesystem>

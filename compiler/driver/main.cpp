@@ -1,6 +1,6 @@
 // dfgc's command-line driver: the commands and their options are in commands.hpp, the stages
 // they run in pipeline.hpp. Exit status: 0 success, 1 user error (diagnostics printed), 2
-// internal error.
+// internal error (running out of memory too: driver/out_of_memory.hpp).
 
 #include <cerrno>
 #include <cstdio>
@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "driver/commands.hpp"
+#include "driver/out_of_memory.hpp"
 
 namespace {
 
@@ -32,5 +33,6 @@ int flush_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dfgc::driver::install_out_of_memory_handlers();
   return flush_stdout(dfgc::driver::run_command({argv + 1, argv + argc}));
 }

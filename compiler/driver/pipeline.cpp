@@ -33,6 +33,7 @@ std::vector<std::string> files_read(const Compilation& compilation, const Source
       files.insert(normal_absolute_path(sources.name(module->file)));
   for (const auto& [path, text] : compilation.actor_files.text) files.insert(path);
   files.insert(compilation.actor_files.runtime.begin(), compilation.actor_files.runtime.end());
+  files.insert(compilation.actor_files.external.begin(), compilation.actor_files.external.end());
   return {files.begin(), files.end()};
 }
 

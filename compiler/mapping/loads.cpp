@@ -21,6 +21,7 @@ std::string Resource::name(const ir::ArchGraph& arch) const {
     case Kind::h2d: return fmt::format("{} copy engine H2D", arch.pes[index].name);
     case Kind::d2h: return fmt::format("{} copy engine D2H", arch.pes[index].name);
     case Kind::host_copies: return fmt::format("{} host copies", arch.pes[index].name);
+    case Kind::none: return "nothing";
   }
   return "?";
 }
@@ -83,12 +84,13 @@ Resource Loads::resource(std::size_t slot, double load) const {
   return r;
 }
 
-/// The first of the largest loads in [first, last).
+/// The first of the largest loads in [first, last); Kind::none when none is above zero.
 Resource Loads::busiest(const std::vector<double>& loads, std::size_t first,
                         std::size_t last) const {
   std::size_t best = first;
   for (std::size_t s = first; s < last; ++s)
     if (loads[s] > loads[best]) best = s;
+  if (best >= last || loads[best] <= 0) return {Resource::Kind::none, 0, 0};
   return resource(best, loads[best]);
 }
 

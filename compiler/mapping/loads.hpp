@@ -28,12 +28,15 @@
 namespace dfgc::mapping {
 
 struct Resource {
-  enum class Kind : std::uint8_t { pe, link, h2d, d2h, host_copies };
+  /// none: no resource, as the busiest of a phase that costs nothing (a transfer step between
+  /// cores of one host, which share memory).
+  enum class Kind : std::uint8_t { pe, link, h2d, d2h, host_copies, none };
   Kind kind = Kind::pe;
   std::uint32_t index = 0;  ///< the PeId; for a link, LinkId * 2 + direction (0: a -> b)
   double load = 0;          ///< seconds per cycle
 
-  /// "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D", "A.cpu host copies".
+  /// "A.g0 firings", "link A.cpu -> A.g0", "A.g0 copy engine H2D", "A.cpu host copies",
+  /// "nothing".
   std::string name(const ir::ArchGraph& arch) const;
 };
 

@@ -99,6 +99,30 @@ TEST_CASE("transfers sharing a link direction add up", "[mapping][cost-model]") 
   CHECK(r[Strategy::no_overlap].period == Approx(3.8e-3));
 }
 
+TEST_CASE("a transfer step that costs nothing is set by nothing, not by a copy engine",
+          "[mapping][cost-model]") {
+  // Three cores of one host and no GPU: the tokens between them are shared memory, so each
+  // transfer step costs nothing (the first resource slot past the firings is A.c0's H2D engine,
+  // which the step's busiest resource used to name).
+  ProgramBuilder b("cores");
+  b.type("Matrix", ir::ElemType::f32, 1 << 20);
+  b.actor("Producer", "out Matrix m");
+  b.actor("Inc", "in Matrix a; out Matrix b");
+  b.actor("Consumer", "in Matrix m");
+  b.host("A", 0, 25e9, 3);
+  b.node("p", "Producer", "A.c0").node("i", "Inc", "A.c1").node("c", "Consumer", "A.c2");
+  b.edge("p.m", "i.a").edge("i.b", "c.m");
+  ir::Program p = b.build();
+  auto r = predict(p, costs_of(p, {1.0, 2.0, 1.0}));
+  const auto& phases = r[Strategy::no_overlap].phases;
+  REQUIRE(!phases.empty());
+  for (std::size_t i = 0; i + 1 < phases.size(); ++i) {
+    CHECK(phases[i].kind == mapping::Resource::Kind::none);
+    CHECK(phases[i].name(p.arch) == "nothing");
+  }
+  CHECK(phases.back().name(p.arch) == "A.c1 firings");
+}
+
 TEST_CASE("link latency and per-direction figures", "[mapping][cost-model]") {
   ir::Program p = piic().build();
   auto t = costs_of(p, {0, 0, 0, 0});

@@ -63,3 +63,15 @@ struct Narrow {
   float scale;
   void fire(const float* a, float* b) { b[0] = a[0] + nb_loop + count + scale; }
 };
+
+struct FireConsteval {
+  consteval void fire(const float* a, float* b) { b[0] = a[0]; }
+};
+
+struct CopyBase {
+  void fire(const float* a, float* b) { b[0] = a[0]; }
+};
+struct ScaleBase {
+  void fire(const float* a, float* b) { b[0] = 2 * a[0]; }
+};
+struct FireAmbiguous : CopyBase, ScaleBase {};
