@@ -27,7 +27,7 @@ const clang::format::FormatStyle& style() {
 
 }  // namespace
 
-std::string format_cpp(std::string_view code, std::string_view file_name) {
+std::string format_cpp(std::string_view code, std::string_view file_name, std::size_t limit) {
   const llvm::StringRef name(file_name.data(), file_name.size());
   std::string text(code);
   std::vector<clang::tooling::Range> ranges{
@@ -37,6 +37,7 @@ std::string format_cpp(std::string_view code, std::string_view file_name) {
       clang::format::sortIncludes(style(), text, ranges, name);
   llvm::Expected<std::string> sorted = clang::tooling::applyAllReplacements(text, includes);
   DFGC_INTERNAL_ASSERT(static_cast<bool>(sorted), "sorting the includes of ", file_name, " failed");
+  if (code.size() > limit) return std::move(*sorted);
   ranges = clang::tooling::calculateRangesAfterReplacements(includes, ranges);
   const clang::tooling::Replacements layout =
       clang::format::reformat(style(), *sorted, ranges, name);

@@ -65,15 +65,15 @@ std::string manifest(const Model& m, const Files& files) {
 }  // namespace
 
 Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
-                       const ActorFiles& actor_files, Files dumps) {
+                       const ActorFiles& actor_files, Files dumps, std::size_t format_limit) {
   std::vector<Model> hosts;
   for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &signatures, &actor_files});
   Files files = std::move(dumps);
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);
-  // The sources, laid out in the .clang-format style (format.hpp).
-  auto source = [&files](const std::string& path, const std::string& text) {
-    files[path] = format_cpp(text, path);
+  // The sources, laid out in the .clang-format style up to `format_limit` bytes (format.hpp).
+  auto source = [&files, format_limit](const std::string& path, const std::string& text) {
+    files[path] = format_cpp(text, path, format_limit);
   };
   if (hosts.size() > 1) source("main.cpp", render_main(hosts));
   for (const Model& m : hosts) {

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "actors/frontend.hpp"
+#include "codegen/format.hpp"
 #include "passes/plan_hosts.hpp"
 #include "support/diagnostics.hpp"
 
@@ -41,9 +42,11 @@ using Files = std::map<std::string, std::string>;
 /// Every file of the project, printed from `plans` (plan_hosts) alone, with copies of
 /// `actor_files` (check_actors) and `dumps`: the files the caller prints from the IR
 /// (schedule.txt, graph.dot), listed in the manifest as the others. Nothing in it depends on where
-/// dfgc runs or where the project is written.
+/// dfgc runs or where the project is written. Sources over `format_limit` bytes are not laid out
+/// by clang-format (format.hpp).
 Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
-                       const ActorFiles& actor_files, Files dumps = {});
+                       const ActorFiles& actor_files, Files dumps = {},
+                       std::size_t format_limit = kFormatLimit);
 
 /// Ways for tests to stop or fail write_project() part-way.
 struct WriteHooks {

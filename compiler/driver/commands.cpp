@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 
 #include <clang/Basic/Version.h>
 #include <fmt/format.h>
@@ -87,7 +88,8 @@ class PipelineCommand : public Command {
 
   /// Runs the pipeline up to the output's stage and prints the output.
   int run_pipeline_to(const std::string& spec, const CommonOptions& common,
-                      const std::filesystem::path& out_dir, const std::string& depfile = {}) const {
+                      const std::filesystem::path& out_dir, const std::string& depfile = {},
+                      std::size_t format_limit = codegen::kFormatLimit) const {
     SourceManager sources;
     DiagnosticEngine diags(sources);
     diags.set_warnings_as_errors(common.werror);
@@ -95,6 +97,7 @@ class PipelineCommand : public Command {
     PipelineInput in{common.sema, common.read_actors, out_dir,
                      depfile,     common.short_path,  common.plan};
     in.sema.spec_file = spec;
+    in.format_limit = format_limit;
     Compilation c;
     const Emit what = emit(common);
     bool ok = run_pipeline(in, last_stage(what), sources, diags, instrumentation.hooks(), c);
@@ -150,6 +153,21 @@ class CompileCommand final : public PipelineCommand {
            depfile_ = std::string(v);
            return true;
          }},
+        {"--clang-format", "WHEN", "auto, always or never",
+         "lay the generated sources out with clang-format: 'auto' (the default) those of at\n"
+         "most 128 KiB, 'always' every one (slow on specs of thousands of nodes), 'never' none;\n"
+         "the includes are sorted either way",
+         [this](std::string_view v) {
+           if (v == "auto")
+             format_limit_ = codegen::kFormatLimit;
+           else if (v == "always")
+             format_limit_ = std::numeric_limits<std::size_t>::max();
+           else if (v == "never")
+             format_limit_ = 0;
+           else
+             return false;
+           return true;
+         }},
     };
   }
 
@@ -168,12 +186,13 @@ class CompileCommand final : public PipelineCommand {
   }
 
   int run(const std::string& spec, const CommonOptions& common) override {
-    return run_pipeline_to(spec, common, out_dir_, depfile_);
+    return run_pipeline_to(spec, common, out_dir_, depfile_, format_limit_);
   }
 
  private:
   std::string out_dir_;
   std::string depfile_;
+  std::size_t format_limit_ = codegen::kFormatLimit;
 };
 
 std::vector<std::unique_ptr<Command>> all_commands() {

@@ -186,7 +186,8 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
         // schedule.txt with the migration sections.
         return codegen::generate_project(*out.passes.hosts, out.signatures, out.actor_files,
                                          {{"schedule.txt", render_schedule(p, out.passes)},
-                                          {"graph.dot", ir::render_dot(p, *out.passes.ig)}});
+                                          {"graph.dot", ir::render_dot(p, *out.passes.ig)}},
+                                         in.format_limit);
       },
       [&](const codegen::Files& files) {
         std::string text;

@@ -27,6 +27,8 @@ struct PipelineInput {
   std::string depfile;  ///< write: also a Make-style depfile of files_read() here, when not empty
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< migrations: a shorter new path's policy
   PlanOptions plan = {};  ///< plan_hosts: the mapped tokens' threshold (--mapped-tokens)
+  /// codegen: the largest source clang-format lays out (--clang-format; codegen/format.hpp).
+  std::size_t format_limit = codegen::kFormatLimit;
 };
 
 /// Each stage's result, set once the stage has run.

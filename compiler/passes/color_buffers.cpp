@@ -1,7 +1,6 @@
 #include "passes/color_buffers.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <numeric>
 #include <set>
@@ -22,6 +21,7 @@ std::uint32_t InterferenceGraph::add(std::string name, std::int64_t size, std::u
 
 void InterferenceGraph::add_conflict(std::uint32_t a, std::uint32_t b) {
   DFGC_INTERNAL_ASSERT(a != b && a < size() && b < size(), "bad conflict ", a, " ", b);
+  if (in_clique(a) && in_clique(b)) return;
   if (adjacent_.size() != size()) adjacent_.resize(size());
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
     std::vector<std::uint32_t>& list = adjacent_[from];
@@ -34,7 +34,18 @@ void InterferenceGraph::add_conflict(std::uint32_t a, std::uint32_t b) {
   }
 }
 
+void InterferenceGraph::add_clique(const std::vector<std::uint32_t>& members) {
+  DFGC_INTERNAL_ASSERT(clique_size_ == 0 && adjacent_.empty(), "the clique comes first, and once");
+  in_clique_.assign(size(), false);
+  for (std::uint32_t v : members) {
+    DFGC_INTERNAL_ASSERT(v < size() && !in_clique_[v], "bad clique member ", v);
+    in_clique_[v] = true;
+  }
+  clique_size_ = static_cast<std::uint32_t>(members.size());
+}
+
 bool InterferenceGraph::conflicts(std::uint32_t a, std::uint32_t b) const {
+  if (a != b && in_clique(a) && in_clique(b)) return true;
   return a < adjacent_.size() && std::binary_search(adjacent_[a].begin(), adjacent_[a].end(), b);
 }
 
@@ -44,7 +55,7 @@ const std::vector<std::uint32_t>& InterferenceGraph::neighbours(std::uint32_t v)
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> intersecting_pairs(
-    const std::vector<std::vector<PointRange>>& ranges) {
+    const std::vector<std::vector<PointRange>>& ranges, const std::vector<bool>* skip) {
   struct Item {
     PointRange range;
     std::uint32_t owner;
@@ -55,20 +66,26 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> intersecting_pairs(
   std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     return a.range.first != b.range.first ? a.range.first < b.range.first : a.owner < b.owner;
   });
-  // The ranges begun so far that have not ended: a heap with the earliest last point on top.
-  std::vector<Item> open;
+  // The ranges begun so far that have not ended, of skipped items and of the others: heaps with
+  // the earliest last point on top. A skipped item meets only the others' ranges.
+  std::vector<Item> open[2];
+  auto skipped = [&](std::uint32_t owner) { return skip && (*skip)[owner]; };
   auto ends_later = [](const Item& a, const Item& b) { return a.range.last > b.range.last; };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   for (const Item& item : items) {
-    while (!open.empty() && open.front().range.last < item.range.first) {
-      std::pop_heap(open.begin(), open.end(), ends_later);
-      open.pop_back();
-    }
-    for (const Item& other : open)  // each holds item's first point
-      if (other.owner != item.owner)
-        pairs.emplace_back(std::min(other.owner, item.owner), std::max(other.owner, item.owner));
-    open.push_back(item);
-    std::push_heap(open.begin(), open.end(), ends_later);
+    for (std::vector<Item>& heap : open)
+      while (!heap.empty() && heap.front().range.last < item.range.first) {
+        std::pop_heap(heap.begin(), heap.end(), ends_later);
+        heap.pop_back();
+      }
+    const bool skip_item = skipped(item.owner);
+    for (int k = skip_item ? 1 : 0; k < 2; ++k)
+      for (const Item& other : open[k])  // each holds item's first point
+        if (other.owner != item.owner)
+          pairs.emplace_back(std::min(other.owner, item.owner), std::max(other.owner, item.owner));
+    std::vector<Item>& heap = open[skip_item ? 0 : 1];
+    heap.push_back(item);
+    std::push_heap(heap.begin(), heap.end(), ends_later);
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
@@ -123,32 +140,58 @@ std::int64_t allocated_bytes(const InterferenceGraph& g, const std::vector<std::
 Colouring dsatur(const InterferenceGraph& g) {
   const std::size_t n = g.size();
   constexpr std::uint32_t kNone = ~0u;
-  std::vector<std::uint32_t> colour(n, kNone), saturation(n, 0), degree(n, 0), rank(n, 0);
-  std::vector<std::vector<bool>> seen(n);  // seen[v][c]: a neighbour of v has colour c
-  for (std::uint32_t v = 0; v < n; ++v)
-    degree[v] = static_cast<std::uint32_t>(g.neighbours(v).size());
+  // saturation: the distinct colours among v's neighbours; for a clique member, those of its
+  // other neighbours that no clique member has (the clique's own colours, `clique_colours`, count
+  // for every member alike).
+  std::vector<std::uint32_t> colour(n, kNone), saturation(n, 0), rank(n, 0);
+  std::vector<std::size_t> degree(n, 0);
+  std::vector<std::vector<bool>> seen(n);  // seen[v][c]: a neighbour outside the clique has c
+  std::vector<bool> clique_colour;         // a clique member has colour c
+  std::uint32_t clique_colours = 0;
+  // seers[c]: the clique members that saw colour c outside the clique, before the clique had it.
+  std::vector<std::vector<std::uint32_t>> seers;
+  for (std::uint32_t v = 0; v < n; ++v) degree[v] = g.degree(v);
   std::vector<std::uint32_t> by_size(n);  // the final tie-break: size descending, then name
   std::iota(by_size.begin(), by_size.end(), 0u);
   std::sort(by_size.begin(), by_size.end(), [&](std::uint32_t a, std::uint32_t b) {
     return g.bytes[a] != g.bytes[b] ? g.bytes[a] > g.bytes[b] : g.names[a] < g.names[b];
   });
   for (std::uint32_t i = 0; i < n; ++i) rank[by_size[i]] = i;
-  auto before = [&](std::uint32_t a, std::uint32_t b) {  // a is coloured before b
+  // a is coloured before b, for two vertices both in the clique or both out of it.
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
     if (saturation[a] != saturation[b]) return saturation[a] > saturation[b];
     if (degree[a] != degree[b]) return degree[a] > degree[b];
     return rank[a] < rank[b];
   };
-  // The uncoloured vertices, the next to colour first (rank makes the order total).
-  std::set<std::uint32_t, decltype(before)> waiting(before);
-  for (std::uint32_t v = 0; v < n; ++v) waiting.insert(v);
+  // The uncoloured vertices, the next to colour first (rank makes the order total): those out
+  // of the clique, and its members, whose saturations all lack the same clique_colours.
+  std::set<std::uint32_t, decltype(before)> waiting(before), waiting_clique(before);
+  for (std::uint32_t v = 0; v < n; ++v) (g.in_clique(v) ? waiting_clique : waiting).insert(v);
+  auto next = [&]() -> std::uint32_t {
+    if (waiting_clique.empty() || waiting.empty())
+      return waiting.empty() ? *waiting_clique.begin() : *waiting.begin();
+    const std::uint32_t a = *waiting.begin(), b = *waiting_clique.begin();
+    const std::uint32_t sat_b = saturation[b] + clique_colours;
+    if (saturation[a] != sat_b) return saturation[a] > sat_b ? a : b;
+    if (degree[a] != degree[b]) return degree[a] > degree[b] ? a : b;
+    return rank[a] < rank[b] ? a : b;
+  };
+  auto rekey = [&](std::uint32_t u, auto change) {
+    auto& set = g.in_clique(u) ? waiting_clique : waiting;
+    set.erase(u);
+    change();
+    set.insert(u);
+  };
   std::vector<ColourClass> classes;
-  while (!waiting.empty()) {
-    const std::uint32_t v = *waiting.begin();
-    waiting.erase(waiting.begin());
+  while (!waiting.empty() || !waiting_clique.empty()) {
+    const std::uint32_t v = next();
+    const bool member = g.in_clique(v);
+    (member ? waiting_clique : waiting).erase(v);
     std::uint32_t pick = kNone;
     std::int64_t growth = 0;
     for (std::uint32_t c = 0; c < classes.size(); ++c) {
       if (c < seen[v].size() && seen[v][c]) continue;
+      if (member && c < clique_colour.size() && clique_colour[c]) continue;
       std::int64_t grows = classes[c].cost_with(g.slots[v], g.bytes[v]) - classes[c].cost();
       if (pick == kNone || grows < growth) {
         pick = c;
@@ -162,15 +205,25 @@ Colouring dsatur(const InterferenceGraph& g) {
     classes[pick] = {std::max(classes[pick].slots, g.slots[v]),
                      std::max(classes[pick].bytes, g.bytes[v])};
     colour[v] = pick;
+    if (clique_colour.size() <= pick) clique_colour.resize(pick + 1, false);
+    if (seers.size() <= pick) seers.resize(pick + 1);
+    if (member) {
+      // Every other member now sees `pick` through the clique: those that saw it already
+      // elsewhere keep their saturation.
+      clique_colour[pick] = true;
+      ++clique_colours;
+      for (std::uint32_t u : seers[pick])
+        if (colour[u] == kNone) rekey(u, [&] { --saturation[u]; });
+      seers[pick].clear();
+    }
     for (std::uint32_t u : g.neighbours(v)) {
       if (colour[u] != kNone) continue;
       if (seen[u].size() <= pick) seen[u].resize(pick + 1, false);
-      if (!seen[u][pick]) {
-        waiting.erase(u);  // its key changes
-        seen[u][pick] = true;
-        ++saturation[u];
-        waiting.insert(u);
-      }
+      if (seen[u][pick]) continue;
+      seen[u][pick] = true;
+      if (g.in_clique(u) && clique_colour[pick]) continue;  // counted through the clique
+      if (g.in_clique(u)) seers[pick].push_back(u);
+      rekey(u, [&] { ++saturation[u]; });
     }
   }
   return canonical(g, std::move(colour), static_cast<std::uint32_t>(classes.size()));
@@ -347,6 +400,36 @@ class Liveness {
   std::size_t steps_;
 };
 
+/// The items live at the point where most items are (an item's ranges do not overlap), in
+/// increasing order; none when no item is ever live.
+std::vector<std::uint32_t> live_at_busiest_point(const std::vector<LivePoints>& ranges) {
+  std::size_t points = 0;
+  for (const LivePoints& r : ranges)
+    for (const PointRange& x : r) points = std::max(points, x.last + 1);
+  std::vector<std::int64_t> starts(points + 1, 0);  // differences: +1 at first, -1 past last
+  for (const LivePoints& r : ranges)
+    for (const PointRange& x : r) {
+      ++starts[x.first];
+      --starts[x.last + 1];
+    }
+  std::size_t best = 0;
+  std::int64_t count = 0, most = 0;
+  for (std::size_t p = 0; p < points; ++p) {
+    count += starts[p];
+    if (count > most) {
+      most = count;
+      best = p;
+    }
+  }
+  std::vector<std::uint32_t> out;
+  if (most == 0) return out;
+  for (std::uint32_t i = 0; i < ranges.size(); ++i)
+    if (std::any_of(ranges[i].begin(), ranges[i].end(),
+                    [&](const PointRange& x) { return x.first <= best && best <= x.last; }))
+      out.push_back(i);
+  return out;
+}
+
 PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
                       const std::vector<LivePoints>& live, const ir::Program& p,
                       const BufferPlan& plan, const std::vector<std::uint32_t>& depth,
@@ -363,23 +446,26 @@ PeColouring colour_pe(ir::PeId pe, const std::vector<ir::BufferId>& buffers,
     result.graph.add(planned ? plan.buffers[b].name : line->name, bytes, slots);
     result.bytes_before = ir::add_bytes(result.bytes_before, ir::mul_bytes(slots, bytes));
   }
-  // Live at a common point, or both with more than one slot.
+  // Live at a common point, or both with more than one slot. The larger of two sets that
+  // conflict pairwise is the graph's clique, its pairs implied: the buffers of more than one
+  // slot (with overlap), or those live at the point where most are (without overlap, every
+  // buffer a transfer reads is live at the cycle's end).
   std::vector<LivePoints> ranges;
   std::vector<std::uint32_t> deep;
   for (std::uint32_t i = 0; i < buffers.size(); ++i) {
     ranges.push_back(live[buffers[i]]);
     if (result.graph.slots[i] > 1) deep.push_back(i);
   }
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> live_pairs = intersecting_pairs(ranges),
-                                                       deep_pairs;
-  for (std::size_t i = 0; i < deep.size(); ++i)
-    for (std::size_t j = i + 1; j < deep.size(); ++j) deep_pairs.emplace_back(deep[i], deep[j]);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // both sorted: merged in order
-  pairs.reserve(live_pairs.size() + deep_pairs.size());
-  std::merge(live_pairs.begin(), live_pairs.end(), deep_pairs.begin(), deep_pairs.end(),
-             std::back_inserter(pairs));
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  for (auto [i, j] : pairs) result.graph.add_conflict(i, j);
+  std::vector<std::uint32_t> busiest = live_at_busiest_point(ranges);
+  const bool deep_clique = deep.size() >= busiest.size();
+  const std::vector<std::uint32_t>& clique = deep_clique ? deep : busiest;
+  std::vector<bool> in_clique(buffers.size(), false);
+  for (std::uint32_t i : clique) in_clique[i] = true;
+  result.graph.add_clique(clique);
+  for (auto [i, j] : intersecting_pairs(ranges, &in_clique)) result.graph.add_conflict(i, j);
+  if (!deep_clique)
+    for (std::size_t a = 0; a < deep.size(); ++a)
+      for (std::size_t b = a + 1; b < deep.size(); ++b) result.graph.add_conflict(deep[a], deep[b]);
   result.colouring = dsatur(result.graph);
   return result;
 }

@@ -42,7 +42,9 @@
 /// Cost: a buffer node's live points are at most two ranges, so the conflicts come from a sweep
 /// over the ranges sorted by first point, O(n log n + conflicts) for n buffer nodes of a PE, and
 /// DSatur keeps the uncoloured vertices ordered, O((n + conflicts) log n + n x colours): near
-/// linear on chains and other sparse graphs.
+/// linear on chains and other sparse graphs. The buffers of more than one slot, which conflict
+/// pairwise, are the graph's clique (InterferenceGraph::add_clique): their pairs are neither
+/// listed nor swept, and DSatur counts the clique's colours once for all its members.
 ///
 /// Needs: the Program (types), the Schedule, the BufferPlan, the BufferDepths, the Latencies
 /// (transfer steps) and the DelayLines. Produces: BufferColouring.
@@ -67,15 +69,28 @@ class InterferenceGraph {
 
   std::size_t size() const { return names.size(); }
   std::uint32_t add(std::string name, std::int64_t bytes, std::uint32_t slots);
-  /// Records that a and b (distinct vertices) conflict; a pair given twice is recorded once.
-  /// Cheapest when the pairs come in increasing order.
+  /// Records that a and b (distinct vertices) conflict; a pair given twice is recorded once, a
+  /// pair of the clique not at all (it is implied). Cheapest when the pairs come in increasing
+  /// order.
   void add_conflict(std::uint32_t a, std::uint32_t b);
+  /// Declares that `members` (distinct vertices) conflict pairwise, without storing the pairs:
+  /// the buffers of more than one slot of a PE, thousands on a long CPU/GPU chain, whose pairs
+  /// would take memory and time quadratic in their number. Once per graph, before add_conflict.
+  void add_clique(const std::vector<std::uint32_t>& members);
   bool conflicts(std::uint32_t a, std::uint32_t b) const;
-  /// The vertices that conflict with `v`, in increasing order.
+  bool in_clique(std::uint32_t v) const { return v < in_clique_.size() && in_clique_[v]; }
+  std::uint32_t clique_size() const { return clique_size_; }
+  /// The vertices that conflict with `v` other than through the clique, in increasing order.
   const std::vector<std::uint32_t>& neighbours(std::uint32_t v) const;
+  /// How many vertices conflict with `v`, the clique's included.
+  std::size_t degree(std::uint32_t v) const {
+    return neighbours(v).size() + (in_clique(v) ? clique_size_ - 1 : 0);
+  }
 
  private:
   std::vector<std::vector<std::uint32_t>> adjacent_;
+  std::vector<bool> in_clique_;
+  std::uint32_t clique_size_ = 0;
 };
 
 /// An inclusive range of points of a PE's cycle (see the file comment).
@@ -85,10 +100,10 @@ struct PointRange {
 };
 
 /// The pairs (i, j), i < j, of items some range of which intersect, each once and in increasing
-/// order: a sweep over the ranges in order of their first point, in O(r log r + pairs) for r
-/// ranges.
+/// order, but for pairs of two items marked in `skip` (when given: a clique already conflicts): a
+/// sweep over the ranges in order of their first point, in O(r log r + pairs) for r ranges.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> intersecting_pairs(
-    const std::vector<std::vector<PointRange>>& ranges);
+    const std::vector<std::vector<PointRange>>& ranges, const std::vector<bool>* skip = nullptr);
 
 struct Colouring {
   std::vector<std::uint32_t> colour;  ///< per vertex

@@ -68,3 +68,13 @@ TEST_CASE("generated sources are laid out in the .clang-format style, the same e
   CHECK(dfgc::codegen::format_cpp(formatted, "rank_A.cpp") == formatted);
   CHECK(dfgc::codegen::clang_format_style().find("ColumnLimit: 100") != std::string_view::npos);
 }
+
+TEST_CASE("a source over the limit keeps the printers' layout, its includes sorted", "[printer]") {
+  const std::string code = "#include \"b.hpp\"\n#include \"a.hpp\"\nint f(int x){return x;}\n";
+  // One byte under the source's size: not laid out, but the includes are clang-format's order.
+  CHECK(dfgc::codegen::format_cpp(code, "rank_A.cpp", code.size() - 1) ==
+        "#include \"a.hpp\"\n#include \"b.hpp\"\nint f(int x){return x;}\n");
+  CHECK(dfgc::codegen::format_cpp(code, "rank_A.cpp", code.size()) ==
+        "#include \"a.hpp\"\n#include \"b.hpp\"\nint f(int x) { return x; }\n");
+  CHECK(dfgc::codegen::format_cpp(code, "rank_A.cpp", 0).find("{return x;}") != std::string::npos);
+}

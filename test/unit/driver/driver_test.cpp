@@ -630,3 +630,38 @@ TEST_CASE("--mapped-tokens sets the plan's threshold; schedule.txt lists the map
     CHECK(b.err.find("'--mapped-tokens' takes a number of bytes (0: none)") != std::string::npos);
   }
 }
+
+TEST_CASE("compile --clang-format: never keeps the printers' layout, always and auto lay it out",
+          "[driver]") {
+  auto rank = [](const std::string& when) {
+    fs::path out = fresh_dir("clang_format_" + when);
+    Result r = run_dfgc({"compile", kCpuOnly, "-o", out.string(), "--clang-format=" + when});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    std::ifstream in(out / "rank_A.cpp");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string automatic = rank("auto"), always = rank("always"), never = rank("never");
+  // The sample's sources are far under the limit: auto lays them out as always does.
+  CHECK(automatic == always);
+  CHECK(never != always);
+  // Laid out or not, the includes are in clang-format's order and the code is the same.
+  auto includes = [](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.starts_with("#include")) out += line + "\n";
+    return out;
+  };
+  CHECK(includes(never) == includes(always));
+  auto tokens = [](std::string text) {
+    std::erase_if(text, [](char c) { return c == ' ' || c == '\n' || c == '/'; });
+    return text;
+  };
+  CHECK(tokens(never) == tokens(always));
+  Result bad = run_dfgc({"compile", kCpuOnly, "-o", fresh_dir("clang_format_bad").string(),
+                         "--clang-format=sometimes"});
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("'--clang-format' takes auto, always or never, not 'sometimes'") !=
+        std::string::npos);
+}

@@ -341,5 +341,48 @@ TEST_CASE("intersecting_pairs finds every pair of overlapping ranges once", "[co
           }
     CAPTURE(trial);
     REQUIRE(intersecting_pairs(live) == expected);
+    // Skipping the pairs of marked items (a clique) drops exactly those.
+    std::vector<bool> skip(live.size());
+    for (std::size_t i = 0; i < skip.size(); ++i) skip[i] = rng() % 3 == 0;
+    std::erase_if(expected, [&](auto pair) { return skip[pair.first] && skip[pair.second]; });
+    REQUIRE(intersecting_pairs(live, &skip) == expected);
+  }
+}
+
+TEST_CASE("DSatur over a graph with a clique matches the reference over its every pair",
+          "[color_buffers]") {
+  // The buffers of more than one slot conflict pairwise: the clique is implied, not listed, and
+  // the colouring is the one of the graph with all its pairs.
+  std::mt19937 rng(1234);
+  for (int trial = 0; trial < 400; ++trial) {
+    InterferenceGraph g;
+    const std::uint32_t n = 1 + rng() % 40;
+    const std::uint32_t density = rng() % 60;
+    std::vector<std::uint32_t> clique;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const bool deep = rng() % 3 == 0;
+      g.add("b" + std::to_string((v * 7) % n), kMiB << (rng() % 3), deep ? 2 : 1);
+      if (deep) clique.push_back(v);
+    }
+    g.add_clique(clique);
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b = a + 1; b < n; ++b)
+        if (rng() % 100 < density) g.add_conflict(a, b);
+    for (std::uint32_t a : clique)
+      for (std::uint32_t b : clique) REQUIRE(g.conflicts(a, b) == (a != b));
+    std::size_t degree_sum = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      std::size_t d = 0;
+      for (std::uint32_t u = 0; u < n; ++u) d += g.conflicts(v, u);
+      REQUIRE(g.degree(v) == d);
+      degree_sum += d;
+    }
+    std::vector<std::uint32_t> expected = reference_dsatur(g);
+    Colouring got = dsatur(g);
+    CAPTURE(trial, n, density, clique.size(), degree_sum);
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b = 0; b < n; ++b)
+        REQUIRE((expected[a] == expected[b]) == (got.colour[a] == got.colour[b]));
+    REQUIRE(got.count == *std::max_element(expected.begin(), expected.end()) + 1);
   }
 }
