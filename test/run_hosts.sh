@@ -51,7 +51,9 @@
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier, the
-#               ranks meeting in shared memory and by MPI_Ibarrier: DFG_MPI_BARRIER=ibarrier)
+#               ranks meeting in shared memory and by MPI_Ibarrier: DFG_MPI_BARRIER=ibarrier);
+#               with --trace, --stats-json and --profile, host B's files are written before
+#               the job ends, marked incomplete
 #   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
 #               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
 #               at start-up with exit status 1, the message printed exactly once, no hang
@@ -322,6 +324,22 @@ EOF
     expect_failure abort_ibarrier nonzero 20 "$line" \
       -- env DFG_TEST_FAIL_AT=17 DFG_MPI_BARRIER=ibarrier "$mpiexec" -n 2 "$work/gen/build/app" \
       --iterations 100000000 --sync=barrier
+    # The failing rank writes its report files before the job ends: what it measured up to the
+    # stop, marked incomplete.
+    rm -f "$work"/r.*.json
+    expect_failure abort_reports nonzero 20 "$line" \
+      -- env DFG_TEST_FAIL_AT=17 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 100000000 \
+      --trace "$work/r.json" --stats-json "$work/s.json" --profile "$work/p.json"
+    python3 - "$work" <<'PY' || fail "abort_reports: the failing rank's reports"
+import json, sys
+work = sys.argv[1]
+trace = json.load(open(f"{work}/r.B.json"))
+events = trace["traceEvents"] if isinstance(trace, dict) else trace
+labels = [e["args"]["labels"] for e in events if e.get("name") == "process_labels"]
+assert labels == ["run stopped on an error"], labels
+assert json.load(open(f"{work}/s.B.json"))["complete"] is False
+assert json.load(open(f"{work}/p.B.json"))["profile"]["complete"] is False
+PY
     ;;
   flags)
     build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"

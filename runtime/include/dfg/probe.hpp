@@ -31,7 +31,7 @@ class Probes {
   struct Entry {
     int track = 0;  ///< the trace track its slices go on
     std::string_view name;
-    std::string_view cat;  ///< "fire", "transfer", "copy"
+    std::string_view cat;  ///< "firing", "transfer", "copy"
   };
 
   /// `stats` may be null (no --stats).

@@ -285,7 +285,8 @@ class CpuWorker : public PeWorker {
 /// pinned to core pe with --pin-cpus. The first worker's run goes through `first(where, cycles)`,
 /// which calls `cycles()` (a rank of a program on several hosts runs its communication thread
 /// around it: dfg::mpi::run_mpi_worker); the others' directly. `first` is copied into the
-/// threads. The caller joins `threads`.
+/// threads. Each thread calls threads.cycles_ended() once its cycles end, returned or thrown. The
+/// caller joins `threads`.
 template <class Run, class Worker, std::size_t PeCount, class First>
 void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
                    const std::array<const char*, PeCount>& names, const Options& options,
@@ -293,9 +294,15 @@ void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr
   const bool pin = options.pin_cpus;
   for (std::size_t pe = 0; pe < workers.size(); ++pe) {
     Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker, &run, first, pe, pin](Where& where) mutable {
+    threads.spawn(names[pe], [&worker, &run, &threads, first, pe, pin](Where& where) mutable {
       if (pin) pin_this_thread(pe);
-      auto cycles = [&] { worker.run(where, run.overlap); };
+      auto cycles = [&] {
+        struct Ended {
+          Workers& threads;
+          ~Ended() { threads.cycles_ended(); }
+        } ended{threads};
+        worker.run(where, run.overlap);
+      };
       if (pe == 0) {
         first(where, cycles);
       } else {

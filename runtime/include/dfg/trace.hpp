@@ -7,7 +7,7 @@
 ///     {"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"host A"}},
 ///     {"name":"thread_name","ph":"M","pid":0,"tid":1,"args":{"name":"A.cpu"}},
 ///     {"name":"p
-///     (Producer)","cat":"fire","ph":"X","ts":12.500,"dur":3.250,"pid":0,"tid":1,"args":{"iteration":0}},
+///     (Producer)","cat":"firing","ph":"X","ts":12.500,"dur":3.250,"pid":0,"tid":1,"args":{"iteration":0}},
 ///     ...
 ///     ]
 ///
@@ -105,7 +105,7 @@ class Tracer {
         {name, cat, ts_us, dur_us, iteration});
   }
 
-  /// Records from construction to destruction: `auto s = tracer.scope(t, "i1 (Inc)", "fire", k);`
+  /// Records from construction to destruction: `auto s = tracer.scope(t, "i1 (Inc)", "firing", k);`
   class Scope {
    public:
     Scope(Tracer& tracer, int track, std::string_view name, std::string_view cat,

@@ -20,8 +20,12 @@
 /// - join() waits for every worker; the destructor joins those not yet joined, after raising
 ///   the stop so that none of them waits for a worker that never started.
 /// - main_guard() runs set-up code on the main thread with the same reporting.
+/// - cycles_ended() is one release increment; wait_cycles_ended() polls it (acquire) and sleeps,
+///   and may be called by any thread while the Workers lives.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -128,6 +132,20 @@ class Workers {
 
   std::size_t size() const noexcept { return workers_.size(); }
 
+  /// Called by a worker's thread once its cycle loop has ended, returned or thrown
+  /// (dfg::spawn_workers does it): what the worker measured may then be read by another thread.
+  void cycles_ended() noexcept { ended_.fetch_add(1, std::memory_order_release); }
+  /// Whether every spawned worker's cycle loop has ended, waiting up to `limit` (polling every
+  /// millisecond). Any thread; after it returns true, what the workers wrote is visible.
+  bool wait_cycles_ended(std::chrono::milliseconds limit) const noexcept {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (ended_.load(std::memory_order_acquire) < workers_.size()) {
+      if (std::chrono::steady_clock::now() >= until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+
  private:
   struct Worker {
     std::string name;
@@ -137,6 +155,7 @@ class Workers {
 
   Abort& abort_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<std::size_t> ended_{0};  ///< cycles_ended() calls
 };
 
 /// Runs main's set-up and tear-down `body()` (returning an exit status); an exception is

@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dfg/cycle_barrier.hpp"
@@ -175,4 +177,21 @@ TEST_CASE("workers: Where::at records what runs and returns its iteration", "[wo
   where.clear();
   CHECK(where.who().empty());
   CHECK(where.iteration() == -1);
+}
+
+TEST_CASE("workers: wait_cycles_ended waits for every worker's cycles, bounded", "[worker]") {
+  dfg_test::HangGuard guard("cycles ended", dfg_test::kHangSeconds);
+  dfg::Abort abort;
+  dfg::Workers workers(abort);
+  std::atomic<bool> go{false};
+  for (int w = 0; w < 3; ++w)
+    workers.spawn("A.c" + std::to_string(w), [&](dfg::Where&) {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      workers.cycles_ended();
+    });
+  // None has ended: the wait gives up after its limit.
+  CHECK_FALSE(workers.wait_cycles_ended(std::chrono::milliseconds(20)));
+  go.store(true, std::memory_order_release);
+  CHECK(workers.wait_cycles_ended(std::chrono::seconds(30)));
+  CHECK(workers.join() == 0);
 }

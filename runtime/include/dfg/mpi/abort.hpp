@@ -28,10 +28,11 @@
 ///   after its cycles, by a worker still running.
 ///
 /// Guarantees:
-/// - abort_job() does not return. It prints one line on stderr (flushed), waits kAbortGrace for
-///   the launcher to forward it, then MPI_Abort. If two threads call it, the second sleeps until
-///   the process is ended (and exits with status 1 should that take more than a minute), so
-///   MPI_Abort is never called concurrently.
+/// - abort_job() does not return. It prints one line on stderr (flushed), writes the rank's
+///   report files where a ReportBeforeAbort lives (waiting up to kReportGrace for the workers to
+///   stop), waits kAbortGrace for the launcher to forward its output, then MPI_Abort. If two
+///   threads call it, the second sleeps until the process is ended (and exits with status 1 should
+///   that take more than a minute), so MPI_Abort is never called concurrently.
 /// - run_mpi_worker() starts and joins a thread (it allocates the thread and its stop callback)
 ///   and adds no MPI call of its own on the success path; main_guard() does not allocate on it.
 ///   Neither rethrows (an escaping exception is recorded in the Abort).
@@ -44,11 +45,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <thread>
 
 #include "dfg/abort.hpp"
+#include "dfg/flags.hpp"
 #include "dfg/mpi/session.hpp"
 #include "dfg/worker.hpp"
 
@@ -66,6 +69,49 @@ inline std::string job_error_message(std::string_view who, const Abort& abort) {
 
 /// How long abort_job() waits between printing its line and MPI_Abort.
 inline constexpr std::chrono::milliseconds kAbortGrace{250};
+/// How long abort_job() waits for the rank's workers to stop before it writes their reports.
+inline constexpr std::chrono::milliseconds kReportGrace{2000};
+
+namespace detail {
+
+/// What abort_job() writes before MPI_Abort: set by ReportBeforeAbort, else empty.
+inline std::function<void()>& report_before_abort() {
+  static std::function<void()> report;
+  return report;
+}
+
+}  // namespace detail
+
+/// For its lifetime (a rank's run, from before its workers start until after they joined): should
+/// the job end from this rank (abort_job), the rank's report files (--trace, --stats-json,
+/// --profile) are written first, with what was measured up to the stop, marked incomplete:
+/// `run.report(options, false)`, once every worker's cycles have ended (the workers stop at their
+/// next wait), within kReportGrace. A worker still running then (a long firing) would be writing
+/// what the report reads: the files are left unwritten, with a warning. The main thread
+/// constructs and destroys it; the slot it sets is read only by abort_job, while it lives.
+class ReportBeforeAbort {
+ public:
+  template <class Run>
+  ReportBeforeAbort(const Session& session, Run& run, const Options& options,
+                    const Workers& workers) {
+    if (options.trace_file.empty() && options.stats_json_file.empty() &&
+        options.profile_file.empty())
+      return;
+    detail::report_before_abort() = [&session, &run, &options, &workers] {
+      if (workers.wait_cycles_ended(kReportGrace)) {
+        run.report(options, false);
+        return;
+      }
+      const std::string line = "warning: " + session.who() +
+                               ": the report files are not written: a worker still runs " +
+                               std::to_string(kReportGrace.count()) + " ms after the stop\n";
+      std::fputs(line.c_str(), stderr);
+    };
+  }
+  ~ReportBeforeAbort() { detail::report_before_abort() = nullptr; }
+  ReportBeforeAbort(const ReportBeforeAbort&) = delete;
+  ReportBeforeAbort& operator=(const ReportBeforeAbort&) = delete;
+};
 
 /// Ends the whole job after printing the rank's first error once. Called only by the thread
 /// that owns MPI (see the file comment).
@@ -83,6 +129,13 @@ inline constexpr std::chrono::milliseconds kAbortGrace{250};
     std::fprintf(stderr, "error: rank %d: stopped\n", session.rank());
   }
   std::fflush(stderr);
+  try {
+    if (const auto& report = detail::report_before_abort(); report) report();
+  } catch (...) {
+    std::fputs("warning: the report files could not be written before the job ended\n", stderr);
+  }
+  std::fflush(stderr);
+  std::fflush(stdout);
   // The launcher forwards each rank's output asynchronously, and MPI_Abort makes it kill every
   // process of the job at once: a line still in the pipe would be lost. Give it time to drain.
   std::this_thread::sleep_for(kAbortGrace);

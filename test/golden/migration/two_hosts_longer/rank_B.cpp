@@ -135,8 +135,8 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
 
 /// Builds the workers of host B (allocating the storage) and runs one thread per PE. Around
 /// the worker of B.cpu runs the rank's communication thread: it makes every MPI call of the cycle
-/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
-/// rank failed.
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason, after the report files
+/// marked incomplete) once any thread of the rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   // --migrate against this host's alternatives; a refusal on any rank ends every rank.
   const auto& alternatives = options.overlap ? overlap::kAlternatives : no_overlap::kAlternatives;
@@ -152,6 +152,8 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, B.cpu first
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   dfg::Workers threads;
+  // Should the job end from this rank, its report files are written first, marked incomplete.
+  const dfg::mpi::ReportBeforeAbort on_abort(mpi, run, options, threads);
   dfg::spawn_workers(threads, run, workers, kPeNames, options,
                      [&mpi, &link](dfg::Where& where, const auto& cycles) {
                        dfg::mpi::run_mpi_worker(mpi, where, [&] {
@@ -159,7 +161,10 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
                          link.close();
                        });
                      });
-  if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
+  if (const int status = threads.join(); status != 0) {
+    run.report(options, false);  // what was measured up to the error; main's guard ends the job
+    return status;
+  }
   return run.report(options);
 }
 

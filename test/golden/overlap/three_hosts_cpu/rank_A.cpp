@@ -110,19 +110,24 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 
 /// Builds the workers of host A (allocating the storage) and runs one thread per PE. Around
 /// the worker of A.cpu runs the rank's communication thread: it makes every MPI call of the cycle
-/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
-/// rank failed.
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason, after the report files
+/// marked incomplete) once any thread of the rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
   std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   dfg::Workers threads;
+  // Should the job end from this rank, its report files are written first, marked incomplete.
+  const dfg::mpi::ReportBeforeAbort on_abort(mpi, run, options, threads);
   dfg::spawn_workers(threads, run, workers, kPeNames, options,
                      [&mpi](dfg::Where& where, const auto& cycles) {
                        dfg::mpi::run_mpi_worker(mpi, where, cycles);
                      });
-  if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
+  if (const int status = threads.join(); status != 0) {
+    run.report(options, false);  // what was measured up to the error; main's guard ends the job
+    return status;
+  }
   return run.report(options);
 }
 

@@ -117,8 +117,8 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
 
 /// Builds the workers of host B (allocating the storage) and runs one thread per PE. Around
 /// the worker of B.cpu runs the rank's communication thread: it makes every MPI call of the cycle
-/// loop, and ends the whole job (MPI_Abort, with the rank and the reason) once any thread of the
-/// rank failed.
+/// loop, and ends the whole job (MPI_Abort, with the rank and the reason, after the report files
+/// marked incomplete) once any thread of the rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
@@ -126,11 +126,16 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   workers.push_back(std::make_unique<Worker_B_cpu>(run, mpi));
   workers.push_back(make_B_g0(run));
   dfg::Workers threads;
+  // Should the job end from this rank, its report files are written first, marked incomplete.
+  const dfg::mpi::ReportBeforeAbort on_abort(mpi, run, options, threads);
   dfg::spawn_workers(threads, run, workers, kPeNames, options,
                      [&mpi](dfg::Where& where, const auto& cycles) {
                        dfg::mpi::run_mpi_worker(mpi, where, cycles);
                      });
-  if (const int status = threads.join(); status != 0) return status;  // main's guard ends the job
+  if (const int status = threads.join(); status != 0) {
+    run.report(options, false);  // what was measured up to the error; main's guard ends the job
+    return status;
+  }
   return run.report(options);
 }
 
