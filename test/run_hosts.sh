@@ -53,7 +53,8 @@
 #               rank and host printed once (with overlap, without, and with --sync=barrier, the
 #               ranks meeting in shared memory and by MPI_Ibarrier: DFG_MPI_BARRIER=ibarrier);
 #               with --trace, --stats-json and --profile, host B's files are written before
-#               the job ends, marked incomplete
+#               the job ends, marked incomplete, and host A's hold the reports marked unwritten
+#               that its start-up wrote
 #   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
 #               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
 #               at start-up with exit status 1, the message printed exactly once, no hang
@@ -339,6 +340,11 @@ labels = [e["args"]["labels"] for e in events if e.get("name") == "process_label
 assert labels == ["run stopped on an error"], labels
 assert json.load(open(f"{work}/s.B.json"))["complete"] is False
 assert json.load(open(f"{work}/p.B.json"))["profile"]["complete"] is False
+# Host A, ended by B's MPI_Abort, leaves the reports its start-up wrote: marked unwritten.
+events = json.load(open(f"{work}/r.A.json"))
+assert [e["args"]["labels"] for e in events] == ["run ended before its trace was written"]
+assert json.load(open(f"{work}/s.A.json"))["complete"] is False
+assert json.load(open(f"{work}/p.A.json"))["profile"]["complete"] is False
 PY
     ;;
   flags)

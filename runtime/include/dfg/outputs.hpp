@@ -11,8 +11,9 @@
 ///
 /// What a FILE may be:
 /// - on one host: any path that can be opened for writing: a new or regular file, which is
-///   created or emptied at start-up, or a special file such as /dev/null, which is written as it
-///   is; a directory is refused;
+///   created or replaced at start-up by a report marked unwritten (unwritten_report: what a run
+///   that never reaches its report leaves), or a special file such as /dev/null, which is written
+///   as it is; a directory is refused;
 /// - on several hosts (FILE becomes FILE with the host's name before the extension, one file per
 ///   rank): FILE must be a new or regular file; a directory or a special file (/dev/null,
 ///   /dev/stdout, a FIFO) is refused, as there is no sensible per-host name for it.
@@ -48,8 +49,24 @@ inline std::string per_host_file(const std::string& file, std::string_view host)
   return file.substr(0, at) + "." + std::string(host) + file.substr(at);
 }
 
-/// Opens the output `path` of `flag` ("--trace") for writing, creating or emptying a regular
-/// file, and closes it again: "" when it can be written, else the one-line error. `per_host`:
+/// What a regular output file holds from start-up until its report replaces it: a report of a run
+/// that ended before writing it (a rank ended by another's MPI_Abort, a killed program), marked
+/// so, in the format of `flag`'s file, so that readers refuse it for its reason, not as broken
+/// JSON: the trace's process labelled, `"complete": false` in the JSON stats and the profile.
+inline std::string_view unwritten_report(std::string_view flag) {
+  if (flag == "--trace")
+    return R"([{"name":"process_labels","ph":"M","pid":0,"tid":0,)"
+           R"("args":{"labels":"run ended before its trace was written"}}])"
+           "\n";
+  if (flag == "--stats-json")
+    return "{\"format\": \"dfg-stats\", \"version\": 1, \"complete\": false}\n";
+  if (flag == "--profile") return "{\n  \"profile\": {\n    \"complete\": false\n  }\n}\n";
+  return {};
+}
+
+/// Opens the output `path` of `flag` ("--trace") for writing, creating or replacing a regular
+/// file with unwritten_report(flag), and closes it again: "" when it can be written, else the
+/// one-line error. `per_host`:
 /// `path` is the FILE given on the command line of a program on several hosts (see the file
 /// comment); the caller then opens each host's own name with per_host false. An empty path
 /// (the flag was not given) is fine.
@@ -75,6 +92,7 @@ inline std::string open_output(std::string_view flag, const std::string& path, b
   if (per_host) return {};
   errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out) out << unwritten_report(flag) << std::flush;
   if (!out) {
     return what + "cannot open for writing" +
            (errno != 0 ? " (" + std::string(std::strerror(errno)) + ")" : "");

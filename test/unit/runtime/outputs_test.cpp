@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -22,11 +23,22 @@ TEST_CASE("outputs: per-host file names", "[outputs]") {
   CHECK(dfg::per_host_file("out.d/t", "B") == "out.d/t.B");
 }
 
-TEST_CASE("outputs: a file is opened, and emptied, at start-up", "[outputs]") {
+TEST_CASE("outputs: a file is opened at start-up, and holds a report marked unwritten",
+          "[outputs]") {
   const std::string path = temp_path("trace.json");
   std::ofstream(path) << "old contents";
   CHECK(dfg::open_output("--trace", path, false).empty());
-  CHECK(std::filesystem::file_size(path) == 0);
+  auto text = [&] {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(text() ==
+        "[{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"run "
+        "ended before its trace was written\"}}]\n");
+  CHECK(dfg::open_output("--stats-json", path, false).empty());
+  CHECK(text() == "{\"format\": \"dfg-stats\", \"version\": 1, \"complete\": false}\n");
+  CHECK(dfg::open_output("--profile", path, false).empty());
+  CHECK(text() == "{\n  \"profile\": {\n    \"complete\": false\n  }\n}\n");
   std::remove(path.c_str());
   CHECK(dfg::open_output("--trace", path, false).empty());  // created
   CHECK(std::filesystem::exists(path));
