@@ -14,18 +14,16 @@ namespace dfgc::actors {
 namespace {
 
 /// Builtins of Clang's that GCC 12 and nvcc lack: whole families by prefix, then single names.
-constexpr std::array<std::string_view, 4> kClangBuiltinFamilies = {
-    "__builtin_elementwise_", "__builtin_reduce_", "__builtin_matrix_", "__builtin_bitreverse"};
-constexpr std::array<std::string_view, 6> kClangBuiltinFamilies2 = {
-    "__builtin_rotateleft", "__builtin_rotateright",   "__builtin_align_",
-    "__builtin_is_aligned", "__builtin_memcpy_inline", "__builtin_memset_inline"};
+constexpr std::array<std::string_view, 10> kClangBuiltinFamilies = {
+    "__builtin_elementwise_", "__builtin_reduce_",    "__builtin_matrix_",
+    "__builtin_bitreverse",   "__builtin_rotateleft", "__builtin_rotateright",
+    "__builtin_align_",       "__builtin_is_aligned", "__builtin_memcpy_inline",
+    "__builtin_memset_inline"};
 constexpr std::array<std::string_view, 3> kClangBuiltins = {
     "__builtin_convertvector", "__builtin_dump_struct", "__builtin_nondeterministic_value"};
 
 bool is_clang_builtin(llvm::StringRef name) {
   for (std::string_view family : kClangBuiltinFamilies)
-    if (name.starts_with(llvm::StringRef(family))) return true;
-  for (std::string_view family : kClangBuiltinFamilies2)
     if (name.starts_with(llvm::StringRef(family))) return true;
   for (std::string_view builtin : kClangBuiltins)
     if (name == llvm::StringRef(builtin)) return true;
