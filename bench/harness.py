@@ -9,7 +9,8 @@ them on the GPU machine (which has no dfgc), from one manifest.
         relative to themselves. --set overrides a knob of the experiment (its KNOBS).
     bench/harness.py run DIR... [--results DIR] [--only REGEX]
         there: builds every project of each DIR with cmake, runs every run (the generated programs with
-        --stats-json), writes bench/results/<experiment>-<date>/: results.csv (one row a run, its
+        --stats-json), writes build/results/<experiment>/<device>-<date>/ (kept results go to
+        bench/results/ by its README's rule): results.csv (one row a run, its
         labels, status, period, throughput), entries.csv (every firing, transfer and copy of every
         run: min/median/mean/max), stats/*.json, logs/*.log, provenance.json (GPU, driver, CUDA,
         date, commit, command), then the experiment's report. Exits 1 when a run failed.
@@ -164,6 +165,12 @@ def machine() -> dict:
         "nvcc": nvcc.group(1) if nvcc else "",
         "host": os.uname().nodename,
     }
+
+
+def device_name(gpu: str) -> str:
+    """The device part of a results directory's name (bench/results/README.md): h100, h200, cpu."""
+    name = re.sub(r"[^a-z0-9]+", "-", gpu.lower().removeprefix("nvidia ")).strip("-")
+    return name or "cpu"
 
 
 def nvcc_path() -> str:
@@ -431,7 +438,7 @@ def run_one(generated: Path, args) -> int:
         print("harness: warning: nvidia-smi lists no GPU", file=sys.stderr)
     date = now()
     results = Path(args.results).resolve() if args.results else \
-        ROOT / "bench" / "results" / f"{manifest['experiment']}-{date.replace(':', '-')}"
+        ROOT / "build" / "results" / manifest["experiment"] / f"{device_name(info['gpu'])}-{date.replace(':', '-')}"
     for sub in ("logs", "stats"):
         (results / sub).mkdir(parents=True, exist_ok=True)
     provenance = {"experiment": manifest["experiment"], "date": date, "commit": commit(),
@@ -529,7 +536,7 @@ def main() -> int:
     g.add_argument("--set", action="append", metavar="KEY=VALUE", help="a knob of the experiment")
     r = sub.add_parser("run", help="build and run a generated directory, collect the results")
     r.add_argument("dirs", nargs="+", metavar="DIR")
-    r.add_argument("--results", help="the results directory (default bench/results/<experiment>-<date>)")
+    r.add_argument("--results", help="the results directory (default build/results/<experiment>/<device>-<date>)")
     r.add_argument("--only", metavar="REGEX", help="only the runs whose id matches")
     r.add_argument("--timeout", type=int, default=300, help="seconds a run may take (default 300)")
     p = sub.add_parser("report", help="the experiment's report of a results directory")

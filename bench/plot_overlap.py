@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots a CSV of the overlap benchmark (bench/experiments/overlap.py) and prints its summary.
 
-    python3 bench/plot_overlap.py bench/results/overlap-<date>/overlap-1gpu.csv [-o out.png]
+    python3 bench/plot_overlap.py bench/results/overlap/<device>-<date>/overlap-1gpu.csv [-o out.png]
 
 The figure is the paper's figure 4: the iteration period with and without overlap against
 nb_loop (left axis), the speedup on a second axis (right), for the generated program and the

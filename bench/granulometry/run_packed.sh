@@ -8,13 +8,15 @@
 #   bench/granulometry/run_packed.sh GENERATED_DIR
 #
 # GENERATED_DIR: `dfgc compile bench/granulometry/single_gpu.dfg --app granulometry_single_gpu -o DIR`
-# made where dfgc runs. Results (logs, CSVs, summary.md) under $OUT, else bench/results/granulometry-packed-run.
+# made where dfgc runs. Results (logs, CSVs, summary.md) under $OUT, else under
+# bench/results/granulometry-packed-<date>/, which git ignores: what is kept goes to
+# bench/results/granulometry/<device>-<date>-packed/ (bench/results/README.md).
 # Environment: ITERATIONS (dfgc program, default 1000), TORCH_REPS (default 10), GIT_COMMIT.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -eq 1 && -f $1/CMakeLists.txt ]] || { echo "usage: $0 GENERATED_DIR (a dfgc project of single_gpu.dfg)" >&2; exit 1; }
 generated=$(cd "$1" && pwd)
-out=${OUT:-$here/../results/granulometry-packed-run}
+out=${OUT:-$here/../results/granulometry-packed-$(date -u +%Y-%m-%d)}
 mkdir -p "$out"
 export PATH="/usr/local/cuda/bin:$PATH"
 iterations=${ITERATIONS:-1000}

@@ -190,8 +190,8 @@ struct Entry {
 
 /// The largest slot, in bytes at the defaults of the runtime params, of a GPU's colour of tokens
 /// exchanged with a CPU that the plan maps into host memory (mapped tokens, the file comment):
-/// `dfgc --mapped-tokens=BYTES`, 0 for none. bench/results/gpu_mapped_tokens-* measures the
-/// crossover this default stays below.
+/// `dfgc --mapped-tokens=BYTES`, 0 for none. bench/results/overlap/h100-2026-11-24-mapped_tokens
+/// measures the crossover this default stays below.
 inline constexpr std::int64_t kMappedBytes = 4096;
 
 /// The start of a mapped transfer's --profile name (Entry::profile): dfg::Profile times it as a

@@ -5,7 +5,7 @@
 /// on the compute stream, in order: no stream orders, one end event a cycle. Separate copy
 /// streams let the copies run beside the kernels, but every cycle costs the host a cross-stream
 /// wait per order and an end event per stream, and the device a hop between streams. Measured on
-/// an H100 with 4-byte tokens (bench/results/gpu_cycle-2026-11-24T19-55Z-h100): P -> Inc -> C
+/// an H100 with 4-byte tokens (bench/results/overlap/h100-2026-11-24-gpu_cycle): P -> Inc -> C
 /// with a short kernel takes 11.8 us a cycle on one stream against 12.6 on three; with a kernel
 /// of about 100 us, 111.2 against 103.1, as the kernel then waits for the copies. So the default
 /// keeps the streams; one stream pays only where the kernels are as short as the copies.

@@ -6,11 +6,12 @@
 /// built by Session::place()): each rank adds 1 to `arrived` and polls it until it holds
 /// barriers * node_ranks, the count once every rank of the node arrived at this barrier (a rank
 /// arrives at barrier b + 1 only after it passed b, so the count cannot get there earlier). No MPI
-/// call, no message: measured with Open MPI 4.1.6 on one machine (bench/results/barrier_cost-*),
-/// it costs a fraction of MPI_Ibarrier's round of messages. On a job of several nodes, the node's
-/// first rank (its leader) waits for its node so, then meets the other leaders by MPI_Ibarrier on
-/// their own communicator (polled by the CPU worker where direct, else by the comm thread), then
-/// stores the barrier's number into `released`, which the node's other ranks poll.
+/// call, no message: measured with Open MPI 4.1.6 on one machine
+/// (bench/results/hosts/h100-2026-11-25-barrier_cost), it costs a fraction of MPI_Ibarrier's round
+/// of messages. On a job of several nodes, the node's first rank (its leader) waits for its node
+/// so, then meets the other leaders by MPI_Ibarrier on their own communicator (polled by the CPU
+/// worker where direct, else by the comm thread), then stores the barrier's number into `released`,
+/// which the node's other ranks poll.
 ///
 /// MPI_Ibarrier (DFG_MPI_BARRIER=ibarrier on some rank: Session::node_barrier() is null). The
 /// CPU worker posts an MPI_Ibarrier on the Session's barrier_comm(), where no other thread posts a
