@@ -7,7 +7,7 @@ them on the GPU machine (which has no dfgc), from one manifest.
         DIR/manifest.json: the projects, the runs, and where they came from (commit, date,
         command). Keep DIR inside the repository: the projects name the actor headers by paths
         relative to themselves. --set overrides a knob of the experiment (its KNOBS).
-    bench/harness.py run DIR... [--results DIR] [--only REGEX]
+    bench/harness.py run DIR... [--results DIR] [--only REGEX | --part K]
         there: builds every project of each DIR with cmake, runs every run (the generated programs with
         --stats-json), writes build/results/<experiment>/<device>-<date>/ (kept results go to
         bench/results/ by its README's rule): results.csv (one row a run, its
@@ -17,10 +17,17 @@ them on the GPU machine (which has no dfgc), from one manifest.
     bench/harness.py report RESULTS_DIR
         the experiment's report again (summary.txt, its own tables and plots) from results.csv;
         an experiment whose report runs dfgc (predict, granulometry) needs DFGC=PATH here.
+    bench/harness.py merge RESULTS_DIR PART...
+        one results directory of parts of one generated directory run apart (run --part or
+        --only in several device calls, when one call cannot hold them): their rows, stats and
+        provenance (each part's), then the experiment's report. Exits 1 when a run failed.
 
 An experiment (bench/experiments/*.py) declares EXPERIMENT = Experiment(...) of Generated blocks
 (specs x -D defines x runtime-param sets x strategies/sync x tools x repetitions) and Reference
-blocks (a hand-written CMake program and its runs), and optionally report(rows, out_dir).
+blocks (a hand-written CMake program and its runs), optionally report(rows, out_dir), and
+optionally prepare(dir, knobs): what its runs need beside the projects (inputs, libraries the GPU
+machine lacks), written into the generated directory by `generate`. In a run's flags, env and a
+Reference's build command, "{generated}" is the generated directory on the machine that runs it.
 Environment: GIT_COMMIT names the commit where the tree has no .git; HARNESS_JOBS the parallel
 builds (default: half the cores); CUDA_ARCHITECTURES the cmake value (default: the first GPU's).
 """
@@ -191,13 +198,21 @@ def load_experiment(name: str):
     return module
 
 
+class _Labels(dict):
+    """Axis labels for str.format_map: a placeholder that is not an axis ("{generated}", "{out}")
+    stays for the machine that runs it."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
 def combinations(axes: dict[str, dict[str, list[str]]]):
     """Every combination of the axes: ({axis: label}, flags)."""
     names = list(axes)
     for labels in itertools.product(*(list(axes[n]) for n in names)):
         chosen = dict(zip(names, labels))
         flags = [f for n, l in chosen.items() for f in axes[n][l]]
-        yield chosen, [f.format(**chosen) for f in flags]
+        yield chosen, [f.format_map(_Labels(chosen)) for f in flags]
 
 
 def slug(text: str) -> str:
@@ -262,7 +277,7 @@ def plan(experiment: Experiment) -> tuple[list[dict], list[dict]]:
             for axis_labels, flags in combinations(block.axes):
                 gpus = int(axis_labels[block.gpus_axis]) if block.gpus_axis else block.gpus
                 add_runs(block, project, {"block": block.name, **project["labels"], **axis_labels},
-                         [f.format(**axis_labels) for f in block.flags] + flags, gpus, False, block.metrics,
+                         [f.format_map(_Labels(axis_labels)) for f in block.flags] + flags, gpus, False, block.metrics,
                          block.expect, launcher=block.launcher, env=block.env)
         else:
             raise TypeError(f"experiment {experiment.name}: unknown block {block!r}")
@@ -302,6 +317,8 @@ def generate(args) -> int:
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
             sys.exit(f"harness: error: {p['command']} failed (exit {result.returncode})")
+    if hasattr(module, "prepare"):
+        module.prepare(out, knobs)
     manifest = {
         "version": MANIFEST_VERSION, "experiment": experiment.name, "description": experiment.description,
         "knobs": knobs,
@@ -319,7 +336,7 @@ def generate(args) -> int:
 
 # --- run ----------------------------------------------------------------------------------------
 
-def build(src: Path, build_dir: Path, arch: str, log: Path, command: list[str]) -> str:
+def build(src: Path, build_dir: Path, arch: str, log: Path, command: list[str], generated: Path) -> str:
     """cmake configure + build, or `command`; "" or the error."""
     cmake_args = ["-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_CUDA_ARCHITECTURES={arch}",
                   # CMake 3.25 does not know nvcc 13's C++20 flag; newer ones use the same.
@@ -329,7 +346,8 @@ def build(src: Path, build_dir: Path, arch: str, log: Path, command: list[str]) 
                 ["cmake", "--build", str(build_dir), "-j", "2"]]
     if command:
         build_dir.mkdir(parents=True, exist_ok=True)
-        commands = [[a.replace("{src}", str(src)).replace("{build}", str(build_dir)) for a in command]]
+        commands = [[a.replace("{src}", str(src)).replace("{build}", str(build_dir)).replace(
+            "{generated}", str(generated)) for a in command]]
     with log.open("w") as f:
         for cmd in commands:
             f.write("$ " + shlex.join(cmd) + "\n")
@@ -344,12 +362,13 @@ def find_executable(build_dir: Path, name: str) -> Path | None:
     return min(found, key=lambda p: len(p.parts)) if found else None
 
 
-def execute(run: dict, exe: Path, results: Path, timeout: int) -> tuple[dict, list[dict]]:
+def execute(run: dict, exe: Path, results: Path, timeout: int, generated: Path) -> tuple[dict, list[dict]]:
     """Runs one run; its row and its entries."""
     log = results / "logs" / f"{run['id']}.log"
     # "{out}" in a flag: a file name of this run's own under stats/ (e.g. --trace {out}.trace.json).
     own = str(results / "stats" / run["id"])
-    cmd = run["prefix"] + [str(exe)] + [a.replace("{out}", own) for a in run["args"]]
+    cmd = run["prefix"] + [str(exe)] + [a.replace("{out}", own).replace("{generated}", str(generated))
+                                        for a in run["args"]]
     stats_file = results / "stats" / f"{run['id']}.json"
     if run["stats_json"]:
         cmd += ["--stats-json", str(stats_file)]
@@ -365,7 +384,8 @@ def execute(run: dict, exe: Path, results: Path, timeout: int) -> tuple[dict, li
     start = datetime.datetime.now()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, **run.get("env", {})})
+                              env={**os.environ, **{k: v.replace("{generated}", str(generated))
+                                                    for k, v in run.get("env", {}).items()}})
         output, rc = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as e:
         output, rc = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or ""), 124
@@ -447,6 +467,12 @@ def run_one(generated: Path, args) -> int:
     (results / "provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
     shutil.copy(generated / "manifest.json", results / "manifest.json")
 
+    if args.part is not None:  # the experiment's own split of its runs over device calls
+        parts = getattr(load_experiment(manifest["experiment"]), "PARTS", ())
+        if not 0 <= args.part < len(parts):
+            sys.exit(f"harness: error: --part {args.part}: experiment {manifest['experiment']} has "
+                     f"{len(parts)} parts")
+        args.only = parts[args.part]
     only = re.compile(args.only) if args.only else None
     runs = [r for r in manifest["runs"] if not only or only.search(r["id"])]
     needed = {r["project"] for r in runs}
@@ -459,7 +485,8 @@ def run_one(generated: Path, args) -> int:
     def build_one(p: dict) -> str:
         src = generated / p["dir"] if p["kind"] == "generated" else ROOT / p["source"]
         build_dir = generated / p["dir"] / "build" if p["kind"] == "generated" else generated / p["dir"]
-        return build(src, build_dir, arch, results / "logs" / f"build-{p['id']}.log", p.get("build", []))
+        return build(src, build_dir, arch, results / "logs" / f"build-{p['id']}.log", p.get("build", []),
+                     generated)
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         errors = dict(zip(projects, pool.map(build_one, projects.values())))
@@ -479,7 +506,7 @@ def run_one(generated: Path, args) -> int:
             row = {**r["labels"], "run": r["id"],
                    "status": "FAIL: build: " + (errors[p["id"]] or f"no {p['executable']} under {build_dir}")}
         else:
-            row, run_entries = execute(r, exe, results, args.timeout)
+            row, run_entries = execute(r, exe, results, args.timeout, generated)
             entries += run_entries
         rows.append(row)
         print(f"harness: {row['status']:<8.60} {r['id']}" + (f"  period {row['period_ms']} ms"
@@ -524,6 +551,46 @@ def report_dir(results: Path) -> int:
     return 1 if failed else 0
 
 
+def merge(args) -> int:
+    """One results directory of the parts of one generated directory, each run apart (--only)."""
+    out, parts = Path(args.results).resolve(), [Path(d).resolve() for d in args.parts]
+    if out.exists() and any(out.iterdir()):
+        sys.exit(f"harness: error: {args.results}: not an empty directory")
+    manifests = [json.loads((d / "manifest.json").read_text()) for d in parts]
+    provenances = [json.loads((d / "provenance.json").read_text()) for d in parts]
+    for d, m, pr in zip(parts, manifests, provenances):
+        if m["provenance"] != manifests[0]["provenance"]:
+            sys.exit(f"harness: error: {d}: not generated with {parts[0]} ({m['provenance']['date']} against "
+                     f"{manifests[0]['provenance']['date']})")
+        if pr.get("gpu") != provenances[0].get("gpu"):
+            sys.exit(f"harness: error: {d}: ran on '{pr.get('gpu')}', {parts[0]} on '{provenances[0].get('gpu')}'")
+    rows, entries, seen = [], [], {}
+    for d in parts:
+        for row in read_rows(d):
+            if row["run"] in seen:
+                sys.exit(f"harness: error: run {row['run']} is in both {seen[row['run']]} and {d}")
+            seen[row["run"]] = d
+            rows.append(row)
+        if (d / "entries.csv").is_file():
+            with (d / "entries.csv").open() as f:
+                entries += list(csv.DictReader(line for line in f if not line.startswith("#")))
+        for sub in ("logs", "stats"):
+            if (d / sub).is_dir():
+                shutil.copytree(d / sub, out / sub, dirs_exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    provenance = {**provenances[0], "command": "bench/harness.py " + shlex.join(sys.argv[1:]),
+                  "parts": [{k: pr.get(k) for k in ("date", "commit", "command")} for pr in provenances]}
+    (out / "provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
+    shutil.copy(parts[0] / "manifest.json", out / "manifest.json")
+    with (parts[0] / "results.csv").open() as f:
+        header = [line[2:].rstrip("\n") for line in f if line.startswith("# ")]
+    header.append("merged from: " + " ".join(os.path.basename(d) for d in parts))
+    write_csv(out / "results.csv", rows, ["run", "status"], header)
+    write_csv(out / "entries.csv", entries, ["run", "kind", "name", "pe", "count", "min_ms", "median_ms",
+                                              "mean_ms", "max_ms"], header)
+    return report_dir(out)
+
+
 def main() -> int:
     # The experiments import this file as `harness`: the same classes as the script's.
     sys.modules.setdefault("harness", sys.modules[__name__])
@@ -538,14 +605,21 @@ def main() -> int:
     r.add_argument("dirs", nargs="+", metavar="DIR")
     r.add_argument("--results", help="the results directory (default build/results/<experiment>/<device>-<date>)")
     r.add_argument("--only", metavar="REGEX", help="only the runs whose id matches")
+    r.add_argument("--part", type=int, metavar="K",
+                   help="only the runs of part K (from 0) of the experiment's PARTS, for one device call each")
     r.add_argument("--timeout", type=int, default=300, help="seconds a run may take (default 300)")
     p = sub.add_parser("report", help="the experiment's report of a results directory")
     p.add_argument("results")
+    m = sub.add_parser("merge", help="one results directory of parts run apart (run --only)")
+    m.add_argument("results")
+    m.add_argument("parts", nargs="+", metavar="PART")
     args = parser.parse_args()
     if args.command == "generate":
         return generate(args)
     if args.command == "run":
         return run(args)
+    if args.command == "merge":
+        return merge(args)
     return report_dir(Path(args.results).resolve())
 
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """The benchmark suite without a GPU: its plan (one project per spec and mapped-token option, run
-ids unique), its ratios from a results.csv written here, and bench/suite.py's baseline, compare
-(a ratio worse than the baseline beyond both spreads fails, one within them does not) and record.
-The baselines and kept results go to a temporary directory (SUITE_BASELINES, SUITE_RESULTS)."""
+ids unique, every block there, the two parts covering every run once), its ratios from a
+results.csv written here (the small tokens, saliency against PyTorch, a CPU pipeline against its
+loop), harness.py merge of parts run apart, and bench/suite.py's baseline, compare (a ratio worse
+than the baseline beyond both spreads fails, one within them does not) and record. The baselines
+and kept results go to a temporary directory (SUITE_BASELINES, SUITE_RESULTS)."""
 
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +39,19 @@ for program in suite.TOKENS:
         fail(f"{program}: expected the projects {program}-rule and {program}-copied")
 if len({r["id"] for r in runs}) != len(runs):
     fail("run ids repeat")
+blocks = {r["block"] for r in runs}
+for block in ("tokens", "islands", "islands_cpu", "granulometry", "saliency", "jpeg", "cpu", "cpu_multirate",
+              "cpu_fir_bank", "torch_granulometry", "torch_saliency", "dynamic_fir", "dynamic_idct", "loop_iir",
+              "loop_multirate", "loop_fir_bank", "libjpeg", "nvjpeg", "overlap_generated", "overlap_reference",
+              "touch", "peers_cpu", "peers_gpu", "peers_mpi", "peers_dfgc_core_to_core_h8"):
+    if block not in blocks:
+        fail(f"no run of block {block} in the plan")
+for r in runs:
+    parts = [k for k, part in enumerate(suite.PARTS) if re.search(part, r["id"])]
+    if len(parts) != 1:
+        fail(f"run {r['id']} is in parts {parts} of suite.PARTS, not in exactly one")
+if {r["labels"].get("size") for r in runs if r["block"] == "saliency"} != set(suite.SALIENCY_SIZES):
+    fail("the saliency runs are not at every size")
 
 
 def results(dir_name: str, iir_rule: list[float]) -> Path:
@@ -54,6 +70,73 @@ def results(dir_name: str, iir_rule: list[float]) -> Path:
     if not any("tokens/iir/rule_over_copied" in line for line in lines):
         fail(f"no iir ratio in the report: {lines}")
     return out
+
+
+def rows_ratios(rows: list[dict]) -> dict:
+    out = tmp / "ratios"
+    (out / "logs").mkdir(parents=True, exist_ok=True)
+    return {r["metric"]: r for r in suite.ratios([{k: str(v) for k, v in r.items()} for r in rows], out)}
+
+
+# Saliency: dfgc's period over PyTorch's time a frame (1000 / fps); a CPU pipeline over its loop.
+got = rows_ratios([{"block": "saliency", "program": "saliency", "size": "720x576", "period_ms": 0.4, "status": "ok"},
+                   {"block": "torch_saliency", "size": "720x576", "compile_fps": 2000, "batch8_fps": 4000,
+                    "graph_fps": 1000, "eager_fps": 500, "status": "ok"},
+                   {"block": "cpu", "program": "iir_cpu", "period_ms": 0.03, "status": "ok"},
+                   {"block": "loop_iir", "n": "256", "loop_ms": 0.02, "status": "ok"}])
+for metric, want in (("saliency/720x576/dfgc_over_torch_compile", 0.8),
+                     ("saliency/720x576/dfgc_over_torch_compile_batch8", 1.6),
+                     ("saliency/720x576/dfgc_over_torch_eager", 0.2), ("cpu/iir/generated_over_loop", 1.5)):
+    if metric not in got or abs(float(got[metric]["value"]) - want) > 1e-9:
+        fail(f"{metric}: {got.get(metric)}, expected {want}")
+if any(m.startswith("saliency/1920x1080") for m in got):
+    fail("a ratio of a size that did not run")
+
+
+def part(name: str, rows: list[dict], gpu: str = "Test GPU") -> Path:
+    """A results directory of part of one generated directory."""
+    out = tmp / name
+    (out / "logs").mkdir(parents=True)
+    (out / "logs" / f"{rows[0]['run']}.log").write_text("log\n")
+    manifest = {"experiment": "suite", "description": "the suite", "provenance": {"date": "d", "commit": "c"}}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / "provenance.json").write_text(json.dumps({"gpu": gpu, "date": name, "commit": "abc",
+                                                     "generated": manifest["provenance"]}))
+    harness.write_csv(out / "results.csv", rows, ["run", "status"], ["experiment: suite"])
+    return out
+
+
+def harness_tool(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "harness.py"), *args], capture_output=True, text=True)
+
+
+first = part("part1", [{"run": "cpu-1", "block": "cpu", "program": "iir_cpu", "period_ms": "0.03", "status": "ok"}])
+second = part("part2", [{"run": "loop-1", "block": "loop_iir", "n": "256", "loop_ms": "0.02", "status": "ok"}])
+done = harness_tool("merge", str(tmp / "merged"), str(first), str(second))
+merged = harness.read_rows(tmp / "merged") if (tmp / "merged" / "results.csv").is_file() else []
+if done.returncode != 0 or [r["run"] for r in merged] != ["cpu-1", "loop-1"] or \
+        not (tmp / "merged" / "logs" / "loop-1.log").is_file():
+    fail(f"merge of two parts: exit {done.returncode}, rows {merged}: {done.stderr}")
+if "cpu/iir/generated_over_loop" not in (tmp / "merged" / "ratios.csv").read_text():
+    fail("merge wrote no ratios of the joined rows")
+again = part("part3", [{"run": "cpu-1", "block": "cpu", "status": "ok"}])
+done = harness_tool("merge", str(tmp / "merged2"), str(first), str(again))
+if done.returncode == 0 or "run cpu-1 is in both" not in done.stderr:
+    fail(f"merge of parts that share a run: exit {done.returncode}: {done.stderr}")
+other = part("part4", [{"run": "x-1", "block": "cpu", "status": "ok"}], gpu="Another GPU")
+done = harness_tool("merge", str(tmp / "merged3"), str(first), str(other))
+if done.returncode == 0 or "ran on 'Another GPU'" not in done.stderr:
+    fail(f"merge of parts from two GPUs: exit {done.returncode}: {done.stderr}")
+
+
+# The anchors' own figures are kept, never a regression; dfgc's are compared.
+for metric, anchor in (("touch/accumulate/8B/mapped_over_copied", True),
+                       ("peers/core_to_core/h8/taskflow_pipeline_ns_per_hop", True),
+                       ("peers/core_to_core/h8/dfgc_ns_per_hop", False),
+                       ("peers/core_to_core/h8/dfgc_over_best_peer", False)):
+    row = {"metric": metric, "value": "2.0", "spread": "0.0", "lower_is_better": "1"}
+    if bool(suite.compare([row], [{**row, "value": "1.0"}])) == anchor:
+        fail(f"{metric}: {'an anchor compared' if anchor else 'a ratio of dfgc not compared'}")
 
 
 def tool(*args: str) -> subprocess.CompletedProcess:
