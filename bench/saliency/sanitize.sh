@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck on the saliency one-GPU program at 128x96,
-# memcheck at 720x576: sanitize.sh, in a directory that holds one_gpu/ as run.sh has it.
+# memcheck at 720x576: sanitize.sh beside one_gpu/, the project `dfgc compile samples/saliency/one_gpu.dfg` writes.
 set -uo pipefail
 cd "$(dirname "$0")"
 cmake -S one_gpu -B one_gpu/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null 2>&1
