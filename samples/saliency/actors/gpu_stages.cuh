@@ -132,16 +132,27 @@ static __global__ void __launch_bounds__(kThreads) interactions_kernel(const flo
   }
 }
 
-// stats[m] = min, max, sum (in double) of the blocks' partials; one block.
-static __global__ void stats_kernel(const float* partials, int blocks, float* stats) {
-  for (int k = static_cast<int>(threadIdx.x); k < kMaps * 3; k += blockDim.x) {
-    double v = partials[k];
-    for (int b = 1; b < blocks; ++b) {
-      const double p = partials[b * kMaps * 3 + k];
-      v = k % 3 == 0 ? fmin(v, p) : k % 3 == 1 ? fmax(v, p) : v + p;
-    }
-    stats[(k / 3) * kStats + k % 3] = static_cast<float>(v);
-    if (k % 3 == 0) stats[(k / 3) * kStats + 3] = 0.0f;
+// stats[m] = min, max, sum (in double) of the blocks' partials: one warp a statistic (kMaps * 3
+// of them), its lanes over the blocks, then a fixed tree of shuffles (the same sum every run).
+inline constexpr int kStatsThreads = 256;
+inline constexpr int kStatsBlocks = (kMaps * 3 * 32 + kStatsThreads - 1) / kStatsThreads;
+
+static __global__ void __launch_bounds__(kStatsThreads) stats_kernel(const float* partials, int blocks, float* stats) {
+  const int k = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = static_cast<int>(threadIdx.x % 32);
+  if (k >= kMaps * 3) return;
+  const int op = k % 3;  // 0: min, 1: max, 2: sum
+  double v = op == 0 ? 1e300 : op == 1 ? -1e300 : 0.0;
+  for (int b = lane; b < blocks; b += 32) {
+    const double p = partials[b * kMaps * 3 + k];
+    v = op == 0 ? fmin(v, p) : op == 1 ? fmax(v, p) : v + p;
+  }
+  for (int d = 16; d > 0; d /= 2) {
+    const double o = __shfl_xor_sync(0xffffffffu, v, d);
+    v = op == 0 ? fmin(v, o) : op == 1 ? fmax(v, o) : v + o;
+  }
+  if (lane == 0) {
+    stats[(k / 3) * kStats + op] = static_cast<float>(v);
+    if (op == 0) stats[(k / 3) * kStats + 3] = 0.0f;
   }
 }
 
@@ -290,7 +301,8 @@ struct InteractionsGpu {
   void fire(const float* maps, float* energy, float* stats, dfg::Context& ctx) {
     saliency::interactions_kernel<<<saliency::kReduceBlocks, saliency::kThreads, 0, ctx.stream()>>>(
         reinterpret_cast<const float2*>(maps), energy, partials_.data, shape_.pixels());
-    saliency::stats_kernel<<<1, 128, 0, ctx.stream()>>>(partials_.data, saliency::kReduceBlocks, stats);
+    saliency::stats_kernel<<<saliency::kStatsBlocks, saliency::kStatsThreads, 0, ctx.stream()>>>(
+        partials_.data, saliency::kReduceBlocks, stats);
     DFG_CUDA_CHECK(cudaGetLastError(), "interactions kernels");
   }
 };
