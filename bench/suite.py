@@ -4,12 +4,15 @@
     bench/suite.py compare RESULTS_DIR   the ratios of RESULTS_DIR (ratios.csv) against the baseline
                                          of its GPU: prints every regression, exits 1 if any
     bench/suite.py baseline RESULTS_DIR  makes those ratios the baseline of its GPU
-                                         (bench/baselines/suite-<gpu>.csv, with their provenance)
+                                         (bench/baselines/suite-<gpu>.csv, with their provenance);
+                                         a run of part of the suite (harness.py run --part) replaces
+                                         the ratios it measured and keeps the others
     bench/suite.py record RESULTS_DIR    keeps the run in the repository: its summary.txt,
                                          ratios.csv, results.csv and provenance.json as
-                                         bench/results/suite/<gpu>/ (the latest run of that GPU),
-                                         and its ratios appended to bench/results/suite/history.csv
-                                         with date, commit and GPU; logs stay out
+                                         bench/results/suite/<gpu>/ (the latest whole run of that
+                                         GPU; a run of part of it: <gpu>-part/), and its ratios
+                                         appended to bench/results/suite/history.csv with date,
+                                         commit and GPU; logs stay out
 
 The baseline is per GPU kind: ratios from another GPU are not compared.
 """
@@ -31,9 +34,17 @@ suite = load_experiment("suite")
 HISTORY_COLUMNS = ["date", "commit", "gpu", "metric", "value", "spread", "runs"]
 
 
+def partial(current: list[dict], baseline: Path) -> bool:
+    """Whether the run measured only part of the baseline's ratios."""
+    if not baseline.is_file():
+        return False
+    return bool({b["metric"] for b in suite.read_csv(baseline)} - {c["metric"] for c in current})
+
+
 def record(results: Path, provenance: dict, current: list[dict]) -> int:
     home = suite.RESULTS
-    latest = home / suite.baseline_path(provenance.get("gpu", "")).stem.removeprefix("suite-")
+    baseline = suite.baseline_path(provenance.get("gpu", ""))
+    latest = home / (baseline.stem.removeprefix("suite-") + ("-part" if partial(current, baseline) else ""))
     if latest.exists():
         shutil.rmtree(latest)
     latest.mkdir(parents=True)
@@ -50,6 +61,36 @@ def record(results: Path, provenance: dict, current: list[dict]) -> int:
             writer.writerow({**row, "date": provenance.get("date", ""), "commit": provenance.get("commit", ""),
                              "gpu": provenance.get("gpu", "")})
     print(f"suite: {results} kept as {latest}, {len(current)} ratios added to {history}")
+    return 0
+
+
+def make_baseline(baseline: Path, results: Path, provenance: dict, current: list[dict]) -> int:
+    """RESULTS' ratios as the baseline; those of the old baseline it did not measure stay."""
+    header = [f"# {k}: {provenance.get(k, '')}" for k in ("gpu", "date", "commit", "command")]
+    header.append(f"# results: {results.name}")
+    kept: list[dict] = []
+    if partial(current, baseline):
+        measured = {c["metric"] for c in current}
+        kept = [b for b in suite.read_csv(baseline) if b["metric"] not in measured]
+        old = [line.rstrip("\n") for line in baseline.open() if line.startswith("#")]
+        header = old + [f"# then {provenance.get('date', '')} at {provenance.get('commit', '')}: the "
+                        f"{len(current)} ratios of {results.name}"]
+        # The old baseline's order, the new values in place.
+        by_metric = {c["metric"]: c for c in current}
+        order = [b["metric"] for b in suite.read_csv(baseline)]
+        rows = [by_metric.get(m) or next(b for b in kept if b["metric"] == m) for m in order]
+        rows += [c for c in current if c["metric"] not in set(order)]
+    else:
+        rows = current
+    baseline.parent.mkdir(parents=True, exist_ok=True)
+    with baseline.open("w", newline="") as f:
+        f.write("\n".join(header) + "\n")
+        writer = csv.DictWriter(f, fieldnames=["metric", "value", "spread", "runs", "lower_is_better", "note"],
+                                extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"suite: {len(current)} ratios are the baseline of {provenance.get('gpu')} in {baseline}"
+          + (f" ({len(kept)} kept from before)" if kept else ""))
     return 0
 
 
@@ -70,12 +111,7 @@ def main(argv: list[str]) -> int:
     if argv[1] == "record":
         return record(results, provenance, current)
     if argv[1] == "baseline":
-        baseline.parent.mkdir(parents=True, exist_ok=True)
-        header = [f"# {k}: {provenance.get(k, '')}" for k in ("gpu", "date", "commit", "command")]
-        header.append(f"# results: {results.name}")
-        baseline.write_text("\n".join(header) + "\n" + ratios_csv.read_text())
-        print(f"suite: {len(current)} ratios are the baseline of {provenance.get('gpu')} in {baseline}")
-        return 0
+        return make_baseline(baseline, results, provenance, current)
     if not baseline.is_file():
         sys.exit(f"suite: error: no baseline for '{provenance.get('gpu')}' ({baseline})")
     lines = suite.compare(current, suite.read_csv(baseline))

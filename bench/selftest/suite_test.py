@@ -4,7 +4,8 @@ ids unique, every block there, the two parts covering every run once), its ratio
 results.csv written here (the small tokens, saliency against PyTorch, a CPU pipeline against its
 loop), harness.py merge of parts run apart, and bench/suite.py's baseline, compare (a ratio worse
 than the baseline beyond both spreads fails, one within them does not) and record. The baselines
-and kept results go to a temporary directory (SUITE_BASELINES, SUITE_RESULTS)."""
+and kept results go to a temporary directory (SUITE_BASELINES, SUITE_RESULTS). A run of part of
+the suite replaces only its ratios in the baseline and is kept beside the latest whole run."""
 
 import csv
 import json
@@ -169,5 +170,23 @@ if len(history) != 3 or not history[0].startswith("date,commit,gpu,metric"):
     fail(f"history: {history}")
 if not (tmp / "kept" / "test-gpu" / "ratios.csv").is_file() or (tmp / "kept" / "test-gpu" / "logs").exists():
     fail("record kept no ratios.csv, or kept the logs")
+# A run of part of the suite: the baseline takes the ratios it measured and keeps the others;
+# record keeps it beside the latest whole run, not over it.
+part_dir = tmp / "part-only"
+part_dir.mkdir()
+(part_dir / "provenance.json").write_text(json.dumps({"gpu": "Test GPU", "date": "later", "generated": {"commit": "ghi"}}))
+(part_dir / "ratios.csv").write_text("metric,value,spread,runs,lower_is_better,note\n"
+                                      "saliency/720x576/dfgc_over_torch_compile,0.6600,0.0200,3/3,1,\n")
+if tool("baseline", str(part_dir)).returncode != 0:
+    fail("baseline of a part of the suite failed")
+kept = {r["metric"]: r for r in suite.read_csv(tmp / "baselines" / "suite-test-gpu.csv")}
+if kept.get("tokens/iir/rule_over_copied", {}).get("value") != "0.5000" or \
+        kept.get("saliency/720x576/dfgc_over_torch_compile", {}).get("value") != "0.6600":
+    fail(f"a part's baseline: {kept}")
+if "at ghi: the 1 ratios of part-only" not in (tmp / "baselines" / "suite-test-gpu.csv").read_text():
+    fail("the baseline does not say which ratios the part replaced")
+if tool("record", str(part_dir)).returncode != 0 or not (tmp / "kept" / "test-gpu-part" / "ratios.csv").is_file() \
+        or "saliency" in (tmp / "kept" / "test-gpu" / "ratios.csv").read_text():
+    fail("record of a part replaced the latest whole run")
 shutil.rmtree(tmp)
 print("suite selftest: ok")
