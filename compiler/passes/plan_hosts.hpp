@@ -68,15 +68,12 @@
 #include <vector>
 
 #include "ir/ig.hpp"
+#include "passes/plan_transfers.hpp"
 
 namespace dfgc {
 
 /// A C++ identifier for a spec name: "p.m@A.g0" -> "p_m_A_g0".
 std::string identifier(std::string_view name);
-
-enum class StreamKind : std::uint8_t { compute, h2d, d2h, peer };
-/// "compute", "h2d", "d2h", "peer".
-std::string_view to_string(StreamKind s);
 
 /// A PE as the plan names it.
 struct PlanPe {
@@ -507,38 +504,6 @@ HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig,
 /// Plans host `host` of the program.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
                    const Migrations* migrations = nullptr, const PlanOptions& options = {});
-
-/// Whether `t` goes between two hosts (a net or gpudirect link): an MPI message.
-bool is_net(const ir::Program& program, const ir::IgTransfer& t);
-/// Whether `t` goes over a gpudirect link: an MPI message between two GPUs' buffers.
-bool is_gpudirect(const ir::Program& program, const ir::IgTransfer& t);
-/// The PE that runs one end of a host-to-host transfer: the CPU of `end`'s host.
-ir::PeId net_runner(const ir::Program& program, ir::PeId end);
-
-/// Whether a transfer from `from` to `to` goes between a CPU and a GPU of one host: the only
-/// transfers a mapped colour's members may have (mapped tokens, the file comment).
-bool between_cpu_and_gpu(const ir::ArchGraph& arch, ir::PeId from, ir::PeId to);
-/// Whether a GPU's colour of `bytes` a slot (at the defaults of the runtime params) is mapped:
-/// transfers between the GPU and a CPU of its host touch its members `with_cpu` times, other
-/// transfers `other` times. dfgc map's quick model asks it of one buffer (quick_model.hpp).
-bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t other,
-                   const PlanOptions& options);
-/// Per colour of `s`: whether it lives in mapped host memory (PlanColour::mapped).
-std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrategy& s,
-                                 const PlanOptions& options);
-/// Whether `t` goes between a CPU and a GPU's mapped colour (`mapped`: mapped_colours()): a host
-/// copy of its CPU end (Entry::mapped), no copy call of the GPU.
-bool is_mapped(const ir::Program& program, const ir::IgStrategy& s, const std::vector<bool>& mapped,
-               const ir::IgTransfer& t);
-
-/// The MPI tag of every host-to-host transfer, per strategy and TransferId (-1 for the others):
-/// numbered 0, 1, ... in schedule.txt order, the overlap strategy first, then no-overlap (a tag
-/// is unique in the program).
-ir::PerStrategy<std::vector<int>> net_tags(const ir::Program& program, const ir::Ig& ig);
-
-/// The PE whose thread launches a transfer within a host.
-ir::PeId launcher(const ir::Program& program, const ir::IgTransfer& t);
-StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t);
 
 /// The plan, host by host, PE by PE, one item a line, by spec names only (`dfgc schedule
 /// --emit=plan`, --dump-after=plan_hosts).

@@ -1,0 +1,248 @@
+// The host plan's text dump (dump(): `dfgc schedule --emit=plan`, --dump-after=plan_hosts).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "passes/plan_hosts.hpp"
+
+namespace dfgc {
+
+namespace {
+
+std::string streams_text(const std::vector<StreamKind>& streams) {
+  std::vector<std::string_view> names;
+  for (StreamKind s : streams) names.push_back(to_string(s));
+  return fmt::format("{}", fmt::join(names, " "));
+}
+
+/// "p.m@A.cpu[A.cpu colour 0, slot (c - 1) mod 2]".
+std::string slot_text(const HostPlan& h, const StrategyPlan& sp, const SlotRef& r) {
+  return fmt::format("{}[{} colour {}, slot (c - {}) mod {}]", sp.buffers[r.buffer].name,
+                     h.pe(r.pe).name, r.colour, r.lag, r.slots);
+}
+
+/// One step, "      fire node p (Producer) @ A.cpu (fire_p) from cycle 0", then its slots.
+std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) {
+  std::string out = fmt::format("      {}", to_string(s.kind));
+  switch (s.kind) {
+    case Step::Kind::wait: return out + fmt::format(" {}\n", streams_text(s.streams));
+    case Step::Kind::end_phase: return out + fmt::format(" {}\n", s.phase);
+    case Step::Kind::net_complete:
+    case Step::Kind::end_cycle: return out + "\n";
+    case Step::Kind::fire:
+    case Step::Kind::copy:
+    case Step::Kind::mapped_copy:
+    case Step::Kind::net_post:
+    case Step::Kind::delay_copy: break;
+  }
+  const Entry& e = sp.entries[s.entry];
+  if (e.net != Entry::Net::none) out += e.net == Entry::Net::send ? " send" : " receive";
+  out += fmt::format(" {} ({}) from cycle {}", e.label, e.ident, e.first_cycle);
+  if (e.kind == Entry::Kind::transfer && sp.strategy == ir::Strategy::no_overlap)
+    out += fmt::format(" in step {}", e.step);
+  if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
+  if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
+  if (e.order_only) out += ", order only: no copy";
+  if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
+  if (e.net != Entry::Net::none) {
+    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
+                       h.host_names[h.pe(*e.peer).host], e.tag);
+    if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
+  }
+  out += "\n";
+  for (const PortRef& port : e.ports) {
+    out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port,
+                       slot_text(h, sp, port.slot));
+    if (port.initial)
+      out += fmt::format(", in iterations 0 .. {} its initial tokens (= {})", port.initial - 1,
+                         port.initial_value);
+    out += "\n";
+  }
+  if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
+  if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
+  if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);
+  return out;
+}
+
+/// The host's MPI traffic a cycle and the communication thread's lanes it gets at the defaults.
+std::string lanes_text(const StrategyPlan& sp) {
+  std::int64_t received = 0;
+  std::size_t receives = 0, sends = 0;
+  for (const Entry& e : sp.entries) {
+    if (e.net == Entry::Net::recv) {
+      received += e.bytes;
+      ++receives;
+    } else if (e.net == Entry::Net::send) {
+      ++sends;
+    }
+  }
+  const int lanes = sends > 0 && received >= kTwoLaneBytes ? 2 : 1;
+  return fmt::format(
+      "    mpi lanes: {} (receives {} bytes a cycle at the defaults, in {} transfers; sends {}; two "
+      "where a host receives at least {} bytes a cycle and sends)\n",
+      lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
+}
+
+}  // namespace
+
+std::string dump(const HostPlans& plans) {
+  std::string out;
+  for (const HostPlan& h : plans.hosts) {
+    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
+                       h.spec_name);
+    if (h.has_gpu())
+      out += fmt::format(
+          "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "
+          "into or out of and only mappable ports touch (--mapped-tokens)\n",
+          h.mapped_bytes);
+    for (const PlanParam& x : h.params) {
+      out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);
+      if (x.bounds) out += fmt::format(" in [{}, {}]", x.bounds->min, x.bounds->max);
+      out += "\n";
+    }
+    for (const PlanType& t : h.types)
+      out += fmt::format("  type {} = {}[{}] ({})\n", t.name, t.elem, t.count_text, t.cxx_elem);
+    for (const NetTransfer& t : h.net_transfers)
+      out += fmt::format("  net tag {} {} {} -> {}{}{}\n", t.tag, ir::to_string(t.strategy), t.from,
+                         t.to, t.gpudirect ? " gpudirect" : "",
+                         t.alternative >= 0 ? fmt::format(" (migration {})", t.alternative) : "");
+    if (h.control_tag >= 0)
+      out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
+    for (const PlanNode& n : h.nodes) {
+      out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
+                         h.pe(n.pe).name, n.class_name, n.header);
+      if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
+      out += "\n";
+    }
+    for (const PlanIsland& island : h.islands) {
+      out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"", island.name,
+                         h.pe(island.pe).name, ir::to_string(island.kind), island.class_name,
+                         island.header);
+      if (island.threads != 1) out += fmt::format(", {} threads a block", island.threads);
+      out += "\n";
+      for (const PlanIslandMember& m : island.members) {
+        out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name,
+                           m.header);
+        for (const ir::ParamValue& v : m.params) out += fmt::format(" {}={}", v.name, v.literal);
+        if (!m.parallel.empty()) {
+          std::vector<std::string> counts;
+          for (std::size_t p = 0; p < m.parallel.size(); ++p)
+            counts.push_back(fmt::format("{} {}", m.port_names[p], m.parallel[p]));
+          out += fmt::format(" parallel ({}), up to {} firings a batch", fmt::join(counts, ", "),
+                             m.batch);
+        }
+        out += "\n";
+      }
+      for (const PlanIslandFifo& f : island.fifos) {
+        out += fmt::format("    {} {}: {}, capacity {} ({})", f.ident, f.name, f.elem, f.capacity,
+                           f.stated ? "stated" : "computed");
+        if (!f.mapped.empty()) out += fmt::format(", the mapped ring {}", f.mapped);
+        out += "\n";
+      }
+      for (const PlanIslandPort& p : island.ports) {
+        if (p.mapped) {
+          out += fmt::format("    {} {} {}: no adapter, its token orders the firings\n",
+                             p.input ? "from" : "to", p.name, island.fifos[p.fifo].ident);
+          continue;
+        }
+        if (p.counted) {
+          out += fmt::format("    {} {} {}: up to {} elements a token, after its count (copied)\n",
+                             p.input ? "unpack" : "pack", p.name, island.fifos[p.fifo].ident,
+                             p.elements);
+          continue;
+        }
+        out +=
+            fmt::format("    {} {} {}: {}{} elements a token{}\n", p.input ? "unpack" : "pack",
+                        p.name, island.fifos[p.fifo].ident, p.bounded ? "up to " : "", p.elements,
+                        !p.input && p.bounded && !p.between ? ", more an error" : "");
+      }
+    }
+    for (const PlanMappedRing& r : h.mapped_rings) {
+      out += fmt::format("  mapped ring {} {}: {}, {} -> {}, zero-copy, capacity {}", r.ident,
+                         r.name, r.elem, r.from, r.to, r.capacity);
+      out += r.stated ? " (stated)\n"
+                      : fmt::format(" (computed: {} an iteration x {} iterations ahead)\n",
+                                    r.per_iteration, r.iterations);
+    }
+    for (ir::PeId pe : h.pes()) {
+      const PlanPe& x = h.pe(pe);
+      out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));
+      if (x.kind == ir::PeKind::gpu) {
+        out += fmt::format(" device {} streams {}", x.device,
+                           streams_text({h.streams[pe].begin(), h.streams[pe].end()}));
+      }
+      out += fmt::format(" colours {}", h.colour_count[pe]);
+      if (h.cpus.size() > 1 && pe == h.cpu())
+        out +=
+            " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
+      out += "\n";
+    }
+    if (h.cpus.size() > 1) {
+      std::vector<std::string> names;
+      for (ir::PeId c : h.cpus) names.push_back(h.pe(c).name);
+      out += fmt::format("  shared memory {}\n", fmt::join(names, " "));
+    }
+    for (ir::Strategy strategy : ir::kStrategies) {
+      const StrategyPlan& sp = h.strategies[strategy];
+      out += fmt::format("  strategy {} latency {}", ir::to_string(strategy), sp.latency);
+      if (strategy == ir::Strategy::no_overlap && sp.has_transfers)
+        out += fmt::format(" transfer steps {}", sp.transfer_steps);
+      out += "\n";
+      if (h.multi_host()) out += lanes_text(sp);
+      for (ir::PeId pe : h.pes()) {
+        out += fmt::format("    pe {}\n", h.pe(pe).name);
+        std::vector<std::string> ns;
+        for (ir::PeId q : sp.neighbours[pe]) ns.push_back(h.pe(q).name);
+        out += fmt::format("      neighbours{}{}\n", ns.empty() ? "" : " ", fmt::join(ns, " "));
+        for (const PlanColour& c : sp.storage[pe])
+          out += fmt::format("      colour {} ({}): {} x {} bytes, {} at the defaults{}{}: {}\n",
+                             c.index, fmt::join(c.types, " "), c.slots, c.bytes_text, c.bytes,
+                             c.lengths ? ", with lengths" : "",
+                             c.mapped ? ", mapped host memory" : "", fmt::join(c.members, " "));
+        for (ir::BufferId b : sp.touched[pe]) {
+          const PlanBuffer& x = sp.buffers[b];
+          out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name,
+                             x.ident, h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
+        }
+        for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
+        if (pe < sp.gpu_cycles.size() && sp.gpu_cycles[pe]) {
+          const GpuCycles& g = *sp.gpu_cycles[pe];
+          out += fmt::format(
+              "      cycles ahead of the thread: at most {} in flight, ends recorded on {}\n",
+              g.in_flight, streams_text(g.streams));
+          for (const StreamOrder& o : g.orders)
+            out += fmt::format("        {} waits for {} of cycle c - {} ({})\n",
+                               to_string(o.stream), to_string(o.after), o.cycles, o.colour);
+          if (g.mapped)
+            out +=
+                "        a cycle released to the cpus once finished, kernels included (mapped "
+                "colours)\n";
+        }
+      }
+      for (std::size_t a = 0; a < h.migrations.size(); ++a) {
+        const PlanMigration& m = h.migrations[a];
+        const PlanSwitch& sw = m.sides[strategy];
+        auto idents = [&](const std::vector<std::size_t>& list) {
+          std::vector<std::string> names;
+          for (std::size_t i : list) names.push_back(sp.entries[i].ident);
+          return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
+        };
+        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name,
+                           h.pe(m.from).name, h.pe(m.to).name, sw.delta,
+                           sw.reversible ? ", reversible" : "");
+        if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
+        out += "\n";
+        out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));
+        out += fmt::format("      starts at first cycle + j*: {}\n", idents(sw.start));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace dfgc
