@@ -39,10 +39,10 @@ int run_host(int host, const dfg::Options& options, dfg::mpi::Session& mpi) {
 int main(int argc, char** argv) {
   dfg::mpi::Session mpi(argc, argv);
   // Every start-up check is agreed on by all ranks: its error is printed once, every rank exits 1.
-  const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, $ns$::kRuntimeParams);
+  const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, $ns$::kRuntimeParams$batch$);
   if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0) return s;
   if (flags.options.help) {
-    if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], $ns$::kRuntimeParams);
+    if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], $ns$::kRuntimeParams$batch$);
     return dfg::finish_stdout(0, std::cerr);
   }
 $no_migrations$  if (const int s = mpi.place(app::kHosts, {flags.options.hostmap, flags.options.cuda_aware_mpi}, std::cerr); s != 0)

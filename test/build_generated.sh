@@ -509,6 +509,25 @@ case $case in
     build_cpu "$work/same/gen" "-Werror"
     if "$work/same/gen/build/app" --iterations 10 2>"$work/same.txt"; then fail "a source ignoring its firing passed the check"; fi
     grep -q "iteration 0, sample 64" "$work/same.txt" || fail "source ignoring its firing: $(cat "$work/same.txt")"
+    # `batch 4`: four iterations a cycle, the same stream checked by the same reference (the
+    # source numbers its frames by ctx.iteration() and ctx.firing()); --iterations a multiple of 4.
+    compile samples/multirate/batched.dfg "$work/batch/gen"
+    grep -q "batch 4 iterations a cycle" "$work/batch/gen/schedule.txt" || fail "batch: not in schedule.txt"
+    build_cpu "$work/batch/gen" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/batch/gen/build/app" --iterations 2000 $strategy --stats-json "$work/batch/stats.json" ||
+        fail "multirate batch 4 $strategy"
+      grep -q '"batch": 4,' "$work/batch/stats.json" || fail "batch: stats JSON without its batch"
+    done
+    if "$work/batch/gen/build/app" --iterations 10 2>"$work/batch/odd.txt"; then fail "batch: 10 iterations ran"; fi
+    grep -q "error: --iterations: 10 is not a multiple of 4" "$work/batch/odd.txt" ||
+      fail "batch: $(cat "$work/batch/odd.txt")"
+    # The peers chain on two cores, 8 iterations a cycle: the sink checks every token against its
+    # iteration, so a firing numbered wrong fails.
+    compile bench/peers/core_to_core.dfg "$work/chain" --app core_to_core_h8 -D B=8
+    build_cpu "$work/chain" "-Wall -Wextra -Werror"
+    "$work/chain/build/app" --iterations 4000 >"$work/chain.txt" || fail "chain batch 8"
+    grep -qx "chain sink: 4000 tokens checked" "$work/chain.txt" || fail "chain batch 8: $(cat "$work/chain.txt")"
     ;;
   packets_run)
     compile samples/packets/cpu_only.dfg "$work/gen"

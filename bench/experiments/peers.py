@@ -16,14 +16,18 @@ written by hand with oneTBB's flow graph and Taskflow, on the same machine, for 
 
 A hop's cost is the time per token per stage with every stage streaming: dfgc's iteration period
 (--stats-json, steady state) over H; a peer's streaming time of its N tokens over N * H (the
-median of --reps repetitions in one process). The report writes peers.csv (the table) and
-ratios.csv: dfgc / the best peer (the goal: at most 0.5), and every program's ns per hop.
+median of --reps repetitions in one process). dfgc runs each chain twice: token by token, as the
+peers do (dfgc), and with the apps' `batch B` at B = the knob batch (dfgc_batched: each cycle
+runs B iterations, the same actors; the GPU stage is a `block` implementation, one launch a
+cycle). The report writes peers.csv (the table) and ratios.csv: dfgc / the best peer and
+dfgc_batched / the best peer (the goal: at most 0.5), and every program's ns per hop.
 
 The GPU machine has neither oneTBB nor Taskflow: prepare() copies their headers and libtbb into
 the generated directory (deps/), from which the peers' build takes them; a library that is not
 found here is left out there, and its runs print "skipped".
 
-Knobs (harness.py generate peers DIR --set KEY=VALUE): hops (the values of H: 2, 8 or both),
+Knobs (harness.py generate peers DIR --set KEY=VALUE): hops (the values of H: 2, 8 or both), batch
+(dfgc_batched's B),
 tokens, gpu_tokens, mpi_tokens (a run's N: the iterations of dfgc's), reps (runs of every
 program), peer_reps (repetitions inside one peer run), threads (the peers'; dfgc's chains run on
 2 PEs), lines (Taskflow's), mpirun, mpicxx, tbb (the prefix of oneTBB's include/ and lib/),
@@ -40,7 +44,7 @@ from pathlib import Path
 
 from harness import Experiment, Generated, Reference, labelled
 
-KNOBS = {"hops": "2 8", "tokens": "200000", "gpu_tokens": "5000", "mpi_tokens": "50000", "reps": "3",
+KNOBS = {"hops": "2 8", "batch": "32", "tokens": "200000", "gpu_tokens": "5000", "mpi_tokens": "50000", "reps": "3",
          "peer_reps": "5", "threads": "2", "lines": "4", "mpirun": "mpirun --allow-run-as-root --bind-to none",
          "mpicxx": "mpicxx", "tbb": "/usr", "taskflow": os.environ.get("TASKFLOW_INCLUDE_DIR", "")}
 
@@ -51,6 +55,7 @@ KINDS = {
     "mpi_edge": ("bench/peers/mpi_edge.dfg", "mpi_tokens", "peers_mpi"),
 }
 THREADED = ["tbb_function_node", "tbb_lightweight", "taskflow_pipeline"]  # the peers dfgc is judged against
+BATCHED = "peers_dfgc_batched_"  # the blocks of dfgc's chains with `batch B` (the knob batch)
 FLOOR = "loop"
 PEERS = {"peers_cpu": [FLOOR] + THREADED, "peers_gpu": [FLOOR] + THREADED, "peers_mpi": ["mpi_blocking"]}
 GOAL = 0.5  # the issue's: dfgc's hop at most half of the best peer's
@@ -79,9 +84,12 @@ def blocks(knobs: dict) -> list:
         n = k[tokens]
         on_hosts = dict(hosts=["A", "B"], launcher=mpirun, env=MPI_ENV) if kind == "mpi_edge" else {}
         for h in hops:
-            out.append(Generated(f"peers_dfgc_{kind}_h{h}", {f"{kind}_h{h}": (spec, int(kind == "gpu_mapped"))},
-                                 app=f"{kind}_h{h}", flags=["--iterations", n, "--stats=period"], repetitions=reps,
-                                 expect=rf"^chain sink: {n} tokens checked", **on_hosts))
+            for block, batch in ((f"peers_dfgc_{kind}_h{h}", 1), (f"{BATCHED}{kind}_h{h}", int(k["batch"]))):
+                iterations = -(-int(n) // batch) * batch  # a batched program runs whole cycles
+                out.append(Generated(block, {f"{kind}_h{h}": (spec, int(kind == "gpu_mapped"))},
+                                     defines={"B": [batch]} if batch > 1 else {}, app=f"{kind}_h{h}",
+                                     flags=["--iterations", str(iterations), "--stats=period"], repetitions=reps,
+                                     expect=rf"^chain sink: {iterations} tokens checked", **on_hosts))
     common = ["--hops", "{hops}", "--reps", k["peer_reps"]]
     threaded = common + ["--peer", "{peer}", "--threads", k["threads"], "--lines", k["lines"]]
     # cmake, with the libraries prepare() copied beside the projects ({build} is generated/<project>).
@@ -162,10 +170,12 @@ def measured(rows: list[dict]) -> dict[tuple[str, int], dict[str, tuple | str]]:
         for h in sorted({int(r["hops"]) for r in ok if r["block"] == block} |
                         {int(r["program"].rpartition("_h")[2]) for r in generated}):
             cell: dict = {}
-            dfgc = [float(r["period_ms"]) * 1e6 / h for r in generated
-                    if r["program"] == f"{kind}_h{h}" and r.get("period_ms")]
-            if dfgc:
-                cell["dfgc"] = median_of(dfgc)
+            for column, batched in (("dfgc", False), ("dfgc_batched", True)):
+                dfgc = [float(r["period_ms"]) * 1e6 / h for r in generated
+                        if r["program"] == f"{kind}_h{h}" and r.get("period_ms")
+                        and r["block"].startswith(BATCHED) == batched]
+                if dfgc:
+                    cell[column] = median_of(dfgc)
             for peer in PEERS[block]:
                 mine = [r for r in ok if r["block"] == block and r.get("hops") == str(h)
                         and (r.get("peer") or "mpi_blocking") == peer]  # mpi_chain has no peer axis
@@ -181,7 +191,8 @@ def measured(rows: list[dict]) -> dict[tuple[str, int], dict[str, tuple | str]]:
 
 def best_peer(cell: dict) -> tuple[str, tuple] | None:
     """The fastest of the peers dfgc is judged against (the threaded ones, or MPI's)."""
-    judged = [(p, v) for p, v in cell.items() if p not in ("dfgc", FLOOR) and isinstance(v, tuple)]
+    judged = [(p, v) for p, v in cell.items()
+              if p not in ("dfgc", "dfgc_batched", FLOOR) and isinstance(v, tuple)]
     return min(judged, key=lambda pv: pv[1][0]) if judged else None
 
 
@@ -191,12 +202,15 @@ def ratios(rows: list[dict], out_dir: Path) -> list[dict]:
     out = []
     for (kind, h), cell in measured(rows).items():
         base = f"peers/{kind}/h{h}"
-        dfgc, best = cell.get("dfgc"), best_peer(cell)
-        if isinstance(dfgc, tuple) and best:
+        best = best_peer(cell)
+        for column in ("dfgc", "dfgc_batched"):
+            dfgc = cell.get(column)
+            if not (isinstance(dfgc, tuple) and best):
+                continue
             name, value = best
-            out.append({"metric": f"{base}/dfgc_over_best_peer", "value": f"{dfgc[0] / value[0]:.4f}",
+            out.append({"metric": f"{base}/{column}_over_best_peer", "value": f"{dfgc[0] / value[0]:.4f}",
                         "spread": f"{dfgc[1] + value[1]:.4f}", "runs": f"{dfgc[2]}/{value[2]}", "lower_is_better": 1,
-                        "note": f"dfgc {dfgc[0]:.4g} ns a hop, best peer {name} {value[0]:.4g} ns; goal <= {GOAL}"})
+                        "note": f"{column} {dfgc[0]:.4g} ns a hop, best peer {name} {value[0]:.4g} ns; goal <= {GOAL}"})
         for program, value in cell.items():
             if isinstance(value, tuple):
                 out.append({"metric": f"{base}/{program}_ns_per_hop", "value": f"{value[0]:.4f}",
@@ -214,24 +228,26 @@ def shown(cell: dict, program: str) -> str:
 def report(rows: list[dict], out_dir: Path) -> list[str]:
     """The table (printed, and peers.csv) and the ratios (ratios.csv)."""
     table = measured(rows)
-    programs = ["dfgc", FLOOR] + THREADED + ["mpi_blocking"]
+    programs = ["dfgc", "dfgc_batched", FLOOR] + THREADED + ["mpi_blocking"]
     widths = [max(len(p), 8) for p in programs]
     lines = ["  ns per hop (time per token per stage, median of the runs); ratio: dfgc / the best peer "
-             f"(not the loop), goal <= {GOAL}",
+             f"(not the loop), goal <= {GOAL}; batched: dfgc's chain with `batch B` (B = the knob batch)",
              "    " + f"{'hop':<13} {'H':>2} " + " ".join(f"{p:>{w}}" for p, w in zip(programs, widths)) +
-             f" {'ratio':>7}  best peer"]
+             f" {'ratio':>7} {'batched':>7}  best peer"]
     csv_rows = []
     for (kind, h), cell in table.items():
         best = best_peer(cell)
-        dfgc = cell.get("dfgc")
-        ratio = dfgc[0] / best[1][0] if isinstance(dfgc, tuple) and best else None
-        verdict = "" if ratio is None else ("goal met" if ratio <= GOAL else "goal not met")
+        ratio, batched = (cell[c][0] / best[1][0] if isinstance(cell.get(c), tuple) and best else None
+                          for c in ("dfgc", "dfgc_batched"))
+        verdict = "" if batched is None else ("goal met batched" if batched <= GOAL else "goal not met")
         lines.append("    " + f"{kind:<13} {h:>2} " +
                      " ".join(f"{shown(cell, p):>{w}}" for p, w in zip(programs, widths)) +
-                     f" {'-' if ratio is None else f'{ratio:.3f}':>7}  {best[0] if best else '-'} {verdict}".rstrip())
+                     f" {'-' if ratio is None else f'{ratio:.3f}':>7} {'-' if batched is None else f'{batched:.3f}':>7}"
+                     f"  {best[0] if best else '-'} {verdict}".rstrip())
         csv_rows.append({"hop": kind, "hops": h, **{f"{p}_ns": shown(cell, p) for p in programs},
                          "best_peer": best[0] if best else "",
-                         "dfgc_over_best_peer": "" if ratio is None else f"{ratio:.4f}"})
+                         "dfgc_over_best_peer": "" if ratio is None else f"{ratio:.4f}",
+                         "dfgc_batched_over_best_peer": "" if batched is None else f"{batched:.4f}"})
         lines += [f"    {kind} h{h}: {p} skipped: {v}" for p, v in cell.items() if isinstance(v, str)]
     for kind, (_, _, block) in KINDS.items():
         if not any(k == kind for k, _ in table):

@@ -92,6 +92,12 @@ void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
   for (const ir::SizeTerm& o : t.operands) runtime_params_in(o, used);
 }
 
+/// kBatch, in a program whose cycle runs several iterations (HostPlan::batch).
+std::string batch(const HostPlan& m) {
+  if (m.batch == 1) return {};
+  return render_part("app_batch.hpp", {{"k", std::to_string(m.batch)}});
+}
+
 std::string params(const std::vector<PlanParam>& all) {
   std::vector<const PlanParam*> fixed, runtime;
   for (const PlanParam& x : all) (x.runtime ? runtime : fixed).push_back(&x);
@@ -353,7 +359,7 @@ std::string render_app_header(const Model& m) {
                           {"app", m.app_name},
                           {"arch", m.arch_name},
                           {"host", m.host_name},
-                          {"params", params(m.params)},
+                          {"params", params(m.params) + batch(m)},
                           {"sizes", sizes(m.types, m.params)},
                           {"pes", pack(pes)},
                           {"pe_names", join(pe_names)},

@@ -162,6 +162,13 @@ std::string render_readme(std::span<const Model> hosts) {
   }
   files += render_part("readme_files_rest.md");
   std::string header = file_header(m, "<!--") + " -->";
+  // A batched program runs a multiple of its batch: the example, 1000 rounded up to one.
+  const std::uint32_t k = m.batch;
+  const std::string iterations = std::to_string((1000 + k - 1) / k * k);
+  const std::string batch_note =
+      k == 1 ? ""
+             : (any_gpu(hosts) ? "\n" : "") +
+                   render_part("readme_batch_note.md", {{"k", std::to_string(k)}});
   return render_template(
       template_text("README.md"),
       {{"header", header},
@@ -169,9 +176,10 @@ std::string render_readme(std::span<const Model> hosts) {
        {"arch", m.arch_name},
        {"spec", m.spec_name},
        {"cmake_flags", any_gpu(hosts) ? render_part("readme_cmake_flags.md") : ""},
-       {"run", mpi ? render_part("readme_run_mpi.md", {{"hosts", std::to_string(hosts.size())}})
-                   : render_part("readme_run.md")},
-       {"cuda_note", any_gpu(hosts) ? render_part("readme_cuda_note.md") : ""},
+       {"run", mpi ? render_part("readme_run_mpi.md",
+                                 {{"hosts", std::to_string(hosts.size())}, {"n", iterations}})
+                   : render_part("readme_run.md", {{"n", iterations}})},
+       {"cuda_note", (any_gpu(hosts) ? render_part("readme_cuda_note.md") : "") + batch_note},
        {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
        {"gpudirect_note", mpi ? gpudirect_note(hosts) : ""},
        {"mapped_note", any_mapped(hosts) ? render_part("readme_mapped_note.md") : ""},

@@ -75,10 +75,11 @@ std::string render_rank(const Model& m) {
                           {"link_capture", migrates ? ", &link" : ""},
                           {"cycles",
                            migrates ? render_part("rank_cycles_with_link.cpp") : "cycles"}}
-          : Printer::Vars{
-                {"host", m.host_name},
-                {"make_workers", makes},
-                {"main_alternatives", migrates ? render_part("run_host_alternatives.cpp") : ""}});
+          : Printer::Vars{{"host", m.host_name},
+                          {"make_workers", makes},
+                          {"main_alternatives", migrates ? render_part("run_host_alternatives.cpp")
+                                                : m.batch > 1 ? render_part("run_host_batch.cpp")
+                                                              : ""}});
   std::vector<std::string> cpu_names;
   std::string workers;
   std::set<std::string> included;
@@ -158,7 +159,8 @@ std::string render_main(std::span<const Model> hosts) {
        {"cases", cases},
        {"ns", host_namespace(first)},
        {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations.cpp") : ""},
-       {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""}});
+       {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""},
+       {"batch", first.batch > 1 ? ", " + host_namespace(first) + "::kBatch" : ""}});
 }
 
 }  // namespace dfgc::codegen

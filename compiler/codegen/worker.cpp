@@ -404,7 +404,10 @@ class WorkerPrinter {
     for (const std::string& type : n.port_types)
       elements.push_back(render_part("worker_elements.cpp", {{"type", type}}));
     Printer::Vars set_up = {{"m", m}, {"elements", join(elements)}};
-    if (n.repetitions != 1) set_up.emplace_back("q", std::to_string(n.repetitions));
+    if (n.repetitions != 1) {
+      set_up.emplace_back("q", std::to_string(n.repetitions));
+      set_up.emplace_back("batch", m_.batch == 1 ? "" : ", kBatch");
+    }
     part(n.repetitions == 1 ? "worker_set_up.cpp"
          : n.block          ? "worker_set_up_block.cpp"
                             : "worker_set_up_parts.cpp",

@@ -181,6 +181,11 @@ class PeSection {
 std::string render_schedule(const Program& p, const Ig& ig) {
   std::string out = fmt::format("# schedule of app {} on {}; bytes at the params' defaults\n",
                                 p.app_name, p.arch.name);
+  if (p.batch != 1)
+    out += fmt::format(
+        "batch {} iterations a cycle: repetitions, blocks, latencies and initial "
+        "tokens count cycles\n",
+        p.batch);
   for (std::uint32_t i = 0; i < ig.schedule.size(); ++i) {
     NodeId n = ig.schedule[i];
     out += fmt::format("schedule {} {} : {} @ {}\n", i, p.dfg.nodes[n].name, p.dfg.actor_of(n).name,

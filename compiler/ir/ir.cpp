@@ -125,6 +125,10 @@ std::string format_latency(double seconds) {
 std::string dump(const Program& p) {
   std::string out;
   out += fmt::format("app {} on {}\n", p.app_name, p.arch.name);
+  if (p.batch != 1)
+    out +=
+        fmt::format("batch {}: a cycle runs {} iterations; repetitions and delays count cycles\n",
+                    p.batch, p.batch);
   for (const Param& param : p.params) {
     out += fmt::format("param {}{} = {}", param.runtime ? "runtime " : "", param.name, param.value);
     if (param.tune) out += fmt::format(" in [{}, {}]", param.tune->min, param.tune->max);
@@ -185,7 +189,8 @@ std::string dump(const Program& p) {
       out += (i ? ", " : " migrates ") + p.arch.pes[node.alternatives[i].pe].name;
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
     if (node.repetitions != 1)
-      out += fmt::format(" fires {} times per iteration", node.repetitions);
+      out += fmt::format(" fires {} times per {}", node.repetitions,
+                         p.batch == 1 ? "iteration" : "cycle");
     out += '\n';
   }
   for (const Edge& e : p.dfg.edges) {

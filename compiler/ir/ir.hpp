@@ -363,6 +363,10 @@ struct Program {
   ArchGraph arch;
   Mapping mapping;
   std::vector<Island> islands;  ///< the dynamic nodes, grouped (sema/islands.hpp)
+  /// `batch K` in the app: one cycle runs K iterations of the graph. The repetition vector is
+  /// already scaled by it (Node::repetitions) and the delays counted in cycles (Edge::delay).
+  std::uint32_t batch = 1;
+  SourceLoc batch_loc;  ///< the `batch` keyword; invalid without one
 };
 
 /// The stable text dump of `dfgc dump-ir`: one item a line, names not addresses.

@@ -95,6 +95,10 @@ std::string dump(const HostPlans& plans) {
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
                        h.spec_name);
+    if (h.batch != 1)
+      out += fmt::format(
+          "  batch {}: a cycle runs {} iterations; --iterations and its cycles divide by {}\n",
+          h.batch, h.batch, h.batch);
     if (h.has_gpu())
       out += fmt::format(
           "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "

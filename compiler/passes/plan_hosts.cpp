@@ -348,6 +348,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.app_name = program.app_name;
   h.arch_name = program.arch.name;
   h.mapped_bytes = options.mapped_bytes;
+  h.batch = program.batch;
   h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
   h.cpus = program.arch.hosts[host].cpus;
   DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu, "host ",

@@ -236,7 +236,7 @@ struct PlanNode {
   ir::PeId pe = 0;
   std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
-  std::uint32_t repetitions = 1;        ///< its firings per iteration
+  std::uint32_t repetitions = 1;        ///< its firings per cycle (HostPlan::batch iterations)
   /// The header of its implementation on its PE: as the spec writes it ("fir.hpp"), and the path
   /// dfgc opened (ActorFiles::headers' key).
   std::string header, header_path;
@@ -444,6 +444,9 @@ struct HostPlan {
   std::string host_name;
   std::string app_name;   ///< the spec's app: "overlap_two_gpus"
   std::string arch_name;  ///< its architecture: "two_gpus"
+  /// The app's `batch`: the iterations a cycle runs (ir::Program::batch); the nodes' repetitions
+  /// are already scaled by it.
+  std::uint32_t batch = 1;
   /// The spec's file name alone ("two_gpus.dfg"), as generated files name their source (as protoc
   /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
   /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.

@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "sema/expr.hpp"
+#include "sema/source_span.hpp"
+
 namespace dfgc::sema {
 
 namespace {
@@ -72,6 +75,7 @@ class Solver {
         if (repetitions[v] > kMaxRepetitions) return too_large(v, repetitions[v]);
       }
     }
+    if (p_.batch > 1 && !batch(repetitions)) return false;
     for (ir::NodeId v = 0; v < n; ++v)
       p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
     return blocks();
@@ -163,6 +167,75 @@ class Solver {
     return false;
   }
 
+  /// `batch K`: every repetition times K, every delay from iterations to cycles (rates.hpp).
+  bool batch(std::vector<std::uint64_t>& repetitions) {
+    const std::uint32_t k = p_.batch;
+    bool ok = true;
+    for (ir::NodeId v = 0; v < repetitions.size(); ++v) {
+      const ir::Node& node = p_.dfg.nodes[v];
+      const ir::Actor& actor = p_.dfg.actor_of(v);
+      const auto name_length = static_cast<std::uint32_t>(node.name.size());
+      if (actor.island) {
+        const ir::IslandMember& m = p_.islands[*actor.island].members.front();
+        refuse(m.loc, static_cast<std::uint32_t>(m.name.size()),
+               fmt::format("node '{}' is of dynamic actor '{}', whose island fires by its "
+                           "tokens, not by iterations",
+                           m.name, p_.dfg.actors[m.actor].name));
+        ok = false;
+        continue;
+      }
+      if (!node.alternatives.empty()) {
+        refuse(node.alternatives.front().loc, 1,
+               fmt::format("node '{}' migrates; a batched program does not move nodes", node.name));
+        ok = false;
+        continue;
+      }
+      for (const ir::Port& port : actor.ports) {
+        if (const ir::TokenType& t = p_.types[port.type]; t.bounded) {
+          refuse(node.loc, name_length,
+                 fmt::format("node '{}' moves bounded type '{}' through port '{}'; a bounded "
+                             "type moves one token a cycle, and a batch of {} would move {}",
+                             node.name, t.name, port.name, k, k));
+          ok = false;
+          break;
+        }
+      }
+      if (__builtin_mul_overflow(repetitions[v], std::uint64_t{k}, &repetitions[v]) ||
+          repetitions[v] > kMaxRepetitions) {
+        refuse(node.loc, name_length,
+               fmt::format("node '{}' would fire more than {} times a cycle; dfgc allows at "
+                           "most {}",
+                           node.name, kMaxRepetitions, kMaxRepetitions));
+        ok = false;
+      }
+    }
+    for (ir::Edge& e : p_.dfg.edges) {
+      if (e.delay % k == 0) {
+        e.delay /= k;
+        continue;
+      }
+      refuse(e.loc, kArrowLength,
+             fmt::format("{} -> {} carries {} initial token{} (its delay), not a multiple of the "
+                         "batch: a cycle of {} iterations would need the tokens of iterations "
+                         "its delay has not made",
+                         port_text(e.src, e.src_port), port_text(e.dst, e.dst_port), e.delay,
+                         e.delay == 1 ? "" : "s", k));
+      ok = false;
+    }
+    return ok;
+  }
+
+  /// An error of `batch K`, at `loc`, with a note at the app's `batch`.
+  void refuse(SourceLoc loc, std::uint32_t length, std::string why) {
+    auto report =
+        diags_.error(loc, fmt::format("the app runs 'batch {}', but {}", p_.batch, why), length);
+    report.note(p_.batch_loc, fmt::format("batch {} set here", p_.batch), 5);
+  }
+
+  std::string port_text(ir::NodeId v, std::uint32_t port) const {
+    return fmt::format("{}.{}", p_.dfg.nodes[v].name, p_.dfg.actor_of(v).ports[port].name);
+  }
+
   /// Each port's block type; the edges carry their source port's block.
   bool blocks() {
     for (ir::NodeId v = 0; v < p_.dfg.nodes.size(); ++v) {
@@ -252,6 +325,21 @@ class Solver {
 
 bool solve_rates(ir::Program& program, DiagnosticEngine& diags) {
   return Solver(program, diags).run();
+}
+
+std::optional<std::uint32_t> check_batch(const ast::AppDecl& app, const ParamTable& params,
+                                         const SourceManager& sources, DiagnosticEngine& diags) {
+  if (!app.batch) return 1;
+  Evaluator count(params, sources, diags, ExprMode::integer);
+  auto k = count.eval(app.batch.get());
+  if (!k || !count.require_fixed(*k, "a batch")) return std::nullopt;
+  if (k->integer < 1 || k->integer > static_cast<std::int64_t>(kMaxRepetitions)) {
+    error_at(
+        diags, span_of(*app.batch, sources),
+        fmt::format("a batch is 1 to {} iterations a cycle, not {}", kMaxRepetitions, k->integer));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(k->integer);
 }
 
 }  // namespace dfgc::sema

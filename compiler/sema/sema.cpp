@@ -31,6 +31,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
       sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
   auto edges = sema::check_edges(*app, nodes, actors, types, params, sources, diags);
   sema::check_cycles(edges, nodes, actors, diags);
+  const std::optional<std::uint32_t> batch = sema::check_batch(*app, params, sources, diags);
   // Links left out of a broken arch would make paths look missing.
   if (arch && arch->ok) sema::check_reachability(edges, nodes, actors, *arch, diags);
   // Errors reported before (the parser's) count too: a partial tree gives no program.
@@ -40,6 +41,8 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   program.app_name = app->name.name;
   program.loc = app->name.loc;
   program.spec_file = options.spec_file;
+  program.batch = *batch;
+  program.batch_loc = app->batch_loc;
   program.params = params.to_ir();
   program.types = std::move(types.types);
   program.dfg.actors = std::move(actors.actors);

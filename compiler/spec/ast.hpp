@@ -231,6 +231,9 @@ struct AppDecl {
   std::vector<NodeDecl> nodes;
   std::vector<EdgeDecl> edges;
   SourceLoc loc;
+  /// `batch 8;`: the iterations one cycle runs (null without the statement: one).
+  ExprPtr batch;
+  SourceLoc batch_loc;  ///< the `batch` keyword
 };
 
 /// One parsed file, declarations in source order per kind.

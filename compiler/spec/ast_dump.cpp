@@ -138,6 +138,7 @@ Item arch_item(const ArchDecl& a) {
 
 Item app_item(const AppDecl& a) {
   Item item{a.loc, fmt::format("app {} on {}", a.name.name, a.arch.name), {}};
+  if (a.batch) item.children.push_back({a.batch_loc, "batch " + expr_text(*a.batch), {}});
   for (const NodeDecl& n : a.nodes) {
     std::string text =
         fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n));

@@ -141,6 +141,7 @@ class Parser {
   bool parse_latency(ast::LinkDecl& link);
   bool parse_app();
   bool parse_app_item(ast::AppDecl& app);
+  bool parse_batch(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
   bool parse_placement(ast::NodeDecl& node);
   bool parse_alternatives(ast::NodeDecl& node);
@@ -823,10 +824,26 @@ bool Parser::parse_app() {
 bool Parser::parse_app_item(ast::AppDecl& app) {
   bool dotted = at(Tok::identifier) && peek_next().is(Tok::period);
   if (at_word("node") && !dotted) return parse_node(app);
+  if (at_word("batch") && !dotted) return parse_batch(app);
   if (dotted) return parse_edge(app);
   error_here(fmt::format(
-      "expected 'node' or an edge (node.port -> node.port) in app body, found {}", found()));
+      "expected 'node', 'batch' or an edge (node.port -> node.port) in app body, found {}",
+      found()));
   return false;
+}
+
+// batch := 'batch' expr ';'
+bool Parser::parse_batch(ast::AppDecl& app) {
+  if (app.batch) {
+    error_here(fmt::format("app '{}' says 'batch' twice; one statement sets its iterations a cycle",
+                           app.name.name));
+    return false;
+  }
+  app.batch_loc = tok_.loc;
+  advance();
+  app.batch = parse_expr();
+  if (!app.batch) return false;
+  return expect_semi("batch");
 }
 
 // node := 'node' IDENT ':' IDENT '@' placement [ 'migrates' peref { ',' peref } ]

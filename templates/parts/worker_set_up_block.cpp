@@ -1,1 +1,1 @@
-$m$.set_up(run.runtime_params, {$elements$}, $q$, true);  // in one call
+$m$.set_up(run.runtime_params, {$elements$}, $q$, true$batch$);  // in one call

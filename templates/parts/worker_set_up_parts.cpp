@@ -1,1 +1,1 @@
-$m$.set_up(run.runtime_params, {$elements$}, $q$, false);  // a call each
+$m$.set_up(run.runtime_params, {$elements$}, $q$, false$batch$);  // a call each

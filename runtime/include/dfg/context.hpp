@@ -36,7 +36,9 @@ class Context {
   CUstream_st* stream() const noexcept { return stream_; }
   /// The CUDA device ordinal of the firing's GPU; -1 on a CPU.
   int device() const noexcept { return device_; }
-  /// The iteration this firing produces (0-based, counted from the node's first valid firing).
+  /// The iteration this firing produces (0-based, counted from the node's first valid firing);
+  /// for a `block` implementation of a batched program (`batch K`), the first of the K
+  /// iterations its call makes.
   std::int64_t iteration() const noexcept { return iteration_; }
   /// Elements per token of the port with this index in the actor's declaration order; with rates,
   /// the tokens of one firing (rate x token), or of the whole block (all firings of the cycle)
@@ -57,7 +59,8 @@ class Context {
 
   /// The node's firings per iteration (its entry of the repetition vector): 1 without rates.
   /// fire is called that many times per iteration, once per firing, unless the implementation
-  /// is declared `block` (then one call makes them all).
+  /// is declared `block` (then one call makes them all, and this counts the firings of the
+  /// whole cycle: K times as many in a program of `batch K`).
   std::uint32_t firings() const noexcept { return firings_; }
   /// Which firing of the iteration this call makes: 0 .. firings() - 1, in order; always 0 for a
   /// `block` implementation.

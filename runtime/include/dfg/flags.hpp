@@ -88,7 +88,11 @@ struct MigrationRequest {
 };
 
 struct Options {
+  /// The run's iterations, counted in cycles: --iterations over `batch`.
   std::int64_t iterations = 100;
+  /// The iterations one cycle runs (the app's `batch K`, given to parse_flags): --iterations is
+  /// a multiple of it, and without --iterations the run has the fewest cycles that make 100.
+  std::int64_t batch = 1;
   bool overlap = true;
   SyncMode sync = SyncMode::neighbours;
   std::string trace_file;  ///< empty: no trace
@@ -255,11 +259,13 @@ inline std::string apply_params_text(std::string_view text, std::string_view fil
   return {};
 }
 
-/// Parses argv[1..argc). `table` lists the program's runtime params with their defaults.
+/// Parses argv[1..argc). `table` lists the program's runtime params with their defaults; `batch`
+/// is the iterations a cycle of the program runs (Options::batch).
 inline FlagsResult parse_flags(int argc, const char* const* argv,
-                               std::span<const RuntimeParam> table) {
+                               std::span<const RuntimeParam> table, std::int64_t batch = 1) {
   FlagsResult result;
   Options& o = result.options;
+  bool iterations_given = false;
   for (const RuntimeParam& p : table) {
     o.params.push_back(p.default_value);
     o.param_names.emplace_back(p.name);
@@ -328,6 +334,7 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
                     "], got " + std::to_string(*n));
       }
       o.iterations = *n;
+      iterations_given = true;
     } else if (flag == "--sync") {
       std::string_view v;
       if (!value(v)) return fail("error: --sync: missing value ('barrier' or 'neighbours')");
@@ -398,16 +405,32 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
       return fail("error: unknown flag " + detail::quoted(flag) + " (see --help)");
     }
   }
+  if (batch > 1) {
+    if (iterations_given && o.iterations % batch != 0)
+      return fail("error: --iterations: " + std::to_string(o.iterations) +
+                  " is not a multiple of " + std::to_string(batch) +
+                  ", the iterations one cycle of this program runs (its app's `batch " +
+                  std::to_string(batch) + "`)");
+    o.iterations = (o.iterations + batch - 1) / batch;
+    o.batch = batch;
+  }
   return result;
 }
 
-inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimeParam> table) {
-  return parse_flags(argc, const_cast<const char* const*>(argv), table);
+inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimeParam> table,
+                               std::int64_t batch = 1) {
+  return parse_flags(argc, const_cast<const char* const*>(argv), table, batch);
 }
 
-/// The --help text, one flag a line, then the runtime params with their defaults.
-inline std::string usage(std::string_view program, std::span<const RuntimeParam> table) {
+/// The --help text, one flag a line, then the runtime params with their defaults; `batch` as
+/// parse_flags takes it.
+inline std::string usage(std::string_view program, std::span<const RuntimeParam> table,
+                         std::int64_t batch = 1) {
   std::string s = "usage: " + std::string(program) + " [flags]\n\n";
+  if (batch > 1)
+    s += "Each cycle runs " + std::to_string(batch) +
+         " iterations (the app's batch): --iterations is a multiple of " + std::to_string(batch) +
+         ".\n\n";
   s += "  --iterations N          iterations to run (default 100, at most 2^62)\n"
        "  --no-overlap            no computation/communication overlap\n"
        "  --sync=barrier|neighbours  with overlap: a barrier per cycle, or wait for neighbours\n"

@@ -123,10 +123,12 @@ class Items {
   }
 
  private:
-  /// Names `entry` in the Where; returns its iteration in this cycle.
+  /// Names `entry` in the Where, with the first iteration the cycle runs of it; returns its
+  /// cycle j (cycle_ minus its first cycle; with a batch of K, iterations j K .. j K + K - 1).
   std::int64_t name(std::size_t entry) {
-    const auto& e = run_.entries[entry];
-    return where_.at(run_.labels[entry], cycle_ - e.first_cycle);
+    const std::int64_t j = cycle_ - run_.entries[entry].first_cycle;
+    where_.at(run_.labels[entry], j * run_.batch);
+    return j;
   }
 
   Run& run_;

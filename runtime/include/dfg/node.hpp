@@ -6,10 +6,15 @@
 ///     i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
 ///     i1_node_.fire(j, a, b);              // actor.fire(a, b, ctx) for iteration j
 ///
-/// A node that fires q > 1 times per iteration (rates) is told so by set_up(params, blocks, q,
-/// block). Its ports' pointers are to whole blocks; without `block`, the worker calls fire once per
-/// firing k with part(port, k, block), firing k's tokens, and ctx.elements(port) counts one
-/// firing's elements. A block node gets one call per iteration with the whole blocks.
+/// A node that fires q > 1 times per cycle (rates, a batch) is told so by set_up(params, blocks,
+/// q, block, batch). Its ports' pointers are to whole blocks; without `block`, the worker calls
+/// fire once per firing k with part(port, k, block), firing k's tokens, and ctx.elements(port)
+/// counts one firing's elements. A block node gets one call per cycle with the whole blocks.
+///
+/// With a batch of K (the app's `batch K`), cycle j runs iterations j K .. j K + K - 1 and the
+/// node's q firings a cycle are K times its firings per iteration: firing k of cycle j is the
+/// context's firing k mod (q / K) of iteration j K + k / (q / K), so that an actor cannot tell
+/// it runs batched. A block node's context says iteration j K and q firings.
 ///
 /// Guarantees: a Node belongs to the worker of its PE: set up by the worker's constructor, used
 /// by its thread only. at() neither blocks nor allocates. Not copyable (its context points at its
@@ -36,33 +41,42 @@ class Node {
   /// which outlives the node), the elements of each port's block (one cycle's tokens) in the
   /// actor's port order, its firings per iteration, and whether one call makes them all
   /// (`block`) or each firing is a call of its own, on its part of each block.
+  /// `batch` divides `firings`.
   void set_up(const RuntimeParamValues& params, const std::array<std::size_t, Ports>& blocks,
-              std::uint32_t firings = 1, bool block = true) noexcept {
+              std::uint32_t firings = 1, bool block = true, std::uint32_t batch = 1) noexcept {
     const std::size_t q = block ? 1 : firings;
     for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks[p] / q;
-    ctx.set_node(&params, firings, elements_.data(), elements_.size());
+    batch_ = batch;
+    per_iteration_ = firings / batch;
+    ctx.set_node(&params, block ? firings : per_iteration_, elements_.data(), elements_.size());
   }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {
     ctx.set_stream(stream);
     ctx.set_device(device);
   }
-  /// The context of the firing of iteration j.
+  /// The context of the firing of cycle j (its first iteration, j x batch).
   Context& at(std::int64_t j) noexcept {
-    ctx.set_iteration(j);
+    ctx.set_iteration(j * batch_);
     return ctx;
   }
-  /// The context of firing k of iteration j (a node that is not `block`).
+  /// The context of firing k of cycle j (a node that is not `block`).
   Context& at(std::int64_t j, std::uint32_t k) noexcept {
-    ctx.set_firing(k);
-    return at(j);
+    if (batch_ == 1) {  // no division a firing where nothing is batched
+      ctx.set_firing(k);
+      ctx.set_iteration(j);
+    } else {
+      ctx.set_firing(k % per_iteration_);
+      ctx.set_iteration(j * batch_ + k / per_iteration_);
+    }
+    return ctx;
   }
-  /// Fires iteration j of an actor whose fire() takes the context last: actor.fire(args..., ctx).
+  /// Fires cycle j of an actor whose fire() takes the context last: actor.fire(args..., ctx).
   template <class... Args>
   void fire(std::int64_t j, Args&&... args) {
     actor.fire(std::forward<Args>(args)..., at(j));
   }
-  /// Firing k of iteration j, on the parts of the blocks that part() gives.
+  /// Firing k of cycle j, on the parts of the blocks that part() gives.
   template <class... Args>
   void fire_part(std::int64_t j, std::uint32_t k, Args&&... args) {
     actor.fire(std::forward<Args>(args)..., at(j, k));
@@ -78,7 +92,9 @@ class Node {
 
  private:
   std::array<std::size_t, Ports>
-      elements_{};  ///< what the context reports: a call's part of each block
+      elements_{};                   ///< what the context reports: a call's part of each block
+  std::uint32_t batch_ = 1;          ///< iterations a cycle
+  std::uint32_t per_iteration_ = 1;  ///< firings an iteration: q / batch
 };
 
 }  // namespace dfg

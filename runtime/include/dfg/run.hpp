@@ -101,6 +101,7 @@ struct RunState {
       : params(tables.params_of(options.params)),
         runtime_params{options.param_names, options.params},
         iterations(options.iterations),
+        batch(options.batch),
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
@@ -115,7 +116,7 @@ struct RunState {
         windows(migrator.initial_windows(options.migrations), static_cast<int>(PeCount)),
         handoffs(std::make_unique<StateHandoff[]>(tables.state_handoffs)),
         tracer(0, !options.trace_file.empty()),
-        stats(options.measures() ? std::make_unique<Stats>(cycles, latency) : nullptr),
+        stats(options.measures() ? std::make_unique<Stats>(cycles, latency, batch) : nullptr),
         probes(tracer, options.measures_items() ? stats.get() : nullptr) {
     // The trace's process is the host ("host A", from "A.cpu"); on several hosts run_host makes
     // its pid the rank's.
@@ -226,7 +227,8 @@ struct RunState {
   /// The runtime params by name, for the actors' contexts (Context::runtime_param): each node
   /// points at this table (dfg::Node::set_up).
   const RuntimeParamValues runtime_params;
-  const std::int64_t iterations;
+  const std::int64_t iterations;  ///< in cycles: Options::iterations
+  const std::int64_t batch;       ///< the iterations a cycle runs (the app's `batch`)
   const bool overlap;
   const bool barrier_sync;
   const std::int64_t latency;             ///< the strategy's last first cycle

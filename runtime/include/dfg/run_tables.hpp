@@ -81,19 +81,21 @@ std::string start_up_error(const Options& options, std::string_view host, const 
 
 /// The main of a program on the one host `host`: parses the flags (--help prints the usage), runs
 /// the start-up checks (start_up_error), then `run_host(options)` under main_guard; stdout is
-/// flushed and checked at the end (finish_stdout). Returns the exit status.
+/// flushed and checked at the end (finish_stdout). Returns the exit status. `batch`: the
+/// iterations a cycle runs (parse_flags), the generated kBatch of a batched app.
 template <class Sizes, class ParamsOf, class RunHost>
 int one_host_main(int argc, char** argv, std::string_view host, std::span<const RuntimeParam> table,
                   const Sizes& sizes, ParamsOf params_of, RunHost run_host,
                   std::span<const Alternative> overlap_alternatives = {},
-                  std::span<const Alternative> no_overlap_alternatives = {}) {
-  const FlagsResult flags = parse_flags(argc, argv, table);
+                  std::span<const Alternative> no_overlap_alternatives = {},
+                  std::int64_t batch = 1) {
+  const FlagsResult flags = parse_flags(argc, argv, table, batch);
   if (!flags.ok()) {
     std::cerr << flags.error << '\n';
     return 1;
   }
   if (flags.options.help) {
-    std::cout << usage(argv[0], table);
+    std::cout << usage(argv[0], table, batch);
     return finish_stdout(0, std::cerr);
   }
   const std::string error =
@@ -152,8 +154,9 @@ bool several_hosts(std::span<const Entry> entries) {
 /// Writes --stats-json FILE (dfg/stats.hpp): "" or the one-line error.
 inline std::string write_stats_json(const Options& options, const Stats& stats,
                                     const std::string& host, bool complete = true) {
-  RunSettings run{host, options.overlap, options.sync == SyncMode::barrier, options.iterations,
-                  {},   complete};
+  RunSettings run{
+      host, options.overlap, options.sync == SyncMode::barrier, options.iterations * options.batch,
+      {},   complete};
   for (std::size_t i = 0; i < options.params.size() && i < options.param_names.size(); ++i)
     run.params.emplace_back(options.param_names[i], options.params[i]);
   Stats::Summary summary = stats.summary();

@@ -40,6 +40,9 @@
 /// "receiver", as in the table: which end's time the entry is (a transfer within the host has
 /// none; "host" names the rank's host on one host too).
 ///
+/// A program whose cycle runs several iterations (the app's `batch K`) writes "batch": K, and
+/// its "period_s" and "periods" count iterations (a cycle's period over K, K per cycle).
+///
 /// "period_s", "iterations_per_s" and "bytes_per_s" are null when the period was not measured;
 /// "entries" is empty when nothing was timed inside a cycle (--stats=period).
 ///
@@ -91,8 +94,9 @@ class Stats {
 
   /// `cycles`: how many cycles the run will have (iterations plus the pipeline latency);
   /// `warmup`: how many first cycles the period leaves out.
-  Stats(std::int64_t cycles, std::int64_t warmup)
-      : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup) {}
+  /// `batch`: the iterations one cycle runs (the app's `batch`).
+  Stats(std::int64_t cycles, std::int64_t warmup, std::int64_t batch = 1)
+      : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup), batch_(batch) {}
 
   /// A processing element; returns its index.
   int add_pe(std::string name) {
@@ -153,15 +157,17 @@ class Stats {
   };
   struct Summary {
     std::vector<EntrySummary> entries;
-    std::int64_t periods = 0;  ///< consecutive iteration ends the period is averaged over
-    double period_s = 0;       ///< 0 when fewer than two steady-state cycle ends were recorded
+    std::int64_t periods = 0;  ///< consecutive cycle ends the period is averaged over
+    double period_s = 0;       ///< a cycle's; 0 when fewer than two steady-state cycle ends
     double iterations_per_s = 0;
+    std::int64_t batch = 1;  ///< iterations a cycle: an iteration's period is period_s / batch
     double bytes_per_s = 0;
     std::vector<std::pair<std::string, std::uint64_t>> peak_memory;  ///< per PE, in add_pe order
   };
 
   Summary summary() const {
     Summary s;
+    s.batch = batch_;
     std::uint64_t bytes_per_iteration = 0;
     for (const auto& e : entries_) {
       EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0, 0};
@@ -198,7 +204,7 @@ class Stats {
       s.period_s =
           std::chrono::duration<double>(last_t - first_t).count() / static_cast<double>(s.periods);
       if (s.period_s > 0) {
-        s.iterations_per_s = 1.0 / s.period_s;
+        s.iterations_per_s = static_cast<double>(batch_) / s.period_s;
         s.bytes_per_s = static_cast<double>(bytes_per_iteration) / s.period_s;
       }
     }
@@ -251,8 +257,10 @@ class Stats {
     }
     out += "}";
     const bool measured = s.periods > 0;
-    out += ", \"period_s\": " + (measured ? json_number(s.period_s) : "null");
-    out += ", \"periods\": " + std::to_string(s.periods);
+    if (s.batch != 1) out += ", \"batch\": " + std::to_string(s.batch);
+    out += ", \"period_s\": " +
+           (measured ? json_number(s.period_s / static_cast<double>(s.batch)) : "null");
+    out += ", \"periods\": " + std::to_string(s.periods * s.batch);
     out += ", \"iterations_per_s\": " + (measured ? json_number(s.iterations_per_s) : "null");
     out += ", \"bytes_per_s\": " + (measured ? json_number(s.bytes_per_s) : "null");
     out += ",\n \"entries\": [";
@@ -299,8 +307,8 @@ class Stats {
     if (s.periods > 0) {
       std::snprintf(line, sizeof line,
                     "iteration period: %.3f ms over %lld iterations (after %lld warm-up cycles)\n",
-                    s.period_s * 1e3, static_cast<long long>(s.periods),
-                    static_cast<long long>(warmup));
+                    s.period_s / static_cast<double>(s.batch) * 1e3,
+                    static_cast<long long>(s.periods * s.batch), static_cast<long long>(warmup));
       out += line;
       // The bytes are those copied between PEs: none where every edge is shared memory.
       std::snprintf(line, sizeof line, "throughput: %.1f iterations/s", s.iterations_per_s);
@@ -373,6 +381,7 @@ class Stats {
 
   std::int64_t cycles_;
   std::int64_t warmup_;
+  std::int64_t batch_ = 1;
   std::vector<std::unique_ptr<Pe>> pes_;
   std::vector<std::unique_ptr<Entry>> entries_;
 };

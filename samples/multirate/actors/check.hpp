@@ -15,9 +15,11 @@
 struct Check {
   void fire(const float* y, dfg::Context& ctx) {
     const std::size_t n = ctx.elements(0);
-    // Two firings a cycle, made by this one call: a block of two frames.
-    if (ctx.firings() != 2)
-      throw std::runtime_error("check: " + std::to_string(ctx.firings()) + " firings a call, expected 2");
+    // Two firings an iteration, made by this one call: a block of two frames an iteration (of
+    // 2 K frames where the app runs `batch K`).
+    if (ctx.firings() % 2 != 0)
+      throw std::runtime_error("check: " + std::to_string(ctx.firings()) +
+                               " firings a call, expected a multiple of 2");
     for (std::size_t k = 0; k < n; k += 2) {
       // Output samples t and t + 1 come from decimated sample t / 2, source sample t.
       const float x = multirate_sample(next_);

@@ -59,6 +59,28 @@ TEST_CASE("flags: defaults", "[flags]") {
   CHECK(r.options.params == std::vector<std::int64_t>{2048, 100, -3});
 }
 
+TEST_CASE("flags: a batched program counts its iterations in cycles", "[flags][batch]") {
+  auto batched = [](std::initializer_list<const char*> args) {
+    std::vector<const char*> argv{"app"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return dfg::parse_flags(static_cast<int>(argv.size()), argv.data(), kParams, 8);
+  };
+  const dfg::FlagsResult given = batched({"--iterations", "96"});
+  REQUIRE(given.ok());
+  CHECK(given.options.iterations == 12);
+  CHECK(given.options.batch == 8);
+  const dfg::FlagsResult fallback =
+      batched({});  // 100 iterations: the fewest cycles that make them
+  REQUIRE(fallback.ok());
+  CHECK(fallback.options.iterations == 13);
+  const dfg::FlagsResult odd = batched({"--iterations=100"});
+  CHECK(odd.exit_code == 1);
+  CHECK(odd.error ==
+        "error: --iterations: 100 is not a multiple of 8, the iterations one cycle of this program "
+        "runs (its app's `batch 8`)");
+  CHECK(dfg::usage("app", kParams, 8).find("--iterations is a multiple of 8") != std::string::npos);
+}
+
 TEST_CASE("flags: --pin-cpus takes no value", "[flags]") {
   const dfg::FlagsResult r = parse({"--pin-cpus"});
   REQUIRE(r.ok());

@@ -65,3 +65,31 @@ TEST_CASE("a block node is called once a cycle on its whole blocks", "[node][rat
   CHECK(node.actor.calls[0].out == 12);
   CHECK(out[11] == 1);
 }
+
+TEST_CASE("a batched node numbers each call's iteration and firing as without the batch",
+          "[node][rates][batch]") {
+  // 2 firings an iteration, a batch of 3: 6 firings a cycle, cycle 5 runs iterations 15 .. 17.
+  dfg::Node<Copy, 2> node;
+  const dfg::RuntimeParamValues params;
+  node.set_up(params, {36, 18}, 6, false, 3);
+  std::vector<int> in(36), out(18);
+  for (std::uint32_t k = 0; k < 6; ++k)
+    node.fire_part(5, k, node.part(0, k, in.data()), node.part(1, k, out.data()));
+  REQUIRE(node.actor.calls.size() == 6);
+  for (std::uint32_t k = 0; k < 6; ++k) {
+    const Copy::Call& c = node.actor.calls[k];
+    CHECK(c.iteration == 15 + k / 2);
+    CHECK(c.firing == k % 2);
+    CHECK(c.firings == 2);  // per iteration, as the actor was written for
+    CHECK(c.in == 6);
+    CHECK(c.out == 3);
+  }
+  // A block implementation gets the cycle: its first iteration, every firing of the batch.
+  dfg::Node<Copy, 2> block;
+  block.set_up(params, {36, 18}, 6, true, 3);
+  block.fire(5, in.data(), out.data());
+  REQUIRE(block.actor.calls.size() == 1);
+  CHECK(block.actor.calls[0].iteration == 15);
+  CHECK(block.actor.calls[0].firings == 6);
+  CHECK(block.actor.calls[0].in == 36);
+}

@@ -67,6 +67,25 @@ TEST_CASE("stats: per-entry times, period, throughput, memory", "[stats]") {
         "peak memory: A.cpu 32 MiB, A.g0 64 MiB\n");
 }
 
+TEST_CASE("stats: a batched program's period and throughput are an iteration's", "[stats][batch]") {
+  // 4 iterations a cycle, a cycle every 10 ms: 2.5 ms an iteration, 400 iterations/s.
+  dfg::Stats stats(/*cycles=*/6, /*warmup=*/1, /*batch=*/4);
+  const int cpu = stats.add_pe("A.cpu");
+  const Clock::time_point t0{};
+  for (std::int64_t k = 0; k < 6; ++k) stats.end_cycle(cpu, k, t0 + milliseconds(10 * k));
+  const dfg::Stats::Summary s = stats.summary();
+  CHECK(s.batch == 4);
+  CHECK(s.periods == 4);               // cycles
+  CHECK(s.period_s == Approx(0.010));  // a cycle's, as --profile models cycles
+  CHECK(s.iterations_per_s == Approx(400.0));
+  std::ostringstream os;
+  stats.print(os);
+  CHECK(os.str().find("iteration period: 2.500 ms over 16 iterations (after 1 warm-up cycles)\n"
+                      "throughput: 400.0 iterations/s\n") != std::string::npos);
+  const std::string json = dfg::Stats::format_json(s, 1, {});
+  CHECK(json.find("\"batch\": 4, \"period_s\": 0.0025, \"periods\": 16") != std::string::npos);
+}
+
 TEST_CASE("stats: too few cycles leave the period unmeasured", "[stats]") {
   dfg::Stats stats(3, 2);
   const int pe = stats.add_pe("A.cpu");
