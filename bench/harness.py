@@ -45,6 +45,7 @@ import os
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -123,6 +124,15 @@ class Experiment:
     name: str
     description: str
     blocks: list
+
+
+def median_spread(values: list[float]) -> tuple[float, float, int] | None:
+    """The median of `values`, their spread ((max - min) / median) and their count; None for none:
+    how the experiments' reports summarise repeated runs."""
+    if not values:
+        return None
+    m = statistics.median(values)
+    return m, (max(values) - min(values)) / m if m > 0 else 0.0, len(values)
 
 
 def labelled(values) -> dict[str, list[str]]:

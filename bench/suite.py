@@ -76,9 +76,9 @@ def make_baseline(baseline: Path, results: Path, provenance: dict, current: list
         header = old + [f"# then {provenance.get('date', '')} at {provenance.get('commit', '')}: the "
                         f"{len(current)} ratios of {results.name}"]
         # The old baseline's order, the new values in place.
-        by_metric = {c["metric"]: c for c in current}
+        by_metric = {**{b["metric"]: b for b in kept}, **{c["metric"]: c for c in current}}
         order = [b["metric"] for b in suite.read_csv(baseline)]
-        rows = [by_metric.get(m) or next(b for b in kept if b["metric"] == m) for m in order]
+        rows = [by_metric[m] for m in order]
         rows += [c for c in current if c["metric"] not in set(order)]
     else:
         rows = current

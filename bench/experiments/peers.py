@@ -39,10 +39,9 @@ import csv
 import glob
 import os
 import shutil
-import statistics
 from pathlib import Path
 
-from harness import Experiment, Generated, Reference, labelled
+from harness import Experiment, Generated, Reference, labelled, median_spread
 
 KNOBS = {"hops": "2 8", "batch": "32", "tokens": "200000", "gpu_tokens": "5000", "mpi_tokens": "50000", "reps": "3",
          "peer_reps": "5", "threads": "2", "lines": "4", "mpirun": "mpirun --allow-run-as-root --bind-to none",
@@ -151,14 +150,6 @@ def prepare(out_dir: Path, knobs: dict) -> None:
 
 # --- the table and the ratios -------------------------------------------------------------------
 
-def median_of(values: list[float]) -> tuple[float, float, int] | None:
-    """The median, the spread ((max - min) / median) and the count."""
-    if not values:
-        return None
-    m = statistics.median(values)
-    return m, (max(values) - min(values)) / m if m > 0 else 0.0, len(values)
-
-
 def measured(rows: list[dict]) -> dict[tuple[str, int], dict[str, tuple | str]]:
     """{(kind, H): {program: (median ns per hop, spread, runs) or the reason it was skipped}}, over
     the ok rows of the experiment's blocks: "dfgc", the peers by name."""
@@ -175,14 +166,14 @@ def measured(rows: list[dict]) -> dict[tuple[str, int], dict[str, tuple | str]]:
                         if r["program"] == f"{kind}_h{h}" and r.get("period_ms")
                         and r["block"].startswith(BATCHED) == batched]
                 if dfgc:
-                    cell[column] = median_of(dfgc)
+                    cell[column] = median_spread(dfgc)
             for peer in PEERS[block]:
                 mine = [r for r in ok if r["block"] == block and r.get("hops") == str(h)
                         and (r.get("peer") or "mpi_blocking") == peer]  # mpi_chain has no peer axis
                 values = [float(r["ns_per_hop"]) for r in mine if r.get("ns_per_hop")]
                 skipped = next((r["skipped"] for r in mine if r.get("skipped")), "")
                 if values:
-                    cell[peer] = median_of(values)
+                    cell[peer] = median_spread(values)
                 elif skipped:
                     cell[peer] = skipped
             out[(kind, h)] = cell

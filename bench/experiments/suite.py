@@ -50,11 +50,10 @@ import csv
 import os
 import re
 import shutil
-import statistics
 import subprocess
 from pathlib import Path
 
-from harness import ROOT, Experiment, Generated, Reference, load_experiment
+from harness import ROOT, Experiment, Generated, Reference, load_experiment, median_spread
 
 peers = load_experiment("peers")
 # The peers' knobs (bench/experiments/peers.py: tokens, threads, taskflow, ...) are the suite's too.
@@ -229,11 +228,7 @@ def prepare(out: Path, knobs: dict) -> None:
 
 def median_of(rows: list[dict], key: str) -> tuple[float, float, int] | None:
     """The median of `key` over `rows`, its spread ((max - min) / median) and the count."""
-    values = [float(r[key]) for r in rows if r.get(key)]
-    if not values:
-        return None
-    m = statistics.median(values)
-    return m, (max(values) - min(values)) / m if m > 0 else 0.0, len(values)
+    return median_spread([float(r[key]) for r in rows if r.get(key)])
 
 
 def scaled(t: tuple | None, k: float) -> tuple | None:

@@ -45,6 +45,8 @@ bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t oth
   return options.mapped_bytes > 0 && with_cpu > 0 && other == 0 && bytes <= options.mapped_bytes;
 }
 
+namespace {
+
 /// Whether every firing that touches buffer `b` does so through a port declared `mappable`: its
 /// kernels touch each byte once, so mapped host memory costs them no more than device memory
 /// (bench/mapped/touch.cu on an H200: atomics or re-reads in mapped memory cost 3.9 to 121 times
@@ -55,6 +57,8 @@ bool touched_once(const ir::Program& program, const ir::IgBuffer& b) {
   };
   return mappable(b.writer) && std::all_of(b.readers.begin(), b.readers.end(), mappable);
 }
+
+}  // namespace
 
 /// A GPU's colour some member of which a transfer with a CPU of its host touches, and no member
 /// any other transfer (between GPUs, or between hosts), of slots of at most mapped_bytes, whose
