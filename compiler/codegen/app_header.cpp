@@ -43,23 +43,23 @@ enum class Names : bool { spec, code };
 std::string cxx_expr(const ir::SizeTerm& t, Names names) {
   using K = ir::SizeTerm::Kind;
   auto operand = [names](const ir::SizeTerm& o, bool parens) {
-    return parens ? render_part("expr_parens.hpp", {{"a", cxx_expr(o, names)}})
-                  : cxx_expr(o, names);
+    return parens ? render_part("expr_parens", {{"a", cxx_expr(o, names)}}) : cxx_expr(o, names);
   };
   switch (t.kind) {
     case K::integer: return std::to_string(t.value);
     case K::param:
       if (names == Names::spec) return t.param;
-      return render_part(t.runtime ? "expr_runtime_param.hpp" : "expr_fixed_param.hpp",
-                         {{"name", t.param}});
+      return render_part(
+          t.runtime ? TemplatePart("expr_runtime_param") : TemplatePart("expr_fixed_param"),
+          {{"name", t.param}});
     case K::negate:
-      return render_part("expr_negate.hpp",
+      return render_part("expr_negate",
                          {{"a", operand(t.operands.at(0), precedence(t.operands.at(0)) <= 3)}});
     case K::min:
     case K::max:
-      return render_part("expr_call.hpp", {{"fn", t.kind == K::min ? "min" : "max"},
-                                           {"a", cxx_expr(t.operands.at(0), names)},
-                                           {"b", cxx_expr(t.operands.at(1), names)}});
+      return render_part("expr_call", {{"fn", t.kind == K::min ? "min" : "max"},
+                                       {"a", cxx_expr(t.operands.at(0), names)},
+                                       {"b", cxx_expr(t.operands.at(1), names)}});
     case K::add:
     case K::subtract:
     case K::multiply:
@@ -73,7 +73,7 @@ std::string cxx_expr(const ir::SizeTerm& t, Names names) {
                                           : '%';
   // Operators associate to the left: a right operand of equal strength keeps its parentheses.
   const int p = precedence(t);
-  return render_part("expr_binary.hpp",
+  return render_part("expr_binary",
                      {{"a", operand(t.operands.at(0), precedence(t.operands.at(0)) < p)},
                       {"op", std::string(1, op)},
                       {"b", operand(t.operands.at(1), precedence(t.operands.at(1)) <= p)}});
@@ -95,7 +95,7 @@ void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
 /// kBatch, in a program whose cycle runs several iterations (HostPlan::batch).
 std::string batch(const HostPlan& m) {
   if (m.batch == 1) return {};
-  return render_part("app_batch.hpp", {{"k", std::to_string(m.batch)}});
+  return render_part("app_batch", {{"k", std::to_string(m.batch)}});
 }
 
 std::string params(const std::vector<PlanParam>& all) {
@@ -106,11 +106,11 @@ std::string params(const std::vector<PlanParam>& all) {
     // In a namespace of their own, so that no name of the generated code can collide with them.
     std::string constants;
     for (const PlanParam* x : fixed)
-      constants += render_part("app_param_constant.hpp",
+      constants += render_part("app_param_constant",
                                {{"name", x->name}, {"value", std::to_string(x->value)}});
-    out += render_part("app_params_fixed.hpp", {{"constants", constants}});
+    out += render_part("app_params_fixed", {{"constants", constants}});
   }
-  if (runtime.empty()) return out + render_part("app_params_none.hpp");
+  if (runtime.empty()) return out + render_part("app_params_none");
   std::string table, fields;
   std::vector<std::string> values;
   for (std::size_t i = 0; i < runtime.size(); ++i) {
@@ -118,17 +118,16 @@ std::string params(const std::vector<PlanParam>& all) {
     const std::string value = std::to_string(x.value);
     std::string bounds;
     if (x.bounds)
-      bounds = render_part("app_param_bounds.hpp", {{"min", std::to_string(x.bounds->min)},
-                                                    {"max", std::to_string(x.bounds->max)}});
-    table +=
-        render_part("app_param_row.hpp", {{"name", x.name}, {"value", value}, {"bounds", bounds}});
-    fields += render_part("app_param_field.hpp", {{"name", x.name}, {"value", value}});
-    values.push_back(render_part("app_param_value.hpp", {{"i", std::to_string(i)}}));
+      bounds = render_part("app_param_bounds", {{"min", std::to_string(x.bounds->min)},
+                                                {"max", std::to_string(x.bounds->max)}});
+    table += render_part("app_param_row", {{"name", x.name}, {"value", value}, {"bounds", bounds}});
+    fields += render_part("app_param_field", {{"name", x.name}, {"value", value}});
+    values.push_back(render_part("app_param_value", {{"i", std::to_string(i)}}));
   }
-  return out + render_part("app_params_runtime.hpp", {{"n", std::to_string(runtime.size())},
-                                                      {"table", table},
-                                                      {"fields", fields},
-                                                      {"values", join(values)}});
+  return out + render_part("app_params_runtime", {{"n", std::to_string(runtime.size())},
+                                                  {"table", table},
+                                                  {"fields", fields},
+                                                  {"values", join(values)}});
 }
 
 std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanParam>& params) {
@@ -138,8 +137,8 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
     min = min || calls(t.count, ir::SizeTerm::Kind::min);
     max = max || calls(t.count, ir::SizeTerm::Kind::max);
   }
-  if (min) out += render_part("app_min.hpp");
-  if (max) out += render_part("app_max.hpp");
+  if (min) out += render_part("app_min");
+  if (max) out += render_part("app_max");
   if (min || max) out += "\n";
   std::string checks;
   std::size_t checked = 0;
@@ -151,30 +150,30 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
     std::set<std::string> used;
     runtime_params_in(t.count, used);
     if (used.empty()) {
-      out += render_part("app_size_fixed.hpp", vars);
+      out += render_part("app_size_fixed", vars);
     } else {
       // In kRuntimeParams order: the params kRuntimeSizes names.
       std::vector<std::string> names;
       for (const PlanParam& x : params)
         if (x.runtime && used.count(x.name)) names.push_back(x.name);
-      out += render_part("app_size_runtime.hpp", vars);
-      checks += render_part("app_size_check.hpp", {{"type", t.name},
-                                                   {"elem", t.elem},
-                                                   {"count", t.count_text},
-                                                   {"names", join(names)},
-                                                   {"cxx", t.cxx_elem}});
+      out += render_part("app_size_runtime", vars);
+      checks += render_part("app_size_check", {{"type", t.name},
+                                               {"elem", t.elem},
+                                               {"count", t.count_text},
+                                               {"names", join(names)},
+                                               {"cxx", t.cxx_elem}});
       ++checked;
     }
-    out += render_part("app_bytes.hpp", {{"type", t.name}, {"cxx", t.cxx_elem}});
+    out += render_part("app_bytes", {{"type", t.name}, {"cxx", t.cxx_elem}});
   }
-  if (checked == 0) return out + render_part("app_sizes_none.hpp");
+  if (checked == 0) return out + render_part("app_sizes_none");
   return out +
-         render_part("app_sizes_runtime.hpp", {{"n", std::to_string(checked)}, {"checks", checks}});
+         render_part("app_sizes_runtime", {{"n", std::to_string(checked)}, {"checks", checks}});
 }
 
 /// `text` as a C++ string literal (spec names and labels hold no quote or backslash).
 std::string literal(std::string_view text) {
-  return render_part("string_literal.hpp", {{"text", std::string(text)}});
+  return render_part("string_literal", {{"text", std::string(text)}});
 }
 
 /// The items of an enum or an array initializer, "a, b, c": no comma after the last, so that the
@@ -219,10 +218,10 @@ std::string profile_params(const std::vector<ir::ParamValue>& params) {
 /// hosts (dfg::Alternative's last fields); nothing on one host.
 std::string alternative_state(const Model& m, const PlanMigration& a) {
   if (!m.multi_host()) return {};
-  return render_part("app_alternative_state.hpp", {{"handoff", std::to_string(state_handoff(m, a))},
-                                                   {"from_host", std::to_string(m.pe(a.from).host)},
-                                                   {"to_host", std::to_string(m.pe(a.to).host)},
-                                                   {"state_tag", std::to_string(a.state_tag)}});
+  return render_part("app_alternative_state", {{"handoff", std::to_string(state_handoff(m, a))},
+                                               {"from_host", std::to_string(m.pe(a.from).host)},
+                                               {"to_host", std::to_string(m.pe(a.to).host)},
+                                               {"state_tag", std::to_string(a.state_tag)}});
 }
 
 std::string strategy_block(const Model& m, ir::Strategy strategy) {
@@ -230,7 +229,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   bool overlap = strategy == ir::Strategy::overlap;
   std::string names, infos;
   for (const Entry& e : sm.entries) {
-    names += render_part("app_entry_name.hpp", {{"ident", e.ident}, {"label", e.label}});
+    names += render_part("app_entry_name", {{"ident", e.ident}, {"label", e.label}});
     std::string track =
         e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
     std::string bytes = e.kind == Entry::Kind::transfer ? "bytes_" + e.type : "nullptr";
@@ -239,7 +238,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
                                                               : "copy";
     std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
     infos += render_part(
-        "app_entry_info.hpp",
+        "app_entry_info",
         {{"kind", std::string(kind)},
          {"name", e.short_name},
          {"where", e.where},
@@ -259,16 +258,16 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   const bool shared = !overlap && idents == overlap_idents;
   const std::string ns = overlap ? "overlap" : "no_overlap";
   std::string out = render_part(
-      "app_strategy_open.hpp",
+      "app_strategy_open",
       {{"ns", ns},
        {"doc",
         overlap ? "With overlap (the default): transfers run during the cycle, beside the firings."
                 : "Without overlap (--no-overlap): transfer steps, then the firings."}});
-  out += shared ? render_part("app_strategy_shared_enum.hpp")
-                : render_part("app_strategy_enum.hpp", {{"names", names}});
-  out += render_part("app_strategy_entries.hpp", {{"n", std::to_string(sm.entries.size())},
-                                                  {"infos", infos},
-                                                  {"latency", std::to_string(sm.latency)}});
+  out += shared ? render_part("app_strategy_shared_enum")
+                : render_part("app_strategy_enum", {{"names", names}});
+  out += render_part("app_strategy_entries", {{"n", std::to_string(sm.entries.size())},
+                                              {"infos", infos},
+                                              {"latency", std::to_string(sm.latency)}});
   if (!m.migrations.empty()) {
     std::string lists, rows;
     for (std::size_t a = 0; a < m.migrations.size(); ++a) {
@@ -278,13 +277,12 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
         if (entries.empty()) return std::string("{}");
         std::vector<std::string> names;
         for (std::size_t i : entries) names.push_back(sm.entries[i].ident);
-        lists += render_part("app_alternative_list.hpp",
+        lists += render_part("app_alternative_list",
                              {{"what", what}, {"a", std::to_string(a)}, {"names", join(names)}});
         return fmt::format("k{}{}", what, a);
       };
       const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
-      rows +=
-          render_part("app_alternative_row.hpp", {{"node", x.node_name},
+      rows += render_part("app_alternative_row", {{"node", x.node_name},
                                                   {"from", m.pe(x.from).name},
                                                   {"to", m.pe(x.to).name},
                                                   {"reversible", sw.reversible ? "true" : "false"},
@@ -294,7 +292,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
                                                   {"state", alternative_state(m, x)}});
     }
     out +=
-        render_part("app_alternatives.hpp",
+        render_part("app_alternatives",
                     {{"lists", lists}, {"rows", rows}, {"n", std::to_string(m.migrations.size())}});
   }
   if (overlap) {
@@ -302,17 +300,17 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     for (ir::PeId pe : m.pes()) {
       std::vector<std::string> ns;
       for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
-      lists.push_back(render_part("app_neighbour_list.hpp", {{"items", join(ns)}}));
+      lists.push_back(render_part("app_neighbour_list", {{"items", join(ns)}}));
     }
-    out += render_part("app_strategy_neighbours.hpp", {{"lists", pack(lists)}});
+    out += render_part("app_strategy_neighbours", {{"lists", pack(lists)}});
   }
-  return out + render_part("app_strategy_close.hpp", {{"ns", ns}});
+  return out + render_part("app_strategy_close", {{"ns", ns}});
 }
 
 /// The control tag of a program on several hosts with alternatives (dfg::mpi::MigrationLink).
 std::string control_tag(const Model& m) {
   if (m.control_tag < 0) return {};
-  return render_part("app_control_tag.hpp", {{"tag", std::to_string(m.control_tag)}});
+  return render_part("app_control_tag", {{"tag", std::to_string(m.control_tag)}});
 }
 
 /// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
@@ -325,7 +323,7 @@ std::string state_handoffs(const Model& m) {
         names.push_back(a.node_name);
         break;
       }
-  return render_part("app_state_handoffs.hpp",
+  return render_part("app_state_handoffs",
                      {{"names", names.empty() ? std::string("none") : join(names)},
                       {"n", std::to_string(names.size())}});
 }
@@ -340,10 +338,9 @@ std::string render_app_header(const Model& m) {
     pes.push_back("kPe_" + id);
     pe_names.push_back(literal(m.pe(pe).name));
     pe_kinds.push_back(literal(m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu"));
-    memory +=
-        render_part("app_memory.hpp", {{"n", std::to_string(m.colour_count[pe])}, {"pe", id}});
+    memory += render_part("app_memory", {{"n", std::to_string(m.colour_count[pe])}, {"pe", id}});
     if (m.pe(pe).kind == ir::PeKind::gpu)
-      factories += render_part("app_factory.hpp",
+      factories += render_part("app_factory",
                                {{"pe", id}, {"name", m.pe(pe).name}, {"file", gpu_file(m, pe)}});
   }
   pes.push_back("kPeCount");

@@ -22,7 +22,7 @@ std::string bracket_argument(std::string_view text) {
   std::string equals;
   // The closing bracket must not occur in the text, nor begin at its end.
   while ((escaped + "]").find("]" + equals + "]") != std::string::npos) equals += '=';
-  return render_part("cmake_bracket.cmake", {{"equals", equals}, {"text", escaped}});
+  return render_part("cmake_bracket", {{"equals", equals}, {"text", escaped}});
 }
 
 /// Whether some host has a GPU: the project then needs the CUDA language.
@@ -53,13 +53,13 @@ std::string mpi_note(std::span<const Model> hosts) {
     std::string strategy(ir::to_string(t.strategy));
     if (t.alternative >= 0)
       strategy +=
-          render_part("readme_tag_migration.md", {{"alternative", std::to_string(t.alternative)}});
+          render_part("readme_tag_migration", {{"alternative", std::to_string(t.alternative)}});
     tags += render_part(
-        "readme_tag_row.md",
+        "readme_tag_row",
         {{"tag", std::to_string(t.tag)}, {"strategy", strategy}, {"from", t.from}, {"to", t.to}});
   }
   return render_part(
-      "readme_mpi_note.md",
+      "readme_mpi_note",
       {{"count", std::to_string(hosts.size())}, {"hosts", join(names)}, {"tags", tags + "\n"}});
 }
 
@@ -101,9 +101,8 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
     for (ir::PeId gpu : h.gpus) sources.push_back(gpu_file(h, gpu));
   }
   std::string packages;
-  if (cuda) packages += render_part("cmake_find_cuda.cmake");
-  if (mpi)
-    packages += render_part("cmake_find_mpi.cmake", {{"hosts", std::to_string(hosts.size())}});
+  if (cuda) packages += render_part("cmake_find_cuda");
+  if (mpi) packages += render_part("cmake_find_mpi", {{"hosts", std::to_string(hosts.size())}});
   if (!packages.empty()) packages += "\n";
   std::vector<std::string> libraries = {"Threads::Threads"};
   if (mpi) libraries.push_back("MPI::MPI_CXX");
@@ -116,25 +115,27 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   for (std::size_t i = 0; i < actor_dirs.size(); ++i) {
     std::string var =
         actor_dirs.size() == 1 ? "dfg_actor_headers" : fmt::format("dfg_actor_headers_{}", i);
-    dir_vars.push_back(render_part("cmake_actor_dir_var.cmake",
+    dir_vars.push_back(render_part("cmake_actor_dir_var",
                                    {{"var", var}, {"dir", bracket_argument(actor_dirs[i])}}));
-    dirs.push_back(render_part("cmake_actor_dir.cmake", {{"var", var}}));
+    dirs.push_back(render_part("cmake_actor_dir", {{"var", var}}));
   }
   return render_template(
       template_text("CMakeLists.txt"),
       {{"header", file_header(m, "#")},
        {"app", m.app_name},
        {"arch", m.arch_name},
-       {"cuda_architectures", cuda ? render_part("cmake_cuda_architectures.cmake") : ""},
+       {"cuda_architectures", cuda ? render_part("cmake_cuda_architectures") : ""},
        {"project", identifier(m.app_name)},
        {"languages", cuda ? "CXX CUDA" : "CXX"},
-       {"standard", render_part(cuda ? "cmake_standard_cuda.cmake" : "cmake_standard_cxx.cmake")},
+       {"standard", render_part(cuda ? TemplatePart("cmake_standard_cuda")
+                                     : TemplatePart("cmake_standard_cxx"))},
        {"find_packages", packages},
        {"sources", join(sources, "\n")},
        {"actor_dir_vars", join(dir_vars, "\n")},
        {"actor_dirs", join(dirs, "\n")},
-       {"warnings", render_part(cuda ? "cmake_warnings_cuda.cmake" : "cmake_warnings_cxx.cmake")},
-       {"definitions", cuda ? render_part("cmake_nvtx.cmake") : ""},
+       {"warnings", render_part(cuda ? TemplatePart("cmake_warnings_cuda")
+                                     : TemplatePart("cmake_warnings_cxx"))},
+       {"definitions", cuda ? render_part("cmake_nvtx") : ""},
        {"libraries", join(libraries, " ")}});
 }
 
@@ -144,23 +145,23 @@ std::string render_readme(std::span<const Model> hosts) {
   std::vector<std::string> pes;
   for (const Model& h : hosts)
     for (ir::PeId pe : h.pes()) pes.push_back("`" + h.pe(pe).name + "`");
-  std::string files = render_part("readme_file_cmake.md");
-  if (mpi) files += render_part("readme_file_main.md");
+  std::string files = render_part("readme_file_cmake");
+  if (mpi) files += render_part("readme_file_main");
   for (const Model& h : hosts) {
-    files += render_part("readme_file_app.md", {{"file", app_header_file(h)},
-                                                {"host", mpi ? "host " + h.host_name + ": " : ""}});
+    files += render_part("readme_file_app", {{"file", app_header_file(h)},
+                                             {"host", mpi ? "host " + h.host_name + ": " : ""}});
     std::vector<std::string> cpus;
     for (ir::PeId c : h.cpus) cpus.push_back(h.pe(c).name);
-    files += render_part("readme_file_rank.md", {{"file", rank_file(h)},
-                                                 {"host", h.host_name},
-                                                 {"main", mpi ? "" : "main, "},
-                                                 {"s", cpus.size() > 1 ? "s" : ""},
-                                                 {"cpus", join(cpus)}});
+    files += render_part("readme_file_rank", {{"file", rank_file(h)},
+                                              {"host", h.host_name},
+                                              {"main", mpi ? "" : "main, "},
+                                              {"s", cpus.size() > 1 ? "s" : ""},
+                                              {"cpus", join(cpus)}});
     for (ir::PeId gpu : h.gpus)
       files +=
-          render_part("readme_file_gpu.md", {{"file", gpu_file(h, gpu)}, {"gpu", h.pe(gpu).name}});
+          render_part("readme_file_gpu", {{"file", gpu_file(h, gpu)}, {"gpu", h.pe(gpu).name}});
   }
-  files += render_part("readme_files_rest.md");
+  files += render_part("readme_files_rest");
   std::string header = file_header(m, "<!--") + " -->";
   // A batched program runs a multiple of its batch: the example, 1000 rounded up to one.
   const std::uint32_t k = m.batch;
@@ -168,21 +169,21 @@ std::string render_readme(std::span<const Model> hosts) {
   const std::string batch_note =
       k == 1 ? ""
              : (any_gpu(hosts) ? "\n" : "") +
-                   render_part("readme_batch_note.md", {{"k", std::to_string(k)}});
+                   render_part("readme_batch_note", {{"k", std::to_string(k)}});
   return render_template(
       template_text("README.md"),
       {{"header", header},
        {"app", m.app_name},
        {"arch", m.arch_name},
        {"spec", m.spec_name},
-       {"cmake_flags", any_gpu(hosts) ? render_part("readme_cmake_flags.md") : ""},
-       {"run", mpi ? render_part("readme_run_mpi.md",
+       {"cmake_flags", any_gpu(hosts) ? render_part("readme_cmake_flags") : ""},
+       {"run", mpi ? render_part("readme_run_mpi",
                                  {{"hosts", std::to_string(hosts.size())}, {"n", iterations}})
-                   : render_part("readme_run.md", {{"n", iterations}})},
-       {"cuda_note", (any_gpu(hosts) ? render_part("readme_cuda_note.md") : "") + batch_note},
+                   : render_part("readme_run", {{"n", iterations}})},
+       {"cuda_note", (any_gpu(hosts) ? render_part("readme_cuda_note") : "") + batch_note},
        {"mpi_note", mpi ? (any_gpu(hosts) ? "\n" : "") + mpi_note(hosts) : ""},
        {"gpudirect_note", mpi ? gpudirect_note(hosts) : ""},
-       {"mapped_note", any_mapped(hosts) ? render_part("readme_mapped_note.md") : ""},
+       {"mapped_note", any_mapped(hosts) ? render_part("readme_mapped_note") : ""},
        {"pes", join(pes)},
        {"files", files}});
 }

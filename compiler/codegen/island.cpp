@@ -20,17 +20,16 @@ std::string mapped_rings_file(const Model& m) {
 std::string render_mapped_rings(const Model& m) {
   std::string rings;
   for (const PlanMappedRing& r : m.mapped_rings)
-    rings +=
-        render_part("mapped_ring.hpp",
-                    {{"edge", r.name},
-                     {"from", r.from},
-                     {"to", r.to},
-                     {"capacity", std::to_string(r.capacity)},
-                     {"how", r.stated ? "stated"
-                                      : std::to_string(r.per_iteration) + " an iteration x " +
-                                            std::to_string(r.iterations) + " iterations ahead"},
-                     {"elem", r.elem},
-                     {"ident", r.ident}});
+    rings += render_part(
+        "mapped_ring", {{"edge", r.name},
+                        {"from", r.from},
+                        {"to", r.to},
+                        {"capacity", std::to_string(r.capacity)},
+                        {"how", r.stated ? "stated"
+                                         : std::to_string(r.per_iteration) + " an iteration x " +
+                                               std::to_string(r.iterations) + " iterations ahead"},
+                        {"elem", r.elem},
+                        {"ident", r.ident}});
   return render_template(
       template_text("mapped_rings.hpp"),
       {{"header", file_header(m, "//")}, {"host", m.host_name}, {"rings", rings}});
@@ -48,12 +47,14 @@ void include_mapped_rings(const Model& m, const PlanIsland& island, std::set<std
 /// A port's parameter of `fire`: its token, unnamed where the port is mapped (order only).
 std::string fire_param(const PlanIslandPort& p, const PlanIslandFifo& f) {
   if (p.mapped)
-    return render_part(p.input ? "island_param_order_in.hpp" : "island_param_order_out.hpp",
-                       {{"elem", f.elem}, {"port", p.name}});
+    return render_part(
+        p.input ? TemplatePart("island_param_order_in") : TemplatePart("island_param_order_out"),
+        {{"elem", f.elem}, {"port", p.name}});
   if (p.bounded)
-    return render_part(p.input ? "island_param_in_bounded.hpp" : "island_param_out_bounded.hpp",
+    return render_part(p.input ? TemplatePart("island_param_in_bounded")
+                               : TemplatePart("island_param_out_bounded"),
                        {{"elem", f.elem}, {"port", p.name}});
-  return render_part(p.input ? "island_param_in.hpp" : "island_param_out.hpp",
+  return render_part(p.input ? TemplatePart("island_param_in") : TemplatePart("island_param_out"),
                      {{"elem", f.elem}, {"port", p.name}});
 }
 
@@ -63,8 +64,8 @@ std::string fire_param(const PlanIslandPort& p, const PlanIslandFifo& f) {
 std::string threads_why(const PlanIsland& island) {
   std::uint32_t batch = 0;
   for (const PlanIslandMember& member : island.members) batch = std::max(batch, member.batch);
-  if (batch == 0) return render_part("gpu_island_threads_step.hpp", {});
-  return render_part("gpu_island_threads_batch.hpp",
+  if (batch == 0) return render_part("gpu_island_threads_step", {});
+  return render_part("gpu_island_threads_batch",
                      {{"batch", std::to_string(batch)}, {"most", std::to_string(kIslandThreads)}});
 }
 
@@ -78,23 +79,23 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
   const std::uint32_t adapters_count = static_cast<std::uint32_t>(std::count_if(
       island.ports.begin(), island.ports.end(), [](const PlanIslandPort& p) { return !p.mapped; }));
   for (const PlanIslandFifo& f : island.fifos) {
-    rings += render_part("gpu_island_ring.hpp", {{"elem", f.elem},
-                                                 {"ident", f.ident},
-                                                 {"capacity", std::to_string(f.capacity)},
-                                                 {"edge", f.name},
-                                                 {"how", f.stated ? "stated" : "computed"}});
+    rings += render_part("gpu_island_ring", {{"elem", f.elem},
+                                             {"ident", f.ident},
+                                             {"capacity", std::to_string(f.capacity)},
+                                             {"edge", f.name},
+                                             {"how", f.stated ? "stated" : "computed"}});
     if (!f.mapped.empty()) {
-      make += render_part("gpu_island_make_mapped.hpp",
+      make += render_part("gpu_island_make_mapped",
                           {{"ident", f.ident}, {"ring", f.mapped}, {"edge", f.name}});
       continue;
     }
-    owners += render_part("gpu_island_owner.hpp",
-                          {{"elem", f.elem}, {"ident", f.ident}, {"edge", f.name}});
-    make += render_part("gpu_island_make.hpp", {{"elem", f.elem},
-                                                {"ident", f.ident},
-                                                {"island", island.name},
-                                                {"edge", f.name},
-                                                {"capacity", std::to_string(f.capacity)}});
+    owners +=
+        render_part("gpu_island_owner", {{"elem", f.elem}, {"ident", f.ident}, {"edge", f.name}});
+    make += render_part("gpu_island_make", {{"elem", f.elem},
+                                            {"ident", f.ident},
+                                            {"island", island.name},
+                                            {"edge", f.name},
+                                            {"capacity", std::to_string(f.capacity)}});
   }
   std::uint32_t block = 0;
   for (const PlanIslandPort& p : island.ports) {
@@ -105,18 +106,19 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
       continue;
     }
     const std::string b = std::to_string(block++);
-    tokens += render_part("gpu_island_token.hpp",
+    tokens += render_part("gpu_island_token",
                           {{"const", p.input ? "const " : ""}, {"elem", f.elem}, {"port", p.name}});
     const char* adapter = p.input ? "GpuUnpack" : p.counted ? "GpuPackSome" : "GpuPack";
-    adapters += render_part("gpu_island_adapter.hpp", {{"adapter", adapter},
-                                                       {"elem", f.elem},
-                                                       {"port", p.name},
-                                                       {"block", b},
-                                                       {"dir", p.input ? "input" : "output"},
-                                                       {"fifo", f.ident}});
-    const char* begin_part = !p.counted ? "gpu_island_begin.hpp"
-                             : p.input  ? "gpu_island_begin_counted_in.hpp"
-                                        : "gpu_island_begin_counted_out.hpp";
+    adapters += render_part("gpu_island_adapter", {{"adapter", adapter},
+                                                   {"elem", f.elem},
+                                                   {"port", p.name},
+                                                   {"block", b},
+                                                   {"dir", p.input ? "input" : "output"},
+                                                   {"fifo", f.ident}});
+    TemplatePart begin_part = "gpu_island_begin";
+    if (p.counted)
+      begin_part = p.input ? TemplatePart("gpu_island_begin_counted_in")
+                           : TemplatePart("gpu_island_begin_counted_out");
     begin += render_part(
         begin_part,
         p.counted && p.input
@@ -124,26 +126,26 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
             : Printer::Vars{
                   {"block", b}, {"port", p.name}, {"elements", std::to_string(p.elements)}});
     step += render_part(
-        "gpu_island_step.hpp",
-        {{"block", b}, {"call", render_part("gpu_island_adapter_step.hpp", {{"port", p.name}})}});
-    finish += render_part("gpu_island_finish.hpp", {{"block", b}, {"port", p.name}});
-    setup += render_part("gpu_island_attach.hpp", {{"port", p.name}, {"fifo", f.ident}});
+        "gpu_island_step",
+        {{"block", b}, {"call", render_part("gpu_island_adapter_step", {{"port", p.name}})}});
+    finish += render_part("gpu_island_finish", {{"block", b}, {"port", p.name}});
+    setup += render_part("gpu_island_attach", {{"port", p.name}, {"fifo", f.ident}});
     params += fire_param(p, f);
-    args.push_back(render_part("gpu_island_arg.hpp", {{"port", p.name}}));
-    blocks.push_back(render_part("gpu_island_block.hpp", {{"label", p.name}}));
+    args.push_back(render_part("gpu_island_arg", {{"port", p.name}}));
+    blocks.push_back(render_part("gpu_island_block", {{"label", p.name}}));
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
     includes.insert(headers.include(member.header_path));
     const std::string ident = "node_" + member.name;
     const std::string b = std::to_string(block++);
-    actors += render_part("gpu_island_actor.hpp", {{"cls", member.class_name},
-                                                   {"ident", ident},
-                                                   {"block", b},
-                                                   {"name", member.name},
-                                                   {"actor", member.actor}});
+    actors += render_part("gpu_island_actor", {{"cls", member.class_name},
+                                               {"ident", ident},
+                                               {"block", b},
+                                               {"name", member.name},
+                                               {"actor", member.actor}});
     for (const ir::ParamValue& v : member.params)
-      setup += render_part("gpu_island_param.hpp",
+      setup += render_part("gpu_island_param",
                            {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
     auto sig = m.signatures->find({member.actor_id, ir::PeKind::gpu});
     DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
@@ -154,68 +156,67 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
         const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
         const std::string count = std::to_string(member.parallel[port]);
         ports.push_back(
-            render_part("gpu_island_fire_port.hpp",
+            render_part("gpu_island_fire_port",
                         {{"port", member.port_input[port] ? "GpuConsume" : "GpuProduce"},
                          {"elem", f.elem},
                          {"fifo", f.ident},
                          {"count", count}}));
         counts.push_back(member.port_names[port] + " " + count);
       }
-      parallel += render_part("gpu_island_parallel.hpp", {{"block", b}, {"name", member.name}});
-      fire += render_part("gpu_island_fire.hpp", {{"block", b},
-                                                  {"name", member.name},
-                                                  {"counts", join(counts)},
-                                                  {"ident", ident},
-                                                  {"ports", join(ports)}});
+      parallel += render_part("gpu_island_parallel", {{"block", b}, {"name", member.name}});
+      fire += render_part("gpu_island_fire", {{"block", b},
+                                              {"name", member.name},
+                                              {"counts", join(counts)},
+                                              {"ident", ident},
+                                              {"ports", join(ports)}});
     }
     std::vector<std::string> step_args;
     for (std::uint32_t port : sig->second.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
-      step_args.push_back(render_part("gpu_island_step_arg.hpp",
+      step_args.push_back(render_part("gpu_island_step_arg",
                                       {{"view", member.port_input[port] ? "GpuIn" : "GpuOut"},
                                        {"elem", f.elem},
                                        {"fifo", f.ident}}));
     }
     if (member.parallel.empty())
-      step += render_part("gpu_island_step.hpp",
+      step += render_part("gpu_island_step",
                           {{"block", b},
-                           {"call", render_part("gpu_island_step_call.hpp",
+                           {"call", render_part("gpu_island_step_call",
                                                 {{"ident", ident}, {"args", join(step_args)}})}});
     if (sig->second.has_init)
       setup +=
-          render_part("gpu_island_init_call.hpp",
+          render_part("gpu_island_init_call",
                       {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
-    blocks.push_back(render_part("gpu_island_block.hpp", {{"label", member.name}}));
+    blocks.push_back(render_part("gpu_island_block", {{"label", member.name}}));
   }
-  return render_template(
-      template_text("gpu_island.cuh"),
-      {{"header", file_header(m, "//")},
-       {"name", island.name},
-       {"pe", m.pe(island.pe).name},
-       {"members", join(names)},
-       {"includes", include_lines(includes)},
-       {"cls", island.class_name},
-       {"tokens", tokens},
-       {"adapters", adapters},
-       {"actors", actors},
-       {"rings", rings},
-       {"begin", begin},
-       {"step", step},
-       {"parallel", parallel},
-       {"fire", fire},
-       {"threads", std::to_string(island.threads)},
-       {"threads_why", threads_why(island)},
-       {"finish", finish},
-       {"make", make},
-       {"setup", setup},
-       {"params", params},
-       {"args", join(args)},
-       {"owners", owners},
-       {"who", render_part("gpu_island_who.hpp", {{"name", island.name},
-                                                  {"cls", island.class_name},
-                                                  {"pe", m.pe(island.pe).name}})},
-       {"blocks", join(blocks)},
-       {"count", std::to_string(adapters_count)}});
+  return render_template(template_text("gpu_island.cuh"),
+                         {{"header", file_header(m, "//")},
+                          {"name", island.name},
+                          {"pe", m.pe(island.pe).name},
+                          {"members", join(names)},
+                          {"includes", include_lines(includes)},
+                          {"cls", island.class_name},
+                          {"tokens", tokens},
+                          {"adapters", adapters},
+                          {"actors", actors},
+                          {"rings", rings},
+                          {"begin", begin},
+                          {"step", step},
+                          {"parallel", parallel},
+                          {"fire", fire},
+                          {"threads", std::to_string(island.threads)},
+                          {"threads_why", threads_why(island)},
+                          {"finish", finish},
+                          {"make", make},
+                          {"setup", setup},
+                          {"params", params},
+                          {"args", join(args)},
+                          {"owners", owners},
+                          {"who", render_part("gpu_island_who", {{"name", island.name},
+                                                                 {"cls", island.class_name},
+                                                                 {"pe", m.pe(island.pe).name}})},
+                          {"blocks", join(blocks)},
+                          {"count", std::to_string(adapters_count)}});
 }
 
 }  // namespace
@@ -230,16 +231,16 @@ std::string render_island(const Model& m, const PlanIsland& island) {
   include_mapped_rings(m, island, includes);
   for (const PlanIslandFifo& f : island.fifos)
     fifos += f.mapped.empty()
-                 ? render_part("island_fifo.hpp", {{"elem", f.elem},
-                                                   {"ident", f.ident},
-                                                   {"capacity", std::to_string(f.capacity)},
-                                                   {"edge", f.name},
-                                                   {"how", f.stated ? "stated" : "computed"}})
-                 : render_part("island_fifo_mapped.hpp", {{"elem", f.elem},
-                                                          {"ident", f.ident},
-                                                          {"ring", f.mapped},
-                                                          {"capacity", std::to_string(f.capacity)},
-                                                          {"edge", f.name}});
+                 ? render_part("island_fifo", {{"elem", f.elem},
+                                               {"ident", f.ident},
+                                               {"capacity", std::to_string(f.capacity)},
+                                               {"edge", f.name},
+                                               {"how", f.stated ? "stated" : "computed"}})
+                 : render_part("island_fifo_mapped", {{"elem", f.elem},
+                                                      {"ident", f.ident},
+                                                      {"ring", f.mapped},
+                                                      {"capacity", std::to_string(f.capacity)},
+                                                      {"edge", f.name}});
   for (const PlanIslandPort& p : island.ports) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     params += fire_param(p, f);
@@ -247,50 +248,50 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     if (p.counted) includes.insert("\"dfg/counted.hpp\"");
     if (p.input) {
       adapters +=
-          render_part("island_unpack.hpp", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+          render_part("island_unpack", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       if (p.counted)
-        begin += render_part("island_load_counted.hpp", {{"port", p.name}, {"elem", f.elem}});
+        begin += render_part("island_load_counted", {{"port", p.name}, {"elem", f.elem}});
       else
-        begin += p.bounded
-                     ? render_part("island_load_bounded.hpp", {{"port", p.name}})
-                     : render_part("island_load.hpp",
-                                   {{"port", p.name}, {"elements", std::to_string(p.elements)}});
-      setup +=
-          render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+        begin += p.bounded ? render_part("island_load_bounded", {{"port", p.name}})
+                           : render_part("island_load", {{"port", p.name},
+                                                         {"elements", std::to_string(p.elements)}});
+      setup += render_part("island_add", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
     } else if (p.counted) {
-      adapters += render_part("island_pack_some.hpp",
-                              {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      adapters +=
+          render_part("island_pack_some", {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
       begin += render_part(
-          "island_begin_counted.hpp",
+          "island_begin_counted",
           {{"port", p.name}, {"elem", f.elem}, {"elements", std::to_string(p.elements)}});
     } else if (p.bounded) {
-      adapters += render_part(p.between ? "island_pack_some.hpp" : "island_pack_bounded.hpp",
-                              {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
-      begin += render_part("island_begin_bounded.hpp", {{"port", p.name}});
+      adapters += render_part(
+          p.between ? TemplatePart("island_pack_some") : TemplatePart("island_pack_bounded"),
+          {{"elem", f.elem}, {"port", p.name}, {"fifo", f.ident}});
+      begin += render_part("island_begin_bounded", {{"port", p.name}});
     } else {
-      adapters += render_part("island_pack.hpp", {{"elem", f.elem},
-                                                  {"port", p.name},
-                                                  {"fifo", f.ident},
-                                                  {"elements", std::to_string(p.elements)}});
-      begin += render_part("island_begin.hpp", {{"port", p.name}});
+      adapters += render_part("island_pack", {{"elem", f.elem},
+                                              {"port", p.name},
+                                              {"fifo", f.ident},
+                                              {"elements", std::to_string(p.elements)}});
+      begin += render_part("island_begin", {{"port", p.name}});
     }
-    const char* finish_part = "island_finish.hpp";
-    if (p.counted && !p.input) finish_part = "island_finish_counted.hpp";
+    TemplatePart finish_part = "island_finish";
+    if (p.counted && !p.input) finish_part = "island_finish_counted";
     if (p.bounded && !p.input)
-      finish_part = p.between ? "island_finish_bounded.hpp" : "island_finish_packed.hpp";
+      finish_part =
+          p.between ? TemplatePart("island_finish_bounded") : TemplatePart("island_finish_packed");
     finish += render_part(finish_part, {{"port", p.name}});
   }
   for (const PlanIslandMember& member : island.members) {
     names.push_back(member.name);
     includes.insert(headers.include(member.header_path));
     const std::string ident = "node_" + member.name;
-    actors += render_part("island_actor.hpp", {{"cls", member.class_name},
-                                               {"ident", ident},
-                                               {"name", member.name},
-                                               {"actor", member.actor}});
+    actors += render_part("island_actor", {{"cls", member.class_name},
+                                           {"ident", ident},
+                                           {"name", member.name},
+                                           {"actor", member.actor}});
     for (const ir::ParamValue& v : member.params)
-      setup += render_part("island_param.hpp",
-                           {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
+      setup +=
+          render_part("island_param", {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
     auto sig = m.signatures->find({member.actor_id, island.kind});
     DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
                          member.actor);
@@ -298,26 +299,25 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     for (std::uint32_t port : sig->second.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
       args.push_back(render_part(
-          "island_step_arg.hpp",
+          "island_step_arg",
           {{"view", member.port_input[port] ? "In" : "Out"}, {"elem", f.elem}, {"fifo", f.ident}}));
     }
-    steppers += render_part("island_stepper.hpp", {{"name", member.name},
-                                                   {"island", island.class_name},
-                                                   {"ident", ident},
-                                                   {"args", join(args)}});
-    setup += render_part("island_add.hpp",
+    steppers += render_part("island_stepper", {{"name", member.name},
+                                               {"island", island.class_name},
+                                               {"ident", ident},
+                                               {"args", join(args)}});
+    setup += render_part("island_add",
                          {{"member", "step_" + member.name + "_"}, {"label", member.name}});
     if (sig->second.has_init) {
       init_calls +=
-          render_part("island_init_call.hpp",
+          render_part("island_init_call",
                       {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
       init_uses_context = init_uses_context || sig->second.init_takes_context;
     }
   }
   for (const PlanIslandPort& p : island.ports)
     if (!p.input && !p.mapped)
-      setup +=
-          render_part("island_add.hpp", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
+      setup += render_part("island_add", {{"member", "port_" + p.name + "_"}, {"label", p.name}});
   return render_template(
       template_text("island.hpp"),
       {{"header", file_header(m, "//")},
@@ -329,8 +329,8 @@ std::string render_island(const Model& m, const PlanIsland& island) {
        {"setup", setup},
        {"init", init_calls.empty()
                     ? std::string()
-                    : render_part("island_init.hpp", {{"calls", init_calls},
-                                                      {"ctx", init_uses_context ? " ctx" : ""}})},
+                    : render_part("island_init", {{"calls", init_calls},
+                                                  {"ctx", init_uses_context ? " ctx" : ""}})},
        {"params", params},
        {"begin", begin},
        {"finish", finish},

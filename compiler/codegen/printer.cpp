@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "codegen/templates.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -75,16 +74,6 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
     if (i > 0) out.append(separator);
     out.append(items[i]);
   }
-  return out;
-}
-
-std::string render_part(std::string_view name, const Printer::Vars& vars) {
-  return render_template(template_text("parts/" + std::string(name)), vars);
-}
-
-std::string include_lines(const std::set<std::string>& headers) {
-  std::string out;
-  for (const std::string& h : headers) out += render_part("include_line.cpp", {{"header", h}});
   return out;
 }
 

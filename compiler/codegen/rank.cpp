@@ -43,11 +43,10 @@ std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
   for (ir::PeId cpu : m.cpus)
-    makes +=
-        render_part("rank_make_cpu_worker.cpp",
-                    {{"cls", worker_class(m, cpu)}, {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
+    makes += render_part("rank_make_cpu_worker", {{"cls", worker_class(m, cpu)},
+                                                  {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
   for (ir::PeId gpu : m.gpus)
-    makes += render_part("rank_make_gpu_worker.cpp", {{"pe", identifier(m.pe(gpu).name)}});
+    makes += render_part("rank_make_gpu_worker", {{"pe", identifier(m.pe(gpu).name)}});
   std::vector<std::string_view> headers;
   if (mpi) {
     // dfg/mpi/check.hpp, through these, includes <mpi.h> without its C++ bindings; no other
@@ -60,25 +59,23 @@ std::string render_rank(const Model& m) {
   headers.push_back(m.has_gpu() ? "dfg/cuda/buffers.hpp" : "dfg/host_buffer.hpp");
   std::string runtime;
   for (std::string_view h : headers)
-    runtime += render_part("rank_include.cpp", {{"path", std::string(h)}});
+    runtime += render_part("rank_include", {{"path", std::string(h)}});
   const bool migrates = !m.migrations.empty();
   std::string run_host = render_template(
-      template_text(mpi ? "run_host_mpi.cpp" : "run_host.cpp"),
+      template_text(mpi ? TemplateFile("run_host_mpi.cpp") : TemplateFile("run_host.cpp")),
       mpi ? Printer::Vars{{"host", m.host_name},
                           {"cpu", m.pe(m.cpu()).name},
                           {"make_workers", makes},
                           {"ns", host_namespace(m)},
                           {"check_migrations",
-                           migrates ? render_part("rank_check_migrations.cpp") : ""},
-                          {"migration_link",
-                           migrates ? render_part("rank_migration_link.cpp") : ""},
+                           migrates ? render_part("rank_check_migrations") : ""},
+                          {"migration_link", migrates ? render_part("rank_migration_link") : ""},
                           {"link_capture", migrates ? ", &link" : ""},
-                          {"cycles",
-                           migrates ? render_part("rank_cycles_with_link.cpp") : "cycles"}}
+                          {"cycles", migrates ? render_part("rank_cycles_with_link") : "cycles"}}
           : Printer::Vars{{"host", m.host_name},
                           {"make_workers", makes},
-                          {"main_alternatives", migrates ? render_part("run_host_alternatives.cpp")
-                                                : m.batch > 1 ? render_part("run_host_batch.cpp")
+                          {"main_alternatives", migrates      ? render_part("run_host_alternatives")
+                                                : m.batch > 1 ? render_part("run_host_batch")
                                                               : ""}});
   std::vector<std::string> cpu_names;
   std::string workers;
@@ -93,15 +90,16 @@ std::string render_rank(const Model& m) {
       template_text("rank.cpp"),
       {{"header", file_header(m, "//")},
        {"host", m.host_name},
-       {"what", render_part(mpi ? "rank_what_mpi.cpp" : "rank_what.cpp", of)},
+       {"what", render_part(mpi ? TemplatePart("rank_what_mpi") : TemplatePart("rank_what"), of)},
        {"app_header", app_header_file(m)},
        {"ns", host_namespace(m)},
        {"runtime_includes", runtime},
        {"actor_includes", include_lines(included)},
        {"worker", workers},
        {"run_host", run_host},
-       {"alternatives",
-        migrates ? render_part(mpi ? "rank_alternatives_mpi.cpp" : "rank_alternatives.cpp") : ""}});
+       {"alternatives", migrates ? render_part(mpi ? TemplatePart("rank_alternatives_mpi")
+                                                   : TemplatePart("rank_alternatives"))
+                                 : ""}});
 }
 
 std::string render_gpu(const Model& m, ir::PeId gpu) {
@@ -127,39 +125,38 @@ std::string render_main(std::span<const Model> hosts) {
     const std::string& name = m.host_name;
     const std::string id = identifier(name);
     host_list.push_back(name);
-    host_names.push_back(render_part("string_literal.hpp", {{"text", name}}));
-    decls += render_part("main_run_host_decl.cpp", {{"id", id}, {"file", rank_file(m)}});
+    host_names.push_back(render_part("string_literal", {{"text", name}}));
+    decls += render_part("main_run_host_decl", {{"id", id}, {"file", rank_file(m)}});
     if (m.host + 1 == hosts.size()) decls += "\n";
-    cases += render_part("main_case.cpp",
-                         {{"host", std::to_string(m.host)}, {"id", id}, {"name", name}});
+    cases +=
+        render_part("main_case", {{"host", std::to_string(m.host)}, {"id", id}, {"name", name}});
     std::vector<std::string> gpus;
     for (ir::PeId g : m.gpus)
-      gpus.push_back(render_part("main_gpu_use.cpp", {{"name", m.pe(g).name},
-                                                      {"device", std::to_string(m.pe(g).device)}}));
+      gpus.push_back(render_part(
+          "main_gpu_use", {{"name", m.pe(g).name}, {"device", std::to_string(m.pe(g).device)}}));
     any_gpu = any_gpu || !gpus.empty();
     if (!gpus.empty())
-      gpu_tables += render_part("main_gpu_table.cpp", {{"id", id}, {"gpus", join(gpus)}});
-    gpu_spans.push_back(gpus.empty() ? render_part("main_no_gpu_span.cpp")
-                                     : render_part("main_gpu_span.cpp", {{"id", id}}));
+      gpu_tables += render_part("main_gpu_table", {{"id", id}, {"gpus", join(gpus)}});
+    gpu_spans.push_back(gpus.empty() ? render_part("main_no_gpu_span")
+                                     : render_part("main_gpu_span", {{"id", id}}));
   }
   std::string gpu_check;
   if (any_gpu)
-    gpu_check =
-        render_part("main_gpu_check.cpp", {{"tables", gpu_tables}, {"spans", join(gpu_spans)}});
+    gpu_check = render_part("main_gpu_check", {{"tables", gpu_tables}, {"spans", join(gpu_spans)}});
   return render_template(
       template_text("main.cpp"),
       {{"header", file_header(first, "//")},
        {"host_count", std::to_string(hosts.size())},
        {"host_list", join(host_list)},
-       {"cuda_include", any_gpu ? render_part("cuda_include.cpp") : ""},
+       {"cuda_include", any_gpu ? render_part("cuda_include") : ""},
        {"first_header", app_header_file(first)},
        {"run_host_decls", decls},
        {"hosts", join(host_names)},
        {"gpu_check", gpu_check},
        {"cases", cases},
        {"ns", host_namespace(first)},
-       {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations.cpp") : ""},
-       {"agree_gpus", any_gpu ? render_part("main_agree_gpus.cpp") : ""},
+       {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations") : ""},
+       {"agree_gpus", any_gpu ? render_part("main_agree_gpus") : ""},
        {"batch", first.batch > 1 ? ", " + host_namespace(first) + "::kBatch" : ""}});
 }
 

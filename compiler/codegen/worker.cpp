@@ -152,13 +152,13 @@ class WorkerPrinter {
   void views(const StrategyPlan& sm, bool with_depth) {
     for (ir::BufferId b : sm.touched[pe_]) {
       const PlanBuffer& buf = sm.buffers[b];
-      part("worker_view.cpp",
+      part("worker_view",
            {{"id", buffer_local(sm, b)},
             {"pe", identifier(m_.pe(buf.pe).name)},
             {"i", std::to_string(buf.colour)},
             {"name", buf.name},
             {"depth", with_depth
-                          ? render_part("worker_depth.cpp", {{"depth", std::to_string(buf.depth)}})
+                          ? render_part("worker_depth", {{"depth", std::to_string(buf.depth)}})
                           : ""}});
     }
   }
@@ -169,13 +169,13 @@ class WorkerPrinter {
     emit();
     return std::exchange(out_, std::move(saved)).take();
   }
-  /// Emits templates/parts/<name> at the current indentation.
-  void part(std::string_view name, const Printer::Vars& vars = {}) {
+  /// Emits a section of templates/parts/ at the current indentation.
+  void part(TemplatePart name, const Printer::Vars& vars = {}) {
     out_.emit({{"part", render_part(name, vars)}}, "$part$");
   }
   std::string device() const { return std::to_string(m_.pe(pe_).device); }
   static std::string stream_member(StreamKind s) {
-    return render_part("worker_stream.cpp", {{"kind", std::string(to_string(s))}});
+    return render_part("worker_stream", {{"kind", std::string(to_string(s))}});
   }
   /// The member that holds a host-to-host transfer's endpoint: "i1_b_B_cpu_recv_".
   std::string endpoint_member(const StrategyPlan& sm, const Entry& e) const {
@@ -197,19 +197,19 @@ class WorkerPrinter {
     std::vector<std::string> node_list;
     for (const PlanNode* n : nodes())
       node_list.push_back(
-          render_part("worker_node_actor.cpp", {{"name", n->name}, {"actor", n->actor}}));
+          render_part("worker_node_actor", {{"name", n->name}, {"actor", n->actor}}));
     const std::string members_text = block([&] {
       auto scope = out_.indent();
       members();
     });
-    part("worker_class.cpp",
+    part("worker_class",
          {{"cls", cls_},
-          {"ctor", render_part(mpi_ ? "worker_ctor_decl_mpi.cpp" : "worker_ctor_decl.cpp",
+          {"ctor", render_part(mpi_ ? TemplatePart("worker_ctor_decl_mpi")
+                                    : TemplatePart("worker_ctor_decl"),
                                {{"cls", cls_}})},
           {"pe", m_.pe(pe_).name},
-          {"what", node_list.empty()
-                       ? render_part("worker_no_node.cpp")
-                       : render_part("worker_nodes.cpp", {{"nodes", join(node_list)}})},
+          {"what", node_list.empty() ? render_part("worker_no_node")
+                                     : render_part("worker_nodes", {{"nodes", join(node_list)}})},
           {"base", base_class()},
           {"members", members_text}});
   }
@@ -217,43 +217,42 @@ class WorkerPrinter {
   /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
   /// the storage, and a GPU's streams and probes.
   std::string base_class() const {
-    if (gpu_) return render_part("worker_base_gpu.cpp");
-    return render_part("worker_base_cpu.cpp", {{"storage", storage_type()}});
+    if (gpu_) return render_part("worker_base_gpu");
+    return render_part("worker_base_cpu", {{"storage", storage_type()}});
   }
 
   void members() {
     if (!nodes().empty() || mpi_ || shared_views_) out_.emit("\n");
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
-        part("worker_gpudirect_member.cpp",
-             {{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}});
-      if (has_net()) part("worker_net_comment.cpp");
+        part("worker_gpudirect_member", {{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}});
+      if (has_net()) part("worker_net_comment");
       for (const auto& [net, member] : endpoints_)
-        part("worker_endpoint_member.cpp",
+        part("worker_endpoint_member",
              {{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}});
-      if (has_net()) part("worker_net_member.cpp");
-      part("worker_ranks_member.cpp");
+      if (has_net()) part("worker_net_member");
+      part("worker_ranks_member");
     }
     if (shared_views_) {
       // Views of the colours the other workers' constructors fill in: read once the loops run.
       views(m_.strategies[ir::Strategy::overlap], false);
     }
     for (const PlanNode* n : nodes()) {
-      part("worker_node_member.cpp",
+      part("worker_node_member",
            {{"m", node_member(*n)},
             {"label", n->alternative < 0
                           ? n->name
-                          : render_part("worker_node_label_alternative.cpp",
+                          : render_part("worker_node_label_alternative",
                                         {{"name", n->name},
                                          {"alternative", std::to_string(n->alternative)}})},
             {"actor", n->actor},
             {"cls", n->class_name},
             {"ports", std::to_string(n->port_types.size())}});
       for (const auto& [port, in] : initial_inputs(*n))
-        part("worker_initial_member.cpp", {{"m", initial_member(*n, port)},
-                                           {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
-                                           {"port", in->port},
-                                           {"d", std::to_string(in->initial)}});
+        part("worker_initial_member", {{"m", initial_member(*n, port)},
+                                       {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+                                       {"port", in->port},
+                                       {"d", std::to_string(in->initial)}});
     }
   }
 
@@ -262,51 +261,49 @@ class WorkerPrinter {
     if (gpu_) {
       std::vector<std::string> tracks;
       for (StreamKind s : {StreamKind::compute, StreamKind::h2d, StreamKind::d2h, StreamKind::peer})
-        tracks.push_back(
-            m_.streams[pe_].count(s)
-                ? render_part("worker_track.cpp",
-                              {{"pe", pe_ident_}, {"stream", std::string(to_string(s))}})
-                : "0");
-      init.push_back(
-          render_part("worker_init_gpu.cpp",
-                      {{"pe", pe_ident_}, {"device", device()}, {"tracks", join(tracks)}}));
+        tracks.push_back(m_.streams[pe_].count(s)
+                             ? render_part("worker_track", {{"pe", pe_ident_},
+                                                            {"stream", std::string(to_string(s))}})
+                             : "0");
+      init.push_back(render_part(
+          "worker_init_gpu", {{"pe", pe_ident_}, {"device", device()}, {"tracks", join(tracks)}}));
     } else {
-      init.push_back(render_part("worker_init_cpu.cpp"));
+      init.push_back(render_part("worker_init_cpu"));
     }
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
         init.push_back(
-            render_part("worker_init_gpudirect.cpp", {{"m", gpudirect_member(gpu)},
-                                                      {"device", std::to_string(m_.pe(gpu).device)},
-                                                      {"pe", m_.pe(gpu).name}}));
+            render_part("worker_init_gpudirect", {{"m", gpudirect_member(gpu)},
+                                                  {"device", std::to_string(m_.pe(gpu).device)},
+                                                  {"pe", m_.pe(gpu).name}}));
       if (has_net())
         init.push_back(
-            render_part("worker_init_net.cpp", {{"capacity", std::to_string(net_capacity_)}}));
-      init.push_back(render_part("worker_init_ranks.cpp"));
+            render_part("worker_init_net", {{"capacity", std::to_string(net_capacity_)}}));
+      init.push_back(render_part("worker_init_ranks"));
     }
     const std::string body = block([&] { constructor_body(); });
-    part("worker_ctor.cpp", {{"cls", cls_},
-                             {"mpi", mpi_ ? render_part("worker_ctor_mpi.cpp") : ""},
-                             {"init", join(init)},
-                             {"body", body}});
+    part("worker_ctor", {{"cls", cls_},
+                         {"mpi", mpi_ ? render_part("worker_ctor_mpi") : ""},
+                         {"init", join(init)},
+                         {"body", body}});
   }
 
   void constructor_body() {
-    if (gpu_) part("worker_device_guard.cpp", {{"d", device()}});
-    if (!gpudirect_.empty()) part("worker_report_gpudirect.cpp");
+    if (gpu_) part("worker_device_guard", {{"d", device()}});
+    if (!gpudirect_.empty()) part("worker_report_gpudirect");
     // A PE that holds no node and no storage in either strategy (its nodes all moved away or
     // not yet moved to it) reads no param.
     bool idle = nodes().empty();
     for (ir::Strategy s : ir::kStrategies) idle = idle && m_.strategies[s].storage[pe_].empty();
-    if (!idle) part("worker_params.cpp");
+    if (!idle) part("worker_params");
     if (same_colours() && endpoints_.empty()) {
       allocate(ir::Strategy::overlap, true);
     } else {
       const std::string overlap = block([&] { allocate(ir::Strategy::overlap, false); });
       const std::string no_overlap = block([&] { allocate(ir::Strategy::no_overlap, false); });
-      part("worker_by_strategy.cpp", {{"overlap", overlap}, {"no_overlap", no_overlap}});
+      part("worker_by_strategy", {{"overlap", overlap}, {"no_overlap", no_overlap}});
     }
-    part("worker_publish.cpp", {{"pe", pe_ident_}});
+    part("worker_publish", {{"pe", pe_ident_}});
     if (gpu_) peers();
     for (const PlanNode* n : nodes()) actor_setup(*n);
   }
@@ -315,9 +312,9 @@ class WorkerPrinter {
   static std::string colour_bytes(const PlanColour& c) {
     std::vector<std::string> calls;
     for (const std::string& t : c.types)
-      calls.push_back(render_part("worker_bytes.cpp", {{"type", t}}));
+      calls.push_back(render_part("worker_bytes", {{"type", t}}));
     if (calls.size() == 1) return calls[0];
-    return render_part("worker_max.cpp", {{"calls", join(calls)}});
+    return render_part("worker_max", {{"calls", join(calls)}});
   }
 
   /// Whether both strategies give this PE the same colours (members and types), index by index:
@@ -343,17 +340,16 @@ class WorkerPrinter {
         const PlanColour& other = m_.strategies[ir::Strategy::no_overlap].storage[pe_][i];
         if (other.slots != c.slots)
           slots = render_part(
-              "worker_slots_by_strategy.cpp",
+              "worker_slots_by_strategy",
               {{"overlap", std::to_string(c.slots)}, {"no_overlap", std::to_string(other.slots)}});
       }
-      part("worker_colour.cpp",
-           {{"dev", gpu_ ? render_part("worker_dev.cpp", {{"d", device()}}) : ""},
-            {"name", join(c.members)},
-            {"bytes", colour_bytes(c)},
-            {"slots", slots},
-            {"mapped", c.mapped ? render_part("worker_mapped.cpp") : ""},
-            {"lengths", c.lengths ? render_part("worker_with_lengths.cpp") : ""},
-            {"index", std::to_string(c.index)}});
+      part("worker_colour", {{"dev", gpu_ ? render_part("worker_dev", {{"d", device()}}) : ""},
+                             {"name", join(c.members)},
+                             {"bytes", colour_bytes(c)},
+                             {"slots", slots},
+                             {"mapped", c.mapped ? render_part("worker_mapped") : ""},
+                             {"lengths", c.lengths ? render_part("worker_with_lengths") : ""},
+                             {"index", std::to_string(c.index)}});
     }
     if (!gpu_ && !both) endpoints(strategy);
   }
@@ -366,19 +362,19 @@ class WorkerPrinter {
       if (e.net == Entry::Net::none) continue;
       std::string memory;
       if (e.gpudirect)
-        memory = render_part("worker_endpoint_gpudirect_note.cpp",
+        memory = render_part("worker_endpoint_gpudirect_note",
                              {{"dir", e.net == Entry::Net::send ? "from" : "into"},
                               {"pe", m_.pe(*e.gpudirect).name}});
-      part("worker_endpoint.cpp", {{"m", endpoint_member(sm, e)},
-                                   {"host", std::to_string(peer_host(e))},
-                                   {"tag", std::to_string(e.tag)},
-                                   {"bytes", render_part("worker_bytes.cpp", {{"type", e.type}})},
-                                   {"name", e.short_name},
-                                   {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                                   {"peer", m_.host_names[peer_host(e)]},
-                                   {"memory", memory}});
+      part("worker_endpoint", {{"m", endpoint_member(sm, e)},
+                               {"host", std::to_string(peer_host(e))},
+                               {"tag", std::to_string(e.tag)},
+                               {"bytes", render_part("worker_bytes", {{"type", e.type}})},
+                               {"name", e.short_name},
+                               {"dir", e.net == Entry::Net::send ? "to" : "from"},
+                               {"peer", m_.host_names[peer_host(e)]},
+                               {"memory", memory}});
       if (e.gpudirect)
-        part("worker_endpoint_attach.cpp",
+        part("worker_endpoint_attach",
              {{"g", gpudirect_member(*e.gpudirect)}, {"m", endpoint_member(sm, e)}});
     }
   }
@@ -392,54 +388,54 @@ class WorkerPrinter {
         if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read->pe).device);
       }
     for (int src : sources)
-      part("worker_peer_access.cpp", {{"d", device()}, {"s", std::to_string(src)}});
+      part("worker_peer_access", {{"d", device()}, {"s", std::to_string(src)}});
   }
 
   void actor_setup(const PlanNode& n) {
     const ActorSignature& sig = signature(n);
     std::string m = node_member(n);
     for (const ir::ParamValue& v : n.params)
-      part("worker_param.cpp", {{"m", m}, {"param", v.name}, {"value", v.literal}});
+      part("worker_param", {{"m", m}, {"param", v.name}, {"value", v.literal}});
     std::vector<std::string> elements;
     for (const std::string& type : n.port_types)
-      elements.push_back(render_part("worker_elements.cpp", {{"type", type}}));
+      elements.push_back(render_part("worker_elements", {{"type", type}}));
     Printer::Vars set_up = {{"m", m}, {"elements", join(elements)}};
     if (n.repetitions != 1) {
       set_up.emplace_back("q", std::to_string(n.repetitions));
       set_up.emplace_back("batch", m_.batch == 1 ? "" : ", kBatch");
     }
-    part(n.repetitions == 1 ? "worker_set_up.cpp"
-         : n.block          ? "worker_set_up_block.cpp"
-                            : "worker_set_up_parts.cpp",
-         set_up);
-    if (gpu_) part("worker_set_gpu.cpp", {{"m", m}, {"d", device()}});
+    TemplatePart set_up_part = "worker_set_up";
+    if (n.repetitions > 1)
+      set_up_part =
+          n.block ? TemplatePart("worker_set_up_block") : TemplatePart("worker_set_up_parts");
+    part(set_up_part, set_up);
+    if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
     for (const auto& [port, in] : initial_inputs(n)) {
-      part(
-          "worker_initial_alloc.cpp",
-          {{"m", initial_member(n, port)},
-           {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
-           {"dev", gpu_ ? render_part("worker_dev.cpp", {{"d", device()}}) : ""},
-           {"name", render_part("worker_initial_name.cpp", {{"node", n.name}, {"port", in->port}})},
-           {"t", in->type},
-           {"d", std::to_string(in->initial)}});
+      part("worker_initial_alloc",
+           {{"m", initial_member(n, port)},
+            {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
+            {"dev", gpu_ ? render_part("worker_dev", {{"d", device()}}) : ""},
+            {"name", render_part("worker_initial_name", {{"node", n.name}, {"port", in->port}})},
+            {"t", in->type},
+            {"d", std::to_string(in->initial)}});
       if (in->initial_method.empty())
-        part("worker_initial_fill.cpp", {{"m", initial_member(n, port)},
-                                         {"t", in->type},
-                                         {"elem", in->elem},
-                                         {"value", in->initial_value}});
+        part("worker_initial_fill", {{"m", initial_member(n, port)},
+                                     {"t", in->type},
+                                     {"elem", in->elem},
+                                     {"value", in->initial_value}});
     }
     if (sig.has_init)
-      part("worker_init_call.cpp",
-           {{"m", m},
-            {"ctx", sig.init_takes_context ? render_part("worker_ctx.cpp", {{"m", m}}) : ""}});
+      part(
+          "worker_init_call",
+          {{"m", m}, {"ctx", sig.init_takes_context ? render_part("worker_ctx", {{"m", m}}) : ""}});
     // Initial tokens filled by the node's own member function, after its init.
     for (const auto& [port, in] : initial_inputs(n))
       if (!in->initial_method.empty())
-        part("worker_initial_fill_with.cpp", {{"m", initial_member(n, port)},
-                                              {"node", m},
-                                              {"t", in->type},
-                                              {"elem", in->elem},
-                                              {"fn", in->initial_method}});
+        part("worker_initial_fill_with", {{"m", initial_member(n, port)},
+                                          {"node", m},
+                                          {"t", in->type},
+                                          {"elem", in->elem},
+                                          {"fn", in->initial_method}});
   }
 
   // ---- the cycle loops: the plan's steps ----
@@ -459,10 +455,11 @@ class WorkerPrinter {
     if (!between_.empty()) vars.emplace_back("between", between_);
     if (steps.find_first_not_of(" \n") == std::string::npos && between_.empty()) {
       // No step of this strategy runs here: the PE still meets the others every cycle.
-      part("worker_loop_idle.cpp", {{"cls", cls_}, {"fn", vars[1].second}, {"items", items}});
+      part("worker_loop_idle", {{"cls", cls_}, {"fn", vars[1].second}, {"items", items}});
       return;
     }
-    part(between_.empty() ? "worker_loop.cpp" : "worker_loop_between.cpp", vars);
+    part(between_.empty() ? TemplatePart("worker_loop") : TemplatePart("worker_loop_between"),
+         vars);
   }
 
   /// The loop's views (unless shared) and its dfg::Items.
@@ -471,7 +468,8 @@ class WorkerPrinter {
     if (gpu_ && pe_ < sm.gpu_cycles.size() && sm.gpu_cycles[pe_])
       gpu_cycles_items(*sm.gpu_cycles[pe_]);
     else
-      part(gpu_ ? "worker_items_gpu.cpp" : "worker_items_cpu.cpp", {{"pe", pe_ident_}});
+      part(gpu_ ? TemplatePart("worker_items_gpu") : TemplatePart("worker_items_cpu"),
+           {{"pe", pe_ident_}});
   }
 
   /// The body of the cycle loop (dfg::Items::cycles): the steps; the last, the end of the
@@ -507,34 +505,35 @@ class WorkerPrinter {
                                   {"cycles", std::to_string(o.cycles)}};
       Printer::Vars with_colour = vars;
       with_colour.emplace_back("colour", o.colour);
-      comments += render_part("worker_gpu_order_comment.cpp", with_colour);
-      orders.push_back(render_part("worker_gpu_order.cpp", {{"stream", stream_member(o.stream)},
-                                                            {"after", stream_member(o.after)},
-                                                            {"cycles", std::to_string(o.cycles)}}));
+      comments += render_part("worker_gpu_order_comment", with_colour);
+      orders.push_back(render_part("worker_gpu_order", {{"stream", stream_member(o.stream)},
+                                                        {"after", stream_member(o.after)},
+                                                        {"cycles", std::to_string(o.cycles)}}));
     }
-    part("worker_items_gpu_cycles.cpp",
+    part("worker_items_gpu_cycles",
          {{"pe", pe_ident_},
           {"comments", comments},
-          {"mapped", g.mapped ? render_part("worker_gpu_mapped_comment.cpp") : ""},
+          {"mapped", g.mapped ? render_part("worker_gpu_mapped_comment") : ""},
           {"streams", join(streams)},
           {"orders", join(orders)},
-          {"release", g.mapped ? render_part("worker_gpu_release_cycle.cpp") : ""}});
+          {"release", g.mapped ? render_part("worker_gpu_release_cycle") : ""}});
   }
 
   // ---- one emitter per kind of step ----
 
   static std::string slot(const SlotRef& r) {
-    return render_part("worker_slot.cpp",
+    return render_part("worker_slot",
                        {{"lag", std::to_string(r.lag)}, {"slots", std::to_string(r.slots)}});
   }
   /// A slot's first byte; of a bounded buffer, the slot with its length cell (dfg::SlotToken).
   std::string at(const StrategyPlan& sm, const SlotRef& r) const {
-    return render_part(sm.buffers[r.buffer].bounded ? "worker_token.cpp" : "worker_at.cpp",
-                       {{"view", buffer_local(sm, r.buffer)}, {"slot", slot(r)}});
+    return render_part(
+        sm.buffers[r.buffer].bounded ? TemplatePart("worker_token") : TemplatePart("worker_at"),
+        {{"view", buffer_local(sm, r.buffer)}, {"slot", slot(r)}});
   }
   /// The entry's enumerator: "overlap::fire_p".
   std::string entry(const Entry& e) const {
-    return render_part("worker_entry.cpp", {{"ns", ns_}, {"entry", e.ident}});
+    return render_part("worker_entry", {{"ns", ns_}, {"entry", e.ident}});
   }
 
   /// One item of the loop: `items.<how>(<entry>, [<stream>, ]lambda)` around what `body` emits,
@@ -545,17 +544,16 @@ class WorkerPrinter {
   void item(const Entry& e, std::string_view how, bool takes_j, const std::string& comment,
             Body body) {
     const std::string head = render_part(
-        "worker_item_head.cpp",
+        "worker_item_head",
         {{"how", std::string(how)},
          {"entry", entry(e)},
          {"stream",
-          gpu_ ? render_part("worker_item_stream.cpp", {{"stream", stream_member(*e.stream)}})
-               : ""},
-         {"j", takes_j ? render_part("worker_item_j.cpp") : ""}});
+          gpu_ ? render_part("worker_item_stream", {{"stream", stream_member(*e.stream)}}) : ""},
+         {"j", takes_j ? render_part("worker_item_j") : ""}});
     const std::string text = block(body);
     // The loop body is indented by 4.
-    part(4 + head.size() + 5 + comment.size() <= 100 ? "worker_item.cpp"
-                                                     : "worker_item_comment_before.cpp",
+    const bool fits = 4 + head.size() + 5 + comment.size() <= 100;
+    part(fits ? TemplatePart("worker_item") : TemplatePart("worker_item_comment_before"),
          {{"head", head}, {"comment", comment}, {"body", text}});
   }
 
@@ -573,29 +571,32 @@ class WorkerPrinter {
       // A bounded token: its elements, its length cell, its capacity and the port's name.
       const bool bounded = sm.buffers[ref.slot.buffer].bounded;
       if (bounded) vars.insert(vars.end(), {{"type", ref.type}, {"port", ref.port}});
-      std::string arg = render_part(
-          bounded ? (ref.input ? "worker_arg_bounded_in.cpp" : "worker_arg_bounded_out.cpp")
-                  : (ref.input ? "worker_arg_in.cpp" : "worker_arg_out.cpp"),
-          vars);
+      TemplatePart access =
+          ref.input ? TemplatePart("worker_arg_in") : TemplatePart("worker_arg_out");
+      if (bounded)
+        access = ref.input ? TemplatePart("worker_arg_bounded_in")
+                           : TemplatePart("worker_arg_bounded_out");
+      std::string arg = render_part(access, vars);
       // In its first iterations the node reads the initial tokens.
       if (ref.initial)
-        arg = render_part("worker_arg_initial.cpp", {{"d", std::to_string(ref.initial)},
-                                                     {"m", initial_member(n, port)},
-                                                     {"elem", ref.elem},
-                                                     {"arg", arg}});
+        arg = render_part("worker_arg_initial", {{"d", std::to_string(ref.initial)},
+                                                 {"m", initial_member(n, port)},
+                                                 {"elem", ref.elem},
+                                                 {"arg", arg}});
       args.push_back(std::move(arg));
     }
     item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
       const Printer::Vars handoff_vars = {
           {"entry", entry(e)}, {"h", std::to_string(handoff)}, {"m", m}};
-      if (handoff >= 0) part("worker_restore.cpp", handoff_vars);
+      if (handoff >= 0) part("worker_restore", handoff_vars);
       if (n.repetitions != 1 && !n.block)
         fire_parts(n, sig, std::move(args));
       else
-        part(sig.fire_takes_context ? "worker_fire_context.cpp" : "worker_fire.cpp",
+        part(sig.fire_takes_context ? TemplatePart("worker_fire_context")
+                                    : TemplatePart("worker_fire"),
              {{"m", m}, {"args", join(args)}});
-      if (handoff >= 0) part("worker_save.cpp", handoff_vars);
-      if (has_net() && overlap_) part("worker_net_poll.cpp");
+      if (handoff >= 0) part("worker_save", handoff_vars);
+      if (has_net() && overlap_) part("worker_net_poll");
     });
   }
 
@@ -605,12 +606,13 @@ class WorkerPrinter {
     const std::string m = node_member(n);
     for (std::size_t i = 0; i < args.size(); ++i)
       args[i] =
-          render_part("worker_arg_part.cpp",
+          render_part("worker_arg_part",
                       {{"m", m}, {"port", std::to_string(sig.fire_ports[i])}, {"arg", args[i]}});
-    const std::string call = render_part(
-        sig.fire_takes_context ? "worker_fire_part_context.cpp" : "worker_fire_part.cpp",
-        {{"m", m}, {"args", join(args)}});
-    part("worker_fire_parts.cpp", {{"q", std::to_string(n.repetitions)}, {"call", call}});
+    const std::string call =
+        render_part(sig.fire_takes_context ? TemplatePart("worker_fire_part_context")
+                                           : TemplatePart("worker_fire_part"),
+                    {{"m", m}, {"args", join(args)}});
+    part("worker_fire_parts", {{"q", std::to_string(n.repetitions)}, {"call", call}});
   }
 
   /// The index of n's state handoff (state_nodes()) when this instance takes part in a move of
@@ -628,13 +630,12 @@ class WorkerPrinter {
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.
   void copy(const StrategyPlan& sm, const Entry& e) {
     if (e.order_only) {
-      part("worker_order_only.cpp",
-           {{"comment",
-             render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})}});
+      part("worker_order_only",
+           {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})}});
       return;
     }
     Printer::Vars vars = {
-        {"comment", render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})},
+        {"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})},
         {"entry", entry(e)},
         {"stream", stream_member(*e.stream)},
         {"dst", at(sm, *e.write)},
@@ -643,20 +644,19 @@ class WorkerPrinter {
     if (peer)
       vars.insert(vars.end(), {{"dst_device", std::to_string(m_.pe(e.write->pe).device)},
                                {"src_device", std::to_string(m_.pe(e.read->pe).device)}});
-    part(peer ? "worker_copy_peer.cpp" : "worker_copy.cpp", vars);
+    part(peer ? TemplatePart("worker_copy_peer") : TemplatePart("worker_copy"), vars);
   }
 
   /// A transfer to or from a GPU's mapped colour, which this CPU copies on the host.
   void mapped_copy(const StrategyPlan& sm, const Entry& e) {
     if (e.order_only) {  // its ring is shared: nothing to copy, as on a GPU's stream
-      part("worker_order_only.cpp",
-           {{"comment",
-             render_part("worker_label_link.cpp", {{"label", e.label}, {"link", e.link}})}});
+      part("worker_order_only",
+           {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})}});
       return;
     }
     item(e, "run", false,
-         render_part("worker_label_mapped.cpp", {{"label", e.label}, {"link", e.link}}), [&] {
-           part("worker_mapped_copy.cpp",
+         render_part("worker_label_mapped", {{"label", e.label}, {"link", e.link}}), [&] {
+           part("worker_mapped_copy",
                 {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
          });
   }
@@ -664,26 +664,27 @@ class WorkerPrinter {
   /// Posts this host's end of a host-to-host transfer; net_complete completes it.
   void net_post(const StrategyPlan& sm, const Entry& e) {
     const bool send = e.net == Entry::Net::send;
-    const std::string comment =
-        render_part(send ? "worker_net_label_send.cpp" : "worker_net_label_recv.cpp",
-                    {{"label", e.label},
-                     {"link", e.link},
-                     {"peer", m_.host_names[peer_host(e)]},
-                     {"tag", std::to_string(e.tag)}});
+    const std::string comment = render_part(
+        send ? TemplatePart("worker_net_label_send") : TemplatePart("worker_net_label_recv"),
+        {{"label", e.label},
+         {"link", e.link},
+         {"peer", m_.host_names[peer_host(e)]},
+         {"tag", std::to_string(e.tag)}});
     item(e, "post", true, comment, [&] {
-      part("worker_net_start.cpp", {{"m", endpoint_member(sm, e)},
-                                    {"entry", entry(e)},
-                                    {"at", at(sm, send ? *e.read : *e.write)}});
+      part("worker_net_start", {{"m", endpoint_member(sm, e)},
+                                {"entry", entry(e)},
+                                {"at", at(sm, send ? *e.read : *e.write)}});
     });
   }
 
   void net_complete() {
-    part(overlap_ ? "worker_net_complete_overlap.cpp" : "worker_net_complete.cpp");
+    part(overlap_ ? TemplatePart("worker_net_complete_overlap")
+                  : TemplatePart("worker_net_complete"));
   }
 
   void delay_copy(const StrategyPlan& sm, const Entry& e) {
     item(e, gpu_ ? "copy" : "run", false, e.label, [&] {
-      part(gpu_ ? "worker_delay_copy_gpu.cpp" : "worker_delay_copy_cpu.cpp",
+      part(gpu_ ? TemplatePart("worker_delay_copy_gpu") : TemplatePart("worker_delay_copy_cpu"),
            {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
     });
   }
@@ -691,11 +692,11 @@ class WorkerPrinter {
   void wait(const std::vector<StreamKind>& streams) {
     std::vector<std::string> members;
     for (StreamKind k : streams) members.push_back(stream_member(k));
-    part("worker_wait.cpp", {{"streams", join(members)}});
+    part("worker_wait", {{"streams", join(members)}});
   }
 
   void end_phase(std::uint32_t phase) {
-    part("worker_end_phase.cpp", {{"phase", std::to_string(phase)}});
+    part("worker_end_phase", {{"phase", std::to_string(phase)}});
   }
 
   /// The end of the cycle, dfg::Items::cycles' own; with overlap on several hosts, what the loop
@@ -703,9 +704,9 @@ class WorkerPrinter {
   /// the other ranks, the others wait for it).
   void end_cycle() {
     if (overlap_ && mpi_)
-      between_ = render_part("worker_end_cycle_ranks.cpp");
+      between_ = render_part("worker_end_cycle_ranks");
     else if (overlap_ && m_.multi_host())
-      between_ = render_part("worker_end_cycle_rank_peer.cpp");
+      between_ = render_part("worker_end_cycle_rank_peer");
   }
 
   const Model& m_;

@@ -14,8 +14,9 @@
 /// runtime's: the worker's base (dfg::CpuWorker, dfg::GpuWorker: run state, storage, streams,
 /// probes), its nodes (dfg::Node), the loop itself (dfg::Items::cycles), and per item
 /// dfg::Items / dfg::GpuItems, which run it only inside its window with its error location, NVTX
-/// range and probe. The text of every piece is a file of templates/parts (worker_*). An access to a
-/// buffer in cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants inline.
+/// range and probe. The text of every piece is a section of templates/parts/worker.cpp. An access
+/// to a buffer in cycle c uses colour slot dfg::slot(c, lag + colour lag, slots), the constants
+/// inline.
 #pragma once
 
 #include <set>

@@ -47,11 +47,36 @@ TEST_CASE("templates are compiled into dfgc", "[printer]") {
 }
 
 TEST_CASE("the pieces of templates/parts/ render by the same rules", "[printer]") {
-  CHECK(dfgc::render_part("string_literal.hpp", {{"text", "A.g0"}}) == "\"A.g0\"");
-  CHECK(dfgc::render_part("cmake_actor_dir.cmake", {{"var", "d"}}) ==
+  CHECK(dfgc::render_part("string_literal", {{"text", "A.g0"}}) == "\"A.g0\"");
+  CHECK(dfgc::render_part("cmake_actor_dir", {{"var", "d"}}) ==
         "\"${CMAKE_CURRENT_SOURCE_DIR}/${d}\"");
-  CHECK(dfgc::render_part("rank_make_gpu_worker.cpp", {{"pe", "A_g0"}}) ==
+  CHECK(dfgc::render_part("rank_make_gpu_worker", {{"pe", "A_g0"}}) ==
         "workers.push_back(make_A_g0(run));\n");
+}
+
+TEST_CASE("a file of templates/parts/ is split at its `@@ name` lines", "[printer]") {
+  using Sections = std::vector<std::pair<std::string_view, std::string_view>>;
+  // A comment before the first marker; the newline before a marker is not the section's, so a
+  // section that ends a line shows an empty line before the next marker.
+  CHECK(dfgc::template_sections("parts/t.cpp",
+                                "what these are\n\n@@ line\nf();\n\n@@ item\n$a$, \n@@ empty\n"
+                                "\n@@ last\nx\n") ==
+        Sections{{"line", "f();\n"}, {"item", "$a$, "}, {"empty", ""}, {"last", "x"}});
+  CHECK(dfgc::template_sections("parts/t.cpp", "@@ only\n\n") == Sections{{"only", ""}});
+  CHECK(dfgc::template_sections("parts/t.cpp", "@@ only\n\n\n") == Sections{{"only", "\n"}});
+  // `@@` inside a line is text.
+  CHECK(dfgc::template_sections("parts/t.cpp", "@@ a\nx @@ y\n") == Sections{{"a", "x @@ y"}});
+}
+
+TEST_CASE("every section of templates/parts/ is reachable by its checked name", "[printer]") {
+  for (std::string_view name : dfgc::template_names::kParts) {
+    bool found = false;
+    for (const auto& [file, text] : dfgc::embedded_templates())
+      if (file.starts_with("parts/"))
+        for (const auto& [section, body] : dfgc::template_sections(file, text))
+          found = found || section == name;
+    CHECK(found);
+  }
 }
 
 #include "codegen/format.hpp"

@@ -1,1 +1,0 @@
-inline constexpr std::size_t k$what$$a$[] = {$names$};

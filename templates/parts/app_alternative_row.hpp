@@ -1,1 +1,0 @@
-    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$$state$},  // delta $delta$

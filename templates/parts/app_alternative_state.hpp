@@ -1,1 +1,0 @@
-, $handoff$, $from_host$, $to_host$, $state_tag$

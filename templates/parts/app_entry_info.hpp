@@ -1,1 +1,0 @@
-    {"$kind$", "$name$", "$where$", $track$, $first_cycle$, $bytes$, $profile$, $at$, $step$},

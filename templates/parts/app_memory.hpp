@@ -1,1 +1,0 @@
-std::array<dfg::SlotView, $n$> $pe$;

@@ -1,1 +1,0 @@
-inline constexpr ::std::int64_t $name$_ = $value$;

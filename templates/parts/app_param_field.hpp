@@ -1,1 +1,0 @@
-  ::std::int64_t $name$_ = $value$;

@@ -1,1 +1,0 @@
-    {"$type$", "$elem$[$count$]", "$names$", sizeof($cxx$), count_$type$},

@@ -1,3 +1,0 @@
-/// $doc$
-namespace $ns$ {
-

@@ -1,1 +1,0 @@
-using enum overlap::Entry;  // the same entries, in the same order

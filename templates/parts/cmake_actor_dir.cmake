@@ -1,1 +1,0 @@
-"$${CMAKE_CURRENT_SOURCE_DIR}/$${$var$}"

@@ -1,1 +1,0 @@
-set($var$ $dir$)

@@ -1,1 +1,0 @@
-[$equals$[$text$]$equals$]

@@ -1,3 +1,0 @@
-
-#include <cuda_runtime.h>
-

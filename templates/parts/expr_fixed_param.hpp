@@ -1,1 +1,0 @@
-param::$name$_

@@ -1,1 +1,0 @@
-dfg::Size(params.$name$_)

@@ -1,1 +1,0 @@
-$cls$ $ident$_;  // block $block$: node $name$ ($actor$)

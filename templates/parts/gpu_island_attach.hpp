@@ -1,1 +1,0 @@
-s.port_$port$_.ring = $fifo$_.ring();

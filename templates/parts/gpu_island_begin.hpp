@@ -1,3 +1,0 @@
-case $block$:
-  port_$port$_.begin(t.$port$, $elements$);
-  break;

@@ -1,3 +1,0 @@
-case $block$:
-  port_$port$_.finish(r);
-  break;

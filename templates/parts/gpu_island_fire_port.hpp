@@ -1,1 +1,0 @@
-dfg::$port$<$elem$>{$fifo$_, $count$}

@@ -1,2 +1,0 @@
-$ident$_ = dfg::GpuIslandRing<$elem$>("$island$: $edge$", $capacity$);
-s.$ident$_ = $ident$_.ring();

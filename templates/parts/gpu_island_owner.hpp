@@ -1,1 +1,0 @@
-dfg::GpuIslandRing<$elem$> $ident$_;  // $edge$

@@ -1,2 +1,0 @@
-case $block$:  // node $name$
-  return true;

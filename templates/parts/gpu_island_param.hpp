@@ -1,1 +1,0 @@
-s.$ident$_.$param$ = $value$;

@@ -1,1 +1,0 @@
-dfg::DeviceRing<$elem$> $ident$_;  // $edge$: $capacity$ elements, $how$

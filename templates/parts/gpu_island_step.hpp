@@ -1,2 +1,0 @@
-case $block$:
-  return $call$;

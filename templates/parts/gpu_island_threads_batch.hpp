@@ -1,1 +1,0 @@
-the largest batch of a parallel action ($batch$ firings) in warps of 32, at most $most$

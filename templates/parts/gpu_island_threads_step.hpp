@@ -1,1 +1,0 @@
-every node steps, on thread 0 of its block

@@ -1,1 +1,0 @@
-node $name$ ($cls$) @ $pe$

@@ -1,1 +1,0 @@
-$cls$ $ident$_;  // node $name$ ($actor$)

@@ -1,1 +1,0 @@
-island_.add($member$, "$label$");

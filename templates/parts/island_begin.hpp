@@ -1,1 +1,0 @@
-port_$port$_.begin($port$);

@@ -1,1 +1,0 @@
-dfg::Fifo<$elem$> $ident$_{$capacity$};  // $edge$: $capacity$ elements, $how$

@@ -1,1 +1,0 @@
-port_$port$_.finish(island_.name(), j);

@@ -1,1 +1,0 @@
-$port$.resize(port_$port$_.finish());

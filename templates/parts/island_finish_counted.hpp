@@ -1,1 +1,0 @@
-dfg::set_counted_length($port$, port_$port$_.finish());

@@ -1,4 +1,0 @@
-
-  void init(dfg::Context&$ctx$) {
-    $calls$
-  }

@@ -1,1 +1,0 @@
-port_$port$_.load($port$, $elements$);

@@ -1,1 +1,0 @@
-port_$port$_.load($port$ + dfg::kCountedHeader<$elem$>, dfg::counted_length($port$));

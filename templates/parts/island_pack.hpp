@@ -1,1 +1,0 @@
-dfg::Pack<$elem$> port_$port$_{$fifo$_, $elements$, "$port$"};  // output $port$ from $fifo$

@@ -1,1 +1,0 @@
-dfg::Bounded<const $elem$> $port$, 

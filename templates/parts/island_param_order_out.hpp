@@ -1,1 +1,0 @@
-$elem$* /* $port$: order only */, 

@@ -1,1 +1,0 @@
-dfg::$view$<$elem$>(island.$fifo$_)

@@ -1,1 +1,0 @@
-dfg::Unpack<$elem$> port_$port$_{$fifo$_, "$port$"};  // input $port$ into $fifo$

@@ -1,1 +1,0 @@
-case $host$: return host_$id$::run_host(options, mpi);  // host $name$

@@ -1,1 +1,0 @@
-constexpr dfg::mpi::GpuUse kGpus_$id$[] = {$gpus$};

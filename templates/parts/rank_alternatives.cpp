@@ -1,1 +1,0 @@
-, overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs

@@ -1,4 +1,0 @@
-[&] {
-      cycles();
-      link.close();
-    }

@@ -1,1 +1,0 @@
-workers.push_back(std::make_unique<$cls$>(run$mpi$));

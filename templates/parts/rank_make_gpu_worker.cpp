@@ -1,1 +1,0 @@
-workers.push_back(make_$pe$(run));

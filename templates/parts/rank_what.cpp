@@ -1,1 +1,0 @@
-main, the run's set-up, and the worker$s$ of $cpus$.

@@ -1,1 +1,0 @@
-the run's set-up, run_host, and the worker$s$ of $cpus$.

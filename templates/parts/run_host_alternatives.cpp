@@ -1,1 +1,0 @@
-, app::overlap::kAlternatives, app::no_overlap::kAlternatives

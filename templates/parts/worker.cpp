@@ -1,0 +1,331 @@
+Sections of the workers of rank_<host>.cpp (compiler/codegen/worker.cpp):
+the pieces a printer repeats or chooses, by name. A line `@@ name` begins a section; the
+newline before the next `@@` line or the file's end is not part of it (codegen/templates.hpp).
+
+@@ worker_arg_bounded_in
+$view$.bounded<const $elem$>($slot$, elements_$type$(run_.params), "$port$")
+@@ worker_arg_bounded_out
+$view$.bounded<$elem$>($slot$, elements_$type$(run_.params), "$port$")
+@@ worker_arg_in
+$view$.as<const $elem$>($slot$)
+@@ worker_arg_initial
+j < $d$ ? $m$.slot_as<const $elem$>(static_cast<std::size_t>(j)) : $arg$
+@@ worker_arg_out
+$view$.as<$elem$>($slot$)
+@@ worker_arg_part
+$m$.part($port$, k, $arg$)
+@@ worker_at
+$view$.at($slot$)
+@@ worker_base_cpu
+dfg::CpuWorker<Run, $storage$>
+@@ worker_base_gpu
+dfg::GpuWorker<Run>
+@@ worker_by_strategy
+if (run.overlap) {
+  $overlap$
+} else {
+  $no_overlap$
+}
+
+@@ worker_bytes
+bytes_$type$(params)
+@@ worker_class
+/// $pe$: $what$.
+class $cls$ final : public $base$ {
+ public:
+  $ctor$;
+
+ private:
+  void cycles_overlap(dfg::Where& where) override;
+  void cycles_no_overlap(dfg::Where& where) override;
+$members$};
+
+
+@@ worker_colour
+storage_.emplace_back($dev$"$name$", $bytes$, $slots$$mapped$$lengths$);  // colour $index$
+
+@@ worker_copy
+// $comment$
+items.copy($entry$, $stream$, $dst$, $src$);
+
+@@ worker_copy_peer
+// $comment$
+items.copy_peer($entry$, $stream$, $dst$, $dst_device$, $src$, $src_device$);
+
+@@ worker_ctor
+$cls$::$cls$(Run& run$mpi$) : $init$ {
+  $body$
+}
+
+
+@@ worker_ctor_decl
+explicit $cls$(Run& run)
+@@ worker_ctor_decl_mpi
+$cls$(Run& run, dfg::mpi::Session& mpi)
+@@ worker_ctor_mpi
+, dfg::mpi::Session& mpi
+@@ worker_ctx
+$m$.ctx
+@@ worker_delay_copy_cpu
+std::memcpy($dst$, $src$, bytes_$type$(run_.params));
+
+@@ worker_delay_copy_gpu
+dfg::copy_async($dst$, $src$, bytes_$type$(run_.params), compute_, "cudaMemcpyAsync");
+
+@@ worker_depth
+, depth $depth$
+@@ worker_dev
+$d$, 
+@@ worker_device_guard
+dfg::DeviceGuard device($d$);
+
+@@ worker_elements
+elements_$type$(params)
+@@ worker_end_cycle_rank_peer
+if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
+
+@@ worker_end_cycle_ranks
+if (run_.barrier_sync) {  // the ranks' barrier, between two of this rank's cycles
+  ranks_.arrive_and_wait();
+  run_.end_phase();
+}
+
+@@ worker_end_phase
+run_.end_phase();  // the end of transfer step $phase$
+
+@@ worker_endpoint
+// $dir$ host $peer$, tag $tag$$memory$
+$m$.emplace(mpi, mpi.rank_of_host($host$), $tag$, $bytes$, "$name$");
+
+@@ worker_endpoint_attach
+$g$.attach(*$m$);
+
+@@ worker_endpoint_gpudirect_note
+, $dir$ the memory of $pe$ (gpudirect)
+@@ worker_endpoint_member
+std::optional<dfg::mpi::$type$> $m$;
+
+@@ worker_entry
+$ns$::$entry$
+@@ worker_fire
+$m$.at(j);
+$m$.actor.fire($args$);
+
+@@ worker_fire_context
+$m$.fire(j, $args$);
+
+@@ worker_fire_part
+$m$.at(j, k);
+$m$.actor.fire($args$);
+
+@@ worker_fire_part_context
+$m$.fire_part(j, k, $args$);
+
+@@ worker_fire_parts
+for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each
+  $call$
+}
+
+@@ worker_gpu_mapped_comment
+// Its mapped colours: a cycle is released to the cpus once finished, kernels included.
+
+@@ worker_gpu_order
+{$stream$, $after$, $cycles$}
+@@ worker_gpu_order_comment
+//   $stream$ in cycle c after $after$ in cycle c - $cycles$ ($colour$)
+
+@@ worker_gpu_release_cycle
+, dfg::Release::cycle
+@@ worker_gpudirect_member
+dfg::mpi::GpuDirect $m$;  // $pe$'s end of the gpudirect transfers: device memory or staged
+
+@@ worker_init_call
+$m$.actor.init($ctx$);
+
+@@ worker_init_cpu
+CpuWorker(run)
+@@ worker_init_gpu
+GpuWorker(run, kPe_$pe$, $device$, {$tracks$})
+@@ worker_init_gpudirect
+$m$(mpi, $device$, "$pe$")
+@@ worker_init_net
+net_(run.probes, $capacity$)
+@@ worker_init_ranks
+ranks_(mpi)
+@@ worker_initial_alloc
+$m$ = dfg::$type$($dev$"$name$", bytes_$t$(params), $d$);
+
+@@ worker_initial_fill
+dfg::fill_initial_tokens<$elem$>($m$, elements_$t$(params), static_cast<$elem$>($value$));
+
+@@ worker_initial_fill_with
+dfg::fill_initial_tokens_with<$elem$>($m$, elements_$t$(params), [&](std::size_t j, $elem$* token, std::size_t elements) {
+  $node$.actor.$fn$(j, token, elements);
+});
+
+@@ worker_initial_member
+dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)
+
+@@ worker_initial_name
+$node$.$port$ initial tokens
+@@ worker_item
+$head$  // $comment$
+  $body$
+});
+
+@@ worker_item_comment_before
+// $comment$
+$head$
+  $body$
+});
+
+@@ worker_item_head
+items.$how$($entry$, $stream$[&]$j$ {
+@@ worker_item_j
+(std::int64_t j)
+@@ worker_item_stream
+$stream$, 
+@@ worker_items_cpu
+dfg::Items items(run_, where, kPe_$pe$);
+
+@@ worker_items_gpu
+dfg::GpuItems items(run_, where, kPe_$pe$, probes_);
+
+@@ worker_items_gpu_cycles
+// The cycles run ahead of this thread, each stream waiting on the GPU for the
+// other streams' cycles whose slots it reuses:
+$comments$$mapped$dfg::GpuItems items(run_, where, kPe_$pe$, probes_, {$streams$}, {$orders$}$release$);
+
+@@ worker_label_link
+$label$ ($link$)
+@@ worker_label_mapped
+$label$ ($link$, mapped: copied on the host)
+@@ worker_loop
+void $cls$::$fn$(dfg::Where& where) {
+  $items$
+  items.cycles([&](std::int64_t c) {
+    $steps$
+  });
+}
+
+
+@@ worker_loop_between
+void $cls$::$fn$(dfg::Where& where) {
+  $items$
+  items.cycles(
+      [&](std::int64_t c) {
+        $steps$
+      },
+      [&] {
+        $between$
+      });
+}
+
+
+@@ worker_loop_idle
+void $cls$::$fn$(dfg::Where& where) {
+  $items$
+  items.cycles([](std::int64_t) {});
+}
+
+
+@@ worker_mapped
+, dfg::kMapped
+@@ worker_mapped_copy
+dfg::copy_token($dst$, $src$, bytes_$type$(run_.params));
+
+@@ worker_max
+std::max({$calls$})
+@@ worker_net_comment
+// host-to-host transfers (MPI) of the chosen strategy, built by the constructor
+
+@@ worker_net_complete
+where.clear();
+net_.wait();
+
+@@ worker_net_complete_overlap
+where.clear();
+net_.wait();  // this cycle's host-to-host transfers
+
+@@ worker_net_label_recv
+$label$ ($link$: receive from host $peer$, tag $tag$)
+@@ worker_net_label_send
+$label$ ($link$: send to host $peer$, tag $tag$)
+@@ worker_net_member
+dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle
+
+@@ worker_net_poll
+net_.poll();  // progress the host-to-host transfers
+
+@@ worker_net_start
+net_.start(*$m$, $entry$, j, $at$);
+
+@@ worker_no_node
+no node; its storage and transfers
+@@ worker_node_actor
+$name$ ($actor$)
+@@ worker_node_label_alternative
+$name$, migration $alternative$'s instance
+@@ worker_node_member
+dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)
+
+@@ worker_nodes
+nodes $nodes$
+@@ worker_order_only
+// $comment$: order only, its ring is in mapped memory (no copy)
+
+
+@@ worker_param
+$m$.actor.$param$ = $value$;
+
+@@ worker_params
+const Params& params = run.params;
+
+@@ worker_peer_access
+if (dfg::can_access_peer($d$, $s$)) dfg::enable_peer_access($d$, $s$);  // else staged by the driver
+
+@@ worker_publish
+run.publish(kPe_$pe$, storage_, run.memory.$pe$);
+
+@@ worker_ranks_member
+dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together
+
+@@ worker_report_gpudirect
+dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take
+
+@@ worker_restore
+if (items.resumes($entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);
+
+@@ worker_save
+if (items.suspends($entry$, j)) run_.handoffs[$h$].save($m$.actor, j + 1);
+
+@@ worker_set_gpu
+$m$.set_gpu(compute_, $d$);
+
+@@ worker_set_up
+$m$.set_up(run.runtime_params, {$elements$});
+
+@@ worker_set_up_block
+$m$.set_up(run.runtime_params, {$elements$}, $q$, true$batch$);  // in one call
+
+@@ worker_set_up_parts
+$m$.set_up(run.runtime_params, {$elements$}, $q$, false$batch$);  // a call each
+
+@@ worker_slot
+dfg::slot(c, $lag$, $slots$)
+@@ worker_slots_by_strategy
+run.overlap ? $overlap$ : $no_overlap$
+@@ worker_stream
+$kind$_
+@@ worker_token
+$view$.token($slot$)
+@@ worker_track
+kTrack_$pe$_$stream$
+@@ worker_view
+const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$
+
+@@ worker_wait
+dfg::synchronize($streams$);
+
+@@ worker_with_lengths
+, dfg::kWithLengths

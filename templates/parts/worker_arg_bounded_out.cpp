@@ -1,1 +1,0 @@
-$view$.bounded<$elem$>($slot$, elements_$type$(run_.params), "$port$")

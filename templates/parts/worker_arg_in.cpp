@@ -1,1 +1,0 @@
-$view$.as<const $elem$>($slot$)

@@ -1,1 +1,0 @@
-j < $d$ ? $m$.slot_as<const $elem$>(static_cast<std::size_t>(j)) : $arg$

@@ -1,1 +1,0 @@
-$view$.as<$elem$>($slot$)

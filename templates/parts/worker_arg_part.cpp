@@ -1,1 +1,0 @@
-$m$.part($port$, k, $arg$)

@@ -1,1 +1,0 @@
-$view$.at($slot$)

@@ -1,1 +1,0 @@
-dfg::CpuWorker<Run, $storage$>

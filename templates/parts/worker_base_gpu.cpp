@@ -1,1 +1,0 @@
-dfg::GpuWorker<Run>

@@ -1,5 +1,0 @@
-if (run.overlap) {
-  $overlap$
-} else {
-  $no_overlap$
-}

@@ -1,1 +1,0 @@
-bytes_$type$(params)

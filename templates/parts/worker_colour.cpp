@@ -1,1 +1,0 @@
-storage_.emplace_back($dev$"$name$", $bytes$, $slots$$mapped$$lengths$);  // colour $index$

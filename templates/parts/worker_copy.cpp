@@ -1,2 +1,0 @@
-// $comment$
-items.copy($entry$, $stream$, $dst$, $src$);

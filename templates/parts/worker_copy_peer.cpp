@@ -1,2 +1,0 @@
-// $comment$
-items.copy_peer($entry$, $stream$, $dst$, $dst_device$, $src$, $src_device$);

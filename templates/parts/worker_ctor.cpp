@@ -1,4 +1,0 @@
-$cls$::$cls$(Run& run$mpi$) : $init$ {
-  $body$
-}
-

@@ -1,1 +1,0 @@
-explicit $cls$(Run& run)

@@ -1,1 +1,0 @@
-$cls$(Run& run, dfg::mpi::Session& mpi)

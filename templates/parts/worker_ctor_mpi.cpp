@@ -1,1 +1,0 @@
-, dfg::mpi::Session& mpi

@@ -1,1 +1,0 @@
-std::memcpy($dst$, $src$, bytes_$type$(run_.params));

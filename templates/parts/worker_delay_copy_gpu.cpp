@@ -1,1 +1,0 @@
-dfg::copy_async($dst$, $src$, bytes_$type$(run_.params), compute_, "cudaMemcpyAsync");

@@ -1,1 +1,0 @@
-elements_$type$(params)

@@ -1,1 +1,0 @@
-run_.end_phase();  // the end of transfer step $phase$

@@ -1,1 +1,0 @@
-, $dir$ the memory of $pe$ (gpudirect)

@@ -1,1 +1,0 @@
-std::optional<dfg::mpi::$type$> $m$;

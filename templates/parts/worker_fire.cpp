@@ -1,2 +1,0 @@
-$m$.at(j);
-$m$.actor.fire($args$);

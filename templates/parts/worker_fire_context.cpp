@@ -1,1 +1,0 @@
-$m$.fire(j, $args$);

@@ -1,2 +1,0 @@
-$m$.at(j, k);
-$m$.actor.fire($args$);

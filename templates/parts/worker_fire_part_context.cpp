@@ -1,1 +1,0 @@
-$m$.fire_part(j, k, $args$);

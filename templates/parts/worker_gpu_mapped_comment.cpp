@@ -1,1 +1,0 @@
-// Its mapped colours: a cycle is released to the cpus once finished, kernels included.

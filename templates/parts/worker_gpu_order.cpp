@@ -1,1 +1,0 @@
-{$stream$, $after$, $cycles$}

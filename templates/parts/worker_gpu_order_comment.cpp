@@ -1,1 +1,0 @@
-//   $stream$ in cycle c after $after$ in cycle c - $cycles$ ($colour$)

@@ -1,1 +1,0 @@
-$m$.actor.init($ctx$);

@@ -1,1 +1,0 @@
-CpuWorker(run)

@@ -1,1 +1,0 @@
-GpuWorker(run, kPe_$pe$, $device$, {$tracks$})

@@ -1,1 +1,0 @@
-$m$(mpi, $device$, "$pe$")

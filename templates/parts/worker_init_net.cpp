@@ -1,1 +1,0 @@
-net_(run.probes, $capacity$)

@@ -1,1 +1,0 @@
-ranks_(mpi)

@@ -1,1 +1,0 @@
-$m$ = dfg::$type$($dev$"$name$", bytes_$t$(params), $d$);

@@ -1,1 +1,0 @@
-dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)

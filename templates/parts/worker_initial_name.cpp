@@ -1,1 +1,0 @@
-$node$.$port$ initial tokens

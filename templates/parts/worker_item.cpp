@@ -1,3 +1,0 @@
-$head$  // $comment$
-  $body$
-});

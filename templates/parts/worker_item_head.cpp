@@ -1,1 +1,0 @@
-items.$how$($entry$, $stream$[&]$j$ {

@@ -1,1 +1,0 @@
-dfg::Items items(run_, where, kPe_$pe$);

@@ -1,1 +1,0 @@
-dfg::GpuItems items(run_, where, kPe_$pe$, probes_);

@@ -1,1 +1,0 @@
-$label$ ($link$, mapped: copied on the host)

@@ -1,7 +1,0 @@
-void $cls$::$fn$(dfg::Where& where) {
-  $items$
-  items.cycles([&](std::int64_t c) {
-    $steps$
-  });
-}
-

@@ -1,1 +1,0 @@
-dfg::copy_token($dst$, $src$, bytes_$type$(run_.params));

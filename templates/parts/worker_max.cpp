@@ -1,1 +1,0 @@
-std::max({$calls$})

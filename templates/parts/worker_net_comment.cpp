@@ -1,1 +1,0 @@
-// host-to-host transfers (MPI) of the chosen strategy, built by the constructor

@@ -1,2 +1,0 @@
-where.clear();
-net_.wait();  // this cycle's host-to-host transfers

@@ -1,1 +1,0 @@
-$label$ ($link$: receive from host $peer$, tag $tag$)

@@ -1,1 +1,0 @@
-$label$ ($link$: send to host $peer$, tag $tag$)

@@ -1,1 +1,0 @@
-dfg::mpi::CycleTransfers net_;  // the ones in flight in a cycle

@@ -1,1 +1,0 @@
-net_.poll();  // progress the host-to-host transfers

@@ -1,1 +1,0 @@
-net_.start(*$m$, $entry$, j, $at$);

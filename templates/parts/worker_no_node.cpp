@@ -1,1 +1,0 @@
-no node; its storage and transfers

@@ -1,1 +1,0 @@
-dfg::Node<::$cls$, $ports$> $m$;  // node $label$ ($actor$)

@@ -1,1 +1,0 @@
-nodes $nodes$

@@ -1,2 +1,0 @@
-// $comment$: order only, its ring is in mapped memory (no copy)
-

@@ -1,1 +1,0 @@
-const Params& params = run.params;

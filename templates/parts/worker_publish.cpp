@@ -1,1 +1,0 @@
-run.publish(kPe_$pe$, storage_, run.memory.$pe$);

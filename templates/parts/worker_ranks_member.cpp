@@ -1,1 +1,0 @@
-dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle together

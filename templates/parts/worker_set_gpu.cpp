@@ -1,1 +1,0 @@
-$m$.set_gpu(compute_, $d$);

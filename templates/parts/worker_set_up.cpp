@@ -1,1 +1,0 @@
-$m$.set_up(run.runtime_params, {$elements$});

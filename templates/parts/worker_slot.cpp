@@ -1,1 +1,0 @@
-dfg::slot(c, $lag$, $slots$)

@@ -1,1 +1,0 @@
-run.overlap ? $overlap$ : $no_overlap$

@@ -1,1 +1,0 @@
-kTrack_$pe$_$stream$

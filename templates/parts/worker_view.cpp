@@ -1,1 +1,0 @@
-const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$

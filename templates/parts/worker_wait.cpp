@@ -1,1 +1,0 @@
-dfg::synchronize($streams$);
