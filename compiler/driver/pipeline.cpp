@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "driver/depfile.hpp"
+#include "driver/write_project.hpp"
 #include "ir/ir.hpp"
 #include "support/assert.hpp"
 
@@ -213,7 +214,7 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
                           render_depfile((in.out_dir / codegen::kManifest).string(), inputs));
           if (depfile->error()) return depfile->error();
         }
-        auto error = codegen::write_project(*out.files, in.out_dir);
+        auto error = write_project(*out.files, in.out_dir);
         if (!error && depfile) error = depfile->commit();
         return error;
       },

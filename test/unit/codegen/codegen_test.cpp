@@ -225,37 +225,6 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   CHECK(other.at("rank_B.cpp").find("gpudirect") == std::string::npos);
 }
 
-TEST_CASE("codegen: writing refuses a foreign directory, replaces its own, keeps other files",
-          "[codegen]") {
-  fs::path root = fs::temp_directory_path() / ("dfgc_codegen_test_" + std::to_string(::getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root / "foreign");
-  std::ofstream(root / "foreign" / "notes.txt") << "mine\n";
-  codegen::Files files = {
-      {"a.txt", "one\n"}, {"sub/b.txt", "two\n"}, {"dfgc-manifest.txt", "a.txt\nsub/b.txt\n"}};
-
-  auto refused = codegen::write_project(files, root / "foreign");
-  REQUIRE(refused);
-  CHECK(refused->find("refusing to write into") != std::string::npos);
-  CHECK_FALSE(fs::exists(root / "foreign" / "a.txt"));
-
-  REQUIRE_FALSE(codegen::write_project(files, root / "gen"));
-  CHECK(fs::exists(root / "gen" / "sub" / "b.txt"));
-  fs::create_directories(root / "gen" / "build");
-  std::ofstream(root / "gen" / "build" / "keep") << "x\n";
-  codegen::Files next = {{"a.txt", "uno\n"}, {"dfgc-manifest.txt", "a.txt\n"}};
-  REQUIRE_FALSE(codegen::write_project(next, root / "gen"));
-  CHECK_FALSE(fs::exists(root / "gen" / "sub"));  // in the old manifest only: removed
-  CHECK(fs::exists(root / "gen" / "build" / "keep"));
-  std::ifstream in(root / "gen" / "a.txt");
-  std::string line;
-  std::getline(in, line);
-  CHECK(line == "uno");
-  for (const auto& entry : fs::directory_iterator(root))
-    CHECK(entry.path().filename().string().find("dfgc-tmp") == std::string::npos);
-  fs::remove_all(root);
-}
-
 TEST_CASE("codegen: two GPUs whose host and GPU names join the same way get files of their own",
           "[codegen]") {
   // Host A's GPU x_g0 and host A_x's GPU g0 both join as A_x_g0.
@@ -389,6 +358,7 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
   h.streams.resize(1);
   h.colour_count = {0};
+  h.sharing = {{.colours = true, .views = true}};  // both strategies are the same
   for (ir::Strategy s : ir::kStrategies) {
     StrategyPlan& sp = h.strategies[s];
     sp.strategy = s;

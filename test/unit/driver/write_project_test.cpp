@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codegen/project.hpp"
+#include "driver/write_project.hpp"
 
 namespace fs = std::filesystem;
 using namespace dfgc;
@@ -104,14 +104,14 @@ std::map<std::string, std::string> as_tree(const codegen::Files& files, bool wit
 std::vector<std::string> steps_of_write(const fs::path& dir, const codegen::Files& before) {
   std::error_code ignored;
   fs::remove_all(dir, ignored);
-  if (!before.empty()) REQUIRE_FALSE(codegen::write_project(before, dir));
+  if (!before.empty()) REQUIRE_FALSE(write_project(before, dir));
   std::vector<std::string> steps;
-  codegen::WriteHooks hooks;
+  WriteHooks hooks;
   hooks.interrupt = [&](std::string_view step) {
     steps.emplace_back(step);
     return false;
   };
-  REQUIRE_FALSE(codegen::write_project(kNew, dir, hooks));
+  REQUIRE_FALSE(write_project(kNew, dir, hooks));
   return steps;
 }
 
@@ -134,11 +134,11 @@ TEST_CASE("write: a kill at any step leaves the old project or a journal that fi
   for (const std::string& stop : steps) {
     CAPTURE(stop);
     fs::remove_all(dir);
-    REQUIRE_FALSE(codegen::write_project(kOld, dir));
+    REQUIRE_FALSE(write_project(kOld, dir));
     put(dir / "build" / "keep", "mine\n");
-    codegen::WriteHooks hooks;
+    WriteHooks hooks;
     hooks.interrupt = [&](std::string_view step) { return step == stop; };
-    REQUIRE(codegen::write_project(kNew, dir, hooks) == "interrupted");
+    REQUIRE(write_project(kNew, dir, hooks) == "interrupted");
     auto left = tree(dir);
     bool journal = false;
     for (const auto& entry : fs::directory_iterator(dir))
@@ -147,11 +147,11 @@ TEST_CASE("write: a kill at any step leaves the old project or a journal that fi
     if (!journal) CHECK(left == old_tree);
     if (stop.starts_with("stage") || stop == "commit") CHECK_FALSE(journal);
     if (stop.starts_with("move") || stop.starts_with("remove")) CHECK(journal);
-    REQUIRE_FALSE(codegen::recover_project(dir));
+    REQUIRE_FALSE(recover_project(dir));
     CHECK(tree(dir) == (journal ? new_tree : old_tree));
     CHECK(temporaries(dir).empty());
     // The next compile writes over whatever the recovery left.
-    REQUIRE_FALSE(codegen::write_project(kNew, dir));
+    REQUIRE_FALSE(write_project(kNew, dir));
     CHECK(tree(dir) == new_tree);
   }
 }
@@ -163,11 +163,11 @@ TEST_CASE("write: a kill while writing a new directory leaves none, and its temp
   for (const std::string& stop : steps_of_write(dir, {})) {
     CAPTURE(stop);
     fs::remove_all(dir);
-    codegen::WriteHooks hooks;
+    WriteHooks hooks;
     hooks.interrupt = [&](std::string_view step) { return step == stop; };
-    REQUIRE(codegen::write_project(kNew, dir, hooks) == "interrupted");
+    REQUIRE(write_project(kNew, dir, hooks) == "interrupted");
     CHECK_FALSE(fs::exists(dir));
-    REQUIRE_FALSE(codegen::write_project(kNew, dir));
+    REQUIRE_FALSE(write_project(kNew, dir));
     CHECK(tree(dir) == as_tree(kNew, false));
     CHECK(temporaries(s.root).empty());
   }
@@ -176,17 +176,17 @@ TEST_CASE("write: a kill while writing a new directory leaves none, and its temp
 TEST_CASE("write: a full disk leaves the old project as it was, or nothing", "[codegen][write]") {
   Scratch s("full");
   fs::path dir = s.root / "gen";
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
-  codegen::WriteHooks full;
+  REQUIRE_FALSE(write_project(kOld, dir));
+  WriteHooks full;
   full.write_error = [](std::string_view path) { return path == "runtime/dfg/b.hpp" ? ENOSPC : 0; };
-  auto error = codegen::write_project(kNew, dir, full);
+  auto error = write_project(kNew, dir, full);
   REQUIRE(error);
   CHECK(error->find("No space left on device") != std::string::npos);
   CHECK(tree(dir) == as_tree(kOld, false));
   CHECK(temporaries(dir).empty());
 
   fs::path fresh = s.root / "new" / "deeper" / "gen";
-  REQUIRE(codegen::write_project(kNew, fresh, full));
+  REQUIRE(write_project(kNew, fresh, full));
   CHECK_FALSE(fs::exists(s.root / "new"));  // not even the directories made for it
   CHECK(temporaries(s.root).empty());
 }
@@ -197,7 +197,7 @@ TEST_CASE("write: a manifest line out of the directory is refused, and nothing o
   fs::path dir = s.root / "gen";
   put(s.root / "outside" / "sub" / "f", "not dfgc's\n");
   fs::path outside = fs::absolute(s.root / "outside" / "sub" / "f");
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
+  REQUIRE_FALSE(write_project(kOld, dir));
   const std::string manifest = text_of(dir / "dfgc-manifest.txt");
   int line = 0;
   for (char c : manifest) line += c == '\n';
@@ -207,7 +207,7 @@ TEST_CASE("write: a manifest line out of the directory is refused, and nothing o
                           std::string("runtime//dfg/a.hpp"), std::string(".dfgc-staging-1/x")}) {
     CAPTURE(bad);
     put(dir / "dfgc-manifest.txt", manifest + bad + "\n");
-    auto error = codegen::write_project(kNew, dir);
+    auto error = write_project(kNew, dir);
     REQUIRE(error);
     CHECK(error->find("dfgc-manifest.txt:" + std::to_string(line + 1) + ": '" + bad + "'") !=
           std::string::npos);
@@ -218,7 +218,7 @@ TEST_CASE("write: a manifest line out of the directory is refused, and nothing o
   // A directory of the manifest replaced by a symlink that leads out.
   put(dir / "dfgc-manifest.txt", manifest + "sub/f\n");
   fs::create_directory_symlink(fs::absolute(s.root / "outside" / "sub"), dir / "sub");
-  auto error = codegen::write_project(kNew, dir);
+  auto error = write_project(kNew, dir);
   REQUIRE(error);
   CHECK(error->find("reached through the symlink") != std::string::npos);
   CHECK(text_of(outside) == "not dfgc's\n");
@@ -228,11 +228,11 @@ TEST_CASE("write: a generated file is never written through a symlink out of the
           "[codegen][write]") {
   Scratch s("link_out");
   fs::path dir = s.root / "gen";
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
+  REQUIRE_FALSE(write_project(kOld, dir));
   fs::create_directories(s.root / "outside");
   fs::remove_all(dir / "runtime");
   fs::create_directory_symlink(fs::absolute(s.root / "outside"), dir / "runtime");
-  auto error = codegen::write_project(kNew, dir);
+  auto error = write_project(kNew, dir);
   REQUIRE(error);
   CHECK(error->find("reached through the symlink") != std::string::npos);
   CHECK(fs::is_empty(s.root / "outside"));
@@ -243,10 +243,10 @@ TEST_CASE("write: a journal left by a dead process is checked as the manifest is
   Scratch s("journal");
   fs::path dir = s.root / "gen";
   put(s.root / "outside" / "f", "not dfgc's\n");
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
+  REQUIRE_FALSE(write_project(kOld, dir));
   fs::path staging = dir / (".dfgc-staging-" + std::to_string(dead_pid()));
   put(staging / "journal", "remove " + fs::absolute(s.root / "outside" / "f").string() + "\n");
-  auto error = codegen::write_project(kNew, dir);
+  auto error = write_project(kNew, dir);
   REQUIRE(error);
   CHECK(error->find("an absolute path") != std::string::npos);
   CHECK(fs::exists(s.root / "outside" / "f"));
@@ -256,7 +256,7 @@ TEST_CASE("write: a journal left by a dead process is checked as the manifest is
   put(s.root / "outside" / "journal", "move app.hpp\n");
   put(s.root / "outside" / "files" / "app.hpp", "not dfgc's\n");
   fs::create_directory_symlink(fs::absolute(s.root / "outside"), staging);
-  REQUIRE_FALSE(codegen::write_project(kNew, dir));
+  REQUIRE_FALSE(write_project(kNew, dir));
   CHECK(text_of(dir / "app.hpp") == "new app\n");
   CHECK(text_of(s.root / "outside" / "files" / "app.hpp") == "not dfgc's\n");
 }
@@ -267,7 +267,7 @@ TEST_CASE("write: an empty directory, a mount point or a symlink to one, is writ
   fs::create_directories(s.root / "mount");
   struct stat before{};
   REQUIRE(::stat((s.root / "mount").c_str(), &before) == 0);
-  REQUIRE_FALSE(codegen::write_project(kNew, s.root / "mount"));
+  REQUIRE_FALSE(write_project(kNew, s.root / "mount"));
   struct stat after{};
   REQUIRE(::stat((s.root / "mount").c_str(), &after) == 0);
   CHECK(before.st_ino == after.st_ino);  // the same directory, not one renamed over it
@@ -275,17 +275,17 @@ TEST_CASE("write: an empty directory, a mount point or a symlink to one, is writ
 
   fs::create_directories(s.root / "target");
   fs::create_directory_symlink("target", s.root / "link");
-  REQUIRE_FALSE(codegen::write_project(kNew, s.root / "link/"));
+  REQUIRE_FALSE(write_project(kNew, s.root / "link/"));
   CHECK(fs::is_symlink(s.root / "link"));
   CHECK(tree(s.root / "target") == as_tree(kNew, false));
-  REQUIRE_FALSE(codegen::write_project(kOld, s.root / "link"));
+  REQUIRE_FALSE(write_project(kOld, s.root / "link"));
   CHECK(fs::is_symlink(s.root / "link"));
   CHECK(tree(s.root / "target") == as_tree(kOld, false));
   CHECK(temporaries(s.root).empty());
 
   auto dangling = s.root / "dangling";
   fs::create_directory_symlink("nowhere", dangling);
-  auto error = codegen::write_project(kNew, dangling);
+  auto error = write_project(kNew, dangling);
   REQUIRE(error);
   CHECK(error->find("does not exist") != std::string::npos);
 }
@@ -294,12 +294,12 @@ TEST_CASE("write: staging directories of dead processes go, a live one's stops t
           "[codegen][write]") {
   Scratch s("stale");
   fs::path dir = s.root / "gen";
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
+  REQUIRE_FALSE(write_project(kOld, dir));
   std::string sibling = "gen.dfgc-tmp-" + std::to_string(dead_pid());
   put(dir / (".dfgc-staging-" + std::to_string(dead_pid())) / "files" / "app.hpp", "half\n");
   put(s.root / sibling / "app.hpp", "half\n");
   put(s.root / "gen.dfgc-tmp-notapid" / "keep", "mine\n");
-  REQUIRE_FALSE(codegen::write_project(kNew, dir));
+  REQUIRE_FALSE(write_project(kNew, dir));
   CHECK(tree(dir) == as_tree(kNew, false));
   CHECK(temporaries(dir).empty());
   CHECK_FALSE(fs::exists(s.root / sibling));
@@ -308,12 +308,12 @@ TEST_CASE("write: staging directories of dead processes go, a live one's stops t
   // An empty directory whose first write was killed: only the staging directory in it.
   fs::path mount = s.root / "mount";
   put(mount / (".dfgc-staging-" + std::to_string(dead_pid())) / "files" / "app.hpp", "half\n");
-  REQUIRE_FALSE(codegen::write_project(kNew, mount));
+  REQUIRE_FALSE(write_project(kNew, mount));
   CHECK(tree(mount) == as_tree(kNew, false));
 
   fs::path live = dir / (".dfgc-staging-" + std::to_string(::getppid()));
   fs::create_directories(live);
-  auto error = codegen::write_project(kOld, dir);
+  auto error = write_project(kOld, dir);
   REQUIRE(error);
   CHECK(error->find("is writing into") != std::string::npos);
   CHECK(tree(dir) == as_tree(kNew, false));
@@ -324,14 +324,45 @@ TEST_CASE(
     "[codegen][write]") {
   Scratch s("unchanged");
   fs::path dir = s.root / "gen";
-  REQUIRE_FALSE(codegen::write_project(kOld, dir));
+  REQUIRE_FALSE(write_project(kOld, dir));
   struct stat before{};
   REQUIRE(::stat((dir / "CMakeLists.txt").c_str(), &before) == 0);
   put(dir / "app.hpp.dfgc-tmp", "trunc");  // left by an older dfgc
-  REQUIRE_FALSE(codegen::write_project(kNew, dir));
+  REQUIRE_FALSE(write_project(kNew, dir));
   struct stat after{};
   REQUIRE(::stat((dir / "CMakeLists.txt").c_str(), &after) == 0);
   CHECK(before.st_ino == after.st_ino);
   CHECK_FALSE(fs::exists(dir / "old_only"));
   CHECK(tree(dir) == as_tree(kNew, false));
+}
+
+TEST_CASE("writing refuses a foreign directory, replaces its own, keeps other files", "[write]") {
+  fs::path root =
+      fs::temp_directory_path() / ("dfgc_write_refuse_test_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "foreign");
+  std::ofstream(root / "foreign" / "notes.txt") << "mine\n";
+  codegen::Files files = {
+      {"a.txt", "one\n"}, {"sub/b.txt", "two\n"}, {"dfgc-manifest.txt", "a.txt\nsub/b.txt\n"}};
+
+  auto refused = write_project(files, root / "foreign");
+  REQUIRE(refused);
+  CHECK(refused->find("refusing to write into") != std::string::npos);
+  CHECK_FALSE(fs::exists(root / "foreign" / "a.txt"));
+
+  REQUIRE_FALSE(write_project(files, root / "gen"));
+  CHECK(fs::exists(root / "gen" / "sub" / "b.txt"));
+  fs::create_directories(root / "gen" / "build");
+  std::ofstream(root / "gen" / "build" / "keep") << "x\n";
+  codegen::Files next = {{"a.txt", "uno\n"}, {"dfgc-manifest.txt", "a.txt\n"}};
+  REQUIRE_FALSE(write_project(next, root / "gen"));
+  CHECK_FALSE(fs::exists(root / "gen" / "sub"));  // in the old manifest only: removed
+  CHECK(fs::exists(root / "gen" / "build" / "keep"));
+  std::ifstream in(root / "gen" / "a.txt");
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "uno");
+  for (const auto& entry : fs::directory_iterator(root))
+    CHECK(entry.path().filename().string().find("dfgc-tmp") == std::string::npos);
+  fs::remove_all(root);
 }
