@@ -88,7 +88,7 @@ class WorkerPrinter {
       }
       net_capacity_ = std::max(net_capacity_, count);
     }
-    shared_views_ = same_views();
+    shared_views_ = m_.sharing[pe_].views;
   }
 
   std::string render() {
@@ -131,22 +131,10 @@ class WorkerPrinter {
   static std::string node_member(const PlanNode& n) { return identifier(n.name) + "_node_"; }
   /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
   /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
-  /// With views shared by both strategies (same_views()), they are members: "p_m_A_g0_view_"
+  /// With views shared by both strategies (PlanSharing::views), they are members: "p_m_A_g0_view_"
   /// (the suffix keeps them apart from the other members, as node_member says).
   std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const {
     return shared_views_ ? sm.buffer_idents[b] + "_view_" : "buf_" + sm.buffer_idents[b];
-  }
-  /// Whether the buffers this PE touches are the same in both strategies, with the same names,
-  /// each in the same colour of the same PE: then one view of each serves both loops.
-  bool same_views() const {
-    const StrategyPlan& a = m_.strategies[ir::Strategy::overlap];
-    const StrategyPlan& b = m_.strategies[ir::Strategy::no_overlap];
-    if (a.touched[pe_] != b.touched[pe_]) return false;
-    for (ir::BufferId x : a.touched[pe_])
-      if (a.buffer_idents[x] != b.buffer_idents[x] || a.buffers[x].pe != b.buffers[x].pe ||
-          a.buffers[x].colour != b.buffers[x].colour)
-        return false;
-    return true;
   }
   /// The views of the buffers the loops touch: `prefix` declares them (members or locals).
   void views(const StrategyPlan& sm, bool with_depth) {
@@ -296,7 +284,7 @@ class WorkerPrinter {
     bool idle = nodes().empty();
     for (ir::Strategy s : ir::kStrategies) idle = idle && m_.strategies[s].storage[pe_].empty();
     if (!idle) part("worker_params");
-    if (same_colours() && endpoints_.empty()) {
+    if (m_.sharing[pe_].colours && endpoints_.empty()) {
       allocate(ir::Strategy::overlap, true);
     } else {
       const std::string overlap = block([&] { allocate(ir::Strategy::overlap, false); });
@@ -317,20 +305,8 @@ class WorkerPrinter {
     return render_part("worker_max", {{"calls", join(calls)}});
   }
 
-  /// Whether both strategies give this PE the same colours (members and types), index by index:
-  /// then one allocation serves either, only the slots depending on the strategy.
-  bool same_colours() const {
-    const std::vector<PlanColour>& a = m_.strategies[ir::Strategy::overlap].storage[pe_];
-    const std::vector<PlanColour>& b = m_.strategies[ir::Strategy::no_overlap].storage[pe_];
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (a[i].members != b[i].members || a[i].types != b[i].types || a[i].mapped != b[i].mapped)
-        return false;
-    return true;
-  }
-
-  /// The colours of `strategy`; `both`: the same colours serve both strategies (same_colours()),
-  /// each with the slots of the strategy that runs.
+  /// The colours of `strategy`; `both`: the same colours serve both strategies
+  /// (PlanSharing::colours), each with the slots of the strategy that runs.
   void allocate(ir::Strategy strategy, bool both) {
     const std::vector<PlanColour>& colours = m_.strategies[strategy].storage[pe_];
     for (std::size_t i = 0; i < colours.size(); ++i) {

@@ -185,6 +185,12 @@ std::string dump(const HostPlans& plans) {
         out +=
             " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
       out += "\n";
+      const PlanSharing& both = h.sharing[pe];
+      if (both.colours || both.views)
+        out += fmt::format("    the same {} in both strategies\n", both.colours && both.views
+                                                                       ? "colours and views"
+                                                                   : both.colours ? "colours"
+                                                                                  : "views");
     }
     if (h.cpus.size() > 1) {
       std::vector<std::string> names;

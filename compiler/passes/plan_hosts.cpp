@@ -337,6 +337,24 @@ class StrategyBuilder {
   std::set<std::string> entry_idents_;
 };
 
+/// What the two strategies give `pe` alike (PlanSharing).
+PlanSharing sharing(const HostPlan& h, ir::PeId pe) {
+  const StrategyPlan& a = h.strategies[ir::Strategy::overlap];
+  const StrategyPlan& b = h.strategies[ir::Strategy::no_overlap];
+  PlanSharing out;
+  const std::vector<PlanColour>& ca = a.storage[pe];
+  const std::vector<PlanColour>& cb = b.storage[pe];
+  out.colours = ca.size() == cb.size();
+  for (std::size_t i = 0; out.colours && i < ca.size(); ++i)
+    out.colours = ca[i].members == cb[i].members && ca[i].types == cb[i].types &&
+                  ca[i].mapped == cb[i].mapped;
+  out.views = a.touched[pe] == b.touched[pe];
+  for (ir::BufferId x : a.touched[pe])
+    out.views = out.views && a.buffer_idents[x] == b.buffer_idents[x] &&
+                a.buffers[x].pe == b.buffers[x].pe && a.buffers[x].colour == b.buffers[x].colour;
+  return out;
+}
+
 }  // namespace
 
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
@@ -538,6 +556,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   overlap.gpu_cycles.resize(program.arch.pes.size());
   for (ir::PeId gpu : h.gpus) overlap.gpu_cycles[gpu] = gpu_cycles(h, overlap, gpu);
   plan_detail::plan_mapped_rings(program, h);
+  h.sharing.resize(program.arch.pes.size());
+  for (ir::PeId pe : h.pes()) h.sharing[pe] = sharing(h, pe);
   return h;
 }
 

@@ -438,6 +438,16 @@ struct StrategyPlan {
   bool has_transfers = false;        ///< whether the program has any transfer
 };
 
+/// What both strategies give one PE alike, so that its worker prints it once.
+struct PlanSharing {
+  /// The same colours (members, types, mapped), index by index: one allocation serves either
+  /// strategy, only the slots depending on the one that runs.
+  bool colours = false;
+  /// The same touched buffers with the same names, each in the same colour of the same PE: one
+  /// view of each serves both loops.
+  bool views = false;
+};
+
 /// The plan of one host.
 struct HostPlan {
   ir::HostId host = 0;
@@ -460,6 +470,7 @@ struct HostPlan {
   std::vector<PlanNode> nodes;                ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
+  std::vector<PlanSharing> sharing;           ///< per PE (the host's)
   std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
   std::vector<PlanParam> params;              ///< every param of the spec, in spec order
   std::vector<PlanType> types;                ///< every token type, in spec order
