@@ -13,25 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "ir/actor_signature.hpp"
 #include "ir/ir.hpp"
 #include "support/diagnostics.hpp"
 
 namespace dfgc {
-
-/// What code generation needs to know of one implementation to call it.
-struct ActorSignature {
-  /// fire's pointer parameters in declaration order, as indices into the actor's ports.
-  std::vector<std::uint32_t> fire_ports;
-  bool fire_takes_context = false;
-  bool has_init = false;
-  bool init_takes_context = false;
-  /// `void save(dfg::State&) const` and `void restore(const dfg::State&)`: the actor's state
-  /// moves with it when its node migrates (both or neither).
-  bool has_state = false;
-};
-
-/// Key: (actor index, implementation kind).
-using ActorSignatures = std::map<std::pair<ir::ActorId, ir::PeKind>, ActorSignature>;
 
 /// The files Clang read to check the actors, except the system headers, dfgc's runtime and CUDA's
 /// headers: every actor header and every header of the user's they include, directly or not,

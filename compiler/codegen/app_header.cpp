@@ -218,7 +218,7 @@ std::string profile_params(const std::vector<ir::ParamValue>& params) {
 /// hosts (dfg::Alternative's last fields); nothing on one host.
 std::string alternative_state(const Model& m, const PlanMigration& a) {
   if (!m.multi_host()) return {};
-  return render_part("app_alternative_state", {{"handoff", std::to_string(state_handoff(m, a))},
+  return render_part("app_alternative_state", {{"handoff", std::to_string(a.handoff)},
                                                {"from_host", std::to_string(m.pe(a.from).host)},
                                                {"to_host", std::to_string(m.pe(a.to).host)},
                                                {"state_tag", std::to_string(a.state_tag)}});
@@ -316,13 +316,7 @@ std::string control_tag(const Model& m) {
 /// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
 std::string state_handoffs(const Model& m) {
   if (m.migrations.empty()) return {};
-  std::vector<std::string> names;
-  for (ir::NodeId n : state_nodes(m))
-    for (const PlanMigration& a : m.migrations)
-      if (a.node == n) {
-        names.push_back(a.node_name);
-        break;
-      }
+  const std::vector<std::string> names = m.handoff_names();
   return render_part("app_state_handoffs",
                      {{"names", names.empty() ? std::string("none") : join(names)},
                       {"n", std::to_string(names.size())}});

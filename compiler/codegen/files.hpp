@@ -19,11 +19,10 @@
 
 namespace dfgc::codegen {
 
-/// What the renderers read for one host: its plan (passes/plan_hosts.hpp), the actor signatures
-/// (fire's port order, init) and the files Clang read for the actors. They read nothing else:
-/// neither the program nor the implementation graph.
+/// What the renderers read for one host: its plan (passes/plan_hosts.hpp, the actor signatures
+/// included) and the files Clang read for the actors. They read nothing else: neither the
+/// program nor the implementation graph.
 struct Model : HostPlan {
-  const ActorSignatures* signatures = nullptr;
   const ActorFiles* actor_files = nullptr;  ///< the actor headers and what they include
 };
 

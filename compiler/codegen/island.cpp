@@ -147,12 +147,11 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
     for (const ir::ParamValue& v : member.params)
       setup += render_part("gpu_island_param",
                            {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
-    auto sig = m.signatures->find({member.actor_id, ir::PeKind::gpu});
-    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
-                         member.actor);
+    DFGC_INTERNAL_ASSERT(member.signature, "no signature for dynamic actor ", member.actor);
+    const ActorSignature& sig = *member.signature;
     if (!member.parallel.empty()) {
       std::vector<std::string> ports, counts;
-      for (std::uint32_t port : sig->second.fire_ports) {
+      for (std::uint32_t port : sig.fire_ports) {
         const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
         const std::string count = std::to_string(member.parallel[port]);
         ports.push_back(
@@ -171,7 +170,7 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                                               {"ports", join(ports)}});
     }
     std::vector<std::string> step_args;
-    for (std::uint32_t port : sig->second.fire_ports) {
+    for (std::uint32_t port : sig.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
       step_args.push_back(render_part("gpu_island_step_arg",
                                       {{"view", member.port_input[port] ? "GpuIn" : "GpuOut"},
@@ -183,10 +182,9 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                           {{"block", b},
                            {"call", render_part("gpu_island_step_call",
                                                 {{"ident", ident}, {"args", join(step_args)}})}});
-    if (sig->second.has_init)
-      setup +=
-          render_part("gpu_island_init_call",
-                      {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
+    if (sig.has_init)
+      setup += render_part("gpu_island_init_call",
+                           {{"ident", ident}, {"ctx", sig.init_takes_context ? "ctx" : ""}});
     blocks.push_back(render_part("gpu_island_block", {{"label", member.name}}));
   }
   return render_template(template_text("gpu_island.cuh"),
@@ -292,11 +290,10 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     for (const ir::ParamValue& v : member.params)
       setup +=
           render_part("island_param", {{"ident", ident}, {"param", v.name}, {"value", v.literal}});
-    auto sig = m.signatures->find({member.actor_id, island.kind});
-    DFGC_INTERNAL_ASSERT(sig != m.signatures->end(), "no signature for dynamic actor ",
-                         member.actor);
+    DFGC_INTERNAL_ASSERT(member.signature, "no signature for dynamic actor ", member.actor);
+    const ActorSignature& sig = *member.signature;
     std::vector<std::string> args;
-    for (std::uint32_t port : sig->second.fire_ports) {
+    for (std::uint32_t port : sig.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
       args.push_back(render_part(
           "island_step_arg",
@@ -308,11 +305,10 @@ std::string render_island(const Model& m, const PlanIsland& island) {
                                                {"args", join(args)}});
     setup += render_part("island_add",
                          {{"member", "step_" + member.name + "_"}, {"label", member.name}});
-    if (sig->second.has_init) {
-      init_calls +=
-          render_part("island_init_call",
-                      {{"ident", ident}, {"ctx", sig->second.init_takes_context ? "ctx" : ""}});
-      init_uses_context = init_uses_context || sig->second.init_takes_context;
+    if (sig.has_init) {
+      init_calls += render_part("island_init_call",
+                                {{"ident", ident}, {"ctx", sig.init_takes_context ? "ctx" : ""}});
+      init_uses_context = init_uses_context || sig.init_takes_context;
     }
   }
   for (const PlanIslandPort& p : island.ports)

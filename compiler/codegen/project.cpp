@@ -64,10 +64,14 @@ std::string manifest(const Model& m, const Files& files) {
 
 }  // namespace
 
-Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
-                       const ActorFiles& actor_files, Files dumps, std::size_t format_limit) {
+Files generate_project(const HostPlans& plans, const ActorFiles& actor_files, Files dumps,
+                       std::size_t format_limit) {
   std::vector<Model> hosts;
-  for (const HostPlan& plan : plans.hosts) hosts.push_back(Model{plan, &signatures, &actor_files});
+  for (const HostPlan& plan : plans.hosts) {
+    DFGC_INTERNAL_ASSERT(plan.signed_nodes, "host ", plan.host_name,
+                         "'s plan was made without the actors' signatures");
+    hosts.push_back(Model{plan, &actor_files});
+  }
   Files files = std::move(dumps);
   files["CMakeLists.txt"] = render_cmake(hosts, ActorHeaders(actor_files).include_dirs());
   files["README.md"] = render_readme(hosts);

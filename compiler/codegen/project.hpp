@@ -32,13 +32,13 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project, printed from `plans` (plan_hosts) alone, with copies of
+/// Every file of the project, printed from `plans` (plan_hosts, with the actors' signatures:
+/// HostPlan::signed_nodes) alone, with copies of
 /// `actor_files` (check_actors) and `dumps`: the files the caller prints from the IR
 /// (schedule.txt, graph.dot), listed in the manifest as the others. Nothing in it depends on where
 /// dfgc runs or where the project is written. Sources over `format_limit` bytes are not laid out
 /// by clang-format (format.hpp).
-Files generate_project(const HostPlans& plans, const ActorSignatures& signatures,
-                       const ActorFiles& actor_files, Files dumps = {},
+Files generate_project(const HostPlans& plans, const ActorFiles& actor_files, Files dumps = {},
                        std::size_t format_limit = kFormatLimit);
 
 }  // namespace dfgc::codegen

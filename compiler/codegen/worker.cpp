@@ -15,40 +15,6 @@ std::string worker_class(const Model& m, ir::PeId pe) {
   return "Worker_" + identifier(m.pe(pe).name);
 }
 
-namespace {
-
-/// Whether alternative `a`'s move hands the node over through this host (dfg::StateHandoff): on
-/// one host always, so that the new instance's first firing follows the old one's last (a sink's
-/// output stays in order), with the state where both implementations have save/restore; between
-/// two hosts only with state, through the plan's state tag.
-bool moves_state(const Model& m, const PlanMigration& a) {
-  const bool from_here = m.pe(a.from).host == m.host, to_here = m.pe(a.to).host == m.host;
-  if (!from_here && !to_here) return false;
-  if (from_here && to_here) return true;
-  if (a.state_tag < 0) return false;
-  const ir::ActorId actor = m.node(a.node, from_here ? a.from : a.to).actor_id;
-  auto has = [&](ir::PeId pe) {
-    auto it = m.signatures->find({actor, m.pe(pe).kind});
-    return it != m.signatures->end() && it->second.has_state;
-  };
-  return has(a.from) && has(a.to);
-}
-
-}  // namespace
-
-std::vector<ir::NodeId> state_nodes(const Model& m) {
-  std::set<ir::NodeId> nodes;
-  for (const PlanMigration& a : m.migrations)
-    if (moves_state(m, a)) nodes.insert(a.node);
-  return {nodes.begin(), nodes.end()};
-}
-
-int state_handoff(const Model& m, const PlanMigration& a) {
-  if (!moves_state(m, a)) return -1;
-  const std::vector<ir::NodeId> nodes = state_nodes(m);
-  return static_cast<int>(std::find(nodes.begin(), nodes.end(), a.node) - nodes.begin());
-}
-
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
@@ -120,9 +86,7 @@ class WorkerPrinter {
   static std::string initial_member(const PlanNode& n, std::uint32_t port) {
     return identifier(n.name) + "_initial" + std::to_string(port) + "_";
   }
-  const ActorSignature& signature(const PlanNode& n) const {
-    return m_.signatures->at({n.actor_id, m_.pe(pe_).kind});
-  }
+  static const ActorSignature& signature(const PlanNode& n) { return *n.signature; }
   /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
   /// suffix of its own (_node_, _initial<port>_, _send_, _recv_, _gpudirect_), none the end of
   /// another nor of a fixed member, and spec names neither end with '_' nor contain '__' (sema),
@@ -537,7 +501,7 @@ class WorkerPrinter {
     const PlanNode& n = m_.node(e.id, e.runner);
     const ActorSignature& sig = signature(n);
     const std::string m = node_member(n);
-    const int handoff = state_handoff(n);
+    const int handoff = n.handoff;
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PortRef& ref = e.ports[port];
@@ -589,18 +553,6 @@ class WorkerPrinter {
                                            : TemplatePart("worker_fire_part"),
                     {{"m", m}, {"args", join(args)}});
     part("worker_fire_parts", {{"q", std::to_string(n.repetitions)}, {"call", call}});
-  }
-
-  /// The index of n's state handoff (state_nodes()) when this instance takes part in a move of
-  /// its state, else -1.
-  int state_handoff(const PlanNode& n) const {
-    const std::vector<ir::NodeId> nodes = state_nodes(m_);
-    auto it = std::find(nodes.begin(), nodes.end(), n.id);
-    if (it == nodes.end()) return -1;
-    for (const PlanMigration& a : m_.migrations)
-      if (a.node == n.id && moves_state(m_, a) && (a.from == n.pe || a.to == n.pe))
-        return static_cast<int>(it - nodes.begin());
-    return -1;
   }
 
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.

@@ -34,14 +34,6 @@ std::string worker_class(const Model& m, ir::PeId pe);
 /// PE's source file.
 std::string render_worker(const Model& m, ir::PeId pe);
 
-/// The nodes of the host handed over when they move (an alternative with both ends on the host;
-/// or one end here and, with save/restore and a state tag, the other on another host), in node
-/// order: run_.handoffs[i] is the i-th one's.
-std::vector<ir::NodeId> state_nodes(const Model& m);
-/// The index in state_nodes() of the node of alternative `a` when its move is handed over
-/// through this host, else -1.
-int state_handoff(const Model& m, const PlanMigration& a);
-
 /// The header files of the actors of `pe`'s nodes (and the initial tokens' runtime header), as
 /// an #include spells them ("x.hpp" with its quotes), sorted.
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe);

@@ -178,14 +178,15 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   }
   if (reached(Stage::actors)) return true;
 
-  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan);
+  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan,
+                          in.read_actors ? &out.signatures : nullptr);
   if (reached(Stage::plan_hosts)) return true;
 
   out.files = run_stage(
       hooks, Stage::codegen,
       [&] {
         // schedule.txt with the migration sections.
-        return codegen::generate_project(*out.passes.hosts, out.signatures, out.actor_files,
+        return codegen::generate_project(*out.passes.hosts, out.actor_files,
                                          {{"schedule.txt", render_schedule(p, out.passes)},
                                           {"graph.dot", ir::render_dot(p, *out.passes.ig)}},
                                          in.format_limit);

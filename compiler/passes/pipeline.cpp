@@ -59,7 +59,8 @@ void Instrumentation::report() const {
 }
 
 PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
-                       ShortPathPolicy short_path, const PlanOptions& plan) {
+                       ShortPathPolicy short_path, const PlanOptions& plan,
+                       const ActorSignatures* signatures) {
   DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= Stage::plan_hosts,
                        "run_passes() stops at a pass, not at '", name(last), "'");
   PassResults r;
@@ -105,7 +106,7 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
       hooks, Stage::plan_hosts,
       [&] {
         return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations,
-                          plan);
+                          plan, signatures);
       },
       [&](const HostPlans& hosts) { return dump(hosts); });
   return r;

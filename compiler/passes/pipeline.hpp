@@ -141,10 +141,11 @@ struct PassResults {
 
 /// The passes, schedule up to `last` (a stage from schedule to plan_hosts), each through
 /// run_stage() with `hooks`; `short_path` is the migrations pass's policy, `plan` what the host
-/// plan decides beyond the program (its mapped tokens' threshold).
+/// plan decides beyond the program (its mapped tokens' threshold), `signatures` the actor front
+/// end's findings, which the host plans copy (plan_hosts()).
 PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr,
                        ShortPathPolicy short_path = ShortPathPolicy::pad,
-                       const PlanOptions& plan = {});
+                       const PlanOptions& plan = {}, const ActorSignatures* signatures = nullptr);
 
 /// schedule.txt: the implementation graph, then a section per migration alternative.
 std::string render_schedule(const ir::Program& program, const PassResults& results);

@@ -88,6 +88,17 @@ std::string lanes_text(const StrategyPlan& sp) {
       lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
 }
 
+/// How an implementation is called: "fire(x, y, ctx), init(ctx), save/restore".
+std::string calls_text(const ActorSignature& sig, const std::vector<std::string>& port_names) {
+  std::vector<std::string> args;
+  for (std::uint32_t port : sig.fire_ports) args.push_back(port_names[port]);
+  if (sig.fire_takes_context) args.emplace_back("ctx");
+  std::string out = fmt::format("fire({})", fmt::join(args, ", "));
+  if (sig.has_init) out += sig.init_takes_context ? ", init(ctx)" : ", init()";
+  if (sig.has_state) out += ", save/restore";
+  return out;
+}
+
 }  // namespace
 
 std::string dump(const HostPlans& plans) {
@@ -122,6 +133,18 @@ std::string dump(const HostPlans& plans) {
                          h.pe(n.pe).name, n.class_name, n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
       out += "\n";
+      if (n.signature) {
+        out += fmt::format("    calls {}{}", calls_text(*n.signature, n.port_names),
+                           n.block ? ", fire once a cycle on whole blocks" : "");
+        if (n.handoff >= 0) out += fmt::format(", handoff {}", n.handoff);
+        out += "\n";
+      }
+    }
+    if (h.signed_nodes && !h.migrations.empty()) {
+      const std::vector<std::string> names = h.handoff_names();
+      out += fmt::format("  state handoffs: {}\n", names.empty()
+                                                       ? std::string("none")
+                                                       : fmt::format("{}", fmt::join(names, " ")));
     }
     for (const PlanIsland& island : h.islands) {
       out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"", island.name,
@@ -141,6 +164,8 @@ std::string dump(const HostPlans& plans) {
                              m.batch);
         }
         out += "\n";
+        if (m.signature)
+          out += fmt::format("      calls {}\n", calls_text(*m.signature, m.port_names));
       }
       for (const PlanIslandFifo& f : island.fifos) {
         out += fmt::format("    {} {}: {}, capacity {} ({})", f.ident, f.name, f.elem, f.capacity,
@@ -246,6 +271,7 @@ std::string dump(const HostPlans& plans) {
                            h.pe(m.from).name, h.pe(m.to).name, sw.delta,
                            sw.reversible ? ", reversible" : "");
         if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
+        if (m.handoff >= 0) out += fmt::format(", handoff {}", m.handoff);
         out += "\n";
         out += fmt::format("      stops at first cycle + j*: {}\n", idents(sw.stop));
         out += fmt::format("      starts at first cycle + j*: {}\n", idents(sw.start));

@@ -27,6 +27,17 @@ std::string identifier(std::string_view name) {
   return out;
 }
 
+std::vector<std::string> HostPlan::handoff_names() const {
+  std::vector<std::string> names;
+  for (ir::NodeId n : handoffs)
+    for (const PlanMigration& a : migrations)
+      if (a.node == n) {
+        names.push_back(a.node_name);
+        break;
+      }
+  return names;
+}
+
 bool HostPlan::has_gpudirect() const {
   for (ir::Strategy s : ir::kStrategies)
     for (const Entry& e : strategies[s].entries)
@@ -355,10 +366,37 @@ PlanSharing sharing(const HostPlan& h, ir::PeId pe) {
   return out;
 }
 
+/// Node `n`'s instance on `pe`: the base one, or migration alternative `alternative`'s.
+PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int alternative) {
+  const ir::Node& node = program.dfg.nodes[n];
+  const ir::Actor& actor = program.dfg.actor_of(n);
+  const ir::Impl& impl = *actor.impl_for(program.arch.pes[pe].kind);
+  PlanNode x;
+  x.id = n;
+  x.name = node.name;
+  x.actor = actor.name;
+  x.actor_id = node.actor;
+  x.class_name = impl.class_name;
+  x.pe = pe;
+  x.params = node.params;
+  x.repetitions = node.repetitions;
+  x.header = impl.header;
+  x.header_path = impl.header_path;
+  x.libraries = actor.libraries;
+  x.block = impl.block;
+  x.alternative = alternative;
+  for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
+    x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
+    x.port_names.push_back(actor.ports[port].name);
+  }
+  return x;
+}
+
 }  // namespace
 
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
-                   const Migrations* migrations, const PlanOptions& options) {
+                   const Migrations* migrations, const PlanOptions& options,
+                   const ActorSignatures* signatures) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
@@ -382,16 +420,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   for (ir::NodeId n : ig.schedule) {
     const ir::PeId pe = program.mapping.pe_of[n];
     if (program.arch.pes[pe].host != host) continue;
-    const ir::Node& node = program.dfg.nodes[n];
-    const ir::Actor& actor = program.dfg.actor_of(n);
-    const ir::Impl& impl = *actor.impl_for(program.arch.pes[pe].kind);
-    PlanNode x{
-        n,         node.name,   actor.name,       node.actor,  impl.class_name,  pe,
-        {},        node.params, node.repetitions, impl.header, impl.header_path, actor.libraries,
-        impl.block};
-    for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
-      x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
-    h.nodes.push_back(std::move(x));
+    h.nodes.push_back(plan_node(program, n, pe, -1));
   }
   const std::vector<Migration> none;
   const std::vector<Migration>& alts = migrations ? migrations->alternatives : none;
@@ -403,74 +432,17 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     pm.from = m.from;
     pm.to = m.to;
     h.migrations.push_back(std::move(pm));
-    if (program.arch.pes[m.to].host != host) continue;
-    const ir::Node& node = program.dfg.nodes[m.node];
-    const ir::Actor& actor = program.dfg.actor_of(m.node);
-    const ir::Impl* impl = actor.impl_for(program.arch.pes[m.to].kind);
-    PlanNode x{m.node,       node.name,          actor.name,
-               node.actor,   impl->class_name,   m.to,
-               {},           node.params,        node.repetitions,
-               impl->header, impl->header_path,  actor.libraries,
-               impl->block,  static_cast<int>(a)};
-    for (std::uint32_t port = 0; port < actor.ports.size(); ++port)
-      x.port_types.push_back(program.types[program.dfg.block_type(m.node, port)].name);
-    h.nodes.push_back(std::move(x));
+    if (program.arch.pes[m.to].host == host)
+      h.nodes.push_back(plan_node(program, m.node, m.to, static_cast<int>(a)));
   }
   h.streams.resize(program.arch.pes.size());
   h.colour_count.resize(program.arch.pes.size(), 0);
-  const ir::PerStrategy<std::vector<int>> tags = net_tags(program, ig);
-  // The alternatives' MPI tags follow the base's and each other's: a tag is unique in the program.
-  std::vector<ir::PerStrategy<std::vector<int>>> alt_tags;
-  int next_tag = 0;
-  for (ir::Strategy s : ir::kStrategies)
-    for (int t : tags[s]) next_tag = std::max(next_tag, t + 1);
-  for (const Migration& m : alts) {
-    alt_tags.push_back(net_tags(m.program, m.ig));
-    int most = next_tag;
-    for (ir::Strategy s : ir::kStrategies)
-      for (int& t : alt_tags.back()[s])
-        if (t >= 0) {
-          t += next_tag;
-          most = std::max(most, t + 1);
-        }
-    next_tag = most;
-  }
-  // On several hosts, the tags of run-time migration follow: the ranks' agreement on a live
-  // move, then the state of each alternative that moves its node between hosts.
-  if (!alts.empty() && program.arch.hosts.size() > 1) {
-    h.control_tag = next_tag++;
-    for (PlanMigration& pm : h.migrations)
-      if (program.arch.pes[pm.from].host != program.arch.pes[pm.to].host) pm.state_tag = next_tag++;
-  }
-  for (ir::Strategy s : ir::kStrategies)
-    for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
-      if (tags[s][t] >= 0) {
-        const ir::IgTransfer& x = ig[s].transfers[t];
-        h.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name,
-                                   ig[s].buffers[x.to].name, is_gpudirect(program, x)});
-      }
-  // The alternatives' transfers in the union: the new-only ones, or all of G1's when its delta
-  // is not 0 (merge_alternative).
-  for (std::size_t a = 0; a < alts.size(); ++a)
-    for (ir::Strategy s : ir::kStrategies) {
-      const Migration& m = alts[a];
-      std::set<ir::TransferId> used;
-      if (m.sides[s].delta != 0) {
-        for (ir::TransferId t = 0; t < m.ig[s].transfers.size(); ++t) used.insert(t);
-      } else {
-        for (const MigrationEntry& e : m.sides[s].new_only)
-          if (e.kind == MigrationEntry::Kind::transfer) used.insert(e.id);
-      }
-      for (ir::TransferId t : used)
-        if (alt_tags[a][s][t] >= 0) {
-          const ir::IgTransfer& x = m.ig[s].transfers[t];
-          h.net_transfers.push_back({alt_tags[a][s][t], s, m.ig[s].buffers[x.from].name,
-                                     m.ig[s].buffers[x.to].name, is_gpudirect(m.program, x),
-                                     static_cast<int>(a)});
-        }
-    }
-  std::sort(h.net_transfers.begin(), h.net_transfers.end(),
-            [](const NetTransfer& a, const NetTransfer& b) { return a.tag < b.tag; });
+  const plan_detail::ProgramTags program_tags = plan_detail::program_tags(program, ig, alts);
+  const ir::PerStrategy<std::vector<int>>& tags = program_tags.base;
+  const std::vector<ir::PerStrategy<std::vector<int>>>& alt_tags = program_tags.alternatives;
+  h.control_tag = program_tags.control;
+  for (std::size_t a = 0; a < alts.size(); ++a) h.migrations[a].state_tag = program_tags.state[a];
+  h.net_transfers = program_tags.net_transfers;
   for (ir::Strategy s : ir::kStrategies) {
     h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s], options).run();
     if (!alts.empty()) {
@@ -558,14 +530,15 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   plan_detail::plan_mapped_rings(program, h);
   h.sharing.resize(program.arch.pes.size());
   for (ir::PeId pe : h.pes()) h.sharing[pe] = sharing(h, pe);
+  if (signatures) plan_detail::sign_nodes(program, *signatures, h);
   return h;
 }
 
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations,
-                     const PlanOptions& options) {
+                     const PlanOptions& options, const ActorSignatures* signatures) {
   HostPlans out;
   for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h)
-    out.hosts.push_back(plan_host(program, ig, h, migrations, options));
+    out.hosts.push_back(plan_host(program, ig, h, migrations, options, signatures));
   return out;
 }
 

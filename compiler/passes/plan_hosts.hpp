@@ -67,6 +67,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/actor_signature.hpp"
 #include "ir/ig.hpp"
 #include "passes/plan_transfers.hpp"
 
@@ -245,6 +246,13 @@ struct PlanNode {
   /// firings. Otherwise each firing is a call of its own, on its part of each block.
   bool block = false;
   int alternative = -1;  ///< the instance of migration alternative `alternative`; -1: the base one
+  std::vector<std::string> port_names{};  ///< per actor port, for the plan's dump
+  /// How its implementation on its PE is called (the actor front end's finding); empty when the
+  /// plan was made without reading the actors (--no-actors, dfgc map's models).
+  std::optional<ActorSignature> signature{};
+  /// The index in HostPlan::handoffs of its node when this instance takes part in a move that is
+  /// handed over through this host; -1 otherwise.
+  int handoff = -1;
 };
 
 /// A ring of an island (ir::IslandFifo) as generated code declares it.
@@ -290,11 +298,12 @@ struct PlanIslandMember {
   /// A parallel action (on a GPU): per actor port, the elements one firing takes or gives.
   /// Empty: the member fires by step on one thread.
   std::vector<std::uint32_t> parallel{};
-  std::vector<std::string> port_names{};  ///< per actor port, for the plan's dump
+  std::vector<std::string> port_names{};  ///< per actor port
   /// Of a parallel action: the most firings its rings can hold at once (per port, the ring's
   /// power-of-two capacity over the port's count; the smallest), which the island's block size
   /// serves.
   std::uint32_t batch = 0;
+  std::optional<ActorSignature> signature{};  ///< as in PlanNode
 };
 
 /// A boundary port of an island's node: its adapter and its ring.
@@ -360,6 +369,9 @@ struct PlanMigration {
   ir::PerStrategy<PlanSwitch> sides;
   /// Between two hosts: the MPI tag of the node's state when it moves (save/restore); -1 otherwise.
   int state_tag = -1;
+  /// The index in HostPlan::handoffs of its node when this host hands the move over
+  /// (plan_handoffs()); -1 otherwise.
+  int handoff = -1;
 };
 
 /// The received bytes a cycle from which a host that also sends runs its communication thread on
@@ -472,8 +484,17 @@ struct HostPlan {
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
   std::vector<PlanSharing> sharing;           ///< per PE (the host's)
   std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
-  std::vector<PlanParam> params;              ///< every param of the spec, in spec order
-  std::vector<PlanType> types;                ///< every token type, in spec order
+  /// Whether the plan holds the implementations' signatures (PlanNode::signature) and the state
+  /// handoffs: the actors were read.
+  bool signed_nodes = false;
+  /// The nodes this host hands over when they move (dfg::StateHandoff), in node order: a move
+  /// with both ends on the host, so that the new instance's first firing follows the old one's
+  /// last (a sink's output stays in order), its state included where both implementations have
+  /// save/restore; a move with one end here and the other on another host when both have
+  /// save/restore (through its state tag).
+  std::vector<ir::NodeId> handoffs;
+  std::vector<PlanParam> params;  ///< every param of the spec, in spec order
+  std::vector<PlanType> types;    ///< every token type, in spec order
   /// Every host-to-host transfer of the program, the alternatives' that the union runs
   /// included, by tag.
   std::vector<NetTransfer> net_transfers;
@@ -493,6 +514,8 @@ struct HostPlan {
   bool multi_host() const { return host_names.size() > 1; }
   /// Whether this host sends or receives a transfer over a gpudirect link.
   bool has_gpudirect() const;
+  /// The names of the nodes of `handoffs`, in its order.
+  std::vector<std::string> handoff_names() const;
   /// The host's PEs, cpus first, then its gpus.
   std::vector<ir::PeId> pes() const;
   /// The nodes on `pe`, in schedule order.
@@ -512,12 +535,15 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu);
 struct Migrations;
 
 /// Plans every host of the program; with `migrations`, the union of the base and every
-/// alternative.
+/// alternative; with `signatures` (the actors were read), how each node is called and the state
+/// handoffs (HostPlan::signed_nodes), which code generation needs.
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig,
-                     const Migrations* migrations = nullptr, const PlanOptions& options = {});
+                     const Migrations* migrations = nullptr, const PlanOptions& options = {},
+                     const ActorSignatures* signatures = nullptr);
 /// Plans host `host` of the program.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
-                   const Migrations* migrations = nullptr, const PlanOptions& options = {});
+                   const Migrations* migrations = nullptr, const PlanOptions& options = {},
+                   const ActorSignatures* signatures = nullptr);
 
 /// The plan, host by host, PE by PE, one item a line, by spec names only (`dfgc schedule
 /// --emit=plan`, --dump-after=plan_hosts).

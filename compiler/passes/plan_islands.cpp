@@ -101,7 +101,10 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
         member.name, a.name,        member.actor,  i.class_name,
         i.header,    i.header_path, member.params, std::vector<std::uint32_t>(a.ports.size()),
         {}};
-    for (const ir::Port& port : a.ports) y.port_input.push_back(port.dir == ir::PortDir::in);
+    for (const ir::Port& port : a.ports) {
+      y.port_input.push_back(port.dir == ir::PortDir::in);
+      y.port_names.push_back(port.name);
+    }
     for (std::uint32_t f = 0; f < island.fifos.size(); ++f) {
       const ir::IslandFifo& fifo = island.fifos[f];
       if (fifo.src_member == m) y.port_fifo[fifo.src_port] = f;
@@ -109,7 +112,6 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
     }
     if (!i.parallel.empty()) {
       y.parallel = i.parallel;
-      for (const ir::Port& port : a.ports) y.port_names.push_back(port.name);
       std::uint64_t batch = std::numeric_limits<std::uint32_t>::max();
       for (std::size_t p = 0; p < a.ports.size(); ++p) {
         const auto ring =

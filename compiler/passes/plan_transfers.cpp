@@ -2,8 +2,10 @@
 #include "passes/plan_transfers.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
+#include "passes/plan_detail.hpp"
 #include "passes/plan_hosts.hpp"
 #include "support/assert.hpp"
 
@@ -118,5 +120,71 @@ StreamKind stream_of(const ir::Program& program, const ir::IgTransfer& t) {
   if (from_gpu && to_gpu) return StreamKind::peer;
   return to_gpu ? StreamKind::h2d : StreamKind::d2h;
 }
+
+namespace plan_detail {
+
+ProgramTags program_tags(const ir::Program& program, const ir::Ig& ig,
+                         const std::vector<Migration>& alts) {
+  ProgramTags out;
+  out.base = net_tags(program, ig);
+  const ir::PerStrategy<std::vector<int>>& tags = out.base;
+  // The alternatives' MPI tags follow the base's and each other's: a tag is unique in the program.
+  std::vector<ir::PerStrategy<std::vector<int>>>& alt_tags = out.alternatives;
+  int next_tag = 0;
+  for (ir::Strategy s : ir::kStrategies)
+    for (int t : tags[s]) next_tag = std::max(next_tag, t + 1);
+  for (const Migration& m : alts) {
+    alt_tags.push_back(net_tags(m.program, m.ig));
+    int most = next_tag;
+    for (ir::Strategy s : ir::kStrategies)
+      for (int& t : alt_tags.back()[s])
+        if (t >= 0) {
+          t += next_tag;
+          most = std::max(most, t + 1);
+        }
+    next_tag = most;
+  }
+  // On several hosts, the tags of run-time migration follow: the ranks' agreement on a live
+  // move, then the state of each alternative that moves its node between hosts.
+  out.state.assign(alts.size(), -1);
+  if (!alts.empty() && program.arch.hosts.size() > 1) {
+    out.control = next_tag++;
+    for (std::size_t a = 0; a < alts.size(); ++a)
+      if (program.arch.pes[alts[a].from].host != program.arch.pes[alts[a].to].host)
+        out.state[a] = next_tag++;
+  }
+  for (ir::Strategy s : ir::kStrategies)
+    for (ir::TransferId t = 0; t < ig[s].transfers.size(); ++t)
+      if (tags[s][t] >= 0) {
+        const ir::IgTransfer& x = ig[s].transfers[t];
+        out.net_transfers.push_back({tags[s][t], s, ig[s].buffers[x.from].name,
+                                     ig[s].buffers[x.to].name, is_gpudirect(program, x)});
+      }
+  // The alternatives' transfers in the union: the new-only ones, or all of G1's when its delta
+  // is not 0 (merge_alternative).
+  for (std::size_t a = 0; a < alts.size(); ++a)
+    for (ir::Strategy s : ir::kStrategies) {
+      const Migration& m = alts[a];
+      std::set<ir::TransferId> used;
+      if (m.sides[s].delta != 0) {
+        for (ir::TransferId t = 0; t < m.ig[s].transfers.size(); ++t) used.insert(t);
+      } else {
+        for (const MigrationEntry& e : m.sides[s].new_only)
+          if (e.kind == MigrationEntry::Kind::transfer) used.insert(e.id);
+      }
+      for (ir::TransferId t : used)
+        if (alt_tags[a][s][t] >= 0) {
+          const ir::IgTransfer& x = m.ig[s].transfers[t];
+          out.net_transfers.push_back({alt_tags[a][s][t], s, m.ig[s].buffers[x.from].name,
+                                       m.ig[s].buffers[x.to].name, is_gpudirect(m.program, x),
+                                       static_cast<int>(a)});
+        }
+    }
+  std::sort(out.net_transfers.begin(), out.net_transfers.end(),
+            [](const NetTransfer& a, const NetTransfer& b) { return a.tag < b.tag; });
+  return out;
+}
+
+}  // namespace plan_detail
 
 }  // namespace dfgc

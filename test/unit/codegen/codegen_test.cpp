@@ -75,7 +75,7 @@ ActorFiles files_of(const ir::Program& p) {
 codegen::Files generate(const ir::Program& p, const ir::Ig& ig, const ActorSignatures& signatures) {
   ActorFiles files = files_of(p);
   return codegen::generate_project(
-      plan_hosts(p, ig), signatures, files,
+      plan_hosts(p, ig, nullptr, {}, &signatures), files,
       {{"schedule.txt", ir::render_schedule(p, ig)}, {"graph.dot", ir::render_dot(p, ig)}});
 }
 
@@ -356,6 +356,8 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
        "W * K",
        {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
   h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
+  h.nodes[0].signature = ActorSignature{{}, true, false, false};
+  h.signed_nodes = true;
   h.streams.resize(1);
   h.colour_count = {0};
   h.sharing = {{.colours = true, .views = true}};  // both strategies are the same
@@ -379,11 +381,10 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   }
   HostPlans plans;
   plans.hosts = {h};
-  ActorSignatures signatures = {{{0, ir::PeKind::cpu}, ActorSignature{{}, true, false, false}}};
   ActorFiles files;
   files.text = {{"/in/source.hpp", "// source.hpp\n"}};
   files.headers = {{"/in/source.hpp", "/in/source.hpp"}};
-  codegen::Files out = codegen::generate_project(plans, signatures, files);
+  codegen::Files out = codegen::generate_project(plans, files);
   for (const char* name :
        {"CMakeLists.txt", "README.md", "app.hpp", "rank_A.cpp", "actors/source.hpp"}) {
     INFO(name);
@@ -422,8 +423,9 @@ TEST_CASE(
   p.dfg.nodes[test::node_named(p, "p")].alternatives = {{*p.arch.find_pe("A.c1"), {}}};
   for (ShortPathPolicy policy : {ShortPathPolicy::pad, ShortPathPolicy::pause}) {
     INFO(to_string(policy));
-    PassResults r = run_passes(p, Stage::plan_hosts, nullptr, policy);
-    const codegen::Files out = codegen::generate_project(*r.hosts, signatures_of(p), files_of(p));
+    const ActorSignatures signatures = signatures_of(p);
+    PassResults r = run_passes(p, Stage::plan_hosts, nullptr, policy, {}, &signatures);
+    const codegen::Files out = codegen::generate_project(*r.hosts, files_of(p));
     const std::string& rank = out.at("rank_A.cpp");
     auto count = [&](std::string_view what) {
       std::size_t n = 0;

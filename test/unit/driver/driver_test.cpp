@@ -379,8 +379,11 @@ TEST_CASE("compile moves an actor's state between hosts: a state tag per alterna
                       "  net tag 3 no-overlap a.y@B.cpu -> a.y@A.cpu (migration 0)\n"
                       "  control tag 4: the ranks' agreement on live moves\n") !=
         std::string::npos);
-  CHECK(plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, state tag 5\n") !=
-        std::string::npos);
+  // Accumulate has save/restore: each host hands its end of the move over, its state included.
+  CHECK(
+      plan.out.find("    migration 0: node a A.cpu -> B.cpu, delta 0, state tag 5, handoff 0\n") !=
+      std::string::npos);
+  CHECK(plan.out.find("  state handoffs: a\n") != std::string::npos);
   Result schedule = run_dfgc({"schedule", (dir / "state.dfg").string()});
   REQUIRE(schedule.status == 0);
   CHECK(schedule.out.find("migration tags (MPI)\n"

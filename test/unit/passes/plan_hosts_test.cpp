@@ -1003,3 +1003,73 @@ TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in
     CHECK(e.runner == pe_named(p, "B.cpu"));
   }
 }
+
+TEST_CASE(
+    "plan: with the actors' signatures, each node says how it is called and each host which "
+    "moves it hands over",
+    "[passes][plan_hosts][migrations]") {
+  // One host: s @ A.c0 -> g @ A.c1 -> k @ A.c2, g may move to A.c3. Two hosts: s, g @ A.cpu ->
+  // k @ B.cpu, g may move to B.cpu.
+  const bool two_hosts = GENERATE(false, true);
+  const bool has_state = GENERATE(false, true);
+  INFO((two_hosts ? "two hosts" : "one host") << (has_state ? ", save/restore" : ""));
+  test::ProgramBuilder b("moves");
+  b.type("T", ir::ElemType::f32, 64);
+  b.actor("S", "out T o").actor("G", "in T a; out T b").actor("K", "in T i");
+  if (two_hosts) {
+    b.host("A", 0).host("B", 0).link("A.cpu", "B.cpu", ir::LinkKind::net, 2.6e9);
+    b.node("s", "S", "A.cpu").node("g", "G", "A.cpu").node("k", "K", "B.cpu");
+  } else {
+    b.host("A", 0, 25e9, 4);
+    b.node("s", "S", "A.c0").node("g", "G", "A.c1").node("k", "K", "A.c2");
+  }
+  b.edge("s.o", "g.a").edge("g.b", "k.i");
+  ir::Program p = b.build();
+  const ir::PeId from = pe_named(p, two_hosts ? "A.cpu" : "A.c1");
+  const ir::PeId to = pe_named(p, two_hosts ? "B.cpu" : "A.c3");
+  const ir::Ig ig = run_passes(p);
+  Migrations m;
+  m.alternatives.push_back(plan_migration(p, ig, 1, to, ShortPathPolicy::pad));
+  ActorSignatures signatures;
+  for (ir::ActorId a = 0; a < p.dfg.actors.size(); ++a) {
+    ActorSignature s;
+    for (std::uint32_t port = 0; port < p.dfg.actors[a].ports.size(); ++port)
+      s.fire_ports.push_back(port);
+    s.fire_takes_context = a == 1;
+    s.has_init = a == 0;
+    s.has_state = a == 1 && has_state;
+    signatures[{a, ir::PeKind::cpu}] = s;
+  }
+  // Without them the plan says nothing of either; code generation refuses such a plan.
+  const HostPlans unsigned_plans = plan_hosts(p, ig, &m, kCopyAll);
+  for (const HostPlan& h : unsigned_plans.hosts) {
+    CHECK_FALSE(h.signed_nodes);
+    CHECK(h.handoffs.empty());
+    for (const PlanNode& n : h.nodes) CHECK_FALSE(n.signature);
+  }
+  const HostPlans plans = plan_hosts(p, ig, &m, kCopyAll, &signatures);
+  for (const HostPlan& h : plans.hosts) {
+    INFO("host " << h.host_name);
+    CHECK(h.signed_nodes);
+    for (const PlanNode& n : h.nodes) {
+      REQUIRE(n.signature);
+      CHECK(*n.signature == signatures.at({n.actor_id, ir::PeKind::cpu}));
+    }
+    // On one host a move is always handed over (the new instance's first firing follows the old
+    // one's last); between hosts only with the state, through its tag.
+    const bool hands_over = !two_hosts || has_state;
+    REQUIRE(h.migrations.size() == 1);
+    CHECK((h.migrations[0].state_tag >= 0) == two_hosts);
+    CHECK(h.handoffs == (hands_over ? std::vector<ir::NodeId>{1} : std::vector<ir::NodeId>{}));
+    CHECK(h.migrations[0].handoff == (hands_over ? 0 : -1));
+    for (const PlanNode& n : h.nodes) CHECK(n.handoff == (hands_over && n.id == 1 ? 0 : -1));
+  }
+  // Both instances of g on one host, one on each of two.
+  CHECK(plans.hosts[0].node(1, from).handoff == (!two_hosts || has_state ? 0 : -1));
+  if (!two_hosts) CHECK(plans.hosts[0].node(1, to).handoff == 0);
+  const std::string text = dump(plans);
+  CHECK(text.find("    calls fire(a, b, ctx)") != std::string::npos);
+  CHECK(text.find("    calls fire(o), init()") != std::string::npos);
+  CHECK((text.find(", save/restore") != std::string::npos) == has_state);
+  CHECK((text.find("  state handoffs: g\n") != std::string::npos) == (!two_hosts || has_state));
+}

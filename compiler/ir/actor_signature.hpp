@@ -1,0 +1,33 @@
+/// \file
+/// What the actor front end (actors/frontend.hpp) found in one implementation of an actor, and
+/// what the plan and code generation need of it to call it: fire's parameter order, init, and
+/// whether its state can move (save/restore). Plain data: the plan reads it without Clang.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.hpp"
+
+namespace dfgc {
+
+/// What code generation needs to know of one implementation to call it.
+struct ActorSignature {
+  /// fire's pointer parameters in declaration order, as indices into the actor's ports.
+  std::vector<std::uint32_t> fire_ports;
+  bool fire_takes_context = false;
+  bool has_init = false;
+  bool init_takes_context = false;
+  /// `void save(dfg::State&) const` and `void restore(const dfg::State&)`: the actor's state
+  /// moves with it when its node migrates (both or neither).
+  bool has_state = false;
+
+  bool operator==(const ActorSignature&) const = default;
+};
+
+/// Key: (actor index, implementation kind).
+using ActorSignatures = std::map<std::pair<ir::ActorId, ir::PeKind>, ActorSignature>;
+
+}  // namespace dfgc

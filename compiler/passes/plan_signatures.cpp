@@ -1,0 +1,63 @@
+// How the host's nodes are called and which of their moves this host hands over: the actor
+// front end's signatures copied into the plan, so that code generation reads the plan alone.
+
+#include <algorithm>
+#include <set>
+
+#include "passes/plan_detail.hpp"
+#include "support/assert.hpp"
+
+namespace dfgc::plan_detail {
+
+namespace {
+
+const ActorSignature& signature_of(const ActorSignatures& signatures, ir::ActorId actor,
+                                   ir::PeKind kind, const std::string& name) {
+  auto it = signatures.find({actor, kind});
+  DFGC_INTERNAL_ASSERT(it != signatures.end(), "no ", ir::to_string(kind), " signature for actor ",
+                       name);
+  return it->second;
+}
+
+/// Whether alternative `a`'s move hands the node over through host `h`: on one host always (the
+/// new instance's first firing follows the old one's last); between two hosts only where both
+/// implementations carry their state (save/restore), through the plan's state tag.
+bool hands_over(const ir::Program& program, const ActorSignatures& signatures, const HostPlan& h,
+                const PlanMigration& a) {
+  const bool from_here = h.pe(a.from).host == h.host, to_here = h.pe(a.to).host == h.host;
+  if (!from_here && !to_here) return false;
+  if (from_here && to_here) return true;
+  if (a.state_tag < 0) return false;
+  auto has_state = [&](ir::PeId pe) {
+    auto it = signatures.find({program.dfg.nodes[a.node].actor, h.pe(pe).kind});
+    return it != signatures.end() && it->second.has_state;
+  };
+  return has_state(a.from) && has_state(a.to);
+}
+
+}  // namespace
+
+void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, HostPlan& h) {
+  for (PlanNode& n : h.nodes)
+    n.signature = signature_of(signatures, n.actor_id, h.pe(n.pe).kind, n.actor);
+  for (PlanIsland& island : h.islands)
+    for (PlanIslandMember& m : island.members)
+      m.signature = signature_of(signatures, m.actor_id, island.kind, m.actor);
+  std::set<ir::NodeId> nodes;
+  for (const PlanMigration& a : h.migrations)
+    if (hands_over(program, signatures, h, a)) nodes.insert(a.node);
+  h.handoffs.assign(nodes.begin(), nodes.end());
+  auto index = [&](ir::NodeId n) {
+    return static_cast<int>(std::find(h.handoffs.begin(), h.handoffs.end(), n) -
+                            h.handoffs.begin());
+  };
+  for (PlanMigration& a : h.migrations)
+    if (hands_over(program, signatures, h, a)) a.handoff = index(a.node);
+  for (PlanNode& n : h.nodes)
+    for (const PlanMigration& a : h.migrations)
+      if (a.handoff >= 0 && a.node == n.id && (a.from == n.pe || a.to == n.pe))
+        n.handoff = a.handoff;
+  h.signed_nodes = true;
+}
+
+}  // namespace dfgc::plan_detail
