@@ -13,9 +13,7 @@ namespace dfgc::codegen {
 
 std::string island_file(const PlanIsland& island) { return island.header; }
 
-std::string mapped_rings_file(const Model& m) {
-  return std::string(ActorHeaders::kIslandDir) + "mapped_rings_" + identifier(m.host_name) + ".hpp";
-}
+std::string mapped_rings_file(const Model& m) { return m.files.mapped_rings; }
 
 std::string render_mapped_rings(const Model& m) {
   std::string rings;

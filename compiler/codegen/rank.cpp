@@ -10,34 +10,16 @@
 
 namespace dfgc::codegen {
 
-std::string rank_file(const Model& m) {
-  return fmt::format("rank_{}.cpp", identifier(m.host_name));
-}
+std::string rank_file(const Model& m) { return m.files.rank; }
 
 std::string gpu_file(const Model& m, ir::PeId gpu) {
-  // Two GPUs whose names join the same way (host A's b_c, host A_b's c) are told apart by a
-  // number: the later one in spec order gets rank_A_b_c_2.cu.
-  std::set<std::string> taken;
-  for (ir::PeId pe = 0; pe < m.pe_table.size(); ++pe) {
-    if (m.pe(pe).kind != ir::PeKind::gpu) continue;
-    const std::string base = fmt::format("rank_{}_{}", identifier(m.host_names[m.pe(pe).host]),
-                                         identifier(m.pe(pe).local_name));
-    std::string name = base;
-    for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
-    if (pe == gpu) return name + ".cu";
-  }
-  DFGC_UNREACHABLE("gpu_file of a PE that is no GPU");
+  DFGC_INTERNAL_ASSERT(!m.files.gpu[gpu].empty(), "gpu_file of a PE that is no GPU");
+  return m.files.gpu[gpu];
 }
 
-std::string app_header_file(const Model& m) {
-  if (!m.multi_host()) return "app.hpp";
-  return fmt::format("app_{}.hpp", identifier(m.host_name));
-}
+std::string app_header_file(const Model& m) { return m.files.app_header; }
 
-std::string host_namespace(const Model& m) {
-  if (!m.multi_host()) return "app";
-  return fmt::format("app::host_{}", identifier(m.host_name));
-}
+std::string host_namespace(const Model& m) { return m.files.ns; }
 
 std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();

@@ -2,7 +2,8 @@
 /// The parts of plan_host() (plan_hosts.cpp) that live in files of their own, internal to
 /// compiler/passes/ and no part of the plan's API: the union of a migration alternative with the
 /// base (plan_migration.cpp), a PE's steps (plan_steps.cpp), the islands and mapped rings
-/// (plan_islands.cpp), and the nodes' signatures and state handoffs (plan_signatures.cpp).
+/// (plan_islands.cpp), the nodes' signatures and state handoffs (plan_signatures.cpp), and the
+/// names of the generated files (plan_names.cpp).
 #pragma once
 
 #include <cstddef>
@@ -48,6 +49,9 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
 void plan_mapped_rings(const ir::Program& program, HostPlan& h);
 /// An island as its generated class needs it (plan_islands.cpp).
 PlanIsland plan_island(const ir::Program& program, const ir::Island& island);
+
+/// The names of the host's generated files and its namespace (plan_names.cpp).
+PlanFiles plan_files(const HostPlan& h);
 
 /// Copies into the plan how each node and island member is called, and plans the moves this host
 /// hands over (HostPlan::handoffs; plan_signatures.cpp).

@@ -106,6 +106,10 @@ std::string dump(const HostPlans& plans) {
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
                        h.spec_name);
+    std::vector<std::string> files = {h.files.app_header, h.files.rank};
+    for (ir::PeId gpu : h.gpus) files.push_back(h.files.gpu[gpu]);
+    if (!h.files.mapped_rings.empty()) files.push_back(h.files.mapped_rings);
+    out += fmt::format("  files {}, namespace {}\n", fmt::join(files, " "), h.files.ns);
     if (h.batch != 1)
       out += fmt::format(
           "  batch {}: a cycle runs {} iterations; --iterations and its cycles divide by {}\n",

@@ -85,6 +85,18 @@ struct PlanPe {
   int device = -1;  ///< CUDA device ordinal on its host; -1 for a CPU
 };
 
+/// The names of the files code generation writes for a host, and the C++ namespace of its
+/// sources (plan_names.cpp): derived from spec names, unique in the project.
+struct PlanFiles {
+  std::string app_header;  ///< "app.hpp"; "app_A.hpp" on several hosts (each host's own)
+  std::string rank;        ///< "rank_A.cpp"
+  std::string ns;          ///< "app"; "app::host_A" on several hosts
+  /// Per PE of the program, a GPU's source: "rank_A_g0.cu", a number added where two GPUs'
+  /// names would join the same way ("rank_A_b_c_2.cu"); empty for a cpu.
+  std::vector<std::string> gpu;
+  std::string mapped_rings;  ///< "islands/mapped_rings_A.hpp", where the host has mapped rings
+};
+
 /// A buffer node as the threads see it: a view of its colour's allocation.
 struct PlanBuffer {
   std::string name;              ///< "p.m@A.g0"
@@ -504,6 +516,7 @@ struct HostPlan {
   std::vector<PlanIsland> islands;           ///< the islands on the host's cpus, in spec order
   std::vector<PlanMappedRing> mapped_rings;  ///< in the order of their edges in the islands
   std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold it was planned with
+  PlanFiles files;
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }

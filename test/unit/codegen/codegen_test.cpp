@@ -356,6 +356,8 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
        "W * K",
        {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
   h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
+  h.files = {
+      .app_header = "app.hpp", .rank = "rank_A.cpp", .ns = "app", .gpu = {""}, .mapped_rings = ""};
   h.nodes[0].signature = ActorSignature{{}, true, false, false};
   h.signed_nodes = true;
   h.streams.resize(1);
