@@ -4,8 +4,30 @@
 Bad inputs: every test/errors/**/*.dfg (except under a directory named `inputs`, which holds
 imported specs and actor headers) is run as `dfgc check <file>`, from the repository root, with
 the extra arguments of an optional first line `// ARGS: ...`; a first line `// COMMAND: map ...`
-runs `dfgc map <file> ...` instead. Its expected file, beside it with the suffix `.expected`,
-holds stdout then stderr and a last line `exit: N`.
+runs `dfgc map <file> ...` instead. A case states what it expects in one of two ways:
+
+- Comments in the spec (clang's -verify style), for a case whose output is only located
+  diagnostics. `// expected-error {{message}}` (or expected-warning, expected-note) on the line a
+  diagnostic points at; `{{...}}` is the whole message after `error: `, matched exactly (it ends
+  at the `}}` that ends the line or comes before the next expectation, so it may hold braces).
+  Several on one line are allowed. `expected-error:9` also checks the column (the converted cases
+  give it everywhere); `expected-error@+1` / `@-2` puts the line N below / above the comment's;
+  `expected-error@inputs/x.hpp:12` (path relative to the spec's directory, line, optional :col)
+  expects it in another file (an actor header, an imported spec, a costs file), the comment
+  staying in the spec. `// expected-no-diagnostics` expects no output at all. The run must print
+  exactly these diagnostics and nothing else (each followed by its source line and caret, not
+  checked), then "N errors generated." with the counts of the expected errors and warnings, and
+  exit 1 if an error is expected, else 0. They are compared in file order: the spec's own first,
+  then each other file's by path; within a file by line; on one line in the order dfgc prints
+  them and the comments give them (the order across lines is not checked). A mismatch prints a
+  diff of `file:line[:col]: kind: message` lines.
+- A sidecar beside it with the suffix `.expected`, holding stdout then stderr and a last line
+  `exit: N`, for what is not only located diagnostics: command-line errors (`dfgc: error: ...`),
+  `dfgc map` reports, dumps, diagnostics without a line or whose source line shows control
+  characters, an error at the end of the file (a comment would move it).
+
+A spec with expected-* comments must not also have a sidecar. test/errors/inputs/ holds the
+architectures that many cases import instead of declaring them (cpu.dfg, gpu.dfg, one_gpu.dfg).
 
 Samples: every samples/*/*.dfg that declares an app is run through each command of COMMANDS; the
 output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
@@ -22,10 +44,12 @@ schedule.txt stands for <stem>.schedule.txt. The code is printed from the plan a
 plans of every sample and the trees of these, which print every section of templates/parts/
 between them, show any change of the generated code.
 
---update rewrites the expected files instead of comparing (tools/update-golden).
+--update rewrites the expected files instead of comparing (tools/update-golden); it leaves the
+bad inputs with expected-* comments as they are: those are edited by hand.
 """
 import argparse
 import difflib
+import os
 import pathlib
 import re
 import shutil
@@ -61,6 +85,106 @@ FULL_TREES = {
 def run(dfgc, args, root):
     p = subprocess.run([dfgc] + args, cwd=root, capture_output=True, text=True, timeout=120)
     return p.stdout + p.stderr + f"exit: {p.returncode}\n"
+
+
+# `// expected-error {{message}}`, with an optional @+N, @-N or @path:line (path relative to the
+# spec's directory) and an optional :column after it. The message ends at the `}}` that ends the
+# line or comes before the next expectation, so a message may hold braces.
+EXPECTATION = re.compile(r"expected-(error|warning|note)(?:@([+-]\d+|[^\s:{}]+:\d+))?(?::(\d+))?"
+                         r"\s*\{\{(.*?)\}\}(?=\s*(?:$|//|expected-))", re.M)
+DIAGNOSTIC = re.compile(r"(\S[^:]*):(\d+):(\d+): (error|warning|note): (.*)")
+CARET = re.compile(r"\s*\^~*\s*")
+
+
+def inline(spec):
+    """Whether the spec holds its expectations in comments (then it has no sidecar)."""
+    text = spec.read_text(encoding="utf-8", errors="replace")
+    return "expected-no-diagnostics" in text or EXPECTATION.search(text) is not None
+
+
+def expectations(spec, root):
+    """[(file, line, column or None, kind, text)] of the spec's comments; file is relative to
+    `root`."""
+    rel = spec.relative_to(root).as_posix()
+    out = []
+    lines = spec.read_text(encoding="utf-8", errors="replace").split("\n")
+    for number, line in enumerate(lines, 1):
+        comment = line.find("//")
+        if comment < 0:
+            continue
+        for m in EXPECTATION.finditer(line, comment):
+            kind, where, column, text = m.groups()
+            file, at = rel, number
+            if where and where[0] in "+-":
+                at = number + int(where)
+            elif where:
+                path, _, at = where.rpartition(":")
+                file = os.path.relpath(os.path.normpath(spec.parent / path), root)
+                file, at = pathlib.Path(file).as_posix(), int(at)
+            out.append((file, at, int(column) if column else None, kind, text))
+    return out
+
+
+def diagnostics(output):
+    """([(file, line, column, kind, text)], [lines that are not part of a diagnostic])."""
+    found, stray = [], []
+    lines = output.splitlines()
+    i = 0
+    while i < len(lines):
+        m = DIAGNOSTIC.fullmatch(lines[i])
+        if not m:
+            stray.append(lines[i])
+            i += 1
+            continue
+        file, line, column, kind, text = m.groups()
+        found.append((os.path.normpath(file), int(line), int(column), kind, text))
+        # The source line and the caret under the column.
+        i += 3 if i + 2 < len(lines) and CARET.fullmatch(lines[i + 2]) else 1
+    return found, stray
+
+
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(expected):
+    errors = sum(1 for e in expected if e[3] == "error")
+    warnings = sum(1 for e in expected if e[3] == "warning")
+    if warnings and errors:
+        return [plural(warnings, "warning") + " and " + plural(errors, "error") + " generated."]
+    if errors or warnings:
+        return [plural(errors or warnings, "error" if errors else "warning") + " generated."]
+    return []
+
+
+def verify(dfgc, args, root, spec):
+    """Runs a case whose expectations are comments; returns the failure message or None."""
+    expected = expectations(spec, root)
+    p = subprocess.run([dfgc] + args, cwd=root, capture_output=True, text=True, timeout=120)
+    found, stray = diagnostics(p.stdout + p.stderr)
+    rel = spec.relative_to(root).as_posix()
+
+    # Compared in file order: the spec's own diagnostics first, then each other file's; within a
+    # file by line; on one line in the order dfgc prints them (and the comments give them).
+    def order(d):
+        return (d[0] != rel, d[0], d[1])
+
+    columnless = {(f, l, k, t) for f, l, c, k, t in expected if c is None}
+
+    def show(d, actual):
+        f, l, c, k, t = d
+        if actual and (f, l, k, t) in columnless:
+            c = None
+        return f"{f}:{l}" + (f":{c}" if c is not None else "") + f": {k}: {t}\n"
+
+    want = [show(d, False) for d in sorted(expected, key=order)]
+    got = [show(d, True) for d in sorted(found, key=order)]
+    want += [x + "\n" for x in summary(expected)] + [f"exit: {int(any(e[3] == 'error' for e in expected))}\n"]
+    got += [x + "\n" for x in stray] + [f"exit: {p.returncode}\n"]
+    if want == got:
+        return None
+    return (f"FAIL: dfgc {' '.join(args)}: the diagnostics differ from the spec's expected-* comments\n"
+            + "".join(difflib.unified_diff(want, got, f"{rel} (expected)", "actual")))
 
 
 def cases(root):
@@ -208,7 +332,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dfgc", required=True)
     ap.add_argument("--root", required=True)
-    ap.add_argument("--update", action="store_true")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite the expected files; a bad input with expected-* comments is "
+                         "left as it is (edit its comments by hand)")
     ap.add_argument("filter", nargs="?", default="", help="only inputs whose path contains this")
     a = ap.parse_args()
     root = pathlib.Path(a.root).resolve()
@@ -217,6 +343,20 @@ def main():
         if a.filter and not any(a.filter in x for x in args):
             continue
         count += 1
+        spec = expected_path.with_suffix(".dfg")
+        if expected_path.suffix == ".expected" and spec.is_file() and inline(spec):
+            if expected_path.exists():
+                failures.append(expected_path)
+                print(f"FAIL: {spec.relative_to(root)} has expected-* comments and a sidecar "
+                      f"{expected_path.relative_to(root)}: keep one of them")
+                continue
+            if a.update:
+                continue  # its comments are written by hand
+            message = verify(a.dfgc, args, root, spec)
+            if message:
+                failures.append(spec)
+                print(message)
+            continue
         actual = run(a.dfgc, args, root)
         if a.update:
             expected_path.parent.mkdir(parents=True, exist_ok=True)
@@ -244,7 +384,8 @@ def main():
         return 0
     if failures:
         print(f"\n{len(failures)} of {count} golden files differ. If the new output is right, run:\n"
-              f"  tools/update-golden\nand review the diff.")
+              f"  tools/update-golden\nand review the diff (a bad input with expected-* comments is "
+              f"fixed by hand: --update leaves it as it is).")
         return 1
     print(f"{count} golden files match")
     return 0
