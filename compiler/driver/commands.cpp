@@ -17,11 +17,12 @@ namespace dfgc::driver {
 Stage last_stage(Emit emit) {
   switch (emit) {
     case Emit::ast: return Stage::parse;
+    // What `check` checks: the passes to the migrations (loops, moves), then the actors.
     case Emit::nothing:
-    case Emit::ir: return Stage::actors;
-    case Emit::schedule: return Stage::plan_hosts;  // schedule.txt names the alternatives' MPI tags
+    case Emit::ir:
     case Emit::dot:
-    case Emit::svg: return Stage::build_ig;
+    case Emit::svg: return Stage::actors;
+    case Emit::schedule: return Stage::plan_hosts;  // schedule.txt names the alternatives' MPI tags
     case Emit::plan: return Stage::plan_hosts;
     case Emit::code: return Stage::write;
   }

@@ -224,7 +224,7 @@ class MapCommand final : public Command {
   /// parse, sema, then the stages run on the chosen mapping: the actors only for --emit.
   std::vector<Stage> stages(const CommonOptions& common) const override {
     std::vector<Stage> out = {Stage::parse, Stage::sema};
-    for (auto s = Stage::actors; s <= chosen_last(common);
+    for (auto s = Stage::schedule; s <= chosen_last(common);
          s = static_cast<Stage>(static_cast<int>(s) + 1))
       if (s != Stage::actors || reads_actors(common)) out.push_back(s);
     return out;
@@ -327,8 +327,11 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
       if (!n.candidates.empty())
         diags.error(n.mapping_loc,
                     fmt::format("--evaluate needs every node pinned; node '{}' is free", n.name));
-    if (diags.has_errors() || !check_loops(base, diags)) return finish(1);
-    ir::Ig ig = run_passes(base, instrumentation.hooks());
+    if (diags.has_errors()) return finish(1);
+    // The figures are the base mapping's: its loops are checked, not its alternatives'.
+    PassResults passes = run_passes(base, Stage::build_ig, instrumentation.hooks());
+    if (!check_loops(base, passes, diags)) return finish(1);
+    const ir::Ig& ig = *passes.ig;
     std::cout << render_evaluation(base, predict(base, ig, *base_table, common.plan),
                                    base_table->overhead);
     return finish(0);

@@ -40,21 +40,21 @@ std::vector<std::string> files_read(const Compilation& compilation, const Source
 
 namespace {
 
-/// Reports the first loop of `p` whose initial tokens do not cover its latency, if any: an error
-/// at `at` (the loop's first edge when `at` is empty) starting with `prefix`, a note per edge.
-bool report_uncovered_loop(const ir::Program& p, DiagnosticEngine& diags,
+/// Reports `uncovered`, a loop of `p`'s graph: an error at `at` (the loop's first edge when `at`
+/// is empty) starting with `prefix`, a note per edge.
+void report_uncovered_loop(const ir::Program& p, const StrategyLoop& uncovered,
+                           DiagnosticEngine& diags,
                            std::optional<std::pair<SourceLoc, std::uint32_t>> at = std::nullopt,
                            const std::string& prefix = {}) {
-  PassResults r = run_passes(p, Stage::latency);
-  auto s = uncovered_strategy(*r.latencies);
-  if (!s) return true;
-  const UncoveredLoop& loop = *(*r.latencies)[*s].uncovered;
+  const UncoveredLoop& loop = uncovered.loop;
   constexpr std::uint32_t kArrowLength = 2;
   auto b = diags.error(at ? at->first : p.dfg.edges[loop.edges.front()].loc,
-                       prefix + describe(loop, *s, p.dfg), at ? at->second : kArrowLength);
-  for (ir::EdgeId e : loop.edges) {
-    const ir::Edge& edge = p.dfg.edges[e];
-    const std::uint32_t hop = (*r.plan).buffers[(*r.plan).edge_buffer[e]].hop;
+                       prefix + describe(loop, uncovered.strategy, p.dfg),
+                       at ? at->second : kArrowLength);
+  for (std::size_t i = 0; i < loop.edges.size(); ++i) {
+    const ir::Edge& edge = p.dfg.edges[loop.edges[i]];
+    const std::uint32_t hop = loop.edge_transfers[i];
+    const std::uint32_t cycles = loop.edge_cycles[i];
     const std::string& from = p.arch.pes[p.mapping.pe_of[edge.src]].name;
     const std::string& to = p.arch.pes[p.mapping.pe_of[edge.dst]].name;
     std::string where =
@@ -63,54 +63,50 @@ bool report_uncovered_loop(const ir::Program& p, DiagnosticEngine& diags,
                    : fmt::format("{} -> {}, {} transfer{}", from, to, hop, hop == 1 ? "" : "s");
     b.note(
         edge.loc,
-        fmt::format(
-            "edge {}.{} -> {}.{} ({}) takes {} cycle{}{}", p.dfg.nodes[edge.src].name,
-            p.dfg.actor_of(edge.src).ports[edge.src_port].name, p.dfg.nodes[edge.dst].name,
-            p.dfg.actor_of(edge.dst).ports[edge.dst_port].name, where,
-            (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src],
-            (*r.latencies)[*s].edge_arrival[e] - (*r.latencies)[*s].node[edge.src] == 1 ? "" : "s",
-            edge.delay ? fmt::format(" and carries {} initial token{}", edge.delay,
-                                     edge.delay == 1 ? "" : "s")
-                       : std::string()),
+        fmt::format("edge {}.{} -> {}.{} ({}) takes {} cycle{}{}", p.dfg.nodes[edge.src].name,
+                    p.dfg.actor_of(edge.src).ports[edge.src_port].name, p.dfg.nodes[edge.dst].name,
+                    p.dfg.actor_of(edge.dst).ports[edge.dst_port].name, where, cycles,
+                    cycles == 1 ? "" : "s",
+                    edge.delay ? fmt::format(" and carries {} initial token{}", edge.delay,
+                                             edge.delay == 1 ? "" : "s")
+                               : std::string()),
         kArrowLength);
   }
-  return false;
 }
 
 }  // namespace
 
-bool check_loops(const ir::Program& p, DiagnosticEngine& diags) {
-  if (std::none_of(p.dfg.edges.begin(), p.dfg.edges.end(),
-                   [](const ir::Edge& e) { return e.delay > 0; }))
-    return true;
-  if (!report_uncovered_loop(p, diags)) return false;
-  // Each migration alternative is a mapping the program may run: its loops must be live too.
-  bool ok = true;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
-    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives) {
-      ir::Program moved = p;
-      moved.mapping.pe_of[n] = alt.pe;
-      const std::string& pe = p.arch.pes[alt.pe].name;
-      ok = report_uncovered_loop(
-               moved, diags, std::pair{alt.loc, static_cast<std::uint32_t>(pe.size())},
-               fmt::format("node '{}' may not move to {}: there, ", p.dfg.nodes[n].name, pe)) &&
-           ok;
+bool check_loops(const ir::Program& p, const PassResults& passes, DiagnosticEngine& diags) {
+  if (passes.latencies)
+    if (auto loop = uncovered_loop(*passes.latencies)) {
+      report_uncovered_loop(p, *loop, diags);
+      return false;
     }
-  return ok;
-}
-
-bool check_migrating_delays(const ir::Program& p, DiagnosticEngine& diags) {
-  const bool delays = std::any_of(p.dfg.edges.begin(), p.dfg.edges.end(),
-                                  [](const ir::Edge& e) { return e.delay > 0; });
-  const bool moves = std::any_of(p.dfg.nodes.begin(), p.dfg.nodes.end(),
-                                 [](const ir::Node& n) { return !n.alternatives.empty(); });
-  if (!delays || !moves) return true;
-  PassResults r = run_passes(p, Stage::migrations);
+  if (!passes.migrations) return true;
+  // Each migration alternative is a mapping the program may run: its loops must be live too.
   bool ok = true;
   std::size_t i = 0;
   for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
     for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives) {
-      const Migration& m = r.migrations->alternatives[i++];
+      const Migration& m = passes.migrations->alternatives[i++];
+      if (!m.uncovered) continue;
+      ok = false;
+      const std::string& pe = p.arch.pes[alt.pe].name;
+      report_uncovered_loop(
+          m.program, *m.uncovered, diags, std::pair{alt.loc, static_cast<std::uint32_t>(pe.size())},
+          fmt::format("node '{}' may not move to {}: there, ", p.dfg.nodes[n].name, pe));
+    }
+  return ok;
+}
+
+bool check_migrating_delays(const ir::Program& p, const PassResults& passes,
+                            DiagnosticEngine& diags) {
+  if (!passes.migrations) return true;
+  bool ok = true;
+  std::size_t i = 0;
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    for (const ir::Alternative& alt : p.dfg.nodes[n].alternatives) {
+      const Migration& m = passes.migrations->alternatives[i++];
       std::set<ir::EdgeId> lost;
       for (ir::Strategy s : ir::kStrategies)
         for (ir::EdgeId e : lost_initial_tokens(p, m, s)) lost.insert(e);
@@ -166,7 +162,13 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   DFGC_INTERNAL_ASSERT(out.program, "the stages after sema need a checked program");
   auto reached = [&](Stage stage) { return stage >= last; };
   const ir::Program& p = *out.program;
-  if (!check_loops(p, diags) || !check_migrating_delays(p, diags)) return false;
+  // The passes up to the migrations need no actor: their loops and moves are checked before the
+  // actor headers are read.
+  if (last >= Stage::schedule)
+    out.passes = run_passes(p, std::min(last, Stage::migrations), hooks, in.short_path);
+  if (!check_loops(p, out.passes, diags) || !check_migrating_delays(p, out.passes, diags))
+    return false;
+  if (reached(Stage::migrations)) return true;
   if (in.read_actors) {
     ActorCheck checked = run_stage(
         hooks, Stage::actors,
@@ -178,8 +180,8 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   }
   if (reached(Stage::actors)) return true;
 
-  out.passes = run_passes(p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan,
-                          in.read_actors ? &out.signatures : nullptr);
+  resume_passes(out.passes, p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan,
+                in.read_actors ? &out.signatures : nullptr);
   if (reached(Stage::plan_hosts)) return true;
 
   out.files = run_stage(

@@ -1,7 +1,7 @@
 /// \file
-/// The whole compilation as one pipeline: parse -> sema -> actors -> the passes (run_passes():
-/// schedule ... build_ig, plan_hosts) -> codegen -> write, in the order of the Stage list
-/// (passes/pipeline.hpp), each stage through run_stage() so that --time-passes and
+/// The whole compilation as one pipeline: parse -> sema -> the passes (run_passes(): schedule ...
+/// build_ig, migrations) -> actors -> plan_hosts -> codegen -> write, in the order of the Stage
+/// list (passes/pipeline.hpp), each stage through run_stage() so that --time-passes and
 /// --dump-after see every one. Every command runs it, up to the stage its output needs.
 #pragma once
 
@@ -55,15 +55,18 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
                              DiagnosticEngine& diags, PipelineHooks* hooks, Compilation& out);
 
 /// Whether every loop of the program's graph carries enough initial tokens for its latency under
-/// both strategies (passes/latency.hpp); if not, an error at the loop's first edge with a note per
-/// edge. Every command that checks a mapped program runs it after sema.
-bool check_loops(const ir::Program& program, DiagnosticEngine& diags);
+/// both strategies (passes/latency.hpp), as `passes` found: the program's own (its latency pass)
+/// and those of each migration alternative (the migrations pass), as far as the passes ran. If
+/// not, an error at the loop's first edge (the alternative's PE) with a note per edge. The
+/// pipeline runs it on the passes to migrations, before it reads the actors.
+bool check_loops(const ir::Program& program, const PassResults& passes, DiagnosticEngine& diags);
 
 /// Whether every migration alternative keeps the tokens in flight on the program's delayed edges
 /// (lost_initial_tokens() is empty under both strategies); if not, an error at the alternative's
-/// PE with a note per edge whose tokens a move would lose. Every command that checks a mapped
-/// program runs it after check_loops().
-bool check_migrating_delays(const ir::Program& program, DiagnosticEngine& diags);
+/// PE with a note per edge whose tokens a move would lose. The pipeline runs it after
+/// check_loops().
+bool check_migrating_delays(const ir::Program& program, const PassResults& passes,
+                            DiagnosticEngine& diags);
 
 /// Every file the compilation read but for system headers and CUDA's: the spec, its imports, the
 /// actor headers, the user's headers they include and the files of dfgc's runtime they include;

@@ -79,6 +79,7 @@ FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
   // the walk entered it.
   std::rotate(loop.edges.begin(), std::min_element(loop.edges.begin(), loop.edges.end()),
               loop.edges.end());
+  for (ir::EdgeId e : loop.edges) loop.edge_cycles.push_back(edge_cycles[e]);
   result.node.assign(n, 0);
   result.uncovered = std::move(loop);
   return result;
@@ -88,6 +89,12 @@ std::optional<ir::Strategy> uncovered_strategy(const Latencies& latencies) {
   for (ir::Strategy s : ir::kStrategies)
     if (latencies[s].uncovered) return s;
   return std::nullopt;
+}
+
+std::optional<StrategyLoop> uncovered_loop(const Latencies& latencies) {
+  auto s = uncovered_strategy(latencies);
+  if (!s) return std::nullopt;
+  return StrategyLoop{*s, *latencies[*s].uncovered};
 }
 
 std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& dfg) {
@@ -123,8 +130,10 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
   FirstCycles first = first_cycles(dfg, cycles, floor);
   l.node = std::move(first.node);
   if (first.uncovered) {
-    for (ir::EdgeId e : first.uncovered->edges)
-      first.uncovered->transfers += plan.buffers[plan.edge_buffer[e]].hop;
+    for (ir::EdgeId e : first.uncovered->edges) {
+      first.uncovered->edge_transfers.push_back(plan.buffers[plan.edge_buffer[e]].hop);
+      first.uncovered->transfers += first.uncovered->edge_transfers.back();
+    }
     l.uncovered = std::move(first.uncovered);
   }
   for (ir::EdgeId e = 0; e < dfg.edges.size(); ++e)

@@ -65,10 +65,12 @@ namespace dfgc {
 
 /// A loop whose latency in cycles exceeds its initial tokens.
 struct UncoveredLoop {
-  std::vector<ir::EdgeId> edges;  ///< in loop order
-  std::uint32_t cycles = 0;       ///< the sum of its edges' cycles
-  std::uint32_t tokens = 0;       ///< the sum of its edges' initial tokens
-  std::uint32_t transfers = 0;    ///< the transfers its tokens cross
+  std::vector<ir::EdgeId> edges;                ///< in loop order
+  std::vector<std::uint32_t> edge_cycles;       ///< per edge of `edges`: the cycles it takes
+  std::vector<std::uint32_t> edge_transfers{};  ///< per edge of `edges`: the transfers it crosses
+  std::uint32_t cycles = 0;                     ///< the sum of its edges' cycles
+  std::uint32_t tokens = 0;                     ///< the sum of its edges' initial tokens
+  std::uint32_t transfers = 0;                  ///< the transfers its tokens cross
 };
 
 /// The least first cycles of the nodes, none below its `floor` (empty: 0), given each edge's
@@ -113,6 +115,13 @@ using LatencyFloor = ir::PerStrategy<std::vector<std::uint32_t>>;
 
 /// The strategy whose latency has an uncovered loop, the overlap strategy first, if any.
 std::optional<ir::Strategy> uncovered_strategy(const Latencies& latencies);
+/// A loop its initial tokens do not cover, with the strategy it fails under.
+struct StrategyLoop {
+  ir::Strategy strategy = ir::Strategy::overlap;
+  UncoveredLoop loop;
+};
+/// The loop of the first strategy that has one (uncovered_strategy()), if any.
+std::optional<StrategyLoop> uncovered_loop(const Latencies& latencies);
 /// "loop f -> g -> f takes 4 cycles with overlap (2 transfers) but carries 1 initial token; it
 /// lacks 3": the error `check` and `compile` print, and `dfgc map` explains.
 std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& dfg);

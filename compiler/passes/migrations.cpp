@@ -23,12 +23,16 @@ std::string_view to_string(ShortPathPolicy p) {
 
 namespace {
 
-/// The implementation graph of `program`, the passes of the pipeline in order, with `floor`.
-ir::Ig build_graph(const ir::Program& p, const LatencyFloor& floor) {
+/// The implementation graph of `program`, the passes of the pipeline in order, with `floor`; none
+/// where a loop's initial tokens do not cover its latency there (the loop in `uncovered`).
+std::optional<ir::Ig> build_graph(const ir::Program& p, const LatencyFloor& floor,
+                                  std::optional<StrategyLoop>& uncovered) {
   Schedule order = schedule(p.dfg, p.arch, p.mapping);
   BufferPlan plan = insert_buffers(p.dfg, p.arch, p.mapping);
   BufferDepths depths = buffer_depth(plan);
   Latencies latencies = compute_latency(p.dfg, order, plan, floor);
+  uncovered = uncovered_loop(latencies);
+  if (uncovered) return std::nullopt;
   DelayLines delays = resync_inputs(p, plan, latencies);
   BufferColouring colours = color_buffers(p, order, plan, depths, latencies, delays);
   return build_ig(p, order, plan, depths, latencies, delays, colours);
@@ -204,7 +208,9 @@ Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::Nod
   m.program.mapping.pe_of[node] = to;
   LatencyFloor floor;
   ir::PerStrategy<std::uint32_t> k{};
-  m.ig = build_graph(m.program, floor);
+  std::optional<ir::Ig> g1 = build_graph(m.program, floor, m.uncovered);
+  if (!g1) return m;
+  m.ig = std::move(*g1);
   for (ir::Strategy s : ir::kStrategies) k[s] = largest_lead(base[s], m.ig[s]);
   if (policy == ShortPathPolicy::pad) {
     // No node of G1 may start before its G0 self: its early inputs then wait in delay lines.
@@ -214,7 +220,11 @@ Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::Nod
       for (const ir::IgFiring& f : base[s].firings) floor[s].push_back(f.latency);
       again = true;
     }
-    if (again) m.ig = build_graph(m.program, floor);
+    if (again) {
+      g1 = build_graph(m.program, floor, m.uncovered);
+      if (!g1) return m;
+      m.ig = std::move(*g1);
+    }
   }
   for (ir::Strategy s : ir::kStrategies) {
     MigrationSide& side = m.sides[s];
@@ -269,6 +279,11 @@ std::string dump(const Migrations& migrations, const ir::Program& p, const ir::I
   for (const Migration& m : migrations.alternatives) {
     out += fmt::format("migration {} : {} -> {} (shorter path: {})\n", p.dfg.nodes[m.node].name,
                        p.arch.pes[m.from].name, p.arch.pes[m.to].name, to_string(m.policy));
+    if (m.uncovered) {
+      out += fmt::format("  {} {}\n", ir::to_string(m.uncovered->strategy),
+                         describe(m.uncovered->loop, m.uncovered->strategy, p.dfg));
+      continue;
+    }
     for (ir::Strategy s : ir::kStrategies) {
       const MigrationSide& side = m.sides[s];
       out += fmt::format(

@@ -38,11 +38,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ir/ig.hpp"
+#include "passes/latency.hpp"
 
 namespace dfgc {
 
@@ -79,7 +81,10 @@ struct Migration {
   ir::PeId to = 0;
   ShortPathPolicy policy = ShortPathPolicy::pad;
   ir::Program program;  ///< the program with the node on `to`
-  ir::Ig ig;            ///< G1
+  /// A loop of `program` its initial tokens do not cover: the node may not move there, and
+  /// nothing below is set (driver/pipeline.hpp reports it).
+  std::optional<StrategyLoop> uncovered{};
+  ir::Ig ig;  ///< G1
   ir::PerStrategy<MigrationSide> sides;
 };
 

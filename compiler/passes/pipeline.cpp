@@ -58,58 +58,72 @@ void Instrumentation::report() const {
   out_ << std::flush;
 }
 
+bool PassResults::uncovered() const {
+  if (latencies && uncovered_strategy(*latencies)) return true;
+  return migrations && std::any_of(migrations->alternatives.begin(), migrations->alternatives.end(),
+                                   [](const Migration& m) { return m.uncovered.has_value(); });
+}
+
 PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
                        ShortPathPolicy short_path, const PlanOptions& plan,
                        const ActorSignatures* signatures) {
-  DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= Stage::plan_hosts,
-                       "run_passes() stops at a pass, not at '", name(last), "'");
   PassResults r;
-  auto done = [&](Stage stage) { return stage == last; };
-  r.order = run_stage(
-      hooks, Stage::schedule, [&] { return schedule(p.dfg, p.arch, p.mapping); },
-      [&](const Schedule& order) { return dump(order, p); });
-  if (done(Stage::schedule)) return r;
-  r.plan = run_stage(
-      hooks, Stage::insert_buffers, [&] { return insert_buffers(p.dfg, p.arch, p.mapping); },
-      [&](const BufferPlan& plan) { return dump(plan, p); });
-  if (done(Stage::insert_buffers)) return r;
-  r.depths = run_stage(
-      hooks, Stage::buffer_depth, [&] { return buffer_depth(*r.plan); },
-      [&](const BufferDepths& depths) { return dump(depths, *r.plan); });
-  if (done(Stage::buffer_depth)) return r;
-  r.latencies = run_stage(
-      hooks, Stage::latency, [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
-      [&](const Latencies& l) { return dump(l, p, *r.plan); });
-  // A loop its initial tokens do not cover has no first cycles: check_loops() reports it.
-  if (done(Stage::latency) || uncovered_strategy(*r.latencies)) return r;
-  r.delays = run_stage(
-      hooks, Stage::resync_inputs, [&] { return resync_inputs(p, *r.plan, *r.latencies); },
-      [&](const DelayLines& delays) { return dump(delays, *r.plan); });
-  if (done(Stage::resync_inputs)) return r;
-  r.colours = run_stage(
-      hooks, Stage::color_buffers,
-      [&] { return color_buffers(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays); },
-      [&](const BufferColouring& colours) { return dump(colours, p); });
-  if (done(Stage::color_buffers)) return r;
-  r.ig = run_stage(
-      hooks, Stage::build_ig,
-      [&] {
-        return build_ig(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays, *r.colours);
-      },
-      [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
-  if (done(Stage::build_ig)) return r;
-  r.migrations = run_stage(
-      hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
-      [&](const Migrations& m) { return dump(m, p, *r.ig); });
-  if (done(Stage::migrations)) return r;
-  r.hosts = run_stage(
-      hooks, Stage::plan_hosts,
-      [&] {
-        return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations,
-                          plan, signatures);
-      },
-      [&](const HostPlans& hosts) { return dump(hosts); });
+  resume_passes(r, p, last, hooks, short_path, plan, signatures);
   return r;
+}
+
+void resume_passes(PassResults& r, const ir::Program& p, Stage last, PipelineHooks* hooks,
+                   ShortPathPolicy short_path, const PlanOptions& plan,
+                   const ActorSignatures* signatures) {
+  DFGC_INTERNAL_ASSERT(
+      last >= Stage::schedule && last <= Stage::plan_hosts && last != Stage::actors,
+      "run_passes() stops at a pass, not at '", name(last), "'");
+  // Each pass whose result is missing, while `last` is not passed and no loop is uncovered.
+  auto next = [&](Stage stage, bool has) { return !has && stage <= last && !r.uncovered(); };
+  if (next(Stage::schedule, r.order.has_value()))
+    r.order = run_stage(
+        hooks, Stage::schedule, [&] { return schedule(p.dfg, p.arch, p.mapping); },
+        [&](const Schedule& order) { return dump(order, p); });
+  if (next(Stage::insert_buffers, r.plan.has_value()))
+    r.plan = run_stage(
+        hooks, Stage::insert_buffers, [&] { return insert_buffers(p.dfg, p.arch, p.mapping); },
+        [&](const BufferPlan& plan) { return dump(plan, p); });
+  if (next(Stage::buffer_depth, r.depths.has_value()))
+    r.depths = run_stage(
+        hooks, Stage::buffer_depth, [&] { return buffer_depth(*r.plan); },
+        [&](const BufferDepths& depths) { return dump(depths, *r.plan); });
+  if (next(Stage::latency, r.latencies.has_value()))
+    r.latencies = run_stage(
+        hooks, Stage::latency, [&] { return compute_latency(p.dfg, *r.order, *r.plan); },
+        [&](const Latencies& l) { return dump(l, p, *r.plan); });
+  if (next(Stage::resync_inputs, r.delays.has_value()))
+    r.delays = run_stage(
+        hooks, Stage::resync_inputs, [&] { return resync_inputs(p, *r.plan, *r.latencies); },
+        [&](const DelayLines& delays) { return dump(delays, *r.plan); });
+  if (next(Stage::color_buffers, r.colours.has_value()))
+    r.colours = run_stage(
+        hooks, Stage::color_buffers,
+        [&] { return color_buffers(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays); },
+        [&](const BufferColouring& colours) { return dump(colours, p); });
+  if (next(Stage::build_ig, r.ig.has_value()))
+    r.ig = run_stage(
+        hooks, Stage::build_ig,
+        [&] {
+          return build_ig(p, *r.order, *r.plan, *r.depths, *r.latencies, *r.delays, *r.colours);
+        },
+        [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
+  if (next(Stage::migrations, r.migrations.has_value()))
+    r.migrations = run_stage(
+        hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
+        [&](const Migrations& m) { return dump(m, p, *r.ig); });
+  if (next(Stage::plan_hosts, r.hosts.has_value()))
+    r.hosts = run_stage(
+        hooks, Stage::plan_hosts,
+        [&] {
+          return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations,
+                            plan, signatures);
+        },
+        [&](const HostPlans& hosts) { return dump(hosts); });
 }
 
 namespace {

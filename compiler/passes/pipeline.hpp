@@ -33,7 +33,6 @@ namespace dfgc {
 enum class Stage : std::uint8_t {
   parse,           ///< the spec and its imports -> syntax trees
   sema,            ///< the checked program (IR)
-  actors,          ///< the actor headers, read with Clang
   schedule,        ///< passes: the order of firings
   insert_buffers,  ///< buffer nodes on every edge
   buffer_depth,    ///< their slots
@@ -42,6 +41,7 @@ enum class Stage : std::uint8_t {
   color_buffers,   ///< buffer sharing
   build_ig,        ///< the implementation graph (schedule.txt)
   migrations,      ///< each migration alternative's graph, set against it
+  actors,          ///< the actor headers, read with Clang (the host plans hold what it finds)
   plan_hosts,      ///< what each host's threads do
   codegen,         ///< the project's files, in memory
   write,           ///< the project written into its directory
@@ -49,9 +49,9 @@ enum class Stage : std::uint8_t {
 
 /// The stages' names, indexed by Stage: what --dump-after and --time-passes call them.
 inline constexpr std::array<std::string_view, 14> kStageNames = {
-    "parse",        "sema",       "actors",        "schedule",      "insert_buffers",
-    "buffer_depth", "latency",    "resync_inputs", "color_buffers", "build_ig",
-    "migrations",   "plan_hosts", "codegen",       "write"};
+    "parse",   "sema",          "schedule",      "insert_buffers", "buffer_depth",
+    "latency", "resync_inputs", "color_buffers", "build_ig",       "migrations",
+    "actors",  "plan_hosts",    "codegen",       "write"};
 static_assert(static_cast<std::size_t>(Stage::write) + 1 == kStageNames.size());
 
 std::string_view name(Stage stage);
@@ -137,15 +137,26 @@ struct PassResults {
   std::optional<ir::Ig> ig;
   std::optional<Migrations> migrations;
   std::optional<HostPlans> hosts;
+
+  /// Whether a loop's initial tokens do not cover its latency, in the program or in one of its
+  /// migration alternatives: the passes after it did not run (driver/pipeline.hpp reports it).
+  bool uncovered() const;
 };
 
-/// The passes, schedule up to `last` (a stage from schedule to plan_hosts), each through
-/// run_stage() with `hooks`; `short_path` is the migrations pass's policy, `plan` what the host
-/// plan decides beyond the program (its mapped tokens' threshold), `signatures` the actor front
-/// end's findings, which the host plans copy (plan_hosts()).
+/// The passes, schedule up to `last` (a pass: a stage from schedule to plan_hosts but actors),
+/// each through run_stage() with `hooks`; `short_path` is the migrations pass's policy, `plan`
+/// what the host plan decides beyond the program (its mapped tokens' threshold), `signatures` the
+/// actor front end's findings, which the host plans copy (plan_hosts()). They stop after a stage
+/// whose result is uncovered().
 PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr,
                        ShortPathPolicy short_path = ShortPathPolicy::pad,
                        const PlanOptions& plan = {}, const ActorSignatures* signatures = nullptr);
+/// The same, resumed: the passes whose results `results` lacks, up to `last`. The pipeline runs
+/// the passes to migrations, checks them and reads the actors, then goes on to plan_hosts.
+void resume_passes(PassResults& results, const ir::Program& program, Stage last,
+                   PipelineHooks* hooks = nullptr,
+                   ShortPathPolicy short_path = ShortPathPolicy::pad, const PlanOptions& plan = {},
+                   const ActorSignatures* signatures = nullptr);
 
 /// schedule.txt: the implementation graph, then a section per migration alternative.
 std::string render_schedule(const ir::Program& program, const PassResults& results);

@@ -77,6 +77,9 @@ TEST_CASE("loops: a loop over two hosts needs as many tokens as its latency", "[
     CHECK(loop.tokens == 1);
     CHECK(loop.transfers == 2);
     CHECK(loop.edges.size() == 2);
+    // Per edge, what the diagnostics' notes say: two cycles, one transfer each.
+    CHECK(loop.edge_cycles == std::vector<std::uint32_t>{2, 2});
+    CHECK(loop.edge_transfers == std::vector<std::uint32_t>{1, 1});
     REQUIRE(l[Strategy::no_overlap].uncovered);
     CHECK(l[Strategy::no_overlap].uncovered->cycles == 2);
     ir::Program p = iir("A.cpu", "B.cpu", 1).build();
@@ -87,6 +90,23 @@ TEST_CASE("loops: a loop over two hosts needs as many tokens as its latency", "[
     // The passes stop after latency: there is no implementation graph to build.
     PassResults r = run_passes(p, Stage::build_ig);
     CHECK_FALSE(r.ig);
+  }
+  SECTION("one token, the loop's far end an alternative: the migrations pass finds it") {
+    // h on A.cpu, within the host: covered; its alternative B.cpu is the uncovered loop above.
+    ir::Program p = iir("A.cpu", "A.cpu", 1).build();
+    p.dfg.nodes[test::node_named(p, "h")].alternatives = {{*p.arch.find_pe("B.cpu"), {}}};
+    PassResults r = run_passes(p, Stage::plan_hosts);
+    REQUIRE(r.migrations);
+    REQUIRE(r.migrations->alternatives.size() == 1);
+    const Migration& m = r.migrations->alternatives[0];
+    REQUIRE(m.uncovered);
+    CHECK(m.uncovered->strategy == Strategy::overlap);
+    CHECK(m.uncovered->loop.cycles == 4);
+    CHECK(r.uncovered());
+    // No host plan is made of a program one of whose moves cannot run.
+    CHECK_FALSE(r.hosts);
+    CHECK(dump(*r.migrations, p, *r.ig).find("overlap loop f -> h -> f takes 4 cycles") !=
+          std::string::npos);
   }
   SECTION("four tokens: covered under both strategies, every iteration right") {
     ir::Program p = iir("A.cpu", "B.cpu", 4).build();
