@@ -181,7 +181,7 @@ std::string literal(std::string_view text) {
 std::string pack(const std::vector<std::string>& items) { return join(items); }
 
 std::string track_ident(const Model& m, ir::PeId pe, const StreamKind* s) {
-  std::string id = "kTrack_" + identifier(m.pe(pe).name);
+  std::string id = "kTrack_" + m.pe(pe).ident;
   if (s) id += "_" + std::string(to_string(*s));
   return id;
 }
@@ -299,7 +299,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     std::vector<std::string> lists;
     for (ir::PeId pe : m.pes()) {
       std::vector<std::string> ns;
-      for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + identifier(m.pe(q).name));
+      for (ir::PeId q : sm.neighbours[pe]) ns.push_back("kPe_" + m.pe(q).ident);
       lists.push_back(render_part("app_neighbour_list", {{"items", join(ns)}}));
     }
     out += render_part("app_strategy_neighbours", {{"lists", pack(lists)}});
@@ -328,7 +328,7 @@ std::string render_app_header(const Model& m) {
   std::string memory, factories;
   std::vector<std::string> pes, pe_names, pe_kinds;
   for (ir::PeId pe : m.pes()) {
-    std::string id = identifier(m.pe(pe).name);
+    std::string id = m.pe(pe).ident;
     pes.push_back("kPe_" + id);
     pe_names.push_back(literal(m.pe(pe).name));
     pe_kinds.push_back(literal(m.pe(pe).kind == ir::PeKind::gpu ? "gpu" : "cpu"));

@@ -25,10 +25,10 @@ std::string render_rank(const Model& m) {
   const bool mpi = m.multi_host();
   std::string makes;
   for (ir::PeId cpu : m.cpus)
-    makes += render_part("rank_make_cpu_worker", {{"cls", worker_class(m, cpu)},
+    makes += render_part("rank_make_cpu_worker", {{"cls", m.pe(cpu).worker},
                                                   {"mpi", mpi && cpu == m.cpu() ? ", mpi" : ""}});
   for (ir::PeId gpu : m.gpus)
-    makes += render_part("rank_make_gpu_worker", {{"pe", identifier(m.pe(gpu).name)}});
+    makes += render_part("rank_make_gpu_worker", {{"pe", m.pe(gpu).ident}});
   std::vector<std::string_view> headers;
   if (mpi) {
     // dfg/mpi/check.hpp, through these, includes <mpi.h> without its C++ bindings; no other
@@ -94,8 +94,8 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                           {"ns", host_namespace(m)},
                           {"actor_includes", include_lines(actor_includes(m, gpu))},
                           {"worker", render_worker(m, gpu)},
-                          {"pe_ident", identifier(m.pe(gpu).name)},
-                          {"cls", worker_class(m, gpu)}});
+                          {"pe_ident", m.pe(gpu).ident},
+                          {"cls", m.pe(gpu).worker}});
 }
 
 std::string render_main(std::span<const Model> hosts) {

@@ -11,10 +11,6 @@
 
 namespace dfgc::codegen {
 
-std::string worker_class(const Model& m, ir::PeId pe) {
-  return "Worker_" + identifier(m.pe(pe).name);
-}
-
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
@@ -41,8 +37,8 @@ class WorkerPrinter {
         pe_(pe),
         gpu_(m.pe(pe).kind == ir::PeKind::gpu),
         mpi_(m.multi_host() && pe == m.cpu()),
-        cls_(worker_class(m, pe)),
-        pe_ident_(identifier(m.pe(pe).name)) {
+        cls_(m.pe(pe).worker),
+        pe_ident_(m.pe(pe).ident) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sm = m_.strategies[s];
       std::size_t count = 0;
@@ -81,22 +77,11 @@ class WorkerPrinter {
             result.emplace_back(port, &e.ports[port]);
     return result;
   }
-  /// The member that holds the initial tokens of input `port`: "f_initial1_" (the suffix
-  /// _initial<port>_ is of its own, see node_member()).
-  static std::string initial_member(const PlanNode& n, std::uint32_t port) {
-    return identifier(n.name) + "_initial" + std::to_string(port) + "_";
-  }
   static const ActorSignature& signature(const PlanNode& n) { return *n.signature; }
-  /// Node n's member (a dfg::Node): "n_node_". Every member derived from a spec name ends with a
-  /// suffix of its own (_node_, _initial<port>_, _send_, _recv_, _gpudirect_), none the end of
-  /// another nor of a fixed member, and spec names neither end with '_' nor contain '__' (sema),
-  /// so no two members can meet and no member can hide a name of namespace scope (those never end
-  /// with '_').
-  static std::string node_member(const PlanNode& n) { return identifier(n.name) + "_node_"; }
   /// The local that views buffer b's colour in a cycle loop: "buf_p_m_A_g0". The prefix keeps it
   /// apart from the names of namespace scope the loop uses (bytes_<type>, kPe_<pe>).
   /// With views shared by both strategies (PlanSharing::views), they are members: "p_m_A_g0_view_"
-  /// (the suffix keeps them apart from the other members, as node_member says).
+  /// (the suffix keeps them apart from the other members, as PlanNode::member says).
   std::string buffer_local(const StrategyPlan& sm, ir::BufferId b) const {
     return shared_views_ ? sm.buffer_idents[b] + "_view_" : "buf_" + sm.buffer_idents[b];
   }
@@ -106,7 +91,7 @@ class WorkerPrinter {
       const PlanBuffer& buf = sm.buffers[b];
       part("worker_view",
            {{"id", buffer_local(sm, b)},
-            {"pe", identifier(m_.pe(buf.pe).name)},
+            {"pe", m_.pe(buf.pe).ident},
             {"i", std::to_string(buf.colour)},
             {"name", buf.name},
             {"depth", with_depth
@@ -136,10 +121,6 @@ class WorkerPrinter {
   /// The host at the other end of a host-to-host transfer.
   ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
   bool has_net() const { return !endpoints_.empty(); }
-  /// The member that gives a GPU's end of the gpudirect transfers its path: "A_g0_gpudirect_".
-  std::string gpudirect_member(ir::PeId gpu) const {
-    return identifier(m_.pe(gpu).name) + "_gpudirect_";
-  }
   std::string storage_type() const {
     if (gpu_) return "dfg::DeviceBuffer";
     return m_.has_gpu() ? "dfg::PinnedBuffer" : "dfg::HostBuffer";
@@ -177,7 +158,7 @@ class WorkerPrinter {
     if (!nodes().empty() || mpi_ || shared_views_) out_.emit("\n");
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
-        part("worker_gpudirect_member", {{"m", gpudirect_member(gpu)}, {"pe", m_.pe(gpu).name}});
+        part("worker_gpudirect_member", {{"m", m_.pe(gpu).gpudirect}, {"pe", m_.pe(gpu).name}});
       if (has_net()) part("worker_net_comment");
       for (const auto& [net, member] : endpoints_)
         part("worker_endpoint_member",
@@ -191,7 +172,7 @@ class WorkerPrinter {
     }
     for (const PlanNode* n : nodes()) {
       part("worker_node_member",
-           {{"m", node_member(*n)},
+           {{"m", n->member},
             {"label", n->alternative < 0
                           ? n->name
                           : render_part("worker_node_label_alternative",
@@ -201,7 +182,7 @@ class WorkerPrinter {
             {"cls", n->class_name},
             {"ports", std::to_string(n->port_types.size())}});
       for (const auto& [port, in] : initial_inputs(*n))
-        part("worker_initial_member", {{"m", initial_member(*n, port)},
+        part("worker_initial_member", {{"m", n->initial_members[port]},
                                        {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
                                        {"port", in->port},
                                        {"d", std::to_string(in->initial)}});
@@ -225,7 +206,7 @@ class WorkerPrinter {
     if (mpi_) {
       for (ir::PeId gpu : gpudirect_)
         init.push_back(
-            render_part("worker_init_gpudirect", {{"m", gpudirect_member(gpu)},
+            render_part("worker_init_gpudirect", {{"m", m_.pe(gpu).gpudirect},
                                                   {"device", std::to_string(m_.pe(gpu).device)},
                                                   {"pe", m_.pe(gpu).name}}));
       if (has_net())
@@ -315,7 +296,7 @@ class WorkerPrinter {
                                {"memory", memory}});
       if (e.gpudirect)
         part("worker_endpoint_attach",
-             {{"g", gpudirect_member(*e.gpudirect)}, {"m", endpoint_member(sm, e)}});
+             {{"g", m_.pe(*e.gpudirect).gpudirect}, {"m", endpoint_member(sm, e)}});
     }
   }
 
@@ -333,7 +314,7 @@ class WorkerPrinter {
 
   void actor_setup(const PlanNode& n) {
     const ActorSignature& sig = signature(n);
-    std::string m = node_member(n);
+    std::string m = n.member;
     for (const ir::ParamValue& v : n.params)
       part("worker_param", {{"m", m}, {"param", v.name}, {"value", v.literal}});
     std::vector<std::string> elements;
@@ -352,14 +333,14 @@ class WorkerPrinter {
     if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
     for (const auto& [port, in] : initial_inputs(n)) {
       part("worker_initial_alloc",
-           {{"m", initial_member(n, port)},
+           {{"m", n.initial_members[port]},
             {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
             {"dev", gpu_ ? render_part("worker_dev", {{"d", device()}}) : ""},
             {"name", render_part("worker_initial_name", {{"node", n.name}, {"port", in->port}})},
             {"t", in->type},
             {"d", std::to_string(in->initial)}});
       if (in->initial_method.empty())
-        part("worker_initial_fill", {{"m", initial_member(n, port)},
+        part("worker_initial_fill", {{"m", n.initial_members[port]},
                                      {"t", in->type},
                                      {"elem", in->elem},
                                      {"value", in->initial_value}});
@@ -371,7 +352,7 @@ class WorkerPrinter {
     // Initial tokens filled by the node's own member function, after its init.
     for (const auto& [port, in] : initial_inputs(n))
       if (!in->initial_method.empty())
-        part("worker_initial_fill_with", {{"m", initial_member(n, port)},
+        part("worker_initial_fill_with", {{"m", n.initial_members[port]},
                                           {"node", m},
                                           {"t", in->type},
                                           {"elem", in->elem},
@@ -500,7 +481,7 @@ class WorkerPrinter {
   void fire(const StrategyPlan& sm, const Entry& e) {
     const PlanNode& n = m_.node(e.id, e.runner);
     const ActorSignature& sig = signature(n);
-    const std::string m = node_member(n);
+    const std::string m = n.member;
     const int handoff = n.handoff;
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
@@ -520,7 +501,7 @@ class WorkerPrinter {
       // In its first iterations the node reads the initial tokens.
       if (ref.initial)
         arg = render_part("worker_arg_initial", {{"d", std::to_string(ref.initial)},
-                                                 {"m", initial_member(n, port)},
+                                                 {"m", n.initial_members[port]},
                                                  {"elem", ref.elem},
                                                  {"arg", arg}});
       args.push_back(std::move(arg));
@@ -543,7 +524,7 @@ class WorkerPrinter {
   /// A node that is not `block` fires q times per cycle: one call per firing k, on firing k's part
   /// of each block (`args`, the blocks, in the order of fire's parameters).
   void fire_parts(const PlanNode& n, const ActorSignature& sig, std::vector<std::string> args) {
-    const std::string m = node_member(n);
+    const std::string m = n.member;
     for (std::size_t i = 0; i < args.size(); ++i)
       args[i] =
           render_part("worker_arg_part",

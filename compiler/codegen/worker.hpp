@@ -27,9 +27,6 @@
 
 namespace dfgc::codegen {
 
-/// "Worker_A_g0".
-std::string worker_class(const Model& m, ir::PeId pe);
-
 /// The worker's class definition and its member functions, for the anonymous namespace of the
 /// PE's source file.
 std::string render_worker(const Model& m, ir::PeId pe);

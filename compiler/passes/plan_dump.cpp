@@ -136,6 +136,9 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
                          h.pe(n.pe).name, n.class_name, n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
+      out += fmt::format(", member {}", n.member);
+      for (const std::string& initial : n.initial_members)
+        if (!initial.empty()) out += " " + initial;
       out += "\n";
       if (n.signature) {
         out += fmt::format("    calls {}{}", calls_text(*n.signature, n.port_names),
@@ -204,7 +207,7 @@ std::string dump(const HostPlans& plans) {
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);
-      out += fmt::format("  pe {} {}", x.name, ir::to_string(x.kind));
+      out += fmt::format("  pe {} {} worker {}", x.name, ir::to_string(x.kind), x.worker);
       if (x.kind == ir::PeKind::gpu) {
         out += fmt::format(" device {} streams {}", x.device,
                            streams_text({h.streams[pe].begin(), h.streams[pe].end()}));

@@ -531,6 +531,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.sharing.resize(program.arch.pes.size());
   for (ir::PeId pe : h.pes()) h.sharing[pe] = sharing(h, pe);
   h.files = plan_detail::plan_files(h);
+  plan_detail::name_members(h);
   if (signatures) plan_detail::sign_nodes(program, *signatures, h);
   return h;
 }

@@ -83,6 +83,10 @@ struct PlanPe {
   ir::HostId host = 0;
   ir::PeKind kind = ir::PeKind::cpu;
   int device = -1;  ///< CUDA device ordinal on its host; -1 for a CPU
+  /// Its C++ names (plan_names.cpp): its spelling in generated names ("A_g0": kPe_A_g0), its
+  /// worker class ("Worker_A_g0") and, for a GPU, the worker member that gives its end of the
+  /// gpudirect transfers its path ("A_g0_gpudirect_").
+  std::string ident{}, worker{}, gpudirect{};
 };
 
 /// The names of the files code generation writes for a host, and the C++ namespace of its
@@ -265,6 +269,14 @@ struct PlanNode {
   /// The index in HostPlan::handoffs of its node when this instance takes part in a move that is
   /// handed over through this host; -1 otherwise.
   int handoff = -1;
+  /// Its members in its PE's worker (plan_names.cpp): the dfg::Node ("f_node_") and, per actor
+  /// port, the initial tokens an input reads ("f_initial1_"; empty where none). Every member
+  /// named from a spec name ends with a suffix of its own (_node_, _initial<port>_, _send_,
+  /// _recv_, _gpudirect_, _view_), none the end of another nor of a fixed member, and spec names
+  /// neither end with '_' nor contain '__' (sema): no two members meet, and none hides a name of
+  /// namespace scope (those never end with '_').
+  std::string member{};
+  std::vector<std::string> initial_members{};
 };
 
 /// A ring of an island (ir::IslandFifo) as generated code declares it.

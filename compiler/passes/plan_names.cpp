@@ -1,4 +1,5 @@
-// The names of the files and the namespace of a host's generated sources (PlanFiles).
+// The names of a host's generated sources and the C++ names they declare from spec names: the
+// files and the namespace (PlanFiles), the workers and their members (PlanPe, PlanNode).
 
 #include <set>
 
@@ -29,6 +30,25 @@ PlanFiles plan_files(const HostPlan& h) {
   if (!h.mapped_rings.empty())
     out.mapped_rings = fmt::format("dfg_islands/mapped_rings_{}.hpp", host);
   return out;
+}
+
+void name_members(HostPlan& h) {
+  for (PlanPe& pe : h.pe_table) {
+    pe.ident = identifier(pe.name);
+    pe.worker = "Worker_" + pe.ident;
+    if (pe.kind == ir::PeKind::gpu) pe.gpudirect = pe.ident + "_gpudirect_";
+  }
+  for (PlanNode& n : h.nodes) {
+    n.member = identifier(n.name) + "_node_";
+    n.initial_members.assign(n.port_types.size(), std::string());
+    // With migration alternatives the union holds several firing entries of a node on this PE
+    // (old-only, new-only): they all read the one member of its instance here.
+    for (const Entry& e : h.strategies[ir::Strategy::overlap].entries)
+      if (e.kind == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
+        for (std::uint32_t port = 0; port < e.ports.size(); ++port)
+          if (e.ports[port].initial)
+            n.initial_members[port] = fmt::format("{}_initial{}_", identifier(n.name), port);
+  }
 }
 
 }  // namespace dfgc::plan_detail

@@ -172,6 +172,45 @@ TEST_CASE(
         std::set<StreamKind>{StreamKind::compute, StreamKind::d2h, StreamKind::peer});
 }
 
+TEST_CASE("plan: the workers and their members are named from spec names, suffixes their own",
+          "[plan_hosts]") {
+  // s @ A.cpu -> f @ A.g0 -> k @ A.cpu, f reading its own output a cycle late (one initial
+  // token on its input y).
+  test::ProgramBuilder b("names");
+  b.type("T", ir::ElemType::f32, 16)
+      .actor("Source", "out T o")
+      .actor("Sink", "in T i")
+      .actor("Join", "in T x; in T y; out T o");
+  b.host("A", 1);
+  b.node("s", "Source", "A.cpu").node("f", "Join", "A.g0").node("k", "Sink", "A.cpu");
+  b.edge("s.o", "f.x").edge("f.o", "k.i").edge("f.o", "f.y", 1);
+  ir::Program p = b.build();
+  HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
+  REQUIRE(plans.hosts.size() == 1);
+  const HostPlan& h = plans.hosts[0];
+  const PlanPe& gpu = h.pe(pe_named(p, "A.g0"));
+  CHECK(gpu.ident == "A_g0");
+  CHECK(gpu.worker == "Worker_A_g0");
+  CHECK(gpu.gpudirect == "A_g0_gpudirect_");
+  const PlanPe& cpu = h.pe(pe_named(p, "A.cpu"));
+  CHECK(cpu.worker == "Worker_A_cpu");
+  CHECK(cpu.gpudirect.empty());
+  auto node = [&](std::string_view name) -> const PlanNode& {
+    auto it = std::find_if(h.nodes.begin(), h.nodes.end(),
+                           [&](const PlanNode& n) { return n.name == name; });
+    REQUIRE(it != h.nodes.end());
+    return *it;
+  };
+  CHECK(node("f").member == "f_node_");
+  // Only the input the delayed edge feeds holds initial tokens.
+  CHECK(node("f").initial_members == std::vector<std::string>{"", "f_initial1_", ""});
+  CHECK(node("s").initial_members == std::vector<std::string>{""});
+  const std::string text = dump(plans);
+  CHECK(text.find("node f (Join) @ A.g0: class Join in \"Join.cuh\", member f_node_ "
+                  "f_initial1_\n") != std::string::npos);
+  CHECK(text.find("  pe A.g0 gpu worker Worker_A_g0 device 0") != std::string::npos);
+}
+
 TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hosts]") {
   ir::Program p = nvlink_program();
   ir::Ig ig = run_passes(p);
@@ -478,8 +517,9 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
   }
   const std::string dump = dfgc::dump(plans);
   CHECK(dump.find("  shared memory A.c0 A.c1 A.c2\n") != std::string::npos);
-  CHECK(dump.find("pe A.c0 cpu colours 1 first cpu: the host end of its links") !=
-        std::string::npos);
+  CHECK(
+      dump.find("pe A.c0 cpu worker Worker_A_c0 colours 1 first cpu: the host end of its links") !=
+      std::string::npos);
 }
 
 TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI",
@@ -766,7 +806,8 @@ TEST_CASE(
   const std::string text = dump(plans);
   CHECK(text.find("  runtime param W = 64 in [1, 128]\n  param K = 2\n") != std::string::npos);
   CHECK(text.find("  net tag 0 overlap i.b@A.g0 -> i.b@B.g0 gpudirect\n") != std::string::npos);
-  CHECK(text.find("  node i (I) @ A.g0: class I in \"I.cuh\" uses cufft\n") != std::string::npos);
+  CHECK(text.find("  node i (I) @ A.g0: class I in \"I.cuh\" uses cufft, member i_node_\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("plan: two communication lanes only where a host sends and receives large tokens",
