@@ -125,7 +125,7 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
        {"app", m.app_name},
        {"arch", m.arch_name},
        {"cuda_architectures", cuda ? render_part("cmake_cuda_architectures") : ""},
-       {"project", identifier(m.app_name)},
+       {"project", m.files.project},
        {"languages", cuda ? "CXX CUDA" : "CXX"},
        {"standard", render_part(cuda ? TemplatePart("cmake_standard_cuda")
                                      : TemplatePart("cmake_standard_cxx"))},

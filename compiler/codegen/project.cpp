@@ -1,15 +1,9 @@
 #include "codegen/project.hpp"
 
-#include <algorithm>
-#include <cerrno>
-#include <fstream>
-#include <set>
-#include <sstream>
-#include <system_error>
-
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -17,14 +11,11 @@
 #include "codegen/files.hpp"
 #include "codegen/format.hpp"
 #include "codegen/island.hpp"
-#include "codegen/printer.hpp"
 #include "codegen/runtime_files.hpp"
 #include "codegen/templates.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc::codegen {
-
-namespace fs = std::filesystem;
 
 std::string file_header(const Model& m, std::string_view comment) {
   std::string text(template_text("file_header.txt"));

@@ -105,7 +105,7 @@ std::string render_main(std::span<const Model> hosts) {
   bool any_gpu = false;
   for (const Model& m : hosts) {
     const std::string& name = m.host_name;
-    const std::string id = identifier(name);
+    const std::string& id = m.files.ident;
     host_list.push_back(name);
     host_names.push_back(render_part("string_literal", {{"text", name}}));
     decls += render_part("main_run_host_decl", {{"id", id}, {"file", rank_file(m)}});

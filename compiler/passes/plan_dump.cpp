@@ -50,8 +50,8 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   if (e.order_only) out += ", order only: no copy";
   if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
   if (e.net != Entry::Net::none) {
-    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
-                       h.host_names[h.pe(*e.peer).host], e.tag);
+    out += fmt::format(" {} host {} tag {}, member {}", e.net == Entry::Net::send ? "to" : "from",
+                       h.host_names[h.pe(*e.peer).host], e.tag, e.endpoint);
     if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
   }
   out += "\n";
@@ -249,7 +249,7 @@ std::string dump(const HostPlans& plans) {
         for (ir::BufferId b : sp.touched[pe]) {
           const PlanBuffer& x = sp.buffers[b];
           out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name,
-                             x.ident, h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
+                             sp.views[pe].at(b), h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
         }
         for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
         if (pe < sp.gpu_cycles.size() && sp.gpu_cycles[pe]) {

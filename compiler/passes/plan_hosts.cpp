@@ -128,7 +128,6 @@ class StrategyBuilder {
       x.colour_lag = b.colour_lag;
       x.slots = c.slots;
       x.depth = b.depth;
-      out_.buffer_idents.push_back(x.ident);
       out_.buffers.push_back(std::move(x));
     }
   }
@@ -361,7 +360,7 @@ PlanSharing sharing(const HostPlan& h, ir::PeId pe) {
                   ca[i].mapped == cb[i].mapped;
   out.views = a.touched[pe] == b.touched[pe];
   for (ir::BufferId x : a.touched[pe])
-    out.views = out.views && a.buffer_idents[x] == b.buffer_idents[x] &&
+    out.views = out.views && a.buffers[x].ident == b.buffers[x].ident &&
                 a.buffers[x].pe == b.buffers[x].pe && a.buffers[x].colour == b.buffers[x].colour;
   return out;
 }
@@ -392,11 +391,11 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   return x;
 }
 
-}  // namespace
-
+/// Plans host `host` of the program, with the program's MPI tags.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
                    const Migrations* migrations, const PlanOptions& options,
-                   const ActorSignatures* signatures) {
+                   const ActorSignatures* signatures,
+                   const plan_detail::ProgramTags& program_tags) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
@@ -437,7 +436,6 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   }
   h.streams.resize(program.arch.pes.size());
   h.colour_count.resize(program.arch.pes.size(), 0);
-  const plan_detail::ProgramTags program_tags = plan_detail::program_tags(program, ig, alts);
   const ir::PerStrategy<std::vector<int>>& tags = program_tags.base;
   const std::vector<ir::PerStrategy<std::vector<int>>>& alt_tags = program_tags.alternatives;
   h.control_tag = program_tags.control;
@@ -536,11 +534,16 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   return h;
 }
 
+}  // namespace
+
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrations* migrations,
                      const PlanOptions& options, const ActorSignatures* signatures) {
+  const std::vector<Migration> none;
+  const plan_detail::ProgramTags tags =
+      plan_detail::program_tags(program, ig, migrations ? migrations->alternatives : none);
   HostPlans out;
   for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h)
-    out.hosts.push_back(plan_host(program, ig, h, migrations, options, signatures));
+    out.hosts.push_back(plan_host(program, ig, h, migrations, options, signatures, tags));
   return out;
 }
 

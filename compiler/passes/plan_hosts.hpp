@@ -61,6 +61,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -92,6 +93,9 @@ struct PlanPe {
 /// The names of the files code generation writes for a host, and the C++ namespace of its
 /// sources (plan_names.cpp): derived from spec names, unique in the project.
 struct PlanFiles {
+  /// The host's spelling in generated names: "A" (namespace app::host_A, kGpus_A).
+  std::string ident{};
+  std::string project{};   ///< the CMake project: the app's name as an identifier
   std::string app_header;  ///< "app.hpp"; "app_A.hpp" on several hosts (each host's own)
   std::string rank;        ///< "rank_A.cpp"
   std::string ns;          ///< "app"; "app::host_A" on several hosts
@@ -176,7 +180,10 @@ struct Entry {
   /// A host-to-host transfer over a gpudirect link: this host's end is in the memory of this
   /// GPU; none otherwise.
   std::optional<ir::PeId> gpudirect;
-  int tag = -1;                  ///< a host-to-host transfer's MPI tag; -1 otherwise
+  int tag = -1;  ///< a host-to-host transfer's MPI tag; -1 otherwise
+  /// A host-to-host transfer: the worker member that holds this host's end (plan_names.cpp):
+  /// "i1_b_B_cpu_recv_"; empty otherwise.
+  std::string endpoint{};
   std::optional<ir::PeId> peer;  ///< a host-to-host transfer: the PE at the other end
   std::string link;              ///< a transfer's link kind: "pcie", "net", "gpudirect", ...
   std::string type;              ///< a transfer's or copy's token type: bytes_<type>(params)
@@ -463,11 +470,14 @@ struct StrategyPlan {
   std::uint32_t latency = 0;  ///< the largest first cycle of the whole program (every host)
   std::vector<int>
       net_tags;  ///< per transfer of the Ig: its MPI tag (net_tags()), -1 within a host
-  std::vector<PlanBuffer> buffers;                   ///< per buffer of the Ig
-  std::vector<std::string> buffer_idents;            ///< per buffer, unique: "p_m_A_g0"
-  std::vector<std::vector<PlanColour>> storage;      ///< per PE of the host: its colours by index
-  std::vector<std::vector<ir::BufferId>> touched;    ///< per PE: the buffers its thread touches,
-                                                     ///< sorted by name
+  std::vector<PlanBuffer> buffers;                 ///< per buffer of the Ig
+  std::vector<std::vector<PlanColour>> storage;    ///< per PE of the host: its colours by index
+  std::vector<std::vector<ir::BufferId>> touched;  ///< per PE: the buffers its thread touches,
+                                                   ///< sorted by name
+  /// Per PE: the C++ name its worker views each touched buffer by (plan_names.cpp), a loop's
+  /// local "buf_p_m_A_g0" or, where both loops share the views (PlanSharing::views), the member
+  /// "p_m_A_g0_view_".
+  std::vector<std::map<ir::BufferId, std::string>> views{};
   std::vector<std::vector<Step>> steps;              ///< per PE of the host
   std::vector<std::optional<GpuCycles>> gpu_cycles;  ///< per PE: a GPU's, with overlap
   std::uint32_t transfer_steps = 1;  ///< without overlap: the steps of a cycle's transfer part
@@ -565,10 +575,6 @@ struct Migrations;
 HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig,
                      const Migrations* migrations = nullptr, const PlanOptions& options = {},
                      const ActorSignatures* signatures = nullptr);
-/// Plans host `host` of the program.
-HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
-                   const Migrations* migrations = nullptr, const PlanOptions& options = {},
-                   const ActorSignatures* signatures = nullptr);
 
 /// The plan, host by host, PE by PE, one item a line, by spec names only (`dfgc schedule
 /// --emit=plan`, --dump-after=plan_hosts).

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -46,18 +47,23 @@ void union_neighbours(StrategyPlan& sp) {
   }
 }
 
-/// Adds alternative `a` (G1 as planned for this host, `alt`) to the union `u`; `base_count` is the
-/// number of G0's entries; `next_colour` per PE the next free colour index.
-void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
-                       const StrategyPlan& alt, const ir::IgStrategy& g1, const MigrationSide& side,
-                       int a, ir::HostId host, std::vector<std::uint32_t>& next_colour,
-                       std::vector<std::uint32_t>& own_steps, PlanSwitch& sw) {
-  sw.delta = side.delta;
-  sw.reversible =
-      std::all_of(side.idle.begin(), side.idle.end(), [](std::uint32_t i) { return i == 0; });
-  // The buffers: kept ones are G0's; the others get colours of their own.
+namespace {
+
+/// An entry's kind and id: the same in G0 and G1 for the same firing, transfer or copy.
+std::pair<int, std::uint32_t> entry_key(Entry::Kind k, std::uint32_t id) {
+  return std::pair{static_cast<int>(k), id};
+}
+
+/// Adds G1's buffers to the union `u`: kept ones are G0's, the others get colours of their own,
+/// allocated on this host's PEs (`next_colour` per PE the next free colour index). Returns, per
+/// G1 buffer, its buffer in the union.
+std::vector<ir::BufferId> merge_buffers(const ir::Program& p, StrategyPlan& u,
+                                        const StrategyPlan& alt, const ir::IgStrategy& g1,
+                                        const MigrationSide& side, int a, ir::HostId host,
+                                        std::vector<std::uint32_t>& next_colour) {
   std::vector<ir::BufferId> map(alt.buffers.size());
-  std::set<std::string> idents(u.buffer_idents.begin(), u.buffer_idents.end());
+  std::set<std::string> idents;
+  for (const PlanBuffer& x : u.buffers) idents.insert(x.ident);
   std::map<std::pair<ir::PeId, std::uint32_t>, std::uint32_t> colours;  // (pe, G1 colour) -> union
   for (ir::BufferId b = 0; b < alt.buffers.size(); ++b) {
     if (side.base_buffer[b] >= 0) {
@@ -73,7 +79,6 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
       ident = identifier(x.name) + fmt::format("_m{}_{}", a, i);
     x.ident = ident;
     map[b] = static_cast<ir::BufferId>(u.buffers.size());
-    u.buffer_idents.push_back(x.ident);
     u.buffers.push_back(std::move(x));
   }
   // Their storage on this host's PEs.
@@ -103,27 +108,36 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
         texts.size() == 1 ? *texts.begin() : fmt::format("max({})", fmt::join(texts, ", "));
     u.storage[pe].push_back(std::move(c));
   }
+  return map;
+}
+
+/// Adds G1's entries to the union `u`, their slots through `map` (merge_buffers()): with delta
+/// 0, the new-only ones stop G0's old-only ones; with a delta, every entry's iteration moves, so
+/// all of G1's replace all of G0's (the first `base_count`). Returns, per added G1 entry, its
+/// entry in the union.
+std::map<std::size_t, std::size_t> merge_entries(StrategyPlan& u, std::size_t base_count,
+                                                 const StrategyPlan& alt, const MigrationSide& side,
+                                                 int a, const std::vector<ir::BufferId>& map,
+                                                 std::vector<std::uint32_t>& own_steps,
+                                                 PlanSwitch& sw) {
   auto remap = [&](SlotRef r) {
     const PlanBuffer& x = u.buffers[map[r.buffer]];
     return SlotRef{map[r.buffer], x.pe, x.colour, r.lag, x.slots};
   };
-  // The entries: with delta 0, the new-only ones stop G0's old-only ones; with a delta, every
-  // entry's iteration moves, so all of G1's replace all of G0's.
-  auto key = [](Entry::Kind k, std::uint32_t id) { return std::pair{static_cast<int>(k), id}; };
   std::set<std::pair<int, std::uint32_t>> new_only, old_only;
   for (const MigrationEntry& e : side.new_only)
-    new_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+    new_only.insert(entry_key(static_cast<Entry::Kind>(e.kind), e.id));
   for (const MigrationEntry& e : side.old_only)
-    old_only.insert(key(static_cast<Entry::Kind>(e.kind), e.id));
+    old_only.insert(entry_key(static_cast<Entry::Kind>(e.kind), e.id));
   const bool all = side.delta != 0;
   for (std::size_t i = 0; i < base_count; ++i)
-    if (all || old_only.count(key(u.entries[i].kind, u.entries[i].id))) sw.stop.push_back(i);
+    if (all || old_only.count(entry_key(u.entries[i].kind, u.entries[i].id))) sw.stop.push_back(i);
   std::set<std::string> taken;
   for (const Entry& e : u.entries) taken.insert(e.ident);
   std::map<std::size_t, std::size_t> added;  // alt entry -> union entry
   for (std::size_t i = 0; i < alt.entries.size(); ++i) {
     const Entry& src = alt.entries[i];
-    if (!all && !new_only.count(key(src.kind, src.id))) continue;
+    if (!all && !new_only.count(entry_key(src.kind, src.id))) continue;
     Entry e = src;
     e.alternative = a;
     e.ident = fmt::format("m{}_{}", a, src.ident);
@@ -142,15 +156,22 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
   u.transfer_steps = std::max(u.transfer_steps, alt.transfer_steps);
   u.has_transfers = u.has_transfers || alt.has_transfers;
   u.latency = std::max(u.latency, alt.latency + side.delta);
-  // Each PE's order: G1's for its entries, G0's old-only ones before the common entry that
-  // follows them in G0.
+  return added;
+}
+
+/// Each PE's order in the union: G1's for its entries (`added`, merge_entries()), G0's old-only
+/// ones before the common entry that follows them in G0.
+void merge_orders(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
+                  const StrategyPlan& alt, ir::HostId host,
+                  const std::map<std::size_t, std::size_t>& added, const PlanSwitch& sw) {
   for (ir::PeId pe = 0; pe < p.arch.pes.size(); ++pe) {
     if (p.arch.pes[pe].host != host) continue;
     const std::vector<std::size_t> before = u.by_pe[pe];
     std::set<std::size_t> stopped(sw.stop.begin(), sw.stop.end());
     std::map<std::pair<int, std::uint32_t>, std::size_t> common;  // G0 entry of a common G1 entry
     for (std::size_t i : before)
-      if (i < base_count && !stopped.count(i)) common[key(u.entries[i].kind, u.entries[i].id)] = i;
+      if (i < base_count && !stopped.count(i))
+        common[entry_key(u.entries[i].kind, u.entries[i].id)] = i;
     std::vector<std::size_t> order;
     std::set<std::size_t> placed;
     auto place_until = [&](std::size_t anchor) {
@@ -166,7 +187,7 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
         order.push_back(it->second);
         continue;
       }
-      auto c = common.find(key(alt.entries[i].kind, alt.entries[i].id));
+      auto c = common.find(entry_key(alt.entries[i].kind, alt.entries[i].id));
       if (c == common.end() || placed.count(c->second)) continue;
       place_until(c->second);
       order.push_back(c->second);
@@ -176,6 +197,23 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
       if (!placed.count(i)) order.push_back(i);
     u.by_pe[pe] = std::move(order);
   }
+}
+
+}  // namespace
+
+/// Adds alternative `a` (G1 as planned for this host, `alt`) to the union `u`; `base_count` is the
+/// number of G0's entries; `next_colour` per PE the next free colour index.
+void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
+                       const StrategyPlan& alt, const ir::IgStrategy& g1, const MigrationSide& side,
+                       int a, ir::HostId host, std::vector<std::uint32_t>& next_colour,
+                       std::vector<std::uint32_t>& own_steps, PlanSwitch& sw) {
+  sw.delta = side.delta;
+  sw.reversible =
+      std::all_of(side.idle.begin(), side.idle.end(), [](std::uint32_t i) { return i == 0; });
+  const std::vector<ir::BufferId> map = merge_buffers(p, u, alt, g1, side, a, host, next_colour);
+  const std::map<std::size_t, std::size_t> added =
+      merge_entries(u, base_count, alt, side, a, map, own_steps, sw);
+  merge_orders(p, u, base_count, alt, host, added, sw);
 }
 
 }  // namespace dfgc::plan_detail

@@ -1,5 +1,6 @@
 // The names of a host's generated sources and the C++ names they declare from spec names: the
-// files and the namespace (PlanFiles), the workers and their members (PlanPe, PlanNode).
+// files and the namespace (PlanFiles), the workers and their members (PlanPe, PlanNode, the
+// buffer views and the host-to-host endpoints of each strategy).
 
 #include <set>
 
@@ -12,6 +13,8 @@ namespace dfgc::plan_detail {
 PlanFiles plan_files(const HostPlan& h) {
   PlanFiles out;
   const std::string host = identifier(h.host_name);
+  out.ident = host;
+  out.project = identifier(h.app_name);
   out.app_header = h.multi_host() ? fmt::format("app_{}.hpp", host) : "app.hpp";
   out.rank = fmt::format("rank_{}.cpp", host);
   out.ns = h.multi_host() ? fmt::format("app::host_{}", host) : "app";
@@ -48,6 +51,20 @@ void name_members(HostPlan& h) {
         for (std::uint32_t port = 0; port < e.ports.size(); ++port)
           if (e.ports[port].initial)
             n.initial_members[port] = fmt::format("{}_initial{}_", identifier(n.name), port);
+  }
+  for (ir::Strategy s : ir::kStrategies) {
+    StrategyPlan& sp = h.strategies[s];
+    // A loop's views are its locals; the prefix keeps them apart from the names of namespace
+    // scope the loop uses (bytes_<type>, kPe_<pe>). Views shared by both loops are members: the
+    // suffix keeps them apart from the other members, as PlanNode::member's does.
+    sp.views.assign(sp.touched.size(), {});
+    for (ir::PeId pe : h.pes())
+      for (ir::BufferId b : sp.touched[pe])
+        sp.views[pe][b] =
+            h.sharing[pe].views ? sp.buffers[b].ident + "_view_" : "buf_" + sp.buffers[b].ident;
+    for (Entry& e : sp.entries)
+      if (e.net != Entry::Net::none)
+        e.endpoint = sp.buffers[e.to].ident + (e.net == Entry::Net::send ? "_send_" : "_recv_");
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "passes/plan_detail.hpp"
 #include "support/assert.hpp"
@@ -43,16 +44,19 @@ void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, H
   for (PlanIsland& island : h.islands)
     for (PlanIslandMember& m : island.members)
       m.signature = signature_of(signatures, m.actor_id, island.kind, m.actor);
+  std::vector<bool> handed(h.migrations.size());
   std::set<ir::NodeId> nodes;
-  for (const PlanMigration& a : h.migrations)
-    if (hands_over(program, signatures, h, a)) nodes.insert(a.node);
+  for (std::size_t i = 0; i < h.migrations.size(); ++i) {
+    handed[i] = hands_over(program, signatures, h, h.migrations[i]);
+    if (handed[i]) nodes.insert(h.migrations[i].node);
+  }
   h.handoffs.assign(nodes.begin(), nodes.end());
-  auto index = [&](ir::NodeId n) {
-    return static_cast<int>(std::find(h.handoffs.begin(), h.handoffs.end(), n) -
-                            h.handoffs.begin());
-  };
-  for (PlanMigration& a : h.migrations)
-    if (hands_over(program, signatures, h, a)) a.handoff = index(a.node);
+  for (std::size_t i = 0; i < h.migrations.size(); ++i) {
+    PlanMigration& a = h.migrations[i];
+    if (handed[i])
+      a.handoff = static_cast<int>(std::find(h.handoffs.begin(), h.handoffs.end(), a.node) -
+                                   h.handoffs.begin());
+  }
   for (PlanNode& n : h.nodes)
     for (const PlanMigration& a : h.migrations)
       if (a.handoff >= 0 && a.node == n.id && (a.from == n.pe || a.to == n.pe))

@@ -15,6 +15,11 @@ inline ir::NodeId node_named(const ir::Program& p, std::string_view name) {
   throw std::invalid_argument("unknown node " + std::string(name));
 }
 
+inline ir::PeId pe_named(const ir::Program& p, std::string_view name) {
+  if (auto id = p.arch.find_pe(name)) return *id;
+  throw std::invalid_argument("unknown PE " + std::string(name));
+}
+
 inline const ir::IgBuffer& buffer_named(const ir::IgStrategy& s, std::string_view name) {
   for (const ir::IgBuffer& b : s.buffers)
     if (b.name == name) return b;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/ig_helpers.hpp"
 #include "passes/pipeline.hpp"
 #include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
@@ -22,10 +23,7 @@ namespace {
 /// Plans without mapped tokens: every transfer is a copy (the tests of the copies' plan).
 const PlanOptions kCopyAll{0};
 
-ir::PeId pe_named(const ir::Program& p, std::string_view name) {
-  if (auto id = p.arch.find_pe(name)) return *id;
-  throw std::invalid_argument("unknown PE " + std::string(name));
-}
+using test::pe_named;
 
 /// The entry of a plan's strategy with this short name ("p.m@A.cpu -> p.m@A.g0", "p (Producer)").
 const Entry& entry_named(const StrategyPlan& sp, std::string_view short_name) {
