@@ -163,14 +163,14 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
       f.loops_covered = false;
       f.uncovered = first.uncovered;
       f.uncovered_in = s;
-      for (ir::EdgeId e : f.uncovered->edges) f.uncovered->transfers += edge_hop_[e];
+      for (ir::EdgeId e : f.uncovered->edges) f.uncovered->edge_transfers.push_back(edge_hop_[e]);
     }
     f.latency[s] = first.node.empty() ? 0 : *std::max_element(first.node.begin(), first.node.end());
   }
   for (const Resource& r : loads_.resources()) f.total_load += r.load;
   if (f.uncovered)
     f.loop_bound =
-        f.period[f.uncovered_in] * f.uncovered->cycles / std::max(f.uncovered->tokens, 1u);
+        f.period[f.uncovered_in] * f.uncovered->cycles() / std::max(f.uncovered->tokens, 1u);
   return f;
 }
 

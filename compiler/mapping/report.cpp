@@ -125,7 +125,7 @@ std::string render_loop_refusal(const ir::Program& p, const TuneResult& res,
       res.loop_refused, res.loop_refused == 1 ? "" : "s", where.empty() ? "(pinned)" : where,
       format_time(x.candidate.period),
       chosen ? fmt::format(" ({:+.1f}%)", 100 * (x.candidate.period / chosen->period - 1)) : "",
-      x.loop.cycles, x.loop.tokens, format_time(x.bound), describe(x.loop, x.strategy, p.dfg));
+      x.loop.cycles(), x.loop.tokens, format_time(x.bound), describe(x.loop, x.strategy, p.dfg));
   return out;
 }
 

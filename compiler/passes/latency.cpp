@@ -1,6 +1,7 @@
 #include "passes/latency.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -70,7 +71,6 @@ FirstCycles first_cycles(const ir::Dfg& dfg, const CycleWalk& walk,
     DFGC_INTERNAL_ASSERT(via[u], "a gaining loop without the edge that raised it");
     ir::EdgeId e = *via[u];
     loop.edges.push_back(e);
-    loop.cycles += edge_cycles[e];
     loop.tokens += dfg.edges[e].delay;
     u = dfg.edges[e].src;
   } while (u != v);
@@ -97,16 +97,24 @@ std::optional<StrategyLoop> uncovered_loop(const Latencies& latencies) {
   return StrategyLoop{*s, *latencies[*s].uncovered};
 }
 
+std::uint32_t UncoveredLoop::cycles() const {
+  return std::accumulate(edge_cycles.begin(), edge_cycles.end(), std::uint32_t{0});
+}
+
+std::uint32_t UncoveredLoop::transfers() const {
+  return std::accumulate(edge_transfers.begin(), edge_transfers.end(), std::uint32_t{0});
+}
+
 std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& dfg) {
   std::string path = dfg.nodes[dfg.edges[loop.edges.front()].src].name;
   for (ir::EdgeId e : loop.edges) path += " -> " + dfg.nodes[dfg.edges[e].dst].name;
-  const std::uint32_t lacks = loop.cycles - loop.tokens;
+  const std::uint32_t lacks = loop.cycles() - loop.tokens;
   return fmt::format(
       "loop {} takes {} cycle{} {} ({} transfer{}) but carries {} initial token{}; it lacks {} "
       "token{}: each token must come round before the iteration that needs it",
-      path, loop.cycles, loop.cycles == 1 ? "" : "s",
-      s == ir::Strategy::overlap ? "with overlap" : "without overlap", loop.transfers,
-      loop.transfers == 1 ? "" : "s", loop.tokens, loop.tokens == 1 ? "" : "s", lacks,
+      path, loop.cycles(), loop.cycles() == 1 ? "" : "s",
+      s == ir::Strategy::overlap ? "with overlap" : "without overlap", loop.transfers(),
+      loop.transfers() == 1 ? "" : "s", loop.tokens, loop.tokens == 1 ? "" : "s", lacks,
       lacks == 1 ? "" : "s");
 }
 
@@ -132,7 +140,6 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
   if (first.uncovered) {
     for (ir::EdgeId e : first.uncovered->edges) {
       first.uncovered->edge_transfers.push_back(plan.buffers[plan.edge_buffer[e]].hop);
-      first.uncovered->transfers += first.uncovered->edge_transfers.back();
     }
     l.uncovered = std::move(first.uncovered);
   }

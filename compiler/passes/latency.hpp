@@ -68,9 +68,12 @@ struct UncoveredLoop {
   std::vector<ir::EdgeId> edges;                ///< in loop order
   std::vector<std::uint32_t> edge_cycles;       ///< per edge of `edges`: the cycles it takes
   std::vector<std::uint32_t> edge_transfers{};  ///< per edge of `edges`: the transfers it crosses
-  std::uint32_t cycles = 0;                     ///< the sum of its edges' cycles
   std::uint32_t tokens = 0;                     ///< the sum of its edges' initial tokens
-  std::uint32_t transfers = 0;                  ///< the transfers its tokens cross
+
+  /// The cycles its tokens take round: the sum of edge_cycles.
+  std::uint32_t cycles() const;
+  /// The transfers its tokens cross: the sum of edge_transfers.
+  std::uint32_t transfers() const;
 };
 
 /// The least first cycles of the nodes, none below its `floor` (empty: 0), given each edge's

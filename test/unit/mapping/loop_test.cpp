@@ -91,9 +91,9 @@ TEST_CASE("a tight loop stays on one GPU; the split it rules out is reported wit
   CHECK(x.candidate.pe_of[1] != x.candidate.pe_of[2]);
   CHECK(x.candidate.period < best.period);
   CHECK(x.strategy == Strategy::overlap);
-  CHECK(x.loop.cycles == 4);
+  CHECK(x.loop.cycles() == 4);
   CHECK(x.loop.tokens == 1);
-  CHECK(x.loop.transfers == 2);
+  CHECK(x.loop.transfers() == 2);
   CHECK(x.loop.edges.size() == 2);
   CHECK(x.bound == Approx(4 * x.candidate.period));
   CHECK(x.bound > best.period);  // the loop bound makes the split lose
@@ -101,7 +101,7 @@ TEST_CASE("a tight loop stays on one GPU; the split it rules out is reported wit
   ir::Program split = mapping::with_mapping(r.program, x.candidate.pe_of);
   auto latency = latency_of(split);
   REQUIRE(uncovered_strategy(latency) == Strategy::overlap);
-  CHECK(latency[Strategy::overlap].uncovered->cycles == 4);
+  CHECK(latency[Strategy::overlap].uncovered->cycles() == 4);
 }
 
 TEST_CASE("a loop with the tokens its split takes is split", "[mapping][loops]") {

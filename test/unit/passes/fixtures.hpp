@@ -218,7 +218,7 @@ inline ir::Program random_loop_program(std::uint32_t seed, int nodes,
       const UncoveredLoop& loop = *l[s].uncovered;
       for (ir::EdgeId e : loop.edges)
         if (p.dfg.edges[e].delay) {
-          p.dfg.edges[e].delay += loop.cycles - loop.tokens;
+          p.dfg.edges[e].delay += loop.cycles() - loop.tokens;
           if (raised) raised->push_back(p.dfg.nodes[p.dfg.edges[e].dst].name);
           break;
         }

@@ -73,15 +73,15 @@ TEST_CASE("loops: a loop over two hosts needs as many tokens as its latency", "[
     Latencies l = latencies_of(iir("A.cpu", "B.cpu", 1).build());
     REQUIRE(l[Strategy::overlap].uncovered);
     const UncoveredLoop& loop = *l[Strategy::overlap].uncovered;
-    CHECK(loop.cycles == 4);
+    CHECK(loop.cycles() == 4);
     CHECK(loop.tokens == 1);
-    CHECK(loop.transfers == 2);
+    CHECK(loop.transfers() == 2);
     CHECK(loop.edges.size() == 2);
     // Per edge, what the diagnostics' notes say: two cycles, one transfer each.
     CHECK(loop.edge_cycles == std::vector<std::uint32_t>{2, 2});
     CHECK(loop.edge_transfers == std::vector<std::uint32_t>{1, 1});
     REQUIRE(l[Strategy::no_overlap].uncovered);
-    CHECK(l[Strategy::no_overlap].uncovered->cycles == 2);
+    CHECK(l[Strategy::no_overlap].uncovered->cycles() == 2);
     ir::Program p = iir("A.cpu", "B.cpu", 1).build();
     CHECK(describe(loop, Strategy::overlap, p.dfg) ==
           "loop f -> h -> f takes 4 cycles with overlap (2 transfers) but carries 1 initial "
@@ -101,7 +101,7 @@ TEST_CASE("loops: a loop over two hosts needs as many tokens as its latency", "[
     const Migration& m = r.migrations->alternatives[0];
     REQUIRE(m.uncovered);
     CHECK(m.uncovered->strategy == Strategy::overlap);
-    CHECK(m.uncovered->loop.cycles == 4);
+    CHECK(m.uncovered->loop.cycles() == 4);
     CHECK(r.uncovered());
     // No host plan is made of a program one of whose moves cannot run.
     CHECK_FALSE(r.hosts);
