@@ -27,6 +27,13 @@
 #                the same with `delay 3` (read in place from 4 slots) in both strategies and modes;
 #                samples/iir/state_method.dfg (the filter's member function fills the initial
 #                token) run in both strategies, and with another value must fail likewise
+#   replicas_run samples/overlap/cores_replicas.dfg (both incrementers on two cores, iteration by
+#                iteration) and samples/iir/replicas.dfg (a source on two cores weighted 2:1 beside
+#                a filter's state loop and a checker that recomputes the filter in order) built
+#                with g++ -Wall -Wextra -Werror, run 2,000 iterations with and without overlap, both
+#                sync modes, every output checked against the sequential computation; each under
+#                ThreadSanitizer in both strategies; dump-ir lists the copies; --iterations that
+#                is not a multiple of the cycle's iterations is refused
 #   multirate_run samples/multirate/cpu_only.dfg (decimate by 2, a 2-band filter bank, interpolate
 #                back; rates make the source, the sum and the checker fire twice per iteration,
 #                the source and the sum one call per firing, the checker one call a cycle)
@@ -335,6 +342,30 @@ case $case in
     build_cpu "$work/gen" "-Werror -fsanitize=thread -g -O1"
     export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
     run_fir_bank "$work/gen/build/app" "$want"
+    ;;
+  replicas_run)
+    compile samples/overlap/cores_replicas.dfg "$work/overlap" -D N=64
+    compile samples/iir/replicas.dfg "$work/iir"
+    "$dfgc" dump-ir samples/iir/replicas.dfg >"$work/ir.txt"
+    grep -q "^node s#2 : Signal @ A.c2 copy 2 of s (replicated)" "$work/ir.txt" || fail "dump-ir: s#2 on A.c2"
+    grep -q "^edge f#2.next -> f#0.state : State delay 1" "$work/ir.txt" || fail "dump-ir: the unfolded loop"
+    for gen in overlap iir; do
+      build_cpu "$work/$gen" "-Wall -Wextra -Werror"
+      for strategy in "" --no-overlap; do
+        for sync in neighbours barrier; do
+          "$work/$gen/build/app" --iterations 2010 $strategy --sync=$sync || fail "$gen $strategy --sync=$sync"
+        done
+      done
+      cp -r "$work/$gen" "$work/${gen}_tsan"
+      rm -rf "$work/${gen}_tsan/build"
+      build_cpu "$work/${gen}_tsan" "-Werror -fsanitize=thread -g -O1"
+      for strategy in "" --no-overlap; do
+        TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/${gen}_tsan/build/app" --iterations 600 $strategy ||
+          fail "$gen under tsan $strategy"
+      done
+    done
+    if "$work/iir/build/app" --iterations 10 2>"$work/odd.txt"; then fail "--iterations 10 of a cycle of 3 accepted"; fi
+    grep -q "is not a multiple of 3" "$work/odd.txt" || fail "--iterations 10: $(cat "$work/odd.txt")"
     ;;
   iir_run)
     compile samples/iir/cpu_only.dfg "$work/gen"
@@ -751,7 +782,7 @@ case $case in
     ;;
   saliency_gpu_build)
     find_nvcc
-    for mapping in one_gpu two_gpus; do
+    for mapping in one_gpu two_gpus two_gpus_replicas; do
       compile "samples/saliency/$mapping.dfg" "$work/$mapping"
       grep -q "CUDA::cufft" "$work/$mapping/CMakeLists.txt" || fail "$mapping does not link cuFFT"
       build_gpu "$work/$mapping"

@@ -63,6 +63,9 @@
 #               (MPMD form), a size that overflows, --iterations INT64_MAX, an unknown --hostmap
 #               host, --trace into a special file: every rank stops at start-up with exit
 #               status 1 and the message printed exactly once
+#   replicas    samples/overlap/two_hosts_replicas_cpu.dfg (both incrementers on both hosts,
+#               iteration by iteration): copy 1's tokens cross to host B and back, run in both
+#               strategies and sync modes, the consumer checking every token
 #   gpu_build   samples/overlap/two_hosts.dfg (a GPU on each host) and two_hosts_gpudirect.dfg
 #               (the same with a gpudirect link between the GPUs) built with nvcc and MPI,
 #               warnings as errors; compile and link, then a run on this machine without GPUs
@@ -126,6 +129,11 @@ case $case in
       [[ $(grep -cxF "$want" "$work/out.txt") == 1 ]] ||
         fail "checksum: $(cat "$work/out.txt"), the reference: $want"
     done
+    ;;
+  replicas)
+    build_cpu samples/overlap/two_hosts_replicas_cpu.dfg "$work/gen"
+    grep -q "transfer p#1.m@A.cpu -> p#1.m@B.cpu" "$work/gen/schedule.txt" || fail "copy 1's token does not go to B"
+    run_all 2 "$work/gen/build/app"
     ;;
   cpu2)
     build_cpu samples/overlap/two_hosts_cpu.dfg "$work/gen"

@@ -229,6 +229,8 @@ class ContractChecker {
   void check_initial_method(const clang::CXXRecordDecl& record, const ir::Edge& edge);
   void check_state(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void lint_migrating_state(const clang::CXXRecordDecl& record, const ActorSignature& signature);
+  void check_replicated_state(const clang::CXXRecordDecl& record);
+  const clang::FieldDecl* state_member(const clang::CXXRecordDecl& record) const;
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
   void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
 
@@ -284,6 +286,7 @@ ContractResult ContractChecker::run() {
   check_initial_methods(*record);
   check_state(*record, signature);
   if (ok_) lint_migrating_state(*record, signature);
+  if (ok_) check_replicated_state(*record);
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);
   return result;
@@ -914,23 +917,14 @@ void ContractChecker::check_state(const clang::CXXRecordDecl& record, ActorSigna
 /// hold state between firings (a filter's history), which the move would silently drop. A class
 /// whose members hold nothing between firings (scratch memory set up by init) says so with
 /// `static constexpr bool dfg_stateless = true;`.
-void ContractChecker::lint_migrating_state(const clang::CXXRecordDecl& record,
-                                           const ActorSignature& signature) {
-  if (signature.has_state) return;
-  const ir::Node* mover = nullptr;
-  for (ir::NodeId n = 0; n < program_.dfg.nodes.size() && !mover; ++n) {
-    const ir::Node& node = program_.dfg.nodes[n];
-    if (&program_.dfg.actors[node.actor] != &actor_ || node.alternatives.empty()) continue;
-    bool here = program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind;
-    for (const ir::Alternative& alt : node.alternatives)
-      here = here || program_.arch.pes[alt.pe].kind == impl_.kind;
-    if (here) mover = &node;
-  }
-  if (!mover) return;
+/// The first data member of the class or its bases that is not an actor param: what may hold
+/// state between firings. Null when there is none, or when the class declares
+/// `static constexpr bool dfg_stateless = true;`.
+const clang::FieldDecl* ContractChecker::state_member(const clang::CXXRecordDecl& record) const {
   for (const clang::Decl* d : record.decls())
     if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d);
         v && v->isStaticDataMember() && v->getName() == "dfg_stateless")
-      return;
+      return nullptr;
   const clang::FieldDecl* state = nullptr;
   auto scan = [&](const clang::CXXRecordDecl& r) {
     for (const clang::FieldDecl* f : r.fields()) {
@@ -945,6 +939,50 @@ void ContractChecker::lint_migrating_state(const clang::CXXRecordDecl& record,
     scan(*base);
     return true;
   });
+  return state;
+}
+
+/// A replicated node (`@ {A.g0, A.g1}`) fires its iterations on several instances at once, so
+/// no instance sees the iterations in order: its class must keep nothing between firings. State
+/// handed over (save/restore) would serialise the replicas, so it does not qualify.
+void ContractChecker::check_replicated_state(const clang::CXXRecordDecl& record) {
+  const ir::Node* replica = nullptr;
+  for (ir::NodeId n = 0; n < program_.dfg.nodes.size() && !replica; ++n) {
+    const ir::Node& node = program_.dfg.nodes[n];
+    if (&program_.dfg.actors[node.actor] == &actor_ && node.replicated &&
+        program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind)
+      replica = &node;
+  }
+  if (!replica) return;
+  const clang::FieldDecl* state = state_member(record);
+  if (!state) return;
+  auto d = error(where_.token(state->getLocation()),
+                 fmt::format("node '{}' runs replicas, and class '{}' keeps data member '{}': "
+                             "each replica's instance fires only some of the iterations, so what "
+                             "'{}' carries from one firing to the next would differ from a run "
+                             "on one processing element; keep the state in the graph (an edge "
+                             "with a delay) or, if no member holds anything from one firing to "
+                             "the next, say so with 'static constexpr bool dfg_stateless = true;'",
+                             replica->origin, impl_.class_name, state->getNameAsString(),
+                             state->getNameAsString()));
+  d.note(replica->loc, fmt::format("node '{}' is declared here", replica->origin),
+         static_cast<std::uint32_t>(replica->origin.size()));
+}
+
+void ContractChecker::lint_migrating_state(const clang::CXXRecordDecl& record,
+                                           const ActorSignature& signature) {
+  if (signature.has_state) return;
+  const ir::Node* mover = nullptr;
+  for (ir::NodeId n = 0; n < program_.dfg.nodes.size() && !mover; ++n) {
+    const ir::Node& node = program_.dfg.nodes[n];
+    if (&program_.dfg.actors[node.actor] != &actor_ || node.alternatives.empty()) continue;
+    bool here = program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind;
+    for (const ir::Alternative& alt : node.alternatives)
+      here = here || program_.arch.pes[alt.pe].kind == impl_.kind;
+    if (here) mover = &node;
+  }
+  if (!mover) return;
+  const clang::FieldDecl* state = state_member(record);
   if (!state) return;
   auto d = diags_.warning(
       where_.token(state->getLocation()).loc,

@@ -127,16 +127,17 @@ void WorkerPrinter::members() {
     views(m_.strategies[ir::Strategy::overlap], false);
   }
   for (const PlanNode* n : nodes()) {
-    part("worker_node_member",
-         {{"m", n->member},
-          {"label",
-           n->alternative < 0
-               ? n->name
-               : render_part("worker_node_label_alternative",
-                             {{"name", n->name}, {"alternative", std::to_string(n->alternative)}})},
-          {"actor", n->actor},
-          {"cls", n->class_name},
-          {"ports", std::to_string(n->port_types.size())}});
+    if (!n->shares_instance)
+      part("worker_node_member",
+           {{"m", n->member},
+            {"label", n->alternative < 0
+                          ? (n->origin.empty() ? n->name : n->origin)
+                          : render_part("worker_node_label_alternative",
+                                        {{"name", n->name},
+                                         {"alternative", std::to_string(n->alternative)}})},
+            {"actor", n->actor},
+            {"cls", n->class_name},
+            {"ports", std::to_string(n->port_types.size())}});
     for (const auto& [port, in] : initial_inputs(*n))
       part("worker_initial_member", {{"m", n->initial_members[port]},
                                      {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
@@ -259,25 +260,36 @@ void WorkerPrinter::peers() {
   for (int src : sources) part("worker_peer_access", {{"d", device()}, {"s", std::to_string(src)}});
 }
 
+/// The iterations each firing call's block holds, as set_up() takes it: kBatch, or a copy's part
+/// of it in an unfolded program; empty for one.
+std::string WorkerPrinter::copy_batch() const {
+  if (m_.batch / m_.copies == 1) return "";
+  return m_.copies == 1 ? ", kBatch" : ", kBatch / " + std::to_string(m_.copies);
+}
+
 void WorkerPrinter::actor_setup(const PlanNode& n) {
   const ActorSignature& sig = signature(n);
   std::string m = n.member;
-  for (const ir::ParamValue& v : n.params)
-    part("worker_param", {{"m", m}, {"param", v.name}, {"value", v.literal}});
-  std::vector<std::string> elements;
-  for (const std::string& type : n.port_types)
-    elements.push_back(render_part("worker_elements", {{"type", type}}));
-  Printer::Vars set_up = {{"m", m}, {"elements", join(elements)}};
-  if (n.repetitions != 1) {
-    set_up.emplace_back("q", std::to_string(n.repetitions));
-    set_up.emplace_back("batch", m_.batch == 1 ? "" : ", kBatch");
+  // A copy that fires an earlier copy's instance (PlanNode::shares_instance) has only its own
+  // initial tokens to set up.
+  if (!n.shares_instance) {
+    for (const ir::ParamValue& v : n.params)
+      part("worker_param", {{"m", m}, {"param", v.name}, {"value", v.literal}});
+    std::vector<std::string> elements;
+    for (const std::string& type : n.port_types)
+      elements.push_back(render_part("worker_elements", {{"type", type}}));
+    Printer::Vars set_up = {{"m", m}, {"elements", join(elements)}};
+    if (n.repetitions != 1) {
+      set_up.emplace_back("q", std::to_string(n.repetitions));
+      set_up.emplace_back("batch", copy_batch());
+    }
+    TemplatePart set_up_part = "worker_set_up";
+    if (n.repetitions > 1)
+      set_up_part =
+          n.block ? TemplatePart("worker_set_up_block") : TemplatePart("worker_set_up_parts");
+    part(set_up_part, set_up);
+    if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
   }
-  TemplatePart set_up_part = "worker_set_up";
-  if (n.repetitions > 1)
-    set_up_part =
-        n.block ? TemplatePart("worker_set_up_block") : TemplatePart("worker_set_up_parts");
-  part(set_up_part, set_up);
-  if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
   for (const auto& [port, in] : initial_inputs(n)) {
     part("worker_initial_alloc",
          {{"m", n.initial_members[port]},
@@ -292,7 +304,7 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
                                    {"elem", in->elem},
                                    {"value", in->initial_value}});
   }
-  if (sig.has_init)
+  if (sig.has_init && !n.shares_instance)
     part("worker_init_call",
          {{"m", m}, {"ctx", sig.init_takes_context ? render_part("worker_ctx", {{"m", m}}) : ""}});
   // Initial tokens filled by the node's own member function, after its init.

@@ -159,10 +159,17 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
     else
       part(sig.fire_takes_context ? TemplatePart("worker_fire_context")
                                   : TemplatePart("worker_fire"),
-           {{"m", m}, {"args", join(args)}});
+           {{"m", m}, {"j", block_index(n)}, {"args", join(args)}});
     if (handoff >= 0) part("worker_save", handoff_vars);
     if (has_net() && overlap_) part("worker_net_poll");
   });
+}
+
+/// The block of the node's iterations that its firing of cycle j handles: j, or in an unfolded
+/// program copy c's block of the cycle, j * copies + c (PlanNode::copy).
+std::string WorkerPrinter::block_index(const PlanNode& n) {
+  if (n.copies == 1) return "j";
+  return "j * " + std::to_string(n.copies) + " + " + std::to_string(n.copy);
 }
 
 void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
@@ -175,7 +182,7 @@ void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
   const std::string call =
       render_part(sig.fire_takes_context ? TemplatePart("worker_fire_part_context")
                                          : TemplatePart("worker_fire_part"),
-                  {{"m", m}, {"args", join(args)}});
+                  {{"m", m}, {"j", block_index(n)}, {"args", join(args)}});
   part("worker_fire_parts", {{"q", std::to_string(n.repetitions)}, {"call", call}});
 }
 

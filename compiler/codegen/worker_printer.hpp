@@ -62,6 +62,8 @@ class WorkerPrinter {
   // ---- worker.cpp: the class, its members, its constructor ----
 
   std::string storage_type() const;
+  std::string copy_batch() const;
+  static std::string block_index(const PlanNode& n);
   void declaration();
   /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
   /// the storage, and a GPU's streams and probes.

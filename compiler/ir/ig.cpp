@@ -186,6 +186,9 @@ std::string render_schedule(const Program& p, const Ig& ig) {
         "batch {} iterations a cycle: repetitions, blocks, latencies and initial "
         "tokens count cycles\n",
         p.batch);
+  if (p.copies != 1)
+    out += fmt::format("replicas: {} copies of each node, each running {} iteration{} a cycle\n",
+                       p.copies, p.copy_batch(), p.copy_batch() == 1 ? "" : "s");
   for (std::uint32_t i = 0; i < ig.schedule.size(); ++i) {
     NodeId n = ig.schedule[i];
     out += fmt::format("schedule {} {} : {} @ {}\n", i, p.dfg.nodes[n].name, p.dfg.actor_of(n).name,

@@ -129,6 +129,11 @@ std::string dump(const Program& p) {
     out +=
         fmt::format("batch {}: a cycle runs {} iterations; repetitions and delays count cycles\n",
                     p.batch, p.batch);
+  if (p.copies != 1)
+    out += fmt::format(
+        "replicas unfold the graph into {} copies of each node, copy j running iterations "
+        "j*{}..j*{}+{} of each cycle; repetitions and delays are a copy's\n",
+        p.copies, p.copy_batch(), p.copy_batch(), p.copy_batch() - 1);
   for (const Param& param : p.params) {
     out += fmt::format("param {}{} = {}", param.runtime ? "runtime " : "", param.name, param.value);
     if (param.tune) out += fmt::format(" in [{}, {}]", param.tune->min, param.tune->max);
@@ -188,6 +193,9 @@ std::string dump(const Program& p) {
     for (std::size_t i = 0; i < node.alternatives.size(); ++i)
       out += (i ? ", " : " migrates ") + p.arch.pes[node.alternatives[i].pe].name;
     for (const ParamValue& v : node.params) out += fmt::format(" {}={}", v.name, v.literal);
+    if (!node.origin.empty())
+      out += fmt::format(" copy {} of {}{}", node.copy, node.origin,
+                         node.replicated ? " (replicated)" : "");
     if (node.repetitions != 1)
       out += fmt::format(" fires {} times per {}", node.repetitions,
                          p.batch == 1 ? "iteration" : "cycle");

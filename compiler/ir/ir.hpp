@@ -176,6 +176,13 @@ struct ParamValue {
   ParamScalar value = std::int64_t{0};  ///< the value sema evaluated, which `literal` spells
 };
 
+/// A PE of a node's replica set and its share of the iterations.
+struct Replica {
+  PeId pe = 0;
+  std::uint32_t weight = 1;
+  SourceLoc loc;  ///< the PE reference in the set
+};
+
 /// A PE a node may move to while the program runs (`migrates B.g1` in the spec).
 struct Alternative {
   PeId pe = 0;
@@ -194,6 +201,17 @@ struct Node {
   /// The PEs it may migrate to, in spec order: each has an implementation of the actor and a path
   /// to and from the PEs of the node's neighbours; none is the node's own PE.
   std::vector<Alternative> alternatives;
+  /// `@ {A.g0, A.g1: 2}` as sema read it: the PEs its iterations are dealt over and their
+  /// weights. Sema then unfolds the graph (sema/replicas.hpp) and clears it.
+  std::vector<Replica> replicas{};
+  /// In an unfolded program (Program::copies > 1): the node of the spec this one is a copy of,
+  /// and which copy. Copy j of a node handles, in each cycle, the j-th of the cycle's
+  /// Program::copies blocks of iterations. Empty and 0 otherwise.
+  std::string origin{};
+  std::uint32_t copy = 0;
+  /// Its spec node's copies run on more than one PE (`@ {...}`): each PE holds an instance of its
+  /// own, so the actor must keep nothing between firings. Copies on one PE share one instance.
+  bool replicated = false;
   /// Its entry of the repetition vector: how many firings of one iteration (one cycle) its
   /// ports' rates ask for. The node is called once a cycle with the whole block of each port.
   std::uint32_t repetitions = 1;
@@ -367,6 +385,12 @@ struct Program {
   /// already scaled by it (Node::repetitions) and the delays counted in cycles (Edge::delay).
   std::uint32_t batch = 1;
   SourceLoc batch_loc;  ///< the `batch` keyword; invalid without one
+  /// Replicas (`@ {A.g0, A.g1}`) unfold the graph: each node becomes `copies` nodes, copy j
+  /// handling the j-th block of batch / copies iterations of every cycle (sema/replicas.hpp).
+  /// The repetition vector and the delays are those of one copy. 1: not unfolded.
+  std::uint32_t copies = 1;
+  /// The iterations one copy of a node runs a cycle: batch / copies.
+  std::uint32_t copy_batch() const { return batch / copies; }
 };
 
 /// The stable text dump of `dfgc dump-ir`: one item a line, names not addresses.

@@ -1,6 +1,7 @@
 #include "passes/latency.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -120,8 +121,31 @@ std::string describe(const UncoveredLoop& loop, ir::Strategy s, const ir::Dfg& d
 
 namespace {
 
+/// Raises `floor` so that the copies of a spec node on one PE (sema/replicas.hpp) fire from the
+/// latest of their first cycles: they share an instance, which must see its iterations in
+/// order. False when they already do.
+bool align_copies(const ir::Dfg& dfg, const Schedule& schedule,
+                  const std::vector<std::uint32_t>& first, std::vector<std::uint32_t>& floor) {
+  bool raised = false;
+  for (const std::vector<ir::NodeId>& on_pe : schedule.per_pe) {
+    std::map<std::string_view, std::uint32_t> latest;
+    for (ir::NodeId n : on_pe)
+      if (!dfg.nodes[n].origin.empty()) {
+        std::uint32_t& l = latest[dfg.nodes[n].origin];
+        l = std::max(l, first[n]);
+      }
+    for (ir::NodeId n : on_pe)
+      if (!dfg.nodes[n].origin.empty() && first[n] < latest[dfg.nodes[n].origin]) {
+        floor.resize(dfg.nodes.size(), 0);
+        floor[n] = latest[dfg.nodes[n].origin];
+        raised = true;
+      }
+  }
+  return raised;
+}
+
 Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
-                   const BufferPlan& plan, const std::vector<std::uint32_t>& floor) {
+                   const BufferPlan& plan, const std::vector<std::uint32_t>& given_floor) {
   Latency l;
   l.edge_arrival.assign(dfg.edges.size(), 0);
   l.edge_back.assign(dfg.edges.size(), 0);
@@ -135,7 +159,10 @@ Latency latency_of(ir::Strategy s, const ir::Dfg& dfg, const Schedule& schedule,
         !shared && read.hop == 0 && schedule.index[edge.dst] <= schedule.index[edge.src];
     cycles[e] = shared ? 1 : edge_delay(s, read.hop) + l.edge_back[e];
   }
+  std::vector<std::uint32_t> floor = given_floor;
   FirstCycles first = first_cycles(dfg, cycles, floor);
+  while (!first.uncovered && align_copies(dfg, schedule, first.node, floor))
+    first = first_cycles(dfg, cycles, floor);
   l.node = std::move(first.node);
   if (first.uncovered) {
     for (ir::EdgeId e : first.uncovered->edges) {

@@ -114,6 +114,9 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format(
           "  batch {}: a cycle runs {} iterations; --iterations and its cycles divide by {}\n",
           h.batch, h.batch, h.batch);
+    if (h.copies != 1)
+      out += fmt::format("  replicas: {} copies of each node, each running {} iterations a cycle\n",
+                         h.copies, h.batch / h.copies);
     if (h.has_gpu())
       out += fmt::format(
           "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "
@@ -139,6 +142,10 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format(", member {}", n.member);
       for (const std::string& initial : n.initial_members)
         if (!initial.empty()) out += " " + initial;
+      if (!n.origin.empty())
+        out +=
+            fmt::format(", copy {} of {} (cycle j fires block j*{}+{}){}", n.copy, n.origin,
+                        n.copies, n.copy, n.shares_instance ? ", an earlier copy's instance" : "");
       out += "\n";
       if (n.signature) {
         out += fmt::format("    calls {}{}", calls_text(*n.signature, n.port_names),

@@ -384,6 +384,11 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   x.libraries = actor.libraries;
   x.block = impl.block;
   x.alternative = alternative;
+  if (program.copies > 1) {
+    x.copy = node.copy;
+    x.copies = program.copies;
+    x.origin = node.origin;
+  }
   for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
     x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     x.port_names.push_back(actor.ports[port].name);
@@ -404,6 +409,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.arch_name = program.arch.name;
   h.mapped_bytes = options.mapped_bytes;
   h.batch = program.batch;
+  h.copies = program.copies;
   h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
   h.cpus = program.arch.hosts[host].cpus;
   DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu, "host ",

@@ -284,6 +284,15 @@ struct PlanNode {
   /// namespace scope (those never end with '_').
   std::string member{};
   std::vector<std::string> initial_members{};
+  /// In a program its replicas unfold (ir::Program::copies > 1): which copy of its spec node it
+  /// is (ir::Node::copy) and how many copies each node has. Its firing of cycle j handles block
+  /// j x copies + copy of the node's blocks (what dfg::Node::at is given).
+  std::uint32_t copy = 0;
+  std::uint32_t copies = 1;
+  std::string origin{};  ///< the spec node it is a copy of: "f" for "f#1"; empty: `name`
+  /// An earlier copy of its spec node on this PE holds the instance it fires (`member`, named
+  /// from the spec node): the worker declares and sets up that one only.
+  bool shares_instance = false;
 };
 
 /// A ring of an island (ir::IslandFifo) as generated code declares it.
@@ -503,6 +512,9 @@ struct HostPlan {
   /// The app's `batch`: the iterations a cycle runs (ir::Program::batch); the nodes' repetitions
   /// are already scaled by it.
   std::uint32_t batch = 1;
+  /// The copies its replicas unfold each node into (ir::Program::copies): each copy's firings
+  /// run batch / copies iterations a cycle.
+  std::uint32_t copies = 1;
   /// The spec's file name alone ("two_gpus.dfg"), as generated files name their source (as protoc
   /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
   /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.

@@ -41,8 +41,12 @@ void name_members(HostPlan& h) {
     pe.worker = "Worker_" + pe.ident;
     if (pe.kind == ir::PeKind::gpu) pe.gpudirect = pe.ident + "_gpudirect_";
   }
+  std::set<std::pair<ir::PeId, std::string>> instances;
   for (PlanNode& n : h.nodes) {
-    n.member = identifier(n.name) + "_node_";
+    // The copies of a spec node on one PE fire one instance, named from the spec node.
+    const std::string& spec_name = n.origin.empty() ? n.name : n.origin;
+    n.member = identifier(spec_name) + "_node_";
+    n.shares_instance = !n.origin.empty() && !instances.emplace(n.pe, n.member).second;
     n.initial_members.assign(n.port_types.size(), std::string());
     // With migration alternatives the union holds several firing entries of a node on this PE
     // (old-only, new-only): they all read the one member of its instance here.

@@ -75,6 +75,83 @@ std::vector<ir::Alternative> check_alternatives(const ast::NodeDecl& n, const ir
   return result;
 }
 
+/// The largest weight of a replica: the unfolded graph has a copy of every node per unit of the
+/// weights' sum (sema/replicas.hpp).
+constexpr std::int64_t kMaxReplicaWeight = 64;
+
+/// `@ {A.g0, A.g1: 2}`: at least two PEs, each known, distinct and of a kind the actor implements,
+/// each weight a fixed integer from 1 to kMaxReplicaWeight; a replicated node does not migrate.
+std::vector<ir::Replica> check_replicas(const ast::NodeDecl& n, const ir::Actor* actor,
+                                        std::optional<ir::PeId> first, const ArchInfo& arch,
+                                        const ParamTable& params, const SourceManager& sources,
+                                        DiagnosticEngine& diags) {
+  std::vector<ir::Replica> result;
+  if (n.replicas.empty()) return result;
+  if (n.replicas.size() == 1) {
+    error_at(diags, placement_span(n),
+             fmt::format("node '{}' lists one processing element in its replica set; a set deals "
+                         "the iterations over two or more (write '@ {}.{}' for one)",
+                         n.name.name, n.pe.host.name, n.pe.pe.name));
+    return result;
+  }
+  if (!n.alternatives.empty()) {
+    auto b = error_at(
+        diags, span_of(n.alternatives.front()),
+        fmt::format("node '{}' runs replicas; a replicated node does not migrate", n.name.name));
+    note_at(b, placement_span(n), "its replica set is given here");
+  }
+  Evaluator count(params, sources, diags, ExprMode::integer);
+  std::map<ir::PeId, const ast::PeRef*> seen;
+  bool ok = true;
+  for (const ast::ReplicaRef& r : n.replicas) {
+    // The first is the node's own PE, resolved (and reported) already.
+    auto pe = &r == &n.replicas.front() ? first : resolve_pe(r.pe, arch, true, diags);
+    std::uint32_t weight = 1;
+    if (r.weight) {
+      auto w = count.eval(r.weight.get());
+      if (!w || !count.require_fixed(*w, "a replica's weight")) {
+        ok = false;
+        continue;
+      }
+      if (w->integer < 1 || w->integer > kMaxReplicaWeight) {
+        error_at(
+            diags, span_of(*r.weight, sources),
+            fmt::format("a replica's weight is 1 to {}, not {}", kMaxReplicaWeight, w->integer));
+        ok = false;
+        continue;
+      }
+      weight = static_cast<std::uint32_t>(w->integer);
+    }
+    if (!pe) {
+      ok = false;
+      continue;
+    }
+    const ir::Pe& target = arch.graph.pes[*pe];
+    if (auto [it, fresh] = seen.try_emplace(*pe, &r.pe); !fresh) {
+      auto b = error_at(diags, span_of(r.pe),
+                        fmt::format("{} is listed twice in the replica set of node '{}'",
+                                    target.name, n.name.name));
+      note_at(b, span_of(*it->second), "first listed here");
+      ok = false;
+      continue;
+    }
+    if (actor && !actor->impls.empty() && !actor->impl_for(target.kind)) {
+      auto b = error_at(diags, span_of(r.pe),
+                        fmt::format("actor '{}' has no {} implementation, so node '{}' cannot "
+                                    "run a replica on {} (a {})",
+                                    actor->name, ir::to_string(target.kind), n.name.name,
+                                    target.name, ir::to_string(target.kind)));
+      b.note(actor->loc, fmt::format("actor '{}' is declared here", actor->name),
+             static_cast<std::uint32_t>(actor->name.size()));
+      ok = false;
+      continue;
+    }
+    result.push_back({*pe, weight, r.pe.loc});
+  }
+  if (!ok) return {};
+  return result;
+}
+
 /// The PEs a free node's placement allows, before the actor's implementations are considered;
 /// nullopt after reporting an unknown host.
 std::optional<std::vector<ir::PeId>> placement_pes(const ast::NodeDecl& n, const ArchInfo& arch,
@@ -249,10 +326,11 @@ NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const A
     if (arch) {
       const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;
       node.alternatives = check_alternatives(n, a, pe, *arch, diags);
+      node.replicas = check_replicas(n, a, pe, *arch, params, sources, diags);
     }
     if (actor) {
       const ir::Actor& a = actors.actors[*actor];
-      if (pe) check_mapping(n, a, arch->graph.pes[*pe], diags);
+      if (pe && n.replicas.empty()) check_mapping(n, a, arch->graph.pes[*pe], diags);
       node.params = check_params(n, a, actors.info[*actor], eval, sources, diags);
     }
     if (!declared) continue;

@@ -432,17 +432,24 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
   auto memory_of = [&](ir::PeId pe) {
     return g.pes[pe].kind == ir::PeKind::cpu ? g.hosts[g.pes[pe].host].cpu : pe;
   };
+  // A replicated node runs on each PE of its set.
+  auto pes_of = [&](ir::NodeId n) {
+    std::vector<ir::PeId> pes;
+    for (const ir::Replica& r : nodes.nodes[n].replicas) pes.push_back(r.pe);
+    if (pes.empty() && nodes.pe_of[n]) pes.push_back(*nodes.pe_of[n]);
+    return pes;
+  };
   for (const ir::Edge& e : edges) {
-    auto from = nodes.pe_of[e.src];
-    auto to = nodes.pe_of[e.dst];
-    if (!from || !to || memory_of(*from) == memory_of(*to) ||
-        reachable_from(memory_of(*from))[memory_of(*to)])
-      continue;
-    auto b = diags.error(e.loc,
-                         fmt::format("no path from {} to {} through the links of arch '{}'",
-                                     g.pes[*from].name, g.pes[*to].name, g.name),
-                         kArrowLength);
-    note_at(b, span_of(arch.decl->name), fmt::format("arch '{}' is declared here", g.name));
+    for (ir::PeId from : pes_of(e.src))
+      for (ir::PeId to : pes_of(e.dst)) {
+        if (memory_of(from) == memory_of(to) || reachable_from(memory_of(from))[memory_of(to)])
+          continue;
+        auto b = diags.error(e.loc,
+                             fmt::format("no path from {} to {} through the links of arch '{}'",
+                                         g.pes[from].name, g.pes[to].name, g.name),
+                             kArrowLength);
+        note_at(b, span_of(arch.decl->name), fmt::format("arch '{}' is declared here", g.name));
+      }
   }
   // An alternative must reach the other end of each of its node's edges, that end at home.
   for (const ir::Edge& e : edges) {

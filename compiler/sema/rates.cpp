@@ -75,7 +75,7 @@ class Solver {
         if (repetitions[v] > kMaxRepetitions) return too_large(v, repetitions[v]);
       }
     }
-    if (p_.batch > 1 && !batch(repetitions)) return false;
+    if (p_.copy_batch() > 1 && !batch(repetitions)) return false;
     for (ir::NodeId v = 0; v < n; ++v)
       p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
     return blocks();
@@ -167,9 +167,10 @@ class Solver {
     return false;
   }
 
-  /// `batch K`: every repetition times K, every delay from iterations to cycles (rates.hpp).
+  /// `batch K`: every repetition times K, every delay from iterations to cycles (rates.hpp). In a
+  /// program its replicas unfold into C copies (sema/replicas.hpp), K / C: what one copy runs.
   bool batch(std::vector<std::uint64_t>& repetitions) {
-    const std::uint32_t k = p_.batch;
+    const std::uint32_t k = p_.copy_batch();
     bool ok = true;
     for (ir::NodeId v = 0; v < repetitions.size(); ++v) {
       const ir::Node& node = p_.dfg.nodes[v];
@@ -215,11 +216,16 @@ class Solver {
         continue;
       }
       refuse(e.loc, kArrowLength,
-             fmt::format("{} -> {} carries {} initial token{} (its delay), not a multiple of the "
-                         "batch: a cycle of {} iterations would need the tokens of iterations "
-                         "its delay has not made",
+             fmt::format("{} -> {} carries {} initial token{} (its delay), not a multiple of {}: "
+                         "a cycle of {} iterations would need the tokens of iterations its delay "
+                         "has not made",
                          port_text(e.src, e.src_port), port_text(e.dst, e.dst_port), e.delay,
-                         e.delay == 1 ? "" : "s", k));
+                         e.delay == 1 ? "" : "s",
+                         p_.copies == 1 ? std::string("the batch")
+                                        : fmt::format("{}, the iterations one of the {} copies "
+                                                      "its replicas unfold the graph into runs",
+                                                      k, p_.copies),
+                         k));
       ok = false;
     }
     return ok;

@@ -1,7 +1,7 @@
 /// \file
 /// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app's
 /// nodes and edges and the graph checks; the IR is built only when nothing was wrong, then its
-/// dynamic nodes grouped into islands and its rates solved.
+/// dynamic nodes grouped into islands, its rates solved and its replicas unfolded.
 #include "sema/sema.hpp"
 
 #include "sema/actors.hpp"
@@ -11,6 +11,7 @@
 #include "sema/islands.hpp"
 #include "sema/params.hpp"
 #include "sema/rates.hpp"
+#include "sema/replicas.hpp"
 #include "sema/types.hpp"
 #include "support/assert.hpp"
 
@@ -56,7 +57,9 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
   }
   if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
+  if (!sema::prepare_replicas(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;
+  sema::unfold_replicas(program);
   return program;
 }
 

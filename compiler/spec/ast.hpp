@@ -155,6 +155,12 @@ struct PeRef {
   SourceLoc loc;
 };
 
+/// One PE of a node's replica set, `A.g1: 2`: the PE and its weight (null without `:`).
+struct ReplicaRef {
+  PeRef pe;
+  ExprPtr weight{};
+};
+
 /// `link A.cpu <-> A.g0 pcie (25 GB/s);`  `link A.g0 <-> A.g1 nvlink (300 GB/s, 2 us);`
 /// `link A.g0 <-> B.g0 gpudirect (12 GB/s, 5 us);`  `->` declares a one-way link.
 struct LinkDecl {
@@ -200,6 +206,9 @@ struct NodeDecl {
   SourceLoc placement_loc;             ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
   std::uint32_t placement_length = 0;  ///< its length in bytes
   std::vector<PeRef> alternatives;     ///< after `migrates`, in source order
+  /// `@ {A.g0, A.g1: 2}`: the PEs its iterations are dealt over, with their weights (null: 1), in
+  /// source order; `pe` is then the first. Empty for a node on one PE.
+  std::vector<ReplicaRef> replicas{};
   std::vector<ParamAssign> params;
   SourceLoc loc;
 };

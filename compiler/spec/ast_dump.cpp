@@ -164,6 +164,13 @@ Item app_item(const AppDecl& a) {
 }  // namespace
 
 std::string placement_text(const NodeDecl& n) {
+  if (!n.replicas.empty()) {
+    std::string text = "{";
+    for (const ReplicaRef& r : n.replicas)
+      text += (text.size() > 1 ? ", " : "") + pe_text(r.pe) +
+              (r.weight ? ": " + expr_text(*r.weight) : std::string());
+    return text + "}";
+  }
   if (!n.free) return pe_text(n.pe);
   switch (n.free->kind) {
     case FreePlacement::Kind::any: return "any";

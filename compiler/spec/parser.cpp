@@ -143,6 +143,8 @@ class Parser {
   bool parse_app_item(ast::AppDecl& app);
   bool parse_batch(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
+  bool parse_replicas(ast::NodeDecl& node);
+  std::optional<ast::PeRef> parse_list_peref(std::string_view after);
   bool parse_placement(ast::NodeDecl& node);
   bool parse_alternatives(ast::NodeDecl& node);
   bool parse_assign(ast::NodeDecl& node);
@@ -870,10 +872,12 @@ bool Parser::parse_node(ast::AppDecl& app) {
   return true;
 }
 
-// placement := peref | 'any' ['cpu' | 'gpu'] | IDENT '.' '*'
+// placement := peref | 'any' ['cpu' | 'gpu'] | IDENT '.' '*' | replicas
 bool Parser::parse_placement(ast::NodeDecl& node) {
   node.placement_loc = tok_.loc;
-  if (at_word("any") && !peek_next().is(Tok::period)) {
+  if (at(Tok::l_brace)) {
+    if (!parse_replicas(node)) return false;
+  } else if (at_word("any") && !peek_next().is(Tok::period)) {
     advance();
     ast::FreePlacement free;
     if (at_word("cpu") || at_word("gpu")) {
@@ -904,20 +908,46 @@ bool Parser::parse_placement(ast::NodeDecl& node) {
   return true;
 }
 
+// peref := IDENT '.' IDENT, in a list after `after` ("'{'", "','", "'migrates'")
+std::optional<ast::PeRef> Parser::parse_list_peref(std::string_view after) {
+  auto host = expect_ident(fmt::format("a processing element (host.pe) after {}", after));
+  if (!host || !expect(Tok::period, fmt::format("after host name '{}'", host->name)))
+    return std::nullopt;
+  auto pe = expect_ident(fmt::format("a processing element name after '{}.'", host->name));
+  if (!pe) return std::nullopt;
+  SourceLoc loc = host->loc;
+  return ast::PeRef{std::move(*host), std::move(*pe), loc};
+}
+
+// replicas := '{' peref [ ':' expr ] { ',' peref [ ':' expr ] } '}'
+bool Parser::parse_replicas(ast::NodeDecl& node) {
+  advance();
+  do {
+    if (!node.replicas.empty()) advance();
+    auto pe = parse_list_peref(node.replicas.empty() ? "'{'" : "','");
+    if (!pe) return false;
+    ast::ReplicaRef replica{std::move(*pe)};
+    if (at(Tok::colon)) {
+      advance();
+      replica.weight = parse_expr();
+      if (!replica.weight) return false;
+    }
+    node.replicas.push_back(std::move(replica));
+  } while (at(Tok::comma));
+  if (!expect(Tok::r_brace, "after the processing elements of a replica set")) return false;
+  const ast::PeRef& first = node.replicas.front().pe;
+  node.pe = ast::PeRef{first.host, first.pe, first.loc};
+  return true;
+}
+
 // alternatives := 'migrates' peref { ',' peref }
 bool Parser::parse_alternatives(ast::NodeDecl& node) {
   advance();
   do {
     if (!node.alternatives.empty()) advance();
-    auto host = expect_ident(node.alternatives.empty()
-                                 ? std::string("a processing element (host.pe) after 'migrates'")
-                                 : std::string("a processing element (host.pe) after ','"));
-    if (!host || !expect(Tok::period, fmt::format("after host name '{}'", host->name)))
-      return false;
-    auto pe = expect_ident(fmt::format("a processing element name after '{}.'", host->name));
+    auto pe = parse_list_peref(node.alternatives.empty() ? "'migrates'" : "','");
     if (!pe) return false;
-    SourceLoc loc = host->loc;
-    node.alternatives.push_back(ast::PeRef{std::move(*host), std::move(*pe), loc});
+    node.alternatives.push_back(std::move(*pe));
   } while (at(Tok::comma));
   return true;
 }

@@ -108,18 +108,18 @@ std::optional<dfg::mpi::$type$> $m$;
 @@ worker_entry
 $ns$::$entry$
 @@ worker_fire
-$m$.at(j);
+$m$.at($j$);
 $m$.actor.fire($args$);
 
 @@ worker_fire_context
-$m$.fire(j, $args$);
+$m$.fire($j$, $args$);
 
 @@ worker_fire_part
-$m$.at(j, k);
+$m$.at($j$, k);
 $m$.actor.fire($args$);
 
 @@ worker_fire_part_context
-$m$.fire_part(j, k, $args$);
+$m$.fire_part($j$, k, $args$);
 
 @@ worker_fire_parts
 for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each

@@ -42,6 +42,9 @@ struct Shape {
 
 /// Hanning window and forward FFT: frame -> half spectrum.
 struct RetinaCpu {
+  // Scratch that init() sets up: nothing carries from one firing to the next, so the node
+  // may run replicas (`@ {A.c1, A.c2}`).
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   std::vector<std::complex<float>> image_;
 
@@ -70,6 +73,9 @@ struct RetinaCpu {
 
 /// The 24 Gabor filters applied to the spectrum, and the inverse FFT of each map.
 struct GaborBankCpu {
+  // Scratch that init() sets up: nothing carries from one firing to the next, so the node
+  // may run replicas (`@ {A.c1, A.c2}`).
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
 
   void init(dfg::Context& ctx) { shape_ = saliency::Shape::of(ctx, "GaborBankCpu", 1, 2 * saliency::kMaps); }
@@ -100,6 +106,9 @@ struct GaborBankCpu {
 
 /// The interactions between the 24 maps at each pixel, and the min, max and sum of each result.
 struct InteractionsCpu {
+  // Scratch that init() sets up: nothing carries from one firing to the next, so the node
+  // may run replicas (`@ {A.c1, A.c2}`).
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
 
   void init(dfg::Context& ctx) { shape_ = saliency::Shape::of(ctx, "InteractionsCpu", 1, saliency::kMaps); }
@@ -139,6 +148,9 @@ struct InteractionsCpu {
 
 /// Each map to [0, 1], Itti's weight with the threshold, the sum of the maps, the sum to [0, 1].
 struct NormalizationsCpu {
+  // Scratch that init() sets up: nothing carries from one firing to the next, so the node
+  // may run replicas (`@ {A.c1, A.c2}`).
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   std::vector<float> sum_;
 

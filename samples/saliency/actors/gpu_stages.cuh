@@ -240,6 +240,9 @@ struct FftPlan {
 
 /// Hanning window and forward FFT: frame -> half spectrum.
 struct RetinaGpu {
+  // Scratch and plans that init() sets up: nothing carries from one firing to the next, so
+  // the node may run replicas (`@ {A.g0, A.g1}`) or migrate.
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   saliency::DeviceBuffer<float> image_;
   saliency::FftPlan plan_;
@@ -263,6 +266,9 @@ struct RetinaGpu {
 
 /// The 24 Gabor filters on the spectrum, then one batched inverse FFT of the 24 maps.
 struct GaborBankGpu {
+  // Scratch and plans that init() sets up: nothing carries from one firing to the next, so
+  // the node may run replicas (`@ {A.g0, A.g1}`) or migrate.
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   saliency::FftPlan plan_;
 
@@ -290,6 +296,9 @@ struct GaborBankGpu {
 
 /// The interactions between the 24 maps, and the min, max and sum of each.
 struct InteractionsGpu {
+  // Scratch and plans that init() sets up: nothing carries from one firing to the next, so
+  // the node may run replicas (`@ {A.g0, A.g1}`) or migrate.
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   saliency::DeviceBuffer<float> partials_;
 
@@ -309,6 +318,9 @@ struct InteractionsGpu {
 
 /// Normalisations, Itti's weight and threshold, fusion of the 24 maps, and the result to [0, 1].
 struct NormalizationsGpu {
+  // Scratch and plans that init() sets up: nothing carries from one firing to the next, so
+  // the node may run replicas (`@ {A.g0, A.g1}`) or migrate.
+  static constexpr bool dfg_stateless = true;
   saliency::Shape shape_;
   saliency::DeviceBuffer<float> partials_;
 
