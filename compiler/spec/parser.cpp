@@ -144,7 +144,6 @@ class Parser {
   bool parse_batch(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
   bool parse_replicas(ast::NodeDecl& node);
-  std::optional<ast::PeRef> parse_list_peref(std::string_view after);
   bool parse_placement(ast::NodeDecl& node);
   bool parse_alternatives(ast::NodeDecl& node);
   bool parse_assign(ast::NodeDecl& node);
@@ -908,23 +907,12 @@ bool Parser::parse_placement(ast::NodeDecl& node) {
   return true;
 }
 
-// peref := IDENT '.' IDENT, in a list after `after` ("'{'", "','", "'migrates'")
-std::optional<ast::PeRef> Parser::parse_list_peref(std::string_view after) {
-  auto host = expect_ident(fmt::format("a processing element (host.pe) after {}", after));
-  if (!host || !expect(Tok::period, fmt::format("after host name '{}'", host->name)))
-    return std::nullopt;
-  auto pe = expect_ident(fmt::format("a processing element name after '{}.'", host->name));
-  if (!pe) return std::nullopt;
-  SourceLoc loc = host->loc;
-  return ast::PeRef{std::move(*host), std::move(*pe), loc};
-}
-
 // replicas := '{' peref [ ':' expr ] { ',' peref [ ':' expr ] } '}'
 bool Parser::parse_replicas(ast::NodeDecl& node) {
   advance();
   do {
     if (!node.replicas.empty()) advance();
-    auto pe = parse_list_peref(node.replicas.empty() ? "'{'" : "','");
+    auto pe = parse_peref(node.replicas.empty() ? "after '{'" : "after ','");
     if (!pe) return false;
     ast::ReplicaRef replica{std::move(*pe)};
     if (at(Tok::colon)) {
@@ -945,7 +933,7 @@ bool Parser::parse_alternatives(ast::NodeDecl& node) {
   advance();
   do {
     if (!node.alternatives.empty()) advance();
-    auto pe = parse_list_peref(node.alternatives.empty() ? "'migrates'" : "','");
+    auto pe = parse_peref(node.alternatives.empty() ? "after 'migrates'" : "after ','");
     if (!pe) return false;
     node.alternatives.push_back(std::move(*pe));
   } while (at(Tok::comma));
