@@ -94,8 +94,8 @@ void runtime_params_in(const ir::SizeTerm& t, std::set<std::string>& used) {
 
 /// kBatch, in a program whose cycle runs several iterations (HostPlan::batch).
 std::string batch(const HostPlan& m) {
-  if (m.batch == 1) return {};
-  return render_part("app_batch", {{"k", std::to_string(m.batch)}});
+  if (m.program->batch == 1) return {};
+  return render_part("app_batch", {{"k", std::to_string(m.program->batch)}});
 }
 
 std::string params(const std::vector<PlanParam>& all) {
@@ -309,8 +309,8 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
 
 /// The control tag of a program on several hosts with alternatives (dfg::mpi::MigrationLink).
 std::string control_tag(const Model& m) {
-  if (m.control_tag < 0) return {};
-  return render_part("app_control_tag", {{"tag", std::to_string(m.control_tag)}});
+  if (m.program->control_tag < 0) return {};
+  return render_part("app_control_tag", {{"tag", std::to_string(m.program->control_tag)}});
 }
 
 /// The count of the host's nodes whose state moves with them (dfg::StateHandoff).
@@ -347,11 +347,11 @@ std::string render_app_header(const Model& m) {
   return render_template(template_text("app.hpp"),
                          {{"header", file_header(m, "//")},
                           {"ns", host_namespace(m)},
-                          {"app", m.app_name},
-                          {"arch", m.arch_name},
+                          {"app", m.program->app_name},
+                          {"arch", m.program->arch_name},
                           {"host", m.host_name},
-                          {"params", params(m.params) + batch(m)},
-                          {"sizes", sizes(m.types, m.params)},
+                          {"params", params(m.program->params) + batch(m)},
+                          {"sizes", sizes(m.program->types, m.program->params)},
                           {"pes", pack(pes)},
                           {"pe_names", join(pe_names)},
                           {"pe_kinds", join(pe_kinds)},

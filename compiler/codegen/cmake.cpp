@@ -48,7 +48,7 @@ std::string mpi_note(std::span<const Model> hosts) {
   std::vector<std::string> names;
   for (const Model& h : hosts) names.push_back(h.host_name);
   std::string tags;
-  for (const NetTransfer& t : hosts.front().net_transfers) {
+  for (const NetTransfer& t : hosts.front().program->net_transfers) {
     // An alternative's transfer (it runs once its node moved): "overlap, migration 0".
     std::string strategy(ir::to_string(t.strategy));
     if (t.alternative >= 0)
@@ -67,7 +67,7 @@ std::string mpi_note(std::span<const Model> hosts) {
 std::string gpudirect_note(std::span<const Model> hosts) {
   const Model& m = hosts.front();
   std::vector<int> tags;  // in order: net_transfers is by tag
-  for (const NetTransfer& t : m.net_transfers)
+  for (const NetTransfer& t : m.program->net_transfers)
     if (t.gpudirect) tags.push_back(t.tag);
   if (tags.empty()) return "";
   std::string list = std::to_string(tags[0]);
@@ -122,8 +122,8 @@ std::string render_cmake(std::span<const Model> hosts, const std::vector<std::st
   return render_template(
       template_text("CMakeLists.txt"),
       {{"header", file_header(m, "#")},
-       {"app", m.app_name},
-       {"arch", m.arch_name},
+       {"app", m.program->app_name},
+       {"arch", m.program->arch_name},
        {"cuda_architectures", cuda ? render_part("cmake_cuda_architectures") : ""},
        {"project", m.files.project},
        {"languages", cuda ? "CXX CUDA" : "CXX"},
@@ -164,7 +164,7 @@ std::string render_readme(std::span<const Model> hosts) {
   files += render_part("readme_files_rest");
   std::string header = file_header(m, "<!--") + " -->";
   // A batched program runs a multiple of its batch: the example, 1000 rounded up to one.
-  const std::uint32_t k = m.batch;
+  const std::uint32_t k = m.program->batch;
   const std::string iterations = std::to_string((1000 + k - 1) / k * k);
   const std::string batch_note =
       k == 1 ? ""
@@ -173,9 +173,9 @@ std::string render_readme(std::span<const Model> hosts) {
   return render_template(
       template_text("README.md"),
       {{"header", header},
-       {"app", m.app_name},
-       {"arch", m.arch_name},
-       {"spec", m.spec_name},
+       {"app", m.program->app_name},
+       {"arch", m.program->arch_name},
+       {"spec", m.program->spec_name},
        {"cmake_flags", any_gpu(hosts) ? render_part("readme_cmake_flags") : ""},
        {"run", mpi ? render_part("readme_run_mpi",
                                  {{"hosts", std::to_string(hosts.size())}, {"n", iterations}})

@@ -20,8 +20,9 @@ namespace dfgc::codegen {
 std::string file_header(const Model& m, std::string_view comment) {
   std::string text(template_text("file_header.txt"));
   while (!text.empty() && text.back() == '\n') text.pop_back();
-  return render_template(
-      text, {{"comment", std::string(comment)}, {"version", DFGC_VERSION}, {"spec", m.spec_name}});
+  return render_template(text, {{"comment", std::string(comment)},
+                                {"version", DFGC_VERSION},
+                                {"spec", m.program->spec_name}});
 }
 
 namespace {

@@ -54,11 +54,12 @@ std::string render_rank(const Model& m) {
                           {"migration_link", migrates ? render_part("rank_migration_link") : ""},
                           {"link_capture", migrates ? ", &link" : ""},
                           {"cycles", migrates ? render_part("rank_cycles_with_link") : "cycles"}}
-          : Printer::Vars{{"host", m.host_name},
-                          {"make_workers", makes},
-                          {"main_alternatives", migrates      ? render_part("run_host_alternatives")
-                                                : m.batch > 1 ? render_part("run_host_batch")
-                                                              : ""}});
+          : Printer::Vars{
+                {"host", m.host_name},
+                {"make_workers", makes},
+                {"main_alternatives", migrates               ? render_part("run_host_alternatives")
+                                      : m.program->batch > 1 ? render_part("run_host_batch")
+                                                             : ""}});
   std::vector<std::string> cpu_names;
   std::string workers;
   std::set<std::string> included;
@@ -139,7 +140,7 @@ std::string render_main(std::span<const Model> hosts) {
        {"ns", host_namespace(first)},
        {"no_migrations", first.migrations.empty() ? render_part("main_no_migrations") : ""},
        {"agree_gpus", any_gpu ? render_part("main_agree_gpus") : ""},
-       {"batch", first.batch > 1 ? ", " + host_namespace(first) + "::kBatch" : ""}});
+       {"batch", first.program->batch > 1 ? ", " + host_namespace(first) + "::kBatch" : ""}});
 }
 
 }  // namespace dfgc::codegen

@@ -243,7 +243,7 @@ void WorkerPrinter::endpoints(ir::Strategy strategy) {
                              {"bytes", render_part("worker_bytes", {{"type", e.type}})},
                              {"name", e.short_name},
                              {"dir", e.net == Entry::Net::send ? "to" : "from"},
-                             {"peer", m_.host_names[peer_host(e)]},
+                             {"peer", m_.program->host_names[peer_host(e)]},
                              {"memory", memory}});
     if (e.gpudirect)
       part("worker_endpoint_attach", {{"g", m_.pe(*e.gpudirect).gpudirect}, {"m", e.endpoint}});
@@ -263,8 +263,8 @@ void WorkerPrinter::peers() {
 /// The iterations each firing call's block holds, as set_up() takes it: kBatch, or a copy's part
 /// of it in an unfolded program; empty for one.
 std::string WorkerPrinter::copy_batch() const {
-  if (m_.batch / m_.copies == 1) return "";
-  return m_.copies == 1 ? ", kBatch" : ", kBatch / " + std::to_string(m_.copies);
+  if (m_.program->batch / m_.program->copies == 1) return "";
+  return m_.program->copies == 1 ? ", kBatch" : ", kBatch / " + std::to_string(m_.program->copies);
 }
 
 void WorkerPrinter::actor_setup(const PlanNode& n) {

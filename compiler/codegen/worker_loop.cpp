@@ -167,9 +167,10 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
 
 /// The block of the node's iterations that its firing of cycle j handles: j, or in an unfolded
 /// program copy c's block of the cycle, j * copies + c (PlanNode::copy).
-std::string WorkerPrinter::block_index(const PlanNode& n) {
-  if (n.copies == 1) return "j";
-  return "j * " + std::to_string(n.copies) + " + " + std::to_string(n.copy);
+std::string WorkerPrinter::block_index(const PlanNode& n) const {
+  const std::uint32_t copies = m_.program->copies;
+  if (copies == 1) return "j";
+  return "j * " + std::to_string(copies) + " + " + std::to_string(n.copy);
 }
 
 void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
@@ -224,7 +225,7 @@ void WorkerPrinter::net_post(const StrategyPlan& sm, const Entry& e) {
       send ? TemplatePart("worker_net_label_send") : TemplatePart("worker_net_label_recv"),
       {{"label", e.label},
        {"link", e.link},
-       {"peer", m_.host_names[peer_host(e)]},
+       {"peer", m_.program->host_names[peer_host(e)]},
        {"tag", std::to_string(e.tag)}});
   item(e, "post", true, comment, [&] {
     part("worker_net_start",

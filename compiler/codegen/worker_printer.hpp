@@ -63,7 +63,7 @@ class WorkerPrinter {
 
   std::string storage_type() const;
   std::string copy_batch() const;
-  static std::string block_index(const PlanNode& n);
+  std::string block_index(const PlanNode& n) const;
   void declaration();
   /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
   /// the storage, and a GPU's streams and probes.

@@ -147,7 +147,7 @@ std::string mapped_tokens_text(const HostPlans& plans) {
   return fmt::format(
              "mapped tokens (a GPU's colours of at most {} bytes exchanged with cpus only, touched "
              "by mappable ports only; --mapped-tokens)\n",
-             plans.hosts.front().mapped_bytes) +
+             plans.program->mapped_bytes) +
          list;
 }
 
@@ -158,16 +158,16 @@ std::string render_schedule(const ir::Program& program, const PassResults& resul
   for (const ir::Island& island : program.islands) out += ir::dump(program, island);
   if (results.migrations) out += dump(*results.migrations, program, *results.ig);
   // On several hosts, the MPI tags the alternatives add after the base's transfers.
-  if (results.hosts && !results.hosts->hosts.empty() &&
-      results.hosts->hosts.front().control_tag >= 0) {
+  if (results.hosts && !results.hosts->hosts.empty() && results.hosts->program->control_tag >= 0) {
     const HostPlan& h = results.hosts->hosts.front();
     out += "migration tags (MPI)\n";
-    for (const NetTransfer& t : h.net_transfers)
+    for (const NetTransfer& t : h.program->net_transfers)
       if (t.alternative >= 0)
         out += fmt::format("  migration {} ({}) net tag {} {} {} -> {}\n", t.alternative,
                            h.migrations[static_cast<std::size_t>(t.alternative)].node_name, t.tag,
                            ir::to_string(t.strategy), t.from, t.to);
-    out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
+    out += fmt::format("  control tag {}: the ranks' agreement on live moves\n",
+                       h.program->control_tag);
     for (std::size_t a = 0; a < h.migrations.size(); ++a)
       if (h.migrations[a].state_tag >= 0)
         out += fmt::format("  migration {} ({}) state tag {}\n", a, h.migrations[a].node_name,

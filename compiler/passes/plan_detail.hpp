@@ -52,8 +52,10 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island);
 
 /// The names of the host's generated files and its namespace (plan_names.cpp).
 PlanFiles plan_files(const HostPlan& h);
-/// The C++ names of h's PEs (PlanPe::ident, worker, gpudirect) and of its node instances'
-/// members (PlanNode::member, initial_members), once its entries are made.
+/// The C++ names of the program's PEs (PlanPe::ident, worker, gpudirect).
+void name_pes(ProgramPlan& program);
+/// The C++ names of h's node instances' members (PlanNode::member, initial_members), once its
+/// entries are made.
 void name_members(HostPlan& h);
 
 /// Copies into the plan how each node and island member is called, and plans the moves this host

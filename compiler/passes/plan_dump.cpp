@@ -51,7 +51,7 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
   if (e.net != Entry::Net::none) {
     out += fmt::format(" {} host {} tag {}, member {}", e.net == Entry::Net::send ? "to" : "from",
-                       h.host_names[h.pe(*e.peer).host], e.tag, e.endpoint);
+                       h.program->host_names[h.pe(*e.peer).host], e.tag, e.endpoint);
     if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
   }
   out += "\n";
@@ -104,37 +104,38 @@ std::string calls_text(const ActorSignature& sig, const std::vector<std::string>
 std::string dump(const HostPlans& plans) {
   std::string out;
   for (const HostPlan& h : plans.hosts) {
-    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.app_name, h.arch_name,
-                       h.spec_name);
+    out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.program->app_name,
+                       h.program->arch_name, h.program->spec_name);
     std::vector<std::string> files = {h.files.app_header, h.files.rank};
     for (ir::PeId gpu : h.gpus) files.push_back(h.files.gpu[gpu]);
     if (!h.files.mapped_rings.empty()) files.push_back(h.files.mapped_rings);
     out += fmt::format("  files {}, namespace {}\n", fmt::join(files, " "), h.files.ns);
-    if (h.batch != 1)
+    if (h.program->batch != 1)
       out += fmt::format(
           "  batch {}: a cycle runs {} iterations; --iterations and its cycles divide by {}\n",
-          h.batch, h.batch, h.batch);
-    if (h.copies != 1)
+          h.program->batch, h.program->batch, h.program->batch);
+    if (h.program->copies != 1)
       out += fmt::format("  replicas: {} copies of each node, each running {} iterations a cycle\n",
-                         h.copies, h.batch / h.copies);
+                         h.program->copies, h.program->batch / h.program->copies);
     if (h.has_gpu())
       out += fmt::format(
           "  mapped tokens: a GPU's colours of at most {} bytes that only its host's cpus copy "
           "into or out of and only mappable ports touch (--mapped-tokens)\n",
-          h.mapped_bytes);
-    for (const PlanParam& x : h.params) {
+          h.program->mapped_bytes);
+    for (const PlanParam& x : h.program->params) {
       out += fmt::format("  {}param {} = {}", x.runtime ? "runtime " : "", x.name, x.value);
       if (x.bounds) out += fmt::format(" in [{}, {}]", x.bounds->min, x.bounds->max);
       out += "\n";
     }
-    for (const PlanType& t : h.types)
+    for (const PlanType& t : h.program->types)
       out += fmt::format("  type {} = {}[{}] ({})\n", t.name, t.elem, t.count_text, t.cxx_elem);
-    for (const NetTransfer& t : h.net_transfers)
+    for (const NetTransfer& t : h.program->net_transfers)
       out += fmt::format("  net tag {} {} {} -> {}{}{}\n", t.tag, ir::to_string(t.strategy), t.from,
                          t.to, t.gpudirect ? " gpudirect" : "",
                          t.alternative >= 0 ? fmt::format(" (migration {})", t.alternative) : "");
-    if (h.control_tag >= 0)
-      out += fmt::format("  control tag {}: the ranks' agreement on live moves\n", h.control_tag);
+    if (h.program->control_tag >= 0)
+      out += fmt::format("  control tag {}: the ranks' agreement on live moves\n",
+                         h.program->control_tag);
     for (const PlanNode& n : h.nodes) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
                          h.pe(n.pe).name, n.class_name, n.header);
@@ -143,9 +144,9 @@ std::string dump(const HostPlans& plans) {
       for (const std::string& initial : n.initial_members)
         if (!initial.empty()) out += " " + initial;
       if (!n.origin.empty())
-        out +=
-            fmt::format(", copy {} of {} (cycle j fires block j*{}+{}){}", n.copy, n.origin,
-                        n.copies, n.copy, n.shares_instance ? ", an earlier copy's instance" : "");
+        out += fmt::format(", copy {} of {} (cycle j fires block j*{}+{}){}", n.copy, n.origin,
+                           h.program->copies, n.copy,
+                           n.shares_instance ? ", an earlier copy's instance" : "");
       out += "\n";
       if (n.signature) {
         out += fmt::format("    calls {}{}", calls_text(*n.signature, n.port_names),

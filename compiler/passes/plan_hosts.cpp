@@ -386,7 +386,6 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   x.alternative = alternative;
   if (program.copies > 1) {
     x.copy = node.copy;
-    x.copies = program.copies;
     x.origin = node.origin;
   }
   for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
@@ -396,32 +395,44 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   return x;
 }
 
+/// What every host's plan shares.
+std::shared_ptr<const ProgramPlan> plan_program(const ir::Program& program,
+                                                const PlanOptions& options,
+                                                const plan_detail::ProgramTags& tags) {
+  auto out = std::make_shared<ProgramPlan>();
+  out->app_name = program.app_name;
+  out->arch_name = program.arch.name;
+  out->spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
+  out->batch = program.batch;
+  out->copies = program.copies;
+  for (const ir::Pe& pe : program.arch.pes)
+    out->pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
+  for (const ir::Host& x : program.arch.hosts) out->host_names.push_back(x.name);
+  for (const ir::Param& x : program.params)
+    out->params.push_back({x.name, x.value, x.runtime, x.bounds});
+  for (const ir::TokenType& t : program.types)
+    out->types.push_back({t.name, std::string(ir::spec_name(t.elem)),
+                          std::string(ir::cxx_name(t.elem)), t.count.text, t.count.tree});
+  out->net_transfers = tags.net_transfers;
+  out->control_tag = tags.control;
+  out->mapped_bytes = options.mapped_bytes;
+  plan_detail::name_pes(*out);
+  return out;
+}
+
 /// Plans host `host` of the program, with the program's MPI tags.
 HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host,
                    const Migrations* migrations, const PlanOptions& options,
-                   const ActorSignatures* signatures,
-                   const plan_detail::ProgramTags& program_tags) {
+                   const ActorSignatures* signatures, const plan_detail::ProgramTags& program_tags,
+                   const std::shared_ptr<const ProgramPlan>& shared) {
   DFGC_INTERNAL_ASSERT(host < program.arch.hosts.size(), "no host ", host);
   HostPlan h;
   h.host = host;
   h.host_name = program.arch.hosts[host].name;
-  h.app_name = program.app_name;
-  h.arch_name = program.arch.name;
-  h.mapped_bytes = options.mapped_bytes;
-  h.batch = program.batch;
-  h.copies = program.copies;
-  h.spec_name = std::filesystem::path(program.spec_file).filename().generic_string();
+  h.program = shared;
   h.cpus = program.arch.hosts[host].cpus;
   DFGC_INTERNAL_ASSERT(!h.cpus.empty() && h.cpus.front() == program.arch.hosts[host].cpu, "host ",
                        h.host_name, "'s first cpu is not its cpu");
-  for (const ir::Param& x : program.params)
-    h.params.push_back({x.name, x.value, x.runtime, x.bounds});
-  for (const ir::TokenType& t : program.types)
-    h.types.push_back({t.name, std::string(ir::spec_name(t.elem)),
-                       std::string(ir::cxx_name(t.elem)), t.count.text, t.count.tree});
-  for (const ir::Host& x : program.arch.hosts) h.host_names.push_back(x.name);
-  for (const ir::Pe& pe : program.arch.pes)
-    h.pe_table.push_back({pe.name, pe.local_name, pe.host, pe.kind, pe.device});
   for (ir::NodeId n : ig.schedule) {
     const ir::PeId pe = program.mapping.pe_of[n];
     if (program.arch.pes[pe].host != host) continue;
@@ -444,9 +455,7 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   h.colour_count.resize(program.arch.pes.size(), 0);
   const ir::PerStrategy<std::vector<int>>& tags = program_tags.base;
   const std::vector<ir::PerStrategy<std::vector<int>>>& alt_tags = program_tags.alternatives;
-  h.control_tag = program_tags.control;
   for (std::size_t a = 0; a < alts.size(); ++a) h.migrations[a].state_tag = program_tags.state[a];
-  h.net_transfers = program_tags.net_transfers;
   for (ir::Strategy s : ir::kStrategies) {
     h.strategies[s] = StrategyBuilder(program, ig[s], host, tags[s], options).run();
     if (!alts.empty()) {
@@ -548,8 +557,10 @@ HostPlans plan_hosts(const ir::Program& program, const ir::Ig& ig, const Migrati
   const plan_detail::ProgramTags tags =
       plan_detail::program_tags(program, ig, migrations ? migrations->alternatives : none);
   HostPlans out;
+  out.program = plan_program(program, options, tags);
   for (ir::HostId h = 0; h < program.arch.hosts.size(); ++h)
-    out.hosts.push_back(plan_host(program, ig, h, migrations, options, signatures, tags));
+    out.hosts.push_back(
+        plan_host(program, ig, h, migrations, options, signatures, tags, out.program));
   return out;
 }
 

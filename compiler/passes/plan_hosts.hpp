@@ -62,6 +62,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -285,10 +286,9 @@ struct PlanNode {
   std::string member{};
   std::vector<std::string> initial_members{};
   /// In a program its replicas unfold (ir::Program::copies > 1): which copy of its spec node it
-  /// is (ir::Node::copy) and how many copies each node has. Its firing of cycle j handles block
-  /// j x copies + copy of the node's blocks (what dfg::Node::at is given).
+  /// is (ir::Node::copy). Its firing of cycle j handles block j x ProgramPlan::copies + copy of
+  /// the node's blocks (what dfg::Node::at is given).
   std::uint32_t copy = 0;
-  std::uint32_t copies = 1;
   std::string origin{};  ///< the spec node it is a copy of: "f" for "f#1"; empty: `name`
   /// An earlier copy of its spec node on this PE holds the instance it fires (`member`, named
   /// from the spec node): the worker declares and sets up that one only.
@@ -503,27 +503,46 @@ struct PlanSharing {
   bool views = false;
 };
 
-/// The plan of one host.
-struct HostPlan {
-  ir::HostId host = 0;
-  std::string host_name;
+/// What every host's plan shares: the spec's names, the run's shape, the program's tables. One
+/// per program (HostPlans::program); each HostPlan points at it.
+struct ProgramPlan {
   std::string app_name;   ///< the spec's app: "overlap_two_gpus"
   std::string arch_name;  ///< its architecture: "two_gpus"
+  /// The spec's file name alone ("two_gpus.dfg"), as generated files name their source (as protoc
+  /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
+  /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
+  std::string spec_name;
   /// The app's `batch`: the iterations a cycle runs (ir::Program::batch); the nodes' repetitions
   /// are already scaled by it.
   std::uint32_t batch = 1;
   /// The copies its replicas unfold each node into (ir::Program::copies): each copy's firings
   /// run batch / copies iterations a cycle.
   std::uint32_t copies = 1;
-  /// The spec's file name alone ("two_gpus.dfg"), as generated files name their source (as protoc
-  /// writes `// source: foo.proto`): a path relative to the working directory, the output or the
-  /// checkout would tie the text to where dfgc ran; the spec's other modules are its imports.
-  std::string spec_name;
-  std::vector<ir::PeId> cpus;    ///< every cpu of the host, the first one first
-  std::vector<ir::PeId> gpus;    ///< the GPUs that run an entry or hold storage; the others are
-                                 ///< never opened
-  std::vector<PlanPe> pe_table;  ///< every PE of the program, by PeId
+  std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
+  std::vector<PlanParam> params;        ///< every param of the spec, in spec order
+  std::vector<PlanType> types;          ///< every token type, in spec order
+  /// Every host-to-host transfer of the program, the alternatives' that the union runs
+  /// included, by tag.
+  std::vector<NetTransfer> net_transfers;
+  /// On several hosts with migration alternatives: the MPI tag of the ranks' agreement on a live
+  /// move (after every transfer's); -1 otherwise.
+  int control_tag = -1;
+  std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold it was planned with
+
+  const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
+  /// Whether the program spans several hosts (an MPI program, one rank per host).
+  bool multi_host() const { return host_names.size() > 1; }
+};
+
+/// The plan of one host.
+struct HostPlan {
+  ir::HostId host = 0;
+  std::string host_name;
+  std::shared_ptr<const ProgramPlan> program;  ///< what every host's plan shares
+  std::vector<ir::PeId> cpus;                  ///< every cpu of the host, the first one first
+  std::vector<ir::PeId> gpus;  ///< the GPUs that run an entry or hold storage; the others are
+                               ///< never opened
   ir::PerStrategy<StrategyPlan> strategies;
   std::vector<PlanNode> nodes;                ///< the nodes on the host's PEs, in schedule order
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
@@ -539,26 +558,17 @@ struct HostPlan {
   /// save/restore; a move with one end here and the other on another host when both have
   /// save/restore (through its state tag).
   std::vector<ir::NodeId> handoffs;
-  std::vector<PlanParam> params;  ///< every param of the spec, in spec order
-  std::vector<PlanType> types;    ///< every token type, in spec order
-  /// Every host-to-host transfer of the program, the alternatives' that the union runs
-  /// included, by tag.
-  std::vector<NetTransfer> net_transfers;
-  /// On several hosts with migration alternatives: the MPI tag of the ranks' agreement on a live
-  /// move (after every transfer's); -1 otherwise.
-  int control_tag = -1;
   std::vector<PlanIsland> islands;           ///< the islands on the host's cpus, in spec order
   std::vector<PlanMappedRing> mapped_rings;  ///< in the order of their edges in the islands
-  std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold it was planned with
   PlanFiles files;
 
   /// The first cpu: the host end of its links, its MPI thread.
   ir::PeId cpu() const { return cpus.front(); }
-  const PlanPe& pe(ir::PeId p) const { return pe_table[p]; }
+  const PlanPe& pe(ir::PeId p) const { return program->pe(p); }
   /// Whether this host has a GPU PE.
   bool has_gpu() const { return !gpus.empty(); }
   /// Whether the program spans several hosts (an MPI program, one rank per host).
-  bool multi_host() const { return host_names.size() > 1; }
+  bool multi_host() const { return program->multi_host(); }
   /// Whether this host sends or receives a transfer over a gpudirect link.
   bool has_gpudirect() const;
   /// The names of the nodes of `handoffs`, in its order.
@@ -572,6 +582,7 @@ struct HostPlan {
 };
 
 struct HostPlans {
+  std::shared_ptr<const ProgramPlan> program;
   std::vector<HostPlan> hosts;  ///< by HostId
 };
 

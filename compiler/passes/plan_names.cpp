@@ -14,18 +14,19 @@ PlanFiles plan_files(const HostPlan& h) {
   PlanFiles out;
   const std::string host = identifier(h.host_name);
   out.ident = host;
-  out.project = identifier(h.app_name);
+  out.project = identifier(h.program->app_name);
   out.app_header = h.multi_host() ? fmt::format("app_{}.hpp", host) : "app.hpp";
   out.rank = fmt::format("rank_{}.cpp", host);
   out.ns = h.multi_host() ? fmt::format("app::host_{}", host) : "app";
   // Two GPUs whose names join the same way (host A's b_c, host A_b's c) are told apart by a
   // number: the later one in spec order gets rank_A_b_c_2.cu.
-  out.gpu.resize(h.pe_table.size());
+  out.gpu.resize(h.program->pe_table.size());
   std::set<std::string> taken;
-  for (ir::PeId pe = 0; pe < h.pe_table.size(); ++pe) {
+  for (ir::PeId pe = 0; pe < h.program->pe_table.size(); ++pe) {
     if (h.pe(pe).kind != ir::PeKind::gpu) continue;
-    const std::string base = fmt::format("rank_{}_{}", identifier(h.host_names[h.pe(pe).host]),
-                                         identifier(h.pe(pe).local_name));
+    const std::string base =
+        fmt::format("rank_{}_{}", identifier(h.program->host_names[h.pe(pe).host]),
+                    identifier(h.pe(pe).local_name));
     std::string name = base;
     for (int i = 2; !taken.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
     out.gpu[pe] = name + ".cu";
@@ -35,12 +36,15 @@ PlanFiles plan_files(const HostPlan& h) {
   return out;
 }
 
-void name_members(HostPlan& h) {
-  for (PlanPe& pe : h.pe_table) {
+void name_pes(ProgramPlan& program) {
+  for (PlanPe& pe : program.pe_table) {
     pe.ident = identifier(pe.name);
     pe.worker = "Worker_" + pe.ident;
     if (pe.kind == ir::PeKind::gpu) pe.gpudirect = pe.ident + "_gpudirect_";
   }
+}
+
+void name_members(HostPlan& h) {
   std::set<std::pair<ir::PeId, std::string>> instances;
   for (PlanNode& n : h.nodes) {
     // The copies of a spec node on one PE fire one instance, named from the spec node.

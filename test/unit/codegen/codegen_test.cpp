@@ -365,22 +365,24 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   // One host, one cpu, one node s (Source, no ports) that fires every cycle: no program and no
   // implementation graph exist; the params, the token type, the header and the steps are the
   // plan's.
-  HostPlan h;
-  h.host_name = "A";
-  h.app_name = "by_hand";
-  h.arch_name = "one_cpu";
-  h.spec_name = "by_hand.dfg";
-  h.cpus = {0};
-  h.pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1}};
-  h.host_names = {"A"};
-  h.params = {{"K", 3, false, {}}, {"W", 16, true, ir::TuneRange{1, 64}}};
+  auto program = std::make_shared<ProgramPlan>();
+  program->app_name = "by_hand";
+  program->arch_name = "one_cpu";
+  program->spec_name = "by_hand.dfg";
+  program->pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1}};
+  program->host_names = {"A"};
+  program->params = {{"K", 3, false, {}}, {"W", 16, true, ir::TuneRange{1, 64}}};
   using K = ir::SizeTerm::Kind;
-  h.types = {
+  program->types = {
       {"Row",
        "f64",
        "double",
        "W * K",
        {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
+  HostPlan h;
+  h.program = program;
+  h.host_name = "A";
+  h.cpus = {0};
   h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
   h.files = {
       .app_header = "app.hpp", .rank = "rank_A.cpp", .ns = "app", .gpu = {""}, .mapped_rings = ""};
@@ -408,6 +410,7 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
     sp.has_transfers = false;
   }
   HostPlans plans;
+  plans.program = program;
   plans.hosts = {h};
   ActorFiles files;
   files.text = {{"/in/source.hpp", "// source.hpp\n"}};

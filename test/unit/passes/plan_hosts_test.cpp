@@ -355,12 +355,13 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
     for (const HostPlan& h : plans.hosts)
       CHECK(h.strategies[strategy].latency == plans.hosts[0].strategies[strategy].latency);
   }
-  // Each host names its peers' hosts.
-  for (const HostPlan& h : plans.hosts)
-    CHECK(h.host_names == std::vector<std::string>{"A", "B", "C"});
+  // Every host reads its peers' host names from the one program plan they share.
+  REQUIRE(plans.program);
+  CHECK(plans.program->host_names == std::vector<std::string>{"A", "B", "C"});
+  for (const HostPlan& h : plans.hosts) CHECK(h.program == plans.program);
   const Entry& recv =
       entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
-  CHECK(plans.hosts[2].host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
+  CHECK(plans.program->host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
   // Unique in the program.
   std::set<int> tags;
   std::size_t count = 0;
@@ -570,8 +571,11 @@ std::vector<std::string> order_names(const GpuCycles& g) {
 
 /// A host of one CPU (PE 0) and one GPU (PE 1) whose GPU runs `entries`, all of them.
 HostPlan gpu_host(std::vector<Entry> entries) {
+  auto program = std::make_shared<ProgramPlan>();
+  program->pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1},
+                       {"A.g0", "g0", 0, ir::PeKind::gpu, 0}};
   HostPlan h;
-  h.pe_table = {{"A.cpu", "cpu", 0, ir::PeKind::cpu, -1}, {"A.g0", "g0", 0, ir::PeKind::gpu, 0}};
+  h.program = program;
   h.gpus = {1};
   h.streams.resize(2);
   StrategyPlan& sp = h.strategies[Strategy::overlap];
@@ -775,26 +779,26 @@ TEST_CASE(
   REQUIRE(plans.hosts.size() == 2);
   for (const HostPlan& h : plans.hosts) {
     CAPTURE(h.host_name);
-    REQUIRE(h.params.size() == 2);
-    CHECK(h.params[0].name == "W");
-    CHECK(h.params[0].runtime);
-    REQUIRE(h.params[0].bounds);
-    CHECK(h.params[0].bounds->max == 128);
-    CHECK_FALSE(h.params[1].runtime);
-    REQUIRE(h.types.size() == 1);
-    CHECK(h.types[0].cxx_elem == "float");
-    CHECK(h.types[0].count_text == "W");
+    REQUIRE(h.program->params.size() == 2);
+    CHECK(h.program->params[0].name == "W");
+    CHECK(h.program->params[0].runtime);
+    REQUIRE(h.program->params[0].bounds);
+    CHECK(h.program->params[0].bounds->max == 128);
+    CHECK_FALSE(h.program->params[1].runtime);
+    REQUIRE(h.program->types.size() == 1);
+    CHECK(h.program->types[0].cxx_elem == "float");
+    CHECK(h.program->types[0].count_text == "W");
     // Both hosts list every host-to-host transfer of the program, by tag: i.b over gpudirect,
     // once per strategy.
-    REQUIRE(h.net_transfers.size() == 2);
+    REQUIRE(h.program->net_transfers.size() == 2);
     for (std::size_t i = 0; i < 2; ++i) {
-      CHECK(h.net_transfers[i].tag == static_cast<int>(i));
-      CHECK(h.net_transfers[i].from == "i.b@A.g0");
-      CHECK(h.net_transfers[i].to == "i.b@B.g0");
-      CHECK(h.net_transfers[i].gpudirect);
+      CHECK(h.program->net_transfers[i].tag == static_cast<int>(i));
+      CHECK(h.program->net_transfers[i].from == "i.b@A.g0");
+      CHECK(h.program->net_transfers[i].to == "i.b@B.g0");
+      CHECK(h.program->net_transfers[i].gpudirect);
     }
-    CHECK(h.net_transfers[0].strategy == Strategy::overlap);
-    CHECK(h.net_transfers[1].strategy == Strategy::no_overlap);
+    CHECK(h.program->net_transfers[0].strategy == Strategy::overlap);
+    CHECK(h.program->net_transfers[1].strategy == Strategy::no_overlap);
   }
   const PlanNode& i = plans.hosts[0].node(1, p.mapping.pe_of[1]);
   CHECK(i.header == "I.cuh");
@@ -821,7 +825,7 @@ TEST_CASE("plan: two communication lanes only where a host sends and receives la
       const StrategyPlan& sp = h.strategies[Strategy::overlap];
       for (const Entry& e : sp.entries)
         if (e.net != Entry::Net::none) CHECK(e.bytes == elements * 4);
-      const std::string text = dump({{h}});
+      const std::string text = dump({plans.program, {h}});
       const auto at = text.find("mpi lanes: ");
       REQUIRE(at != std::string::npos);
       out.push_back(text.substr(at, text.find(" (", at) - at));
@@ -918,7 +922,7 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
   SECTION("at most the threshold: the GPU's colours are mapped, the CPU copies on the host") {
     const HostPlans plans = plan_hosts(p, ig, nullptr, PlanOptions{256});
     const HostPlan& h = plans.hosts[0];
-    CHECK(h.mapped_bytes == 256);
+    CHECK(h.program->mapped_bytes == 256);
     for (Strategy s : ir::kStrategies) {
       CAPTURE(ir::to_string(s));
       const StrategyPlan& sp = h.strategies[s];
@@ -978,7 +982,7 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
   }
   SECTION("the default threshold maps these 256-byte tokens") {
     const HostPlans plans = plan_hosts(p, ig);
-    CHECK(plans.hosts[0].mapped_bytes == kMappedBytes);
+    CHECK(plans.program->mapped_bytes == kMappedBytes);
     CHECK(
         entry_named(plans.hosts[0].strategies[Strategy::overlap], "p.m@A.cpu -> p.m@A.g0").mapped);
   }
