@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "actors/frontend.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc::codegen {
 
-/// What the renderers read for one host: its plan (passes/plan_hosts.hpp, the actor signatures
+/// What the renderers read for one host: its plan (plan/plan.hpp, the actor signatures
 /// included) and the files Clang read for the actors. They read nothing else: neither the
 /// program nor the implementation graph.
 struct Model : HostPlan {

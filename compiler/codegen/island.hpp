@@ -1,5 +1,5 @@
 /// \file
-/// The class of an island's node (passes/plan_hosts.hpp, PlanIsland): its rings (dfg::Fifo), its
+/// The class of an island's node (plan/plan.hpp, PlanIsland): its rings (dfg::Fifo), its
 /// members' objects and their steps on their rings (dfg::In, dfg::Out), the Unpack and Pack
 /// adapters of its ports, and a `fire` that runs the dfg::Island to quiescence. Written into the
 /// project as dfg_islands/<island>.hpp; the worker of its CPU includes and fires it as any actor.

@@ -22,7 +22,7 @@
 
 #include "actors/frontend.hpp"
 #include "codegen/format.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 #include "support/diagnostics.hpp"
 
 namespace dfgc::codegen {
@@ -32,7 +32,7 @@ inline constexpr std::string_view kManifest = "dfgc-manifest.txt";
 /// Relative path (with '/') -> file text, sorted by path.
 using Files = std::map<std::string, std::string>;
 
-/// Every file of the project, printed from `plans` (plan_hosts, with the actors' signatures:
+/// Every file of the project, printed from `plans` (plan_hosts(), with the actors' signatures:
 /// HostPlan::signed_nodes) alone, with copies of
 /// `actor_files` (check_actors) and `dumps`: the files the caller prints from the IR
 /// (schedule.txt, graph.dot), listed in the manifest as the others. Nothing in it depends on where

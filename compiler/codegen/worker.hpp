@@ -12,7 +12,7 @@
 /// A loop prints the PE's steps of the host plan, one small emitter per kind of step (fire, copy,
 /// net post, net complete, delay copy, wait, end phase, end cycle: worker_loop.cpp); the class,
 /// its members and its constructor are worker.cpp's (the printer is worker_printer.hpp's).
-/// Every name it prints is the plan's (plan_names.cpp). The fixed part is the
+/// Every name it prints is the plan's (names.cpp). The fixed part is the
 /// runtime's: the worker's base (dfg::CpuWorker, dfg::GpuWorker: run state, storage, streams,
 /// probes), its nodes (dfg::Node), the loop itself (dfg::Items::cycles), and per item
 /// dfg::Items / dfg::GpuItems, which run it only inside its window with its error location, NVTX

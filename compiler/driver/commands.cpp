@@ -22,8 +22,9 @@ Stage last_stage(Emit emit) {
     case Emit::ir:
     case Emit::dot:
     case Emit::svg: return Stage::actors;
-    case Emit::schedule: return Stage::plan_hosts;  // schedule.txt names the alternatives' MPI tags
-    case Emit::plan: return Stage::plan_hosts;
+    // schedule.txt names the alternatives' MPI tags and the mapped tokens: the plan's entries.
+    case Emit::schedule: return Stage::plan_entries;
+    case Emit::plan: return kPlanned;
     case Emit::code: return Stage::write;
   }
   return Stage::write;

@@ -23,7 +23,7 @@
 #include "driver/replace_file.hpp"
 #include "mapping/fit.hpp"
 #include "mapping/report.hpp"
-#include "passes/pipeline.hpp"
+#include "stages/stages.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc::driver {

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "passes/pipeline.hpp"
 #include "sema/sema.hpp"
+#include "stages/stages.hpp"
 
 namespace dfgc::driver {
 

@@ -180,9 +180,9 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   }
   if (reached(Stage::actors)) return true;
 
-  resume_passes(out.passes, p, std::min(last, Stage::plan_hosts), hooks, in.short_path, in.plan,
+  resume_passes(out.passes, p, std::min(last, kPlanned), hooks, in.short_path, in.plan,
                 in.read_actors ? &out.signatures : nullptr);
-  if (reached(Stage::plan_hosts)) return true;
+  if (reached(kPlanned)) return true;
 
   out.files = run_stage(
       hooks, Stage::codegen,

@@ -1,7 +1,7 @@
 /// \file
 /// The whole compilation as one pipeline: parse -> sema -> the passes (run_passes(): schedule ...
-/// build_ig, migrations) -> actors -> plan_hosts -> codegen -> write, in the order of the Stage
-/// list (passes/pipeline.hpp), each stage through run_stage() so that --time-passes and
+/// build_ig, migrations) -> actors -> the plan's stages -> codegen -> write, in the order of the
+/// Stage list (stages/stages.hpp), each stage through run_stage() so that --time-passes and
 /// --dump-after see every one. Every command runs it, up to the stage its output needs.
 #pragma once
 
@@ -13,9 +13,9 @@
 
 #include "actors/frontend.hpp"
 #include "codegen/project.hpp"
-#include "passes/pipeline.hpp"
 #include "sema/sema.hpp"
 #include "spec/parser.hpp"
+#include "stages/stages.hpp"
 
 namespace dfgc::driver {
 
@@ -26,7 +26,7 @@ struct PipelineInput {
   std::filesystem::path out_dir;  ///< codegen and write: where the project goes
   std::string depfile;  ///< write: also a Make-style depfile of files_read() here, when not empty
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< migrations: a shorter new path's policy
-  PlanOptions plan = {};  ///< plan_hosts: the mapped tokens' threshold (--mapped-tokens)
+  PlanOptions plan = {};  ///< plan_entries: the mapped tokens' threshold (--mapped-tokens)
   /// codegen: the largest source clang-format lays out (--clang-format; codegen/format.hpp).
   std::size_t format_limit = codegen::kFormatLimit;
 };

@@ -105,7 +105,7 @@ struct Port {
   SourceLoc fifo_loc{};  ///< the `fifo` keyword
   /// `mappable`: the GPU implementation touches each byte of the token at most once a firing,
   /// from many threads at once, so the plan may leave a small token exchanged with a CPU in mapped
-  /// host memory (plan_hosts.hpp, mapped tokens). Never on a generated island actor's ports: its
+  /// host memory (plan.hpp, mapped tokens). Never on a generated island actor's ports: its
   /// kernel is slower on mapped boundary tokens (bench/results/suite).
   bool mappable = false;
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "ir/byte_count.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc::mapping {
 

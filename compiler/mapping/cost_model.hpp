@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "mapping/loads.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc::mapping {
 

@@ -5,7 +5,7 @@
 /// microseconds. Its period and latency equal the cost model's (mapping tests compare them on
 /// random mappings); memory after buffer sharing needs the implementation graph. A transfer
 /// between a CPU and a GPU of its host is mapped (loads.hpp) by the plan's rule
-/// (passes/plan_hosts.hpp, mapped_colour()) applied to the GPU's buffer of the token alone: the
+/// (plan/plan.hpp, mapped_colour()) applied to the GPU's buffer of the token alone: the
 /// plan applies it to the buffer's colour, and buffer sharing may put a small token's buffer in a
 /// colour with a larger or otherwise transferred one, which the plan then copies; the cost
 /// model, on the implementation graph, costs that copy.
@@ -31,8 +31,8 @@
 
 #include "mapping/loads.hpp"
 #include "passes/latency.hpp"
-#include "passes/plan_hosts.hpp"
 #include "passes/routes.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc::mapping {
 

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "mapping/quick_model.hpp"
-#include "passes/pipeline.hpp"
+#include "stages/stages.hpp"
 
 namespace dfgc::mapping {
 

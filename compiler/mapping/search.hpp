@@ -24,7 +24,7 @@
 
 #include "mapping/cost_model.hpp"
 #include "mapping/costs.hpp"
-#include "passes/pipeline.hpp"
+#include "stages/stages.hpp"
 
 namespace dfgc::mapping {
 

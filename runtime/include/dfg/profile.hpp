@@ -346,7 +346,7 @@ class Profile {
     std::string name;
     bool gpu = false;
   };
-  /// The start of a mapped transfer's key (dfgc's kHostCopyProfile, passes/plan_hosts.hpp).
+  /// The start of a mapped transfer's key (dfgc's kHostCopyProfile, plan/plan.hpp).
   static constexpr std::string_view kHostCopy = "host copy ";
 
   struct Item {

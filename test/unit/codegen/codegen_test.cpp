@@ -13,9 +13,9 @@
 #include "codegen/files.hpp"
 #include "codegen/project.hpp"
 #include "passes/ig_helpers.hpp"
-#include "passes/pipeline.hpp"
-#include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
+#include "plan/plan.hpp"
+#include "stages/stages.hpp"
 
 namespace fs = std::filesystem;
 using namespace dfgc;
@@ -455,7 +455,7 @@ TEST_CASE(
   for (ShortPathPolicy policy : {ShortPathPolicy::pad, ShortPathPolicy::pause}) {
     INFO(to_string(policy));
     const ActorSignatures signatures = signatures_of(p);
-    PassResults r = run_passes(p, Stage::plan_hosts, nullptr, policy, {}, &signatures);
+    PassResults r = run_passes(p, kPlanned, nullptr, policy, {}, &signatures);
     const codegen::Files out = codegen::generate_project(*r.hosts, files_of(p));
     const std::string& rank = out.at("rank_A.cpp");
     auto count = [&](std::string_view what) {

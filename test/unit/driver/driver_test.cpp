@@ -12,7 +12,10 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "driver/commands.hpp"
 #include "driver/pipeline.hpp"
@@ -82,9 +85,24 @@ const Stages kChecked = [] {
   s.push_back("actors");
   return s;
 }();
-const Stages kAll = [] {
+const Stages kPlanStages = {"plan_entries", "plan_steps", "plan_islands", "plan_handoffs",
+                            "plan_names"};
+// The checks, then the whole plan.
+const Stages kToPlan = [] {
   Stages s = kChecked;
-  for (const char* stage : {"plan_hosts", "codegen", "write"}) s.push_back(stage);
+  s.insert(s.end(), kPlanStages.begin(), kPlanStages.end());
+  return s;
+}();
+// The checks, then the plan's entries: what schedule.txt needs of the plan (its MPI tags, its
+// mapped tokens).
+const Stages kToEntries = [] {
+  Stages s = kChecked;
+  s.push_back("plan_entries");
+  return s;
+}();
+const Stages kAll = [] {
+  Stages s = kToPlan;
+  for (const char* stage : {"codegen", "write"}) s.push_back(stage);
   return s;
 }();
 
@@ -97,18 +115,18 @@ TEST_CASE("--time-passes lists every stage a command runs, once, in pipeline ord
     std::vector<std::string> args;
     Stages stages;
   };
-  Stages to_plan = kChecked;
-  to_plan.push_back("plan_hosts");
-  // schedule prints the alternatives' MPI tags, which the plan numbers: it runs plan_hosts.
+  const Stages& to_plan = kToPlan;
+  // schedule prints the alternatives' MPI tags and the mapped tokens, which the plan's entries
+  // decide: it runs plan_entries and no later plan stage.
   Stages no_actors = kToMigrations;
-  no_actors.push_back("plan_hosts");
+  no_actors.push_back("plan_entries");
   const std::vector<Case> cases = {
       {{"check", kCpuOnly}, kChecked},
       {{"check", kCpuOnly, "--no-actors"}, kToMigrations},
       {{"dump-ast", kCpuOnly}, {"parse"}},
       {{"dump-ir", kCpuOnly}, kChecked},
       {{"dump-ir", kCpuOnly, "--no-actors"}, kToMigrations},
-      {{"schedule", kCpuOnly}, to_plan},
+      {{"schedule", kCpuOnly}, kToEntries},
       {{"schedule", kCpuOnly, "--no-actors"}, no_actors},
       {{"schedule", kCpuOnly, "--emit=plan"}, to_plan},
       {{"check", kCpuOnly, "--emit=ast"}, {"parse"}},
@@ -155,9 +173,7 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
     Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=all"});
     INFO(r.err);
     CHECK(r.status == 0);
-    Stages to_plan = kChecked;
-    to_plan.push_back("plan_hosts");
-    CHECK(dumped_stages(r.err) == to_plan);
+    CHECK(dumped_stages(r.err) == kToEntries);
     // What the build_ig dump shows is what schedule prints.
     CHECK(r.err.find(r.out) != std::string::npos);
   }
@@ -188,9 +204,26 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
                          "--dump-after=all"});
     INFO(r.err);
     CHECK(r.status == 0);
-    Stages to_plan = kChecked;
-    to_plan.push_back("plan_hosts");
-    CHECK(dumped_stages(r.err) == to_plan);
+    CHECK(dumped_stages(r.err) == kToEntries);
+  }
+  SECTION("each plan stage dumps the plan as decided so far, the last one whole") {
+    Result r = run_dfgc({"schedule", kCpuOnly, "--emit=plan", "--dump-after=all"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(dumped_stages(r.err) == kToPlan);
+    auto after = [&](std::string_view stage) {
+      const std::size_t begin = r.err.find(fmt::format("// after {}\n", stage));
+      REQUIRE(begin != std::string::npos);
+      const std::size_t end = r.err.find("// after ", begin + 1);
+      return r.err.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    };
+    // The entries have no steps and no names yet; the steps come with plan_steps, the files'
+    // and the views' names with plan_names, whose dump is what --emit=plan prints.
+    CHECK(after("plan_entries").find("fire node") == std::string::npos);
+    CHECK(after("plan_entries").find("  files ") == std::string::npos);
+    CHECK(after("plan_steps").find("fire node") != std::string::npos);
+    CHECK(after("plan_steps").find("  files ") == std::string::npos);
+    CHECK(after("plan_names") == "// after plan_names\n" + r.out);
   }
 }
 
@@ -502,7 +535,7 @@ TEST_CASE("a fifo edge between a CPU island and a GPU island is a mapped ring in
   driver::PipelineInput in;
   in.sema.spec_file = kSamples + "dyn_fir/m2.dfg";
   driver::Compilation c;
-  REQUIRE(driver::run_pipeline(in, Stage::plan_hosts, sources, diags, nullptr, c));
+  REQUIRE(driver::run_pipeline(in, kPlanned, sources, diags, nullptr, c));
   REQUIRE(c.passes.hosts);
   const HostPlan& h = c.passes.hosts->hosts.front();
   // Four rings, both ways: d1.next and a1.s to the GPU, a2.s and m3.y back.
@@ -551,7 +584,7 @@ TEST_CASE("--fifos=copied makes those edges counted tokens copied by the static 
   in.sema.spec_file = kSamples + "dyn_fir/m2.dfg";
   in.sema.copied_fifos = true;
   driver::Compilation c;
-  REQUIRE(driver::run_pipeline(in, Stage::plan_hosts, sources, diags, nullptr, c));
+  REQUIRE(driver::run_pipeline(in, kPlanned, sources, diags, nullptr, c));
   const HostPlan& h = c.passes.hosts->hosts.front();
   CHECK(h.mapped_rings.empty());
   // Each island's end of such an edge is a counted port of the ring's capacity.

@@ -2,9 +2,9 @@
 
 #include "mapping/cost_model.hpp"
 #include "mapping/quick_model.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/program_builder.hpp"
 #include "random_problems.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using dfgc::ir::Strategy;

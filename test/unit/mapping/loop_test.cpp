@@ -9,9 +9,9 @@
 #include "mapping/search.hpp"
 #include "passes/insert_buffers.hpp"
 #include "passes/latency.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/program_builder.hpp"
 #include "passes/schedule.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using dfgc::ir::Strategy;

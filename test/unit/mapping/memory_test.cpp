@@ -5,8 +5,8 @@
 #include "ir/byte_count.hpp"
 #include "mapping/search.hpp"
 #include "passes/color_buffers.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/program_builder.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using dfgc::ir::Strategy;

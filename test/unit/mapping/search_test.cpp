@@ -5,8 +5,8 @@
 #include <string>
 
 #include "mapping/search.hpp"
-#include "passes/pipeline.hpp"
 #include "random_problems.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using dfgc::ir::Strategy;

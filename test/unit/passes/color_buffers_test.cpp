@@ -8,8 +8,8 @@
 #include "passes/build_ig.hpp"
 #include "passes/fixtures.hpp"
 #include "passes/ig_helpers.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/simulate.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using ir::Strategy;

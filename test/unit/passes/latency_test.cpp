@@ -4,8 +4,8 @@
 #include "passes/fixtures.hpp"
 #include "passes/ig_helpers.hpp"
 #include "passes/latency.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/simulate.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using ir::Strategy;

@@ -5,8 +5,8 @@
 #include "passes/fixtures.hpp"
 #include "passes/ig_helpers.hpp"
 #include "passes/latency.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/simulate.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using ir::Strategy;
@@ -95,7 +95,7 @@ TEST_CASE("loops: a loop over two hosts needs as many tokens as its latency", "[
     // h on A.cpu, within the host: covered; its alternative B.cpu is the uncovered loop above.
     ir::Program p = iir("A.cpu", "A.cpu", 1).build();
     p.dfg.nodes[test::node_named(p, "h")].alternatives = {{*p.arch.find_pe("B.cpu"), {}}};
-    PassResults r = run_passes(p, Stage::plan_hosts);
+    PassResults r = run_passes(p, kPlanned);
     REQUIRE(r.migrations);
     REQUIRE(r.migrations->alternatives.size() == 1);
     const Migration& m = r.migrations->alternatives[0];

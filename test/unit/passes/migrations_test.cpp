@@ -7,8 +7,8 @@
 #include "passes/fixtures.hpp"
 #include "passes/ig_helpers.hpp"
 #include "passes/migrations.hpp"
-#include "passes/pipeline.hpp"
 #include "passes/simulate.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using dfgc::test::node_named;

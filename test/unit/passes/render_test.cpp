@@ -4,7 +4,7 @@
 
 #include "passes/build_ig.hpp"
 #include "passes/fixtures.hpp"
-#include "passes/pipeline.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 

@@ -3,7 +3,7 @@
 /// enqueues cycle c + 1 while the GPU still runs cycle c: no cycle waits for the host on the way.
 /// The end of each cycle is an event recorded on every stream of the GPU; in cycle c a stream
 /// first waits, on the GPU, for the cycles of the other streams that last touched its slots (the
-/// plan's stream orders, derived from the lags: dfgc's GpuCycles in plan_hosts.hpp):
+/// plan's stream orders, derived from the lags: dfgc's GpuCycles in plan.hpp):
 ///
 ///     dfg::GpuCycles cycles(run_, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
 ///                           {{compute_, h2d_, 1}, {h2d_, compute_, 1}});

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "passes/plan_detail.hpp"
+#include "plan/detail.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc::plan_detail {

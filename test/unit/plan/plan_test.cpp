@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "passes/ig_helpers.hpp"
-#include "passes/pipeline.hpp"
-#include "passes/plan_hosts.hpp"
 #include "passes/program_builder.hpp"
 #include "passes/simulate.hpp"
+#include "plan/plan.hpp"
 #include "sema/sema_test_util.hpp"
+#include "stages/stages.hpp"
 
 using namespace dfgc;
 using ir::Strategy;
@@ -113,14 +113,14 @@ ir::Program gpudirect_program() {
 
 }  // namespace
 
-TEST_CASE("plan: identifiers for spec names", "[plan_hosts]") {
+TEST_CASE("plan: identifiers for spec names", "[plan]") {
   CHECK(identifier("p.m@A.g0") == "p_m_A_g0");
   CHECK(identifier("j.x.delay@A.g1") == "j_x_delay_A_g1");
 }
 
 TEST_CASE(
     "plan: a transfer within a host is launched by its GPU end, on the stream of its direction",
-    "[plan_hosts]") {
+    "[plan]") {
   ir::Program p = nvlink_program();
   HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 1);
@@ -171,7 +171,7 @@ TEST_CASE(
 }
 
 TEST_CASE("plan: the workers and their members are named from spec names, suffixes their own",
-          "[plan_hosts]") {
+          "[plan]") {
   // s @ A.cpu -> f @ A.g0 -> k @ A.cpu, f reading its own output a cycle late (one initial
   // token on its input y).
   test::ProgramBuilder b("names");
@@ -209,7 +209,7 @@ TEST_CASE("plan: the workers and their members are named from spec names, suffix
   CHECK(text.find("  pe A.g0 gpu worker Worker_A_g0 device 0") != std::string::npos);
 }
 
-TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hosts]") {
+TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan]") {
   ir::Program p = nvlink_program();
   ir::Ig ig = run_passes(p);
   HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
@@ -232,7 +232,7 @@ TEST_CASE("plan: a CPU and a GPU that share a colour are neighbours", "[plan_hos
   CHECK(sp.storage[cpu].size() == plans.hosts[0].colour_count[cpu]);
 }
 
-TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
+TEST_CASE("plan: steps of each PE, with and without overlap", "[plan]") {
   ir::Program p = one_gpu_program();
   HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   const ir::PeId cpu = pe_named(p, "A.cpu"), g0 = pe_named(p, "A.g0");
@@ -258,8 +258,7 @@ TEST_CASE("plan: steps of each PE, with and without overlap", "[plan_hosts]") {
         std::vector<std::string>{"end phase 0", "fire fire_p", "fire fire_c", "end cycle"});
 }
 
-TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings",
-          "[plan_hosts]") {
+TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings", "[plan]") {
   // GPU -> CPU -> GPU: the relay's second hop runs in an earlier step than its first.
   test::ProgramBuilder b("relay");
   b.type("T", ir::ElemType::f32, 64);
@@ -299,7 +298,7 @@ TEST_CASE("plan: without overlap, each transfer runs in its step, before the fir
   CHECK(entry_named(no, "p.m@A.g0 -> p.m@A.cpu").step == 1);
 }
 
-TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan_hosts]") {
+TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan]") {
   // B.cpu receives s.o from A and sends t.b to C every cycle. A large receive may copy the whole
   // token inside the MPI call that makes it progress, and C copies t.b only once B posted it:
   // B's send goes first, in both strategies.
@@ -317,7 +316,7 @@ TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan_hosts]"
   }
 }
 
-TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique", "[plan_hosts]") {
+TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique", "[plan]") {
   ir::Program p = hosts_program();
   HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   REQUIRE(plans.hosts.size() == 3);
@@ -380,8 +379,7 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
                                  "net complete", "end cycle"});
 }
 
-TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers",
-          "[plan_hosts]") {
+TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' buffers", "[plan]") {
   ir::Program p = gpudirect_program();
   HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
   const ir::PeId a_cpu = pe_named(p, "A.cpu"), a_g0 = pe_named(p, "A.g0");
@@ -420,7 +418,7 @@ TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' bu
   CHECK(plans.hosts[1].has_gpudirect());
 }
 
-TEST_CASE("plan: the dump names everything by spec names, the same every time", "[plan_hosts]") {
+TEST_CASE("plan: the dump names everything by spec names, the same every time", "[plan]") {
   ir::Program p = hosts_program();
   p.spec_file = "/somewhere/specs/hosts.dfg";
   std::string first = dump(plan_hosts(p, run_passes(p), nullptr, kCopyAll));
@@ -466,8 +464,7 @@ ir::Program cores_and_hosts_program() {
 
 }  // namespace
 
-TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle later",
-          "[plan_hosts]") {
+TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle later", "[plan]") {
   ir::Program p = cores_program();
   ir::Ig ig = run_passes(p);
   HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
@@ -521,8 +518,7 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
       std::string::npos);
 }
 
-TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI",
-          "[plan_hosts]") {
+TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host's MPI", "[plan]") {
   ir::Program p = cores_and_hosts_program();
   ir::Ig ig = run_passes(p);
   HostPlans plans = plan_hosts(p, ig, nullptr, kCopyAll);
@@ -611,7 +607,7 @@ SlotRef at(ir::PeId pe, std::uint32_t colour, std::uint32_t lag, std::uint32_t s
 }  // namespace
 
 TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of their slots say",
-          "[plan_hosts]") {
+          "[plan]") {
   SECTION("the one_gpu pipeline: each copy and the firings meet a cycle apart") {
     ir::Program p = one_gpu_program();
     HostPlans plans = plan_hosts(p, run_passes(p), nullptr, kCopyAll);
@@ -657,7 +653,7 @@ TEST_CASE("plan: a GPU's streams wait for each other's cycles as the lags of the
 TEST_CASE(
     "with migration alternatives the plan is the union: new-only entries, their own storage, "
     "the node's instance on the new PE, what a switch stops and starts",
-    "[passes][plan_hosts][migrations]") {
+    "[passes][plan][migrations]") {
   // s @ A.c0 -> g @ A.c1 -> k @ A.c2, g may move to A.c3.
   test::ProgramBuilder b("cores");
   b.type("T", ir::ElemType::f32, 64, "N * 4", true);
@@ -723,7 +719,7 @@ TEST_CASE(
 }
 
 TEST_CASE("plan: an alternative's own colours of a bounded type keep a length cell per slot",
-          "[passes][plan_hosts][migrations]") {
+          "[passes][plan][migrations]") {
   // s -> p -> k on A.c0, tokens of a bounded type, p may move to A.c1. p's output on
   // A.c1 is the alternative's own buffer: its colour must be allocated with length cells, as
   // G0's are, or the view's length cell is null and p's resize() stores through it.
@@ -768,7 +764,7 @@ TEST_CASE("plan: an alternative's own colours of a bounded type keep a length ce
 
 TEST_CASE(
     "plan: the params, token types, nodes' headers and host-to-host transfers for the printers",
-    "[plan_hosts]") {
+    "[plan]") {
   ir::Program p = gpudirect_program();
   p.dfg.actors[1].libraries = {"cufft"};  // I, on both GPUs
   p.params.push_back({"W", 64, true, {}, {}, ir::TuneRange{1, 128}});
@@ -813,7 +809,7 @@ TEST_CASE(
 }
 
 TEST_CASE("plan: two communication lanes only where a host sends and receives large tokens",
-          "[plan_hosts]") {
+          "[plan]") {
   // s @ A.cpu -> t @ B.g0 -> c @ C.cpu: B receives s's token and sends t's.
   auto lanes = [](std::int64_t elements) {
     ir::Program p = hosts_program();
@@ -867,7 +863,7 @@ PlanIsland only_island(const HostPlans& plans) {
 }  // namespace
 
 TEST_CASE("plan: a parallel member's batch is what its rings hold; the island's blocks serve it",
-          "[plan_hosts]") {
+          "[plan]") {
   SECTION("the smallest ring over the count, the capacity rounded up to a power of two") {
     auto r = test::analyze(parallel_spec(4, 40));  // x: 64 / 4 = 16, y: 4096 / 4 = 1024
     INFO(r->summary());
@@ -902,7 +898,7 @@ TEST_CASE("plan: a parallel member's batch is what its rings hold; the island's 
   }
 }
 
-TEST_CASE("plan: an island whose members all step has blocks of one thread", "[plan_hosts]") {
+TEST_CASE("plan: an island whose members all step has blocks of one thread", "[plan]") {
   std::string spec = parallel_spec(4, 40);
   spec.replace(spec.find(" parallel (y 4, x 4)"), 20, "");
   auto r = test::analyze(spec);
@@ -913,8 +909,7 @@ TEST_CASE("plan: an island whose members all step has blocks of one thread", "[p
   CHECK(island.threads == 1);
 }
 
-TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones copied",
-          "[plan_hosts]") {
+TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones copied", "[plan]") {
   // T is 64 floats: 256 bytes a slot.
   ir::Program p = one_gpu_program();
   const ir::Ig ig = run_passes(p);
@@ -989,7 +984,7 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
 }
 
 TEST_CASE("plan: a token whose GPU port is not declared mappable stays in device memory",
-          "[plan_hosts]") {
+          "[plan]") {
   // A kernel that accumulates into its output or reads its input many times would cross the bus
   // on every access of a mapped token: only `mappable` ports let the plan map one.
   for (const bool in_mappable : {false, true}) {
@@ -1012,7 +1007,7 @@ TEST_CASE("plan: a token whose GPU port is not declared mappable stays in device
 }
 
 TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in device memory",
-          "[plan_hosts]") {
+          "[plan]") {
   const PlanOptions all{std::int64_t{1} << 30};
   SECTION("NVLink: the peer copy's colours are copied, the CPU ends' mapped") {
     ir::Program p = nvlink_program();
@@ -1050,7 +1045,7 @@ TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in
 TEST_CASE(
     "plan: with the actors' signatures, each node says how it is called and each host which "
     "moves it hands over",
-    "[passes][plan_hosts][migrations]") {
+    "[passes][plan][migrations]") {
   // One host: s @ A.c0 -> g @ A.c1 -> k @ A.c2, g may move to A.c3. Two hosts: s, g @ A.cpu ->
   // k @ B.cpu, g may move to B.cpu.
   const bool two_hosts = GENERATE(false, true);

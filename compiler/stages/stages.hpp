@@ -23,9 +23,9 @@
 #include "passes/insert_buffers.hpp"
 #include "passes/latency.hpp"
 #include "passes/migrations.hpp"
-#include "passes/plan_hosts.hpp"
 #include "passes/resync_inputs.hpp"
 #include "passes/schedule.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc {
 
@@ -42,17 +42,25 @@ enum class Stage : std::uint8_t {
   build_ig,        ///< the implementation graph (schedule.txt)
   migrations,      ///< each migration alternative's graph, set against it
   actors,          ///< the actor headers, read with Clang (the host plans hold what it finds)
-  plan_hosts,      ///< what each host's threads do
+  plan_entries,    ///< the host plans' entries and storage, per strategy (plan/plan.hpp)
+  plan_steps,      ///< each PE's steps, a GPU's stream orders
+  plan_islands,    ///< the islands and their mapped rings
+  plan_handoffs,   ///< how each node is called, the state handoffs (the actors read)
+  plan_names,      ///< the generated files' and members' names: the whole plan
   codegen,         ///< the project's files, in memory
   write,           ///< the project written into its directory
 };
 
 /// The stages' names, indexed by Stage: what --dump-after and --time-passes call them.
-inline constexpr std::array<std::string_view, 14> kStageNames = {
-    "parse",   "sema",          "schedule",      "insert_buffers", "buffer_depth",
-    "latency", "resync_inputs", "color_buffers", "build_ig",       "migrations",
-    "actors",  "plan_hosts",    "codegen",       "write"};
+inline constexpr std::array<std::string_view, 18> kStageNames = {
+    "parse",      "sema",          "schedule",      "insert_buffers", "buffer_depth",
+    "latency",    "resync_inputs", "color_buffers", "build_ig",       "migrations",
+    "actors",     "plan_entries",  "plan_steps",    "plan_islands",   "plan_handoffs",
+    "plan_names", "codegen",       "write"};
 static_assert(static_cast<std::size_t>(Stage::write) + 1 == kStageNames.size());
+
+/// The plan's last stage: once it has run, the plan is whole (what code generation prints).
+inline constexpr Stage kPlanned = Stage::plan_names;
 
 std::string_view name(Stage stage);
 /// The stage called `name`, if any.
@@ -137,22 +145,24 @@ struct PassResults {
   std::optional<ir::Ig> ig;
   std::optional<Migrations> migrations;
   std::optional<HostPlans> hosts;
+  /// The last plan stage that has run on `hosts` (plan_entries to plan_names); none before.
+  std::optional<Stage> planned;
 
   /// Whether a loop's initial tokens do not cover its latency, in the program or in one of its
   /// migration alternatives: the passes after it did not run (driver/pipeline.hpp reports it).
   bool uncovered() const;
 };
 
-/// The passes, schedule up to `last` (a pass: a stage from schedule to plan_hosts but actors),
+/// The passes, schedule up to `last` (a pass: a stage from schedule to plan_names but actors),
 /// each through run_stage() with `hooks`; `short_path` is the migrations pass's policy, `plan`
 /// what the host plan decides beyond the program (its mapped tokens' threshold), `signatures` the
-/// actor front end's findings, which the host plans copy (plan_hosts()). They stop after a stage
+/// actor front end's findings, which the host plans copy (plan_handoffs()). They stop after a stage
 /// whose result is uncovered().
 PassResults run_passes(const ir::Program& program, Stage last, PipelineHooks* hooks = nullptr,
                        ShortPathPolicy short_path = ShortPathPolicy::pad,
                        const PlanOptions& plan = {}, const ActorSignatures* signatures = nullptr);
 /// The same, resumed: the passes whose results `results` lacks, up to `last`. The pipeline runs
-/// the passes to migrations, checks them and reads the actors, then goes on to plan_hosts.
+/// the passes to migrations, checks them and reads the actors, then goes on to the plan's stages.
 void resume_passes(PassResults& results, const ir::Program& program, Stage last,
                    PipelineHooks* hooks = nullptr,
                    ShortPathPolicy short_path = ShortPathPolicy::pad, const PlanOptions& plan = {},

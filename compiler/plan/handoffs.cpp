@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-#include "passes/plan_detail.hpp"
+#include "plan/detail.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc::plan_detail {

@@ -1,9 +1,9 @@
 /// \file
-/// The parts of plan_host() (plan_hosts.cpp) that live in files of their own, internal to
-/// compiler/passes/ and no part of the plan's API: the union of a migration alternative with the
-/// base (plan_migration.cpp), a PE's steps (plan_steps.cpp), the islands and mapped rings
-/// (plan_islands.cpp), the nodes' signatures and state handoffs (plan_signatures.cpp), and the
-/// names of the generated files (plan_names.cpp).
+/// The parts of the plan's stages (plan.hpp) that live in files of their own, internal to
+/// compiler/plan/ and no part of its API: the MPI tags (transfers.cpp), one strategy's entries
+/// (strategy.cpp), the union of a migration alternative with the base (alternatives.cpp), a PE's
+/// steps (steps.cpp), the islands and mapped rings (islands.cpp), the nodes' signatures and state
+/// handoffs (handoffs.cpp), and the names (names.cpp).
 #pragma once
 
 #include <cstddef>
@@ -13,11 +13,11 @@
 
 #include "ir/ig.hpp"
 #include "passes/migrations.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc::plan_detail {
 
-/// Every MPI tag of the program, the same on every host (plan_transfers.cpp): the base's
+/// Every MPI tag of the program, the same on every host (transfers.cpp): the base's
 /// host-to-host transfers (net_tags()), then each alternative's after them, then on several hosts
 /// with alternatives the control tag and each alternative's state tag between hosts.
 struct ProgramTags {
@@ -33,24 +33,32 @@ struct ProgramTags {
 ProgramTags program_tags(const ir::Program& program, const ir::Ig& ig,
                          const std::vector<Migration>& alts);
 
-/// The neighbours of every PE from the entries of a (union) plan (plan_migration.cpp).
+/// One strategy's entries, storage, views and neighbours on `host` (strategy.cpp).
+StrategyPlan build_strategy(const ir::Program& program, const ir::IgStrategy& s, ir::HostId host,
+                            const std::vector<int>& tags, const PlanOptions& options);
+
+/// The buffers the thread of `pe` touches in `sp`, sorted by name (and C++ name: in a union, an
+/// alternative's buffer may have its base namesake's name).
+std::vector<ir::BufferId> touched_buffers(const StrategyPlan& sp, ir::PeId pe);
+
+/// The neighbours of every PE from the entries of a (union) plan (alternatives.cpp).
 void union_neighbours(StrategyPlan& sp);
-/// Adds migration alternative `a` to the union `u` (plan_migration.cpp).
+/// Adds migration alternative `a` to the union `u` (alternatives.cpp).
 void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
                        const StrategyPlan& alt, const ir::IgStrategy& g1, const MigrationSide& side,
                        int a, ir::HostId host, std::vector<std::uint32_t>& next_colour,
                        std::vector<std::uint32_t>& own_steps, PlanSwitch& sw);
 
-/// The steps of `pe`'s cycle (plan_steps.cpp).
+/// The steps of `pe`'s cycle (steps.cpp).
 std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
                            const std::set<StreamKind>& streams);
 
-/// The host's mapped rings, sized from both strategies' plans (plan_islands.cpp).
+/// The host's mapped rings, sized from both strategies' plans (islands.cpp).
 void plan_mapped_rings(const ir::Program& program, HostPlan& h);
-/// An island as its generated class needs it (plan_islands.cpp).
+/// An island as its generated class needs it (islands.cpp).
 PlanIsland plan_island(const ir::Program& program, const ir::Island& island);
 
-/// The names of the host's generated files and its namespace (plan_names.cpp).
+/// The names of the host's generated files and its namespace (names.cpp).
 PlanFiles plan_files(const HostPlan& h);
 /// The C++ names of the program's PEs (PlanPe::ident, worker, gpudirect).
 void name_pes(ProgramPlan& program);
@@ -59,7 +67,7 @@ void name_pes(ProgramPlan& program);
 void name_members(HostPlan& h);
 
 /// Copies into the plan how each node and island member is called, and plans the moves this host
-/// hands over (HostPlan::handoffs; plan_signatures.cpp).
+/// hands over (HostPlan::handoffs; handoffs.cpp).
 void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, HostPlan& h);
 
 }  // namespace dfgc::plan_detail

@@ -2,7 +2,7 @@
 /// Transfer classification for the host plan: which PE launches or runs a transfer, on which CUDA
 /// stream, whether it goes between hosts (an MPI message, with its tag from net_tags(); every tag
 /// of the program: plan_detail::program_tags()) or over a gpudirect link, and whether it touches a
-/// GPU's colour in mapped host memory (mapped tokens, plan_hosts.hpp's file comment). plan_host()
+/// GPU's colour in mapped host memory (mapped tokens, plan.hpp's file comment). plan_host()
 /// and dfgc map's quick model ask it.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The host plan's migration union: each alternative's entries, buffers and storage merged into
-// the base plan, and the union's neighbours (plan_hosts.hpp's file comment, "Migration
+// the base plan, and the union's neighbours (plan.hpp's file comment, "Migration
 // alternatives").
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "passes/plan_detail.hpp"
+#include "plan/detail.hpp"
 
 namespace dfgc::plan_detail {
 

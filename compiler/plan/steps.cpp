@@ -1,4 +1,4 @@
-// The host plan's cycles: each PE's steps (plan_hosts.hpp's file comment) and, with overlap, a
+// The host plan's cycles: each PE's steps (plan.hpp's file comment) and, with overlap, a
 // GPU's cycles run ahead of its thread with the orders of its streams (GpuCycles).
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "passes/plan_detail.hpp"
+#include "plan/detail.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -113,7 +113,7 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
 
 namespace plan_detail {
 
-/// The steps of `pe`'s cycle (the file comment of plan_hosts.hpp).
+/// The steps of `pe`'s cycle (the file comment of plan.hpp).
 std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
                            const std::set<StreamKind>& streams) {
   std::vector<Step> out;

@@ -1,4 +1,4 @@
-#include "passes/pipeline.hpp"
+#include "stages/stages.hpp"
 
 #include <algorithm>
 #include <ostream>
@@ -75,9 +75,8 @@ PassResults run_passes(const ir::Program& p, Stage last, PipelineHooks* hooks,
 void resume_passes(PassResults& r, const ir::Program& p, Stage last, PipelineHooks* hooks,
                    ShortPathPolicy short_path, const PlanOptions& plan,
                    const ActorSignatures* signatures) {
-  DFGC_INTERNAL_ASSERT(
-      last >= Stage::schedule && last <= Stage::plan_hosts && last != Stage::actors,
-      "run_passes() stops at a pass, not at '", name(last), "'");
+  DFGC_INTERNAL_ASSERT(last >= Stage::schedule && last <= kPlanned && last != Stage::actors,
+                       "run_passes() stops at a pass, not at '", name(last), "'");
   // Each pass whose result is missing, while `last` is not passed and no loop is uncovered.
   auto next = [&](Stage stage, bool has) { return !has && stage <= last && !r.uncovered(); };
   if (next(Stage::schedule, r.order.has_value()))
@@ -116,14 +115,32 @@ void resume_passes(PassResults& r, const ir::Program& p, Stage last, PipelineHoo
     r.migrations = run_stage(
         hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
         [&](const Migrations& m) { return dump(m, p, *r.ig); });
-  if (next(Stage::plan_hosts, r.hosts.has_value()))
+  if (next(Stage::plan_entries, r.hosts.has_value())) {
     r.hosts = run_stage(
-        hooks, Stage::plan_hosts,
+        hooks, Stage::plan_entries,
         [&] {
-          return plan_hosts(p, *r.ig, r.migrations->alternatives.empty() ? nullptr : &*r.migrations,
-                            plan, signatures);
+          return plan_entries(p, *r.ig,
+                              r.migrations->alternatives.empty() ? nullptr : &*r.migrations, plan);
         },
         [&](const HostPlans& hosts) { return dump(hosts); });
+    r.planned = Stage::plan_entries;
+  }
+  // The plan's later stages complete r.hosts in place, each once.
+  auto plan_stage = [&](Stage stage, auto&& run) {
+    if (!next(stage, r.planned >= stage)) return;
+    run_stage(
+        hooks, stage,
+        [&] {
+          run(*r.hosts);
+          return true;
+        },
+        [&](bool) { return dump(*r.hosts); });
+    r.planned = stage;
+  };
+  plan_stage(Stage::plan_steps, [&](HostPlans& hosts) { plan_steps(hosts); });
+  plan_stage(Stage::plan_islands, [&](HostPlans& hosts) { plan_islands(p, hosts); });
+  plan_stage(Stage::plan_handoffs, [&](HostPlans& hosts) { plan_handoffs(p, signatures, hosts); });
+  plan_stage(Stage::plan_names, [&](HostPlans& hosts) { plan_names(hosts); });
 }
 
 namespace {

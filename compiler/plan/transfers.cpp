@@ -1,12 +1,12 @@
-// Transfer classification for the host plan (plan_transfers.hpp).
-#include "passes/plan_transfers.hpp"
+// Transfer classification for the host plan (transfers.hpp).
+#include "plan/transfers.hpp"
 
 #include <algorithm>
 #include <set>
 #include <tuple>
 
-#include "passes/plan_detail.hpp"
-#include "passes/plan_hosts.hpp"
+#include "plan/detail.hpp"
+#include "plan/plan.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {

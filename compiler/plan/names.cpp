@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "passes/plan_detail.hpp"
+#include "plan/detail.hpp"
 
 namespace dfgc::plan_detail {
 

@@ -1,4 +1,4 @@
-// The host plan's text dump (dump(): `dfgc schedule --emit=plan`, --dump-after=plan_hosts).
+// The host plan's text dump (dump(): `dfgc schedule --emit=plan`, --dump-after=<a plan stage>).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "passes/plan_hosts.hpp"
+#include "plan/plan.hpp"
 
 namespace dfgc {
 
@@ -50,8 +50,9 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
   if (e.order_only) out += ", order only: no copy";
   if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
   if (e.net != Entry::Net::none) {
-    out += fmt::format(" {} host {} tag {}, member {}", e.net == Entry::Net::send ? "to" : "from",
-                       h.program->host_names[h.pe(*e.peer).host], e.tag, e.endpoint);
+    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
+                       h.program->host_names[h.pe(*e.peer).host], e.tag);
+    if (!e.endpoint.empty()) out += fmt::format(", member {}", e.endpoint);
     if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
   }
   out += "\n";
@@ -106,10 +107,12 @@ std::string dump(const HostPlans& plans) {
   for (const HostPlan& h : plans.hosts) {
     out += fmt::format("host {} of app {} on {} ({})\n", h.host_name, h.program->app_name,
                        h.program->arch_name, h.program->spec_name);
-    std::vector<std::string> files = {h.files.app_header, h.files.rank};
-    for (ir::PeId gpu : h.gpus) files.push_back(h.files.gpu[gpu]);
-    if (!h.files.mapped_rings.empty()) files.push_back(h.files.mapped_rings);
-    out += fmt::format("  files {}, namespace {}\n", fmt::join(files, " "), h.files.ns);
+    if (!h.files.rank.empty()) {  // named (plan_names)
+      std::vector<std::string> files = {h.files.app_header, h.files.rank};
+      for (ir::PeId gpu : h.gpus) files.push_back(h.files.gpu[gpu]);
+      if (!h.files.mapped_rings.empty()) files.push_back(h.files.mapped_rings);
+      out += fmt::format("  files {}, namespace {}\n", fmt::join(files, " "), h.files.ns);
+    }
     if (h.program->batch != 1)
       out += fmt::format(
           "  batch {}: a cycle runs {} iterations; --iterations and its cycles divide by {}\n",
@@ -140,7 +143,7 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
                          h.pe(n.pe).name, n.class_name, n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
-      out += fmt::format(", member {}", n.member);
+      if (!n.member.empty()) out += fmt::format(", member {}", n.member);
       for (const std::string& initial : n.initial_members)
         if (!initial.empty()) out += " " + initial;
       if (!n.origin.empty())
@@ -256,8 +259,11 @@ std::string dump(const HostPlans& plans) {
                              c.mapped ? ", mapped host memory" : "", fmt::join(c.members, " "));
         for (ir::BufferId b : sp.touched[pe]) {
           const PlanBuffer& x = sp.buffers[b];
-          out += fmt::format("      view {} ({}): {} colour {}, depth {}, colour lag {}\n", x.name,
-                             sp.views[pe].at(b), h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
+          // Its C++ name once named (plan_names).
+          const std::string ident =
+              pe < sp.views.size() ? fmt::format(" ({})", sp.views[pe].at(b)) : std::string();
+          out += fmt::format("      view {}{}: {} colour {}, depth {}, colour lag {}\n", x.name,
+                             ident, h.pe(x.pe).name, x.colour, x.depth, x.colour_lag);
         }
         for (const Step& s : sp.steps[pe]) out += step_text(h, sp, s);
         if (pe < sp.gpu_cycles.size() && sp.gpu_cycles[pe]) {
