@@ -232,11 +232,10 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
     names += render_part("app_entry_name", {{"ident", e.ident}, {"label", e.label}});
     std::string track =
         e.stream ? track_ident(m, e.runner, &*e.stream) : track_ident(m, e.runner, nullptr);
-    std::string bytes = e.kind == Entry::Kind::transfer ? "bytes_" + e.type : "nullptr";
-    std::string_view kind = e.kind == Entry::Kind::firing     ? "firing"
-                            : e.kind == Entry::Kind::transfer ? "transfer"
-                                                              : "copy";
-    std::uint32_t step = e.kind == Entry::Kind::transfer && !overlap ? e.step : 0;
+    const Entry::Transfer* t = e.transfer_if();
+    std::string bytes = t ? "bytes_" + t->type : "nullptr";
+    std::string_view kind = e.kind() == Entry::Kind::firing ? "firing" : t ? "transfer" : "copy";
+    std::uint32_t step = t && !overlap ? t->step : 0;
     infos += render_part(
         "app_entry_info",
         {{"kind", std::string(kind)},
@@ -246,7 +245,8 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
          {"first_cycle", std::to_string(e.first_cycle)},
          {"bytes", bytes},
          {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
-         {"at", e.kind == Entry::Kind::firing ? literal(profile_params(e.params)) : "nullptr"},
+         {"at",
+          e.kind() == Entry::Kind::firing ? literal(profile_params(e.firing().params)) : "nullptr"},
          {"step", std::to_string(step)}});
   }
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:

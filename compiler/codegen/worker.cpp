@@ -14,7 +14,7 @@ std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   std::set<std::string> includes;
   for (const PlanNode* n : m.nodes_on(pe)) includes.insert(headers.include(n->header_path));
   for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
-    for (const PortRef& port : e.ports)
+    for (const PortRef& port : e.ports())
       if (e.runner == pe && port.initial)
         includes.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/initial_tokens.hpp\""
                                                          : "\"dfg/initial_tokens.hpp\"");
@@ -38,9 +38,10 @@ WorkerPrinter::WorkerPrinter(const Model& m, ir::PeId pe)
     const StrategyPlan& sm = m_.strategies[s];
     std::size_t count = 0;
     for (std::size_t e : sm.by_pe[pe_]) {
-      if (sm.entries[e].net == Entry::Net::none) continue;
-      endpoints_.insert({sm.entries[e].net, sm.entries[e].endpoint});
-      if (sm.entries[e].gpudirect) gpudirect_.insert(*sm.entries[e].gpudirect);
+      if (!sm.entries[e].net()) continue;
+      const Entry::Transfer& t = sm.entries[e].transfer();
+      endpoints_.insert({t.net, t.endpoint});
+      if (t.gpudirect) gpudirect_.insert(*t.gpudirect);
       ++count;
     }
     net_capacity_ = std::max(net_capacity_, count);
@@ -60,10 +61,10 @@ std::vector<std::pair<std::uint32_t, const PortRef*>> WorkerPrinter::initial_inp
   std::vector<std::pair<std::uint32_t, const PortRef*>> result;
   std::set<std::uint32_t> seen;
   for (const Entry& e : m_.strategies[ir::Strategy::overlap].entries)
-    if (e.kind == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
-      for (std::uint32_t port = 0; port < e.ports.size(); ++port)
-        if (e.ports[port].initial && seen.insert(port).second)
-          result.emplace_back(port, &e.ports[port]);
+    if (e.kind() == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
+      for (std::uint32_t port = 0; port < e.ports().size(); ++port)
+        if (e.ports()[port].initial && seen.insert(port).second)
+          result.emplace_back(port, &e.ports()[port]);
   return result;
 }
 
@@ -118,7 +119,7 @@ void WorkerPrinter::members() {
     if (has_net()) part("worker_net_comment");
     for (const auto& [net, member] : endpoints_)
       part("worker_endpoint_member",
-           {{"type", net == Entry::Net::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}});
+           {{"type", net == NetEnd::send ? "SendEndpoint" : "RecvEndpoint"}, {"m", member}});
     if (has_net()) part("worker_net_member");
     part("worker_ranks_member");
   }
@@ -231,22 +232,23 @@ void WorkerPrinter::endpoints(ir::Strategy strategy) {
   const StrategyPlan& sm = m_.strategies[strategy];
   for (std::size_t i : sm.by_pe[pe_]) {
     const Entry& e = sm.entries[i];
-    if (e.net == Entry::Net::none) continue;
+    if (!e.net()) continue;
+    const Entry::Transfer& t = e.transfer();
     std::string memory;
-    if (e.gpudirect)
+    if (t.gpudirect)
       memory = render_part(
           "worker_endpoint_gpudirect_note",
-          {{"dir", e.net == Entry::Net::send ? "from" : "into"}, {"pe", m_.pe(*e.gpudirect).name}});
-    part("worker_endpoint", {{"m", e.endpoint},
+          {{"dir", t.net == NetEnd::send ? "from" : "into"}, {"pe", m_.pe(*t.gpudirect).name}});
+    part("worker_endpoint", {{"m", t.endpoint},
                              {"host", std::to_string(peer_host(e))},
-                             {"tag", std::to_string(e.tag)},
-                             {"bytes", render_part("worker_bytes", {{"type", e.type}})},
+                             {"tag", std::to_string(t.tag)},
+                             {"bytes", render_part("worker_bytes", {{"type", t.type}})},
                              {"name", e.short_name},
-                             {"dir", e.net == Entry::Net::send ? "to" : "from"},
+                             {"dir", t.net == NetEnd::send ? "to" : "from"},
                              {"peer", m_.program->host_names[peer_host(e)]},
                              {"memory", memory}});
-    if (e.gpudirect)
-      part("worker_endpoint_attach", {{"g", m_.pe(*e.gpudirect).gpudirect}, {"m", e.endpoint}});
+    if (t.gpudirect)
+      part("worker_endpoint_attach", {{"g", m_.pe(*t.gpudirect).gpudirect}, {"m", t.endpoint}});
   }
 }
 
@@ -255,7 +257,7 @@ void WorkerPrinter::peers() {
   for (ir::Strategy s : ir::kStrategies)
     for (std::size_t i : m_.strategies[s].by_pe[pe_]) {
       const Entry& e = m_.strategies[s].entries[i];
-      if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read->pe).device);
+      if (e.stream == StreamKind::peer) sources.insert(m_.pe(e.read()->pe).device);
     }
   for (int src : sources) part("worker_peer_access", {{"d", device()}, {"s", std::to_string(src)}});
 }

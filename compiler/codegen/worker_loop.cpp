@@ -130,7 +130,7 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   const int handoff = n.handoff;
   std::vector<std::string> args;
   for (std::uint32_t port : sig.fire_ports) {
-    const PortRef& ref = e.ports[port];
+    const PortRef& ref = e.firing().ports[port];
     Printer::Vars vars = {
         {"view", buffer_local(sm, ref.slot.buffer)}, {"elem", ref.elem}, {"slot", slot(ref.slot)}};
     // A bounded token: its elements, its length cell, its capacity and the port's name.
@@ -188,48 +188,51 @@ void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
 }
 
 void WorkerPrinter::copy(const StrategyPlan& sm, const Entry& e) {
-  if (e.order_only) {
+  const Entry::Transfer& t = e.transfer();
+  if (t.order_only) {
     part("worker_order_only",
-         {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})}});
+         {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", t.link}})}});
     return;
   }
   Printer::Vars vars = {
-      {"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})},
+      {"comment", render_part("worker_label_link", {{"label", e.label}, {"link", t.link}})},
       {"entry", entry(e)},
       {"stream", stream_member(*e.stream)},
-      {"dst", at(sm, *e.write)},
-      {"src", at(sm, *e.read)}};
+      {"dst", at(sm, *t.write)},
+      {"src", at(sm, *t.read)}};
   const bool peer = e.stream == StreamKind::peer;
   if (peer)
-    vars.insert(vars.end(), {{"dst_device", std::to_string(m_.pe(e.write->pe).device)},
-                             {"src_device", std::to_string(m_.pe(e.read->pe).device)}});
+    vars.insert(vars.end(), {{"dst_device", std::to_string(m_.pe(t.write->pe).device)},
+                             {"src_device", std::to_string(m_.pe(t.read->pe).device)}});
   part(peer ? TemplatePart("worker_copy_peer") : TemplatePart("worker_copy"), vars);
 }
 
 void WorkerPrinter::mapped_copy(const StrategyPlan& sm, const Entry& e) {
-  if (e.order_only) {  // its ring is shared: nothing to copy, as on a GPU's stream
+  const Entry::Transfer& t = e.transfer();
+  if (t.order_only) {  // its ring is shared: nothing to copy, as on a GPU's stream
     part("worker_order_only",
-         {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", e.link}})}});
+         {{"comment", render_part("worker_label_link", {{"label", e.label}, {"link", t.link}})}});
     return;
   }
-  item(e, "run", false, render_part("worker_label_mapped", {{"label", e.label}, {"link", e.link}}),
+  item(e, "run", false, render_part("worker_label_mapped", {{"label", e.label}, {"link", t.link}}),
        [&] {
          part("worker_mapped_copy",
-              {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
+              {{"dst", at(sm, *t.write)}, {"src", at(sm, *t.read)}, {"type", t.type}});
        });
 }
 
 void WorkerPrinter::net_post(const StrategyPlan& sm, const Entry& e) {
-  const bool send = e.net == Entry::Net::send;
+  const Entry::Transfer& t = e.transfer();
+  const bool send = t.net == NetEnd::send;
   const std::string comment = render_part(
       send ? TemplatePart("worker_net_label_send") : TemplatePart("worker_net_label_recv"),
       {{"label", e.label},
-       {"link", e.link},
+       {"link", t.link},
        {"peer", m_.program->host_names[peer_host(e)]},
-       {"tag", std::to_string(e.tag)}});
+       {"tag", std::to_string(t.tag)}});
   item(e, "post", true, comment, [&] {
     part("worker_net_start",
-         {{"m", e.endpoint}, {"entry", entry(e)}, {"at", at(sm, send ? *e.read : *e.write)}});
+         {{"m", t.endpoint}, {"entry", entry(e)}, {"at", at(sm, send ? *t.read : *t.write)}});
   });
 }
 
@@ -239,9 +242,10 @@ void WorkerPrinter::net_complete() {
 }
 
 void WorkerPrinter::delay_copy(const StrategyPlan& sm, const Entry& e) {
+  const Entry::Copy& c = e.copy();
   item(e, gpu_ ? "copy" : "run", false, e.label, [&] {
     part(gpu_ ? TemplatePart("worker_delay_copy_gpu") : TemplatePart("worker_delay_copy_cpu"),
-         {{"dst", at(sm, *e.write)}, {"src", at(sm, *e.read)}, {"type", e.type}});
+         {{"dst", at(sm, c.write)}, {"src", at(sm, c.read)}, {"type", c.type}});
   });
 }
 

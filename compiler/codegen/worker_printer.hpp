@@ -56,7 +56,7 @@ class WorkerPrinter {
     return render_part("worker_stream", {{"kind", std::string(to_string(s))}});
   }
   /// The host at the other end of a host-to-host transfer.
-  ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.peer).host; }
+  ir::HostId peer_host(const Entry& e) const { return m_.pe(*e.transfer().peer).host; }
   bool has_net() const { return !endpoints_.empty(); }
 
   // ---- worker.cpp: the class, its members, its constructor ----
@@ -134,8 +134,7 @@ class WorkerPrinter {
   bool overlap_ = true;        ///< the strategy of the loop being printed
   std::string between_;        ///< what the loop being printed does between two cycles
   bool shared_views_ = false;  ///< the buffer views are members shared by both loops
-  std::set<std::pair<Entry::Net, std::string>>
-      endpoints_;  ///< (direction, member), both strategies
+  std::set<std::pair<NetEnd, std::string>> endpoints_;  ///< (direction, member), both strategies
   std::set<ir::PeId>
       gpudirect_;  ///< the GPUs whose gpudirect transfers this worker runs, both strategies
   std::size_t net_capacity_ = 0;  ///< the most host-to-host transfers of one strategy

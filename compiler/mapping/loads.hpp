@@ -12,8 +12,8 @@
 ///    (the step's longest transfer when no two of its transfers share a resource) + the largest
 ///    PE firing load + the cycle overhead.
 /// A mapped transfer (a small token between a CPU and a GPU's mapped host memory, the plan's
-/// Entry::mapped) is no copy engine's: its CPU end's thread copies it on the host (the costs'
-/// host copy time) and the GPU's kernel reads or writes it over the link (bytes / bandwidth,
+/// Entry::Transfer::mapped) is no copy engine's: its CPU end's thread copies it on the host (the
+/// costs' host copy time) and the GPU's kernel reads or writes it over the link (bytes / bandwidth,
 /// no latency). With overlap the host copy adds to the CPU's firings (one thread runs both) and
 /// the kernel's access to the link direction; without overlap the host copies of a step are
 /// that step's resource "<cpu> host copies" (the access is inside the kernel's firing time).

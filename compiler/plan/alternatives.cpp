@@ -22,14 +22,13 @@ void union_neighbours(StrategyPlan& sp) {
   for (const PlanBuffer& b : sp.buffers) users[{b.pe, b.colour}].insert(b.pe);
   for (const Entry& e : sp.entries) {
     auto touch = [&](const SlotRef& r, bool read) {
-      auto& set = e.kind == Entry::Kind::transfer || !read ? users : readers;
+      auto& set = e.kind() == Entry::Kind::transfer || !read ? users : readers;
       set[{r.pe, r.colour}].insert(e.runner);
     };
-    if (e.read) touch(*e.read, true);
-    if (e.write)
-      touch(*e.write,
-            e.kind != Entry::Kind::transfer && sp.buffers[e.write->buffer].pe == e.runner);
-    for (const PortRef& port : e.ports) touch(port.slot, true);
+    if (std::optional<SlotRef> read = e.read()) touch(*read, true);
+    if (std::optional<SlotRef> write = e.write())
+      touch(*write, e.kind() != Entry::Kind::transfer && sp.buffers[write->buffer].pe == e.runner);
+    for (const PortRef& port : e.ports()) touch(port.slot, true);
   }
   for (auto& n : sp.neighbours) n.clear();
   for (const auto& [colour, us] : users) {
@@ -131,23 +130,30 @@ std::map<std::size_t, std::size_t> merge_entries(StrategyPlan& u, std::size_t ba
     old_only.insert(entry_key(static_cast<Entry::Kind>(e.kind), e.id));
   const bool all = side.delta != 0;
   for (std::size_t i = 0; i < base_count; ++i)
-    if (all || old_only.count(entry_key(u.entries[i].kind, u.entries[i].id))) sw.stop.push_back(i);
+    if (all || old_only.count(entry_key(u.entries[i].kind(), u.entries[i].id)))
+      sw.stop.push_back(i);
   std::set<std::string> taken;
   for (const Entry& e : u.entries) taken.insert(e.ident);
   std::map<std::size_t, std::size_t> added;  // alt entry -> union entry
   for (std::size_t i = 0; i < alt.entries.size(); ++i) {
     const Entry& src = alt.entries[i];
-    if (!all && !new_only.count(entry_key(src.kind, src.id))) continue;
+    if (!all && !new_only.count(entry_key(src.kind(), src.id))) continue;
     Entry e = src;
     e.alternative = a;
     e.ident = fmt::format("m{}_{}", a, src.ident);
     for (int n = 2; !taken.insert(e.ident).second; ++n)
       e.ident = fmt::format("m{}_{}_{}", a, src.ident, n);
     e.first_cycle += side.delta;
-    if (e.read) e.read = remap(*e.read);
-    if (e.write) e.write = remap(*e.write);
-    for (PortRef& port : e.ports) port.slot = remap(port.slot);
-    if (e.kind == Entry::Kind::transfer) e.to = map[e.to];
+    if (Entry::Transfer* t = e.transfer_if()) {
+      if (t->read) t->read = remap(*t->read);
+      if (t->write) t->write = remap(*t->write);
+      t->to = map[t->to];
+    } else if (Entry::Copy* c = std::get_if<Entry::Copy>(&e.what)) {
+      c->read = remap(c->read);
+      c->write = remap(c->write);
+    } else {
+      for (PortRef& port : e.firing().ports) port.slot = remap(port.slot);
+    }
     added[i] = u.entries.size();
     sw.start.push_back(u.entries.size());
     own_steps.push_back(alt.transfer_steps);
@@ -171,7 +177,7 @@ void merge_orders(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
     std::map<std::pair<int, std::uint32_t>, std::size_t> common;  // G0 entry of a common G1 entry
     for (std::size_t i : before)
       if (i < base_count && !stopped.count(i))
-        common[entry_key(u.entries[i].kind, u.entries[i].id)] = i;
+        common[entry_key(u.entries[i].kind(), u.entries[i].id)] = i;
     std::vector<std::size_t> order;
     std::set<std::size_t> placed;
     auto place_until = [&](std::size_t anchor) {
@@ -187,7 +193,7 @@ void merge_orders(const ir::Program& p, StrategyPlan& u, std::size_t base_count,
         order.push_back(it->second);
         continue;
       }
-      auto c = common.find(entry_key(alt.entries[i].kind, alt.entries[i].id));
+      auto c = common.find(entry_key(alt.entries[i].kind(), alt.entries[i].id));
       if (c == common.end() || placed.count(c->second)) continue;
       place_until(c->second);
       order.push_back(c->second);

@@ -41,22 +41,24 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
     case Step::Kind::delay_copy: break;
   }
   const Entry& e = sp.entries[s.entry];
-  if (e.net != Entry::Net::none) out += e.net == Entry::Net::send ? " send" : " receive";
+  const Entry::Transfer* t = e.transfer_if();
+  if (e.net()) out += t->net == NetEnd::send ? " send" : " receive";
   out += fmt::format(" {} ({}) from cycle {}", e.label, e.ident, e.first_cycle);
-  if (e.kind == Entry::Kind::transfer && sp.strategy == ir::Strategy::no_overlap)
-    out += fmt::format(" in step {}", e.step);
+  if (t && sp.strategy == ir::Strategy::no_overlap) out += fmt::format(" in step {}", t->step);
   if (e.stream) out += fmt::format(" on {}", to_string(*e.stream));
-  if (e.kind == Entry::Kind::transfer) out += fmt::format(" over {}", e.link);
-  if (e.order_only) out += ", order only: no copy";
-  if (e.mapped && !e.order_only) out += ", a host copy: no copy call of the GPU";
-  if (e.net != Entry::Net::none) {
-    out += fmt::format(" {} host {} tag {}", e.net == Entry::Net::send ? "to" : "from",
-                       h.program->host_names[h.pe(*e.peer).host], e.tag);
-    if (!e.endpoint.empty()) out += fmt::format(", member {}", e.endpoint);
-    if (e.gpudirect) out += fmt::format(" in the memory of {}", h.pe(*e.gpudirect).name);
+  if (t) {
+    out += fmt::format(" over {}", t->link);
+    if (t->order_only) out += ", order only: no copy";
+    if (t->mapped && !t->order_only) out += ", a host copy: no copy call of the GPU";
+  }
+  if (e.net()) {
+    out += fmt::format(" {} host {} tag {}", t->net == NetEnd::send ? "to" : "from",
+                       h.program->host_names[h.pe(*t->peer).host], t->tag);
+    if (!t->endpoint.empty()) out += fmt::format(", member {}", t->endpoint);
+    if (t->gpudirect) out += fmt::format(" in the memory of {}", h.pe(*t->gpudirect).name);
   }
   out += "\n";
-  for (const PortRef& port : e.ports) {
+  for (const PortRef& port : e.ports()) {
     out += fmt::format("        {} {}: {}", port.input ? "reads" : "writes", port.port,
                        slot_text(h, sp, port.slot));
     if (port.initial)
@@ -64,9 +66,11 @@ std::string step_text(const HostPlan& h, const StrategyPlan& sp, const Step& s) 
                          port.initial_value);
     out += "\n";
   }
-  if (e.read) out += fmt::format("        reads {}\n", slot_text(h, sp, *e.read));
-  if (e.write) out += fmt::format("        writes {}\n", slot_text(h, sp, *e.write));
-  if (e.kind != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type);
+  if (std::optional<SlotRef> read = e.read())
+    out += fmt::format("        reads {}\n", slot_text(h, sp, *read));
+  if (std::optional<SlotRef> write = e.write())
+    out += fmt::format("        writes {}\n", slot_text(h, sp, *write));
+  if (e.kind() != Entry::Kind::firing) out += fmt::format("        token {}\n", e.type());
   return out;
 }
 
@@ -75,10 +79,11 @@ std::string lanes_text(const StrategyPlan& sp) {
   std::int64_t received = 0;
   std::size_t receives = 0, sends = 0;
   for (const Entry& e : sp.entries) {
-    if (e.net == Entry::Net::recv) {
-      received += e.bytes;
+    if (!e.net()) continue;
+    if (e.transfer().net == NetEnd::recv) {
+      received += e.transfer().bytes;
       ++receives;
-    } else if (e.net == Entry::Net::send) {
+    } else {
       ++sends;
     }
   }

@@ -142,8 +142,8 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
       // Without overlap a transfer's step counts back from the last: align every graph's on
       // the union's.
       for (std::size_t i = 0; i < u.entries.size(); ++i)
-        if (u.entries[i].kind == Entry::Kind::transfer)
-          u.entries[i].step += u.transfer_steps - own_steps[i];
+        if (Entry::Transfer* t = u.entries[i].transfer_if())
+          t->step += u.transfer_steps - own_steps[i];
       for (ir::PeId pe = 0; pe < program.arch.pes.size(); ++pe)
         if (program.arch.pes[pe].host == host) u.touched[pe] = touched_buffers(u, pe);
       union_neighbours(u);

@@ -25,7 +25,7 @@ std::string mapped_ring_ident(std::string_view edge) {
 /// The first cycle of node n's firing in a strategy's plan.
 std::uint32_t first_cycle_of(const StrategyPlan& sp, ir::NodeId n) {
   for (const Entry& e : sp.entries)
-    if (e.kind == Entry::Kind::firing && e.id == n && e.alternative < 0) return e.first_cycle;
+    if (e.kind() == Entry::Kind::firing && e.id == n && e.alternative < 0) return e.first_cycle;
   DFGC_INTERNAL_ASSERT(false, "no firing of node ", n, " in the plan");
   return 0;
 }

@@ -55,9 +55,9 @@ void name_members(HostPlan& h) {
     // With migration alternatives the union holds several firing entries of a node on this PE
     // (old-only, new-only): they all read the one member of its instance here.
     for (const Entry& e : h.strategies[ir::Strategy::overlap].entries)
-      if (e.kind == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
-        for (std::uint32_t port = 0; port < e.ports.size(); ++port)
-          if (e.ports[port].initial)
+      if (e.kind() == Entry::Kind::firing && e.id == n.id && e.runner == n.pe)
+        for (std::uint32_t port = 0; port < e.ports().size(); ++port)
+          if (e.ports()[port].initial)
             n.initial_members[port] = fmt::format("{}_initial{}_", identifier(n.name), port);
   }
   for (ir::Strategy s : ir::kStrategies) {
@@ -71,8 +71,10 @@ void name_members(HostPlan& h) {
         sp.views[pe][b] =
             h.sharing[pe].views ? sp.buffers[b].ident + "_view_" : "buf_" + sp.buffers[b].ident;
     for (Entry& e : sp.entries)
-      if (e.net != Entry::Net::none)
-        e.endpoint = sp.buffers[e.to].ident + (e.net == Entry::Net::send ? "_send_" : "_recv_");
+      if (e.net()) {
+        Entry::Transfer& t = e.transfer();
+        t.endpoint = sp.buffers[t.to].ident + (t.net == NetEnd::send ? "_send_" : "_recv_");
+      }
   }
 }
 

@@ -19,6 +19,31 @@ std::string identifier(std::string_view name) {
   return out;
 }
 
+std::optional<SlotRef> Entry::read() const {
+  if (const Transfer* t = transfer_if()) return t->read;
+  if (const Copy* c = std::get_if<Copy>(&what)) return c->read;
+  return std::nullopt;
+}
+
+std::optional<SlotRef> Entry::write() const {
+  if (const Transfer* t = transfer_if()) return t->write;
+  if (const Copy* c = std::get_if<Copy>(&what)) return c->write;
+  return std::nullopt;
+}
+
+const std::string& Entry::type() const {
+  static const std::string none;
+  if (const Transfer* t = transfer_if()) return t->type;
+  if (const Copy* c = std::get_if<Copy>(&what)) return c->type;
+  return none;
+}
+
+const std::vector<PortRef>& Entry::ports() const {
+  static const std::vector<PortRef> none;
+  if (const Firing* f = std::get_if<Firing>(&what)) return f->ports;
+  return none;
+}
+
 std::vector<std::string> HostPlan::handoff_names() const {
   std::vector<std::string> names;
   for (ir::NodeId n : handoffs)
@@ -33,7 +58,7 @@ std::vector<std::string> HostPlan::handoff_names() const {
 bool HostPlan::has_gpudirect() const {
   for (ir::Strategy s : ir::kStrategies)
     for (const Entry& e : strategies[s].entries)
-      if (e.gpudirect) return true;
+      if (e.transfer_if() && e.transfer_if()->gpudirect) return true;
   return false;
 }
 

@@ -36,8 +36,8 @@
 /// Mapped tokens: a GPU's colour whose slots are at most PlanOptions::mapped_bytes at the defaults
 /// of the runtime params, and whose members no transfer touches but those between the GPU and a
 /// CPU of its host, lives in mapped host memory (PlanColour::mapped): the GPU's kernels read and
-/// write it through its device pointer. A transfer into or out of it (Entry::mapped) is no copy
-/// call of the GPU's but a std::memcpy of the CPU end's thread, a step of that CPU's cycle
+/// write it through its device pointer. A transfer into or out of it (Entry::Transfer::mapped) is
+/// no copy call of the GPU's but a std::memcpy of the CPU end's thread, a step of that CPU's cycle
 /// (Step::Kind::mapped_copy); the CPU is then a neighbour of the GPU, which releases a cycle to
 /// its CPUs only once it has finished, kernels included (GpuCycles::mapped). Small tokens so
 /// save a GPU's cycle its tiny copies (each costs the GPU several us); large ones are copied, as

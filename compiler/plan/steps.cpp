@@ -33,12 +33,12 @@ namespace {
 Step entry_step(const Entry& e, std::size_t index) {
   Step s;
   s.entry = index;
-  switch (e.kind) {
+  switch (e.kind()) {
     case Entry::Kind::firing: s.kind = Step::Kind::fire; break;
     case Entry::Kind::transfer:
-      s.kind = e.net != Entry::Net::none ? Step::Kind::net_post
-               : e.mapped                ? Step::Kind::mapped_copy
-                                         : Step::Kind::copy;
+      s.kind = e.net()               ? Step::Kind::net_post
+               : e.transfer().mapped ? Step::Kind::mapped_copy
+                                     : Step::Kind::copy;
       break;
     case Entry::Kind::copy: s.kind = Step::Kind::delay_copy; break;
   }
@@ -76,9 +76,9 @@ GpuCycles gpu_cycles(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu) {
     const Entry& e = sp.entries[i];
     DFGC_INTERNAL_ASSERT(e.stream.has_value(), "entry ", e.ident, " of GPU ", h.pe(gpu).name,
                          " has no stream");
-    for (const PortRef& port : e.ports) accesses.push_back({*e.stream, port.slot, !port.input});
-    if (e.read) accesses.push_back({*e.stream, *e.read, false});
-    if (e.write) accesses.push_back({*e.stream, *e.write, true});
+    for (const PortRef& port : e.ports()) accesses.push_back({*e.stream, port.slot, !port.input});
+    if (std::optional<SlotRef> read = e.read()) accesses.push_back({*e.stream, *read, false});
+    if (std::optional<SlotRef> write = e.write()) accesses.push_back({*e.stream, *write, true});
   }
   std::map<std::pair<StreamKind, StreamKind>, StreamOrder> orders;
   for (const Access& x : accesses)
@@ -119,7 +119,7 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
   std::vector<Step> out;
   const std::vector<std::size_t>& mine = sp.by_pe[pe];
   bool net = false;
-  for (std::size_t i : mine) net = net || sp.entries[i].net != Entry::Net::none;
+  for (std::size_t i : mine) net = net || sp.entries[i].net();
   if (sp.strategy == ir::Strategy::overlap) {
     for (std::size_t i : mine) out.push_back(entry_step(sp.entries[i], i));
     // A GPU's cycle ends on the GPU (GpuCycles): no wait for its streams.
@@ -132,15 +132,15 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
     std::set<std::uint32_t> net_steps;
     for (std::size_t i : mine) {
       const Entry& e = sp.entries[i];
-      if (e.kind != Entry::Kind::transfer) continue;
-      if (e.net != Entry::Net::none)
-        net_steps.insert(e.step);
+      if (e.kind() != Entry::Kind::transfer) continue;
+      if (e.net())
+        net_steps.insert(e.transfer().step);
       else if (e.stream)  // a mapped copy is done when its step is
         used.insert(*e.stream);
     }
     for (std::uint32_t phase = 0; phase < sp.transfer_steps; ++phase) {
       for (std::size_t i : mine)
-        if (sp.entries[i].kind == Entry::Kind::transfer && sp.entries[i].step == phase)
+        if (sp.entries[i].kind() == Entry::Kind::transfer && sp.entries[i].transfer().step == phase)
           out.push_back(entry_step(sp.entries[i], i));
       if (net_steps.count(phase)) out.push_back(plain_step(Step::Kind::net_complete));
       if (!used.empty()) out.push_back(wait_step(used));
@@ -148,7 +148,7 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
     }
   }
   for (std::size_t i : mine)
-    if (sp.entries[i].kind != Entry::Kind::transfer) out.push_back(entry_step(sp.entries[i], i));
+    if (sp.entries[i].kind() != Entry::Kind::transfer) out.push_back(entry_step(sp.entries[i], i));
   if (gpu) out.push_back(wait_step(streams));
   out.push_back(plain_step(Step::Kind::end_cycle));
   return out;

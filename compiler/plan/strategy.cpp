@@ -128,41 +128,41 @@ class StrategyBuilder {
     for (ir::TransferId t : mine) {
       const ir::IgTransfer& x = s_.transfers[t];
       Entry e;
-      e.kind = Entry::Kind::transfer;
+      Entry::Transfer& tr = e.what.emplace<Entry::Transfer>();
       e.id = t;
       e.ident = "transfer_" + identifier(buffer_name(x.to));
       e.short_name = fmt::format("{} -> {}", buffer_name(x.from), buffer_name(x.to));
       e.label = "transfer " + e.short_name;
       e.where = fmt::format("{}>{}", pe_name(x.from_pe), pe_name(x.to_pe));
       e.runner = pe;
-      e.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
-      e.type = out_.buffers[x.from].type;
-      e.bytes = s_.buffers[x.to].bytes;
+      tr.link = std::string(ir::to_string(p_.arch.links[x.link].kind));
+      tr.type = out_.buffers[x.from].type;
+      tr.bytes = s_.buffers[x.to].bytes;
       e.profile = fmt::format("{} -> {}", pe_name(x.from_pe), pe_name(x.to_pe));
-      e.to = x.to;
-      e.order_only = p_.types[s_.buffers[x.to].type].order_only;
+      tr.to = x.to;
+      tr.order_only = p_.types[s_.buffers[x.to].type].order_only;
       const SlotRef read = slot(x.from, x.from_lag);
       const SlotRef write = slot(x.to, s_.buffers[x.to].writer.lag);
       if (is_net(p_, x)) {
-        e.net = net_runner(p_, x.to_pe) == pe ? Entry::Net::recv : Entry::Net::send;
-        if (is_gpudirect(p_, x)) e.gpudirect = e.net == Entry::Net::recv ? x.to_pe : x.from_pe;
-        e.tag = tags_[t];
-        e.peer = e.net == Entry::Net::send ? x.to_pe : x.from_pe;
-        if (e.net == Entry::Net::send)
-          e.read = read;
+        tr.net = net_runner(p_, x.to_pe) == pe ? NetEnd::recv : NetEnd::send;
+        if (is_gpudirect(p_, x)) tr.gpudirect = tr.net == NetEnd::recv ? x.to_pe : x.from_pe;
+        tr.tag = tags_[t];
+        tr.peer = tr.net == NetEnd::send ? x.to_pe : x.from_pe;
+        if (tr.net == NetEnd::send)
+          tr.read = read;
         else
-          e.write = write;
+          tr.write = write;
       } else {
-        e.mapped = mapped(x);
-        if (e.mapped)
+        tr.mapped = mapped(x);
+        if (tr.mapped)
           e.profile = std::string(kHostCopyProfile) + e.profile;
         else
           e.stream = stream_of(p_, x);
-        e.read = read;
-        e.write = write;
+        tr.read = read;
+        tr.write = write;
       }
       e.first_cycle = x.first_cycle;
-      e.step = x.step;
+      tr.step = x.step;
       push(std::move(e));
     }
   }
@@ -172,7 +172,7 @@ class StrategyBuilder {
     const ir::Actor& actor = p_.dfg.actor_of(n);
     const ir::IgFiring& f = s_.firings[n];
     Entry e;
-    e.kind = Entry::Kind::firing;
+    Entry::Firing& firing = e.what.emplace<Entry::Firing>();
     e.id = n;
     e.ident = "fire_" + identifier(node.name);
     e.short_name = fmt::format("{} ({})", node.name, actor.name);
@@ -182,9 +182,9 @@ class StrategyBuilder {
     if (p_.arch.pes[f.pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
     e.first_cycle = f.latency;
     e.profile = node.name;
-    e.params = node.params;
+    firing.params = node.params;
     for (std::size_t port = 0; port < f.ports.size(); ++port)
-      e.ports.push_back(
+      firing.ports.push_back(
           {actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
            actor.ports[port].dir == ir::PortDir::in, slot(f.ports[port].buffer, f.ports[port].lag),
            f.ports[port].initial, f.ports[port].initial_value,
@@ -197,7 +197,6 @@ class StrategyBuilder {
     const ir::IgCopy& x = s_.copies[c];
     ir::PeId pe = s_.buffers[x.to].pe;
     Entry e;
-    e.kind = Entry::Kind::copy;
     e.id = c;
     e.ident = "copy_" + identifier(buffer_name(x.to));
     e.short_name = fmt::format("{} <- {}", buffer_name(x.to), buffer_name(x.from));
@@ -206,9 +205,8 @@ class StrategyBuilder {
     e.runner = pe;
     if (p_.arch.pes[pe].kind == ir::PeKind::gpu) e.stream = StreamKind::compute;
     e.first_cycle = x.first_cycle;
-    e.type = out_.buffers[x.from].type;
-    e.read = slot(x.from, x.from_lag);
-    e.write = slot(x.to, s_.buffers[x.to].writer.lag);
+    e.what = Entry::Copy{out_.buffers[x.from].type, slot(x.from, x.from_lag),
+                         slot(x.to, s_.buffers[x.to].writer.lag)};
     push(std::move(e));
   }
 
@@ -286,9 +284,9 @@ std::vector<ir::BufferId> touched_buffers(const StrategyPlan& sp, ir::PeId pe) {
   std::set<ir::BufferId> buffers;
   for (std::size_t i : sp.by_pe[pe]) {
     const Entry& e = sp.entries[i];
-    for (const PortRef& port : e.ports) buffers.insert(port.slot.buffer);
-    if (e.read) buffers.insert(e.read->buffer);
-    if (e.write) buffers.insert(e.write->buffer);
+    for (const PortRef& port : e.ports()) buffers.insert(port.slot.buffer);
+    if (std::optional<SlotRef> read = e.read()) buffers.insert(read->buffer);
+    if (std::optional<SlotRef> write = e.write()) buffers.insert(write->buffer);
   }
   std::vector<ir::BufferId> out(buffers.begin(), buffers.end());
   std::sort(out.begin(), out.end(), [&](ir::BufferId x, ir::BufferId y) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ir/ig.hpp"
@@ -72,10 +73,52 @@ struct PlanColour {
   bool mapped = false;
 };
 
-/// One firing, transfer or delay copy: an entry of the window table.
+/// The end of a host-to-host transfer a host runs: it sends or receives it (MPI); none within a
+/// host.
+enum class NetEnd : std::uint8_t { none, send, recv };
+
+/// One firing, transfer or delay copy: an entry of the window table. What every kind has, then
+/// what its kind has (`what`).
 struct Entry {
-  enum class Kind : std::uint8_t { firing, transfer, copy };
-  Kind kind = Kind::firing;
+  /// A firing of a node.
+  struct Firing {
+    std::vector<PortRef> ports;          ///< in actor port order
+    std::vector<ir::ParamValue> params;  ///< the node's param assignments, in spec order
+  };
+  /// A transfer, within the host or this host's end of a host-to-host one.
+  struct Transfer {
+    std::uint32_t step = 0;  ///< its step without overlap
+    NetEnd net = NetEnd::none;
+    /// Over a gpudirect link: this host's end is in the memory of this GPU; none otherwise.
+    std::optional<ir::PeId> gpudirect;
+    int tag = -1;  ///< a host-to-host transfer's MPI tag; -1 otherwise
+    /// A host-to-host transfer: the worker member that holds this host's end (names.cpp):
+    /// "i1_b_B_cpu_recv_"; empty otherwise.
+    std::string endpoint{};
+    std::optional<ir::PeId> peer;  ///< a host-to-host transfer: the PE at the other end
+    std::string link;              ///< its link kind: "pcie", "net", "gpudirect", ...
+    std::string type;              ///< its token type: bytes_<type>(params)
+    std::int64_t bytes = 0;        ///< its token bytes at the defaults of the runtime params
+    /// Its source and destination slots; a host-to-host transfer's end has the one on its own
+    /// host only.
+    std::optional<SlotRef> read, write;
+    ir::BufferId to = 0;  ///< its destination buffer (on either host)
+    /// A transfer of an order-only token (ir::TokenType::order_only: a mapped fifo edge between
+    /// a CPU island and a GPU island): it copies nothing. It keeps a transfer's place (its
+    /// stream, its step, the neighbours and stream orders its slots give), which orders the
+    /// consumer island's firing of an iteration after the producer's.
+    bool order_only = false;
+    /// Between a CPU and a GPU's mapped colour: run by the CPU end (runner) as a host copy, on no
+    /// stream.
+    bool mapped = false;
+  };
+  /// A delay line's copy.
+  struct Copy {
+    std::string type;  ///< its token type
+    SlotRef read, write;
+  };
+  enum class Kind : std::uint8_t { firing, transfer, copy };  ///< the index of `what`
+
   std::uint32_t id = 0;    ///< NodeId, TransferId or CopyId
   std::string ident;       ///< "fire_p", "transfer_p_m_A_g0", "copy_c_x_delay_A_cpu"
   std::string label;       ///< for comments: "node p (Producer) @ A.cpu" (dfg::entry_label)
@@ -84,40 +127,32 @@ struct Entry {
   ir::PeId runner = 0;     ///< the PE whose thread runs it
   std::optional<StreamKind> stream;  ///< on a GPU runner, and every transfer within a host
   std::uint32_t first_cycle = 0;
-  std::uint32_t step = 0;  ///< a transfer's step without overlap
-  /// A host-to-host transfer: this host's end sends or receives it (MPI); none otherwise.
-  enum class Net : std::uint8_t { none, send, recv };
-  Net net = Net::none;
-  /// A host-to-host transfer over a gpudirect link: this host's end is in the memory of this
-  /// GPU; none otherwise.
-  std::optional<ir::PeId> gpudirect;
-  int tag = -1;  ///< a host-to-host transfer's MPI tag; -1 otherwise
-  /// A host-to-host transfer: the worker member that holds this host's end (names.cpp):
-  /// "i1_b_B_cpu_recv_"; empty otherwise.
-  std::string endpoint{};
-  std::optional<ir::PeId> peer;  ///< a host-to-host transfer: the PE at the other end
-  std::string link;              ///< a transfer's link kind: "pcie", "net", "gpudirect", ...
-  std::string type;              ///< a transfer's or copy's token type: bytes_<type>(params)
-  std::int64_t bytes = 0;        ///< a transfer's token bytes at the defaults of the runtime params
-  /// A transfer's or copy's source and destination slots; a host-to-host transfer's end has the
-  /// one on its own host only.
-  std::optional<SlotRef> read, write;
-  ir::BufferId to = 0;         ///< a transfer's destination buffer (on either host)
-  std::vector<PortRef> ports;  ///< a firing's, in actor port order
   /// --profile's name: a firing's node ("p"), a transfer's link direction ("A.cpu -> A.g0"), a
   /// mapped one's host copy ("host copy A.cpu -> A.g0": kHostCopyProfile, then its direction);
   /// empty for a delay copy.
   std::string profile;
-  std::vector<ir::ParamValue> params;  ///< a firing's node param assignments, in spec order
   int alternative = -1;  ///< a new-only entry of migration alternative `alternative`; -1: G0's
-  /// A transfer of an order-only token (ir::TokenType::order_only: a mapped fifo edge between a
-  /// CPU island and a GPU island): it copies nothing. It keeps a transfer's place (its stream,
-  /// its step, the neighbours and stream orders its slots give), which orders the consumer
-  /// island's firing of an iteration after the producer's.
-  bool order_only = false;
-  /// A transfer between a CPU and a GPU's mapped colour: run by the CPU end (runner) as a host
-  /// copy, on no stream.
-  bool mapped = false;
+  std::variant<Firing, Transfer, Copy> what;
+
+  Kind kind() const { return static_cast<Kind>(what.index()); }
+  const Firing& firing() const { return std::get<Firing>(what); }
+  Firing& firing() { return std::get<Firing>(what); }
+  const Transfer& transfer() const { return std::get<Transfer>(what); }
+  Transfer& transfer() { return std::get<Transfer>(what); }
+  const Copy& copy() const { return std::get<Copy>(what); }
+  /// A transfer, else nullptr.
+  const Transfer* transfer_if() const { return std::get_if<Transfer>(&what); }
+  Transfer* transfer_if() { return std::get_if<Transfer>(&what); }
+  /// Whether it is this host's end of a host-to-host transfer.
+  bool net() const { return transfer_if() && transfer_if()->net != NetEnd::none; }
+  /// A transfer's or a delay copy's source and destination slots on this host; none for a
+  /// firing and for the other host's end of a host-to-host transfer.
+  std::optional<SlotRef> read() const;
+  std::optional<SlotRef> write() const;
+  /// A transfer's or a delay copy's token type; empty for a firing.
+  const std::string& type() const;
+  /// A firing's ports; none for the other kinds.
+  const std::vector<PortRef>& ports() const;
 };
 
 /// The received bytes a cycle from which a host that also sends runs its communication thread on

@@ -40,7 +40,7 @@ bool mapped_colour(std::int64_t bytes, std::uint32_t with_cpu, std::uint32_t oth
 std::vector<bool> mapped_colours(const ir::Program& program, const ir::IgStrategy& s,
                                  const PlanOptions& options);
 /// Whether `t` goes between a CPU and a GPU's mapped colour (`mapped`: mapped_colours()): a host
-/// copy of its CPU end (Entry::mapped), no copy call of the GPU.
+/// copy of its CPU end (Entry::Transfer::mapped), no copy call of the GPU.
 bool is_mapped(const ir::Program& program, const ir::IgStrategy& s, const std::vector<bool>& mapped,
                const ir::IgTransfer& t);
 

@@ -153,10 +153,11 @@ std::string mapped_tokens_text(const HostPlans& plans) {
     for (ir::Strategy s : ir::kStrategies) {
       const StrategyPlan& sp = h.strategies[s];
       for (const Entry& e : sp.entries) {
-        if (!e.mapped) continue;
-        const SlotRef& gpu = h.pe(e.write->pe).kind == ir::PeKind::gpu ? *e.write : *e.read;
+        const Entry::Transfer* t = e.transfer_if();
+        if (!t || !t->mapped) continue;
+        const SlotRef& gpu = h.pe(t->write->pe).kind == ir::PeKind::gpu ? *t->write : *t->read;
         list += fmt::format("  {} {} ({} bytes): copied on the host by {}, {} colour {} mapped\n",
-                            ir::to_string(s), e.short_name, e.bytes, h.pe(e.runner).name,
+                            ir::to_string(s), e.short_name, t->bytes, h.pe(e.runner).name,
                             h.pe(gpu.pe).name, gpu.colour);
       }
     }

@@ -208,30 +208,31 @@ TEST_CASE("codegen: a gpudirect transfer's ends are run by both hosts' CPUs, thr
   const HostPlans plans = plan_hosts(program, ig, nullptr, {}, &signatures);
   const ir::PeId a_cpu = pe_named(program, "A.cpu"), a_g0 = pe_named(program, "A.g0");
   const ir::PeId b_cpu = pe_named(program, "B.cpu"), b_g0 = pe_named(program, "B.g0");
-  auto net_entry = [](const HostPlan& h, Entry::Net net) -> const Entry& {
+  auto net_entry = [](const HostPlan& h, NetEnd net) -> const Entry& {
     const StrategyPlan& sp = h.strategies[ir::Strategy::overlap];
     auto it = std::find_if(sp.entries.begin(), sp.entries.end(),
-                           [&](const Entry& e) { return e.net == net; });
+                           [&](const Entry& e) { return e.net() && e.transfer().net == net; });
     REQUIRE(it != sp.entries.end());
     return *it;
   };
   const HostPlan& a = plans.hosts[0];
-  const Entry& send = net_entry(a, Entry::Net::send);
+  const Entry& send = net_entry(a, NetEnd::send);
   CHECK(send.runner == a_cpu);
-  CHECK(send.gpudirect == a_g0);
-  CHECK(send.endpoint == "i_b_B_g0_send_");
-  REQUIRE(send.read);
-  CHECK(send.read->pe == a_g0);
+  CHECK(send.transfer().gpudirect == a_g0);
+  CHECK(send.transfer().endpoint == "i_b_B_g0_send_");
+  REQUIRE(send.read());
+  CHECK(send.read()->pe == a_g0);
   // Both loops share the CPU's views, so the one of the GPU's colour is a member.
   CHECK(a.sharing[a_cpu].views);
-  CHECK(a.strategies[ir::Strategy::overlap].views[a_cpu].at(send.read->buffer) == "i_b_A_g0_view_");
+  CHECK(a.strategies[ir::Strategy::overlap].views[a_cpu].at(send.read()->buffer) ==
+        "i_b_A_g0_view_");
   CHECK(a.pe(a_g0).gpudirect == "A_g0_gpudirect_");
   const HostPlan& b = plans.hosts[1];
-  const Entry& recv = net_entry(b, Entry::Net::recv);
+  const Entry& recv = net_entry(b, NetEnd::recv);
   CHECK(recv.runner == b_cpu);
-  CHECK(recv.gpudirect == b_g0);
-  CHECK(recv.endpoint == "i_b_B_g0_recv_");
-  CHECK(recv.tag == send.tag);
+  CHECK(recv.transfer().gpudirect == b_g0);
+  CHECK(recv.transfer().endpoint == "i_b_B_g0_recv_");
+  CHECK(recv.transfer().tag == send.transfer().tag);
   // No GPU launches it: no peer stream between the two hosts' devices.
   CHECK(b.streams[b_g0].count(StreamKind::peer) == 0);
   CHECK(a.streams[a_g0].count(StreamKind::peer) == 0);

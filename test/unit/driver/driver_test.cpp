@@ -567,10 +567,11 @@ TEST_CASE("a fifo edge between a CPU island and a GPU island is a mapped ring in
   for (ir::Strategy s : ir::kStrategies) {
     std::size_t order_only = 0;
     for (const Entry& e : h.strategies[s].entries) {
-      if (e.kind != Entry::Kind::transfer) continue;
+      const Entry::Transfer* t = e.transfer_if();
+      if (!t) continue;
       CAPTURE(e.label);
-      CHECK(e.order_only == (e.type.rfind("Mapped_", 0) == 0));
-      order_only += e.order_only ? 1 : 0;
+      CHECK(t->order_only == (t->type.rfind("Mapped_", 0) == 0));
+      order_only += t->order_only ? 1 : 0;
     }
     CHECK(order_only == 4);
   }
@@ -602,10 +603,11 @@ TEST_CASE("--fifos=copied makes those edges counted tokens copied by the static 
   for (ir::Strategy s : ir::kStrategies) {
     std::size_t copies = 0;
     for (const Entry& e : h.strategies[s].entries) {
-      if (e.kind != Entry::Kind::transfer || e.type.rfind("Fifo_", 0) != 0) continue;
+      const Entry::Transfer* t = e.transfer_if();
+      if (!t || t->type.rfind("Fifo_", 0) != 0) continue;
       CAPTURE(e.label);
-      CHECK_FALSE(e.order_only);
-      CHECK(e.bytes == 66 * 4);
+      CHECK_FALSE(t->order_only);
+      CHECK(t->bytes == 66 * 4);
       ++copies;
     }
     CHECK(copies == 4);

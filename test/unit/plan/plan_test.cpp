@@ -136,32 +136,32 @@ TEST_CASE(
     const Entry& peer = entry_named(sp, "i1.b@A.g0 -> i1.b@A.g1");
     CHECK(peer.runner == g1);
     CHECK(peer.stream == StreamKind::peer);
-    CHECK(peer.link == "nvlink");
+    CHECK(peer.transfer().link == "nvlink");
     // GPU -> CPU: the source, on d2h.
     const Entry& d2h = entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu");
     CHECK(d2h.runner == g1);
     CHECK(d2h.stream == StreamKind::d2h);
     for (const Entry* e : {&h2d, &peer, &d2h}) {
-      CHECK(e->net == Entry::Net::none);
-      CHECK(e->tag == -1);
-      REQUIRE(e->read);
-      REQUIRE(e->write);
-      CHECK(e->type == "T");
+      CHECK(e->transfer().net == NetEnd::none);
+      CHECK(e->transfer().tag == -1);
+      REQUIRE(e->read());
+      REQUIRE(e->write());
+      CHECK(e->type() == "T");
     }
     // The transfer writes the destination buffer's slot and reads its source's, in their colours.
-    CHECK(sp.buffers[h2d.write->buffer].name == "p.m@A.g0");
-    CHECK(h2d.write->pe == g0);
-    CHECK(sp.buffers[h2d.read->buffer].name == "p.m@A.cpu");
-    CHECK(h2d.read->slots == sp.buffers[h2d.read->buffer].slots);
+    CHECK(sp.buffers[h2d.write()->buffer].name == "p.m@A.g0");
+    CHECK(h2d.write()->pe == g0);
+    CHECK(sp.buffers[h2d.read()->buffer].name == "p.m@A.cpu");
+    CHECK(h2d.read()->slots == sp.buffers[h2d.read()->buffer].slots);
     // A firing's ports in actor order, its output written with lag 0 of its own colour.
     const Entry& i1 = entry_named(sp, "i1 (I)");
-    REQUIRE(i1.ports.size() == 2);
-    CHECK(i1.ports[0].port == "a");
-    CHECK(i1.ports[0].input);
-    CHECK(sp.buffers[i1.ports[0].slot.buffer].name == "p.m@A.g0");
-    CHECK(i1.ports[1].port == "b");
-    CHECK_FALSE(i1.ports[1].input);
-    CHECK(i1.ports[1].slot.lag == sp.buffers[i1.ports[1].slot.buffer].colour_lag);
+    REQUIRE(i1.ports().size() == 2);
+    CHECK(i1.ports()[0].port == "a");
+    CHECK(i1.ports()[0].input);
+    CHECK(sp.buffers[i1.ports()[0].slot.buffer].name == "p.m@A.g0");
+    CHECK(i1.ports()[1].port == "b");
+    CHECK_FALSE(i1.ports()[1].input);
+    CHECK(i1.ports()[1].slot.lag == sp.buffers[i1.ports()[1].slot.buffer].colour_lag);
     CHECK(i1.stream == StreamKind::compute);
   }
   // The streams of each GPU: compute and those of the transfers it launches.
@@ -278,7 +278,7 @@ TEST_CASE("plan: without overlap, each transfer runs in its step, before the fir
     for (const Step& s : no.steps[pe]) {
       if (s.kind == Step::Kind::copy) {
         CHECK_FALSE(fired);
-        CHECK(no.entries[s.entry].step == phase);
+        CHECK(no.entries[s.entry].transfer().step == phase);
       }
       if (s.kind == Step::Kind::end_phase) {
         CHECK(s.phase == phase);
@@ -294,8 +294,8 @@ TEST_CASE("plan: without overlap, each transfer runs in its step, before the fir
     CHECK(no.steps[pe].back().kind == Step::Kind::end_cycle);
   }
   // The hop into g1 (hop 2) goes first, the hop out of g0 (hop 1) second.
-  CHECK(entry_named(no, "p.m@A.cpu -> p.m@A.g1").step == 0);
-  CHECK(entry_named(no, "p.m@A.g0 -> p.m@A.cpu").step == 1);
+  CHECK(entry_named(no, "p.m@A.cpu -> p.m@A.g1").transfer().step == 0);
+  CHECK(entry_named(no, "p.m@A.g0 -> p.m@A.cpu").transfer().step == 1);
 }
 
 TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan]") {
@@ -309,10 +309,10 @@ TEST_CASE("plan: a host posts its MPI sends before its receives", "[plan]") {
   for (Strategy strategy : ir::kStrategies) {
     CAPTURE(ir::to_string(strategy));
     const StrategyPlan& sp = plans.hosts[1].strategies[strategy];
-    std::vector<Entry::Net> posts;
+    std::vector<NetEnd> posts;
     for (const Step& s : sp.steps[b])
-      if (s.kind == Step::Kind::net_post) posts.push_back(sp.entries[s.entry].net);
-    CHECK(posts == std::vector<Entry::Net>{Entry::Net::send, Entry::Net::recv});
+      if (s.kind == Step::Kind::net_post) posts.push_back(sp.entries[s.entry].transfer().net);
+    CHECK(posts == std::vector<NetEnd>{NetEnd::send, NetEnd::recv});
   }
 }
 
@@ -324,7 +324,7 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
   struct Expected {
     ir::HostId host;
     std::string transfer;
-    Entry::Net net;
+    NetEnd net;
     ir::PeId runner, peer;
     int tag;
   };
@@ -332,23 +332,23 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
     CAPTURE(ir::to_string(strategy));
     const int base = strategy == Strategy::overlap ? 0 : 2;
     const std::vector<Expected> expected = {
-        {0, "s.o@A.cpu -> s.o@B.cpu", Entry::Net::send, a, b, base},
-        {1, "s.o@A.cpu -> s.o@B.cpu", Entry::Net::recv, b, a, base},
-        {1, "t.b@B.cpu -> t.b@C.cpu", Entry::Net::send, b, c, base + 1},
-        {2, "t.b@B.cpu -> t.b@C.cpu", Entry::Net::recv, c, b, base + 1},
+        {0, "s.o@A.cpu -> s.o@B.cpu", NetEnd::send, a, b, base},
+        {1, "s.o@A.cpu -> s.o@B.cpu", NetEnd::recv, b, a, base},
+        {1, "t.b@B.cpu -> t.b@C.cpu", NetEnd::send, b, c, base + 1},
+        {2, "t.b@B.cpu -> t.b@C.cpu", NetEnd::recv, c, b, base + 1},
     };
     for (const Expected& x : expected) {
       CAPTURE(x.host, x.transfer);
       const Entry& e = entry_named(plans.hosts[x.host].strategies[strategy], x.transfer);
-      CHECK(e.net == x.net);
+      CHECK(e.transfer().net == x.net);
       CHECK(e.runner == x.runner);
-      CHECK(e.peer == x.peer);
-      CHECK(e.tag == x.tag);
+      CHECK(e.transfer().peer == x.peer);
+      CHECK(e.transfer().tag == x.tag);
       CHECK_FALSE(e.stream);
-      CHECK(e.link == "net");
+      CHECK(e.transfer().link == "net");
       // Each end touches its own host's buffer only.
-      CHECK(bool(e.read) == (x.net == Entry::Net::send));
-      CHECK(bool(e.write) == (x.net == Entry::Net::recv));
+      CHECK(bool(e.read()) == (x.net == NetEnd::send));
+      CHECK(bool(e.write()) == (x.net == NetEnd::recv));
     }
     // Every host runs the whole program's cycles.
     for (const HostPlan& h : plans.hosts)
@@ -360,7 +360,7 @@ TEST_CASE("plan: MPI tags in schedule order, the overlap strategy first, unique"
   for (const HostPlan& h : plans.hosts) CHECK(h.program == plans.program);
   const Entry& recv =
       entry_named(plans.hosts[2].strategies[Strategy::overlap], "t.b@B.cpu -> t.b@C.cpu");
-  CHECK(plans.program->host_names[plans.hosts[2].pe(*recv.peer).host] == "B");
+  CHECK(plans.program->host_names[plans.hosts[2].pe(*recv.transfer().peer).host] == "B");
   // Unique in the program.
   std::set<int> tags;
   std::size_t count = 0;
@@ -392,18 +392,18 @@ TEST_CASE("plan: a gpudirect transfer is run by both hosts' CPUs on the GPUs' bu
     const Entry& recv = entry_named(b, "i.b@A.g0 -> i.b@B.g0");
     CHECK(send.runner == a_cpu);
     CHECK(recv.runner == b_cpu);
-    CHECK(send.net == Entry::Net::send);
-    CHECK(recv.net == Entry::Net::recv);
-    CHECK(send.gpudirect == a_g0);
-    CHECK(recv.gpudirect == b_g0);
-    CHECK(send.link == "gpudirect");
-    CHECK(send.tag >= 0);
-    CHECK(send.tag == recv.tag);
+    CHECK(send.transfer().net == NetEnd::send);
+    CHECK(recv.transfer().net == NetEnd::recv);
+    CHECK(send.transfer().gpudirect == a_g0);
+    CHECK(recv.transfer().gpudirect == b_g0);
+    CHECK(send.transfer().link == "gpudirect");
+    CHECK(send.transfer().tag >= 0);
+    CHECK(send.transfer().tag == recv.transfer().tag);
     CHECK(send.where == "A.g0>B.g0");
-    REQUIRE(send.read);
-    CHECK(send.read->pe == a_g0);  // the GPU's own memory
-    REQUIRE(recv.write);
-    CHECK(recv.write->pe == b_g0);
+    REQUIRE(send.read());
+    CHECK(send.read()->pe == a_g0);  // the GPU's own memory
+    REQUIRE(recv.write());
+    CHECK(recv.write()->pe == b_g0);
     // The CPU that runs a GPU's end shares that GPU's memory: neighbours, within a host.
     CHECK(a.neighbours[a_cpu].count(a_g0) == 1);
     CHECK(a.neighbours[a_g0].count(a_cpu) == 1);
@@ -479,24 +479,24 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
     const StrategyPlan& sp = h.strategies[strategy];
     // No copy: every entry is a firing or c's delay copy, on its own cpu's thread.
     CHECK(ig[strategy].transfers.empty());
-    for (const Entry& e : sp.entries) CHECK(e.kind != Entry::Kind::transfer);
+    for (const Entry& e : sp.entries) CHECK(e.kind() != Entry::Kind::transfer);
     // q reads p's buffer where p wrote it, the slot of the previous cycle: double, lag 1.
     const Entry& q = entry_named(sp, "q (Q)");
     CHECK(q.runner == c1);
-    REQUIRE(q.ports.size() == 2);
-    CHECK(sp.buffers[q.ports[0].slot.buffer].name == "p.o@A.c0");
-    CHECK(q.ports[0].slot.pe == c0);
-    CHECK(q.ports[0].slot.slots == 2);
-    CHECK(q.ports[0].slot.lag == 1);
+    REQUIRE(q.ports().size() == 2);
+    CHECK(sp.buffers[q.ports()[0].slot.buffer].name == "p.o@A.c0");
+    CHECK(q.ports()[0].slot.pe == c0);
+    CHECK(q.ports()[0].slot.slots == 2);
+    CHECK(q.ports()[0].slot.lag == 1);
     CHECK(q.first_cycle == 1);
-    CHECK(entry_named(sp, "p (P)").ports[0].slot.lag == 0);
+    CHECK(entry_named(sp, "p (P)").ports()[0].slot.lag == 0);
     // c: q's output a cycle later (cycle 2); p's arrives in cycle 1 and waits in a delay line on
     // c's cpu, filled from p's buffer in place.
     CHECK(entry_named(sp, "c (C)").first_cycle == 2);
     const Entry& delay = entry_named(sp, "c.y.delay@A.c2 <- p.o@A.c0");
     CHECK(delay.runner == c2);
-    CHECK(delay.read->pe == c0);
-    CHECK(delay.read->lag == 1);
+    CHECK(delay.read()->pe == c0);
+    CHECK(delay.read()->lag == 1);
     // A reader waits for the buffer's writer and the other way round: c0-c1 and c0-c2 (p.o),
     // c1-c2 (q.b).
     CHECK(sp.neighbours[c0] == std::set<ir::PeId>{c1, c2});
@@ -532,17 +532,17 @@ TEST_CASE("plan: a GPU copies from any cpu's buffer; the first cpu runs the host
     const Entry& h2d = entry_named(a, "s.o@A.c1 -> s.o@A.g0");
     CHECK(h2d.runner == g0);
     CHECK(h2d.stream == StreamKind::h2d);
-    CHECK(h2d.read->pe == a1);
+    CHECK(h2d.read()->pe == a1);
     CHECK(a.neighbours[a1].count(g0) == 1);
     // g's token comes back to host A's memory, then goes to B: posted by each host's first cpu,
     // received where t's cpu reads it.
     const Entry& send = entry_named(a, "g.b@A.c0 -> g.b@B.c1");
     CHECK(send.runner == a0);
-    CHECK(send.net == Entry::Net::send);
+    CHECK(send.transfer().net == NetEnd::send);
     const Entry& recv = entry_named(b, "g.b@A.c0 -> g.b@B.c1");
     CHECK(recv.runner == b0);
-    CHECK(recv.net == Entry::Net::recv);
-    CHECK(recv.write->pe == b1);
+    CHECK(recv.transfer().net == NetEnd::recv);
+    CHECK(recv.write()->pe == b1);
     CHECK(b.neighbours[b1] == std::set<ir::PeId>{b0});
     CHECK(entry_named(b, "t (C)").runner == b1);
     // B.c1 has no MPI step: only B.c0 completes the host's MPI transfers.
@@ -588,10 +588,10 @@ HostPlan gpu_host(std::vector<Entry> entries) {
 /// A copy on `stream` from (pe, colour, lag) to (pe, colour, lag), colours of `slots` slots.
 Entry copy_on(StreamKind stream, SlotRef from, SlotRef to) {
   Entry e;
-  e.kind = Entry::Kind::transfer;
+  Entry::Transfer& t = e.what.emplace<Entry::Transfer>();
   e.stream = stream;
-  e.read = from;
-  e.write = to;
+  t.read = from;
+  t.write = to;
   return e;
 }
 
@@ -704,7 +704,7 @@ TEST_CASE(
       if (e.ident == "m0_fire_g") moved = &e;
     REQUIRE(moved);
     CHECK(moved->runner == c3);
-    for (const PortRef& port : moved->ports) {
+    for (const PortRef& port : moved->ports()) {
       if (port.input) continue;
       CHECK(port.slot.pe == c3);
       CHECK(port.slot.colour >= b0.storage[c3].size());
@@ -744,7 +744,7 @@ TEST_CASE("plan: an alternative's own colours of a bounded type keep a length ce
     for (const Entry& e : u.entries)
       if (e.ident == "m0_fire_p") moved = &e;
     REQUIRE(moved);
-    for (const PortRef& port : moved->ports) {
+    for (const PortRef& port : moved->ports()) {
       if (port.input) continue;
       REQUIRE(port.slot.pe == c1);
       const PlanColour* colour = nullptr;
@@ -820,7 +820,7 @@ TEST_CASE("plan: two communication lanes only where a host sends and receives la
     for (const HostPlan& h : plans.hosts) {
       const StrategyPlan& sp = h.strategies[Strategy::overlap];
       for (const Entry& e : sp.entries)
-        if (e.net != Entry::Net::none) CHECK(e.bytes == elements * 4);
+        if (e.net()) CHECK(e.transfer().bytes == elements * 4);
       const std::string text = dump({plans.program, {h}});
       const auto at = text.find("mpi lanes: ");
       REQUIRE(at != std::string::npos);
@@ -925,7 +925,7 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
       for (const PlanColour& c : sp.storage[cpu]) CHECK_FALSE(c.mapped);
       for (std::string_view name : {"p.m@A.cpu -> p.m@A.g0", "i.b@A.g0 -> i.b@A.cpu"}) {
         const Entry& e = entry_named(sp, name);
-        CHECK(e.mapped);
+        CHECK(e.transfer().mapped);
         CHECK(e.runner == cpu);
         CHECK_FALSE(e.stream.has_value());
       }
@@ -966,7 +966,7 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
         const StrategyPlan& sp = h.strategies[s];
         for (const PlanColour& c : sp.storage[g0]) CHECK_FALSE(c.mapped);
         const Entry& e = entry_named(sp, "p.m@A.cpu -> p.m@A.g0");
-        CHECK_FALSE(e.mapped);
+        CHECK_FALSE(e.transfer().mapped);
         CHECK(e.runner == g0);
         CHECK(e.stream == StreamKind::h2d);
       }
@@ -978,8 +978,9 @@ TEST_CASE("plan: small tokens between a CPU and a GPU are mapped, larger ones co
   SECTION("the default threshold maps these 256-byte tokens") {
     const HostPlans plans = plan_hosts(p, ig);
     CHECK(plans.program->mapped_bytes == kMappedBytes);
-    CHECK(
-        entry_named(plans.hosts[0].strategies[Strategy::overlap], "p.m@A.cpu -> p.m@A.g0").mapped);
+    CHECK(entry_named(plans.hosts[0].strategies[Strategy::overlap], "p.m@A.cpu -> p.m@A.g0")
+              .transfer()
+              .mapped);
   }
 }
 
@@ -993,15 +994,15 @@ TEST_CASE("plan: a token whose GPU port is not declared mappable stays in device
     const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, PlanOptions{1 << 20});
     for (Strategy s : ir::kStrategies) {
       const StrategyPlan& sp = plans.hosts[0].strategies[s];
-      CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped == in_mappable);
-      CHECK(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").mapped == !in_mappable);
+      CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").transfer().mapped == in_mappable);
+      CHECK(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").transfer().mapped == !in_mappable);
     }
   }
   const ir::Program none = one_gpu_program(false, false);
   const HostPlans plans = plan_hosts(none, run_passes(none));
   const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
-  CHECK_FALSE(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped);
-  CHECK_FALSE(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").mapped);
+  CHECK_FALSE(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").transfer().mapped);
+  CHECK_FALSE(entry_named(sp, "i.b@A.g0 -> i.b@A.cpu").transfer().mapped);
   CHECK(plans.hosts[0].streams[pe_named(none, "A.g0")] ==
         std::set<StreamKind>{StreamKind::compute, StreamKind::h2d, StreamKind::d2h});
 }
@@ -1014,11 +1015,11 @@ TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in
     const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
     const StrategyPlan& sp = plans.hosts[0].strategies[Strategy::overlap];
     const ir::PeId cpu = pe_named(p, "A.cpu"), g1 = pe_named(p, "A.g1");
-    CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").mapped);
-    CHECK(entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu").mapped);
+    CHECK(entry_named(sp, "p.m@A.cpu -> p.m@A.g0").transfer().mapped);
+    CHECK(entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu").transfer().mapped);
     CHECK(entry_named(sp, "i2.b@A.g1 -> i2.b@A.cpu").runner == cpu);
     const Entry& peer = entry_named(sp, "i1.b@A.g0 -> i1.b@A.g1");
-    CHECK_FALSE(peer.mapped);
+    CHECK_FALSE(peer.transfer().mapped);
     CHECK(peer.stream == StreamKind::peer);
     for (const PlanColour& c : sp.storage[g1])
       CHECK(c.mapped == (c.members == std::vector<std::string>{"i2.b@A.g1"}));
@@ -1027,7 +1028,7 @@ TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in
     ir::Program p = gpudirect_program();
     const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
     const StrategyPlan& a = plans.hosts[0].strategies[Strategy::overlap];
-    CHECK(entry_named(a, "s.o@A.cpu -> s.o@A.g0").mapped);
+    CHECK(entry_named(a, "s.o@A.cpu -> s.o@A.g0").transfer().mapped);
     for (const PlanColour& c : a.storage[pe_named(p, "A.g0")])
       if (std::find(c.members.begin(), c.members.end(), "i.b@A.g0") != c.members.end())
         CHECK_FALSE(c.mapped);
@@ -1037,7 +1038,7 @@ TEST_CASE("plan: a colour that a transfer between GPUs or hosts touches stays in
     const HostPlans plans = plan_hosts(p, run_passes(p), nullptr, all);
     const StrategyPlan& b = plans.hosts[1].strategies[Strategy::overlap];
     const Entry& e = entry_named(b, "s.o@B.cpu -> s.o@B.g0");
-    CHECK(e.mapped);
+    CHECK(e.transfer().mapped);
     CHECK(e.runner == pe_named(p, "B.cpu"));
   }
 }
