@@ -440,9 +440,18 @@ case $case in
       local pid=$!
       exec 3>"$work/control"
       trap '' PIPE  # a run that ended early fails below, not on a write to its closed FIFO
+      local sent=0
       for line in a:A.c1 a:A.c2 g:A.c9 a:A.c3 g:A.c2 a:A.c2 "x:A.c1" bogus g:A.c3 g:A.c1 a:A.c1 a:A.c2 g:A.c2; do
-        sleep 0.2
+        sleep 0.05
         echo "$line" >&3 2>/dev/null || true
+        sent=$((sent + 1))
+        # Each request is answered by one line: send the next once it is (a fixed pace let a
+        # fast run end before the last requests).
+        for _ in $(seq 400); do
+          [[ $(grep -c '^migrate: ' "$work/live.err") -ge $sent ]] && break
+          kill -0 $pid 2>/dev/null || break
+          sleep 0.05
+        done
       done
       exec 3>&-
       trap - PIPE

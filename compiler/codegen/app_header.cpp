@@ -251,11 +251,7 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
   }
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:
   // then its enum is that one's.
-  std::vector<std::string> idents, overlap_idents;
-  for (const Entry& e : sm.entries) idents.push_back(e.ident);
-  for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
-    overlap_idents.push_back(e.ident);
-  const bool shared = !overlap && idents == overlap_idents;
+  const bool shared = !overlap && m.same_entries;
   const std::string ns = overlap ? "overlap" : "no_overlap";
   std::string out = render_part(
       "app_strategy_open",

@@ -52,7 +52,10 @@ WorkerPrinter::WorkerPrinter(const Model& m, ir::PeId pe)
 std::string WorkerPrinter::render() {
   declaration();
   constructor();
-  for (ir::Strategy s : ir::kStrategies) loop(s);
+  if (m_.sharing[pe_].loop)
+    loop(ir::Strategy::overlap);  // the same steps without overlap: PeWorker::cycles serves both
+  else
+    for (ir::Strategy s : ir::kStrategies) loop(s);
   return out_.take();
 }
 
@@ -103,6 +106,8 @@ void WorkerPrinter::declaration() {
         {"what", node_list.empty() ? render_part("worker_no_node")
                                    : render_part("worker_nodes", {{"nodes", join(node_list)}})},
         {"base", base_class()},
+        {"loops", render_part(m_.sharing[pe_].loop ? TemplatePart("worker_loop_decl_shared")
+                                                   : TemplatePart("worker_loop_decls"))},
         {"members", members_text}});
 }
 

@@ -27,7 +27,9 @@ void WorkerPrinter::loop(ir::Strategy strategy) {
   const std::string items = block([&] { loop_items(sm); });
   const std::string steps = block([&] { loop_steps(sm); });
   Printer::Vars vars = {{"cls", cls_},
-                        {"fn", overlap ? "cycles_overlap" : "cycles_no_overlap"},
+                        {"fn", m_.sharing[pe_].loop ? "cycles"
+                               : overlap            ? "cycles_overlap"
+                                                    : "cycles_no_overlap"},
                         {"items", items},
                         {"steps", steps}};
   if (!between_.empty()) vars.emplace_back("between", between_);

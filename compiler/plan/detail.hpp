@@ -53,6 +53,10 @@ void merge_alternative(const ir::Program& p, StrategyPlan& u, std::size_t base_c
 std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
                            const std::set<StreamKind>& streams);
 
+/// Whether `pe` runs the same cycle loop in both strategies (PlanSharing::loop): once both
+/// strategies' steps are planned (steps.cpp).
+bool same_loop(const HostPlan& h, ir::PeId pe);
+
 /// The host's mapped rings, sized from both strategies' plans (islands.cpp).
 void plan_mapped_rings(const ir::Program& program, HostPlan& h);
 /// An island as its generated class needs it (islands.cpp).

@@ -14,6 +14,13 @@ namespace dfgc {
 
 namespace {
 
+/// "a", "a and b", "a, b and c".
+std::string and_list(const std::vector<std::string_view>& words) {
+  if (words.size() < 2) return words.empty() ? "" : std::string(words.front());
+  const std::vector<std::string_view> head(words.begin(), words.end() - 1);
+  return fmt::format("{} and {}", fmt::join(head, ", "), words.back());
+}
+
 std::string streams_text(const std::vector<StreamKind>& streams) {
   std::vector<std::string_view> names;
   for (StreamKind s : streams) names.push_back(to_string(s));
@@ -234,11 +241,11 @@ std::string dump(const HostPlans& plans) {
             " first cpu: the host end of its links (its GPUs' workers launch their copies), runs its MPI";
       out += "\n";
       const PlanSharing& both = h.sharing[pe];
-      if (both.colours || both.views)
-        out += fmt::format("    the same {} in both strategies\n", both.colours && both.views
-                                                                       ? "colours and views"
-                                                                   : both.colours ? "colours"
-                                                                                  : "views");
+      std::vector<std::string_view> same;
+      if (both.colours) same.push_back("colours");
+      if (both.views) same.push_back("views");
+      if (both.loop) same.push_back("cycle loop");
+      if (!same.empty()) out += fmt::format("    the same {} in both strategies\n", and_list(same));
     }
     if (h.cpus.size() > 1) {
       std::vector<std::string> names;
@@ -250,6 +257,7 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format("  strategy {} latency {}", ir::to_string(strategy), sp.latency);
       if (strategy == ir::Strategy::no_overlap && sp.has_transfers)
         out += fmt::format(" transfer steps {}", sp.transfer_steps);
+      if (strategy == ir::Strategy::no_overlap && h.same_entries) out += " entries as overlap's";
       out += "\n";
       if (h.multi_host()) out += lanes_text(sp);
       for (ir::PeId pe : h.pes()) {

@@ -184,6 +184,10 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
   for (ir::PeId gpu : h.gpus) h.streams[gpu].insert(StreamKind::compute);
   h.sharing.resize(program.arch.pes.size());
   for (ir::PeId pe : h.pes()) h.sharing[pe] = sharing(h, pe);
+  const std::vector<Entry>& a = h.strategies[ir::Strategy::overlap].entries;
+  const std::vector<Entry>& b = h.strategies[ir::Strategy::no_overlap].entries;
+  h.same_entries = std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                              [](const Entry& x, const Entry& y) { return x.ident == y.ident; });
   return h;
 }
 

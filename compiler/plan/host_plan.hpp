@@ -208,7 +208,11 @@ struct HostPlan {
   std::vector<std::set<StreamKind>> streams;  ///< per PE (GPUs): every stream either strategy uses
   std::vector<std::uint32_t> colour_count;    ///< per PE: the most colours of either strategy
   std::vector<PlanSharing> sharing;           ///< per PE (the host's)
-  std::vector<PlanMigration> migrations;      ///< every alternative of the program, in order
+  /// Without overlap the entries are those with overlap, in the same order (most programs): one
+  /// enum of entries serves both strategies, and a loop of either may serve both
+  /// (PlanSharing::loop).
+  bool same_entries = false;
+  std::vector<PlanMigration> migrations;  ///< every alternative of the program, in order
   /// Whether the plan holds the implementations' signatures (PlanNode::signature) and the state
   /// handoffs: the actors were read.
   bool signed_nodes = false;

@@ -90,6 +90,7 @@ void plan_steps(HostPlans& plans) {
     StrategyPlan& overlap = h.strategies[ir::Strategy::overlap];
     overlap.gpu_cycles.resize(h.program->pe_table.size());
     for (ir::PeId gpu : h.gpus) overlap.gpu_cycles[gpu] = gpu_cycles(h, overlap, gpu);
+    for (ir::PeId pe : h.pes()) h.sharing[pe].loop = plan_detail::same_loop(h, pe);
   }
 }
 

@@ -154,6 +154,22 @@ std::vector<Step> pe_steps(const StrategyPlan& sp, ir::PeId pe, bool gpu,
   return out;
 }
 
+bool same_loop(const HostPlan& h, ir::PeId pe) {
+  const StrategyPlan& a = h.strategies[ir::Strategy::overlap];
+  const StrategyPlan& b = h.strategies[ir::Strategy::no_overlap];
+  // A GPU's overlapped cycles run ahead of its thread, and a rank's overlapped cycle ends with
+  // its MPI: those loops are the strategy's own.
+  if (h.pe(pe).kind == ir::PeKind::gpu || h.multi_host()) return false;
+  if (!h.same_entries || !h.sharing[pe].views || a.steps[pe] != b.steps[pe]) return false;
+  for (const Step& step : a.steps[pe]) {
+    const bool has_entry = step.kind != Step::Kind::wait && step.kind != Step::Kind::end_phase &&
+                           step.kind != Step::Kind::end_cycle &&
+                           step.kind != Step::Kind::net_complete;
+    if (has_entry && a.entries[step.entry] != b.entries[step.entry]) return false;
+  }
+  return true;
+}
+
 }  // namespace plan_detail
 
 }  // namespace dfgc

@@ -40,6 +40,8 @@ struct SlotRef {
   std::uint32_t colour = 0;
   std::uint32_t lag = 0;
   std::uint32_t slots = 1;
+
+  bool operator==(const SlotRef&) const = default;
 };
 
 /// A firing's access through one actor port.
@@ -56,6 +58,8 @@ struct PortRef {
   std::string type;  ///< its token type: "Matrix"
   std::string
       initial_method{};  ///< the node's member function that fills the initial tokens, else empty
+
+  bool operator==(const PortRef&) const = default;
 };
 
 /// One allocation of a PE: a colour shared by buffer nodes that are never live at once.
@@ -84,6 +88,10 @@ struct Entry {
   struct Firing {
     std::vector<PortRef> ports;          ///< in actor port order
     std::vector<ir::ParamValue> params;  ///< the node's param assignments, in spec order
+
+    /// The same ports; the params are the node's, the same wherever its firings are (an Entry
+    /// compares its node's id too).
+    bool operator==(const Firing& o) const { return ports == o.ports; }
   };
   /// A transfer, within the host or this host's end of a host-to-host one.
   struct Transfer {
@@ -111,11 +119,15 @@ struct Entry {
     /// Between a CPU and a GPU's mapped colour: run by the CPU end (runner) as a host copy, on no
     /// stream.
     bool mapped = false;
+
+    bool operator==(const Transfer&) const = default;
   };
   /// A delay line's copy.
   struct Copy {
     std::string type;  ///< its token type
     SlotRef read, write;
+
+    bool operator==(const Copy&) const = default;
   };
   enum class Kind : std::uint8_t { firing, transfer, copy };  ///< the index of `what`
 
@@ -153,6 +165,8 @@ struct Entry {
   const std::string& type() const;
   /// A firing's ports; none for the other kinds.
   const std::vector<PortRef>& ports() const;
+
+  bool operator==(const Entry&) const = default;
 };
 
 /// The received bytes a cycle from which a host that also sends runs its communication thread on
@@ -178,6 +192,8 @@ struct Step {
   std::size_t entry = 0;            ///< fire, copy, net_post, delay_copy: index into entries
   std::vector<StreamKind> streams;  ///< wait
   std::uint32_t phase = 0;          ///< end_phase
+
+  bool operator==(const Step&) const = default;
 };
 /// "fire", "copy", "mapped copy", "net post", "net complete", "delay copy", "wait", "end phase",
 /// "end cycle".
@@ -242,6 +258,9 @@ struct PlanSharing {
   /// The same touched buffers with the same names, each in the same colour of the same PE: one
   /// view of each serves both loops.
   bool views = false;
+  /// The same steps over the same entries, on a CPU of a program on one host (no GPU cycles run
+  /// ahead, no MPI between cycles): one cycle loop serves both strategies.
+  bool loop = false;
 };
 
 }  // namespace dfgc

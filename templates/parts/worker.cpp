@@ -36,8 +36,7 @@ class $cls$ final : public $base$ {
   $ctor$;
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  $loops$
 $members$};
 
 
@@ -229,6 +228,11 @@ void $cls$::$fn$(dfg::Where& where) {
 }
 
 
+@@ worker_loop_decl_shared
+void cycles(dfg::Where& where) override;  // both strategies: the same steps
+@@ worker_loop_decls
+void cycles_overlap(dfg::Where& where) override;
+void cycles_no_overlap(dfg::Where& where) override;
 @@ worker_mapped
 , dfg::kMapped
 @@ worker_mapped_copy

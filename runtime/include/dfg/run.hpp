@@ -30,6 +30,7 @@
 #include <iostream>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -250,9 +251,9 @@ struct RunState {
   Memory memory;
 };
 
-/// One processing element's worker: the generated class defines its two cycle loops (a GPU's
-/// also selects its device); run() runs the loop of the strategy that runs, on the worker's
-/// thread.
+/// One processing element's worker: the generated class defines its two cycle loops, or one
+/// loop, cycles(), where its PE runs the same steps in both strategies (a GPU's worker also
+/// selects its device); run() runs the loop of the strategy that runs, on the worker's thread.
 class PeWorker {
  public:
   virtual ~PeWorker() = default;
@@ -267,8 +268,10 @@ class PeWorker {
 
  private:
   virtual void select_device() {}
-  virtual void cycles_overlap(Where& where) = 0;
-  virtual void cycles_no_overlap(Where& where) = 0;
+  /// The loop of both strategies, for a worker that defines neither of theirs.
+  virtual void cycles(Where&) { throw std::logic_error("dfg::PeWorker: no cycle loop defined"); }
+  virtual void cycles_overlap(Where& where) { cycles(where); }
+  virtual void cycles_no_overlap(Where& where) { cycles(where); }
 };
 
 /// The base of a generated CPU worker: its run state and its storage, one allocation (a

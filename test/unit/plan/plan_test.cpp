@@ -256,6 +256,10 @@ TEST_CASE("plan: steps of each PE, with and without overlap", "[plan]") {
   // The CPU launches nothing: it only ends the phases.
   CHECK(step_names(no, cpu) ==
         std::vector<std::string>{"end phase 0", "fire fire_p", "fire fire_c", "end cycle"});
+  // The entries are the same, the loops are not: each PE's worker prints both.
+  CHECK(h.same_entries);
+  CHECK_FALSE(h.sharing[cpu].loop);
+  CHECK_FALSE(h.sharing[g0].loop);
 }
 
 TEST_CASE("plan: without overlap, each transfer runs in its step, before the firings", "[plan]") {
@@ -511,8 +515,15 @@ TEST_CASE("plan: cpus of one host read each other's buffers in place, a cycle la
     CHECK(r.errors.empty());
     CHECK(r.firings[2] == 998);
   }
+  // Without a transfer both strategies have the same steps over the same entries: one loop per
+  // worker serves both, and the dump says so.
+  CHECK(h.same_entries);
+  for (ir::PeId pe : h.pes()) CHECK(h.sharing[pe].loop);
   const std::string dump = dfgc::dump(plans);
   CHECK(dump.find("  shared memory A.c0 A.c1 A.c2\n") != std::string::npos);
+  CHECK(dump.find("    the same colours, views and cycle loop in both strategies\n") !=
+        std::string::npos);
+  CHECK(dump.find("  strategy no-overlap latency 2 entries as overlap's\n") != std::string::npos);
   CHECK(
       dump.find("pe A.c0 cpu worker Worker_A_c0 colours 1 first cpu: the host end of its links") !=
       std::string::npos);

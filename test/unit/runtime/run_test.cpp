@@ -102,7 +102,30 @@ class Counting final : public dfg::PeWorker {
   void cycles_no_overlap(dfg::Where&) override { ++no_overlap; }
 };
 
+/// A PE whose steps are the same in both strategies: one loop.
+class OneLoop final : public dfg::PeWorker {
+ public:
+  int runs = 0;
+
+ private:
+  void cycles(dfg::Where&) override { ++runs; }
+};
+
+/// A worker that defines no loop at all.
+class NoLoop final : public dfg::PeWorker {};
+
 }  // namespace
+
+TEST_CASE("run state: a worker with one loop runs it in either strategy", "[run]") {
+  dfg::Where where;
+  OneLoop one;
+  one.run(where, true);
+  one.run(where, false);
+  CHECK(one.runs == 2);
+  NoLoop none;
+  CHECK_THROWS_AS(none.run(where, true), std::logic_error);
+  CHECK_THROWS_AS(none.run(where, false), std::logic_error);
+}
 
 TEST_CASE("run state: run_workers runs every worker's loop of the strategy once, then the reports",
           "[run]") {

@@ -35,8 +35,7 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c0(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& island_d1_m1_y_A_c0_view_ =
       run_.memory.A_c0[0];  // buffer island_d1.m1_y@A.c0
@@ -71,7 +70,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   island_m0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Fifo_m0_y(params)});
 }
 
-void Worker_A_c0::cycles_overlap(dfg::Where& where) {
+void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
@@ -94,39 +93,13 @@ void Worker_A_c0::cycles_overlap(dfg::Where& where) {
   });
 }
 
-void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c0);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_out_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-    // node island_d1 (Island_d1) @ A.c0
-    items.run(no_overlap::fire_island_d1, [&](std::int64_t j) {
-      island_d1_node_.fire(j, src_out_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
-                           island_d1_m1_y_A_c0_view_.bounded<std::int32_t>(
-                               dfg::slot(c, 0, 2), elements_Fifo_m1_y(run_.params), "m1_y"),
-                           island_d1_m2_y_A_c0_view_.bounded<std::int32_t>(
-                               dfg::slot(c, 0, 2), elements_Fifo_m2_y(run_.params), "m2_y"),
-                           island_d1_m3_y_A_c0_view_.bounded<std::int32_t>(
-                               dfg::slot(c, 0, 2), elements_Fifo_m3_y(run_.params), "m3_y"));
-    });
-    // node island_m0 (Island_m0) @ A.c0
-    items.run(no_overlap::fire_island_m0, [&](std::int64_t j) {
-      island_m0_node_.fire(j, src_out_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
-                           island_m0_m0_y_A_c0_view_.bounded<std::int32_t>(
-                               dfg::slot(c, 0, 2), elements_Fifo_m0_y(run_.params), "m0_y"));
-    });
-  });
-}
-
 /// A.c1: nodes island_a1 (Island_a1), snk (Sink).
 class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c1(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& island_a1_sh_y_A_c1_view_ =
       run_.memory.A_c1[0];  // buffer island_a1.sh_y@A.c1
@@ -158,7 +131,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   snk_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
-void Worker_A_c1::cycles_overlap(dfg::Where& where) {
+void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_island_a1, [&](std::int64_t j) {  // node island_a1 (Island_a1) @ A.c1
@@ -174,28 +147,6 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
                            island_a1_sh_y_A_c1_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c1
-      snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-  });
-}
-
-void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c1);
-  items.cycles([&](std::int64_t c) {
-    // node island_a1 (Island_a1) @ A.c1
-    items.run(no_overlap::fire_island_a1, [&](std::int64_t j) {
-      island_a1_node_.fire(j,
-                           island_m0_m0_y_A_c0_view_.bounded<const std::int32_t>(
-                               dfg::slot(c, 1, 2), elements_Fifo_m0_y(run_.params), "a1_a"),
-                           island_d1_m1_y_A_c0_view_.bounded<const std::int32_t>(
-                               dfg::slot(c, 1, 2), elements_Fifo_m1_y(run_.params), "a1_b"),
-                           island_d1_m2_y_A_c0_view_.bounded<const std::int32_t>(
-                               dfg::slot(c, 1, 2), elements_Fifo_m2_y(run_.params), "a2_b"),
-                           island_d1_m3_y_A_c0_view_.bounded<const std::int32_t>(
-                               dfg::slot(c, 1, 2), elements_Fifo_m3_y(run_.params), "a3_b"),
-                           island_a1_sh_y_A_c1_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c1
       snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });

@@ -32,8 +32,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_cpu(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& island_parse_cols_out_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer island_parse.cols_out@A.cpu
@@ -56,7 +55,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   snk_node_.set_up(run.runtime_params, {elements_Pixels(params)});
 }
 
-void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
+void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
@@ -69,25 +68,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
           island_parse_cols_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
-      snk_node_.fire(j,
-                     island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-  });
-}
-
-void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_cpu);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
-      src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-    // node island_parse (Island_parse) @ A.cpu
-    items.run(no_overlap::fire_island_parse, [&](std::int64_t j) {
-      island_parse_node_.fire(
-          j, src_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
-          island_parse_cols_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
       snk_node_.fire(j,
                      island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });

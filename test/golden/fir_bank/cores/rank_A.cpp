@@ -32,8 +32,7 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c0(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
   dfg::Node<::Source, 1> src_node_;                             // node src (Source)
@@ -46,19 +45,10 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   src_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
-void Worker_A_c0::cycles_overlap(dfg::Where& where) {
+void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
-      src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c0);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
@@ -70,8 +60,7 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c1(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];   // buffer f0.y@A.c1
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -87,20 +76,10 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   f0_node_.actor.init(f0_node_.ctx);
 }
 
-void Worker_A_c1::cycles_overlap(dfg::Where& where) {
+void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
-      f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c1);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -113,8 +92,7 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c2(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f1_y_A_c2_view_ = run_.memory.A_c2[0];   // buffer f1.y@A.c2
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -130,20 +108,10 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   f1_node_.actor.init(f1_node_.ctx);
 }
 
-void Worker_A_c2::cycles_overlap(dfg::Where& where) {
+void Worker_A_c2::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
-      f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c2);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
       f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -156,8 +124,7 @@ class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c3(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f2_y_A_c3_view_ = run_.memory.A_c3[0];   // buffer f2.y@A.c3
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -173,20 +140,10 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   f2_node_.actor.init(f2_node_.ctx);
 }
 
-void Worker_A_c3::cycles_overlap(dfg::Where& where) {
+void Worker_A_c3::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
-      f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c3);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -199,8 +156,7 @@ class Worker_A_c4 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c4(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f3_y_A_c4_view_ = run_.memory.A_c4[0];   // buffer f3.y@A.c4
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -216,20 +172,10 @@ Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
   f3_node_.actor.init(f3_node_.ctx);
 }
 
-void Worker_A_c4::cycles_overlap(dfg::Where& where) {
+void Worker_A_c4::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c4);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
-      f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c4::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c4);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
       f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -242,8 +188,7 @@ class Worker_A_c5 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c5(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f4_y_A_c5_view_ = run_.memory.A_c5[0];   // buffer f4.y@A.c5
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -259,20 +204,10 @@ Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
   f4_node_.actor.init(f4_node_.ctx);
 }
 
-void Worker_A_c5::cycles_overlap(dfg::Where& where) {
+void Worker_A_c5::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c5);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
-      f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c5::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c5);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
       f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -285,8 +220,7 @@ class Worker_A_c6 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c6(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f5_y_A_c6_view_ = run_.memory.A_c6[0];   // buffer f5.y@A.c6
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -302,20 +236,10 @@ Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
   f5_node_.actor.init(f5_node_.ctx);
 }
 
-void Worker_A_c6::cycles_overlap(dfg::Where& where) {
+void Worker_A_c6::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c6);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
-      f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c6::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c6);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
       f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -328,8 +252,7 @@ class Worker_A_c7 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c7(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f6_y_A_c7_view_ = run_.memory.A_c7[0];   // buffer f6.y@A.c7
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -345,20 +268,10 @@ Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
   f6_node_.actor.init(f6_node_.ctx);
 }
 
-void Worker_A_c7::cycles_overlap(dfg::Where& where) {
+void Worker_A_c7::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c7);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
-      f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c7::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c7);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
       f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -371,8 +284,7 @@ class Worker_A_c8 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c8(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f7_y_A_c8_view_ = run_.memory.A_c8[0];   // buffer f7.y@A.c8
   const dfg::SlotView& src_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer src.x@A.c0
@@ -388,20 +300,10 @@ Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
   f7_node_.actor.init(f7_node_.ctx);
 }
 
-void Worker_A_c8::cycles_overlap(dfg::Where& where) {
+void Worker_A_c8::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c8);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
-      f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
-                    f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c8::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c8);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
       f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -414,8 +316,7 @@ class Worker_A_c9 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c9(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
   const dfg::SlotView& f1_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f1.y@A.c2
@@ -437,26 +338,10 @@ Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
                      elements_Block(params), elements_Block(params)});
 }
 
-void Worker_A_c9::cycles_overlap(dfg::Where& where) {
+void Worker_A_c9::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c9);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
-      sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f2_y_A_c3_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f3_y_A_c4_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f4_y_A_c5_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f5_y_A_c6_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f6_y_A_c7_view_.as<const float>(dfg::slot(c, 1, 2)),
-                      f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
-    });
-  });
-}
-
-void Worker_A_c9::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c9);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
       sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f2_y_A_c3_view_.as<const float>(dfg::slot(c, 1, 2)),

@@ -34,8 +34,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_cpu(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& f_next_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer f.next@A.cpu
   const dfg::SlotView& f_y_A_cpu_view_ = run_.memory.A_cpu[1];     // buffer f.y@A.cpu
@@ -68,7 +67,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
-void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
+void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
@@ -82,25 +81,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                    f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, f_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
-    });
-  });
-}
-
-void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_cpu);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
-      s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
-      f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                   j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
-                         : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
-                   f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
-                   f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
-    });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, f_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -35,8 +35,7 @@ class Worker_A_c0 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c0(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];  // buffer s.x@A.c0
   dfg::Node<::Source, 1> s_node_;                             // node s (Source)
@@ -49,19 +48,10 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
 }
 
-void Worker_A_c0::cycles_overlap(dfg::Where& where) {
+void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
-      s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-    });
-  });
-}
-
-void Worker_A_c0::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c0);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
       s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
   });
@@ -73,8 +63,7 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c1(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& a_x_delay_A_c1_m2_view_ = run_.memory.A_c1[3];  // buffer a.x.delay@A.c1
   const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
@@ -98,7 +87,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   a_node_.actor.init(a_node_.ctx);
 }
 
-void Worker_A_c1::cycles_overlap(dfg::Where& where) {
+void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
@@ -126,42 +115,13 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   });
 }
 
-void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c1);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(no_overlap::m2_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
-      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(no_overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
-      if (items.resumes(no_overlap::m2_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
-      a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
-                   a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m2_copy_a_x_delay_A_c1, [&] {  // delay a.x.delay@A.c1 <- g.y@A.c1
-      std::memcpy(a_x_delay_A_c1_m2_view_.at(dfg::slot(c, 0, 1)),
-                  g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    items.run(no_overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
-      if (items.resumes(no_overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
-      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
-    });
-  });
-}
-
 /// A.c2: nodes a (Accumulate), g (Scale).
 class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c2(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& a_x_delay_A_c2_m0_view_ = run_.memory.A_c2[2];  // buffer a.x.delay@A.c2
   const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
@@ -185,7 +145,7 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
 }
 
-void Worker_A_c2::cycles_overlap(dfg::Where& where) {
+void Worker_A_c2::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
@@ -219,48 +179,13 @@ void Worker_A_c2::cycles_overlap(dfg::Where& where) {
   });
 }
 
-void Worker_A_c2::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c2);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
-      a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
-      if (items.resumes(no_overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
-      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(no_overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::m0_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
-      a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
-                   a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m0_copy_a_x_delay_A_c2, [&] {  // delay a.x.delay@A.c2 <- g.y@A.c2
-      std::memcpy(a_x_delay_A_c2_m0_view_.at(dfg::slot(c, 0, 1)),
-                  g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
-      if (items.resumes(no_overlap::fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
-      a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
-    });
-  });
-}
-
 /// A.c3: nodes k (Check), g (Scale), a (Accumulate).
 class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
  public:
   explicit Worker_A_c3(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
   const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
@@ -288,7 +213,7 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   a_node_.actor.init(a_node_.ctx);
 }
 
-void Worker_A_c3::cycles_overlap(dfg::Where& where) {
+void Worker_A_c3::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
@@ -314,37 +239,6 @@ void Worker_A_c3::cycles_overlap(dfg::Where& where) {
       if (items.suspends(overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
-      k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
-    });
-  });
-}
-
-void Worker_A_c3::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_c3);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
-      if (items.resumes(no_overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
-      a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
-      if (items.suspends(no_overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
-    });
-    items.run(no_overlap::m3_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
-      k_node_.fire(j, k_y_delay_A_c3_m3_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
-    });
-    items.run(no_overlap::m3_copy_k_y_delay_A_c3, [&] {  // delay k.y.delay@A.c3 <- a.y@A.c3
-      std::memcpy(k_y_delay_A_c3_m3_view_.at(dfg::slot(c, 0, 1)),
-                  a_y_A_c3_m3_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
-    });
-    items.run(no_overlap::m2_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
-      k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
-    });
-    items.run(no_overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
-      if (items.resumes(no_overlap::m1_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
-      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
-                   g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
-      if (items.suspends(no_overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
-    });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
   });

@@ -37,8 +37,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_cpu(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& b_high_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer b.high@A.cpu
   const dfg::SlotView& b_low_A_cpu_view_ = run_.memory.A_cpu[1];   // buffer b.low@A.cpu
@@ -81,7 +80,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   k_node_.set_up(run.runtime_params, {elements_Frame_x8(params)}, 8, true, kBatch);  // in one call
 }
 
-void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
+void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
@@ -127,57 +126,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       }
     });
     items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
-      k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
-    });
-  });
-}
-
-void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_cpu);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 8; ++k) {            // 8 firings, a call each
-        s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {            // 4 firings, a call each
-        d_node_.fire_part(j, k,
-                          d_node_.part(0, k, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-                          d_node_.part(1, k, d_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_b, [&](std::int64_t j) {  // node b (Bank) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {            // 4 firings, a call each
-        b_node_.fire_part(j, k,
-                          b_node_.part(0, k, d_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-                          b_node_.part(1, k, b_low_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))),
-                          b_node_.part(2, k, b_high_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_ul, [&](std::int64_t j) {  // node ul (Interpolate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {             // 4 firings, a call each
-        ul_node_.fire_part(
-            j, k, ul_node_.part(0, k, b_low_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-            ul_node_.part(1, k, ul_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_uh, [&](std::int64_t j) {  // node uh (Interpolate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {             // 4 firings, a call each
-        uh_node_.fire_part(
-            j, k, uh_node_.part(0, k, b_high_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-            uh_node_.part(1, k, uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      for (std::uint32_t k = 0; k < 8; ++k) {            // 8 firings, a call each
-        m_node_.fire_part(j, k,
-                          m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-                          m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
-                          m_node_.part(2, k, m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
-      }
-    });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -34,8 +34,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_cpu(Run& run);
 
  private:
-  void cycles_overlap(dfg::Where& where) override;
-  void cycles_no_overlap(dfg::Where& where) override;
+  void cycles(dfg::Where& where) override;  // both strategies: the same steps
 
   const dfg::SlotView& camera_frame_A_cpu_view_ =
       run_.memory.A_cpu[0];                                            // buffer camera.frame@A.cpu
@@ -80,7 +79,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   show_node_.actor.init(show_node_.ctx);
 }
 
-void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
+void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
     items.run(overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
@@ -105,36 +104,6 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                       norm_saliency_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     items.run(overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
-      show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
-    });
-  });
-}
-
-void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
-  dfg::Items items(run_, where, kPe_A_cpu);
-  items.cycles([&](std::int64_t c) {
-    items.run(no_overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
-      camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_retina, [&](std::int64_t j) {  // node retina (Retina) @ A.cpu
-      retina_node_.fire(j, camera_frame_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
-                        retina_spectrum_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_gabor, [&](std::int64_t j) {  // node gabor (GaborBank) @ A.cpu
-      gabor_node_.fire(j, retina_spectrum_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                       gabor_maps_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_inter, [&](std::int64_t j) {  // node inter (Interactions) @ A.cpu
-      inter_node_.fire(j, gabor_maps_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                       inter_energy_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
-                       inter_stats_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_norm, [&](std::int64_t j) {  // node norm (Normalizations) @ A.cpu
-      norm_node_.fire(j, inter_energy_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                      inter_stats_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
-                      norm_saliency_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
-    });
-    items.run(no_overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
       show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });
