@@ -118,11 +118,7 @@ void WorkerPrinter::item(const Entry& e, std::string_view how, bool takes_j,
        {"stream",
         gpu_ ? render_part("worker_item_stream", {{"stream", stream_member(*e.stream)}}) : ""},
        {"j", takes_j ? render_part("worker_item_j") : ""}});
-  const std::string text = block(body);
-  // The loop body is indented by 4.
-  const bool fits = 4 + head.size() + 5 + comment.size() <= 100;
-  part(fits ? TemplatePart("worker_item") : TemplatePart("worker_item_comment_before"),
-       {{"head", head}, {"comment", comment}, {"body", text}});
+  part("worker_item", {{"head", head}, {"comment", comment}, {"body", block(body)}});
 }
 
 void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {

@@ -99,7 +99,7 @@ class WorkerPrinter {
   /// The entry's enumerator: "overlap::fire_p".
   std::string entry(const Entry& e) const;
   /// One item of the loop: `items.<how>(<entry>, [<stream>, ]lambda)` around what `body` emits,
-  /// `comment` at the end of the first line where it fits in 100 columns, else on the line before.
+  /// `comment` on the line before it, as every step's.
   /// `how`: run (a CPU's firing or copy, timed by a dfg::Probe), post (a host-to-host transfer's
   /// end), fire or copy (a GPU's, on `stream`).
   template <class Body>

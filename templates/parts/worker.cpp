@@ -168,11 +168,6 @@ dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)
 @@ worker_initial_name
 $node$.$port$ initial tokens
 @@ worker_item
-$head$  // $comment$
-  $body$
-});
-
-@@ worker_item_comment_before
 // $comment$
 $head$
   $body$

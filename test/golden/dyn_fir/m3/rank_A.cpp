@@ -80,19 +80,23 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
+    // node src (Source) @ A.cpu
+    items.run(overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
-    items.run(overlap::fire_island_m0, [&](std::int64_t j) {  // node island_m0 (Island_m0) @ A.cpu
+    // node island_m0 (Island_m0) @ A.cpu
+    items.run(overlap::fire_island_m0, [&](std::int64_t j) {
       island_m0_node_.fire(j, src_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 2)),
                            island_m0_m0_y_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
-    items.run(overlap::fire_island_a3, [&](std::int64_t j) {  // node island_a3 (Island_a3) @ A.cpu
+    // node island_a3 (Island_a3) @ A.cpu
+    items.run(overlap::fire_island_a3, [&](std::int64_t j) {
       island_a3_node_.fire(j, island_d1_a2_s_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
                            island_d1_m3_y_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)),
                            island_a3_sh_y_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
+    // node snk (Sink) @ A.cpu
+    items.run(overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j, island_a3_sh_y_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });
@@ -101,8 +105,9 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                      // the end of transfer step 0
-    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node src (Source) @ A.cpu
+    items.run(no_overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
     // node island_m0 (Island_m0) @ A.cpu
@@ -116,7 +121,8 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                            island_d1_m3_y_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
                            island_a3_sh_y_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
+    // node snk (Sink) @ A.cpu
+    items.run(no_overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j, island_a3_sh_y_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });

@@ -73,10 +73,12 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+    // node src (Source) @ A.c0
+    items.run(overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_c0_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_island_d1, [&](std::int64_t j) {  // node island_d1 (Island_d1) @ A.c0
+    // node island_d1 (Island_d1) @ A.c0
+    items.run(overlap::fire_island_d1, [&](std::int64_t j) {
       island_d1_node_.fire(j, src_out_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
                            island_d1_m1_y_A_c0_view_.bounded<std::int32_t>(
                                dfg::slot(c, 0, 2), elements_Fifo_m1_y(run_.params), "m1_y"),
@@ -85,7 +87,8 @@ void Worker_A_c0::cycles(dfg::Where& where) {
                            island_d1_m3_y_A_c0_view_.bounded<std::int32_t>(
                                dfg::slot(c, 0, 2), elements_Fifo_m3_y(run_.params), "m3_y"));
     });
-    items.run(overlap::fire_island_m0, [&](std::int64_t j) {  // node island_m0 (Island_m0) @ A.c0
+    // node island_m0 (Island_m0) @ A.c0
+    items.run(overlap::fire_island_m0, [&](std::int64_t j) {
       island_m0_node_.fire(j, src_out_A_c0_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
                            island_m0_m0_y_A_c0_view_.bounded<std::int32_t>(
                                dfg::slot(c, 0, 2), elements_Fifo_m0_y(run_.params), "m0_y"));
@@ -134,7 +137,8 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_island_a1, [&](std::int64_t j) {  // node island_a1 (Island_a1) @ A.c1
+    // node island_a1 (Island_a1) @ A.c1
+    items.run(overlap::fire_island_a1, [&](std::int64_t j) {
       island_a1_node_.fire(j,
                            island_m0_m0_y_A_c0_view_.bounded<const std::int32_t>(
                                dfg::slot(c, 1, 2), elements_Fifo_m0_y(run_.params), "a1_a"),
@@ -146,7 +150,8 @@ void Worker_A_c1::cycles(dfg::Where& where) {
                                dfg::slot(c, 1, 2), elements_Fifo_m3_y(run_.params), "a3_b"),
                            island_a1_sh_y_A_c1_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.c1
+    // node snk (Sink) @ A.c1
+    items.run(overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });

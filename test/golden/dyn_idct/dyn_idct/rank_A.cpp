@@ -58,7 +58,8 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.cpu
+    // node src (Source) @ A.cpu
+    items.run(overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
     // node island_parse (Island_parse) @ A.cpu
@@ -67,7 +68,8 @@ void Worker_A_cpu::cycles(dfg::Where& where) {
           j, src_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)),
           island_parse_cols_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
+    // node snk (Sink) @ A.cpu
+    items.run(overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j,
                      island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });

@@ -56,10 +56,12 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Coefficients) @ A.cpu
+    // node src (Coefficients) @ A.cpu
+    items.run(overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 2)));
     });
-    items.run(overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
+    // node snk (Sink) @ A.cpu
+    items.run(overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j,
                      island_rows_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 1, 2)));
     });
@@ -69,11 +71,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                      // the end of transfer step 0
-    items.run(no_overlap::fire_src, [&](std::int64_t j) {  // node src (Coefficients) @ A.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node src (Coefficients) @ A.cpu
+    items.run(no_overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_out_A_cpu_view_.as<std::int32_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::fire_snk, [&](std::int64_t j) {  // node snk (Sink) @ A.cpu
+    // node snk (Sink) @ A.cpu
+    items.run(no_overlap::fire_snk, [&](std::int64_t j) {
       snk_node_.fire(j,
                      island_rows_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });

@@ -48,7 +48,8 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_src, [&](std::int64_t j) {  // node src (Source) @ A.c0
+    // node src (Source) @ A.c0
+    items.run(overlap::fire_src, [&](std::int64_t j) {
       src_node_.fire(j, src_x_A_c0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
@@ -79,7 +80,8 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f0, [&](std::int64_t j) {  // node f0 (Fir) @ A.c1
+    // node f0 (Fir) @ A.c1
+    items.run(overlap::fire_f0, [&](std::int64_t j) {
       f0_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f0_y_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -111,7 +113,8 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 void Worker_A_c2::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f1, [&](std::int64_t j) {  // node f1 (Fir) @ A.c2
+    // node f1 (Fir) @ A.c2
+    items.run(overlap::fire_f1, [&](std::int64_t j) {
       f1_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f1_y_A_c2_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -143,7 +146,8 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
 void Worker_A_c3::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f2, [&](std::int64_t j) {  // node f2 (Fir) @ A.c3
+    // node f2 (Fir) @ A.c3
+    items.run(overlap::fire_f2, [&](std::int64_t j) {
       f2_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f2_y_A_c3_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -175,7 +179,8 @@ Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
 void Worker_A_c4::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c4);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f3, [&](std::int64_t j) {  // node f3 (Fir) @ A.c4
+    // node f3 (Fir) @ A.c4
+    items.run(overlap::fire_f3, [&](std::int64_t j) {
       f3_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f3_y_A_c4_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -207,7 +212,8 @@ Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
 void Worker_A_c5::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c5);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f4, [&](std::int64_t j) {  // node f4 (Fir) @ A.c5
+    // node f4 (Fir) @ A.c5
+    items.run(overlap::fire_f4, [&](std::int64_t j) {
       f4_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f4_y_A_c5_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -239,7 +245,8 @@ Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
 void Worker_A_c6::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c6);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f5, [&](std::int64_t j) {  // node f5 (Fir) @ A.c6
+    // node f5 (Fir) @ A.c6
+    items.run(overlap::fire_f5, [&](std::int64_t j) {
       f5_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f5_y_A_c6_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -271,7 +278,8 @@ Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
 void Worker_A_c7::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c7);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f6, [&](std::int64_t j) {  // node f6 (Fir) @ A.c7
+    // node f6 (Fir) @ A.c7
+    items.run(overlap::fire_f6, [&](std::int64_t j) {
       f6_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f6_y_A_c7_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -303,7 +311,8 @@ Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
 void Worker_A_c8::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c8);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_f7, [&](std::int64_t j) {  // node f7 (Fir) @ A.c8
+    // node f7 (Fir) @ A.c8
+    items.run(overlap::fire_f7, [&](std::int64_t j) {
       f7_node_.fire(j, src_x_A_c0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     f7_y_A_c8_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -341,7 +350,8 @@ Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
 void Worker_A_c9::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c9);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_sink, [&](std::int64_t j) {  // node sink (Sink) @ A.c9
+    // node sink (Sink) @ A.c9
+    items.run(overlap::fire_sink, [&](std::int64_t j) {
       sink_node_.fire(j, f0_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f1_y_A_c2_view_.as<const float>(dfg::slot(c, 1, 2)),
                       f2_y_A_c3_view_.as<const float>(dfg::slot(c, 1, 2)),

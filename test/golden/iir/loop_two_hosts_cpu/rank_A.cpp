@@ -112,11 +112,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*h_o_A_cpu_recv_, overlap::transfer_h_o_A_cpu, j,
                      buf_h_o_A_cpu.at(dfg::slot(c, 0, 2)));
         });
-        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
+        // node s (Signal) @ A.cpu
+        items.run(overlap::fire_s, [&](std::int64_t j) {
           s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
+        // node f (Iir) @ A.cpu
+        items.run(overlap::fire_f, [&](std::int64_t j) {
           f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
                        j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
                              : buf_h_o_A_cpu.as<const float>(dfg::slot(c, 1, 2)),
@@ -124,7 +126,8 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
                        buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 2)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+        // node k (Check) @ A.cpu
+        items.run(overlap::fire_k, [&](std::int64_t j) {
           k_node_.fire(j, buf_f_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)));
           net_.poll();  // progress the host-to-host transfers
         });
@@ -160,22 +163,26 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();                                    // the end of transfer step 0
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node s (Signal) @ A.cpu
+    items.run(no_overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, buf_s_x_A_cpu.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
+    // node f (Iir) @ A.cpu
+    items.run(no_overlap::fire_f, [&](std::int64_t j) {
       f_node_.fire(j, buf_s_x_A_cpu.as<const float>(dfg::slot(c, 0, 1)),
                    j < 4 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
                          : buf_f_state_delay_A_cpu.as<const float>(dfg::slot(c, 2, 2)),
                    buf_f_y_A_cpu.as<float>(dfg::slot(c, 0, 1)),
                    buf_f_next_A_cpu.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::copy_f_state_delay_A_cpu, [&] {  // delay f.state.delay@A.cpu <- h.o@A.cpu
+    // delay f.state.delay@A.cpu <- h.o@A.cpu
+    items.run(no_overlap::copy_f_state_delay_A_cpu, [&] {
       std::memcpy(buf_f_state_delay_A_cpu.at(dfg::slot(c, 0, 2)),
                   buf_h_o_A_cpu.at(dfg::slot(c, 0, 1)), bytes_State(run_.params));
     });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(no_overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, buf_f_y_A_cpu.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -89,7 +89,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*f_next_B_cpu_recv_, overlap::transfer_f_next_B_cpu, j,
                      f_next_B_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
-        items.run(overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
+        // node h (Hold) @ B.cpu
+        items.run(overlap::fire_h, [&](std::int64_t j) {
           h_node_.at(j);
           h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                              h_o_B_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
@@ -121,8 +122,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();                                    // the end of transfer step 0
-    items.run(no_overlap::fire_h, [&](std::int64_t j) {  // node h (Hold) @ B.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node h (Hold) @ B.cpu
+    items.run(no_overlap::fire_h, [&](std::int64_t j) {
       h_node_.at(j);
       h_node_.actor.fire(f_next_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                          h_o_B_cpu_view_.as<float>(dfg::slot(c, 0, 1)));

@@ -70,17 +70,20 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Signal) @ A.cpu
+    // node s (Signal) @ A.cpu
+    items.run(overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_f, [&](std::int64_t j) {  // node f (Iir) @ A.cpu
+    // node f (Iir) @ A.cpu
+    items.run(overlap::fire_f, [&](std::int64_t j) {
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
                          : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),
                    f_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                    f_next_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, f_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -51,7 +51,8 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
 void Worker_A_c0::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c0);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.c0
+    // node s (Source) @ A.c0
+    items.run(overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, s_x_A_c0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
     });
   });
@@ -90,23 +91,27 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::m2_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+    // node g (Scale) @ A.c1
+    items.run(overlap::m2_fire_g, [&](std::int64_t j) {
       if (items.resumes(overlap::m2_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m2_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
-    items.run(overlap::m2_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c1
+    // node a (Accumulate) @ A.c1
+    items.run(overlap::m2_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m2_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
-    items.run(overlap::m2_copy_a_x_delay_A_c1, [&] {  // delay a.x.delay@A.c1 <- g.y@A.c1
+    // delay a.x.delay@A.c1 <- g.y@A.c1
+    items.run(overlap::m2_copy_a_x_delay_A_c1, [&] {
       std::memcpy(a_x_delay_A_c1_m2_view_.at(dfg::slot(c, 0, 1)),
                   g_y_A_c1_m2_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
-    items.run(overlap::fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c1
+    // node g (Scale) @ A.c1
+    items.run(overlap::fire_g, [&](std::int64_t j) {
       if (items.resumes(overlap::fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -148,29 +153,34 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 void Worker_A_c2::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::m1_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
+    // node a (Accumulate) @ A.c2
+    items.run(overlap::m1_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
-    items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c2
+    // node g (Scale) @ A.c2
+    items.run(overlap::m0_fire_g, [&](std::int64_t j) {
       if (items.resumes(overlap::m0_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c2_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m0_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
-    items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
+    // node a (Accumulate) @ A.c2
+    items.run(overlap::m0_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m0_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
-    items.run(overlap::m0_copy_a_x_delay_A_c2, [&] {  // delay a.x.delay@A.c2 <- g.y@A.c2
+    // delay a.x.delay@A.c2 <- g.y@A.c2
+    items.run(overlap::m0_copy_a_x_delay_A_c2, [&] {
       std::memcpy(a_x_delay_A_c2_m0_view_.at(dfg::slot(c, 0, 1)),
                   g_y_A_c2_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
-    items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c2
+    // node a (Accumulate) @ A.c2
+    items.run(overlap::fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
@@ -216,29 +226,35 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
 void Worker_A_c3::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::m3_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.c3
+    // node a (Accumulate) @ A.c3
+    items.run(overlap::m3_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
       if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
-    items.run(overlap::m3_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
+    // node k (Check) @ A.c3
+    items.run(overlap::m3_fire_k, [&](std::int64_t j) {
       k_node_.fire(j, k_y_delay_A_c3_m3_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
     });
-    items.run(overlap::m3_copy_k_y_delay_A_c3, [&] {  // delay k.y.delay@A.c3 <- a.y@A.c3
+    // delay k.y.delay@A.c3 <- a.y@A.c3
+    items.run(overlap::m3_copy_k_y_delay_A_c3, [&] {
       std::memcpy(k_y_delay_A_c3_m3_view_.at(dfg::slot(c, 0, 1)),
                   a_y_A_c3_m3_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
-    items.run(overlap::m2_fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
+    // node k (Check) @ A.c3
+    items.run(overlap::m2_fire_k, [&](std::int64_t j) {
       k_node_.fire(j, a_y_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
-    items.run(overlap::m1_fire_g, [&](std::int64_t j) {  // node g (Scale) @ A.c3
+    // node g (Scale) @ A.c3
+    items.run(overlap::m1_fire_g, [&](std::int64_t j) {
       if (items.resumes(overlap::m1_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
       g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    g_y_A_c3_m1_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
       if (items.suspends(overlap::m1_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
     });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.c3
+    // node k (Check) @ A.c3
+    items.run(overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
   });

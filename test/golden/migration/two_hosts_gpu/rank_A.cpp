@@ -120,25 +120,30 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*g_y_A_cpu_recv_, overlap::transfer_g_y_A_cpu, j,
                      g_y_A_cpu_view_.at(dfg::slot(c, 0, 2)));
         });
-        items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+        // node s (Source) @ A.cpu
+        items.run(overlap::fire_s, [&](std::int64_t j) {
           s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+        // node a (Accumulate) @ A.cpu
+        items.run(overlap::m0_fire_a, [&](std::int64_t j) {
           a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                        a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
+        // delay a.x.delay@A.cpu <- g.y@A.cpu
+        items.run(overlap::m0_copy_a_x_delay_A_cpu, [&] {
           std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
                       g_y_A_cpu_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params));
         });
-        items.run(overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+        // node a (Accumulate) @ A.cpu
+        items.run(overlap::fire_a, [&](std::int64_t j) {
           a_node_.fire(j, g_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                        a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
           net_.poll();  // progress the host-to-host transfers
         });
-        items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+        // node k (Check) @ A.cpu
+        items.run(overlap::fire_k, [&](std::int64_t j) {
           k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
           net_.poll();  // progress the host-to-host transfers
         });
@@ -181,23 +186,28 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();                                    // the end of transfer step 1
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+    run_.end_phase();  // the end of transfer step 1
+    // node s (Source) @ A.cpu
+    items.run(no_overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, s_x_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+    // node a (Accumulate) @ A.cpu
+    items.run(no_overlap::m0_fire_a, [&](std::int64_t j) {
       a_node_.fire(j, a_x_delay_A_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::m0_copy_a_x_delay_A_cpu, [&] {  // delay a.x.delay@A.cpu <- g.y@A.cpu
+    // delay a.x.delay@A.cpu <- g.y@A.cpu
+    items.run(no_overlap::m0_copy_a_x_delay_A_cpu, [&] {
       std::memcpy(a_x_delay_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)),
                   g_y_A_cpu_m0_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
     });
-    items.run(no_overlap::fire_a, [&](std::int64_t j) {  // node a (Accumulate) @ A.cpu
+    // node a (Accumulate) @ A.cpu
+    items.run(no_overlap::fire_a, [&](std::int64_t j) {
       a_node_.fire(j, g_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    a_y_A_cpu_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(no_overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, a_y_A_cpu_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)));
     });
   });

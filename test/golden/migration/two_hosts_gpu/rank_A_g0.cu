@@ -51,16 +51,17 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles(
       [&](std::int64_t c) {
-        items.fire(overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
+        // node g (Scale) @ A.g0
+        items.fire(overlap::m0_fire_g, compute_, [&](std::int64_t j) {
           g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                        g_y_A_g0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
         });
-        items.copy(overlap::m0_copy_g_x_delay_A_g0, compute_,
-                   [&] {  // delay g.x.delay@A.g0 <- s.x@A.g0
-                     dfg::copy_async(g_x_delay_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
-                                     s_x_A_g0_m0_view_.at(dfg::slot(c, 1, 2)),
-                                     bytes_Block(run_.params), compute_, "cudaMemcpyAsync");
-                   });
+        // delay g.x.delay@A.g0 <- s.x@A.g0
+        items.copy(overlap::m0_copy_g_x_delay_A_g0, compute_, [&] {
+          dfg::copy_async(g_x_delay_A_g0_m0_view_.at(dfg::slot(c, 0, 1)),
+                          s_x_A_g0_m0_view_.at(dfg::slot(c, 1, 2)), bytes_Block(run_.params),
+                          compute_, "cudaMemcpyAsync");
+        });
       },
       [&] {
         if (run_.barrier_sync) run_.end_phase();  // while the CPU worker meets the other ranks
@@ -70,9 +71,10 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                                  // the end of transfer step 0
-    run_.end_phase();                                                  // the end of transfer step 1
-    items.fire(no_overlap::m0_fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ A.g0
+    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();  // the end of transfer step 1
+    // node g (Scale) @ A.g0
+    items.fire(no_overlap::m0_fire_g, compute_, [&](std::int64_t j) {
       g_node_.fire(j, g_x_delay_A_g0_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    g_y_A_g0_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });

@@ -49,7 +49,8 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles(
       [&](std::int64_t c) {
-        items.fire(overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ B.g0
+        // node g (Scale) @ B.g0
+        items.fire(overlap::fire_g, compute_, [&](std::int64_t j) {
           g_node_.fire(j, s_x_B_g0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                        g_y_B_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
         });
@@ -62,9 +63,10 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
 void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                               // the end of transfer step 0
-    run_.end_phase();                                               // the end of transfer step 1
-    items.fire(no_overlap::fire_g, compute_, [&](std::int64_t j) {  // node g (Scale) @ B.g0
+    run_.end_phase();  // the end of transfer step 0
+    run_.end_phase();  // the end of transfer step 1
+    // node g (Scale) @ B.g0
+    items.fire(no_overlap::fire_g, compute_, [&](std::int64_t j) {
       g_node_.fire(j, s_x_B_g0_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    g_y_B_g0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });

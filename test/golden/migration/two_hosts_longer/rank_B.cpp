@@ -92,7 +92,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*s_x_B_cpu_m0_recv_, overlap::m0_transfer_s_x_B_cpu, j,
                      s_x_B_cpu_m0_view_.at(dfg::slot(c, 0, 2)));
         });
-        items.run(overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
+        // node g (Scale) @ B.cpu
+        items.run(overlap::m0_fire_g, [&](std::int64_t j) {
           g_node_.fire(j, s_x_B_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                        g_y_B_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
           net_.poll();  // progress the host-to-host transfers
@@ -123,8 +124,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();                                       // the end of transfer step 0
-    items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {  // node g (Scale) @ B.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node g (Scale) @ B.cpu
+    items.run(no_overlap::m0_fire_g, [&](std::int64_t j) {
       g_node_.fire(j, s_x_B_cpu_m0_view_.as<const std::int64_t>(dfg::slot(c, 0, 1)),
                    g_y_B_cpu_m0_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
     });

@@ -83,49 +83,56 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
-      for (std::uint32_t k = 0; k < 8; ++k) {         // 8 firings, a call each
+    // node s (Source) @ A.cpu
+    items.run(overlap::fire_s, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 8; ++k) {  // 8 firings, a call each
         s_node_.fire_part(j, k, s_node_.part(0, k, s_x_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decimate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {         // 4 firings, a call each
+    // node d (Decimate) @ A.cpu
+    items.run(overlap::fire_d, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 4; ++k) {  // 4 firings, a call each
         d_node_.fire_part(j, k,
                           d_node_.part(0, k, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           d_node_.part(1, k, d_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_b, [&](std::int64_t j) {  // node b (Bank) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {         // 4 firings, a call each
+    // node b (Bank) @ A.cpu
+    items.run(overlap::fire_b, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 4; ++k) {  // 4 firings, a call each
         b_node_.fire_part(j, k,
                           b_node_.part(0, k, d_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           b_node_.part(1, k, b_low_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))),
                           b_node_.part(2, k, b_high_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_ul, [&](std::int64_t j) {  // node ul (Interpolate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {          // 4 firings, a call each
+    // node ul (Interpolate) @ A.cpu
+    items.run(overlap::fire_ul, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 4; ++k) {  // 4 firings, a call each
         ul_node_.fire_part(
             j, k, ul_node_.part(0, k, b_low_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
             ul_node_.part(1, k, ul_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_uh, [&](std::int64_t j) {  // node uh (Interpolate) @ A.cpu
-      for (std::uint32_t k = 0; k < 4; ++k) {          // 4 firings, a call each
+    // node uh (Interpolate) @ A.cpu
+    items.run(overlap::fire_uh, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 4; ++k) {  // 4 firings, a call each
         uh_node_.fire_part(
             j, k, uh_node_.part(0, k, b_high_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
             uh_node_.part(1, k, uh_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_m, [&](std::int64_t j) {  // node m (Sum) @ A.cpu
-      for (std::uint32_t k = 0; k < 8; ++k) {         // 8 firings, a call each
+    // node m (Sum) @ A.cpu
+    items.run(overlap::fire_m, [&](std::int64_t j) {
+      for (std::uint32_t k = 0; k < 8; ++k) {  // 8 firings, a call each
         m_node_.fire_part(j, k,
                           m_node_.part(0, k, ul_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(1, k, uh_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1))),
                           m_node_.part(2, k, m_y_A_cpu_view_.as<float>(dfg::slot(c, 0, 1))));
       }
     });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, m_y_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -53,10 +53,12 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+    // node p (Producer) @ A.cpu
+    items.run(overlap::fire_p, [&](std::int64_t j) {
       p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 2)));
     });
-    items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+    // node c (Consumer) @ A.cpu
+    items.run(overlap::fire_c, [&](std::int64_t j) {
       c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
   });
@@ -65,11 +67,13 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
 void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                    // the end of transfer step 0
-    items.run(no_overlap::fire_p, [&](std::int64_t j) {  // node p (Producer) @ A.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node p (Producer) @ A.cpu
+    items.run(no_overlap::fire_p, [&](std::int64_t j) {
       p_node_.fire(j, p_m_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ A.cpu
+    // node c (Consumer) @ A.cpu
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {
       c_node_.fire(j, i2_b_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

@@ -53,7 +53,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     items.copy(overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 2)),
                p_m_A_cpu_view_.at(dfg::slot(c, 1, 2)));
-    items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) {  // node i1 (Inc) @ A.g0
+    // node i1 (Inc) @ A.g0
+    items.fire(overlap::fire_i1, compute_, [&](std::int64_t j) {
       i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
@@ -67,8 +68,9 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 1)),
                p_m_A_cpu_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(h2d_);
-    run_.end_phase();                                                // the end of transfer step 0
-    items.fire(no_overlap::fire_i1, compute_, [&](std::int64_t j) {  // node i1 (Inc) @ A.g0
+    run_.end_phase();  // the end of transfer step 0
+    // node i1 (Inc) @ A.g0
+    items.fire(no_overlap::fire_i1, compute_, [&](std::int64_t j) {
       i1_node_.fire(j, p_m_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i1_b_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });

@@ -81,7 +81,8 @@ void Worker_B_cpu::cycles_overlap(dfg::Where& where) {
           net_.start(*i1_b_B_g0_recv_, overlap::transfer_i1_b_B_g0, j,
                      i1_b_B_g0_view_.at(dfg::slot(c, 0, 2)));
         });
-        items.run(overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+        // node c (Consumer) @ B.cpu
+        items.run(overlap::fire_c, [&](std::int64_t j) {
           c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));
           net_.poll();  // progress the host-to-host transfers
         });
@@ -106,8 +107,9 @@ void Worker_B_cpu::cycles_no_overlap(dfg::Where& where) {
     });
     where.clear();
     net_.wait();
-    run_.end_phase();                                    // the end of transfer step 0
-    items.run(no_overlap::fire_c, [&](std::int64_t j) {  // node c (Consumer) @ B.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node c (Consumer) @ B.cpu
+    items.run(no_overlap::fire_c, [&](std::int64_t j) {
       c_node_.fire(j, i2_b_B_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });

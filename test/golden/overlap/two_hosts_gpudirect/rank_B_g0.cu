@@ -54,7 +54,8 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
         // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)
         items.copy(overlap::transfer_i2_b_B_cpu, d2h_, i2_b_B_cpu_view_.at(dfg::slot(c, 0, 2)),
                    i2_b_B_g0_view_.at(dfg::slot(c, 1, 2)));
-        items.fire(overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ B.g0
+        // node i2 (Inc) @ B.g0
+        items.fire(overlap::fire_i2, compute_, [&](std::int64_t j) {
           i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 1, 2)),
                         i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 2)));
         });
@@ -71,8 +72,9 @@ void Worker_B_g0::cycles_no_overlap(dfg::Where& where) {
     items.copy(no_overlap::transfer_i2_b_B_cpu, d2h_, i2_b_B_cpu_view_.at(dfg::slot(c, 0, 1)),
                i2_b_B_g0_view_.at(dfg::slot(c, 0, 1)));
     dfg::synchronize(d2h_);
-    run_.end_phase();                                                // the end of transfer step 0
-    items.fire(no_overlap::fire_i2, compute_, [&](std::int64_t j) {  // node i2 (Inc) @ B.g0
+    run_.end_phase();  // the end of transfer step 0
+    // node i2 (Inc) @ B.g0
+    items.fire(no_overlap::fire_i2, compute_, [&](std::int64_t j) {
       i2_node_.fire(j, i1_b_B_g0_view_.as<const float>(dfg::slot(c, 0, 1)),
                     i2_b_B_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });

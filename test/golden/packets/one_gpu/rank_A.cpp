@@ -77,25 +77,29 @@ void Worker_A_cpu::cycles_overlap(dfg::Where& where) {
       dfg::copy_token(s_out_A_g0_view_.token(dfg::slot(c, 0, 2)),
                       s_out_A_cpu_view_.token(dfg::slot(c, 1, 2)), bytes_Packet(run_.params));
     });
-    items.run(overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+    // node s (Source) @ A.cpu
+    items.run(overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 2),
                                                               elements_Packet(run_.params), "out"));
     });
-    items.run(overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
+    // node e (Encode) @ A.cpu
+    items.run(overlap::fire_e, [&](std::int64_t j) {
       e_node_.at(j);
       e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
                              dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"),
                          e_out_A_cpu_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
-    items.run(overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.cpu
+    // node d (Decode) @ A.cpu
+    items.run(overlap::fire_d, [&](std::int64_t j) {
       d_node_.at(j);
       d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
                          d_out_A_cpu_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 1, 2), elements_Packet(run_.params), "out"));
     });
-    items.run(overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 1, 2), elements_Packet(run_.params), "in"));
     });
@@ -115,26 +119,30 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       dfg::copy_token(s_out_A_g0_view_.token(dfg::slot(c, 0, 1)),
                       s_out_A_cpu_view_.token(dfg::slot(c, 0, 1)), bytes_Packet(run_.params));
     });
-    run_.end_phase();                                    // the end of transfer step 0
-    items.run(no_overlap::fire_s, [&](std::int64_t j) {  // node s (Source) @ A.cpu
+    run_.end_phase();  // the end of transfer step 0
+    // node s (Source) @ A.cpu
+    items.run(no_overlap::fire_s, [&](std::int64_t j) {
       s_node_.fire(j, s_out_A_cpu_view_.bounded<std::uint8_t>(dfg::slot(c, 0, 1),
                                                               elements_Packet(run_.params), "out"));
     });
-    items.run(no_overlap::fire_e, [&](std::int64_t j) {  // node e (Encode) @ A.cpu
+    // node e (Encode) @ A.cpu
+    items.run(no_overlap::fire_e, [&](std::int64_t j) {
       e_node_.at(j);
       e_node_.actor.fire(m_out_A_cpu_view_.bounded<const std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"),
                          e_out_A_cpu_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Coded(run_.params), "out"));
     });
-    items.run(no_overlap::fire_d, [&](std::int64_t j) {  // node d (Decode) @ A.cpu
+    // node d (Decode) @ A.cpu
+    items.run(no_overlap::fire_d, [&](std::int64_t j) {
       d_node_.at(j);
       d_node_.actor.fire(e_out_A_cpu_view_.bounded<const std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Coded(run_.params), "in"),
                          d_out_A_cpu_view_.bounded<std::uint8_t>(
                              dfg::slot(c, 0, 1), elements_Packet(run_.params), "out"));
     });
-    items.run(no_overlap::fire_k, [&](std::int64_t j) {  // node k (Check) @ A.cpu
+    // node k (Check) @ A.cpu
+    items.run(no_overlap::fire_k, [&](std::int64_t j) {
       k_node_.fire(j, d_out_A_cpu_view_.bounded<const std::uint8_t>(
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });

@@ -48,7 +48,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
   items.cycles([&](std::int64_t c) {
-    items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
+    // node m (Mask) @ A.g0
+    items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {
       m_node_.fire(j,
                    s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 1, 2),
                                                                 elements_Packet(run_.params), "in"),
@@ -61,8 +62,9 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
 void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_);
   items.cycles([&](std::int64_t c) {
-    run_.end_phase();                                               // the end of transfer step 0
-    items.fire(no_overlap::fire_m, compute_, [&](std::int64_t j) {  // node m (Mask) @ A.g0
+    run_.end_phase();  // the end of transfer step 0
+    // node m (Mask) @ A.g0
+    items.fire(no_overlap::fire_m, compute_, [&](std::int64_t j) {
       m_node_.fire(j,
                    s_out_A_g0_view_.bounded<const std::uint8_t>(dfg::slot(c, 0, 1),
                                                                 elements_Packet(run_.params), "in"),

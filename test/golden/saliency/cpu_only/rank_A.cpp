@@ -82,28 +82,34 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
 void Worker_A_cpu::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_cpu);
   items.cycles([&](std::int64_t c) {
-    items.run(overlap::fire_camera, [&](std::int64_t j) {  // node camera (Camera) @ A.cpu
+    // node camera (Camera) @ A.cpu
+    items.run(overlap::fire_camera, [&](std::int64_t j) {
       camera_node_.fire(j, camera_frame_A_cpu_view_.as<std::uint8_t>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_retina, [&](std::int64_t j) {  // node retina (Retina) @ A.cpu
+    // node retina (Retina) @ A.cpu
+    items.run(overlap::fire_retina, [&](std::int64_t j) {
       retina_node_.fire(j, camera_frame_A_cpu_view_.as<const std::uint8_t>(dfg::slot(c, 0, 1)),
                         retina_spectrum_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_gabor, [&](std::int64_t j) {  // node gabor (GaborBank) @ A.cpu
+    // node gabor (GaborBank) @ A.cpu
+    items.run(overlap::fire_gabor, [&](std::int64_t j) {
       gabor_node_.fire(j, retina_spectrum_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                        gabor_maps_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_inter, [&](std::int64_t j) {  // node inter (Interactions) @ A.cpu
+    // node inter (Interactions) @ A.cpu
+    items.run(overlap::fire_inter, [&](std::int64_t j) {
       inter_node_.fire(j, gabor_maps_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                        inter_energy_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)),
                        inter_stats_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_norm, [&](std::int64_t j) {  // node norm (Normalizations) @ A.cpu
+    // node norm (Normalizations) @ A.cpu
+    items.run(overlap::fire_norm, [&](std::int64_t j) {
       norm_node_.fire(j, inter_energy_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                       inter_stats_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                       norm_saliency_A_cpu_view_.as<float>(dfg::slot(c, 0, 1)));
     });
-    items.run(overlap::fire_show, [&](std::int64_t j) {  // node show (Display) @ A.cpu
+    // node show (Display) @ A.cpu
+    items.run(overlap::fire_show, [&](std::int64_t j) {
       show_node_.fire(j, norm_saliency_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)));
     });
   });
