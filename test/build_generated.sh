@@ -335,6 +335,21 @@ case $case in
     # Ten worker threads, each PE named in the stats.
     "$work/cores/build/app" --iterations 100 --set N=1024 --stats >"$work/stats.txt"
     for c in 0 1 2 3 4 5 6 7 8 9; do grep -q " A\.c$c " "$work/stats.txt" || fail "--stats: no A.c$c"; done
+    # The ten cores' profile carries over to the architecture of one core: each node's time on
+    # A.cpu is its time on the core it ran on ("pes" gives the cores' kind).
+    "$work/cores/build/app" --iterations 200 --set N=1024 --profile "$work/cores.json" || fail "--profile, ten cores"
+    "$dfgc" map samples/fir_bank/one_core.dfg --costs "$work/cores.json" --evaluate >"$work/one_core.json" ||
+      fail "dfgc map refused the ten cores' profile on one core"
+    python3 - "$work/cores.json" "$work/one_core.json" <<'EOF' || fail "the ten cores' profile on one core"
+import json, sys
+profile, evaluation = (json.load(open(f)) for f in sys.argv[1:3])
+assert profile["pes"] == {f"A.c{c}": {"kind": "cpu"} for c in range(10)}, profile["pes"]
+load = sum(ms["ms"] for per_pe in profile["nodes"].values() for ms in per_pe.values())
+predicted = evaluation["overlap"]["period_ms"]
+expected = load + profile["cycle_overhead_ms"]["overlap"]
+assert abs(predicted - expected) <= 1e-4 * expected + 1e-6, (predicted, expected)
+print(f"ten cores' profile on one core: firings {load:.6g} ms, predicted period {predicted} ms")
+EOF
     ;;
   fir_bank_tsan)
     want=$(fir_reference 1000 1024)

@@ -268,8 +268,17 @@ class CostReader {
       std::string p = path + "/" + name;
       if (!object(p, fields, fmt::format("PE '{}'", name))) continue;
       for (const auto& [key, value] : fields.items()) {
+        if (key == "kind") {
+          if (!value.is_string() || (value != "cpu" && value != "gpu"))
+            error(p + "/" + key, "a PE's 'kind' is \"cpu\" or \"gpu\"");
+          else
+            c.kinds[name] = {value == "gpu" ? ir::PeKind::gpu : ir::PeKind::cpu,
+                             key_loc(p + "/" + key)};
+          continue;
+        }
         if (key != "memory_GiB") {
-          error(p + "/" + key, fmt::format("unknown key '{}' in a PE; expected memory_GiB", key));
+          error(p + "/" + key,
+                fmt::format("unknown key '{}' in a PE; expected memory_GiB or kind", key));
           continue;
         }
         if (auto n = number(p + "/" + key, value, "a memory size", kMemoryRange))
@@ -413,6 +422,7 @@ void merge_costs(CostFile& into, CostFile later) {
   for (auto& [name, o] : later.links) into.links[name] = o;
   for (auto& [name, o] : later.host_copies) into.host_copies[name] = o;
   for (auto& [pe, m] : later.memory) into.memory[pe] = m;
+  for (auto& [pe, k] : later.kinds) into.kinds[pe] = k;
   for (ir::Strategy s : ir::kStrategies)
     if (later.overhead_given[s]) {
       into.overhead[s] = later.overhead[s];

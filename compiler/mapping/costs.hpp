@@ -70,6 +70,10 @@ struct CostFile {
   std::map<std::string, LinkOverride> host_copies;
   /// PE name -> memory capacity in bytes.
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
+  /// PE name -> its kind, as the file says (`"pes": {"A.c4": {"kind": "cpu"}}`, which a profile
+  /// writes): the file's figures on a PE the architecture lacks are then another machine's, and
+  /// its nodes' times there count for the architecture's PEs of that kind.
+  std::map<std::string, std::pair<ir::PeKind, SourceLoc>> kinds;
   /// profile.host: the file is one rank's profile of a run on several hosts ("" otherwise).
   std::string profile_host;
   SourceLoc profile_host_loc;                ///< where the file says it
@@ -123,8 +127,10 @@ struct CostTable {
 };
 
 /// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it
-/// is free; each of those needs a firing time (node entry, else actor entry for that PE, else for
-/// its kind). Reports every problem; returns nullopt if there was one.
+/// is free; each of those needs a firing time: the node's measurement on that PE, else the
+/// actor's entry for that PE, else the mean of the node's measurements on the other PEs of its
+/// kind (the architecture's, or those of another machine the file names in `pes`), else the
+/// actor's entry for its kind. Reports every problem; returns nullopt if there was one.
 std::optional<CostTable> resolve_costs(const CostFile& costs, const ir::Program& program,
                                        DiagnosticEngine& diags);
 

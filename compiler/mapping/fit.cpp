@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -23,13 +24,18 @@ struct Row {
 const FiringCost* fitting_entry(const CostFile& c, const ir::Program& p, const std::string& actor,
                                 const std::string& pe) {
   auto it = c.actors.find(actor);
-  auto found = p.arch.find_pe(pe);
-  if (it == c.actors.end() || !found) return nullptr;
+  if (it == c.actors.end()) return nullptr;
+  // The PE's kind: the architecture's, else the file's for another machine's PE (costs.hpp).
+  std::optional<ir::PeKind> kind;
+  if (auto found = p.arch.find_pe(pe))
+    kind = p.arch.pes[*found].kind;
+  else if (auto k = c.kinds.find(pe); k != c.kinds.end())
+    kind = k->second.first;
+  if (!kind) return nullptr;
   const FiringCost* f = nullptr;
   if (auto e = it->second.find(pe); e != it->second.end())
     f = &e->second;
-  else if (auto k = it->second.find(std::string(ir::to_string(p.arch.pes[*found].kind)));
-           k != it->second.end())
+  else if (auto k = it->second.find(std::string(ir::to_string(*kind))); k != it->second.end())
     f = &k->second;
   return f && !f->fit.empty() ? f : nullptr;
 }

@@ -2,7 +2,10 @@
 /// resolve_costs: a costs file's names checked against one program, and the firing time of every
 /// node on every PE it may run on.
 #include <limits>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -21,6 +24,7 @@ class Resolver {
   std::optional<CostTable> run() {
     CostTable t;
     check_profile_host();
+    check_kinds();
     check_actors();
     check_nodes();
     links(t);
@@ -45,6 +49,25 @@ class Resolver {
     error(c_.profile_host_loc, fmt::format("the profile is of host '{}', which arch '{}' lacks "
                                            "(its hosts: {})",
                                            c_.profile_host, p_.arch.name, list));
+  }
+
+  /// A PE the file gives a kind to has that kind in the architecture, if it has the PE.
+  void check_kinds() {
+    for (const auto& [name, kind] : c_.kinds)
+      if (auto pe = p_.arch.find_pe(name); pe && p_.arch.pes[*pe].kind != kind.first)
+        error(kind.second, fmt::format("'{}' is a {} in arch '{}'; the costs file says it is a {}",
+                                       name, ir::to_string(p_.arch.pes[*pe].kind), p_.arch.name,
+                                       ir::to_string(kind.first)));
+  }
+  /// Whether `name` is a PE of another machine: not the architecture's, its kind in the file.
+  bool elsewhere(const std::string& name) const {
+    return !p_.arch.find_pe(name) && c_.kinds.contains(name);
+  }
+  /// The kind of PE `name`: the architecture's, else the file's.
+  std::optional<ir::PeKind> kind_of(const std::string& name) const {
+    if (auto pe = p_.arch.find_pe(name)) return p_.arch.pes[*pe].kind;
+    if (auto it = c_.kinds.find(name); it != c_.kinds.end()) return it->second.first;
+    return std::nullopt;
   }
 
   void error(SourceLoc loc, std::string message) {
@@ -126,9 +149,11 @@ class Resolver {
       const ir::Actor& a = p_.dfg.actor_of(static_cast<ir::NodeId>(it - names.begin()));
       for (const auto& [where, list] : per_pe)
         for (const FiringCost& f : list) {
-          if (!p_.arch.find_pe(where))
-            error(f.loc, fmt::format("unknown processing element '{}'{}", where,
-                                     sema::did_you_mean(where, pe_names())));
+          if (!p_.arch.find_pe(where) && !elsewhere(where))
+            error(f.loc, fmt::format("unknown processing element '{}': a measurement on "
+                                     "another machine's PE needs its kind, \"pes\": {{\"{}\": "
+                                     "{{\"kind\": ...}}}}{}",
+                                     where, where, sema::did_you_mean(where, pe_names())));
           check_params(f, a);
         }
     }
@@ -163,6 +188,7 @@ class Resolver {
       }
       std::string from = trim(name.substr(0, arrow));
       std::string to = trim(name.substr(arrow + (both ? 3 : 2)));
+      if (elsewhere(from) || elsewhere(to)) continue;  // a link of the profiled machine
       auto a = p_.arch.find_pe(from);
       auto b = p_.arch.find_pe(to);
       std::optional<ir::LinkId> found;
@@ -188,6 +214,7 @@ class Resolver {
     for (const ir::Pe& pe : p_.arch.pes) t.capacity.push_back(pe.memory);
     for (const auto& [name, entry] : c_.memory) {
       auto pe = p_.arch.find_pe(name);
+      if (!pe && elsewhere(name)) continue;  // another machine's
       if (!pe)
         error(entry.second, fmt::format("unknown processing element '{}'{}", name,
                                         sema::did_you_mean(name, pe_names())));
@@ -196,21 +223,38 @@ class Resolver {
     }
   }
 
-  /// The entry for node `n` on PE `pe`: the node's last measurement there taken at its params,
-  /// else the actor's for the PE, else for its kind.
-  const FiringCost* entry_for(ir::NodeId n, ir::PeId pe) const {
+  /// The node's last measurement on PE `name` taken at its current params, if any.
+  const FiringCost* measured(const ir::Node& node, const std::string& name) const {
+    auto it = c_.nodes.find(node.name);
+    if (it == c_.nodes.end()) return nullptr;
+    auto e = it->second.find(name);
+    if (e == it->second.end()) return nullptr;
+    for (auto f = e->second.rbegin(); f != e->second.rend(); ++f)
+      if (measured_at(*f, node)) return &*f;
+    return nullptr;
+  }
+
+  /// The entries whose mean is node `n`'s firing time on PE `pe`: its measurement there, else
+  /// the actor's entry for the PE, else its measurements on the other PEs of the kind (the
+  /// architecture's and another machine's, by name), else the actor's entry for the kind. Empty:
+  /// none.
+  std::vector<const FiringCost*> entries_for(ir::NodeId n, ir::PeId pe) const {
     const ir::Pe& q = p_.arch.pes[pe];
     const ir::Node& node = p_.dfg.nodes[n];
+    if (const FiringCost* f = measured(node, q.name)) return {f};
+    auto actor = c_.actors.find(p_.dfg.actor_of(n).name);
+    if (actor != c_.actors.end())
+      if (auto e = actor->second.find(q.name); e != actor->second.end()) return {&e->second};
+    std::vector<const FiringCost*> alike;
     if (auto it = c_.nodes.find(node.name); it != c_.nodes.end())
-      if (auto e = it->second.find(q.name); e != it->second.end())
-        for (auto f = e->second.rbegin(); f != e->second.rend(); ++f)
-          if (measured_at(*f, node)) return &*f;
-    auto it = c_.actors.find(p_.dfg.actor_of(n).name);
-    if (it == c_.actors.end()) return nullptr;
-    if (auto e = it->second.find(q.name); e != it->second.end()) return &e->second;
-    if (auto e = it->second.find(std::string(ir::to_string(q.kind))); e != it->second.end())
-      return &e->second;
-    return nullptr;
+      for (const auto& [name, list] : it->second)
+        if (name != q.name && kind_of(name) == q.kind)
+          if (const FiringCost* f = measured(node, name)) alike.push_back(f);
+    if (!alike.empty()) return alike;
+    if (actor != c_.actors.end())
+      if (auto e = actor->second.find(std::string(ir::to_string(q.kind))); e != actor->second.end())
+        return {&e->second};
+    return {};
   }
 
   static double param_value(const ir::Node& node, const std::string& name) {
@@ -246,8 +290,8 @@ class Resolver {
       std::vector<ir::PeId> allowed = node.candidates;
       if (allowed.empty()) allowed.push_back(p_.mapping.pe_of[n]);
       for (ir::PeId pe : allowed) {
-        const FiringCost* f = entry_for(n, pe);
-        if (!f) {
+        const std::vector<const FiringCost*> entries = entries_for(n, pe);
+        if (entries.empty()) {
           const std::string& actor = p_.dfg.actor_of(n).name;
           const ir::Pe& q = p_.arch.pes[pe];
           // At the actor's entry when the file has one (it lacks this PE and its kind).
@@ -261,15 +305,21 @@ class Resolver {
                                   ir::to_string(q.kind)));
           continue;
         }
-        double s = seconds(*f, node) + 0.0;  // -0 is 0
-        if (!(s >= 0) || !(s * 1e3 <= kMaxFiringMs)) {
-          error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be a "
-                                    "non-negative number of milliseconds, at most 86400000 "
-                                    "(a day)",
-                                    node.name, p_.arch.pes[pe].name, s * 1e3));
-          continue;
+        double total = 0;
+        bool valid = true;
+        for (const FiringCost* f : entries) {
+          const double s = seconds(*f, node) + 0.0;  // -0 is 0
+          if (!(s >= 0) || !(s * 1e3 <= kMaxFiringMs)) {
+            error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be "
+                                      "a non-negative number of milliseconds, at most 86400000 "
+                                      "(a day)",
+                                      node.name, p_.arch.pes[pe].name, s * 1e3));
+            valid = false;
+            break;
+          }
+          total += s;
         }
-        t.firing[n][pe] = s;
+        if (valid) t.firing[n][pe] = total / static_cast<double>(entries.size());
       }
     }
   }

@@ -10,6 +10,8 @@
 ///     host_copies."<X> -> <Y>"          each direction of a link whose mapped tokens (small
 ///                                       tokens in a GPU's mapped host memory) the CPU end
 ///                                       copied on the host: bandwidth_GB_s, latency_us
+///     pes.<PE>.kind                     each PE's kind ("cpu", "gpu"): dfgc map counts a node's
+///                                       time on a PE for the PEs of that kind it has no time on
 ///     cycle_overhead_ms.<strategy>      the strategy that ran: period minus the model's loads
 ///     profile                           what the run was (ignored by dfgc map)
 ///
@@ -311,6 +313,20 @@ class Profile {
     if (!host_copies.empty()) {
       out += ",\n";
       fitted("host_copies", host_copies);
+    }
+    // pes: each PE's kind, sorted by name, so that the measurements on them carry over to PEs of
+    // the same kind, of this machine or another (docs/costs.md).
+    if (!pes_.empty()) {
+      std::map<std::string, bool> kinds;
+      for (const Pe& pe : pes_) kinds[pe.name] = pe.gpu;
+      out += ",\n  \"pes\": {";
+      bool first_pe = true;
+      for (const auto& [name, gpu] : kinds) {
+        out += std::string(first_pe ? "" : ", ") + detail::json_string(name) + ": {\"kind\": \"" +
+               (gpu ? "gpu" : "cpu") + "\"}";
+        first_pe = false;
+      }
+      out += "}";
     }
     if (f.measured) {
       out += ",\n  \"cycle_overhead_ms\": {" + detail::json_string(strategy) + ": " +

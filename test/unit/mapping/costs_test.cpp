@@ -87,6 +87,51 @@ TEST_CASE("a costs file resolves to firing times, links, memory, overhead", "[ma
   CHECK(l.table->overhead[ir::Strategy::no_overlap] == Approx(2e-5));
 }
 
+TEST_CASE("a node's times carry over to the PEs of their kind, this machine's or another's",
+          "[mapping][costs]") {
+  // i2 may run on A.g0 and A.g1. It was measured on A.g1 and on B.g5, a GPU of another machine
+  // (a profile's "pes" names its kind); i1, pinned on A.g0, only on B.g5. The other machine's
+  // link and memory are not this one's and are left alone.
+  constexpr const char* kJson = R"({
+    "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}},
+    "nodes": {
+      "i1": {"B.g5": {"ms": 4, "at": {"nb_loop": 100}}},
+      "i2": {"A.g1": {"ms": 2, "at": {"nb_loop": 300}}, "B.g5": {"ms": 6, "at": {"nb_loop": 300}},
+             "B.c0": {"ms": 50, "at": {"nb_loop": 300}}}
+    },
+    "links": {"B.c0 -> B.g5": {"bandwidth_GB_s": 1, "latency_us": 0}},
+    "pes": {"B.c0": {"kind": "cpu"}, "B.g5": {"kind": "gpu", "memory_GiB": 1},
+            "A.g1": {"kind": "gpu"}}
+  })";
+  Loaded l(kJson);
+  INFO(l.diags.render());
+  REQUIRE(l.table);
+  const auto& f = l.table->firing;
+  CHECK(*f[1][1] == Approx(4e-3));                // i1 on A.g0: B.g5's, the one GPU it ran on
+  CHECK(*f[2][2] == Approx(2e-3));                // i2 on A.g1: its own
+  CHECK(*f[2][1] == Approx((2 + 6) / 2e3));       // i2 on A.g0: the mean of A.g1's and B.g5's
+  CHECK(l.table->links[0][0].bandwidth == 25e9);  // the spec's: B's link is not A's
+  CHECK(!l.table->capacity[1]);
+  // A measurement at other params does not stand for the node.
+  Loaded other(R"({
+    "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 9}},
+    "nodes": {"i1": {"B.g5": {"ms": 4, "at": {"nb_loop": 7}}}},
+    "pes": {"B.g5": {"kind": "gpu"}}
+  })");
+  INFO(other.diags.render());
+  REQUIRE(other.table);
+  CHECK(*other.table->firing[1][1] == Approx(9e-3));  // the actor's kind entry
+  // An actor's entry for the PE itself comes before a measurement on another PE.
+  Loaded named(R"({
+    "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"A.g0": 5, "A.g1": 5}},
+    "nodes": {"i1": {"B.g5": {"ms": 4}}},
+    "pes": {"B.g5": {"kind": "gpu"}}
+  })");
+  INFO(named.diags.render());
+  REQUIRE(named.table);
+  CHECK(*named.table->firing[1][1] == Approx(5e-3));
+}
+
 TEST_CASE("costs file errors", "[mapping][costs]") {
   struct Case {
     const char* json;
@@ -108,6 +153,12 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
       {"{\"actors\": {\"Incc\": {\"gpu\": 1}}}", "unknown actor 'Incc'; did you mean 'Inc'?"},
       {"{\"actors\": {\"Inc\": {\"tpu\": 1}}}",
        "unknown processing element or kind 'tpu'; expected cpu, gpu or a PE of arch 'arch'"},
+      {"{\"pes\": {\"A.g0\": {\"kind\": \"tpu\"}}}", "a PE's 'kind' is \"cpu\" or \"gpu\""},
+      {"{\"pes\": {\"A.g0\": {\"kind\": \"cpu\"}}}",
+       "'A.g0' is a gpu in arch 'arch'; the costs file says it is a cpu"},
+      {"{\"nodes\": {\"i2\": {\"Z.g0\": {\"ms\": 1}}}}",
+       "unknown processing element 'Z.g0': a measurement on another machine's PE needs its kind, "
+       "\"pes\": {\"Z.g0\": {\"kind\": ...}}; did you mean 'A.g0'?"},
       {"{\"actors\": {\"Inc\": {\"gpu\": -1}}}",
        "a firing time must be a non-negative number of milliseconds, at most 86400000 (a day)"},
       {"{\"actors\": {\"Inc\": {\"gpu\": \"2 * (nb_loop\"}}}", "in formula: expected ')'"},

@@ -106,6 +106,7 @@ TEST_CASE("profile: firing means, link bandwidths and the overlap overhead", "[p
         "    \"A.cpu -> A.g0\": {\"bandwidth_GB_s\": 41.943, \"latency_us\": 0},\n"
         "    \"A.g0 -> A.cpu\": {\"bandwidth_GB_s\": 20.9715, \"latency_us\": 0}\n"
         "  },\n"
+        "  \"pes\": {\"A.cpu\": {\"kind\": \"cpu\"}, \"A.g0\": {\"kind\": \"gpu\"}},\n"
         "  \"cycle_overhead_ms\": {\"overlap\": 0.5}\n"
         "}\n");
   CHECK(profile.json() == one_gpu(12).json());  // deterministic
