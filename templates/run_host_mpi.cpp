@@ -5,21 +5,22 @@
 /// loop, and ends the whole job (MPI_Abort, with the rank and the reason, after the report files
 /// marked incomplete) once any thread of the rank failed.
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
-$check_migrations$  Run run(options);
+  $check_migrations$ Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
-$migration_link$  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
-  $make_workers$
-  dfg::Workers threads;
+  $migration_link$ std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
+  $make_workers$ dfg::Workers threads;
   // Should the job end from this rank, its report files are written first, marked incomplete.
   const dfg::mpi::ReportBeforeAbort on_abort(mpi, run, options, threads);
-  dfg::spawn_workers(threads, run, workers, kPeNames, options, [&mpi$link_capture$](dfg::Where& where, const auto& cycles) {
-    dfg::mpi::run_mpi_worker(mpi, where, $cycles$);
-  });
+  dfg::spawn_workers(threads, run, workers, kPeNames, options,
+                     [&mpi$link_capture$](dfg::Where& where, const auto& cycles) {
+                       dfg::mpi::run_mpi_worker(mpi, where, $cycles$);
+                     });
   if (const int status = threads.join(); status != 0) {
-    run.report(options, false);  // what was measured up to the error; main's guard ends the job
+    dfg::report(run, options,
+                false);  // what was measured up to the error; main's guard ends the job
     return status;
   }
-  return run.report(options);
+  return dfg::report(run, options);
 }
 
 }  // namespace $ns$

@@ -56,7 +56,7 @@
 #include <utility>
 #include <vector>
 
-#include "dfg/flags.hpp"
+#include "dfg/options.hpp"
 #include "dfg/state.hpp"
 #include "dfg/window.hpp"
 

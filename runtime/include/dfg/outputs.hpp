@@ -36,7 +36,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "dfg/flags.hpp"
+#include "dfg/options.hpp"
 
 namespace dfg {
 

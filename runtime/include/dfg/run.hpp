@@ -8,20 +8,22 @@
 ///     };
 ///
 /// dfg::PeWorker is the base of a generated PE's worker (dfg::CpuWorker, dfg::GpuWorker hold what
-/// every worker has); dfg::run_workers runs one thread per
-/// worker, joins them and reports.
+/// every worker has).
 ///
 /// dfg::EntryInfo is one row of a strategy's entry table: a firing, transfer or delay copy, what
 /// --stats and --trace call it, its trace track, the first cycle it runs, and what an error in it
 /// names (dfg::Items runs it).
 ///
+/// This is what a cycle's code needs, and what every generated translation unit includes (through
+/// app.hpp). The run's start and end (the command line, the threads, the reports: run_workers(),
+/// report()) are the application layer, dfg/run_tables.hpp, which only the file with main
+/// includes.
+///
 /// Guarantees: built by the main thread before the workers start (it allocates: the windows, the
-/// tracks, the stats); report() runs on the main thread after they joined. begin_cycle(),
-/// end_cycle() and end_phase() are called by each PE's worker thread for its own PE; they block
-/// (NeighbourSync, CycleBarrier: see those headers for their memory ordering) and never allocate.
-/// Everything else is read-only while the workers run, except the probes and the stats, which
-/// are built for concurrent use. run_workers() is called by the main thread; it blocks until
-/// every worker thread has ended.
+/// tracks, the stats). begin_cycle(), end_cycle() and end_phase() are called by each PE's worker
+/// thread for its own PE; they block (NeighbourSync, CycleBarrier: see those headers for their
+/// memory ordering) and never allocate. Everything else is read-only while the workers run,
+/// except the probes and the stats, which are built for concurrent use.
 #pragma once
 
 #include <array>
@@ -37,12 +39,10 @@
 
 #include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"
-#include "dfg/flags.hpp"
 #include "dfg/migration.hpp"
 #include "dfg/neighbour_sync.hpp"
-#include "dfg/pin.hpp"
+#include "dfg/options.hpp"
 #include "dfg/probe.hpp"
-#include "dfg/run_tables.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -92,6 +92,16 @@ struct RunTables {
   /// ranks' link (start_migrator), not the constructor.
   bool several_hosts = false;
 };
+
+/// Registers every entry with the probes, and with `stats` when each item is timed (may be null).
+template <class Entry, class Params>
+void register_entries(std::span<const Entry> entries, const Params& params, Probes& probes,
+                      Stats* stats) {
+  for (const Entry& e : entries) {
+    probes.add(e.track, e.name, e.kind);
+    if (stats) stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
+  }
+}
 
 template <class Params, class Memory, std::size_t PeCount>
 struct RunState {
@@ -218,12 +228,6 @@ struct RunState {
     return out;
   }
 
-  /// `complete` false: the run stopped on an error (write_reports marks the files so).
-  int report(const Options& options, bool complete = true) {
-    return write_reports(options, tracer, stats.get(), overlap, iterations, pe_names, pe_kinds,
-                         entries, params, complete);
-  }
-
   const Params params;
   /// The runtime params by name, for the actors' contexts (Context::runtime_param): each node
   /// points at this table (dfg::Node::set_up).
@@ -285,53 +289,5 @@ class CpuWorker : public PeWorker {
   Run& run_;
   std::vector<Buffer> storage_;  ///< one allocation per colour
 };
-
-/// Starts `workers[pe]->run(where, run.overlap)` on a thread of `threads` named `names[pe]`,
-/// pinned to core pe with --pin-cpus. The first worker's run goes through `first(where, cycles)`,
-/// which calls `cycles()` (a rank of a program on several hosts runs its communication thread
-/// around it: dfg::mpi::run_mpi_worker); the others' directly. `first` is copied into the
-/// threads. Each thread calls threads.cycles_ended() once its cycles end, returned or thrown. The
-/// caller joins `threads`.
-template <class Run, class Worker, std::size_t PeCount, class First>
-void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
-                   const std::array<const char*, PeCount>& names, const Options& options,
-                   First first) {
-  const bool pin = options.pin_cpus;
-  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
-    Worker& worker = *workers[pe];
-    threads.spawn(names[pe], [&worker, &run, &threads, first, pe, pin](Where& where) mutable {
-      if (pin) pin_this_thread(pe);
-      auto cycles = [&] {
-        struct Ended {
-          Workers& threads;
-          ~Ended() { threads.cycles_ended(); }
-        } ended{threads};
-        worker.run(where, run.overlap);
-      };
-      if (pe == 0) {
-        first(where, cycles);
-      } else {
-        cycles();
-      }
-    });
-  }
-}
-
-/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
-/// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
-/// (dfg::Workers), writes the report files marked incomplete and returns 1, else returns
-/// run.report(options).
-template <class Run, class Worker, std::size_t PeCount>
-int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
-                const std::array<const char*, PeCount>& names, const Options& options) {
-  Workers threads;
-  spawn_workers(threads, run, workers, names, options,
-                [](Where&, const auto& cycles) { cycles(); });
-  if (const int status = threads.join_and_report(std::cerr); status != 0) {
-    run.report(options, false);  // what was measured up to the error, marked so
-    return status;
-  }
-  return run.report(options);
-}
 
 }  // namespace dfg

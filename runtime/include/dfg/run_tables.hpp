@@ -2,17 +2,17 @@
 /// The start-up and the end of a generated program's run, written once here instead of in every
 /// generated rank file: the checks before anything runs (the token sizes at the runtime params'
 /// values, the output files, and on one host --migrate and --hostmap), the initial iteration
-/// windows, the registration of every firing, transfer and delay copy with the probes and the
-/// stats, and the reports written after the workers joined (--trace, --stats, --stats-json,
-/// --profile).
+/// windows, the worker threads (run_workers(), spawn_workers()), and the reports written after
+/// they joined (report(): --trace, --stats, --stats-json, --profile). The application layer above
+/// dfg/run.hpp: only the generated file with main includes it.
 ///
 /// `Entry` is the generated program's EntryInfo: kind, name, where, track, first_cycle,
 /// bytes(params) (or null), profile, at, step. `Params` is its runtime-param struct.
 ///
-/// Guarantees: called by the main thread only, before the workers start (start_up_error,
-/// initial_windows, register_entries) or after they joined (write_reports), or as main itself
-/// (one_host_main, which blocks while the run lasts); they allocate, and do not block beyond
-/// opening and writing the report files.
+/// Guarantees: called by the main thread only, before the workers start (start_up_error) or after
+/// they joined (write_reports, report), or as main itself (one_host_main, which blocks while the
+/// run lasts; run_workers, which blocks until every worker thread has ended); they allocate, and
+/// do not block beyond opening and writing the report files and joining the workers.
 #pragma once
 
 #include <array>
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,8 +29,10 @@
 #include "dfg/flags.hpp"
 #include "dfg/migration.hpp"
 #include "dfg/outputs.hpp"
+#include "dfg/pin.hpp"
 #include "dfg/probe.hpp"
 #include "dfg/profile.hpp"
+#include "dfg/run.hpp"
 #include "dfg/size.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/trace.hpp"
@@ -106,25 +109,6 @@ int one_host_main(int argc, char** argv, std::string_view host, std::span<const 
     return 1;
   }
   return finish_stdout(main_guard(std::cerr, [&] { return run_host(flags.options); }), std::cerr);
-}
-
-/// Every entry's initial window: [first_cycle, first_cycle + iterations).
-template <class Entry>
-std::vector<Window> initial_windows(std::span<const Entry> entries, std::int64_t iterations) {
-  std::vector<Window> windows;
-  windows.reserve(entries.size());
-  for (const Entry& e : entries) windows.push_back({e.first_cycle, e.first_cycle + iterations});
-  return windows;
-}
-
-/// Registers every entry with the probes, and with `stats` when each item is timed (may be null).
-template <class Entry, class Params>
-void register_entries(std::span<const Entry> entries, const Params& params, Probes& probes,
-                      Stats* stats) {
-  for (const Entry& e : entries) {
-    probes.add(e.track, e.name, e.kind);
-    if (stats) stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
-  }
 }
 
 /// The host of a rank's processing elements: "A" of "A.g0".
@@ -210,6 +194,63 @@ int write_reports(const Options& options, Tracer& tracer, const Stats* stats, bo
           << "warning: --profile: too few iterations to measure the period; no cycle overhead written\n";
   }
   return 0;
+}
+
+/// After the workers of `run` joined: writes the trace, prints the stats, writes the profile
+/// (write_reports). `complete` false: the run stopped on an error (the files are marked so).
+/// Returns the exit status.
+template <class Run>
+int report(Run& run, const Options& options, bool complete = true) {
+  return write_reports(options, run.tracer, run.stats.get(), run.overlap, run.iterations,
+                       run.pe_names, run.pe_kinds, run.entries, run.params, complete);
+}
+
+/// Starts `workers[pe]->run(where, run.overlap)` on a thread of `threads` named `names[pe]`,
+/// pinned to core pe with --pin-cpus. The first worker's run goes through `first(where, cycles)`,
+/// which calls `cycles()` (a rank of a program on several hosts runs its communication thread
+/// around it: dfg::mpi::run_mpi_worker); the others' directly. `first` is copied into the
+/// threads. Each thread calls threads.cycles_ended() once its cycles end, returned or thrown. The
+/// caller joins `threads`.
+template <class Run, class Worker, std::size_t PeCount, class First>
+void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                   const std::array<const char*, PeCount>& names, const Options& options,
+                   First first) {
+  const bool pin = options.pin_cpus;
+  for (std::size_t pe = 0; pe < workers.size(); ++pe) {
+    Worker& worker = *workers[pe];
+    threads.spawn(names[pe], [&worker, &run, &threads, first, pe, pin](Where& where) mutable {
+      if (pin) pin_this_thread(pe);
+      auto cycles = [&] {
+        struct Ended {
+          Workers& threads;
+          ~Ended() { threads.cycles_ended(); }
+        } ended{threads};
+        worker.run(where, run.overlap);
+      };
+      if (pe == 0) {
+        first(where, cycles);
+      } else {
+        cycles();
+      }
+    });
+  }
+}
+
+/// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
+/// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
+/// (dfg::Workers), writes the report files marked incomplete and returns 1, else returns
+/// report(run, options).
+template <class Run, class Worker, std::size_t PeCount>
+int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
+                const std::array<const char*, PeCount>& names, const Options& options) {
+  Workers threads;
+  spawn_workers(threads, run, workers, names, options,
+                [](Where&, const auto& cycles) { cycles(); });
+  if (const int status = threads.join_and_report(std::cerr); status != 0) {
+    report(run, options, false);  // what was measured up to the error, marked so
+    return status;
+  }
+  return report(run, options);
 }
 
 }  // namespace dfg

@@ -37,7 +37,7 @@
 #include <string>
 #include <string_view>
 
-#include "dfg/flags.hpp"
+#include "dfg/options.hpp"
 
 namespace dfg {
 

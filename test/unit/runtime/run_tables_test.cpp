@@ -60,13 +60,6 @@ struct Registered {
 
 }  // namespace
 
-TEST_CASE("run tables: initial windows start at each entry's first cycle", "[run_tables]") {
-  const auto windows = dfg::initial_windows(std::span<const Entry>(kEntries), 10);
-  REQUIRE(windows.size() == 2);
-  CHECK(windows[0] == dfg::Window{0, 10});
-  CHECK(windows[1] == dfg::Window{1, 11});
-}
-
 TEST_CASE("run tables: reports are written as the options ask", "[run_tables]") {
   Registered run(false, 4);
   dfg::Options nothing;

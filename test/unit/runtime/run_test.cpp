@@ -11,6 +11,7 @@
 #include "dfg/items.hpp"
 #include "dfg/node.hpp"
 #include "dfg/run.hpp"
+#include "dfg/run_tables.hpp"
 #include "dfg/slots.hpp"
 
 namespace {
@@ -64,7 +65,7 @@ TEST_CASE("run state: the chosen strategy's entries, latency, cycles and params"
   CHECK(without.cycles == 11);
   CHECK(without.entries.size() == 1);
   REQUIRE(without.stats != nullptr);
-  CHECK(without.report(dfg::Options{}) == 0);
+  CHECK(dfg::report(without, dfg::Options{}) == 0);
 }
 
 TEST_CASE("run state: two workers run their cycles with either sync mode", "[run]") {

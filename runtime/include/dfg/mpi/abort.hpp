@@ -85,9 +85,10 @@ inline std::function<void()>& report_before_abort() {
 /// For its lifetime (a rank's run, from before its workers start until after they joined): should
 /// the job end from this rank (abort_job), the rank's report files (--trace, --stats-json,
 /// --profile) are written first, with what was measured up to the stop, marked incomplete:
-/// `run.report(options, false)`, once every worker's cycles have ended (the workers stop at their
-/// next wait), within kReportGrace. A worker still running then (a long firing) would be writing
-/// what the report reads: the files are left unwritten, with a warning. The main thread
+/// `report(run, options, false)` (dfg/run_tables.hpp, which the rank's file with main includes;
+/// found through `Run`'s namespace), once every worker's cycles have ended (the workers stop at
+/// their next wait), within kReportGrace. A worker still running then (a long firing) would be
+/// writing what the report reads: the files are left unwritten, with a warning. The main thread
 /// constructs and destroys it; the slot it sets is read only by abort_job, while it lives.
 class ReportBeforeAbort {
  public:
@@ -99,7 +100,7 @@ class ReportBeforeAbort {
       return;
     detail::report_before_abort() = [&session, &run, &options, &workers] {
       if (workers.wait_cycles_ended(kReportGrace)) {
-        run.report(options, false);
+        report(run, options, false);
         return;
       }
       const std::string line = "warning: " + session.who() +

@@ -207,10 +207,11 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
                        dfg::mpi::run_mpi_worker(mpi, where, cycles);
                      });
   if (const int status = threads.join(); status != 0) {
-    run.report(options, false);  // what was measured up to the error; main's guard ends the job
+    dfg::report(run, options,
+                false);  // what was measured up to the error; main's guard ends the job
     return status;
   }
-  return run.report(options);
+  return dfg::report(run, options);
 }
 
 }  // namespace app::host_A
