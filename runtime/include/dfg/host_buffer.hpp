@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -44,34 +45,74 @@ inline std::string alloc_message(std::string_view name, std::size_t bytes,
   return m;
 }
 
-/// slots * round_up(slot_bytes, 64), or 0 on overflow.
-inline std::size_t slotted_size(std::size_t slot_bytes, std::size_t slots) noexcept {
-  if (slot_bytes > static_cast<std::size_t>(-1) - kSlotAlignment) return 0;
-  const std::size_t stride = round_up(slot_bytes, kSlotAlignment);
-  if (slots != 0 && stride > static_cast<std::size_t>(-1) / slots) return 0;
-  return stride * slots;
-}
+/// The slot layout every buffer shares (HostBuffer here, dfg::PinnedBuffer and dfg::DeviceBuffer
+/// in dfg/cuda/buffers.hpp): `slots` slots of `slot_bytes`, each starting a multiple of
+/// `alignment` bytes after the first (its stride), `bytes` in all; its name, the raw pointer the
+/// derived class allocates, and the slots' length cells (kWithLengths).
+class SlottedMemory {
+ public:
+  /// Slot i's first byte (i < slots()).
+  void* slot(std::size_t i) const noexcept { return static_cast<std::byte*>(data_) + i * stride_; }
+  template <class T>
+  T* slot_as(std::size_t i) const noexcept {
+    return static_cast<T*>(slot(i));
+  }
+  void* data() const noexcept { return data_; }
+  std::size_t slot_bytes() const noexcept { return slot_bytes_; }
+  std::size_t slots() const noexcept { return slots_; }
+  std::size_t stride() const noexcept { return stride_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+  const std::string& name() const noexcept { return name_; }
+  /// The slots' length cells, in host memory; null unless built with dfg::kWithLengths.
+  std::uint64_t* lengths() const noexcept { return lengths_.data(); }
+
+ protected:
+  SlottedMemory() noexcept = default;
+  /// The layout only: the derived class allocates data_. Throws AllocError when the bytes
+  /// overflow a size_t.
+  SlottedMemory(std::string_view name, std::size_t slot_bytes, std::size_t slots,
+                std::size_t alignment)
+      : name_(name), slot_bytes_(slot_bytes), slots_(slots) {
+    const std::size_t most = static_cast<std::size_t>(-1);
+    if (slot_bytes != 0 && slots != 0 &&
+        (slot_bytes > most - alignment || round_up(slot_bytes, alignment) > most / slots))
+      throw AllocError(alloc_message(name, most));
+    // With no slots, a slot size too large to round up lays out nothing.
+    stride_ = slot_bytes > most - alignment ? 0 : round_up(slot_bytes, alignment);
+    bytes_ = stride_ * slots;
+  }
+  void swap(SlottedMemory& o) noexcept {
+    std::swap(name_, o.name_);
+    std::swap(data_, o.data_);
+    std::swap(slot_bytes_, o.slot_bytes_);
+    std::swap(slots_, o.slots_);
+    std::swap(stride_, o.stride_);
+    std::swap(bytes_, o.bytes_);
+    std::swap(lengths_, o.lengths_);
+  }
+
+  std::string name_;
+  void* data_ = nullptr;
+  std::size_t slot_bytes_ = 0;
+  std::size_t slots_ = 0;
+  std::size_t stride_ = 0;
+  std::size_t bytes_ = 0;
+  SlotLengths lengths_;
+};
 
 }  // namespace detail
 
-class HostBuffer {
+class HostBuffer : public detail::SlottedMemory {
  public:
   HostBuffer() noexcept = default;
 
   /// Allocates `slots` zeroed slots of `slot_bytes` bytes each. Throws AllocError.
   HostBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
-      : name_(name),
-        slot_bytes_(slot_bytes),
-        slots_(slots),
-        stride_(detail::round_up(slot_bytes, detail::kSlotAlignment)) {
-    const std::size_t total = detail::slotted_size(slot_bytes, slots);
-    if (total == 0 && slot_bytes != 0 && slots != 0) {
-      throw AllocError(detail::alloc_message(name, static_cast<std::size_t>(-1)));
-    }
-    bytes_ = total;
-    data_ = std::aligned_alloc(detail::kSlotAlignment, total == 0 ? detail::kSlotAlignment : total);
-    if (data_ == nullptr) throw AllocError(detail::alloc_message(name, total));
-    std::memset(data_, 0, total);
+      : SlottedMemory(name, slot_bytes, slots, detail::kSlotAlignment) {
+    data_ =
+        std::aligned_alloc(detail::kSlotAlignment, bytes_ == 0 ? detail::kSlotAlignment : bytes_);
+    if (data_ == nullptr) throw AllocError(detail::alloc_message(name, bytes_));
+    std::memset(data_, 0, bytes_);
   }
   /// The same, and one length cell per slot (a colour of bounded tokens), all zero.
   HostBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots, WithLengths)
@@ -89,40 +130,6 @@ class HostBuffer {
   }
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
-
-  /// Slot i's first byte (i < slots()).
-  void* slot(std::size_t i) const noexcept { return static_cast<std::byte*>(data_) + i * stride_; }
-  template <class T>
-  T* slot_as(std::size_t i) const noexcept {
-    return static_cast<T*>(slot(i));
-  }
-  void* data() const noexcept { return data_; }
-  std::size_t slot_bytes() const noexcept { return slot_bytes_; }
-  std::size_t slots() const noexcept { return slots_; }
-  std::size_t stride() const noexcept { return stride_; }
-  std::size_t bytes() const noexcept { return bytes_; }
-  const std::string& name() const noexcept { return name_; }
-  /// The slots' length cells; null unless built with dfg::kWithLengths.
-  std::uint64_t* lengths() const noexcept { return lengths_.data(); }
-
- private:
-  void swap(HostBuffer& o) noexcept {
-    std::swap(lengths_, o.lengths_);
-    std::swap(name_, o.name_);
-    std::swap(data_, o.data_);
-    std::swap(slot_bytes_, o.slot_bytes_);
-    std::swap(slots_, o.slots_);
-    std::swap(stride_, o.stride_);
-    std::swap(bytes_, o.bytes_);
-  }
-
-  std::string name_;
-  void* data_ = nullptr;
-  std::size_t slot_bytes_ = 0;
-  std::size_t slots_ = 0;
-  std::size_t stride_ = 0;
-  std::size_t bytes_ = 0;
-  SlotLengths lengths_;
 };
 
 }  // namespace dfg

@@ -37,56 +37,6 @@ namespace detail {
 
 inline constexpr std::size_t kCudaSlotAlignment = 256;
 
-/// What both buffers share: name, slot layout, the raw pointer.
-class SlottedMemory {
- public:
-  void* slot(std::size_t i) const noexcept { return static_cast<std::byte*>(data_) + i * stride_; }
-  template <class T>
-  T* slot_as(std::size_t i) const noexcept {
-    return static_cast<T*>(slot(i));
-  }
-  void* data() const noexcept { return data_; }
-  std::size_t slot_bytes() const noexcept { return slot_bytes_; }
-  std::size_t slots() const noexcept { return slots_; }
-  std::size_t stride() const noexcept { return stride_; }
-  std::size_t bytes() const noexcept { return bytes_; }
-  const std::string& name() const noexcept { return name_; }
-  /// The slots' length cells, in host memory; null unless built with dfg::kWithLengths.
-  std::uint64_t* lengths() const noexcept { return lengths_.data(); }
-
- protected:
-  SlottedMemory() noexcept = default;
-  SlottedMemory(std::string_view name, std::size_t slot_bytes, std::size_t slots)
-      : name_(name),
-        slot_bytes_(slot_bytes),
-        slots_(slots),
-        stride_(round_up(slot_bytes, kCudaSlotAlignment)) {
-    if (slot_bytes != 0 && slots != 0 &&
-        (slot_bytes > static_cast<std::size_t>(-1) - kCudaSlotAlignment ||
-         stride_ > static_cast<std::size_t>(-1) / slots)) {
-      throw AllocError(alloc_message(name, static_cast<std::size_t>(-1)));
-    }
-    bytes_ = stride_ * slots;
-  }
-  void swap(SlottedMemory& o) noexcept {
-    std::swap(name_, o.name_);
-    std::swap(data_, o.data_);
-    std::swap(slot_bytes_, o.slot_bytes_);
-    std::swap(slots_, o.slots_);
-    std::swap(stride_, o.stride_);
-    std::swap(bytes_, o.bytes_);
-    std::swap(lengths_, o.lengths_);
-  }
-
-  std::string name_;
-  void* data_ = nullptr;
-  std::size_t slot_bytes_ = 0;
-  std::size_t slots_ = 0;
-  std::size_t stride_ = 0;
-  std::size_t bytes_ = 0;
-  SlotLengths lengths_;
-};
-
 }  // namespace detail
 
 class PinnedBuffer : public detail::SlottedMemory {
@@ -94,7 +44,7 @@ class PinnedBuffer : public detail::SlottedMemory {
   PinnedBuffer() noexcept = default;
   /// `slots` zeroed slots of `slot_bytes`, page-locked, usable by every device (portable).
   PinnedBuffer(std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
-      : SlottedMemory(name, slot_bytes, slots) {
+      : SlottedMemory(name, slot_bytes, slots, detail::kCudaSlotAlignment) {
     const cudaError_t e = cudaHostAlloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_,
                                         cudaHostAllocPortable);
     if (e != cudaSuccess) {
@@ -131,7 +81,7 @@ class DeviceBuffer : public detail::SlottedMemory {
   DeviceBuffer() noexcept = default;
   /// `slots` zeroed slots of `slot_bytes` in the memory of GPU `device`.
   DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots = 1)
-      : SlottedMemory(name, slot_bytes, slots), device_(device) {
+      : SlottedMemory(name, slot_bytes, slots, detail::kCudaSlotAlignment), device_(device) {
     DeviceGuard guard(device);
     cudaError_t e = cudaMalloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_);
     if (e == cudaSuccess) e = cudaMemset(data_, 0, bytes_);
@@ -154,7 +104,9 @@ class DeviceBuffer : public detail::SlottedMemory {
   /// `slots` zeroed slots of `slot_bytes` in mapped page-locked host memory that GPU `device`
   /// reads and writes at the same address (kMapped).
   DeviceBuffer(int device, std::string_view name, std::size_t slot_bytes, std::size_t slots, Mapped)
-      : SlottedMemory(name, slot_bytes, slots), device_(device), mapped_(true) {
+      : SlottedMemory(name, slot_bytes, slots, detail::kCudaSlotAlignment),
+        device_(device),
+        mapped_(true) {
     DeviceGuard guard(device);
     cudaError_t e = cudaHostAlloc(&data_, bytes_ == 0 ? detail::kCudaSlotAlignment : bytes_,
                                   cudaHostAllocMapped | cudaHostAllocPortable);
