@@ -29,7 +29,7 @@ runs `dfgc map <file> ...` instead. A case states what it expects in one of two 
 A spec with expected-* comments must not also have a sidecar. test/errors/inputs/ holds the
 architectures that many cases import instead of declaring them (cpu.dfg, gpu.dfg, one_gpu.dfg).
 
-Samples: every samples/*/*.dfg that declares an app is run through each command of COMMANDS; the
+Samples: every samples/*/*.dfg that declares an app that runs (not a graph alone) is run through each command of COMMANDS; the
 output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
 plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
 (`dfgc compile <spec> -o build/golden/<sample>/<stem>`) and must print the plan of
@@ -200,7 +200,7 @@ def cases(root):
         else:
             yield ["check", rel] + words, path.with_suffix(".expected")
     for spec in sorted((root / "samples").glob("*/*.dfg")):
-        if not re.search(r"^\s*app\s", spec.read_text(encoding="utf-8"), re.M):
+        if not runs_an_app(spec):
             continue
         rel = spec.relative_to(root).as_posix()
         for name, command, args in COMMANDS:
@@ -208,6 +208,14 @@ def cases(root):
                 continue  # the tree's schedule.txt (check_compile)
             out = root / "test" / "golden" / spec.parent.name / f"{spec.stem}.{name}.txt"
             yield [command, rel] + args, out
+
+
+# `app x on a {` or `app x : graph on a {`, not a graph (`app graph {`) alone.
+RUNNABLE_APP = re.compile(r"^\s*app\s+\w+\s*(?::\s*\w+\s+)?on\s", re.M)
+
+
+def runs_an_app(spec):
+    return RUNNABLE_APP.search(spec.read_text(encoding="utf-8")) is not None
 
 
 def full_tree(spec):
@@ -244,7 +252,7 @@ def manifest_runtime(directory):
 
 def compile_cases(root):
     for spec in sorted((root / "samples").glob("*/*.dfg")):
-        if re.search(r"^\s*app\s", spec.read_text(encoding="utf-8"), re.M):
+        if runs_an_app(spec):
             yield spec
 
 

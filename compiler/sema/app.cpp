@@ -274,28 +274,58 @@ std::vector<ir::ParamValue> check_params(const ast::NodeDecl& n, const ir::Actor
 
 const ast::AppDecl* choose_app(const Spec& spec, const SemaOptions& options,
                                DiagnosticEngine& diags) {
+  // Graphs share the apps' names but do not run: only the apps that map them do.
   NameTable names("app");
-  std::vector<const ast::AppDecl*> apps;
+  std::vector<const ast::AppDecl*> declared;
   for (const auto& module : spec.modules)
     for (const ast::AppDecl& a : module->apps)
-      if (names.declare(a.name, apps.size(), diags)) {
+      if (names.declare(a.name, declared.size(), diags)) {
         check_cxx_name(a.name, "app", diags);
-        apps.push_back(&a);
+        declared.push_back(&a);
       }
+  std::vector<const ast::AppDecl*> apps;
+  std::vector<std::string> runnable;
+  for (const ast::AppDecl* a : declared)
+    if (!a->is_graph()) {
+      apps.push_back(a);
+      runnable.push_back(a->name.name);
+    }
+  auto mappings_of = [&](const ast::AppDecl& graph) {
+    std::string list;
+    for (const ast::AppDecl* a : apps)
+      if (a->graph && a->graph->name == graph.name.name)
+        list += (list.empty() ? "" : ", ") + a->name.name;
+    return list.empty() ? fmt::format("declare one: 'app NAME : {} on ARCH {{ NODE @ PE; ... }}'",
+                                      graph.name.name)
+                        : fmt::format("run one of the apps that map it ({})", list);
+  };
   if (options.app) {
-    if (auto i = names.find(*options.app)) return apps[*i];
+    if (auto i = names.find(*options.app)) {
+      const ast::AppDecl* a = declared[*i];
+      if (!a->is_graph()) return a;
+      diags.error({}, fmt::format("--app {}: '{}' is a graph, without an architecture; {}",
+                                  *options.app, *options.app, mappings_of(*a)));
+      return nullptr;
+    }
     diags.error({}, fmt::format("--app {}: no app named '{}'{}", *options.app, *options.app,
-                                did_you_mean(*options.app, names.names())));
+                                did_you_mean(*options.app, runnable)));
     return nullptr;
   }
   if (apps.size() == 1) return apps.front();
   if (apps.empty()) {
+    if (!declared.empty()) {
+      error_at(diags, span_of(declared.front()->name),
+               fmt::format("no app in spec runs: '{}' is a graph, without an "
+                           "architecture; {}",
+                           declared.front()->name.name, mappings_of(*declared.front())));
+      return nullptr;
+    }
     diags.error(SourceLoc::whole_file(spec.root().file),
                 "no app in spec; declare one with 'app NAME on ARCH { ... }'");
     return nullptr;
   }
   std::string list;
-  for (const std::string& n : names.names()) list += (list.empty() ? "" : ", ") + n;
+  for (const std::string& n : runnable) list += (list.empty() ? "" : ", ") + n;
   auto b = diags.error(
       SourceLoc::whole_file(spec.root().file),
       fmt::format("the spec declares {} apps ({}); choose one with --app NAME", apps.size(), list));

@@ -1,7 +1,8 @@
 /// \file
-/// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app's
-/// nodes and edges and the graph checks; the IR is built only when nothing was wrong, then its
-/// dynamic nodes grouped into islands, its rates solved and its replicas unfolded.
+/// Semantic analysis as a straight line: params, types, actors, archs, then the chosen app (a
+/// mapping of a graph expanded into a whole app first), its nodes and edges and the graph checks;
+/// the IR is built only when nothing was wrong, then its dynamic nodes grouped into islands, its
+/// rates solved and its replicas unfolded.
 #include "sema/sema.hpp"
 
 #include "sema/actors.hpp"
@@ -9,6 +10,7 @@
 #include "sema/arch.hpp"
 #include "sema/graph.hpp"
 #include "sema/islands.hpp"
+#include "sema/overlay.hpp"
 #include "sema/params.hpp"
 #include "sema/rates.hpp"
 #include "sema/replicas.hpp"
@@ -26,6 +28,12 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
 
   const ast::AppDecl* app = sema::choose_app(spec, options, diags);
   if (!app) return std::nullopt;
+  std::optional<ast::AppDecl> expanded;  // a mapping of a graph, as a whole app
+  if (app->graph) {
+    expanded = sema::expand_mapping(spec, *app, diags);
+    if (!expanded) return std::nullopt;
+    app = &*expanded;
+  }
   auto arch_index = archs.names.resolve(app->arch, diags);
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
   auto nodes =

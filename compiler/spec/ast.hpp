@@ -198,9 +198,12 @@ struct FreePlacement {
 
 /// `node i1 : Inc @ A.g0 { nb_loop = 120; }`
 /// `node i1 : Inc @ A.g0 migrates A.g1, B.cpu;` (the PEs the node may move to while it runs)
+/// In a graph (an app without `on ARCH`) a node has no placement: `node i1 : Inc;`. In a mapping
+/// of a graph (`app x : g on ARCH`) a placement names the graph's node and has no actor:
+/// `i1 @ A.g0 { nb_loop = 100; }` (its params refine the graph's).
 struct NodeDecl {
   Ident name;
-  Ident actor;
+  Ident actor;                         ///< empty in a mapping's placement
   PeRef pe;                            ///< empty names when the node is free
   std::optional<FreePlacement> free;   ///< set for `@ any ...` and `@ B.*`
   SourceLoc placement_loc;             ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
@@ -233,10 +236,17 @@ struct EdgeDecl {
   std::optional<Ident> initial_method{};
 };
 
-/// `app overlap on two_hosts { ... }`
+/// `app overlap on two_hosts { ... }`: nodes, placements and edges in one.
+/// `app receiver { ... }`: a graph, nodes without placements and edges, no architecture; it runs
+/// only through the apps that map it:
+/// `app receiver_cores : receiver on cores { ... }`: a mapping, a placement per node of the graph
+/// (in `nodes`, actors empty) and at most `batch`; sema expands it into a whole app
+/// (sema/overlay.hpp).
 struct AppDecl {
   Ident name;
-  Ident arch;
+  Ident arch;                  ///< empty for a graph
+  std::optional<Ident> graph;  ///< the graph a mapping places
+  bool is_graph() const noexcept { return arch.name.empty(); }
   std::vector<NodeDecl> nodes;
   std::vector<EdgeDecl> edges;
   SourceLoc loc;

@@ -137,11 +137,17 @@ Item arch_item(const ArchDecl& a) {
 }
 
 Item app_item(const AppDecl& a) {
-  Item item{a.loc, fmt::format("app {} on {}", a.name.name, a.arch.name), {}};
+  std::string head = a.is_graph() ? fmt::format("app {} (graph)", a.name.name)
+                     : a.graph
+                         ? fmt::format("app {} : {} on {}", a.name.name, a.graph->name, a.arch.name)
+                         : fmt::format("app {} on {}", a.name.name, a.arch.name);
+  Item item{a.loc, std::move(head), {}};
   if (a.batch) item.children.push_back({a.batch_loc, "batch " + expr_text(*a.batch), {}});
   for (const NodeDecl& n : a.nodes) {
     std::string text =
-        fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n));
+        a.is_graph() ? fmt::format("node {} : {}", n.name.name, n.actor.name)
+        : a.graph    ? fmt::format("place {} @ {}", n.name.name, placement_text(n))
+                  : fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n));
     for (std::size_t i = 0; i < n.alternatives.size(); ++i)
       text += (i == 0 ? " migrates " : ", ") + pe_text(n.alternatives[i]);
     Item node{n.loc, std::move(text), {}};

@@ -143,6 +143,8 @@ class Parser {
   bool parse_app_item(ast::AppDecl& app);
   bool parse_batch(ast::AppDecl& app);
   bool parse_node(ast::AppDecl& app);
+  bool parse_placement_item(ast::AppDecl& app);
+  bool parse_node_tail(ast::AppDecl& app, ast::NodeDecl node);
   bool parse_replicas(ast::NodeDecl& node);
   bool parse_placement(ast::NodeDecl& node);
   bool parse_alternatives(ast::NodeDecl& node);
@@ -796,25 +798,39 @@ bool Parser::parse_latency(ast::LinkDecl& link) {
   return true;
 }
 
-// app := 'app' IDENT 'on' IDENT '{' { node | edge } '}'
+// app := 'app' IDENT [ ':' IDENT ] [ 'on' IDENT ] '{' { node | placement | edge | batch } '}'
+// (a graph: no 'on'; a mapping of a graph: ':' GRAPH 'on' ARCH)
 bool Parser::parse_app() {
   ast::AppDecl d;
   d.loc = tok_.loc;
   advance();
   auto name = expect_ident("an app name after 'app'");
   if (!name) return false;
-  if (!at_word("on")) {
-    error_here(fmt::format("expected 'on' after app name '{}', found {}", name->name, found()));
-    return false;
-  }
-  advance();
-  auto arch = expect_ident("an architecture name after 'on'");
-  if (!arch) return false;
   d.name = std::move(*name);
-  d.arch = std::move(*arch);
+  if (at(Tok::colon)) {
+    advance();
+    auto graph = expect_ident(
+        fmt::format("the name of the graph that app '{}' maps after ':'", d.name.name));
+    if (!graph) return false;
+    d.graph = std::move(*graph);
+    if (!at_word("on")) {
+      error_here(
+          fmt::format("expected 'on' after 'app {} : {}' (a mapping of a graph names its "
+                      "architecture), found {}",
+                      d.name.name, d.graph->name, found()));
+      return false;
+    }
+  }
+  if (at_word("on")) {
+    advance();
+    auto arch = expect_ident("an architecture name after 'on'");
+    if (!arch) return false;
+    d.arch = std::move(*arch);
+  }
   if (!at(Tok::l_brace)) {
-    error_here(fmt::format("expected '{{' after 'app {} on {}', found {}", d.name.name, d.arch.name,
-                           found()));
+    error_here(fmt::format("expected {}'{{' after 'app {}{}', found {}",
+                           d.is_graph() ? "':', 'on' or " : "", d.name.name,
+                           d.is_graph() ? "" : " on " + d.arch.name, found()));
     return false;
   }
   parse_block("app body", [&] { return parse_app_item(d); });
@@ -824,6 +840,15 @@ bool Parser::parse_app() {
 
 bool Parser::parse_app_item(ast::AppDecl& app) {
   bool dotted = at(Tok::identifier) && peek_next().is(Tok::period);
+  if (app.graph) {
+    if (at(Tok::identifier) && peek_next().is(Tok::at)) return parse_placement_item(app);
+    if (at_word("batch")) return parse_batch(app);
+    error_here(
+        fmt::format("expected a placement (node @ PE;) or 'batch' in app '{}', which maps "
+                    "graph '{}' (its nodes and edges are the graph's), found {}",
+                    app.name.name, app.graph->name, found()));
+    return false;
+  }
   if (at_word("node") && !dotted) return parse_node(app);
   if (at_word("batch") && !dotted) return parse_batch(app);
   if (dotted) return parse_edge(app);
@@ -831,6 +856,17 @@ bool Parser::parse_app_item(ast::AppDecl& app) {
       "expected 'node', 'batch' or an edge (node.port -> node.port) in app body, found {}",
       found()));
   return false;
+}
+
+// placement item (in a mapping of a graph) := IDENT '@' placement [ alternatives ]
+//                                              ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
+bool Parser::parse_placement_item(ast::AppDecl& app) {
+  ast::NodeDecl d;
+  d.loc = tok_.loc;
+  d.name = take_ident();
+  advance();  // '@'
+  if (!parse_placement(d)) return false;
+  return parse_node_tail(app, std::move(d));
 }
 
 // batch := 'batch' expr ';'
@@ -849,6 +885,7 @@ bool Parser::parse_batch(ast::AppDecl& app) {
 
 // node := 'node' IDENT ':' IDENT '@' placement [ 'migrates' peref { ',' peref } ]
 //         ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
+// In a graph: node := 'node' IDENT ':' IDENT ( '{' ... '}' [';'] | ';' )
 bool Parser::parse_node(ast::AppDecl& app) {
   ast::NodeDecl d;
   d.loc = tok_.loc;
@@ -856,14 +893,40 @@ bool Parser::parse_node(ast::AppDecl& app) {
   auto name = expect_ident("a node name after 'node'");
   if (!name || !expect(Tok::colon, fmt::format("after node name '{}'", name->name))) return false;
   auto actor = expect_ident("an actor name after ':'");
-  if (!actor || !expect(Tok::at, fmt::format("after actor name '{}'", actor->name))) return false;
-  if (!parse_placement(d)) return false;
+  if (!actor) return false;
   d.name = std::move(*name);
   d.actor = std::move(*actor);
-  if (at_word("migrates") && !parse_alternatives(d)) return false;
+  if (app.is_graph()) {
+    if (at(Tok::at)) {
+      error_here(
+          fmt::format("node '{}' of graph '{}' has no placement: the apps that map the "
+                      "graph place it ('app NAME : {} on ARCH {{ {} @ PE; }}')",
+                      d.name.name, app.name.name, app.name.name, d.name.name));
+      return false;
+    }
+    return parse_node_tail(app, std::move(d));
+  }
+  if (!expect(Tok::at, fmt::format("after actor name '{}'", d.actor.name))) return false;
+  if (!parse_placement(d)) return false;
+  return parse_node_tail(app, std::move(d));
+}
+
+// What follows a node's placement: [ alternatives ] ( '{' { IDENT '=' expr ';' } '}' [';'] | ';' )
+bool Parser::parse_node_tail(ast::AppDecl& app, ast::NodeDecl d) {
+  if (at_word("migrates")) {
+    if (app.is_graph()) {
+      error_here(
+          fmt::format("node '{}' of graph '{}' names no processing element: its "
+                      "alternatives ('migrates') belong to the apps that map the graph",
+                      d.name.name, app.name.name));
+      return false;
+    }
+    if (!parse_alternatives(d)) return false;
+  }
   if (!at(Tok::l_brace)) {
+    const bool placement = d.actor.name.empty();
     app.nodes.push_back(std::move(d));
-    return expect_semi("node declaration");
+    return expect_semi(placement ? "placement" : "node declaration");
   }
   parse_block("node parameter list", [&] { return parse_assign(d); });
   if (at(Tok::semi)) advance();

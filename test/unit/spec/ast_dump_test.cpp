@@ -52,18 +52,35 @@ param N = 1;
         "param N = 1 @20:1\n");
 }
 
-TEST_CASE("the dump of a sample is stable", "[spec][dump]") {
+namespace {
+
+/// The dump of a file read from disk (the test runs from the repository root).
+std::string dump_file(const char* path) {
   SourceManager sm;
   DiagnosticEngine diags(sm);
-  auto file = sm.load_file("samples/overlap/two_hosts.dfg");
+  auto file = sm.load_file(path);
   REQUIRE(file);
   auto module = parse_module(*file, sm, diags);
-  std::string text = ast::dump(*module, sm);
+  return ast::dump(*module, sm);
+}
+
+}  // namespace
+
+TEST_CASE("the dump of a sample is stable", "[spec][dump]") {
+  std::string text = dump_file("samples/overlap/two_hosts.dfg");
   CHECK(
       text.starts_with("module samples/overlap/two_hosts.dfg\nimport \"overlap.dfg\" @3:1\n"
                        "arch two_hosts @5:1\n  host A @6:3\n    cpu @6:12\n"));
   CHECK(text.find("  link A.cpu <-> B.cpu net 2600000000 B/s 5e-06 s @10:3\n") !=
         std::string::npos);
-  CHECK(text.find("    nb_loop = 120 @15:31\n") != std::string::npos);
+  CHECK(
+      text.find("app overlap_two_hosts : overlap on two_hosts @13:1\n  place p @ A.cpu @14:3\n") !=
+      std::string::npos);
+  CHECK(text.find("    nb_loop = 120 @15:15\n") != std::string::npos);
   CHECK(text.find("0x") == std::string::npos);
+}
+
+TEST_CASE("a graph's dump shows its nodes without placements", "[spec][dump]") {
+  CHECK(dump_file("samples/overlap/overlap.dfg")
+            .find("app overlap (graph) @30:1\n  node p : Producer @31:3\n") != std::string::npos);
 }

@@ -139,9 +139,24 @@ TEST_CASE("link errors", "[spec][parse-errors]") {
 
 TEST_CASE("app errors", "[spec][parse-errors]") {
   check_cases({
-      {"app on a { }", "expected 'on' after app name 'on', found 'a'", "1:8"},
+      {"app on a { }", "expected ':', 'on' or '{' after 'app on', found 'a'", "1:8"},
       {"app { }", "expected an app name after 'app', found '{'", "1:5"},
-      {"app x { }", "expected 'on' after app name 'x', found '{'", "1:7"},
+      {"app x : { }", "expected the name of the graph that app 'x' maps after ':', found '{'",
+       "1:9"},
+      {"app x : g { }",
+       "expected 'on' after 'app x : g' (a mapping of a graph names its architecture), found '{'",
+       "1:11"},
+      {"app x : g on y { p.o -> q.i; }",
+       "expected a placement (node @ PE;) or 'batch' in app 'x', which maps graph 'g' (its nodes "
+       "and edges are the graph's), found 'p'",
+       "1:18"},
+      {"app x : g on y { p @ ; }",
+       "expected a processing element (host.pe), 'any' or 'host.*' after '@', found ';'", "1:22"},
+      {"app x { node p : P @ A.cpu; }",
+       "node 'p' of graph 'x' has no placement: the apps that map the graph place it ('app NAME : "
+       "x on ARCH { p @ PE; }')",
+       "1:20"},
+      {"app x { node p : P }", "expected ';' after node declaration", "1:19"},
       {"app x on { }", "expected an architecture name after 'on', found '{'", "1:10"},
       {"app x on y;", "expected '{' after 'app x on y', found ';'", "1:11"},
       {"app x on y { foo; }",
