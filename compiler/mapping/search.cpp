@@ -132,9 +132,18 @@ class Searcher {
     return c.peak_memory >= 0;
   }
 
-  /// A branch whose bound reaches this cannot improve the list of the best: it may only tie.
-  double threshold() const {
-    return best_.size() <= o_.alternatives ? kInf : best_.back().score * (1 - kSlack);
+  /// Whether a branch whose completions score at least `score` after at least `cycles` of latency
+  /// may still enter the list of the best: below its last's score, or tying it (within kSlack)
+  /// with fewer cycles, since better() breaks ties by latency.
+  bool may_improve(double score, std::uint32_t cycles) const {
+    if (best_.size() <= o_.alternatives) return score < kInf;
+    const Candidate& last = best_.back();
+    if (score < last.score * (1 - kSlack)) return true;
+    return score <= last.score * (1 + kSlack) && cycles < last.latency_cycles;
+  }
+  /// Whether no completion scoring at least `score` may enter the list, whatever its latency.
+  bool beyond_ties(double score) const {
+    return best_.size() > o_.alternatives && score > best_.back().score * (1 + kSlack);
   }
 
   void offer(Candidate c) {
@@ -146,20 +155,25 @@ class Searcher {
     if (best_.size() > o_.alternatives + 1) best_.pop_back();
   }
 
-  /// A lower bound of the score of every completion; +infinity when a constraint is broken.
-  double bound(std::vector<ir::PeId>& partial) {
+  /// Lower bounds of every completion: its score (+infinity when a constraint is broken) and its
+  /// latency in cycles.
+  struct Bound {
+    double score = kInf;
+    std::uint32_t cycles = 0;
+  };
+  Bound bound(std::vector<ir::PeId>& partial) {
     double period = model_.period_bound(o_.strategy, partial);
-    if (period == kInf) return kInf;
+    if (period == kInf) return {};
     std::uint32_t cycles = model_.latency_bound(o_.strategy, partial);
     double latency = (cycles + 1) * period;
-    if (o_.max_latency_cycles && cycles > *o_.max_latency_cycles) return kInf;
-    if (o_.max_latency && latency > *o_.max_latency * (1 + kSlack)) return kInf;
+    if (o_.max_latency_cycles && cycles > *o_.max_latency_cycles) return {};
+    if (o_.max_latency && latency > *o_.max_latency * (1 + kSlack)) return {};
     switch (o_.objective) {
-      case Objective::period: return period;
-      case Objective::latency: return latency;
-      case Objective::memory: return 0;
+      case Objective::period: return {period, cycles};
+      case Objective::latency: return {latency, cycles};
+      case Objective::memory: return {0, cycles};
     }
-    return 0;
+    return {};
   }
 
   void branch(std::vector<ir::PeId>& partial, std::size_t depth) {
@@ -168,15 +182,16 @@ class Searcher {
       return;
     }
     ir::NodeId n = free_[depth];
-    std::vector<std::pair<double, ir::PeId>> children;
+    std::vector<std::pair<Bound, ir::PeId>> children;
     for (ir::PeId pe : model_.allowed(n)) {
       partial[n] = pe;
       children.emplace_back(bound(partial), pe);
     }
     std::stable_sort(children.begin(), children.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+                     [](const auto& a, const auto& b) { return a.first.score < b.first.score; });
     for (const auto& [b, pe] : children) {
-      if (b >= threshold()) break;
+      if (b.score == kInf || beyond_ties(b.score)) break;
+      if (!may_improve(b.score, b.cycles)) continue;  // a later child may tie with fewer cycles
       partial[n] = pe;
       branch(partial, depth + 1);
     }
@@ -192,7 +207,7 @@ class Searcher {
       double least = kInf;
       for (ir::PeId pe : model_.allowed(n)) {
         partial[n] = pe;
-        double b = bound(partial);
+        double b = bound(partial).score;
         if (b < least) {
           least = b;
           choice = pe;
@@ -305,6 +320,7 @@ class Searcher {
 bool better(const Candidate& a, const Candidate& b) {
   if (a.score != b.score) return a.score < b.score;
   if (a.period != b.period) return a.period < b.period;
+  if (a.latency_cycles != b.latency_cycles) return a.latency_cycles < b.latency_cycles;
   return a.pe_of < b.pe_of;
 }
 
