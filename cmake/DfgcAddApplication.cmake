@@ -1,14 +1,21 @@
 # dfgc_add_application(NAME <target> SPEC <app.dfg>
-#                      [APP <name>] [DEFINES <PARAM=VALUE>...] [CMAKE_ARGS <arg>...])
+#                      [APP <name>] [DEFINES <PARAM=VALUE>...] [COSTS <costs.json>...]
+#                      [DFGC_ARGS <arg>...] [CMAKE_ARGS <arg>...])
 #
 # Compiles SPEC with dfgc at build time into <binary dir>/<target>/project and builds that
 # project's program in <binary dir>/<target>/build. <target> builds it (<target>_dfgc runs only
 # dfgc); its DFGC_EXECUTABLE property (also the variable <target>_EXECUTABLE) is the program's
-# path, for add_test() or install(PROGRAMS). APP and DEFINES are dfgc's --app and -D; CMAKE_ARGS
-# go to the configure of the generated project, after the compilers and build type of this tree.
+# path, for add_test() or install(PROGRAMS). APP and DEFINES are dfgc's --app and -D. With COSTS,
+# `dfgc map` chooses the free nodes' PEs and the tunable params from those costs files (in
+# order, as its --costs) and writes the chosen mapping's project (--emit=code), so a spec with
+# `@ any` builds; without, `dfgc compile` writes the spec's own mapping. DFGC_ARGS go to that
+# dfgc command after the others (e.g. --mapped-tokens=0, --copied-fifos, or map's --objective
+# latency). CMAKE_ARGS go to the configure of the generated project, after the compilers and
+# build type of this tree.
 #
-# Rebuilds: dfgc writes a depfile of every file it read (the spec, its imports, the actor headers
-# and the non-system headers they include, dfgc's runtime), so editing any of them reruns dfgc;
+# Rebuilds: dfgc writes a depfile of every file it read (the spec, its imports, the costs files,
+# the actor headers and the non-system headers they include, dfgc's runtime), so editing any of
+# them reruns dfgc;
 # a new dfgc reruns it too. dfgc rewrites only the files whose text changed, and the program's
 # build recompiles what those files and the actor headers they include touch.
 #
@@ -27,7 +34,7 @@ include_guard(GLOBAL)
 include(ExternalProject)
 
 function(dfgc_add_application)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;SPEC;APP" "DEFINES;CMAKE_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;SPEC;APP" "DEFINES;COSTS;DFGC_ARGS;CMAKE_ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dfgc_add_application: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -50,7 +57,22 @@ function(dfgc_add_application)
   set(manifest "${project_dir}/dfgc-manifest.txt")
   set(depfile "${dir}/dfgc.d")
 
-  set(dfgc_args compile "${spec}" -o "${project_dir}" --depfile "${depfile}")
+  set(costs "")
+  foreach(file IN LISTS ARG_COSTS)
+    get_filename_component(file "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${file}")
+      message(FATAL_ERROR "dfgc_add_application(${ARG_NAME}): costs file '${file}' does not exist")
+    endif()
+    list(APPEND costs "${file}")
+  endforeach()
+  if(costs)
+    set(dfgc_args map "${spec}" --emit=code -o "${project_dir}" --depfile "${depfile}")
+    foreach(file IN LISTS costs)
+      list(APPEND dfgc_args --costs "${file}")
+    endforeach()
+  else()
+    set(dfgc_args compile "${spec}" -o "${project_dir}" --depfile "${depfile}")
+  endif()
   if(ARG_APP)
     list(APPEND dfgc_args --app "${ARG_APP}")
   endif()
@@ -60,13 +82,14 @@ function(dfgc_add_application)
     endif()
     list(APPEND dfgc_args -D "${define}")
   endforeach()
+  list(APPEND dfgc_args ${ARG_DFGC_ARGS})
 
   file(MAKE_DIRECTORY "${dir}")
   add_custom_command(
     OUTPUT "${manifest}"
     COMMAND dfgc::dfgc ${dfgc_args}
     COMMAND ${CMAKE_COMMAND} -E touch "${manifest}"
-    DEPENDS "${spec}" "$<TARGET_FILE:dfgc::dfgc>"
+    DEPENDS "${spec}" ${costs} "$<TARGET_FILE:dfgc::dfgc>"
     DEPFILE "${depfile}"
     WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
     COMMENT "dfgc: compiling ${ARG_SPEC} for ${ARG_NAME}"

@@ -214,6 +214,14 @@ class MapCommand final : public Command {
            out_dir_ = std::string(v);
            return true;
          }},
+        {"--depfile", "FILE", "a file",
+         "with --emit=code: also write a Make-style depfile of every file read (the\n"
+         "spec, its imports, the costs files, the actor headers and what they include)\n"
+         "for DIR/dfgc-manifest.txt (as 'compile --depfile')",
+         [this](std::string_view v) {
+           depfile_ = std::string(v);
+           return true;
+         }},
         {"--evaluate", "", "",
          "no search: print the model's figures for the spec's own mapping (every\n"
          "node pinned, params as the spec sets them) as JSON on stdout",
@@ -235,6 +243,9 @@ class MapCommand final : public Command {
     if (evaluate_ && (apply_ || explain_))
       return "'--evaluate' prints the figures only; it takes neither --apply nor --explain";
     if (!common.emit) {
+      if (!depfile_.empty())
+        return "'map --depfile' is written with the project of --emit=code -o DIR: add them, or "
+               "drop '--depfile'";
       if (!out_dir_.empty())
         return "'map -o DIR' writes the chosen mapping's project with --emit=code only: add it, "
                "or drop '-o'";
@@ -251,6 +262,8 @@ class MapCommand final : public Command {
       return "'map --emit=code' writes the chosen mapping's project: add -o DIR";
     if (what != Emit::code && !out_dir_.empty())
       return fmt::format("'map --emit={}' writes nothing: drop '-o'", driver::name(what));
+    if (what != Emit::code && !depfile_.empty())
+      return fmt::format("'map --emit={}' writes nothing: drop '--depfile'", driver::name(what));
     if (what == Emit::code && !common.read_actors)
       return "'map --emit=code' reads the actor headers: drop '--no-actors'";
     if (what != Emit::code && explain_)
@@ -284,6 +297,7 @@ class MapCommand final : public Command {
   bool apply_ = false;
   bool evaluate_ = false;
   std::string out_dir_;
+  std::string depfile_;
 };
 
 }  // namespace
@@ -354,10 +368,12 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
   DFGC_INTERNAL_ASSERT(program, "the chosen tuning no longer passes sema");
 
   // The rest of the pipeline on the chosen mapping, every node pinned as --apply writes it.
-  PipelineInput chosen_in{in.sema, reads_actors(common), out_dir_,
-                          {},      common.short_path,    common.plan};
+  PipelineInput chosen_in{in.sema,  reads_actors(common), out_dir_,
+                          depfile_, common.short_path,    common.plan};
   Compilation chosen;
   chosen.program = *program;
+  for (const auto& module : spec.modules) chosen.also_read.push_back(sources.name(module->file));
+  chosen.also_read.insert(chosen.also_read.end(), costs_.begin(), costs_.end());
   for (ir::Node& node : chosen.program->dfg.nodes) node.candidates.clear();
   bool ok = run_pipeline_after_sema(chosen_in, chosen_last(common), sources, diags,
                                     instrumentation.hooks(), chosen);

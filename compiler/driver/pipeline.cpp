@@ -35,6 +35,7 @@ std::vector<std::string> files_read(const Compilation& compilation, const Source
   for (const auto& [path, text] : compilation.actor_files.text) files.insert(path);
   files.insert(compilation.actor_files.runtime.begin(), compilation.actor_files.runtime.end());
   files.insert(compilation.actor_files.external.begin(), compilation.actor_files.external.end());
+  for (const std::string& file : compilation.also_read) files.insert(normal_absolute_path(file));
   return {files.begin(), files.end()};
 }
 

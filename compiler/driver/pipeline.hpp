@@ -40,6 +40,9 @@ struct Compilation {
   PassResults passes;
   std::optional<codegen::Files> files;
   std::optional<std::string> write_error;  ///< why the project could not be written
+  /// Files the caller read besides the pipeline's own (map: the spec and its imports, which it
+  /// parsed itself, and the costs files): files_read() lists them too.
+  std::vector<std::string> also_read{};
 };
 
 /// Runs the stages from parse up to `last` (the actors stage only when `in.read_actors`), with
@@ -69,7 +72,8 @@ bool check_migrating_delays(const ir::Program& program, const PassResults& passe
                             DiagnosticEngine& diags);
 
 /// Every file the compilation read but for system headers and CUDA's: the spec, its imports, the
-/// actor headers, the user's headers they include and the files of dfgc's runtime they include;
+/// actor headers, the user's headers they include, the files of dfgc's runtime they include and
+/// `also_read`;
 /// absolute, lexically normal, sorted, each once. What a build system must watch to know when to
 /// compile again.
 std::vector<std::string> files_read(const Compilation& compilation, const SourceManager& sources);

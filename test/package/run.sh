@@ -5,13 +5,14 @@
 # BUILD is dfgc's build tree, ROOT its source tree. CASE:
 #   install  `cmake --install BUILD --prefix WORK/prefix`: the layout (bin/dfgc, include/dfg,
 #            the CMake package); the example configured, built and run against it (the sink's
-#            total proves the spec, its -D define and both actors made the program). Then the
+#            total proves the spec, its -D define and both actors made the program; free, mapped
+#            by dfgc map from COSTS for the latency as DFGC_ARGS ask, runs the same). Then the
 #            rebuilds: a second build runs neither dfgc nor the compiler; touching an actor's
 #            header reruns dfgc but recompiles nothing (the project's copy of the header is
-#            unchanged); a new value in that header (which recompiles), in the spec, and a
-#            new DEFINES value each change what the program prints; dfgc's depfile lists the
-#            spec, both actor headers, the header they include and the installed runtime
-#            header, no system header
+#            unchanged); editing the costs file reruns dfgc map; a new value in that header
+#            (which recompiles), in the spec, and a new DEFINES value each change what the
+#            program prints; dfgc's depfile lists the spec, both actor headers, the header they
+#            include and the installed runtime header, no system header; map's lists the costs
 #   deb      `cpack -G DEB` in BUILD: the package's files (dpkg-deb -c), its Depends naming the
 #            package of every shared library dfgc needs; then the package unpacked
 #            (dpkg-deb -x, no root needed) and the example built and run against it
@@ -38,12 +39,12 @@ configure() {  # configure PREFIX [cmake args...]
 build() {  # build LOG: builds the example, its output in LOG
   cmake --build "$work/example" -j 2 >"$work/$1" 2>&1 || { cat "$work/$1"; fail "building the example ($1)"; }
 }
-# run_and_expect SCALE STEP N: the program's output for 10 iterations, checked against the sum of
-# SCALE * (i + STEP) over i < 10, N elements a token.
+# run_and_expect SCALE STEP N [APP]: the program's output (scaled's, or APP's) for 10 iterations,
+# checked against the sum of SCALE * (i + STEP) over i < 10, N elements a token.
 run_and_expect() {
-  local scale=$1 step=$2 n=$3
+  local scale=$1 step=$2 n=$3 app=${4:-scaled}
   local out total
-  out=$("$work/example/scaled/build/app" --iterations 10) || fail "the program failed: $out"
+  out=$("$work/example/$app/build/app" --iterations 10) || fail "the program failed: $out"
   total=$((n * scale * (45 + 10 * step)))
   grep -qx "sink: scale $scale, step $step" <<<"$out" || fail "expected scale $scale, step $step in: $out"
   grep -qx "sink: 10 tokens, total $total" <<<"$out" || fail "expected total $total in: $out"
@@ -68,6 +69,12 @@ case $case in
     build first.log
     ran_dfgc first.log || fail "the first build did not run dfgc"
     run_and_expect 3 1 256
+    # free: dfgc map chose the sink's core from COSTS for the latency (DFGC_ARGS), both on A.c0.
+    grep -q "node dst : Sink @ A.c0" "$work/first.log" ||
+      fail "dfgc map did not put the sink beside the source for the latency: $(cat "$work/first.log")"
+    run_and_expect 3 1 256 free
+    grep -qF " $work/src/costs.json" "$work/example/free/dfgc.d" ||
+      fail "the map depfile does not list the costs file: $(cat "$work/example/free/dfgc.d")"
 
     depfile="$work/example/scaled/dfgc.d"
     for f in "$work/src/scaled.dfg" "$work/src/actors/source.hpp" "$work/src/actors/sink.hpp" \
@@ -94,6 +101,11 @@ case $case in
     build step.log
     compiled step.log || fail "a new value in an actor's header did not recompile the program"
     run_and_expect 3 2 256
+
+    sleep 1
+    sed -i 's/"cpu": 0.003/"cpu": 0.004/' "$work/src/costs.json"
+    build costs.log
+    grep -q "dfgc: compiling free.dfg" "$work/costs.log" || fail "editing the costs did not rerun dfgc map"
 
     sleep 1
     sed -i 's/^param N = 256;/param N = 128;/' "$work/src/scaled.dfg"
