@@ -1,7 +1,8 @@
 /// \file
 /// check_actors: opens every implementation's header, parses the CPU headers as one translation
 /// unit and the GPU headers as another (in parallel), forwards Clang's errors, then checks each
-/// implementation's contract and lints GPU implementations for overlap.
+/// implementation's contract, lints the firings' numbering (actors/firing_lint.hpp) and GPU
+/// implementations for overlap.
 #include "actors/frontend.hpp"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <llvm/Support/Path.h>
 
 #include "actors/contract.hpp"
+#include "actors/firing_lint.hpp"
 #include "actors/locations.hpp"
 #include "actors/overlap_lint.hpp"
 #include "actors/parse.hpp"
@@ -242,6 +244,8 @@ void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
     actors::ContractResult result = actors::check_contract(ast, batch.unit.ast->getSema(), program_,
                                                            actor, impl, *where, diags_);
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
+    if (result.fire && !actor.dynamic)
+      actors::lint_firing_count(*result.fire, program_, actor, impl, *where, diags_);
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);
   }
