@@ -220,8 +220,7 @@ struct RunState {
     }
   }
 
-  /// After the workers: writes the trace, prints the stats, writes the profile. Returns the
-  /// exit status.
+  /// Each entry's label, in the entries' order.
   static std::vector<std::string> labels_of(std::span<const Entry> entries) {
     std::vector<std::string> out;
     for (const Entry& e : entries) out.push_back(entry_label(e));

@@ -243,8 +243,8 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
                        });
                      });
   if (const int status = threads.join(); status != 0) {
-    dfg::report(run, options,
-                false);  // what was measured up to the error; main's guard ends the job
+    // What was measured up to the error; main's guard ends the job.
+    dfg::report(run, options, false);
     return status;
   }
   return dfg::report(run, options);
