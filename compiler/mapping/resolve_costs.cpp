@@ -285,6 +285,9 @@ class Resolver {
     const std::size_t pes = p_.arch.pes.size();
     t.firing.assign(p_.dfg.nodes.size(), std::vector<std::optional<double>>(pes));
     std::set<std::pair<std::string, std::string>> reported;
+    // A node's measurement out of range, reported at the first PE that uses it (several PEs of
+    // its kind may borrow it).
+    std::set<std::pair<const FiringCost*, ir::NodeId>> out_of_range;
     for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
       const ir::Node& node = p_.dfg.nodes[n];
       std::vector<ir::PeId> allowed = node.candidates;
@@ -310,11 +313,12 @@ class Resolver {
         for (const FiringCost* f : entries) {
           const double s = seconds(*f, node) + 0.0;  // -0 is 0
           if (!(s >= 0) || !(s * 1e3 <= kMaxFiringMs)) {
+            valid = false;
+            if (!out_of_range.emplace(f, n).second) break;
             error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be "
                                       "a non-negative number of milliseconds, at most 86400000 "
                                       "(a day)",
                                       node.name, p_.arch.pes[pe].name, s * 1e3));
-            valid = false;
             break;
           }
           total += s;

@@ -161,12 +161,8 @@ bool same_loop(const HostPlan& h, ir::PeId pe) {
   // its MPI: those loops are the strategy's own.
   if (h.pe(pe).kind == ir::PeKind::gpu || h.multi_host()) return false;
   if (!h.same_entries || !h.sharing[pe].views || a.steps[pe] != b.steps[pe]) return false;
-  for (const Step& step : a.steps[pe]) {
-    const bool has_entry = step.kind != Step::Kind::wait && step.kind != Step::Kind::end_phase &&
-                           step.kind != Step::Kind::end_cycle &&
-                           step.kind != Step::Kind::net_complete;
-    if (has_entry && a.entries[step.entry] != b.entries[step.entry]) return false;
-  }
+  for (const Step& step : a.steps[pe])
+    if (step.has_entry() && a.entries[step.entry] != b.entries[step.entry]) return false;
   return true;
 }
 

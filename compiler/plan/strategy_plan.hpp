@@ -193,6 +193,21 @@ struct Step {
   std::vector<StreamKind> streams;  ///< wait
   std::uint32_t phase = 0;          ///< end_phase
 
+  /// Whether `entry` names the step's entry (fire, copy, mapped_copy, net_post, delay_copy).
+  bool has_entry() const noexcept {
+    switch (kind) {
+      case Kind::fire:
+      case Kind::copy:
+      case Kind::mapped_copy:
+      case Kind::net_post:
+      case Kind::delay_copy: return true;
+      case Kind::net_complete:
+      case Kind::wait:
+      case Kind::end_phase:
+      case Kind::end_cycle: return false;
+    }
+    return false;
+  }
   bool operator==(const Step&) const = default;
 };
 /// "fire", "copy", "mapped copy", "net post", "net complete", "delay copy", "wait", "end phase",

@@ -130,6 +130,16 @@ TEST_CASE("a node's times carry over to the PEs of their kind, this machine's or
   INFO(named.diags.render());
   REQUIRE(named.table);
   CHECK(*named.table->firing[1][1] == Approx(5e-3));
+  // A measurement out of range is reported once, though both of i2's GPUs borrow it.
+  Loaded wrong(R"({
+    "actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1}, "Inc": {"gpu": 1}},
+    "nodes": {"i2": {"B.g5": {"ms": "1e6 * nb_loop"}}},
+    "pes": {"B.g5": {"kind": "gpu"}}
+  })");
+  INFO(wrong.diags.render());
+  CHECK(!wrong.table);
+  CHECK(wrong.diags.error_count() == 1);
+  CHECK(wrong.first_error().starts_with("the firing time of node 'i2' on A.g0 is 3e+08 ms"));
 }
 
 TEST_CASE("costs file errors", "[mapping][costs]") {
