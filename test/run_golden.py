@@ -211,7 +211,7 @@ def cases(root):
 
 
 # `app x on a {` or `app x : graph on a {`, not a graph (`app graph {`) alone.
-RUNNABLE_APP = re.compile(r"^\s*app\s+\w+\s*(?::\s*\w+\s+)?on\s", re.M)
+RUNNABLE_APP = re.compile(r"^[ \t]*app[ \t]+\w+\b\s*(?::\s*\w+\s+)?on\s", re.M)
 
 
 def runs_an_app(spec):
