@@ -122,9 +122,10 @@ class MapCommand final : public Command {
            "of the chosen mapping (options: 'dfgc help map')";
   }
   std::string_view description() const override {
-    return "Chooses a PE for every free node (`@ any`, `@ any gpu`, `@ any cpu`, `@ B.*`) and a\n"
-           "value for every tunable param (`param split = 20 in [1, 39];`), predicts the result\n"
-           "and explains it. -D fixes a param (a tunable one is then not tuned). It runs parse,\n"
+    return "Chooses a PE for every free node (`@ any`, `@ any gpu`, `@ any cpu`, `@ B.*`), a\n"
+           "replica set for one with a range (`@ any cpu replicas in [1, 4]`) and a value for\n"
+           "every tunable param (`param split = 20 in [1, 39];`), predicts the result and\n"
+           "explains it. -D fixes a param (a tunable one is then not tuned). It runs parse,\n"
            "sema, then the passes up to build_ig on every mapping whose implementation graph it\n"
            "builds; --dump-after shows the stages run on the chosen mapping.\n"
            "\n"
@@ -360,7 +361,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     diags.error({},
                 "no mapping meets the constraints (--max-latency, --max-memory, the GPUs' "
                 "memory, the initial tokens of the loops) with these costs");
-    std::cerr << render_loop_refusal(base, *result, nullptr);
+    std::cerr << render_loop_refusal(*result, nullptr);
     return finish(1);
   }
   const TunedCandidate& best = result->best.front();
@@ -383,7 +384,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     return status;
   }
 
-  auto edits = mapping_edits(spec, *program, best.candidate.pe_of, best.tuned, sources);
+  auto edits = mapping_edits(spec, *program, program->mapping.pe_of, best.tuned, sources);
   if (prints_report(common)) {
     DiagnosticEngine scratch(sources);
     auto table = resolve_costs(*costs, *program, scratch);

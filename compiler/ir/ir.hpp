@@ -198,6 +198,15 @@ struct Node {
   /// For a free node (`@ any gpu`, `@ B.*`): the PEs `dfgc map` may choose, in arch order; the
   /// mapping then holds the first as a placeholder. Empty for a pinned node.
   std::vector<PeId> candidates;
+  /// For a free node `@ any cpu replicas in [MIN, MAX]`: how many shares of its iterations
+  /// `dfgc map` may deal it over (1 and 1 without a range).
+  std::uint32_t replicas_min = 1;
+  std::uint32_t replicas_max = 1;
+  SourceLoc replicas_loc;  ///< the word `replicas`
+  /// For `dfgc map` (SemaOptions::replica_shares): the free node's iterations are dealt over
+  /// this many shares, each placed on its own among the candidates (shares on one PE add up to a
+  /// weight). 0: not dealt. Sema unfolds the graph as for a replica set of as many PEs.
+  std::uint32_t shares = 0;
   /// The PEs it may migrate to, in spec order: each has an implementation of the actor and a path
   /// to and from the PEs of the node's neighbours; none is the node's own PE.
   std::vector<Alternative> alternatives;
@@ -209,6 +218,10 @@ struct Node {
   /// Program::copies blocks of iterations. Empty and 0 otherwise.
   std::string origin{};
   std::uint32_t copy = 0;
+  /// In an unfolded program, a copy of a node dealt over shares: copy mod shares. `dfgc map`
+  /// places the copies of one spec node with the same share together (0 for every copy of a
+  /// node not dealt).
+  std::uint32_t share = 0;
   /// Its spec node's copies run on more than one PE (`@ {...}`): each PE holds an instance of its
   /// own, so the actor must keep nothing between firings. Copies on one PE share one instance.
   bool replicated = false;
@@ -385,6 +398,9 @@ struct Program {
   /// already scaled by it (Node::repetitions) and the delays counted in cycles (Edge::delay).
   std::uint32_t batch = 1;
   SourceLoc batch_loc;  ///< the `batch` keyword; invalid without one
+  /// The batch as the app writes it (1 without `batch`): replicas may raise `batch` to their
+  /// copies; a firing time in a costs file is that of a cycle of this many iterations.
+  std::uint32_t written_batch = 1;
   /// Replicas (`@ {A.g0, A.g1}`) unfold the graph: each node becomes `copies` nodes, copy j
   /// handling the j-th block of batch / copies iterations of every cycle (sema/replicas.hpp).
   /// The repetition vector and the delays are those of one copy. 1: not unfolded.

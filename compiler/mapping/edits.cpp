@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "sema/source_span.hpp"
@@ -23,6 +24,33 @@ bool before(const Edit& a, const Edit& b) {
 
 }  // namespace
 
+std::string placement_text(const ir::Program& program, const std::vector<ir::PeId>& pe_of,
+                           const std::string& node) {
+  const std::vector<ir::Replica> set = placement_of(program, pe_of, node);
+  if (set.size() == 1) return program.arch.pes[set.front().pe].name;
+  std::string text = "{";
+  for (const ir::Replica& r : set) {
+    if (text.size() > 1) text += ", ";
+    text += program.arch.pes[r.pe].name;
+    if (r.weight > 1) text += ": " + std::to_string(r.weight);
+  }
+  return text + "}";
+}
+
+std::vector<ir::Replica> placement_of(const ir::Program& program,
+                                      const std::vector<ir::PeId>& pe_of, const std::string& node) {
+  std::map<ir::PeId, std::uint32_t> copies;
+  for (ir::NodeId id = 0; id < program.dfg.nodes.size(); ++id) {
+    const ir::Node& n = program.dfg.nodes[id];
+    if ((n.origin.empty() ? n.name : n.origin) == node) ++copies[pe_of[id]];
+  }
+  std::uint32_t g = 0;
+  for (const auto& [pe, count] : copies) g = std::gcd(g, count);
+  std::vector<ir::Replica> set;
+  for (const auto& [pe, count] : copies) set.push_back({pe, count / g, {}});
+  return set;
+}
+
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
                                 const std::vector<ir::PeId>& pe_of,
                                 const std::vector<TunedValue>& tuned,
@@ -30,16 +58,15 @@ std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
   std::vector<Edit> edits;
   if (const ast::AppDecl* app = find_app(spec, program.app_name)) {
     for (const ast::NodeDecl& n : app->nodes) {
-      if (!n.free) continue;
-      for (ir::NodeId id = 0; id < program.dfg.nodes.size(); ++id)
-        if (program.dfg.nodes[id].name == n.name.name)
-          edits.push_back({n.placement_loc, n.placement_length, program.arch.pes[pe_of[id]].name});
+      if (n.free)
+        edits.push_back(
+            {n.placement_loc, n.placement_length, placement_text(program, pe_of, n.name.name)});
     }
   }
   for (const TunedValue& t : tuned)
     for (const auto& module : spec.modules)
       for (const ast::ParamDecl& p : module->params)
-        if (p.name.name == t.param && p.tune_min) {
+        if (!t.replicas && p.name.name == t.param && p.tune_min) {
           sema::Span s = sema::span_of(*p.value, sources);
           edits.push_back({s.loc, s.length, std::to_string(t.value)});
         }

@@ -1,6 +1,8 @@
 /// \file
 /// The text edits that write a chosen mapping into the spec: each free node's placement (`any
-/// gpu`, `B.*`) becomes the chosen PE, each tuned param's value becomes the chosen number.
+/// gpu`, `B.*`) becomes the chosen PE, or the replica set its shares were placed on (`any cpu
+/// replicas in [1, 4]` becomes `{A.c1, A.c2}`), each tuned param's value becomes the chosen
+/// number.
 /// Nothing else changes, byte for byte. The same edits print the spec fragment to paste.
 #pragma once
 
@@ -21,9 +23,21 @@ struct Edit {
 
 /// A tuned param and the value chosen for it.
 struct TunedValue {
-  std::string param;
+  std::string param;  ///< the param, or for `replicas` the free node
   std::int64_t value = 0;
+  /// The value is how many shares `dfgc map` dealt free node `param` over (its replica range,
+  /// `@ any cpu replicas in [1, 4]`), not a param's.
+  bool replicas = false;
 };
+
+/// Where spec node `node`'s copies run under `pe_of`: one PE, or the PEs its copies run on in
+/// architecture order, each weighted by its copies over their gcd (the set `@ {...}` writes).
+std::vector<ir::Replica> placement_of(const ir::Program& program,
+                                      const std::vector<ir::PeId>& pe_of, const std::string& node);
+
+/// placement_of() as the spec writes it: `A.c1` or `{A.c1, A.c2: 2}` (a weight of 1 unwritten).
+std::string placement_text(const ir::Program& program, const std::vector<ir::PeId>& pe_of,
+                           const std::string& node);
 
 /// The edits for `pe_of` (free nodes only) and `tuned`, in file and offset order.
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,

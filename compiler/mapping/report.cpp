@@ -27,15 +27,14 @@ std::string percent(double part, double whole) {
 }
 
 /// How a runner-up differs from the best: "i2 @ A.g1, split = 27".
-std::string difference(const ir::Program& p, const TunedCandidate& best, const TunedCandidate& c) {
+std::string difference(const TunedCandidate& best, const TunedCandidate& c) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < c.tuned.size(); ++i)
-    if (c.tuned[i].value != best.tuned[i].value)
+    if (!c.tuned[i].replicas && c.tuned[i].value != best.tuned[i].value)
       parts.push_back(fmt::format("{} = {}", c.tuned[i].param, c.tuned[i].value));
-  for (ir::NodeId n = 0; n < c.candidate.pe_of.size(); ++n)
-    if (c.candidate.pe_of[n] != best.candidate.pe_of[n])
-      parts.push_back(
-          fmt::format("{} @ {}", p.dfg.nodes[n].name, p.arch.pes[c.candidate.pe_of[n]].name));
+  for (std::size_t i = 0; i < c.placed.size(); ++i)
+    if (c.placed[i].second != best.placed[i].second)
+      parts.push_back(fmt::format("{} @ {}", c.placed[i].first, c.placed[i].second));
   std::string text;
   for (const std::string& s : parts) text += (text.empty() ? "" : ", ") + s;
   return text;
@@ -76,8 +75,7 @@ std::string format_bytes(std::int64_t bytes) {
 std::string render_report(const Report& r) {
   const TuneResult& res = *r.result;
   const SearchOptions& o = *r.options;
-  auto free = std::count_if(r.program->dfg.nodes.begin(), r.program->dfg.nodes.end(),
-                            [](const ir::Node& n) { return !n.candidates.empty(); });
+  const std::size_t free = res.free_nodes;
   std::string out = fmt::format(
       "app {} on {}: free nodes {} ({:.0f} mapping{}), tunable value combinations {}; {} search: "
       "{} mappings evaluated, {} built\n",
@@ -92,6 +90,16 @@ std::string render_report(const Report& r) {
   if (r.fragment.empty())
     out += "  (nothing to choose: every node is pinned, no param is tunable)\n";
   out += "\npredicted:\n" + figures_table(*r.program, *r.prediction);
+  const ir::Program& p = *r.program;
+  if (p.batch != p.written_batch) {
+    const double per = static_cast<double>(p.written_batch) / p.batch;
+    out += fmt::format(
+        "  a cycle runs {} iterations (the replicas' copies; the app's batch is {}): "
+        "a period of {} and {} per {}\n",
+        p.batch, p.written_batch, format_time((*r.prediction)[ir::Strategy::overlap].period * per),
+        format_time((*r.prediction)[ir::Strategy::no_overlap].period * per),
+        p.written_batch == 1 ? "iteration" : fmt::format("{} iterations", p.written_batch));
+  }
   if (res.best.size() > 1) {
     out += fmt::format("\nalternatives ({}):\n", ir::to_string(o.strategy));
     const TunedCandidate& best = res.best.front();
@@ -100,32 +108,26 @@ std::string render_report(const Report& r) {
       out += fmt::format("  {}. period {} ({:+.1f}%), latency {} cycles ({}), peak memory {}: {}\n",
                          i + 1, format_time(c.period), 100 * (c.period / best.candidate.period - 1),
                          c.latency_cycles, format_time(c.latency), format_bytes(c.peak_memory),
-                         difference(*r.program, best, res.best[i]));
+                         difference(best, res.best[i]));
     }
   }
-  out += render_loop_refusal(*r.program, res, &res.best.front().candidate);
+  out += render_loop_refusal(res, &res.best.front().candidate);
   return out;
 }
 
-std::string render_loop_refusal(const ir::Program& p, const TuneResult& res,
-                                const Candidate* chosen) {
+std::string render_loop_refusal(const TuneResult& res, const Candidate* chosen) {
   if (!res.loop_best) return "";
   const LoopRefusal& x = *res.loop_best;
   if (chosen && x.candidate.period >= chosen->period) return "";
-  std::string where;
-  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
-    if (!p.dfg.nodes[n].candidates.empty())
-      where += fmt::format("{}{} @ {}", where.empty() ? "" : ", ", p.dfg.nodes[n].name,
-                           p.arch.pes[x.candidate.pe_of[n]].name);
   std::string out = fmt::format(
       "\nleft out: {} mapping{} under which a loop lacks initial tokens; the fastest, {}, would "
       "have a period of {}{} by its loads, but its loop lets one iteration through every {} / {} "
       "cycles, which bounds the period to {} (the program's cycles do not stretch, so it cannot "
       "run): {}\n",
-      res.loop_refused, res.loop_refused == 1 ? "" : "s", where.empty() ? "(pinned)" : where,
+      res.loop_refused, res.loop_refused == 1 ? "" : "s", res.loop_where,
       format_time(x.candidate.period),
       chosen ? fmt::format(" ({:+.1f}%)", 100 * (x.candidate.period / chosen->period - 1)) : "",
-      x.loop.cycles(), x.loop.tokens, format_time(x.bound), describe(x.loop, x.strategy, p.dfg));
+      x.loop.cycles(), x.loop.tokens, format_time(x.bound), res.loop_why);
   return out;
 }
 

@@ -30,8 +30,7 @@ std::string render_report(const Report& r);
 
 /// The fastest mapping a loop ruled out, with the loop's numbers ("left out: ..."), or empty
 /// when there is none or it is no faster than `chosen` (null: nothing was chosen).
-std::string render_loop_refusal(const ir::Program& program, const TuneResult& result,
-                                const Candidate* chosen);
+std::string render_loop_refusal(const TuneResult& result, const Candidate* chosen);
 /// Which resource sets each strategy's period, by how much, and the slack of the others.
 std::string render_explain(const ir::Program& program, const Prediction& prediction);
 

@@ -16,6 +16,11 @@ namespace dfgc::mapping {
 
 namespace {
 
+/// The node's name in the spec: a copy of an unfolded graph (`f#1`) is measured as `f`.
+const std::string& spec_name(const ir::Node& node) {
+  return node.origin.empty() ? node.name : node.origin;
+}
+
 class Resolver {
  public:
   Resolver(const CostFile& costs, const ir::Program& p, DiagnosticEngine& diags)
@@ -138,7 +143,7 @@ class Resolver {
 
   void check_nodes() {
     std::vector<std::string> names;
-    for (const ir::Node& n : p_.dfg.nodes) names.push_back(n.name);
+    for (const ir::Node& n : p_.dfg.nodes) names.push_back(spec_name(n));
     for (const auto& [name, per_pe] : c_.nodes) {
       auto it = std::find(names.begin(), names.end(), name);
       if (it == names.end()) {
@@ -225,7 +230,7 @@ class Resolver {
 
   /// The node's last measurement on PE `name` taken at its current params, if any.
   const FiringCost* measured(const ir::Node& node, const std::string& name) const {
-    auto it = c_.nodes.find(node.name);
+    auto it = c_.nodes.find(spec_name(node));
     if (it == c_.nodes.end()) return nullptr;
     auto e = it->second.find(name);
     if (e == it->second.end()) return nullptr;
@@ -304,7 +309,7 @@ class Resolver {
             error(at, fmt::format("no firing time for actor '{}' on {} (a {}), where "
                                   "node '{}' may run; add \"actors\": {{\"{}\": {{\"{}\": "
                                   "...}}}}",
-                                  actor, q.name, ir::to_string(q.kind), node.name, actor,
+                                  actor, q.name, ir::to_string(q.kind), spec_name(node), actor,
                                   ir::to_string(q.kind)));
           continue;
         }
@@ -314,16 +319,18 @@ class Resolver {
           const double s = seconds(*f, node) + 0.0;  // -0 is 0
           if (!(s >= 0) || !(s * 1e3 <= kMaxFiringMs)) {
             valid = false;
-            if (!out_of_range.emplace(f, n).second) break;
+            if (!out_of_range.emplace(f, n - node.copy).second) break;
             error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be "
                                       "a non-negative number of milliseconds, at most 86400000 "
                                       "(a day)",
-                                      node.name, p_.arch.pes[pe].name, s * 1e3));
+                                      spec_name(node), p_.arch.pes[pe].name, s * 1e3));
             break;
           }
           total += s;
         }
-        if (valid) t.firing[n][pe] = total / static_cast<double>(entries.size());
+        // A copy of an unfolded graph runs copy_batch() of the written batch's iterations.
+        const double share = static_cast<double>(p_.copy_batch()) / p_.written_batch;
+        if (valid) t.firing[n][pe] = total / static_cast<double>(entries.size()) * share;
       }
     }
   }

@@ -33,14 +33,39 @@ class Random {
   std::uint64_t state_;
 };
 
+/// Free nodes placed as one: a node's copies in an unfolded graph (all of them, or those of one
+/// share of a node dealt over shares; ir::Node::share). Every member has the same candidates.
+using Group = std::vector<ir::NodeId>;
+
+void place(std::vector<ir::PeId>& pe_of, const Group& g, ir::PeId pe) {
+  for (ir::NodeId n : g) pe_of[n] = pe;
+}
+
+/// The free groups, in `order` of their first members.
+std::vector<Group> free_groups(const ir::Program& p, const std::vector<ir::NodeId>& order) {
+  std::vector<Group> groups;
+  std::map<std::pair<std::string, std::uint32_t>, std::size_t> index;
+  for (ir::NodeId n : order) {
+    const ir::Node& node = p.dfg.nodes[n];
+    if (node.candidates.empty()) continue;
+    const std::string& name = node.origin.empty() ? node.name : node.origin;
+    auto [it, fresh] = index.try_emplace({name, node.share}, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(n);
+  }
+  return groups;
+}
+
 class Searcher {
  public:
   static constexpr double kDirectSpace = 256;
 
   Searcher(const ir::Program& p, const CostTable& costs, const SearchOptions& o)
-      : p_(p), costs_(costs), o_(o), model_(p, costs, o.plan) {
-    for (ir::NodeId n : model_.order())
-      if (!p.dfg.nodes[n].candidates.empty()) free_.push_back(n);
+      : p_(p),
+        costs_(costs),
+        o_(o),
+        model_(p, costs, o.plan),
+        free_(free_groups(p, model_.order())) {
     needs_ig_ = o.objective == Objective::memory || o.max_memory.has_value();
     for (const auto& c : costs.capacity) needs_ig_ |= c.has_value();
   }
@@ -50,14 +75,14 @@ class Searcher {
   /// more than it saves.
   SearchResult exact() {
     double space = 1;
-    for (ir::NodeId n : free_) space *= static_cast<double>(p_.dfg.nodes[n].candidates.size());
+    for (const Group& g : free_) space *= static_cast<double>(model_.allowed(g.front()).size());
     if (!free_.empty() && o_.objective != Objective::memory && space > kDirectSpace) {
       std::vector<ir::PeId> current = greedy();
       anneal(current, std::min<std::uint64_t>(annealing_steps(), 20000));
       descend(best_.empty() ? current : best_.front().pe_of);
     }
     std::vector<ir::PeId> partial = p_.mapping.pe_of;
-    for (ir::NodeId n : free_) partial[n] = kUnplaced;
+    for (const Group& g : free_) place(partial, g, kUnplaced);
     branch(partial, 0);
     return finish(true);
   }
@@ -181,10 +206,10 @@ class Searcher {
       if (auto s = evaluate(partial)) offer(std::move(s->c));
       return;
     }
-    ir::NodeId n = free_[depth];
+    const Group& g = free_[depth];
     std::vector<std::pair<Bound, ir::PeId>> children;
-    for (ir::PeId pe : model_.allowed(n)) {
-      partial[n] = pe;
+    for (ir::PeId pe : model_.allowed(g.front())) {
+      place(partial, g, pe);
       children.emplace_back(bound(partial), pe);
     }
     std::stable_sort(children.begin(), children.end(),
@@ -192,28 +217,28 @@ class Searcher {
     for (const auto& [b, pe] : children) {
       if (b.score == kInf || beyond_ties(b.score)) break;
       if (!may_improve(b.score, b.cycles)) continue;  // a later child may tie with fewer cycles
-      partial[n] = pe;
+      place(partial, g, pe);
       branch(partial, depth + 1);
     }
-    partial[n] = kUnplaced;
+    place(partial, g, kUnplaced);
   }
 
   /// Each free node in topological order where the partial mapping's bound is least.
   std::vector<ir::PeId> greedy() {
     std::vector<ir::PeId> partial = p_.mapping.pe_of;
-    for (ir::NodeId n : free_) partial[n] = kUnplaced;
-    for (ir::NodeId n : free_) {
-      ir::PeId choice = model_.allowed(n).front();
+    for (const Group& g : free_) place(partial, g, kUnplaced);
+    for (const Group& g : free_) {
+      ir::PeId choice = model_.allowed(g.front()).front();
       double least = kInf;
-      for (ir::PeId pe : model_.allowed(n)) {
-        partial[n] = pe;
+      for (ir::PeId pe : model_.allowed(g.front())) {
+        place(partial, g, pe);
         double b = bound(partial).score;
         if (b < least) {
           least = b;
           choice = pe;
         }
       }
-      partial[n] = choice;
+      place(partial, g, choice);
     }
     return partial;
   }
@@ -221,27 +246,31 @@ class Searcher {
   std::uint64_t annealing_steps() const {
     if (o_.annealing_steps) return o_.annealing_steps;
     std::uint64_t moves = 0;
-    for (ir::NodeId n : free_) moves += model_.allowed(n).size();
+    for (const Group& g : free_) moves += model_.allowed(g.front()).size();
     return std::clamp<std::uint64_t>(1000 * moves, 50000, 300000);
   }
 
-  /// A random neighbour: one free node on another candidate, or two free nodes swapping PEs.
+  /// A random neighbour: one free group on another candidate, or two free groups swapping PEs.
   bool neighbour(std::vector<ir::PeId>& m, Random& rng) const {
-    ir::NodeId a = free_[rng.below(free_.size())];
+    const Group& ga = free_[rng.below(free_.size())];
+    const ir::NodeId a = ga.front();
     const auto& allowed_a = model_.allowed(a);
     if (rng.unit() < 0.8 || free_.size() < 2) {
       if (allowed_a.size() < 2) return false;
       ir::PeId pe = allowed_a[rng.below(allowed_a.size())];
       if (pe == m[a]) return false;
-      m[a] = pe;
+      place(m, ga, pe);
       return true;
     }
-    ir::NodeId b = free_[rng.below(free_.size())];
+    const Group& gb = free_[rng.below(free_.size())];
+    const ir::NodeId b = gb.front();
     const auto& allowed_b = model_.allowed(b);
     if (m[a] == m[b] || std::find(allowed_a.begin(), allowed_a.end(), m[b]) == allowed_a.end() ||
         std::find(allowed_b.begin(), allowed_b.end(), m[a]) == allowed_b.end())
       return false;
-    std::swap(m[a], m[b]);
+    const ir::PeId pa = m[a];
+    place(m, ga, m[b]);
+    place(m, gb, pa);
     return true;
   }
 
@@ -275,11 +304,11 @@ class Searcher {
     if (!now) return;
     for (;;) {
       std::optional<Scored> step;
-      for (ir::NodeId n : free_) {
-        ir::PeId keep = m[n];
-        for (ir::PeId pe : model_.allowed(n)) {
+      for (const Group& g : free_) {
+        const ir::PeId keep = m[g.front()];
+        for (ir::PeId pe : model_.allowed(g.front())) {
           if (pe == keep) continue;
-          m[n] = pe;
+          place(m, g, pe);
           auto s = evaluate(m);
           if (s &&
               (s->c.score < now->c.score ||
@@ -288,7 +317,7 @@ class Searcher {
                (s->c.score == step->c.score && s->guide < step->guide)))
             step = std::move(s);
         }
-        m[n] = keep;
+        place(m, g, keep);
       }
       if (!step) return;
       m = step->c.pe_of;
@@ -308,7 +337,7 @@ class Searcher {
   const CostTable& costs_;
   const SearchOptions& o_;
   QuickModel model_;
-  std::vector<ir::NodeId> free_;
+  std::vector<Group> free_;
   bool needs_ig_ = false;
   std::vector<Candidate> best_;
   std::map<std::vector<ir::PeId>, std::int64_t> memory_;
@@ -325,9 +354,11 @@ bool better(const Candidate& a, const Candidate& b) {
 }
 
 double mapping_count(const ir::Program& program) {
+  std::vector<ir::NodeId> all(program.dfg.nodes.size());
+  for (ir::NodeId n = 0; n < all.size(); ++n) all[n] = n;
   double count = 1;
-  for (const ir::Node& n : program.dfg.nodes)
-    if (!n.candidates.empty()) count *= static_cast<double>(n.candidates.size());
+  for (const Group& g : free_groups(program, all))
+    count *= static_cast<double>(program.dfg.nodes[g.front()].candidates.size());
   return count;
 }
 

@@ -18,8 +18,13 @@
 namespace dfgc::mapping {
 
 struct TunedCandidate {
-  std::vector<TunedValue> tuned;  ///< one per tunable param, in declaration order
+  /// One per tunable param, in declaration order, then one per free node with a replica range.
+  std::vector<TunedValue> tuned;
+  /// Its figures; the period per cycle of the app's written batch (replicas may raise the
+  /// batch of the program searched). pe_of indexes the nodes of its combination's program.
   Candidate candidate;
+  /// Each free node of the spec and its placement as --apply writes it (`A.c1`, `{A.c1, A.c2}`).
+  std::vector<std::pair<std::string, std::string>> placed{};
 };
 
 struct TuneResult {
@@ -32,6 +37,9 @@ struct TuneResult {
   std::uint64_t built = 0;
   std::uint64_t loop_refused = 0;        ///< mappings left out because a loop lacks tokens
   std::optional<LoopRefusal> loop_best;  ///< the fastest of them, over every combination
+  std::string loop_where;      ///< its free nodes' placements: "f @ A.c1, g @ {A.c1, A.c2}"
+  std::string loop_why;        ///< its loop, described (describe(UncoveredLoop, ...))
+  std::size_t free_nodes = 0;  ///< in the spec
 };
 
 inline constexpr std::uint64_t kMaxCombinations = 100000;

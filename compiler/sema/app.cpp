@@ -182,6 +182,39 @@ std::optional<std::vector<ir::PeId>> placement_pes(const ast::NodeDecl& n, const
   return pes;
 }
 
+/// `replicas in [MIN, MAX]` after a free placement: fixed integers, 1 <= MIN <= MAX <=
+/// kMaxReplicaWeight. Sets the node's range; false after reporting.
+bool check_replica_range(const ast::NodeDecl& n, ir::Node& node, const ParamTable& params,
+                         const SourceManager& sources, DiagnosticEngine& diags) {
+  if (!n.replica_range) return true;
+  const ast::ReplicaRange& r = *n.replica_range;
+  Evaluator count(params, sources, diags, ExprMode::integer);
+  std::int64_t ends[2] = {1, 1};
+  const ast::ExprPtr* exprs[2] = {&r.min, &r.max};
+  for (int i = 0; i < 2; ++i) {
+    auto v = count.eval(exprs[i]->get());
+    if (!v || !count.require_fixed(*v, "a replica count")) return false;
+    if (v->integer < 1 || v->integer > kMaxReplicaWeight) {
+      error_at(diags, span_of(**exprs[i], sources),
+               fmt::format("node '{}' may be dealt over 1 to {} shares, not {}", n.name.name,
+                           kMaxReplicaWeight, v->integer));
+      return false;
+    }
+    ends[i] = v->integer;
+  }
+  if (ends[0] > ends[1]) {
+    error_at(diags, span_of(*r.min, sources),
+             fmt::format("the replica range of node '{}' is empty: its least count {} is above "
+                         "its greatest {}",
+                         n.name.name, ends[0], ends[1]));
+    return false;
+  }
+  node.replicas_min = static_cast<std::uint32_t>(ends[0]);
+  node.replicas_max = static_cast<std::uint32_t>(ends[1]);
+  node.replicas_loc = r.loc;
+  return true;
+}
+
 /// A free node's candidates: the PEs of its placement that the actor has an implementation for.
 /// Reports a placement no PE satisfies, and a free node outside `dfgc map`.
 std::vector<ir::PeId> check_free_node(const ast::NodeDecl& n, const ir::Actor* actor,
@@ -352,6 +385,7 @@ NodeTable check_nodes(const ast::AppDecl& app, const ActorTable& actors, const A
     if (arch && n.free) {
       const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;
       node.candidates = check_free_node(n, a, *arch, allow_free, diags);
+      check_replica_range(n, node, params, sources, diags);
     }
     if (arch) {
       const ir::Actor* a = actor ? &actors.actors[*actor] : nullptr;

@@ -42,6 +42,10 @@ ast::NodeDecl placed(const ast::NodeDecl& node, const ast::NodeDecl& placement) 
   d.loc = node.loc;
   d.pe = placement.pe;
   d.free = placement.free;
+  if (placement.replica_range)
+    d.replica_range =
+        ast::ReplicaRange{clone(placement.replica_range->min), clone(placement.replica_range->max),
+                          placement.replica_range->loc};
   d.placement_loc = placement.placement_loc;
   d.placement_length = placement.placement_length;
   d.alternatives = placement.alternatives;

@@ -44,9 +44,9 @@ bool prepare_replicas(ir::Program& p, DiagnosticEngine& diags) {
   std::uint64_t copies = 1;
   bool ok = true;
   for (const ir::Node& n : p.dfg.nodes) {
-    if (n.replicas.empty()) continue;
+    if (n.replicas.empty() && n.shares < 2) continue;
     if (!first) first = &n;
-    copies = std::lcm(copies, std::uint64_t{weight_sum(n.replicas)});
+    copies = std::lcm(copies, std::uint64_t{n.shares > 1 ? n.shares : weight_sum(n.replicas)});
     if (copies > kMaxCopies) {
       diags.error(n.loc,
                   fmt::format("the replica sets up to node '{}' unfold the graph into {} copies "
@@ -72,11 +72,6 @@ bool prepare_replicas(ir::Program& p, DiagnosticEngine& diags) {
                            "not by iterations; a program with replicas unfolds its iterations "
                            "into copies of every node",
                            m.name, p.dfg.actors[m.actor].name));
-    } else if (!n.candidates.empty()) {
-      refuse(n.loc, name_length(n),
-             fmt::format("node '{}' is free; in a program with replicas every node is placed, "
-                         "since its copies share one instance on one processing element",
-                         n.name));
     } else if (!n.alternatives.empty() && n.replicas.empty()) {
       refuse(
           n.alternatives.front().loc, 1,
@@ -119,7 +114,8 @@ void unfold_replicas(ir::Program& p) {
       copy.name = fmt::format("{}#{}", nodes[n].name, j);
       copy.origin = nodes[n].name;
       copy.copy = j;
-      copy.replicated = !nodes[n].replicas.empty();
+      copy.replicated = !nodes[n].replicas.empty() || nodes[n].shares > 1;
+      copy.share = nodes[n].shares > 1 ? j % nodes[n].shares : 0;
       copy.replicas.clear();
       p.dfg.nodes.push_back(std::move(copy));
       p.mapping.pe_of.push_back(nodes[n].replicas.empty() ? pe_of[n]

@@ -15,6 +15,10 @@
 /// pass fires the copies of a node on one PE from the same cycle (in order, so a stateful sink
 /// sees its iterations in order).
 ///
+/// A free node that `dfgc map` deals over k shares (ir::Node::shares) counts as a set of k PEs of
+/// weight 1; its copies, and those of every free node, keep their candidates, and Node::share says
+/// which copies the search places together.
+///
 /// Needs: the checked program, before its rates (prepare_replicas) and after them
 /// (unfold_replicas). Produces: Program::copies and the unfolded nodes, edges and mapping.
 #pragma once
@@ -26,7 +30,7 @@ namespace dfgc::sema {
 
 /// The copies (Program::copies) and the cycle's iterations (Program::batch) of a program with
 /// replicas; nothing without. False after an error: a batch that is not a multiple of the
-/// copies, too many copies, a program with dynamic actors, free nodes or nodes that migrate.
+/// copies, too many copies, a program with dynamic actors or nodes that migrate.
 bool prepare_replicas(ir::Program& program, DiagnosticEngine& diags);
 
 /// Replaces the nodes, edges and mapping of a program with copies by their unfolding (above).

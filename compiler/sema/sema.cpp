@@ -60,10 +60,31 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   DFGC_INTERNAL_ASSERT(arch, "an app without an arch passed sema");
   program.arch = arch->graph;
   for (std::size_t n = 0; n < nodes.pe_of.size(); ++n) {
-    const auto& candidates = program.dfg.nodes[n].candidates;
-    DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !candidates.empty(), "an unmapped node passed sema");
-    program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : candidates.front());
+    ir::Node& node = program.dfg.nodes[n];
+    DFGC_INTERNAL_ASSERT(nodes.pe_of[n] || !node.candidates.empty(),
+                         "an unmapped node passed sema");
+    auto placed = options.placements.find(node.name);
+    if (placed != options.placements.end() && !node.candidates.empty()) {
+      DFGC_INTERNAL_ASSERT(!placed->second.empty(), "an empty placement");
+      node.candidates.clear();
+      if (placed->second.size() > 1) {
+        node.replicas = placed->second;
+        for (ir::Replica& r : node.replicas) r.loc = node.mapping_loc;
+      }
+      program.mapping.pe_of.push_back(placed->second.front().pe);
+      continue;
+    }
+    program.mapping.pe_of.push_back(nodes.pe_of[n] ? *nodes.pe_of[n] : node.candidates.front());
   }
+  for (ir::Node& n : program.dfg.nodes) {
+    auto it = options.replica_shares.find(n.name);
+    if (it == options.replica_shares.end() || it->second < 2) continue;
+    DFGC_INTERNAL_ASSERT(
+        !n.candidates.empty() && it->second >= n.replicas_min && it->second <= n.replicas_max,
+        "shares for a node without that replica range");
+    n.shares = it->second;
+  }
+  program.written_batch = program.batch;
   if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
   if (!sema::prepare_replicas(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;

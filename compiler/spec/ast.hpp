@@ -196,6 +196,14 @@ struct FreePlacement {
   Ident host;  ///< for `B.*`
 };
 
+/// `@ any cpu replicas in [1, 4]`: `dfgc map` may deal the free node's iterations over 1 to 4 of
+/// the PEs its placement allows (a replica set, written back as `@ {A.c1, A.c2}`).
+struct ReplicaRange {
+  ExprPtr min;
+  ExprPtr max;
+  SourceLoc loc;  ///< the word `replicas`
+};
+
 /// `node i1 : Inc @ A.g0 { nb_loop = 120; }`
 /// `node i1 : Inc @ A.g0 migrates A.g1, B.cpu;` (the PEs the node may move to while it runs)
 /// In a graph (an app without `on ARCH`) a node has no placement: `node i1 : Inc;`. In a mapping
@@ -203,12 +211,13 @@ struct FreePlacement {
 /// `i1 @ A.g0 { nb_loop = 100; }` (its params refine the graph's).
 struct NodeDecl {
   Ident name;
-  Ident actor;                         ///< empty in a mapping's placement
-  PeRef pe;                            ///< empty names when the node is free
-  std::optional<FreePlacement> free;   ///< set for `@ any ...` and `@ B.*`
-  SourceLoc placement_loc;             ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
-  std::uint32_t placement_length = 0;  ///< its length in bytes
-  std::vector<PeRef> alternatives;     ///< after `migrates`, in source order
+  Ident actor;                                  ///< empty in a mapping's placement
+  PeRef pe;                                     ///< empty names when the node is free
+  std::optional<FreePlacement> free;            ///< set for `@ any ...` and `@ B.*`
+  std::optional<ReplicaRange> replica_range{};  ///< after a free placement, for `dfgc map`
+  SourceLoc placement_loc;                      ///< the text after '@' (`A.g0`, `any gpu`, `B.*`)
+  std::uint32_t placement_length = 0;           ///< its length in bytes
+  std::vector<PeRef> alternatives;              ///< after `migrates`, in source order
   /// `@ {A.g0, A.g1: 2}`: the PEs its iterations are dealt over, with their weights (null: 1), in
   /// source order; `pe` is then the first. Empty for a node on one PE.
   std::vector<ReplicaRef> replicas{};

@@ -178,13 +178,17 @@ std::string placement_text(const NodeDecl& n) {
     return text + "}";
   }
   if (!n.free) return pe_text(n.pe);
+  std::string text = "?";
   switch (n.free->kind) {
-    case FreePlacement::Kind::any: return "any";
-    case FreePlacement::Kind::any_cpu: return "any cpu";
-    case FreePlacement::Kind::any_gpu: return "any gpu";
-    case FreePlacement::Kind::host: return n.free->host.name + ".*";
+    case FreePlacement::Kind::any: text = "any"; break;
+    case FreePlacement::Kind::any_cpu: text = "any cpu"; break;
+    case FreePlacement::Kind::any_gpu: text = "any gpu"; break;
+    case FreePlacement::Kind::host: text = n.free->host.name + ".*"; break;
   }
-  return "?";
+  if (n.replica_range)
+    text += fmt::format(" replicas in [{}, {}]", expr_text(*n.replica_range->min),
+                        expr_text(*n.replica_range->max));
+  return text;
 }
 
 std::string dump(const Module& module, const SourceManager& sources) {

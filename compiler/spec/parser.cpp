@@ -146,6 +146,7 @@ class Parser {
   bool parse_placement_item(ast::AppDecl& app);
   bool parse_node_tail(ast::AppDecl& app, ast::NodeDecl node);
   bool parse_replicas(ast::NodeDecl& node);
+  bool parse_range(ast::ExprPtr& min, ast::ExprPtr& max, const std::string& after);
   bool parse_placement(ast::NodeDecl& node);
   bool parse_alternatives(ast::NodeDecl& node);
   bool parse_assign(ast::NodeDecl& node);
@@ -392,19 +393,24 @@ bool Parser::parse_param() {
 bool Parser::parse_tune_range(ast::ParamDecl& param) {
   param.tune_loc = tok_.loc;
   advance();
+  return parse_range(param.tune_min, param.tune_max,
+                     fmt::format("after 'in' (the range of param '{}')", param.name.name));
+}
+
+// '[' expr ',' expr ']', the '[' expected `after`
+bool Parser::parse_range(ast::ExprPtr& min, ast::ExprPtr& max, const std::string& after) {
   SourceLoc open = tok_.loc;
-  if (!expect(Tok::l_bracket, fmt::format("after 'in' (the range of param '{}')", param.name.name)))
-    return false;
-  param.tune_min = parse_expr();
-  if (!param.tune_min) return false;
+  if (!expect(Tok::l_bracket, after)) return false;
+  min = parse_expr();
+  if (!min) return false;
   if (!at(Tok::comma)) {
     error_here(fmt::format("expected ',' between the ends of the range, found {}", found()),
                {{open, "to match this '['"}});
     return false;
   }
   advance();
-  param.tune_max = parse_expr();
-  return param.tune_max && expect_closing(Tok::r_bracket, open, "after the range");
+  max = parse_expr();
+  return max && expect_closing(Tok::r_bracket, open, "after the range");
 }
 
 // type := 'type' IDENT '=' IDENT '[' [ '<=' ] expr ']' ';'
@@ -934,7 +940,8 @@ bool Parser::parse_node_tail(ast::AppDecl& app, ast::NodeDecl d) {
   return true;
 }
 
-// placement := peref | 'any' ['cpu' | 'gpu'] | IDENT '.' '*' | replicas
+// placement := peref | ( 'any' ['cpu' | 'gpu'] | IDENT '.' '*' ) [ 'replicas' 'in' range ]
+//            | replicas
 bool Parser::parse_placement(ast::NodeDecl& node) {
   node.placement_loc = tok_.loc;
   if (at(Tok::l_brace)) {
@@ -965,6 +972,29 @@ bool Parser::parse_placement(ast::NodeDecl& node) {
     error_here(fmt::format(
         "expected a processing element (host.pe), 'any' or 'host.*' after '@', found {}", found()));
     return false;
+  }
+  if (!node.free && at_word("replicas")) {
+    error_here(
+        fmt::format("node '{}' is placed; a replica range ('replicas in [MIN, MAX]') "
+                    "follows a free placement ('@ any cpu replicas in [1, 4]') for dfgc map "
+                    "to choose; a set of PEs is written '@ {{A.c1, A.c2}}'",
+                    node.name.name));
+    return false;
+  }
+  if (node.free && at_word("replicas")) {
+    ast::ReplicaRange range;
+    range.loc = tok_.loc;
+    advance();
+    if (!at_word("in")) {
+      error_here(
+          fmt::format("expected 'in [MIN, MAX]' after 'replicas' (how many processing "
+                      "elements dfgc map may deal node '{}' over), found {}",
+                      node.name.name, found()));
+      return false;
+    }
+    advance();
+    if (!parse_range(range.min, range.max, "after 'replicas in'")) return false;
+    node.replica_range = std::move(range);
   }
   node.placement_length = prev_end_.offset - node.placement_loc.offset;
   return true;

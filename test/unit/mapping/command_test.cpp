@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -287,4 +288,76 @@ TEST_CASE("granulometry: run once, map, run again: the split from a profile of s
                                  (dir / "profile.json").string(), "--evaluate"});
   REQUIRE(status20 == 0);
   CHECK(nlohmann::json::parse(eval20)["overlap"]["period_ms"].get<double>() == Approx(13.25));
+}
+
+namespace {
+
+/// A directory holding samples/overlap's graph and actors beside `spec` and `costs`.
+fs::path overlap_dir(const std::string& spec, const std::string& costs) {
+  const fs::path sample = fs::path(DFGC_SOURCE_DIR) / "samples" / "overlap";
+  fs::path dir = fs::temp_directory_path() / "dfgc_map_replicas_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy(sample / "overlap.dfg", dir / "overlap.dfg");
+  fs::copy(sample / "actors", dir / "actors", fs::copy_options::recursive);
+  std::ofstream(dir / "m.dfg", std::ios::binary) << spec;
+  std::ofstream(dir / "costs.json", std::ios::binary) << costs;
+  return dir;
+}
+
+/// Every file under `dir`, by its path relative to it, with its contents.
+std::map<std::string, std::string> tree(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) files[fs::relative(e.path(), dir).string()] = read(e.path());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "replica ranges: dfgc map deals a node over the cores that pay, and what it writes "
+    "compiles to the program it chose",
+    "[mapping][replicas]") {
+  // i1 costs 12 ms, i2 2 ms, p and c 1 ms on four cores: i1 over three cores (4 ms an
+  // iteration each) beside i2 on the fourth gives 4 ms a period; on one core i1 bounds it to 12.
+  fs::path dir = overlap_dir(R"(import "overlap.dfg";
+arch four { host A { cpu c 4; } }
+app m : overlap on four {
+  p  @ A.c0;
+  i1 @ any cpu replicas in [1, 4];
+  i2 @ A.*;
+  c  @ A.c0;
+}
+)",
+                             R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1},
+  "Inc": {"cpu": {"ms": 0, "per": {"nb_loop": 0.12}}}},
+  "nodes": {"i2": {"A.c3": 2, "A.c1": 2, "A.c2": 2, "A.c0": 2}}})");
+  const std::string spec = (dir / "m.dfg").string(), costs = (dir / "costs.json").string();
+  auto [status, out] = map({spec, "--costs", costs, "-D", "N=16"});
+  INFO(out);
+  REQUIRE(status == 0);
+  CHECK(out.find("a cycle runs 3 iterations") != std::string::npos);
+  CHECK(out.find("a period of 4.000 ms and 4.000 ms per iteration") != std::string::npos);
+
+  auto [code, ignored] =
+      map({spec, "--costs", costs, "-D", "N=16", "--emit=code", "-o", (dir / "chosen").string()});
+  REQUIRE(code == 0);
+  auto [applied, out2] = map({spec, "--costs", costs, "-D", "N=16", "--apply"});
+  REQUIRE(applied == 0);
+  const std::string written = read(dir / "m.dfg");
+  INFO(written);
+  auto set = written.find("i1 @ {");
+  REQUIRE(set != std::string::npos);
+  CHECK(written.find("i2 @ A.c", set) != std::string::npos);
+  // The spec as written compiles to the project dfgc map emitted for its choice.
+  const std::string compiled_dir = (dir / "compiled").string();
+  std::vector<std::string_view> compile = {"compile", spec, "-D", "N=16", "-o", compiled_dir};
+  REQUIRE(driver::run_command(compile) == 0);
+  auto chosen = tree(dir / "chosen"), compiled = tree(dir / "compiled");
+  CHECK(chosen.size() == compiled.size());
+  for (const auto& [name, text] : compiled) {
+    INFO(name);
+    CHECK(chosen[name] == text);
+  }
 }
