@@ -11,19 +11,19 @@
 # The mappings (OUT/specs/NAME.dfg, each compiled into OUT/NAME, with dfgc map --evaluate's
 # figures in OUT/NAME.evaluate.json and its batch in OUT/NAME.batch):
 #   period    choose.dfg as `dfgc map --apply` writes it for the shortest period
-#   latency   the same for the shortest latency (--objective latency)
+#   gabor4    the Gabor bank over A.c1..A.c4, the other stages on A.c0 (the choice for 1 to 4)
 #   pipeline  profile.dfg: one stage a core
 #   four      every stage over A.c1..A.c4 (samples/saliency/cores_replicas.dfg on eight cores)
 #   core      everything on A.c0
 # RESULTS/compare.csv: per mapping, the predicted and measured period of an iteration (the
 # evaluation's cycle period over the batch; --stats=period's median) and the error.
-# Knobs (environment): SIZE (180x144), ITERATIONS (120: a multiple of every batch up to 12), REPS (3).
+# Knobs (environment): SIZE (180x144), ITERATIONS (168: a multiple of the batches, 4 and 7), REPS (3).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 size=${SIZE:-180x144}
 w=${size%x*} h=${size#*x}
-iterations=${ITERATIONS:-120}
+iterations=${ITERATIONS:-168}
 reps=${REPS:-3}
 
 build() {  # build PROJECT BUILD_DIR LOG
@@ -62,29 +62,28 @@ case ${1:-} in
     mkdir -p "$out/specs"
     spec choose.dfg "$out/specs/period.dfg"
     "$dfgc" map "$out/specs/period.dfg" --costs "$profile" --apply >"$out/map_period.txt"
-    spec choose.dfg "$out/specs/latency.dfg"
-    "$dfgc" map "$out/specs/latency.dfg" --costs "$profile" --objective latency --apply \
-      >"$out/map_latency.txt"
+    spec choose.dfg "$out/specs/gabor4.dfg" "retina @ A.c0" "gabor @ {A.c1, A.c2, A.c3, A.c4}" \
+      "inter @ A.c0" "norm @ A.c0"
     spec profile.dfg "$out/specs/pipeline.dfg"
     spec choose.dfg "$out/specs/four.dfg" "retina @ {A.c1, A.c2, A.c3, A.c4}" \
       "gabor @ {A.c1, A.c2, A.c3, A.c4}" "inter @ {A.c1, A.c2, A.c3, A.c4}" \
       "norm @ {A.c1, A.c2, A.c3, A.c4}"
     spec choose.dfg "$out/specs/core.dfg" "retina @ A.c0" "gabor @ A.c0" "inter @ A.c0" \
       "norm @ A.c0"
-    for name in period latency pipeline four core; do
+    for name in period gabor4 pipeline four core; do
       "$dfgc" compile "$out/specs/$name.dfg" -o "$out/$name"
       "$dfgc" map --evaluate --costs "$profile" "$out/specs/$name.dfg" >"$out/$name.evaluate.json"
       "$dfgc" dump-ir "$out/specs/$name.dfg" | sed -n 's/^batch \([0-9]*\):.*/\1/p' >"$out/$name.batch"
       [[ -s $out/$name.batch ]] || echo 1 >"$out/$name.batch"
     done
-    grep -h "@" "$out"/specs/period.dfg "$out"/specs/latency.dfg | grep -v "^//"
+    grep "@" "$out/specs/period.dfg" | grep -v "^//"
     ;;
   run)
     out=$2 results=$3
     mkdir -p "$results"
     nproc >"$results/machine.txt"
     echo "mapping,rep,period_ms" >"$results/periods.csv"
-    for name in period latency pipeline four core; do
+    for name in period gabor4 pipeline four core; do
       build "$out/$name" "$results/build/$name" "$results/build_$name.log"
       for rep in $(seq 1 "$reps"); do
         "$results/build/$name/app" --iterations "$iterations" --set W="$w" --set H="$h" \
@@ -105,7 +104,7 @@ rows = list(csv.DictReader(open(results + "/periods.csv")))
 with open(results + "/compare.csv", "w") as f:
     f.write("mapping,batch,predicted_ms,measured_ms,error_percent\n")
     print(f"{'mapping':<10} {'batch':>5} {'predicted ms':>13} {'measured ms':>12} {'error':>8}")
-    for name in ["period", "latency", "pipeline", "four", "core"]:
+    for name in ["period", "gabor4", "pipeline", "four", "core"]:
         batch = int(open(f"{out}/{name}.batch").read())
         predicted = json.load(open(f"{out}/{name}.evaluate.json"))["overlap"]["period_ms"] / batch
         measured = statistics.median(float(r["period_ms"]) for r in rows if r["mapping"] == name)

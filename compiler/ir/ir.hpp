@@ -218,6 +218,8 @@ struct Node {
   /// Program::copies blocks of iterations. Empty and 0 otherwise.
   std::string origin{};
   std::uint32_t copy = 0;
+  /// The name of the spec's node: `f` for each copy `f#j` of an unfolded graph.
+  const std::string& spec_name() const { return origin.empty() ? name : origin; }
   /// In an unfolded program, a copy of a node dealt over shares: copy mod shares. `dfgc map`
   /// places the copies of one spec node with the same share together (0 for every copy of a
   /// node not dealt).

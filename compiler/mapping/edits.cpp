@@ -39,15 +39,20 @@ std::string placement_text(const ir::Program& program, const std::vector<ir::PeI
 
 std::vector<ir::Replica> placement_of(const ir::Program& program,
                                       const std::vector<ir::PeId>& pe_of, const std::string& node) {
-  std::map<ir::PeId, std::uint32_t> copies;
+  std::vector<ir::Replica> set;
   for (ir::NodeId id = 0; id < program.dfg.nodes.size(); ++id) {
     const ir::Node& n = program.dfg.nodes[id];
-    if ((n.origin.empty() ? n.name : n.origin) == node) ++copies[pe_of[id]];
+    if (n.spec_name() != node) continue;
+    auto it = std::find_if(set.begin(), set.end(),
+                           [&](const ir::Replica& r) { return r.pe == pe_of[id]; });
+    if (it == set.end())
+      set.push_back({pe_of[id], 1, {}});
+    else
+      ++it->weight;
   }
   std::uint32_t g = 0;
-  for (const auto& [pe, count] : copies) g = std::gcd(g, count);
-  std::vector<ir::Replica> set;
-  for (const auto& [pe, count] : copies) set.push_back({pe, count / g, {}});
+  for (const ir::Replica& r : set) g = std::gcd(g, r.weight);
+  for (ir::Replica& r : set) r.weight /= g;
   return set;
 }
 

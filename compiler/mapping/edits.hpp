@@ -31,7 +31,8 @@ struct TunedValue {
 };
 
 /// Where spec node `node`'s copies run under `pe_of`: one PE, or the PEs its copies run on in
-/// architecture order, each weighted by its copies over their gcd (the set `@ {...}` writes).
+/// the order of their first copy, each weighted by its copies over their gcd (the set `@ {...}`
+/// writes; the search's placements are in that form, search.cpp's canonical()).
 std::vector<ir::Replica> placement_of(const ir::Program& program,
                                       const std::vector<ir::PeId>& pe_of, const std::string& node);
 

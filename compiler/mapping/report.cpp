@@ -63,6 +63,34 @@ std::string figures_table(const ir::Program& p, const Prediction& pred) {
   return out;
 }
 
+/// A runner-up within kNearPeriod of the best's period that needs at most half its memory or
+/// half its latency: the objective alone would not show the trade (a replica count that raises
+/// the batch buys a little period with a lot of both).
+constexpr double kNearPeriod = 0.02;
+
+std::string cheaper_note(const TuneResult& res) {
+  const Candidate& best = res.best.front().candidate;
+  for (std::size_t i = 1; i < res.best.size(); ++i) {
+    const Candidate& c = res.best[i].candidate;
+    if (c.period > best.period * (1 + kNearPeriod)) break;
+    const bool memory = c.peak_memory >= 0 && best.peak_memory > 0 &&
+                        !ir::saturated(best.peak_memory) && c.peak_memory <= best.peak_memory / 2;
+    const bool latency = 2 * c.latency <= best.latency;
+    if (!memory && !latency) continue;
+    std::string what =
+        memory && latency
+            ? fmt::format("{:.0f}% of its memory and {:.0f}% of its latency",
+                          100.0 * c.peak_memory / best.peak_memory, 100 * c.latency / best.latency)
+        : memory ? fmt::format("{:.0f}% of its memory", 100.0 * c.peak_memory / best.peak_memory)
+                 : fmt::format("{:.0f}% of its latency", 100 * c.latency / best.latency);
+    return fmt::format(
+        "  note: {} runs {:.1f}% longer a period than the choice with {} "
+        "(--max-memory, --max-latency or --objective latency choose it)\n",
+        i + 1, 100 * (c.period / best.period - 1), what);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string format_time(double seconds) { return fmt::format("{:.3f} ms", seconds * 1e3); }
@@ -110,6 +138,7 @@ std::string render_report(const Report& r) {
                          c.latency_cycles, format_time(c.latency), format_bytes(c.peak_memory),
                          difference(best, res.best[i]));
     }
+    out += cheaper_note(res);
   }
   out += render_loop_refusal(res, &res.best.front().candidate);
   return out;

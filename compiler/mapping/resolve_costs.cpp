@@ -16,11 +16,6 @@ namespace dfgc::mapping {
 
 namespace {
 
-/// The node's name in the spec: a copy of an unfolded graph (`f#1`) is measured as `f`.
-const std::string& spec_name(const ir::Node& node) {
-  return node.origin.empty() ? node.name : node.origin;
-}
-
 class Resolver {
  public:
   Resolver(const CostFile& costs, const ir::Program& p, DiagnosticEngine& diags)
@@ -143,7 +138,7 @@ class Resolver {
 
   void check_nodes() {
     std::vector<std::string> names;
-    for (const ir::Node& n : p_.dfg.nodes) names.push_back(spec_name(n));
+    for (const ir::Node& n : p_.dfg.nodes) names.push_back(n.spec_name());
     for (const auto& [name, per_pe] : c_.nodes) {
       auto it = std::find(names.begin(), names.end(), name);
       if (it == names.end()) {
@@ -230,7 +225,7 @@ class Resolver {
 
   /// The node's last measurement on PE `name` taken at its current params, if any.
   const FiringCost* measured(const ir::Node& node, const std::string& name) const {
-    auto it = c_.nodes.find(spec_name(node));
+    auto it = c_.nodes.find(node.spec_name());
     if (it == c_.nodes.end()) return nullptr;
     auto e = it->second.find(name);
     if (e == it->second.end()) return nullptr;
@@ -251,7 +246,7 @@ class Resolver {
     if (actor != c_.actors.end())
       if (auto e = actor->second.find(q.name); e != actor->second.end()) return {&e->second};
     std::vector<const FiringCost*> alike;
-    if (auto it = c_.nodes.find(node.name); it != c_.nodes.end())
+    if (auto it = c_.nodes.find(node.spec_name()); it != c_.nodes.end())
       for (const auto& [name, list] : it->second)
         if (name != q.name && kind_of(name) == q.kind)
           if (const FiringCost* f = measured(node, name)) alike.push_back(f);
@@ -309,7 +304,7 @@ class Resolver {
             error(at, fmt::format("no firing time for actor '{}' on {} (a {}), where "
                                   "node '{}' may run; add \"actors\": {{\"{}\": {{\"{}\": "
                                   "...}}}}",
-                                  actor, q.name, ir::to_string(q.kind), spec_name(node), actor,
+                                  actor, q.name, ir::to_string(q.kind), node.spec_name(), actor,
                                   ir::to_string(q.kind)));
           continue;
         }
@@ -323,7 +318,7 @@ class Resolver {
             error(f->loc, fmt::format("the firing time of node '{}' on {} is {:g} ms; it must be "
                                       "a non-negative number of milliseconds, at most 86400000 "
                                       "(a day)",
-                                      spec_name(node), p_.arch.pes[pe].name, s * 1e3));
+                                      node.spec_name(), p_.arch.pes[pe].name, s * 1e3));
             break;
           }
           total += s;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 
 #include "mapping/quick_model.hpp"
 #include "stages/stages.hpp"
@@ -48,12 +49,61 @@ std::vector<Group> free_groups(const ir::Program& p, const std::vector<ir::NodeI
   for (ir::NodeId n : order) {
     const ir::Node& node = p.dfg.nodes[n];
     if (node.candidates.empty()) continue;
-    const std::string& name = node.origin.empty() ? node.name : node.origin;
+    const std::string& name = node.spec_name();
     auto [it, fresh] = index.try_emplace({name, node.share}, groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(n);
   }
   return groups;
+}
+
+/// Per node dealt over shares, the indices of its shares' groups in `groups`, in share order.
+std::vector<std::vector<std::size_t>> dealt(const ir::Program& p,
+                                            const std::vector<Group>& groups) {
+  std::map<std::string, std::vector<std::size_t>> by_node;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const ir::Node& n = p.dfg.nodes[groups[g].front()];
+    if (n.shares < 2) continue;
+    std::vector<std::size_t>& shares = by_node[n.origin];
+    if (shares.size() < n.shares) shares.resize(n.shares);
+    shares[n.share] = g;
+  }
+  std::vector<std::vector<std::size_t>> result;
+  for (auto& [name, shares] : by_node) result.push_back(std::move(shares));
+  return result;
+}
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+/// Per PE, the least PE it is interchangeable with (kNone for one that is not): cores of one
+/// host other than its first (which holds the host's links), that no pinned node runs on, on
+/// which every node's firing time is the same. Mappings that differ by a permutation of such
+/// PEs have the same figures and the same code but for names.
+std::vector<ir::PeId> interchangeable(const ir::Program& p, const CostTable& costs) {
+  const auto pes = static_cast<ir::PeId>(p.arch.pes.size());
+  std::vector<bool> pinned(pes, false);
+  for (ir::NodeId n = 0; n < p.dfg.nodes.size(); ++n)
+    if (p.dfg.nodes[n].candidates.empty()) pinned[p.mapping.pe_of[n]] = true;
+  auto open = [&](ir::PeId pe) {
+    const ir::Pe& q = p.arch.pes[pe];
+    return q.kind == ir::PeKind::cpu && !pinned[pe] && p.arch.hosts[q.host].cpu != pe;
+  };
+  auto same_times = [&](ir::PeId a, ir::PeId b) {
+    for (const auto& per_pe : costs.firing)
+      if (per_pe[a] != per_pe[b]) return false;
+    return true;
+  };
+  std::vector<ir::PeId> class_of(pes, kNone);
+  for (ir::PeId pe = 0; pe < pes; ++pe) {
+    if (!open(pe)) continue;
+    class_of[pe] = pe;
+    for (ir::PeId q = 0; q < pe; ++q)
+      if (class_of[q] == q && p.arch.pes[q].host == p.arch.pes[pe].host && same_times(q, pe)) {
+        class_of[pe] = q;
+        break;
+      }
+  }
+  return class_of;
 }
 
 class Searcher {
@@ -65,7 +115,14 @@ class Searcher {
         costs_(costs),
         o_(o),
         model_(p, costs, o.plan),
-        free_(free_groups(p, model_.order())) {
+        free_(free_groups(p, model_.order())),
+        dealt_(dealt(p, free_)),
+        class_of_(interchangeable(p, costs)) {
+    std::map<std::string, std::size_t> index;
+    for (const Group& g : free_) {
+      const ir::Node& n = p.dfg.nodes[g.front()];
+      spec_node_.push_back(index.try_emplace(n.spec_name(), index.size()).first->second);
+    }
     needs_ig_ = o.objective == Objective::memory || o.max_memory.has_value();
     for (const auto& c : costs.capacity) needs_ig_ |= c.has_value();
   }
@@ -104,8 +161,10 @@ class Searcher {
   /// The quick model's figures of a complete mapping (memory too for that objective); nullopt
   /// when it breaks a constraint, has an edge without a path or a loop its initial tokens do not
   /// cover.
-  std::optional<Scored> evaluate(const std::vector<ir::PeId>& pe_of) {
+  std::optional<Scored> evaluate(const std::vector<ir::PeId>& placed) {
     ++result_.evaluated;
+    std::vector<ir::PeId> pe_of = placed;
+    if (!canonical(pe_of)) return std::nullopt;
     QuickFigures q = model_.evaluate(pe_of);
     if (!q.routable) return std::nullopt;
     if (!q.loops_covered) {
@@ -128,6 +187,48 @@ class Searcher {
         break;
     }
     return Scored{c, c.score + 1e-4 * q.total_load};
+  }
+
+  /// The shares of each dealt node as the replica set `--apply` writes runs them: the set lists
+  /// its PEs in the order of their first share, each weighted by its shares, and deals copy j to
+  /// the PE whose run of weights holds j (sema/replicas.hpp), so shares on one PE become
+  /// neighbours. False for shares whose counts have a common factor: two shares on each of two
+  /// cores are one share on each, the smaller count's mapping (sema reduces the weights).
+  bool canonical(std::vector<ir::PeId>& pe_of) const {
+    std::vector<std::pair<ir::PeId, std::uint32_t>> runs;
+    for (const std::vector<std::size_t>& shares : dealt_) {
+      runs.clear();
+      for (std::size_t g : shares) {
+        const ir::PeId pe = pe_of[free_[g].front()];
+        auto it =
+            std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return r.first == pe; });
+        if (it == runs.end())
+          runs.emplace_back(pe, 1);
+        else
+          ++it->second;
+      }
+      std::uint32_t common = 0;
+      for (const auto& r : runs) common = std::gcd(common, r.second);
+      if (common > 1) return false;
+      std::size_t share = 0;
+      for (const auto& [pe, count] : runs)
+        for (std::uint32_t k = 0; k < count; ++k) place(pe_of, free_[shares[share++]], pe);
+    }
+    return true;
+  }
+
+  /// What tells two mappings apart in the list of the best: each free group's PE, an
+  /// interchangeable one (class_of_) by its class alone, the groups of one spec node as a sorted
+  /// multiset (the order of its shares and the names of interchangeable PEs change neither the
+  /// work of each PE nor, where the figures are equal, anything the report would show).
+  std::vector<std::vector<ir::PeId>> signature(const std::vector<ir::PeId>& pe_of) const {
+    std::vector<std::vector<ir::PeId>> sig(spec_node_.size());
+    for (std::size_t g = 0; g < free_.size(); ++g) {
+      const ir::PeId pe = pe_of[free_[g].front()];
+      sig[spec_node_[g]].push_back(class_of_[pe] == kNone ? pe : kNone - 1 - class_of_[pe]);
+    }
+    for (auto& pes : sig) std::sort(pes.begin(), pes.end());
+    return sig;
   }
 
   /// Keeps the fastest mapping a loop rules out, by the period of its loads.
@@ -173,8 +274,11 @@ class Searcher {
 
   void offer(Candidate c) {
     if (best_.size() > o_.alternatives && !better(c, best_.back())) return;
+    const auto sig = signature(c.pe_of);
     for (const Candidate& b : best_)
-      if (b.pe_of == c.pe_of) return;
+      if (b.pe_of == c.pe_of || (b.score == c.score && b.period == c.period &&
+                                 b.latency_cycles == c.latency_cycles && signature(b.pe_of) == sig))
+        return;
     if (needs_ig_ && c.peak_memory == -1 && !memory(c)) return;
     best_.insert(std::upper_bound(best_.begin(), best_.end(), c, better), std::move(c));
     if (best_.size() > o_.alternatives + 1) best_.pop_back();
@@ -338,6 +442,11 @@ class Searcher {
   const SearchOptions& o_;
   QuickModel model_;
   std::vector<Group> free_;
+  /// Per node dealt over shares (ir::Node::shares): its shares' groups, indices into free_, in
+  /// share order.
+  std::vector<std::vector<std::size_t>> dealt_;
+  std::vector<ir::PeId> class_of_;      ///< interchangeable()
+  std::vector<std::size_t> spec_node_;  ///< per free group, its spec node's index
   bool needs_ig_ = false;
   std::vector<Candidate> best_;
   std::map<std::vector<ir::PeId>, std::int64_t> memory_;
@@ -349,6 +458,8 @@ class Searcher {
 bool better(const Candidate& a, const Candidate& b) {
   if (a.score != b.score) return a.score < b.score;
   if (a.period != b.period) return a.period < b.period;
+  // In seconds first: cycles of two replica counts run different numbers of iterations.
+  if (a.latency != b.latency) return a.latency < b.latency;
   if (a.latency_cycles != b.latency_cycles) return a.latency_cycles < b.latency_cycles;
   return a.pe_of < b.pe_of;
 }

@@ -58,7 +58,8 @@ struct Candidate {
   std::int64_t peak_memory = -1;  ///< -1 until the mapping's implementation graph is built
 };
 
-/// Orders candidates: score, then period, then latency in cycles, then PE indices.
+/// Orders candidates: score, then period, then latency in seconds, then in cycles, then PE
+/// indices.
 bool better(const Candidate& a, const Candidate& b);
 
 /// The fastest mapping (by its loads' period) the search left out because a loop lacks initial

@@ -1,6 +1,7 @@
 #include "mapping/tune.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -37,7 +38,7 @@ std::vector<std::pair<std::string, std::string>> placed(const ir::Program& progr
   std::vector<std::pair<std::string, std::string>> result;
   for (const ir::Node& n : program.dfg.nodes) {
     if (n.candidates.empty() || n.copy != 0) continue;
-    const std::string& name = n.origin.empty() ? n.name : n.origin;
+    const std::string& name = n.spec_name();
     if (n.share == 0) result.emplace_back(name, placement_text(program, pe_of, name));
   }
   return result;
@@ -98,10 +99,12 @@ bool next_combination(std::vector<TunedValue>& values, const std::vector<Dimensi
 /// A candidate's period (and score, for the period) per cycle of the app's written batch: a
 /// combination whose replicas raised the batch runs more iterations a cycle.
 void per_written_batch(Candidate& c, const ir::Program& program) {
-  if (program.batch == program.written_batch) return;
-  const double scale = static_cast<double>(program.written_batch) / program.batch;
-  if (c.score == c.period) c.score *= scale;
-  c.period *= scale;
+  const double cycles = static_cast<double>(program.batch) / program.written_batch;
+  // To the picosecond: the periods of different counts are compared, and the sums of firing
+  // times behind them differ in their last bits where the counts tie.
+  auto per = [&](double seconds) { return std::round(seconds / cycles * 1e12) / 1e12; };
+  if (c.score == c.period) c.score = per(c.score);
+  c.period = per(c.period);
 }
 
 }  // namespace
@@ -196,7 +199,7 @@ std::optional<ir::Program> program_for(const Spec& spec, const SemaOptions& sema
   o.replica_shares.clear();
   for (const ir::Node& n : searched->dfg.nodes)
     if (!n.candidates.empty()) {
-      const std::string& name = n.origin.empty() ? n.name : n.origin;
+      const std::string& name = n.spec_name();
       o.placements.try_emplace(name, placement_of(*searched, c.candidate.pe_of, name));
     }
   return analyze(spec, o, sources, scratch);
