@@ -949,22 +949,26 @@ void ContractChecker::check_replicated_state(const clang::CXXRecordDecl& record)
   const ir::Node* replica = nullptr;
   for (ir::NodeId n = 0; n < program_.dfg.nodes.size() && !replica; ++n) {
     const ir::Node& node = program_.dfg.nodes[n];
-    if (&program_.dfg.actors[node.actor] == &actor_ && node.replicated &&
-        program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind)
-      replica = &node;
+    if (&program_.dfg.actors[node.actor] != &actor_ || !node.replicated) continue;
+    // A node dealt over shares for dfgc map may run on any of its candidates.
+    bool here = program_.arch.pes[program_.mapping.pe_of[n]].kind == impl_.kind;
+    for (ir::PeId pe : node.candidates) here = here || program_.arch.pes[pe].kind == impl_.kind;
+    if (here) replica = &node;
   }
   if (!replica) return;
   const clang::FieldDecl* state = state_member(record);
   if (!state) return;
-  auto d = error(where_.token(state->getLocation()),
-                 fmt::format("node '{}' runs replicas, and class '{}' keeps data member '{}': "
-                             "each replica's instance fires only some of the iterations, so what "
-                             "'{}' carries from one firing to the next would differ from a run "
-                             "on one processing element; keep the state in the graph (an edge "
-                             "with a delay) or, if no member holds anything from one firing to "
-                             "the next, say so with 'static constexpr bool dfg_stateless = true;'",
-                             replica->origin, impl_.class_name, state->getNameAsString(),
-                             state->getNameAsString()));
+  auto d =
+      error(where_.token(state->getLocation()),
+            fmt::format("node '{}' {}, and class '{}' keeps data member '{}': "
+                        "each replica's instance fires only some of the iterations, so what "
+                        "'{}' carries from one firing to the next would differ from a run "
+                        "on one processing element; keep the state in the graph (an edge "
+                        "with a delay) or, if no member holds anything from one firing to "
+                        "the next, say so with 'static constexpr bool dfg_stateless = true;'",
+                        replica->origin,
+                        replica->shares > 1 ? "has a replica range for dfgc map" : "runs replicas",
+                        impl_.class_name, state->getNameAsString(), state->getNameAsString()));
   d.note(replica->loc, fmt::format("node '{}' is declared here", replica->origin),
          static_cast<std::uint32_t>(replica->origin.size()));
 }

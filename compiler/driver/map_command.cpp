@@ -301,6 +301,29 @@ class MapCommand final : public Command {
   std::string depfile_;
 };
 
+/// A node with a replica range (`@ any cpu replicas in [1, 4]`) must be one that replicas may
+/// run: the actors stage, on the program with each such node dealt over its most shares, reports
+/// a class that keeps state between firings, as `compile` would of the set --apply writes. Its
+/// other diagnostics (warnings on placeholder placements) are dropped.
+bool check_replica_ranges(const Spec& spec, const ir::Program& base, const PipelineInput& in,
+                          SourceManager& sources, DiagnosticEngine& diags) {
+  PipelineInput probe_in = in;
+  probe_in.read_actors = true;
+  for (const ir::Node& n : base.dfg.nodes)
+    if (n.replicas_max > 1) probe_in.sema.replica_shares[n.name] = n.replicas_max;
+  if (probe_in.sema.replica_shares.empty()) return true;
+  DiagnosticEngine scratch(sources);
+  Compilation probe;
+  probe.program = analyze(spec, probe_in.sema, sources, scratch);
+  if (probe.program &&
+      run_pipeline_after_sema(probe_in, Stage::actors, sources, scratch, nullptr, probe))
+    return true;
+  scratch.print(std::cerr);
+  diags.error({},
+              "a node with a replica range cannot run replicas (above); dfgc map chose nothing");
+  return false;
+}
+
 }  // namespace
 
 int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
@@ -321,6 +344,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     return finish(1);
   const Spec& spec = *front.spec;
   const ir::Program& base = *front.program;
+  if (common.read_actors && !check_replica_ranges(spec, base, in, sources, diags)) return finish(1);
   std::optional<CostFile> costs;
   for (const std::string& file : costs_) {
     auto next = load_costs(file, sources, diags);
