@@ -84,3 +84,9 @@ TEST_CASE("a graph's dump shows its nodes without placements", "[spec][dump]") {
   CHECK(dump_file("samples/overlap/overlap.dfg")
             .find("app overlap (graph) @30:1\n  node p : Producer @31:3\n") != std::string::npos);
 }
+
+TEST_CASE("a replica range is dumped with its free placement", "[spec][dump]") {
+  const std::string text = dump_file("test/errors/mapping/map_replicas_weights.dfg");
+  INFO(text);
+  CHECK(text.find("node f : Filter @ any replicas in [1, 3] @15:3\n") != std::string::npos);
+}
