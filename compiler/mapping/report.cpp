@@ -1,7 +1,6 @@
 #include "mapping/report.hpp"
 
 #include <algorithm>
-
 #include <cmath>
 
 #include <fmt/format.h>
@@ -104,11 +103,14 @@ std::string render_report(const Report& r) {
   const TuneResult& res = *r.result;
   const SearchOptions& o = *r.options;
   const std::size_t free = res.free_nodes;
+  const bool ranges = std::any_of(res.best.front().tuned.begin(), res.best.front().tuned.end(),
+                                  [](const TunedValue& v) { return v.replicas; });
   std::string out = fmt::format(
-      "app {} on {}: free nodes {} ({:.0f} mapping{}), tunable value combinations {}; {} search: "
+      "app {} on {}: free nodes {} ({:.0f} mapping{}), {} combinations {}; {} search: "
       "{} mappings evaluated, {} built\n",
       r.program->app_name, r.program->arch.name, free, res.mappings, res.mappings == 1 ? "" : "s",
-      res.combinations, res.exact ? "exact" : "heuristic", res.evaluated, res.built);
+      ranges ? "tunable value and replica count" : "tunable value", res.combinations,
+      res.exact ? "exact" : "heuristic", res.evaluated, res.built);
   out += fmt::format("objective: {} with {}\n", objective_name(o.objective),
                      ir::to_string(o.strategy));
   if (!r.fit.empty()) out += "costs: " + r.fit + "\n";
