@@ -111,6 +111,9 @@ std::string render_report(const Report& r) {
       r.program->app_name, r.program->arch.name, free, res.mappings, res.mappings == 1 ? "" : "s",
       ranges ? "tunable value and replica count" : "tunable value", res.combinations,
       res.exact ? "exact" : "heuristic", res.evaluated, res.built);
+  if (res.rejected)
+    out += fmt::format("refused by the spec's checks: {} combination{}, the first with {}\n",
+                       res.rejected, res.rejected == 1 ? "" : "s", res.first_rejected);
   out += fmt::format("objective: {} with {}\n", objective_name(o.objective),
                      ir::to_string(o.strategy));
   if (!r.fit.empty()) out += "costs: " + r.fit + "\n";

@@ -149,7 +149,12 @@ std::optional<TuneResult> tune_and_search(const Spec& spec, const ir::Program& b
                   [](const std::optional<ir::Program>& p) { return p ? ir::dump(*p) : ""; });
     ++result.combinations;
     if (!program) {
-      ++result.rejected;
+      if (result.rejected++ == 0)
+        for (const Diagnostic& d : scratch.diagnostics())
+          if (d.severity == Severity::error) {
+            result.first_rejected = describe(values) + ": " + d.message;
+            break;
+          }
       continue;
     }
     auto table = resolve_costs(costs, *program, params.empty() ? diags : scratch);

@@ -31,7 +31,10 @@ struct TuneResult {
   std::vector<TunedCandidate> best;  ///< best first
   std::uint64_t combinations = 0;    ///< value combinations searched
   std::uint64_t rejected = 0;        ///< combinations the spec's checks refused
-  double mappings = 0;               ///< mappings per combination
+  /// The first of them and the first error sema gave it: "node 'f' over 2 shares: the app
+  /// runs 'batch 3', but ...".
+  std::string first_rejected;
+  double mappings = 0;  ///< mappings per combination
   bool exact = true;
   std::uint64_t evaluated = 0;
   std::uint64_t built = 0;
