@@ -17,13 +17,15 @@ side.
                      Source and Sink on c0 around it, N = 3 Source on c0, Sink on c1, N = 4 a Pass
                      on c1 between them and the Sink on c2; no GPU node launches anything;
           gpuk_N     the same, the GPU's Pass launching one empty kernel a cycle.
-    runtime_cost.py run DIR [--out RESULTS] [--repeats R] [--only PREFIXES]
+    runtime_cost.py run DIR [--out RESULTS] [--repeats R] [--only PREFIXES] [--version-flags V=FLAGS]
         there (cmake, g++, nvcc and a GPU, Open MPI): builds the programs (those whose names begin
         with one of PREFIXES, comma-separated: default cpu,ranks,gpu) and gpu_floor, and prints
         1. the floor (gpu_floor.cu): each CUDA call back to back (launch_empty: the empty kernel),
            hand-written cycles, and CUDA graphs of K cycles' launches relaunched;
         2. per program, version (DIR/gen/NAME: after; DIR/gen/NAME.V: V, e.g. before; copies
-           made by hand with another runtime count as versions too) and strategy: us per cycle
+           made by hand with another runtime count as versions too; --version-flags V=FLAGS runs
+           each GPU program's own binary once more as version V with FLAGS added, e.g.
+           streams=--no-graphs for the cycles enqueued call by call) and strategy: us per cycle
            (--stats=period: 20000 cycles on CPUs, 10000 with a GPU; the median of R runs, default
            3, every program and version interleaved in each round), us per cycle per PE, the
            hand-written loop's us per cycle (an empty firing costs nothing; a launching GPU
@@ -170,16 +172,21 @@ def run(args) -> None:
 
     pes = {name: n for name, (n, _) in specs().items() if name.startswith(tuple(args.only.split(",")))}
     # (program, version, project): every project of the program, NAME ("after") and NAME.VERSION
-    programs = [(p.name.split(".")[0], p.name.partition(".")[2] or "after", p)
+    programs = [(p.name.split(".")[0], p.name.partition(".")[2] or "after", p, [])
                 for p in (d / "gen").iterdir() if p.name.split(".")[0] in pes]
+    # --version-flags V=FLAGS: every GPU program once more as version V, its own binary with FLAGS
+    for spec in args.version_flags or []:
+        version, _, flags = spec.partition("=")
+        programs += [(name, version, p, flags.split()) for name, v, p, _ in list(programs)
+                     if v == "after" and name.startswith("gpu")]
     programs.sort(key=lambda x: (x[0], x[1] != "before", x[1] == "after", x[1]))  # before .. after
     runs: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(args.repeats):  # every program and version in each round: drifts hit all
-        for name, v, project in programs:
+        for name, v, project, extra in programs:
             app = str(project / "build" / "app")
             cycles = "10000" if name.startswith("gpu") else "20000"
             for k, flags in STRATEGIES.items():
-                cmd = [app, "--iterations", cycles, "--stats=period"] + flags
+                cmd = [app, "--iterations", cycles, "--stats=period"] + flags + extra
                 if name.startswith("ranks"):
                     cmd = mpi_bench.MPIRUN + ["--oversubscribe", "-np", str(pes[name])] + cmd
                 try:
@@ -196,7 +203,7 @@ def run(args) -> None:
         "--no-overlap do (a GPU: event_ahead1, launch_event_ahead1 with a launch; 0 on CPUs); "
         "sync_runtime = us - sync_hand, for those strategies")
     say("program,pes,version,strategy,us,us_per_pe,hand_us,runtime_us,runtime_us_per_pe,sync_hand_us,sync_runtime_us")
-    for name, v, _ in programs:
+    for name, v, _, _ in programs:
         hand = floor.get("launch_empty", 0.0) if name.startswith("gpuk") else 0.0
         sync_hand = floor.get("launch_event_ahead1" if name.startswith("gpuk") else "event_ahead1", 0.0) \
             if name.startswith("gpu") else 0.0
@@ -225,6 +232,8 @@ def main() -> int:
     r.add_argument("--out")
     r.add_argument("--repeats", type=int, default=3)
     r.add_argument("--only", default="cpu,ranks,gpu", help="the programs whose names begin so (comma-separated)")
+    r.add_argument("--version-flags", action="append", metavar="V=FLAGS",
+                   help="also run each GPU program as version V, with FLAGS added (e.g. streams=--no-graphs)")
     args = ap.parse_args()
     generate(args) if args.cmd == "generate" else run(args)
     return 0

@@ -28,6 +28,13 @@ class ContextCalls : public clang::RecursiveASTVisitor<ContextCalls> {
 
 }  // namespace
 
+bool reads_iteration(const clang::CXXMethodDecl& fire) {
+  if (!fire.getBody()) return false;
+  ContextCalls calls;
+  calls.TraverseStmt(fire.getBody());
+  return calls.iteration != nullptr;
+}
+
 void lint_firing_count(const clang::CXXMethodDecl& fire, const ir::Program& program,
                        const ir::Actor& actor, const ir::Impl& impl, Locator& where,
                        DiagnosticEngine& diags) {
@@ -50,7 +57,7 @@ void lint_firing_count(const clang::CXXMethodDecl& fire, const ir::Program& prog
   calls.TraverseStmt(fire.getBody());
   if (!calls.iteration || calls.firing) return;
   const Place at = where.token(calls.iteration->getExprLoc());
-  const std::string& name = node->origin.empty() ? node->name : node->origin;
+  const std::string& name = node->spec_name();
   auto d = diags.warning(
       at.loc,
       fmt::format("node '{}' fires {} times an iteration, and fire reads ctx.iteration() but never "

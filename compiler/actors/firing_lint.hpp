@@ -14,6 +14,10 @@
 
 namespace dfgc::actors {
 
+/// Whether `fire`'s body (its lambdas included) calls ctx.iteration(): a value of the cycle, which
+/// a GPU firing captured into a CUDA graph would freeze.
+bool reads_iteration(const clang::CXXMethodDecl& fire);
+
 /// Warns at the first ctx.iteration() call in `fire`'s body (its lambdas included) when that body
 /// never calls ctx.firing() and a node of `actor` that runs `impl` fires more than once an
 /// iteration; a note at the node. Nothing for a `block` implementation (one call makes the

@@ -243,6 +243,10 @@ void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
     const ir::Actor& actor = program_.dfg.actors[ref.actor];
     actors::ContractResult result = actors::check_contract(ast, batch.unit.ast->getSema(), program_,
                                                            actor, impl, *where, diags_);
+    if (result.signature && result.fire) {
+      result.signature->fire_const = result.fire->isConst();
+      result.signature->fire_reads_iteration = actors::reads_iteration(*result.fire);
+    }
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
     if (result.fire && !actor.dynamic)
       actors::lint_firing_count(*result.fire, program_, actor, impl, *where, diags_);

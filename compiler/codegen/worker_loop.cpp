@@ -90,7 +90,11 @@ void WorkerPrinter::gpu_cycles_items(const GpuCycles& g) {
         {"mapped", g.mapped ? render_part("worker_gpu_mapped_comment") : ""},
         {"streams", join(streams)},
         {"orders", join(orders)},
-        {"release", g.mapped ? render_part("worker_gpu_release_cycle") : ""}});
+        {"release", g.mapped ? render_part("worker_gpu_release_cycle") : ""},
+        {"graphs",
+         g.graph_phases > 0
+             ? render_part("worker_gpu_graphs", {{"phases", std::to_string(g.graph_phases)}})
+             : render_part("worker_gpu_no_graphs", {{"why", g.graph_why}})}});
 }
 
 std::string WorkerPrinter::slot(const SlotRef& r) {

@@ -23,6 +23,10 @@ struct ActorSignature {
   /// `void save(dfg::State&) const` and `void restore(const dfg::State&)`: the actor's state
   /// moves with it when its node migrates (both or neither).
   bool has_state = false;
+  /// `fire` is a const member function: it writes no member (but a `mutable` one) of the actor.
+  bool fire_const = false;
+  /// `fire`'s body calls ctx.iteration().
+  bool fire_reads_iteration = false;
 
   bool operator==(const ActorSignature&) const = default;
 };

@@ -74,4 +74,8 @@ void name_members(HostPlan& h);
 /// hands over (HostPlan::handoffs; handoffs.cpp).
 void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, HostPlan& h);
 
+/// Whether each GPU of the host relaunches its cycles as CUDA graphs, once its nodes are signed
+/// (GpuCycles::graph_phases, graph_why; graphs.cpp).
+void plan_graphs(HostPlan& h);
+
 }  // namespace dfgc::plan_detail

@@ -291,6 +291,11 @@ std::string dump(const HostPlans& plans) {
             out +=
                 "        a cycle released to the cpus once finished, kernels included (mapped "
                 "colours)\n";
+          if (g.graph_phases > 0)
+            out += fmt::format("      cycles as CUDA graphs: the slots repeat every {} cycles\n",
+                               g.graph_phases);
+          else if (!g.graph_why.empty())
+            out += fmt::format("      cycles enqueued call by call: {}\n", g.graph_why);
         }
       }
       for (std::size_t a = 0; a < h.migrations.size(); ++a) {

@@ -106,7 +106,10 @@ void plan_islands(const ir::Program& program, HostPlans& plans) {
 void plan_handoffs(const ir::Program& program, const ActorSignatures* signatures,
                    HostPlans& plans) {
   if (!signatures) return;
-  for (HostPlan& h : plans.hosts) plan_detail::sign_nodes(program, *signatures, h);
+  for (HostPlan& h : plans.hosts) {
+    plan_detail::sign_nodes(program, *signatures, h);
+    plan_detail::plan_graphs(h);
+  }
 }
 
 void plan_names(HostPlans& plans) {

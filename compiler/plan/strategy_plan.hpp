@@ -240,6 +240,11 @@ struct GpuCycles {
   /// The GPU has a mapped colour: it releases a cycle to its CPU neighbours once it has finished
   /// it, kernels included (dfg::Release::cycle), not once its copies have.
   bool mapped = false;
+  /// Its cycles as CUDA graphs (dfg::CycleGraphs), relaunched: the cycles' slots repeat every
+  /// `graph_phases` cycles. 0: each cycle enqueued call by call, for the reason `graph_why`
+  /// (graphs.cpp).
+  std::uint32_t graph_phases = 0;
+  std::string graph_why{};
 };
 
 /// One strategy's plan of a host.

@@ -133,6 +133,11 @@ for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each
 @@ worker_gpu_order_comment
 //   $stream$ in cycle c after $after$ in cycle c - $cycles$ ($colour$)
 
+@@ worker_gpu_graphs
+// Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
+items.graphs($phases$);  // the slots repeat every $phases$ cycles
+@@ worker_gpu_no_graphs
+// Each cycle enqueued call by call, not as a CUDA graph: $why$.
 @@ worker_gpu_release_cycle
 , dfg::Release::cycle
 @@ worker_gpudirect_member
@@ -189,6 +194,7 @@ dfg::GpuItems items(run_, where, kPe_$pe$, probes_);
 // The cycles run ahead of this thread, each stream waiting on the GPU for the
 // other streams' cycles whose slots it reuses:
 $comments$$mapped$dfg::GpuItems items(run_, where, kPe_$pe$, probes_, {$streams$}, {$orders$}$release$);
+$graphs$
 
 @@ worker_label_link
 $label$ ($link$)

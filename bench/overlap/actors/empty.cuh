@@ -10,23 +10,23 @@
 #include <dfg/context.hpp>
 
 struct EmptyGpuSource {
-  void fire([[maybe_unused]] std::int32_t* m, [[maybe_unused]] dfg::Context& ctx) {}
+  void fire([[maybe_unused]] std::int32_t* m, [[maybe_unused]] dfg::Context& ctx) const {}
 };
 
 struct EmptyGpuSink {
-  void fire([[maybe_unused]] const std::int32_t* m, [[maybe_unused]] dfg::Context& ctx) {}
+  void fire([[maybe_unused]] const std::int32_t* m, [[maybe_unused]] dfg::Context& ctx) const {}
 };
 
 struct EmptyGpu {
   void fire([[maybe_unused]] const std::int32_t* a, [[maybe_unused]] std::int32_t* b,
-            [[maybe_unused]] dfg::Context& ctx) {}
+            [[maybe_unused]] dfg::Context& ctx) const {}
 };
 
 static __global__ void empty_kernel() {}
 
 struct EmptyKernel {
   void fire([[maybe_unused]] const std::int32_t* a, [[maybe_unused]] std::int32_t* b,
-            dfg::Context& ctx) {
+            dfg::Context& ctx) const {
     empty_kernel<<<1, 1, 0, ctx.stream()>>>();
   }
 };

@@ -16,7 +16,7 @@ __global__ void chain_stage_kernel(const std::int64_t* a, std::int64_t* b, std::
 }
 
 struct ChainStageGpu {
-  void fire(const std::int64_t* a, std::int64_t* b, dfg::Context& ctx) {
+  void fire(const std::int64_t* a, std::int64_t* b, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(0);  // the cycle's tokens: 8 elements each
     constexpr unsigned kThreads = 256;
     const auto blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);

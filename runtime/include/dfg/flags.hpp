@@ -29,6 +29,8 @@
 ///     CUDA-aware
 ///     --pin-cpus            pin the worker thread of the host's k-th PE (cpus first) to core k
 ///                           (modulo the cores the process may use; dfg/pin.hpp)
+///     --no-graphs           enqueue every GPU cycle call by call, even where the plan lets the
+///                           GPU relaunch its cycles as CUDA graphs (dfg/cuda/gpu_graphs.hpp)
 ///     --help                print the usage and exit
 ///
 /// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
@@ -253,6 +255,9 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
     } else if (flag == "--pin-cpus") {
       if (!no_value()) return fail("error: --pin-cpus: takes no value");
       o.pin_cpus = true;
+    } else if (flag == "--no-graphs") {
+      if (!no_value()) return fail("error: --no-graphs: takes no value");
+      o.graphs = false;
     } else if (flag == "--no-cuda-aware-mpi") {
       if (!no_value()) return fail("error: --no-cuda-aware-mpi: takes no value");
       o.cuda_aware_mpi = false;
@@ -397,6 +402,8 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
        "                          on one host accepts only its host on rank 0)\n"
        "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
        "  --pin-cpus              pin the host's k-th PE's thread (cpus first) to core k\n"
+       "  --no-graphs             enqueue every GPU cycle call by call (default: a GPU whose\n"
+       "                          plan allows it relaunches its cycles as CUDA graphs)\n"
        "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";

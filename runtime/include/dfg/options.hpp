@@ -54,6 +54,8 @@ struct Options {
   std::string hostmap;          ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
   bool cuda_aware_mpi = true;   ///< false: --no-cuda-aware-mpi
   bool pin_cpus = false;        ///< --pin-cpus: each PE's worker thread on a core of its own
+  /// false: --no-graphs (every GPU cycle enqueued call by call, none relaunched as a CUDA graph)
+  bool graphs = true;
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
   /// The runtime params' names, in the same order.

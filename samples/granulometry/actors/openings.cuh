@@ -22,7 +22,9 @@
 struct OpeningsBase {
   int first = 1;
   int last = 1;
-  packed::Openings openings_;
+  /// Scratch: each firing packs its volume first, which resets what the openings change, so
+  /// every firing enqueues the same work (a CUDA graph may hold it: fire is const).
+  mutable packed::Openings openings_;
 
   void init(dfg::Context& ctx) {
     const std::size_t n = ctx.elements(0);
@@ -31,7 +33,7 @@ struct OpeningsBase {
     DFG_CUDA_CHECK(openings_.init(side), "packed volumes of the openings");
   }
 
-  void run(const std::uint8_t* start, std::int64_t* counts, dfg::Context& ctx) {
+  void run(const std::uint8_t* start, std::int64_t* counts, dfg::Context& ctx) const {
     DFG_CUDA_CHECK(openings_.pack(start, ctx.stream()), "pack the volume");
     DFG_CUDA_CHECK(openings_.run(first, last, counts, ctx.elements(counts_port()), ctx.stream()), "openings");
   }
@@ -40,7 +42,7 @@ struct OpeningsBase {
 
 struct OpeningsHead : OpeningsBase {
   void fire(const std::uint8_t* volume, std::uint8_t* eroded, std::int64_t* counts,
-            dfg::Context& ctx) {
+            dfg::Context& ctx) const {
     run(volume, counts, ctx);
     DFG_CUDA_CHECK(openings_.unpack(eroded, ctx.stream()), "unpack the eroded volume");
   }
@@ -48,7 +50,7 @@ struct OpeningsHead : OpeningsBase {
 };
 
 struct OpeningsTail : OpeningsBase {
-  void fire(const std::uint8_t* eroded, std::int64_t* counts, dfg::Context& ctx) {
+  void fire(const std::uint8_t* eroded, std::int64_t* counts, dfg::Context& ctx) const {
     run(eroded, counts, ctx);
   }
   std::size_t counts_port() const override { return 1; }

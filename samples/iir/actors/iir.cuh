@@ -27,7 +27,7 @@ struct IirGpu {
     for (std::size_t k = 0; k < elements; ++k) token[k] = y0;
   }
 
-  void fire(const float* x, const float* state, float* y, float* next, dfg::Context& ctx) {
+  void fire(const float* x, const float* state, float* y, float* next, dfg::Context& ctx) const {
     kernel_iir<<<1, 1, 0, ctx.stream()>>>(x, state, y, next, ctx.elements(0), a);
   }
 };

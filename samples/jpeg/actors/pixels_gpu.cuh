@@ -82,7 +82,7 @@ struct PixelsGpu {
     if (planes != nullptr) cudaFree(planes);
   }
 
-  void fire(const std::int32_t* in, std::uint8_t* out, dfg::Context& ctx) {
+  void fire(const std::int32_t* in, std::uint8_t* out, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(0), out_bytes = ctx.elements(1);
     const std::size_t blocks = n / (2 + jpeg::kBlockPayload) + 1, pixels = (out_bytes - 4) / 3;
     jpeg::idct_kernel<<<static_cast<unsigned>((blocks + 127) / 128), 128, 0, ctx.stream()>>>(

@@ -18,7 +18,7 @@ static __global__ void kernel_scale(const std::int64_t* x, std::int64_t* y, std:
 struct ScaleGpu {
   int load = 0;
 
-  void fire(const std::int64_t* x, std::int64_t* y, dfg::Context& ctx) {
+  void fire(const std::int64_t* x, std::int64_t* y, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(0);
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);

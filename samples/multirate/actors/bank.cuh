@@ -23,7 +23,7 @@ struct BankGpu {
     if (cudaMalloc(&previous_, sizeof(float)) != cudaSuccess || cudaMemset(previous_, 0, sizeof(float)) != cudaSuccess)
       throw std::runtime_error("bank: cannot allocate its state on the GPU");
   }
-  void fire(const float* x, float* low, float* high, dfg::Context& ctx) {
+  void fire(const float* x, float* low, float* high, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(0);
     kernel_bank<<<static_cast<unsigned>((n + 255) / 256), 256, 0, ctx.stream()>>>(x, previous_, low, high, n);
     kernel_bank_keep<<<1, 1, 0, ctx.stream()>>>(x, previous_, n);  // after the bank, on the same stream

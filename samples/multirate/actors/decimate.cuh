@@ -12,7 +12,7 @@ static __global__ void kernel_decimate(const float* x, float* y, std::size_t n) 
 }
 
 struct DecimateGpu {
-  void fire(const float* x, float* y, dfg::Context& ctx) {
+  void fire(const float* x, float* y, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(1);
     kernel_decimate<<<static_cast<unsigned>((n + 255) / 256), 256, 0, ctx.stream()>>>(x, y, n);
   }

@@ -13,7 +13,7 @@ static __global__ void kernel_sum(const float* a, const float* b, float* y, std:
 }
 
 struct SumGpu {
-  void fire(const float* a, const float* b, float* y, dfg::Context& ctx) {
+  void fire(const float* a, const float* b, float* y, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(2);
     kernel_sum<<<static_cast<unsigned>((n + 255) / 256), 256, 0, ctx.stream()>>>(a, b, y, n);
   }

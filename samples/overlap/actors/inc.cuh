@@ -19,7 +19,7 @@ static __global__ void kernel_matrix_inc(const float* in, float* out, std::size_
 struct Inc {
   int nb_loop = 100;
 
-  void fire(const float* a, float* b, dfg::Context& ctx) {
+  void fire(const float* a, float* b, dfg::Context& ctx) const {
     const std::size_t n = ctx.elements(0);
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);

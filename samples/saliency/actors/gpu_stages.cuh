@@ -254,7 +254,7 @@ struct RetinaGpu {
     plan_.made = true;
   }
 
-  void fire(const std::uint8_t* frame, float* spectrum, dfg::Context& ctx) {
+  void fire(const std::uint8_t* frame, float* spectrum, dfg::Context& ctx) const {
     const dim3 grid((static_cast<unsigned>(shape_.w) + saliency::kThreads - 1) / saliency::kThreads,
                     static_cast<unsigned>(shape_.h));
     saliency::window_kernel<<<grid, saliency::kThreads, 0, ctx.stream()>>>(frame, image_.data, shape_.w, shape_.h);
@@ -282,7 +282,7 @@ struct GaborBankGpu {
     plan_.made = true;
   }
 
-  void fire(const float* spectrum, float* maps, dfg::Context& ctx) {
+  void fire(const float* spectrum, float* maps, dfg::Context& ctx) const {
     const dim3 grid((static_cast<unsigned>(shape_.w) + saliency::kThreads - 1) / saliency::kThreads,
                     static_cast<unsigned>(shape_.h));
     auto* out = reinterpret_cast<cufftComplex*>(maps);
@@ -307,7 +307,7 @@ struct InteractionsGpu {
     partials_.allocate(static_cast<std::size_t>(saliency::kReduceBlocks) * saliency::kMaps * 3, "the partial stats");
   }
 
-  void fire(const float* maps, float* energy, float* stats, dfg::Context& ctx) {
+  void fire(const float* maps, float* energy, float* stats, dfg::Context& ctx) const {
     saliency::interactions_kernel<<<saliency::kReduceBlocks, saliency::kThreads, 0, ctx.stream()>>>(
         reinterpret_cast<const float2*>(maps), energy, partials_.data, shape_.pixels());
     saliency::stats_kernel<<<saliency::kStatsBlocks, saliency::kStatsThreads, 0, ctx.stream()>>>(
@@ -329,7 +329,7 @@ struct NormalizationsGpu {
     partials_.allocate(2 * static_cast<std::size_t>(saliency::kReduceBlocks), "the partial range");
   }
 
-  void fire(const float* energy, const float* stats, float* saliency, dfg::Context& ctx) {
+  void fire(const float* energy, const float* stats, float* saliency, dfg::Context& ctx) const {
     saliency::fuse_kernel<<<saliency::kReduceBlocks, saliency::kThreads, 0, ctx.stream()>>>(
         energy, stats, saliency, partials_.data, shape_.pixels());
     saliency::rescale_kernel<<<saliency::kReduceBlocks, saliency::kThreads, 0, ctx.stream()>>>(

@@ -56,6 +56,7 @@ TEST_CASE("flags: defaults", "[flags]") {
   CHECK_FALSE(r.options.help);
   CHECK(r.options.migrations.empty());
   CHECK_FALSE(r.options.pin_cpus);
+  CHECK(r.options.graphs);
   CHECK(r.options.params == std::vector<std::int64_t>{2048, 100, -3});
 }
 
@@ -86,6 +87,14 @@ TEST_CASE("flags: --pin-cpus takes no value", "[flags]") {
   REQUIRE(r.ok());
   CHECK(r.options.pin_cpus);
   CHECK(error_of({"--pin-cpus=1"}) == "error: --pin-cpus: takes no value");
+}
+
+TEST_CASE("flags: --no-graphs takes no value and keeps every GPU cycle on its streams", "[flags]") {
+  const dfg::FlagsResult r = parse({"--no-graphs"});
+  REQUIRE(r.ok());
+  CHECK_FALSE(r.options.graphs);
+  CHECK(error_of({"--no-graphs=1"}) == "error: --no-graphs: takes no value");
+  CHECK(dfg::usage("app", kParams).find("--no-graphs") != std::string::npos);
 }
 
 TEST_CASE("flags: every flag, both spellings", "[flags]") {

@@ -27,10 +27,12 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dfg/bounded.hpp"
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_cycles.hpp"
+#include "dfg/cuda/gpu_graphs.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/stream.hpp"
 #include "dfg/items.hpp"
@@ -49,8 +51,26 @@ class GpuItems {
   GpuItems(Run& run, Where& where, int pe, GpuProbes& probes,
            std::initializer_list<cudaStream_t> streams, std::initializer_list<StreamOrder> orders,
            Release release = Release::copies)
-      : items_(run, where, pe), probes_(probes) {
+      : items_(run, where, pe), probes_(probes), release_(release), streams_(streams) {
     cycles_.emplace(run, pe, probes, streams, orders, release);
+  }
+
+  /// Lets the cycles run as CUDA graphs (dfg::CycleGraphs) whose slots repeat every `phases`
+  /// cycles: the plan's word that every firing of this GPU enqueues the same work each cycle.
+  /// Nothing changes with --no-graphs or while the items are timed (--stats, --trace,
+  /// --profile: the probes' events belong to each cycle). Before the loop only.
+  void graphs(std::uint32_t phases) {
+    Run& run = items_.state();
+    if (!cycles_ || !run.graphs || probes_.on() || streams_.empty()) return;
+    int device = 0;
+    DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    const cudaStream_t compute = streams_.front();
+    graphs_.emplace(device, phases, streams_, run.pe_names[items_.pe()]);
+    // Every cycle joins its streams into the compute stream: the cycles follow each other there,
+    // so the streams need no orders between cycles.
+    cycles_.reset();
+    cycles_.emplace(run, items_.pe(), probes_, std::initializer_list<cudaStream_t>{compute},
+                    std::initializer_list<StreamOrder>{}, release_);
   }
 
   void begin(std::int64_t c) {
@@ -77,7 +97,17 @@ class GpuItems {
   /// The cycle loop, as Items::cycles.
   template <class Body, class Between>
   void cycles(Body&& body, Between&& between) {
-    Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
+    if (!graphs_) {
+      Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
+      return;
+    }
+    const std::int64_t count = items_.state().cycles;
+    for (std::int64_t c = 0; c < count; ++c) {
+      begin(c);
+      graph_cycle(c, body);
+      end_cycle(c);
+      between();
+    }
   }
   template <class Body>
   void cycles(Body&& body) {
@@ -155,12 +185,44 @@ class GpuItems {
   /// GPU's memory.
   enum class Kind { firing, transfer, local };
 
+  /// Cycle c as a graph: which items run (the body called with `listing_`: nothing enqueued),
+  /// then that set's graph of c's phase, captured the first time, launched; or, once a capture
+  /// has failed, the cycle enqueued as the graph would hold it.
+  template <class Body>
+  void graph_cycle(std::int64_t c, Body& body) {
+    running_.clear();
+    listing_ = true;
+    try {
+      body(c);
+    } catch (...) {
+      listing_ = false;
+      throw;
+    }
+    listing_ = false;
+    CycleGraphs& graphs = *graphs_;
+    auto enqueue = [&] { body(c); };
+    if (!graphs.failed()) {
+      const std::uint32_t phase = graphs.phase(c);
+      cudaGraphExec_t exec = graphs.find(phase, running_);
+      if (!exec) exec = graphs.capture(phase, running_, enqueue);
+      if (exec) {
+        graphs.launch(exec);
+        return;
+      }
+    }
+    graphs.enqueue_joined(enqueue);
+  }
+
   template <class Body>
   void item(std::size_t entry, cudaStream_t stream, Body&& body, Kind kind) {
     std::int64_t j = 0;
     if (!items_.enter(entry, j)) return;
+    if (listing_) {
+      running_.push_back(entry);
+      return;
+    }
     DFG_NVTX_RANGE(items_.state().entries[entry].name);
-    if (cycles_ && kind != Kind::local) cycles_->item(cycle_, kind == Kind::transfer);
+    if (cycles_ && !graphs_ && kind != Kind::local) cycles_->item(cycle_, kind == Kind::transfer);
     probes_.start(entry, stream);
     Items<Run>::call(body, j);
     if (kind == Kind::firing) DFG_CUDA_CHECK(cudaGetLastError(), "launch");
@@ -171,6 +233,11 @@ class GpuItems {
   GpuProbes& probes_;
   std::optional<GpuCycles<Run>> cycles_;
   std::int64_t cycle_ = 0;  ///< the cycle begun last
+  Release release_ = Release::copies;
+  std::vector<cudaStream_t> streams_;  ///< the worker's streams, compute first
+  std::optional<CycleGraphs> graphs_;  ///< graphs(): the cycles as CUDA graphs
+  std::vector<std::size_t> running_;   ///< graph_cycle(): the items that run
+  bool listing_ = false;               ///< graph_cycle(): list the items only
 };
 
 }  // namespace dfg

@@ -41,6 +41,9 @@ class GpuProbes {
         std::make_unique<GpuTimer>(device, stream, kCapacity, probes_.tracer().epoch());
   }
 
+  /// Whether the items are timed (--stats, --trace, --profile).
+  bool on() const noexcept { return probes_.on(); }
+
   void start(std::size_t entry, cudaStream_t stream) {
     if (probes_.on()) timers_[entry]->start(stream);
   }

@@ -70,6 +70,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Each cycle enqueued call by call, not as a CUDA graph: an island runs here (its rounds end on
+  // the host).
   items.cycles([&](std::int64_t c) {
     // transfer island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu (pcie): order only, its ring is in
     // mapped memory (no copy)

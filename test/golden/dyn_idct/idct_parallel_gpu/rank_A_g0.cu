@@ -56,6 +56,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Each cycle enqueued call by call, not as a CUDA graph: an island runs here (its rounds end on
+  // the host).
   items.cycles([&](std::int64_t c) {
     // transfer island_rows.cols_out@A.g0 -> island_rows.cols_out@A.cpu (pcie)
     items.copy(overlap::transfer_island_rows_cols_out_A_cpu, d2h_,

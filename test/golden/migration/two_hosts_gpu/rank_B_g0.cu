@@ -47,6 +47,8 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
   // other streams' cycles whose slots it reuses:
   // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_, {compute_}, {}, dfg::Release::cycle);
+  // Each cycle enqueued call by call, not as a CUDA graph: node 'g' may move to or from it (its
+  // firings change by window).
   items.cycles(
       [&](std::int64_t c) {
         // node g (Scale) @ B.g0

@@ -59,6 +59,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g0, probes_, {compute_, h2d_, d2h_},
       {{compute_, h2d_, 1}, {compute_, d2h_, 1}, {h2d_, compute_, 1}, {d2h_, compute_, 1}});
+  // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
+  items.graphs(2);  // the slots repeat every 2 cycles
   items.cycles([&](std::int64_t c) {
     // transfer i2.b@A.g0 -> i2.b@A.cpu (pcie)
     items.copy(overlap::transfer_i2_b_A_cpu, d2h_, i2_b_A_cpu_view_.at(dfg::slot(c, 0, 2)),

@@ -49,6 +49,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   //   h2d in cycle c after compute in cycle c - 1 (A.g0 colour 1)
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_, h2d_},
                       {{compute_, h2d_, 1}, {h2d_, compute_, 1}});
+  // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
+  items.graphs(2);  // the slots repeat every 2 cycles
   items.cycles([&](std::int64_t c) {
     // transfer p.m@A.cpu -> p.m@A.g0 (pcie)
     items.copy(overlap::transfer_p_m_A_g0, h2d_, p_m_A_g0_view_.at(dfg::slot(c, 0, 2)),

@@ -54,6 +54,8 @@ void Worker_A_g1::cycles_overlap(dfg::Where& where) {
   dfg::GpuItems items(
       run_, where, kPe_A_g1, probes_, {compute_, d2h_, peer_},
       {{compute_, d2h_, 1}, {compute_, peer_, 1}, {d2h_, compute_, 1}, {peer_, compute_, 1}});
+  // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
+  items.graphs(2);  // the slots repeat every 2 cycles
   items.cycles([&](std::int64_t c) {
     // transfer i1.b@A.g0 -> i1.b@A.g1 (nvlink)
     items.copy_peer(overlap::transfer_i1_b_A_g1, peer_, i1_b_A_g1_view_.at(dfg::slot(c, 0, 2)), 1,

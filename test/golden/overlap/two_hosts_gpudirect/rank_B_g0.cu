@@ -49,6 +49,8 @@ void Worker_B_g0::cycles_overlap(dfg::Where& where) {
   //   d2h in cycle c after compute in cycle c - 1 (B.g0 colour 1)
   dfg::GpuItems items(run_, where, kPe_B_g0, probes_, {compute_, d2h_},
                       {{compute_, d2h_, 1}, {d2h_, compute_, 1}});
+  // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
+  items.graphs(2);  // the slots repeat every 2 cycles
   items.cycles(
       [&](std::int64_t c) {
         // transfer i2.b@B.g0 -> i2.b@B.cpu (pcie)

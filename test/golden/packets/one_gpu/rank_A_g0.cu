@@ -47,6 +47,8 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
   // other streams' cycles whose slots it reuses:
   // Its mapped colours: a cycle is released to the cpus once finished, kernels included.
   dfg::GpuItems items(run_, where, kPe_A_g0, probes_, {compute_}, {}, dfg::Release::cycle);
+  // Each cycle enqueued call by call, not as a CUDA graph: node 'm' (Mask): MaskGpu::fire is not
+  // const (a const fire that never reads ctx.iteration() enqueues the same work every cycle).
   items.cycles([&](std::int64_t c) {
     // node m (Mask) @ A.g0
     items.fire(overlap::fire_m, compute_, [&](std::int64_t j) {

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""GPU cycles as CUDA graphs against the same cycles enqueued call by call, side by side.
+
+    bench/overlap/graphs_ab.py DIR [--repeats R] [--out FILE]
+
+DIR is a generated benchmark directory (bench/harness.py generate suite DIR) whose projects are
+built (bench/harness.py run DIR, or any run of it). For every project whose GPU worker relaunches
+its cycles as graphs (`items.graphs(` in a generated rank file), the first repetition of each of
+its runs in the manifest runs R times (default 3) with its own arguments and R times with
+`--no-graphs` added, interleaved, and the script prints, per run, the median period of each
+(--stats=period's throughput), their ratio (graphs / streams: below 1 is faster) and whether
+every run exited 0 (each program checks its outputs against its reference). FILE (default
+DIR/graphs_ab.csv) keeps the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+
+def period_us(text: str) -> float:
+    values = [float(v) for v in re.findall(r"^throughput: ([0-9.]+) iterations/s", text, re.M)]
+    if not values or min(values) <= 0:
+        raise RuntimeError("no throughput in:\n" + text[-2000:])
+    return 1e6 / min(values)
+
+
+def graph_projects(d: Path) -> set[str]:
+    return {p.name for p in d.iterdir()
+            if p.is_dir() and any("items.graphs(" in f.read_text() for f in p.glob("rank_*.cu"))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    d = Path(args.dir).resolve()
+    manifest = json.loads((d / "manifest.json").read_text())
+    projects = graph_projects(d)
+    runs = [r for r in manifest["runs"] if r["project"] in projects and r["labels"].get("repetition") == 0
+            and not r.get("prefix")]
+    periods: dict[tuple[str, str], list[float]] = {}
+    failures: list[str] = []
+    for _ in range(args.repeats):
+        for r in runs:
+            exe = sorted((d / r["project"] / "build").rglob("app"))
+            if not exe:
+                failures.append(f"{r['id']}: no build/app")
+                continue
+            env = dict(os.environ, **{k: v.replace("{generated}", str(d)) for k, v in r["env"].items()})
+            for version, extra in (("graphs", []), ("streams", ["--no-graphs"])):
+                cmd = [str(exe[0])] + r["args"] + extra
+                p = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                   timeout=300)
+                if p.returncode != 0:
+                    failures.append(f"{r['id']} {version}: exit {p.returncode}: {p.stderr[-500:]}")
+                    continue
+                periods.setdefault((r["id"], version), []).append(period_us(p.stdout))
+    lines = ["run,graphs_us,streams_us,ratio,runs_ok"]
+    for r in runs:
+        g, s = periods.get((r["id"], "graphs"), []), periods.get((r["id"], "streams"), [])
+        if not g or not s:
+            lines.append(f"{r['id']},,,,FAIL")
+            continue
+        mg, ms = statistics.median(g), statistics.median(s)
+        lines.append(f"{r['id']},{mg:.3f},{ms:.3f},{mg / ms:.3f},{len(g) + len(s)}/{2 * args.repeats}")
+    text = "\n".join(lines) + "\n"
+    if failures:
+        text += "\n# failures\n" + "\n".join("# " + f for f in failures) + "\n"
+    print(text, end="")
+    Path(args.out or d / "graphs_ab.csv").write_text(text)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
