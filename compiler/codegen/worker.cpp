@@ -137,7 +137,7 @@ void WorkerPrinter::members() {
       part("worker_node_member",
            {{"m", n->member},
             {"label", n->alternative < 0
-                          ? (n->origin.empty() ? n->name : n->origin)
+                          ? n->spec_name()
                           : render_part("worker_node_label_alternative",
                                         {{"name", n->name},
                                          {"alternative", std::to_string(n->alternative)}})},

@@ -37,21 +37,32 @@ std::string placement_text(const ir::Program& program, const std::vector<ir::PeI
   return text + "}";
 }
 
-std::vector<ir::Replica> placement_of(const ir::Program& program,
-                                      const std::vector<ir::PeId>& pe_of, const std::string& node) {
+std::vector<ir::Replica> share_runs(const std::vector<ir::PeId>& share_pes) {
   std::vector<ir::Replica> set;
-  for (ir::NodeId id = 0; id < program.dfg.nodes.size(); ++id) {
-    const ir::Node& n = program.dfg.nodes[id];
-    if (n.spec_name() != node) continue;
-    auto it = std::find_if(set.begin(), set.end(),
-                           [&](const ir::Replica& r) { return r.pe == pe_of[id]; });
+  for (ir::PeId pe : share_pes) {
+    auto it =
+        std::find_if(set.begin(), set.end(), [&](const ir::Replica& r) { return r.pe == pe; });
     if (it == set.end())
-      set.push_back({pe_of[id], 1, {}});
+      set.push_back({pe, 1, {}});
     else
       ++it->weight;
   }
+  return set;
+}
+
+std::uint32_t common_weight(const std::vector<ir::Replica>& set) {
   std::uint32_t g = 0;
   for (const ir::Replica& r : set) g = std::gcd(g, r.weight);
+  return g;
+}
+
+std::vector<ir::Replica> placement_of(const ir::Program& program,
+                                      const std::vector<ir::PeId>& pe_of, const std::string& node) {
+  std::vector<ir::PeId> shares;
+  for (ir::NodeId id = 0; id < program.dfg.nodes.size(); ++id)
+    if (program.dfg.nodes[id].spec_name() == node) shares.push_back(pe_of[id]);
+  std::vector<ir::Replica> set = share_runs(shares);
+  const std::uint32_t g = common_weight(set);
   for (ir::Replica& r : set) r.weight /= g;
   return set;
 }

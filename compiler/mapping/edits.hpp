@@ -30,6 +30,13 @@ struct TunedValue {
   bool replicas = false;
 };
 
+/// The PEs of a node's shares (`share_pes`, in share order) as a replica set writes them: each PE
+/// once, in the order of its first share, weighted by its shares, unreduced (sema/replicas.hpp
+/// deals copy j to the PE whose run of weights holds j, so one PE's shares are neighbours).
+std::vector<ir::Replica> share_runs(const std::vector<ir::PeId>& share_pes);
+/// The greatest common factor of `set`'s weights (0 for an empty set).
+std::uint32_t common_weight(const std::vector<ir::Replica>& set);
+
 /// Where spec node `node`'s copies run under `pe_of`: one PE, or the PEs its copies run on in
 /// the order of their first copy, each weighted by its copies over their gcd (the set `@ {...}`
 /// writes; the search's placements are in that form, search.cpp's canonical()).

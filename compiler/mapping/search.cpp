@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "mapping/edits.hpp"
 #include "mapping/quick_model.hpp"
 #include "stages/stages.hpp"
 
@@ -195,24 +196,15 @@ class Searcher {
   /// neighbours. False for shares whose counts have a common factor: two shares on each of two
   /// cores are one share on each, the smaller count's mapping (sema reduces the weights).
   bool canonical(std::vector<ir::PeId>& pe_of) const {
-    std::vector<std::pair<ir::PeId, std::uint32_t>> runs;
+    std::vector<ir::PeId> share_pes;
     for (const std::vector<std::size_t>& shares : dealt_) {
-      runs.clear();
-      for (std::size_t g : shares) {
-        const ir::PeId pe = pe_of[free_[g].front()];
-        auto it =
-            std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return r.first == pe; });
-        if (it == runs.end())
-          runs.emplace_back(pe, 1);
-        else
-          ++it->second;
-      }
-      std::uint32_t common = 0;
-      for (const auto& r : runs) common = std::gcd(common, r.second);
-      if (common > 1) return false;
+      share_pes.clear();
+      for (std::size_t g : shares) share_pes.push_back(pe_of[free_[g].front()]);
+      const std::vector<ir::Replica> runs = share_runs(share_pes);
+      if (common_weight(runs) > 1) return false;
       std::size_t share = 0;
-      for (const auto& [pe, count] : runs)
-        for (std::uint32_t k = 0; k < count; ++k) place(pe_of, free_[shares[share++]], pe);
+      for (const ir::Replica& r : runs)
+        for (std::uint32_t k = 0; k < r.weight; ++k) place(pe_of, free_[shares[share++]], r.pe);
     }
     return true;
   }

@@ -71,6 +71,9 @@ struct PlanNode {
   /// the node's blocks (what dfg::Node::at is given).
   std::uint32_t copy = 0;
   std::string origin{};  ///< the spec node it is a copy of: "f" for "f#1"; empty: `name`
+
+  /// The spec node's name: `origin` for a copy, else `name`.
+  const std::string& spec_name() const { return origin.empty() ? name : origin; }
   /// An earlier copy of its spec node on this PE holds the instance it fires (`member`, named
   /// from the spec node): the worker declares and sets up that one only.
   bool shares_instance = false;

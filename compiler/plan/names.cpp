@@ -48,8 +48,7 @@ void name_members(HostPlan& h) {
   std::set<std::pair<ir::PeId, std::string>> instances;
   for (PlanNode& n : h.nodes) {
     // The copies of a spec node on one PE fire one instance, named from the spec node.
-    const std::string& spec_name = n.origin.empty() ? n.name : n.origin;
-    n.member = identifier(spec_name) + "_node_";
+    n.member = identifier(n.spec_name()) + "_node_";
     n.shares_instance = !n.origin.empty() && !instances.emplace(n.pe, n.member).second;
     n.initial_members.assign(n.port_types.size(), std::string());
     // With migration alternatives the union holds several firing entries of a node on this PE
