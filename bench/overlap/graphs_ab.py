@@ -3,8 +3,9 @@
 
     bench/overlap/graphs_ab.py DIR [--repeats R] [--out FILE]
 
-DIR is a generated benchmark directory (bench/harness.py generate suite DIR) whose projects are
-built (bench/harness.py run DIR, or any run of it). For every project whose GPU worker relaunches
+DIR is a generated benchmark directory (bench/harness.py generate suite DIR); the projects it
+needs that have no build/app yet are built first (cmake, in parallel). For every project whose
+GPU worker relaunches
 its cycles as graphs (`items.graphs(` in a generated rank file), the first repetition of each of
 its runs in the manifest runs R times (default 3) with its own arguments and R times with
 `--no-graphs` added, interleaved, and the script prints, per run, the median period of each
@@ -48,6 +49,12 @@ def main() -> int:
     projects = graph_projects(d)
     runs = [r for r in manifest["runs"] if r["project"] in projects and r["labels"].get("repetition") == 0
             and not r.get("prefix")]
+    missing = sorted({r["project"] for r in runs if not list((d / r["project"] / "build").rglob("app"))})
+    builds = [subprocess.Popen(
+        f"cmake -S '{d / p}' -B '{d / p}/build' -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native "
+        f">/dev/null && cmake --build '{d / p}/build' -j 4 >/dev/null", shell=True) for p in missing]
+    for b in builds:
+        b.wait()
     periods: dict[tuple[str, str], list[float]] = {}
     failures: list[str] = []
     for _ in range(args.repeats):

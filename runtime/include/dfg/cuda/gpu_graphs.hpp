@@ -113,6 +113,11 @@ class CycleGraphs {
       fail(std::string("cudaGraphInstantiate: ") + cudaGetErrorString(made));
       return nullptr;
     }
+    // Its first launch would upload it: done here, so that no cycle pays for it.
+    if (const cudaError_t up = cudaGraphUpload(exec, compute_); up != cudaSuccess) {
+      cudaGraphExecDestroy(exec);
+      DFG_CUDA_CHECK(up, "upload a cycle's graph");
+    }
     graphs_.push_back({phase, items, exec});
     return exec;
   }
