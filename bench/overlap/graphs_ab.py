@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GPU cycles as CUDA graphs against the same cycles enqueued call by call, side by side.
 
-    bench/overlap/graphs_ab.py DIR [--repeats R] [--out FILE]
+    bench/overlap/graphs_ab.py DIR [--repeats R] [--out FILE] [--only REGEX]
 
 DIR is a generated benchmark directory (bench/harness.py generate suite DIR); the projects it
 needs that have no build/app yet are built first (cmake, in parallel). For every project whose
@@ -38,17 +38,33 @@ def graph_projects(d: Path) -> set[str]:
             if p.is_dir() and any("items.graphs(" in f.read_text() for f in p.glob("rank_*.cu"))}
 
 
+def table(runs: list[dict], periods: dict, failures: list[str], repeats: int) -> str:
+    lines = ["run,graphs_us,streams_us,ratio,runs_ok"]
+    for r in runs:
+        g, s = periods.get((r["id"], "graphs"), []), periods.get((r["id"], "streams"), [])
+        if not g or not s:
+            lines.append(f"{r['id']},,,,FAIL")
+            continue
+        mg, ms = statistics.median(g), statistics.median(s)
+        lines.append(f"{r['id']},{mg:.3f},{ms:.3f},{mg / ms:.3f},{len(g) + len(s)}/{2 * repeats}")
+    text = "\n".join(lines) + "\n"
+    if failures:
+        text += "\n# failures\n" + "\n".join("# " + f for f in failures) + "\n"
+    return text
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out")
+    ap.add_argument("--only", metavar="REGEX", help="only the runs whose id matches")
     args = ap.parse_args()
     d = Path(args.dir).resolve()
     manifest = json.loads((d / "manifest.json").read_text())
     projects = graph_projects(d)
     runs = [r for r in manifest["runs"] if r["project"] in projects and r["labels"].get("repetition") == 0
-            and not r.get("prefix")]
+            and not r.get("prefix") and (not args.only or re.search(args.only, r["id"]))]
     missing = sorted({r["project"] for r in runs if not list((d / r["project"] / "build").rglob("app"))})
     builds = [subprocess.Popen(
         f"cmake -S '{d / p}' -B '{d / p}/build' -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native "
@@ -57,6 +73,7 @@ def main() -> int:
         b.wait()
     periods: dict[tuple[str, str], list[float]] = {}
     failures: list[str] = []
+    out = Path(args.out or d / "graphs_ab.csv")
     for _ in range(args.repeats):
         for r in runs:
             exe = sorted((d / r["project"] / "build").rglob("app"))
@@ -72,19 +89,10 @@ def main() -> int:
                     failures.append(f"{r['id']} {version}: exit {p.returncode}: {p.stderr[-500:]}")
                     continue
                 periods.setdefault((r["id"], version), []).append(period_us(p.stdout))
-    lines = ["run,graphs_us,streams_us,ratio,runs_ok"]
-    for r in runs:
-        g, s = periods.get((r["id"], "graphs"), []), periods.get((r["id"], "streams"), [])
-        if not g or not s:
-            lines.append(f"{r['id']},,,,FAIL")
-            continue
-        mg, ms = statistics.median(g), statistics.median(s)
-        lines.append(f"{r['id']},{mg:.3f},{ms:.3f},{mg / ms:.3f},{len(g) + len(s)}/{2 * args.repeats}")
-    text = "\n".join(lines) + "\n"
-    if failures:
-        text += "\n# failures\n" + "\n".join("# " + f for f in failures) + "\n"
+        out.write_text(table(runs, periods, failures, args.repeats))  # each round: a cut run keeps it
+    text = table(runs, periods, failures, args.repeats)
     print(text, end="")
-    Path(args.out or d / "graphs_ab.csv").write_text(text)
+    out.write_text(text)
     return 1 if failures else 0
 
 
