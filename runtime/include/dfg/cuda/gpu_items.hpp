@@ -101,13 +101,8 @@ class GpuItems {
       Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
       return;
     }
-    const std::int64_t count = items_.state().cycles;
-    for (std::int64_t c = 0; c < count; ++c) {
-      begin(c);
-      graph_cycle(c, body);
-      end_cycle(c);
-      between();
-    }
+    auto as_graph = [&](std::int64_t c) { graph_cycle(c, body); };
+    Items<Run>::cycle_loop(*this, items_.state().cycles, as_graph, between);
   }
   template <class Body>
   void cycles(Body&& body) {
