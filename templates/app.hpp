@@ -38,6 +38,8 @@ using EntryInfo = dfg::EntryInfo<Params>;  // a row of kEntries (dfg/run.hpp)
 
 $strategies$
 
+$checkpoint$
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

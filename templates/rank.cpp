@@ -20,7 +20,7 @@ namespace $ns$ {
 
 Run::Run(const dfg::Options& options)
     : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency, no_overlap::kLatency,
-                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds$alternatives$}) {}
+                         overlap::neighbours(), kTrackNames, kPeNames, kPeKinds, &kCheckpoint$alternatives$}) {}
 
 namespace {
 

@@ -54,6 +54,15 @@
 #   migration_tsan the live back-and-forth run built and run with ThreadSanitizer
 #   migration_gpu_build samples/migration/one_gpu.dfg (the scaler moving between a GPU and a CPU
 #                core) built with nvcc, warnings as errors; skipped without nvcc
+#   checkpoint_run test/generated/checkpoint_cores.dfg (state in a running sum, in a loop's
+#                delayed tokens and in a sink's output file) built with g++ -Wall -Wextra -Werror:
+#                runs with --checkpoint killed (SIGKILL) at random times and restarted with
+#                --restart, killed again, in both strategies and sync modes and across a move:
+#                the output file equals the uninterrupted run's; a checkpoint every iteration;
+#                flipped, truncated, foreign, multi-host and past-the-end checkpoints, checkpoint
+#                paths that cannot be written, a move before the restart, a checkpoint of another
+#                mapping and of another version of the application: each refused with one line,
+#                the output untouched
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
@@ -669,6 +678,109 @@ EOF
     if "$work/over/build/app" --iterations 100 >/dev/null 2>"$work/over.txt"; then fail "an output over its capacity passed"; fi
     grep -qx "error: node island_dbl (Island_dbl) @ A.cpu, iteration 15: island island_dbl: output 'inc_y' produced more than the token's capacity of 32 elements in iteration 15" \
       "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
+    ;;
+  checkpoint_run)
+    compile test/generated/checkpoint_cores.dfg "$work/gen"
+    grep -q "checkpoints (spec [0-9a-f]*, mapping [0-9a-f]*): state of a o; tokens of m.state (delay 2)" \
+      "$work/gen/schedule.txt" || "$dfgc" schedule --emit=plan test/generated/checkpoint_cores.dfg |
+      grep -q "state of a o; tokens of m.state (delay 2)" || fail "the plan's checkpoint"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    app=$work/gen/build/app ck=$work/ck out=$work/out.txt
+    export DFG_CHECKPOINT_OUT=$work/ref.txt
+    "$app" --iterations 3000 >/dev/null
+    [[ $(wc -l <"$work/ref.txt") == 3000 ]] || fail "the uninterrupted run wrote $(wc -l <"$work/ref.txt") lines"
+    export DFG_CHECKPOINT_OUT=$out
+    # Runs killed (SIGKILL) at random times, each restarted from its checkpoint, killed again,
+    # until one ends: the file must be the uninterrupted run's.
+    RANDOM=7
+    rounds=("" "--no-overlap" "--sync=barrier" "--migrate a:A.c2@900" "" "--no-overlap")
+    for flags in "${rounds[@]}"; do
+      rm -f "$ck" "$out"
+      restart=() kills=0
+      while :; do
+        delay=$(printf '0.%03d' $((RANDOM % 600 + 50)))
+        # shellcheck disable=SC2086
+        DFG_PACE_US=150 timeout -s KILL "$delay" "$app" --iterations 3000 $flags "${restart[@]}" \
+          --checkpoint "$ck" --checkpoint-every 50 >/dev/null 2>"$work/err.txt" && break
+        status=$?
+        [[ $status == 137 ]] || fail "round '$flags': exit $status: $(cat "$work/err.txt")"
+        kills=$((kills + 1))
+        if ((kills >= 3)); then  # the last restart runs to the end
+          if [[ -e $ck ]]; then restart=(--restart "$ck"); else restart=(); fi
+          # shellcheck disable=SC2086
+          "$app" --iterations 3000 $flags "${restart[@]}" --checkpoint "$ck" \
+            --checkpoint-every 50 >/dev/null 2>"$work/err.txt" || fail "round '$flags': $(cat "$work/err.txt")"
+          break
+        fi
+        if [[ -e $ck ]]; then restart=(--restart "$ck"); else restart=(); fi
+        flags=${flags/--migrate a:A.c2@900/}  # a restart begins on the program's own mapping
+      done
+      cmp -s "$out" "$work/ref.txt" || fail "round '$flags' ($kills kills): the output differs from the uninterrupted run's"
+      echo "round '$flags': $kills kills, output equal"
+    done
+    # Every iteration a checkpoint: the writer's ring of generations under pressure.
+    rm -f "$ck" "$out"
+    "$app" --iterations 3000 --checkpoint "$ck" --checkpoint-every 1 2>"$work/err.txt" >/dev/null
+    grep -qx "checkpoint: $ck holds iteration 2998 (2998 written)" "$work/err.txt" || fail "every 1: $(cat "$work/err.txt")"
+    cmp -s "$out" "$work/ref.txt" || fail "every 1: the output differs"
+    "$app" --iterations 3000 --restart "$ck" 2>"$work/err.txt" >/dev/null
+    grep -qx "restart: from $ck, iteration 2998 of 3000" "$work/err.txt" || fail "restart at 2998: $(cat "$work/err.txt")"
+    cmp -s "$out" "$work/ref.txt" || fail "restart at 2998: the output differs"
+    # Refused with exit 1 and one line, nothing run (the output file untouched).
+    "$app" --iterations 3000 --checkpoint "$ck" --checkpoint-every 1000 >/dev/null 2>&1
+    good=$work/good.ck && cp "$ck" "$good"
+    python3 - "$good" "$work" <<'PY'
+import struct, sys
+good, work = sys.argv[1], sys.argv[2]
+data = bytearray(open(good, 'rb').read())
+def fnv(b):
+    h = 14695981039346656037
+    for x in b:
+        h = ((h ^ x) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+def sealed(body):
+    return bytes(body) + struct.pack('<Q', fnv(body))
+body = data[:-8]
+open(work + '/flipped.ck', 'wb').write(bytes(data[:100]) + bytes([data[100] ^ 1]) + bytes(data[101:]))
+open(work + '/short.ck', 'wb').write(bytes(data[:len(data) // 2]))
+hosts = bytearray(body); hosts[16 + 4 + 16:16 + 4 + 16 + 4] = struct.pack('<I', 2)
+open(work + '/hosts.ck', 'wb').write(sealed(hosts))
+at = 16 + 4 + 16 + 8 + 16  # the app's name: u32 length, bytes
+n = struct.unpack('<I', body[at:at + 4])[0]
+other = body[:at] + struct.pack('<I', 5) + b'other' + body[at + 4 + n:]
+open(work + '/other.ck', 'wb').write(sealed(other))
+PY
+    printf 'not a checkpoint\n' >"$work/text.ck"
+    cp "$out" "$work/before.txt"
+    refuse() {  # refuse MESSAGE ARGS...: exit 1, the one line, the output file untouched
+      local want=$1
+      shift
+      if "$app" "$@" >/dev/null 2>"$work/err.txt"; then fail "accepted: $*"; fi
+      [[ $(wc -l <"$work/err.txt") == 1 ]] || fail "not one line for $*: $(cat "$work/err.txt")"
+      grep -qF -- "$want" "$work/err.txt" || fail "$*: expected '$want', got: $(cat "$work/err.txt")"
+      cmp -s "$out" "$work/before.txt" || fail "$*: the output file was touched"
+    }
+    refuse "error: --restart $work/flipped.ck: corrupted or truncated: its checksum does not match its contents" --iterations 3000 --restart "$work/flipped.ck"
+    refuse "error: --restart $work/short.ck: corrupted or truncated" --iterations 3000 --restart "$work/short.ck"
+    refuse "error: --restart $work/text.ck: not a dfgc checkpoint" --iterations 3000 --restart "$work/text.ck"
+    refuse "error: --restart $work/missing.ck: cannot read it: No such file or directory" --restart "$work/missing.ck"
+    refuse "error: --restart $work/hosts.ck: taken by a program on 2 hosts (ranks); this one runs on 1" --iterations 3000 --restart "$work/hosts.ck"
+    refuse "error: --restart $work/other.ck: a checkpoint of application 'other', not of this program's 'checkpoint_run'" --iterations 3000 --restart "$work/other.ck"
+    refuse "error: --restart $good: it resumes with iteration 2000, at or past the end of this run (--iterations 2000)" --iterations 2000 --restart "$good"
+    refuse "error: --migrate a:A.c2@10: before iteration 2000, where the restarted run begins" --iterations 3000 --restart "$good" --migrate a:A.c2@10
+    refuse "error: --checkpoint $work: not a regular file" --checkpoint "$work"
+    refuse "error: --checkpoint $work/no/ck: cannot create '$work/no/ck.tmp': No such file or directory" --checkpoint "$work/no/ck"
+    refuse "error: --checkpoint-every: needs --checkpoint FILE" --checkpoint-every 10
+    refuse "error: --checkpoint-every: must be in [1, " --checkpoint "$ck" --checkpoint-every 0
+    # The same application placed otherwise, and another version of it (N = 32): refused.
+    compile test/generated/checkpoint_moved.dfg "$work/moved"
+    build_cpu "$work/moved" "-Werror"
+    app=$work/moved/build/app
+    refuse "error: --restart $good: a checkpoint of another mapping of application 'checkpoint_run'" --iterations 3000 --restart "$good"
+    compile test/generated/checkpoint_cores.dfg "$work/n32" -D N=32
+    build_cpu "$work/n32" "-Werror"
+    app=$work/n32/build/app
+    refuse "error: --restart $good: a checkpoint of another version of application 'checkpoint_run'" --iterations 3000 --restart "$good"
     ;;
   packets_migrate_run)
     compile test/generated/packets_migrate.dfg "$work/gen"

@@ -286,6 +286,9 @@ ContractResult ContractChecker::run() {
   check_initial_methods(*record);
   check_state(*record, signature);
   if (ok_) lint_migrating_state(*record, signature);
+  if (ok_ && !signature.has_state)
+    if (const clang::FieldDecl* state = state_member(*record))
+      signature.state_member = state->getNameAsString();
   if (ok_) check_replicated_state(*record);
   for (const ir::ActorParam& param : actor_.params) check_param_member(*record, param);
   if (ok_) result.signature = std::move(signature);

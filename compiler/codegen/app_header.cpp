@@ -318,6 +318,38 @@ std::string state_handoffs(const Model& m) {
                       {"n", std::to_string(names.size())}});
 }
 
+/// What a checkpoint of the host holds (PlanCheckpoint), as dfg::CheckpointTable reads it.
+std::string checkpoint_table(const Model& m) {
+  const PlanCheckpoint& c = m.checkpoint;
+  std::vector<std::string> nodes, unsaved, what;
+  for (const std::string& n : c.nodes) nodes.push_back(literal(n));
+  for (const std::string& u : c.unsaved) unsaved.push_back(literal(u));
+  std::string inputs;
+  for (const PlanCheckpoint::Input& in : c.inputs)
+    inputs += render_part(
+        "app_checkpoint_input",
+        {{"name", literal(in.name)}, {"delay", std::to_string(in.delay)}, {"type", in.type}});
+  if (!c.refused.empty()) what.push_back("none, " + c.refused);
+  if (!c.nodes.empty())
+    what.push_back("the state of " + fmt::format("{}", fmt::join(c.nodes, ", ")));
+  for (const PlanCheckpoint::Input& in : c.inputs)
+    what.push_back(fmt::format("the {} tokens input {} reads next", in.delay, in.name));
+  if (what.empty()) what.push_back("nothing but its iteration (no node keeps state)");
+  return render_part("app_checkpoint",
+                     {{"host", m.host_name},
+                      {"what", fmt::format("{}", fmt::join(what, "; "))},
+                      {"n_nodes", std::to_string(nodes.size())},
+                      {"nodes", join(nodes)},
+                      {"n_inputs", std::to_string(c.inputs.size())},
+                      {"inputs", inputs.empty() ? std::string("{}") : "{{\n" + inputs + "}}"},
+                      {"n_unsaved", std::to_string(unsaved.size())},
+                      {"unsaved", join(unsaved)},
+                      {"app", literal(m.program->app_name)},
+                      {"spec", fmt::format("{:016x}", c.spec)},
+                      {"mapping", fmt::format("{:016x}", c.mapping)},
+                      {"refused", literal(c.refused)}});
+}
+
 }  // namespace
 
 std::string render_app_header(const Model& m) {
@@ -357,6 +389,7 @@ std::string render_app_header(const Model& m) {
                           {"strategies", strategy_block(m, ir::Strategy::overlap) + "\n\n" +
                                              strategy_block(m, ir::Strategy::no_overlap) +
                                              state_handoffs(m) + control_tag(m)},
+                          {"checkpoint", checkpoint_table(m)},
                           {"memory", memory},
                           {"factories", factories}});
 }

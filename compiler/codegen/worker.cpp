@@ -322,6 +322,11 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
                                         {"t", in->type},
                                         {"elem", in->elem},
                                         {"fn", in->initial_method}});
+  // A restarted run: the initial tokens are those the checkpoint kept.
+  for (const auto& [port, in] : initial_inputs(n))
+    if (port < n.checkpoint_inputs.size() && n.checkpoint_inputs[port] >= 0)
+      part("worker_initial_restart",
+           {{"m", n.initial_members[port]}, {"t", std::to_string(n.checkpoint_inputs[port])}});
 }
 
 }  // namespace worker_detail

@@ -1,6 +1,7 @@
 // The cycle loops of a PE's worker (worker_printer.hpp): the plan's steps of each strategy, one
 // emitter per kind of step.
 
+#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,19 @@ std::string_view strategy_ns(ir::Strategy s) {
 
 }  // namespace
 
+namespace {
+
+/// Whether generated statements name the cycle `c` (an identifier of its own).
+bool uses_cycle(const std::string& code) {
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (std::size_t i = code.find('c'); i != std::string::npos; i = code.find('c', i + 1))
+    if ((i == 0 || !ident(code[i - 1])) && (i + 1 == code.size() || !ident(code[i + 1])))
+      return true;
+  return false;
+}
+
+}  // namespace
+
 void WorkerPrinter::loop(ir::Strategy strategy) {
   const StrategyPlan& sm = m_.strategies[strategy];
   const bool overlap = strategy == ir::Strategy::overlap;
@@ -31,7 +45,10 @@ void WorkerPrinter::loop(ir::Strategy strategy) {
                                : overlap            ? "cycles_overlap"
                                                     : "cycles_no_overlap"},
                         {"items", items},
-                        {"steps", steps}};
+                        {"steps", steps},
+                        // A loop of barriers only (a CPU idle but for the transfer steps) names
+                        // no cycle: its parameter is unnamed (-Wunused-parameter).
+                        {"c", uses_cycle(steps + between_) ? " c" : ""}};
   if (!between_.empty()) vars.emplace_back("between", between_);
   if (steps.find_first_not_of(" \n") == std::string::npos && between_.empty()) {
     // No step of this strategy runs here: the PE still meets the others every cycle.
@@ -131,6 +148,7 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   const std::string m = n.member;
   const int handoff = n.handoff;
   std::vector<std::string> args;
+  std::vector<Printer::Vars> keeps;  // the delayed inputs a checkpoint keeps
   for (std::uint32_t port : sig.fire_ports) {
     const PortRef& ref = e.firing().ports[port];
     Printer::Vars vars = {
@@ -144,24 +162,38 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       access = ref.input ? TemplatePart("worker_arg_bounded_in")
                          : TemplatePart("worker_arg_bounded_out");
     std::string arg = render_part(access, vars);
-    // In its first iterations the node reads the initial tokens.
-    if (ref.initial)
+    // In its first iterations the node reads the initial tokens; a checkpoint keeps the tokens
+    // it reads in the first cycles after its iteration.
+    if (ref.initial) {
       arg = render_part("worker_arg_initial", {{"d", std::to_string(ref.initial)},
                                                {"m", n.initial_members[port]},
                                                {"elem", ref.elem},
                                                {"arg", arg}});
+      if (port < n.checkpoint_inputs.size() && n.checkpoint_inputs[port] >= 0) {
+        Printer::Vars keep = {{"t", std::to_string(n.checkpoint_inputs[port])}, {"arg", arg}};
+        if (gpu_) keep.push_back({"m", m});
+        keeps.push_back(std::move(keep));
+      }
+    }
     args.push_back(std::move(arg));
   }
   item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
     const Printer::Vars handoff_vars = {
         {"entry", entry(e)}, {"h", std::to_string(handoff)}, {"m", m}};
+    const Printer::Vars checkpoint_vars = {{"i", std::to_string(n.checkpoint)}, {"m", m}};
     if (handoff >= 0) part("worker_restore", handoff_vars);
+    if (n.checkpoint >= 0) part("worker_checkpoint_restore", checkpoint_vars);
+    for (const Printer::Vars& keep : keeps)
+      part(gpu_ ? TemplatePart("worker_checkpoint_keep_gpu")
+                : TemplatePart("worker_checkpoint_keep"),
+           keep);
     if (n.repetitions != 1 && !n.block)
       fire_parts(n, sig, std::move(args));
     else
       part(sig.fire_takes_context ? TemplatePart("worker_fire_context")
                                   : TemplatePart("worker_fire"),
            {{"m", m}, {"j", block_index(n)}, {"args", join(args)}});
+    if (n.checkpoint >= 0) part("worker_checkpoint_save", checkpoint_vars);
     if (handoff >= 0) part("worker_save", handoff_vars);
     if (has_net() && overlap_) part("worker_net_poll");
   });

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct ActorSignature {
   bool fire_const = false;
   /// `fire`'s body calls ctx.iteration().
   bool fire_reads_iteration = false;
+  /// Without save/restore: the first data member of the class that is not a param (what may
+  /// hold state from one firing to the next, which a checkpoint cannot hold); empty when there
+  /// is none or the class says `dfg_stateless`.
+  std::string state_member{};
 
   bool operator==(const ActorSignature&) const = default;
 };

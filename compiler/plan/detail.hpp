@@ -78,4 +78,8 @@ void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, H
 /// (GpuCycles::graph_phases, graph_why; graphs.cpp).
 void plan_graphs(HostPlan& h);
 
+/// What a checkpoint of the host holds, once its nodes are signed (HostPlan::checkpoint,
+/// PlanNode::checkpoint and checkpoint_inputs; checkpoints.cpp).
+void plan_checkpoints(const ir::Program& program, HostPlan& h);
+
 }  // namespace dfgc::plan_detail

@@ -112,6 +112,22 @@ std::string calls_text(const ActorSignature& sig, const std::vector<std::string>
   return out;
 }
 
+/// What a checkpoint of the host holds (dfg/checkpoint.hpp), or why the program takes none.
+std::string checkpoint_text(const PlanCheckpoint& c) {
+  std::string out =
+      fmt::format("  checkpoints (spec {:016x}, mapping {:016x}): ", c.spec, c.mapping);
+  if (!c.refused.empty()) return out + "none: " + c.refused + "\n";
+  std::vector<std::string> parts;
+  if (!c.nodes.empty()) parts.push_back(fmt::format("state of {}", fmt::join(c.nodes, " ")));
+  for (const PlanCheckpoint::Input& in : c.inputs)
+    parts.push_back(fmt::format("tokens of {} (delay {})", in.name, in.delay));
+  out += parts.empty() ? std::string("nothing to save") : fmt::format("{}", fmt::join(parts, "; "));
+  out += "\n";
+  for (const std::string& u : c.unsaved)
+    out += fmt::format("    {} without save/restore: a restart begins it as init() leaves it\n", u);
+  return out;
+}
+
 }  // namespace
 
 std::string dump(const HostPlans& plans) {
@@ -176,6 +192,7 @@ std::string dump(const HostPlans& plans) {
                                                        ? std::string("none")
                                                        : fmt::format("{}", fmt::join(names, " ")));
     }
+    if (h.signed_nodes) out += checkpoint_text(h.checkpoint);
     for (const PlanIsland& island : h.islands) {
       out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"", island.name,
                          h.pe(island.pe).name, ir::to_string(island.kind), island.class_name,

@@ -58,6 +58,11 @@ struct PlanNode {
   /// The index in HostPlan::handoffs of its node when this instance takes part in a move that is
   /// handed over through this host; -1 otherwise.
   int handoff = -1;
+  /// Its index in HostPlan::checkpoint's nodes when its actor has save/restore (a checkpoint
+  /// holds its state); -1 otherwise. Per actor port, the index in the checkpoint's inputs of an
+  /// input fed by an edge with a delay; -1 for the others.
+  int checkpoint = -1;
+  std::vector<int> checkpoint_inputs{};
   /// Its members in its PE's worker (names.cpp): the dfg::Node ("f_node_") and, per actor
   /// port, the initial tokens an input reads ("f_initial1_"; empty where none). Every member
   /// named from a spec name ends with a suffix of its own (_node_, _initial<port>_, _send_,
@@ -198,6 +203,24 @@ struct PlanMigration {
   int handoff = -1;
 };
 
+/// What a checkpoint of the host holds (dfg/checkpoint.hpp; plan_checkpoints()).
+struct PlanCheckpoint {
+  /// The input of a node fed by an edge with a delay: the tokens it reads in its first `delay`
+  /// cycles after the checkpoint's iteration.
+  struct Input {
+    std::string name;  ///< "f.state"
+    std::uint32_t delay = 0;
+    std::string type;  ///< its block's type: bytes_<type>(params) a token
+  };
+  std::uint64_t spec = 0;          ///< the graph's digest: types, params, actors, nodes, edges
+  std::uint64_t mapping = 0;       ///< the placement's: the arch, each node's PE and alternatives
+  std::vector<std::string> nodes;  ///< the nodes with save/restore, in the host's node order
+  std::vector<Input> inputs;
+  /// "node 'x' (class X) keeps data member 'm'": state that a restart cannot give back.
+  std::vector<std::string> unsaved;
+  std::string refused;  ///< why the program takes no checkpoints; empty when it can
+};
+
 /// The plan of one host.
 struct HostPlan {
   ir::HostId host = 0;
@@ -225,6 +248,7 @@ struct HostPlan {
   /// save/restore; a move with one end here and the other on another host when both have
   /// save/restore (through its state tag).
   std::vector<ir::NodeId> handoffs;
+  PlanCheckpoint checkpoint;                 ///< once the nodes are signed
   std::vector<PlanIsland> islands;           ///< the islands on the host's cpus, in spec order
   std::vector<PlanMappedRing> mapped_rings;  ///< in the order of their edges in the islands
   PlanFiles files;

@@ -109,6 +109,7 @@ void plan_handoffs(const ir::Program& program, const ActorSignatures* signatures
   for (HostPlan& h : plans.hosts) {
     plan_detail::sign_nodes(program, *signatures, h);
     plan_detail::plan_graphs(h);
+    plan_detail::plan_checkpoints(program, h);
   }
 }
 

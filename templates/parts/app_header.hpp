@@ -28,6 +28,16 @@ inline std::size_t bytes_$type$(const Params& params) {
 }
 
 
+@@ app_checkpoint
+/// What a checkpoint of host $host$ holds (--checkpoint, --restart; dfg/checkpoint.hpp): $what$.
+inline constexpr std::array<const char*, $n_nodes$> kCheckpointNodes = {$nodes$};
+inline constexpr std::array<dfg::CheckpointInput<Params>, $n_inputs$> kCheckpointInputs = $inputs$;
+inline constexpr std::array<const char*, $n_unsaved$> kCheckpointUnsaved = {$unsaved$};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    $app$, 0x$spec$ULL, 0x$mapping$ULL, kCheckpointNodes, kCheckpointInputs, kCheckpointUnsaved,
+    $refused$};
+@@ app_checkpoint_input
+    {$name$, $delay$, bytes_$type$},
 @@ app_control_tag
 
 /// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).

@@ -29,6 +29,18 @@ if (run.overlap) {
 
 @@ worker_bytes
 bytes_$type$(params)
+@@ worker_checkpoint_keep
+run_.checkpoints.keep($t$, j, $arg$);  // a checkpoint keeps it
+
+@@ worker_checkpoint_keep_gpu
+dfg::keep_on_device(run_.checkpoints, $t$, j, $arg$, $m$.ctx.stream());  // a checkpoint keeps it
+
+@@ worker_checkpoint_restore
+run_.checkpoints.restore($i$, $m$.actor, j);  // a restart: its state
+
+@@ worker_checkpoint_save
+run_.checkpoints.save($i$, $m$.actor, j);  // for a checkpoint
+
 @@ worker_class
 /// $pe$: $what$.
 class $cls$ final : public $base$ {
@@ -167,6 +179,9 @@ dfg::fill_initial_tokens_with<$elem$>($m$, elements_$t$(params), [&](std::size_t
   $node$.actor.$fn$(j, token, elements);
 });
 
+@@ worker_initial_restart
+dfg::restore_initial_tokens(run.checkpoints, $t$, $m$);  // a restart: the kept ones
+
 @@ worker_initial_member
 dfg::$type$ $m$;  // the initial tokens of input $port$ ($d$)
 
@@ -203,7 +218,7 @@ $label$ ($link$, mapped: copied on the host)
 @@ worker_loop
 void $cls$::$fn$(dfg::Where& where) {
   $items$
-  items.cycles([&](std::int64_t c) {
+  items.cycles([&](std::int64_t$c$) {
     $steps$
   });
 }
@@ -213,7 +228,7 @@ void $cls$::$fn$(dfg::Where& where) {
 void $cls$::$fn$(dfg::Where& where) {
   $items$
   items.cycles(
-      [&](std::int64_t c) {
+      [&](std::int64_t$c$) {
         $steps$
       },
       [&] {

@@ -28,6 +28,9 @@ namespace dfg {
 struct RuntimeParamValues {
   std::vector<std::string> names;
   std::vector<std::int64_t> values;
+  /// A restarted run's first cycle (--restart): what the nodes add to the cycle a firing's
+  /// context says (dfg::Node); 0 otherwise.
+  std::int64_t first_cycle = 0;
 };
 
 class Context {

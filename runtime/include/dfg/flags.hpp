@@ -29,6 +29,12 @@
 ///     CUDA-aware
 ///     --pin-cpus            pin the worker thread of the host's k-th PE (cpus first) to core k
 ///                           (modulo the cores the process may use; dfg/pin.hpp)
+///     --checkpoint FILE     write the state of every node with save/restore (and the tokens on
+///                           delayed edges) to FILE every --checkpoint-every iterations, whole
+///                           or not at all (dfg/checkpoint.hpp)
+///     --checkpoint-every N  iterations between two checkpoints (default 1000; a multiple of
+///                           the app's batch)
+///     --restart FILE        resume from the checkpoint in FILE: run its iteration on
 ///     --no-graphs           enqueue every GPU cycle call by call, even where the plan lets the
 ///                           GPU relaunch its cycles as CUDA graphs (dfg/cuda/gpu_graphs.hpp)
 ///     --help                print the usage and exit
@@ -211,6 +217,7 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
   FlagsResult result;
   Options& o = result.options;
   bool iterations_given = false;
+  bool every_given = false;
   for (const RuntimeParam& p : table) {
     o.params.push_back(p.default_value);
     o.param_names.emplace_back(p.name);
@@ -344,6 +351,22 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
       }
       o.migrations.push_back({std::string(v.substr(0, colon)),
                               std::string(v.substr(colon + 1, at - colon - 1)), *cycle});
+    } else if (flag == "--checkpoint" || flag == "--restart") {
+      std::string_view v;
+      if (!value(v) || v.empty())
+        return fail("error: " + f + ": missing value (a checkpoint file)");
+      (flag == "--checkpoint" ? o.checkpoint_file : o.restart_file) = std::string(v);
+    } else if (flag == "--checkpoint-every") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --checkpoint-every: missing value (iterations)");
+      std::string why;
+      const auto n = detail::parse_int(v, why);
+      if (!n) return fail("error: --checkpoint-every: " + why);
+      if (*n < 1 || *n > kMaxIterations)
+        return fail("error: --checkpoint-every: must be in [1, " + std::to_string(kMaxIterations) +
+                    "], got " + std::to_string(*n));
+      o.checkpoint_every = *n;
+      every_given = true;
     } else if (flag == "--migrate-control") {
       std::string_view v;
       if (!value(v) || v.empty())
@@ -353,6 +376,14 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
       return fail("error: unknown flag " + detail::quoted(flag) + " (see --help)");
     }
   }
+  if (every_given && o.checkpoint_file.empty())
+    return fail("error: --checkpoint-every: needs --checkpoint FILE (where to write them)");
+  if (every_given && o.checkpoint_every % batch != 0)
+    return fail("error: --checkpoint-every: " + std::to_string(o.checkpoint_every) +
+                " is not a multiple of " + std::to_string(batch) +
+                ", the iterations one cycle of this program runs (its app's `batch " +
+                std::to_string(batch) + "`)");
+  o.checkpoint_every = (o.checkpoint_every + batch - 1) / batch;  // in cycles
   if (batch > 1) {
     if (iterations_given && o.iterations % batch != 0)
       return fail("error: --iterations: " + std::to_string(o.iterations) +
@@ -402,6 +433,10 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
        "                          on one host accepts only its host on rank 0)\n"
        "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"
        "  --pin-cpus              pin the host's k-th PE's thread (cpus first) to core k\n"
+       "  --checkpoint FILE       every --checkpoint-every iterations, write the state of the\n"
+       "                          nodes with save/restore to FILE (replaced whole, never torn)\n"
+       "  --checkpoint-every N    iterations between checkpoints (default 1000)\n"
+       "  --restart FILE          resume from the checkpoint in FILE, at its iteration\n"
        "  --no-graphs             enqueue every GPU cycle call by call (default: a GPU whose\n"
        "                          plan allows it relaunches its cycles as CUDA graphs)\n"
        "  --help                  print this help\n";

@@ -127,7 +127,7 @@ class Items {
   /// cycle j (cycle_ minus its first cycle; with a batch of K, iterations j K .. j K + K - 1).
   std::int64_t name(std::size_t entry) {
     const std::int64_t j = cycle_ - run_.entries[entry].first_cycle;
-    where_.at(run_.labels[entry], j * run_.batch);
+    where_.at(run_.labels[entry], (j + run_.runtime_params.first_cycle) * run_.batch);
     return j;
   }
 

@@ -277,6 +277,10 @@ class Migrator {
     thread_ = std::thread([this, file] { control(file); });
   }
 
+  /// A restarted run (--restart) that resumes with iteration `first`: the control file's lines
+  /// and messages name the uninterrupted run's iterations. Before start().
+  void resume_at(std::int64_t first) noexcept { first_ = first; }
+
   /// Ends the control thread (the workers have joined, or the run stopped).
   void stop() {
     done_.store(true, std::memory_order_release);
@@ -300,7 +304,7 @@ class Migrator {
       const long long v = std::strtoll(digits.c_str(), &end, 10);
       if (digits.empty() || *end != '\0' || v < 0)
         return "expected NODE:PE@ITERATION, got '" + std::string(line) + "'";
-      wanted = v;
+      wanted = std::max<std::int64_t>(0, v - first_);  // a restarted run counts from first_
     }
     // A forward move of a node at home, or the move back of one that is on an alternative.
     std::size_t a = alts_.size();
@@ -327,7 +331,7 @@ class Migrator {
     for (std::int64_t j = wanted;;) {
       if (done_.load(std::memory_order_acquire)) return "the run is over";
       if (j >= iterations_)
-        return "too late: the run ends at iteration " + std::to_string(iterations_);
+        return "too late: the run ends at iteration " + std::to_string(iterations_ + first_);
       const Prepared mine = prepare(a, forward, j);
       if (!mine.held) {
         if (mine.j == j) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -522,7 +526,8 @@ class Migrator {
     std::int64_t j = 0;
     const std::string why = request(line, j);
     if (why.empty()) {
-      std::cerr << "migrate: " << printable(line) << ": node moved from iteration " << j << "\n";
+      std::cerr << "migrate: " << printable(line) << ": node moved from iteration " << j + first_
+                << "\n";
     } else {
       std::cerr << "migrate: " << printable(line) << ": refused: " << printable(why) << "\n";
     }
@@ -548,6 +553,7 @@ class Migrator {
   std::span<const Entry> entries_;
   std::span<const Alternative> alts_;
   const std::int64_t iterations_;
+  std::int64_t first_ = 0;  ///< resume_at()
   std::vector<Window> current_;
   std::vector<bool> placed_;  ///< per alternative: its node runs there now
   std::int64_t last_done_ = 0;

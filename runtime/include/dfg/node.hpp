@@ -16,6 +16,9 @@
 /// context's firing k mod (q / K) of iteration j K + k / (q / K), so that an actor cannot tell
 /// it runs batched. A block node's context says iteration j K and q firings.
 ///
+/// A restarted run (--restart, dfg/checkpoint.hpp) numbers its cycles from 0: the context adds
+/// the cycle it resumed with, so that an actor sees the iterations of the uninterrupted run.
+///
 /// Guarantees: a Node belongs to the worker of its PE: set up by the worker's constructor, used
 /// by its thread only. at() neither blocks nor allocates. Not copyable (its context points at its
 /// own elements).
@@ -47,6 +50,7 @@ class Node {
     const std::size_t q = block ? 1 : firings;
     for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks[p] / q;
     batch_ = batch;
+    first_ = params.first_cycle;
     per_iteration_ = firings / batch;
     ctx.set_node(&params, block ? firings : per_iteration_, elements_.data(), elements_.size());
   }
@@ -57,17 +61,17 @@ class Node {
   }
   /// The context of the firing of cycle j (its first iteration, j x batch).
   Context& at(std::int64_t j) noexcept {
-    ctx.set_iteration(j * batch_);
+    ctx.set_iteration((j + first_) * batch_);
     return ctx;
   }
   /// The context of firing k of cycle j (a node that is not `block`).
   Context& at(std::int64_t j, std::uint32_t k) noexcept {
     if (batch_ == 1) {  // no division a firing where nothing is batched
       ctx.set_firing(k);
-      ctx.set_iteration(j);
+      ctx.set_iteration(j + first_);
     } else {
       ctx.set_firing(k % per_iteration_);
-      ctx.set_iteration(j * batch_ + k / per_iteration_);
+      ctx.set_iteration((j + first_) * batch_ + k / per_iteration_);
     }
     return ctx;
   }
@@ -94,6 +98,7 @@ class Node {
   std::array<std::size_t, Ports>
       elements_{};                   ///< what the context reports: a call's part of each block
   std::uint32_t batch_ = 1;          ///< iterations a cycle
+  std::int64_t first_ = 0;           ///< a restarted run's first cycle (RuntimeParamValues)
   std::uint32_t per_iteration_ = 1;  ///< firings an iteration: q / batch
 };
 

@@ -56,6 +56,11 @@ struct Options {
   bool pin_cpus = false;        ///< --pin-cpus: each PE's worker thread on a core of its own
   /// false: --no-graphs (every GPU cycle enqueued call by call, none relaunched as a CUDA graph)
   bool graphs = true;
+  /// --checkpoint FILE (empty: none), every checkpoint_every cycles (--checkpoint-every, given
+  /// in iterations); --restart FILE (empty: from iteration 0). dfg/checkpoint.hpp.
+  std::string checkpoint_file;
+  std::int64_t checkpoint_every = 1000;
+  std::string restart_file;
   /// The runtime params' values, in the order of the table given to parse_flags.
   std::vector<std::int64_t> params;
   /// The runtime params' names, in the same order.

@@ -37,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dfg/checkpoint.hpp"
 #include "dfg/context.hpp"
 #include "dfg/cycle_barrier.hpp"
 #include "dfg/migration.hpp"
@@ -85,6 +86,8 @@ struct RunTables {
   std::vector<std::vector<int>> neighbours;  ///< per PE, with overlap: NeighbourSync's lists
   std::span<const char* const> track_names;
   std::array<const char*, PeCount> pe_names, pe_kinds;
+  /// What a checkpoint of the host holds (dfg/checkpoint.hpp); null: the program takes none.
+  const CheckpointTable<Params>* checkpoint = nullptr;
   /// The migration alternatives (dfg/migration.hpp), and the nodes whose state moves with them.
   std::span<const Alternative> overlap_alternatives = {}, no_overlap_alternatives = {};
   std::size_t state_handoffs = 0;
@@ -108,9 +111,12 @@ struct RunState {
   using Entry = EntryInfo<Params>;
   using Tables = RunTables<Params, PeCount>;
 
-  RunState(const Options& options, const Tables& tables)
-      : params(tables.params_of(options.params)),
-        runtime_params{options.param_names, options.params},
+  RunState(const Options& given, const Tables& tables)
+      : checkpoints(given, checkpoint_layout(given, tables),
+                    given.overlap ? tables.overlap_latency : tables.no_overlap_latency),
+        options(resumed(given, checkpoints.first())),
+        params(tables.params_of(options.params)),
+        runtime_params{options.param_names, options.params, checkpoints.first()},
         iterations(options.iterations),
         batch(options.batch),
         overlap(options.overlap),
@@ -149,9 +155,38 @@ struct RunState {
         if (std::string_view(pe_kinds[pe]) == "cpu") neighbours.host_only(static_cast<int>(pe));
       }
     }
+    migrator.resume_at(checkpoints.first());
     if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
+    checkpoints.announce(std::cerr);
   }
   ~RunState() { migrator.stop(); }
+
+  /// The checkpoint table at the run's params (a program without one takes no checkpoint).
+  static CheckpointLayout checkpoint_layout(const Options& options, const Tables& tables) {
+    if (tables.checkpoint == nullptr) {
+      CheckpointLayout none;
+      none.refused = "it was generated without a checkpoint table";
+      return none;
+    }
+    return CheckpointLayout::of(*tables.checkpoint, tables.params_of(options.params), options);
+  }
+  /// The options of the run that resumes with cycle `first` (--restart): its iterations are
+  /// those after it, and each --migrate counts from it. A move before `first` is refused.
+  static Options resumed(const Options& given, std::int64_t first) {
+    Options o = given;
+    if (first == 0) return o;
+    o.iterations -= first;
+    for (MigrationRequest& m : o.migrations) {
+      if (m.iteration < first * o.batch)
+        throw std::runtime_error("--migrate " + m.node + ":" + m.pe + "@" +
+                                 std::to_string(m.iteration) + ": before iteration " +
+                                 std::to_string(first * o.batch) +
+                                 ", where the restarted run begins; a restarted run begins on "
+                                 "the program's own mapping, so name a move from there on");
+      m.iteration -= first * o.batch;
+    }
+    return o;
+  }
 
   /// The cycles the run needs: iterations plus the latency of what can run. A program with
   /// alternatives plans the union's latency (its longest alternative's); a run on one host that
@@ -228,6 +263,10 @@ struct RunState {
     return out;
   }
 
+  /// --checkpoint, --restart: built first, since a restart decides the run's iterations.
+  Checkpoints checkpoints;
+  /// The run's options: those given, or of a restarted run those after its first iteration.
+  const Options options;
   const Params params;
   /// The runtime params by name, for the actors' contexts (Context::runtime_param): each node
   /// points at this table (dfg::Node::set_up).

@@ -246,7 +246,9 @@ int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
   Workers threads;
   spawn_workers(threads, run, workers, names, options,
                 [](Where&, const auto& cycles) { cycles(); });
-  if (const int status = threads.join_and_report(std::cerr); status != 0) {
+  const int status = threads.join_and_report(std::cerr);
+  run.checkpoints.finish(&std::cerr);  // every checkpoint the run completed, written
+  if (status != 0) {
     report(run, options, false);  // what was measured up to the error, marked so
     return status;
   }

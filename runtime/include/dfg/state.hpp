@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -82,6 +83,13 @@ class State {
     at_ += n;
   }
   std::size_t size() const noexcept { return bytes_.size(); }
+  /// What save() wrote (a checkpoint's section: dfg/checkpoint.hpp).
+  std::span<const std::byte> bytes() const noexcept { return bytes_; }
+  /// Replaces the bytes with a saved state, to be read from its start (a restart).
+  void assign(std::span<const std::byte> saved) {
+    bytes_.assign(saved.begin(), saved.end());
+    at_ = 0;
+  }
 
   /// Empties it for a save.
   void clear() noexcept {

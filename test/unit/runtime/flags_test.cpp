@@ -97,6 +97,36 @@ TEST_CASE("flags: --no-graphs takes no value and keeps every GPU cycle on its st
   CHECK(dfg::usage("app", kParams).find("--no-graphs") != std::string::npos);
 }
 
+TEST_CASE("flags: --checkpoint, --checkpoint-every and --restart", "[flags]") {
+  const dfg::FlagsResult r =
+      parse({"--checkpoint", "ck", "--checkpoint-every=250", "--restart=old.ck"});
+  REQUIRE(r.ok());
+  CHECK(r.options.checkpoint_file == "ck");
+  CHECK(r.options.checkpoint_every == 250);
+  CHECK(r.options.restart_file == "old.ck");
+  CHECK(parse({}).options.checkpoint_file.empty());
+  CHECK(parse({}).options.restart_file.empty());
+  CHECK(error_of({"--checkpoint"}) == "error: --checkpoint: missing value (a checkpoint file)");
+  CHECK(error_of({"--restart="}) == "error: --restart: missing value (a checkpoint file)");
+  CHECK(error_of({"--checkpoint-every", "10"}) ==
+        "error: --checkpoint-every: needs --checkpoint FILE (where to write them)");
+  CHECK(error_of({"--checkpoint=ck", "--checkpoint-every", "0"})
+            .starts_with("error: --checkpoint-every: must be in [1, "));
+  CHECK(error_of({"--checkpoint=ck", "--checkpoint-every", "x"})
+            .starts_with("error: --checkpoint-every: "));
+  CHECK(dfg::usage("app", kParams).find("--restart FILE") != std::string::npos);
+  // A batched program counts cycles: the period is a multiple of the batch, the default rounds up.
+  std::vector<const char*> argv{"app", "--checkpoint=ck", "--checkpoint-every=12"};
+  dfg::FlagsResult batched = dfg::parse_flags(3, argv.data(), kParams, 4);
+  REQUIRE(batched.ok());
+  CHECK(batched.options.checkpoint_every == 3);
+  argv[2] = "--checkpoint-every=10";
+  CHECK(dfg::parse_flags(3, argv.data(), kParams, 4).error ==
+        "error: --checkpoint-every: 10 is not a multiple of 4, the iterations one cycle of this "
+        "program runs (its app's `batch 4`)");
+  CHECK(dfg::parse_flags(2, argv.data(), kParams, 3).options.checkpoint_every == 334);
+}
+
 TEST_CASE("flags: every flag, both spellings", "[flags]") {
   const dfg::FlagsResult r = parse(
       {"--iterations", "500", "--no-overlap", "--sync=barrier", "--trace", "t.json", "--stats",

@@ -61,7 +61,10 @@ class GpuItems {
   /// --profile: the probes' events belong to each cycle). Before the loop only.
   void graphs(std::uint32_t phases) {
     Run& run = items_.state();
-    if (!cycles_ || !run.graphs || probes_.on() || streams_.empty()) return;
+    // A checkpoint or a restart calls the actors' save and restore between firings: each cycle
+    // is then enqueued call by call.
+    if (!cycles_ || !run.graphs || probes_.on() || streams_.empty() || run.checkpoints.active())
+      return;
     int device = 0;
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
     const cudaStream_t compute = streams_.front();

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "dfg/checkpoint.hpp"
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
 #include "dfg/initial_tokens.hpp"
@@ -36,6 +38,33 @@ void fill_initial_tokens_with(const DeviceBuffer& buffer, std::size_t elements, 
         cudaMemcpy(buffer.slot(i), token.data(), elements * sizeof(T), cudaMemcpyHostToDevice),
         "copy the initial tokens of " + buffer.name());
   }
+}
+
+/// A restarted run (dfg/checkpoint.hpp): the initial tokens of delayed input `input` are those
+/// its checkpoint kept, copied into the device buffer's slots.
+inline void restore_initial_tokens(const Checkpoints& checkpoints, std::size_t input,
+                                   const DeviceBuffer& buffer) {
+  DeviceGuard guard(buffer.device());
+  for (std::size_t k = 0; k < buffer.slots(); ++k) {
+    const std::byte* saved = checkpoints.restored_token(input, static_cast<std::int64_t>(k));
+    if (saved == nullptr) return;
+    DFG_CUDA_CHECK(
+        cudaMemcpy(buffer.slot(k), saved, checkpoints.token_bytes(input), cudaMemcpyHostToDevice),
+        "copy the restarted tokens of " + buffer.name());
+  }
+}
+
+/// The token of delayed input `input` that a GPU node reads in cycle j (device memory), kept when
+/// a checkpoint needs it: copied to the host on the node's stream, after the work that made it.
+template <class T>
+T* keep_on_device(Checkpoints& checkpoints, std::size_t input, std::int64_t j, T* token,
+                  cudaStream_t stream) {
+  return checkpoints.keep_with(input, j, token, [&](std::byte* to, std::size_t n) {
+    DFG_CUDA_CHECK(
+        cudaMemcpyAsync(to, static_cast<const void*>(token), n, cudaMemcpyDefault, stream),
+        "copy a delayed token for a checkpoint");
+    DFG_CUDA_CHECK(cudaStreamSynchronize(stream), "copy a delayed token for a checkpoint");
+  });
 }
 
 }  // namespace dfg

@@ -119,6 +119,21 @@ inline constexpr std::int64_t kLatency = 1;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, island
+/// 'island_d1' keeps elements in its rings from one cycle to the next, which a checkpoint does not
+/// hold.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "dyn_fir_split",
+    0x8dea437b1c425da4ULL,
+    0x1929b3fc443f6e88ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "island 'island_d1' keeps elements in its rings from one cycle to the next, which a checkpoint does not hold"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

@@ -90,6 +90,21 @@ inline constexpr std::int64_t kLatency = 0;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, island
+/// 'island_parse' keeps elements in its rings from one cycle to the next, which a checkpoint does
+/// not hold.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "dyn_idct",
+    0xb59d42c78a30b15bULL,
+    0xd4fd14d47b7ce69bULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "island 'island_parse' keeps elements in its rings from one cycle to the next, which a checkpoint does not hold"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

@@ -108,6 +108,21 @@ inline constexpr std::int64_t kLatency = 2;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, island
+/// 'island_rows' keeps elements in its rings from one cycle to the next, which a checkpoint does
+/// not hold.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "idct",
+    0x59ebe2c5c0e32c52ULL,
+    0x7d93cfbdc3742fc7ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "island 'island_rows' keeps elements in its rings from one cycle to the next, which a checkpoint does not hold"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

@@ -91,6 +91,20 @@ inline constexpr std::int64_t kLatency = 2;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host B holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it runs
+/// on 2 hosts, and checkpoints are taken on one host only.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "iir_loop_two_hosts_cpu",
+    0x7131dd3b6606cfcdULL,
+    0x3089eb2eef02ab71ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it runs on 2 hosts, and checkpoints are taken on one host only"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

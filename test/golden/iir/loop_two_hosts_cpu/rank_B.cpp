@@ -24,9 +24,9 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options,
-               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
-                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                         no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames,
+                         kPeKinds, &kCheckpoint}) {}
 
 namespace {
 

@@ -89,6 +89,22 @@ inline constexpr std::int64_t kLatency = 0;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): the 1 tokens
+/// input f.state reads next.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 1> kCheckpointInputs = {{
+    {"f.state", 1, bytes_State},
+}};
+inline constexpr std::array<const char*, 1> kCheckpointUnsaved = {
+    "node 'k' (class Check) keeps data member 'ring_'"};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"iir_state_method",
+                                                             0xcf04e0080e4fa8c9ULL,
+                                                             0x7240d3b74bf5f2c7ULL,
+                                                             kCheckpointNodes,
+                                                             kCheckpointInputs,
+                                                             kCheckpointUnsaved,
+                                                             ""};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

@@ -22,9 +22,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options,
-               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
-                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                         no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames,
+                         kPeKinds, &kCheckpoint}) {}
 
 namespace {
 
@@ -61,6 +61,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
                                        [&](std::size_t j, float* token, std::size_t elements) {
                                          f_node_.actor.initial_state(j, token, elements);
                                        });
+  dfg::restore_initial_tokens(run.checkpoints, 0, f_initial1_);  // a restart: the kept ones
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.75f;
@@ -76,6 +77,10 @@ void Worker_A_cpu::cycles(dfg::Where& where) {
     });
     // node f (Iir) @ A.cpu
     items.run(overlap::fire_f, [&](std::int64_t j) {
+      run_.checkpoints.keep(
+          0, j,
+          j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
+                : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)));  // a checkpoint keeps it
       f_node_.fire(j, s_x_A_cpu_view_.as<const float>(dfg::slot(c, 0, 1)),
                    j < 1 ? f_initial1_.slot_as<const float>(static_cast<std::size_t>(j))
                          : f_next_A_cpu_view_.as<const float>(dfg::slot(c, 1, 2)),

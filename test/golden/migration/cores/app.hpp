@@ -162,6 +162,19 @@ inline constexpr std::array<dfg::Alternative, 4> kAlternatives = {{
 /// a.
 inline constexpr std::size_t kStateHandoffs = 2;
 
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): the state of a.
+inline constexpr std::array<const char*, 1> kCheckpointNodes = {"a"};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 1> kCheckpointUnsaved = {
+    "node 'k' (class Check) keeps data member 'sum'"};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"migration_cores",
+                                                             0xece64bfbce2d1e82ULL,
+                                                             0x56b012dff300d292ULL,
+                                                             kCheckpointNodes,
+                                                             kCheckpointInputs,
+                                                             kCheckpointUnsaved,
+                                                             ""};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

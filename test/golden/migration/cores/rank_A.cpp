@@ -25,7 +25,7 @@ Run::Run(const dfg::Options& options)
     : RunState(options,
                {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
                 no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
+                &kCheckpoint, overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs}) {}
 
 namespace {
 
@@ -101,8 +101,10 @@ void Worker_A_c1::cycles(dfg::Where& where) {
     // node a (Accumulate) @ A.c1
     items.run(overlap::m2_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m2_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
       a_node_.fire(j, a_x_delay_A_c1_m2_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c1_m2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
       if (items.suspends(overlap::m2_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     // delay a.x.delay@A.c1 <- g.y@A.c1
@@ -156,8 +158,10 @@ void Worker_A_c2::cycles(dfg::Where& where) {
     // node a (Accumulate) @ A.c2
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
       a_node_.fire(j, g_y_A_c3_m1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
       if (items.suspends(overlap::m1_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     // node g (Scale) @ A.c2
@@ -170,8 +174,10 @@ void Worker_A_c2::cycles(dfg::Where& where) {
     // node a (Accumulate) @ A.c2
     items.run(overlap::m0_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m0_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
       a_node_.fire(j, a_x_delay_A_c2_m0_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
       if (items.suspends(overlap::m0_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     // delay a.x.delay@A.c2 <- g.y@A.c2
@@ -182,8 +188,10 @@ void Worker_A_c2::cycles(dfg::Where& where) {
     // node a (Accumulate) @ A.c2
     items.run(overlap::fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c2_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
       if (items.suspends(overlap::fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
   });
@@ -229,8 +237,10 @@ void Worker_A_c3::cycles(dfg::Where& where) {
     // node a (Accumulate) @ A.c3
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
       a_node_.fire(j, g_y_A_c1_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
                    a_y_A_c3_m3_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
       if (items.suspends(overlap::m3_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
     });
     // node k (Check) @ A.c3

@@ -27,10 +27,10 @@
 namespace app::host_A {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options,
-               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
-                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs, true}) {}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                         no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames,
+                         kPeKinds, &kCheckpoint, overlap::kAlternatives, no_overlap::kAlternatives,
+                         kStateHandoffs, true}) {}
 
 namespace {
 

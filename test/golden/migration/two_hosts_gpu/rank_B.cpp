@@ -23,10 +23,10 @@
 namespace app::host_B {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options,
-               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
-                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds,
-                overlap::kAlternatives, no_overlap::kAlternatives, kStateHandoffs, true}) {}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                         no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames,
+                         kPeKinds, &kCheckpoint, overlap::kAlternatives, no_overlap::kAlternatives,
+                         kStateHandoffs, true}) {}
 
 namespace {
 

@@ -104,6 +104,20 @@ inline constexpr std::size_t kStateHandoffs = 0;
 /// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
 inline constexpr int kControlTag = 4;
 
+/// What a checkpoint of host B holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it runs
+/// on 2 hosts, and checkpoints are taken on one host only.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "migration_two_hosts_longer",
+    0xbeee3c407a6f3830ULL,
+    0xcaa65b7de4a9c2a3ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it runs on 2 hosts, and checkpoints are taken on one host only"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {

@@ -20,9 +20,9 @@
 namespace app {
 
 Run::Run(const dfg::Options& options)
-    : RunState(options,
-               {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
-                no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames, kPeKinds}) {}
+    : RunState(options, {params_of, overlap::kEntries, no_overlap::kEntries, overlap::kLatency,
+                         no_overlap::kLatency, overlap::neighbours(), kTrackNames, kPeNames,
+                         kPeKinds, &kCheckpoint}) {}
 
 namespace {
 

@@ -88,6 +88,20 @@ inline constexpr std::int64_t kLatency = 3;
 
 }  // namespace no_overlap
 
+/// What a checkpoint of host B holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it runs
+/// on 2 hosts, and checkpoints are taken on one host only.
+inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "overlap_two_hosts_gpudirect",
+    0x8d7c29f9fdbb7d9aULL,
+    0xe2652eb9141a4457ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it runs on 2 hosts, and checkpoints are taken on one host only"};
+
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {
