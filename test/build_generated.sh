@@ -56,6 +56,8 @@
 #                core) built with nvcc, warnings as errors; skipped without nvcc
 #   checkpoint_run test/generated/checkpoint_cores.dfg (state in a running sum, in a loop's
 #                delayed tokens and in a sink's output file) built with g++ -Wall -Wextra -Werror:
+#                the sink's finish() runs after a run that completed, not after one it stopped
+#                with an error, and an error in finish() fails the run;
 #                runs with --checkpoint killed (SIGKILL) at random times and restarted with
 #                --restart, killed again, in both strategies and sync modes and across a move:
 #                the output file equals the uninterrupted run's; a checkpoint every iteration;
@@ -687,8 +689,21 @@ EOF
     build_cpu "$work/gen" "-Wall -Wextra -Werror"
     app=$work/gen/build/app ck=$work/ck out=$work/out.txt
     export DFG_CHECKPOINT_OUT=$work/ref.txt
-    "$app" --iterations 3000 >/dev/null
+    "$app" --iterations 3000 >"$work/stdout.txt"
     [[ $(wc -l <"$work/ref.txt") == 3000 ]] || fail "the uninterrupted run wrote $(wc -l <"$work/ref.txt") lines"
+    # finish() runs after a run that completed, never after one that stopped on an error.
+    grep -qx "lines: 3000 iterations written" "$work/stdout.txt" || fail "no finish: $(cat "$work/stdout.txt")"
+    if DFG_CHECKPOINT_OUT=$work/failed.txt DFG_FAIL_AT=500 "$app" --iterations 3000 >"$work/stdout.txt" 2>"$work/err.txt"; then
+      fail "a run whose sink threw exited 0"
+    fi
+    grep -qx "error: node o (Lines) @ A.c0, iteration 500: lines: failing at iteration 500 as asked" "$work/err.txt" ||
+      fail "the sink's error: $(cat "$work/err.txt")"
+    [[ ! -s $work/stdout.txt ]] || fail "finish ran after a failed run: $(cat "$work/stdout.txt")"
+    if DFG_CHECKPOINT_OUT=$work/failed.txt DFG_FAIL_FINISH=1 "$app" --iterations 30 2>"$work/err.txt"; then
+      fail "a run whose finish threw exited 0"
+    fi
+    grep -qx "error: node o (Lines) @ A.c0: lines: finish fails as asked" "$work/err.txt" ||
+      fail "finish's error: $(cat "$work/err.txt")"
     export DFG_CHECKPOINT_OUT=$out
     # Runs killed (SIGKILL) at random times, each restarted from its checkpoint, killed again,
     # until one ends: the file must be the uninterrupted run's.

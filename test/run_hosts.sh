@@ -57,7 +57,8 @@
 #               that its start-up wrote
 #   flags       samples/overlap/two_hosts_cpu.dfg started with different --iterations,
 #               --no-overlap or --sync on its two ranks (mpiexec's MPMD form): every rank stops
-#               at start-up with exit status 1, the message printed exactly once, no hang
+#               at start-up with exit status 1, the message printed exactly once, no hang;
+#               --checkpoint and --restart refused the same way (checkpoints: one host only)
 #   params      test/hosts/square_two_hosts.dfg (type Square = float[N * N], N a runtime param)
 #               run with the same --set on both ranks; started with different --set values
 #               (MPMD form), a size that overflows, --iterations INT64_MAX, an unknown --hostmap
@@ -367,6 +368,12 @@ PY
     expect_failure sync 1 30 \
       "error: rank 1 (host A) was started with --sync=neighbours, rank 0 (host B) with --sync=barrier; every rank needs the same --iterations, --no-overlap, --sync, --migrate and --migrate-control" \
       -- "$mpiexec" -n 1 "$app" --sync=barrier --hostmap A=1,B=0 : -n 1 "$app" --hostmap A=1,B=0
+    expect_failure checkpoint 1 30 \
+      "error: --checkpoint: this program takes no checkpoints: it runs on 2 hosts, and checkpoints are taken on one host only" \
+      -- "$mpiexec" -n 2 "$app" --iterations 10 --checkpoint "$work/ck"
+    expect_failure restart 1 30 \
+      "error: --restart: this program takes no checkpoints: it runs on 2 hosts, and checkpoints are taken on one host only" \
+      -- "$mpiexec" -n 2 "$app" --iterations 10 --restart "$work/ck"
     ;;
   params)
     build_cpu test/hosts/square_two_hosts.dfg "$work/gen"

@@ -230,6 +230,8 @@ class ContractChecker {
   void check_state(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void lint_migrating_state(const clang::CXXRecordDecl& record, const ActorSignature& signature);
   void check_replicated_state(const clang::CXXRecordDecl& record);
+  void check_hook(const clang::CXXRecordDecl& record, const char* name, bool& has,
+                  bool& takes_context);
   const clang::FieldDecl* state_member(const clang::CXXRecordDecl& record) const;
   void check_param_member(const clang::CXXRecordDecl& record, const ir::ActorParam& param);
   void check_param_values(const ir::ActorParam& param, const clang::FieldDecl& member);
@@ -857,17 +859,24 @@ void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record,
 }
 
 void ContractChecker::check_init(const clang::CXXRecordDecl& record, ActorSignature& signature) {
-  auto init = find_method(record, "init");
-  if (!init) return;
-  signature.has_init = true;
-  if (!*init) return;
-  check_callable(**init, "init");
-  unsigned count = (*init)->getNumParams();
-  if (count == 1 && is_context_ref((*init)->getParamDecl(0)->getType())) {
-    signature.init_takes_context = true;
+  check_hook(record, "init", signature.has_init, signature.init_takes_context);
+  check_hook(record, "finish", signature.has_finish, signature.finish_takes_context);
+}
+
+/// `init` or `finish`: no parameter or one dfg::Context&.
+void ContractChecker::check_hook(const clang::CXXRecordDecl& record, const char* name, bool& has,
+                                 bool& takes_context) {
+  auto hook = find_method(record, name);
+  if (!hook) return;
+  has = true;
+  if (!*hook) return;
+  check_callable(**hook, name);
+  unsigned count = (*hook)->getNumParams();
+  if (count == 1 && is_context_ref((*hook)->getParamDecl(0)->getType())) {
+    takes_context = true;
   } else if (count != 0) {
-    auto d = error(where_.token((*init)->getLocation()),
-                   "'init' must take no parameter or one 'dfg::Context&'");
+    auto d = error(where_.token((*hook)->getLocation()),
+                   fmt::format("'{}' must take no parameter or one 'dfg::Context&'", name));
     note_impl(d);
   }
 }

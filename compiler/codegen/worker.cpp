@@ -56,7 +56,31 @@ std::string WorkerPrinter::render() {
     loop(ir::Strategy::overlap);  // the same steps without overlap: PeWorker::cycles serves both
   else
     for (ir::Strategy s : ir::kStrategies) loop(s);
+  finish();
   return out_.take();
+}
+
+std::vector<const PlanNode*> WorkerPrinter::finishing() const {
+  std::vector<const PlanNode*> out;
+  for (const PlanNode* n : nodes())
+    if (!n->shares_instance && signature(*n).has_finish) out.push_back(n);
+  return out;
+}
+
+void WorkerPrinter::finish() {
+  const std::vector<const PlanNode*> ns = finishing();
+  if (ns.empty()) return;
+  const std::string last = m_.program->copies == 1
+                               ? std::string("run_.iterations - 1")
+                               : "(run_.iterations - 1) * " + std::to_string(m_.program->copies);
+  std::string calls;
+  for (const PlanNode* n : ns)
+    calls += render_part(
+        "worker_finish_call",
+        {{"m", n->member},
+         {"last", last},
+         {"label", "node " + n->spec_name() + " (" + n->actor + ") @ " + m_.pe(n->pe).name}});
+  part("worker_finish", {{"cls", cls_}, {"calls", calls}});
 }
 
 std::vector<std::pair<std::uint32_t, const PortRef*>> WorkerPrinter::initial_inputs(
@@ -107,7 +131,8 @@ void WorkerPrinter::declaration() {
                                    : render_part("worker_nodes", {{"nodes", join(node_list)}})},
         {"base", base_class()},
         {"loops", render_part(m_.sharing[pe_].loop ? TemplatePart("worker_loop_decl_shared")
-                                                   : TemplatePart("worker_loop_decls"))},
+                                                   : TemplatePart("worker_loop_decls")) +
+                      (finishing().empty() ? "" : render_part("worker_finish_decl"))},
         {"members", members_text}});
 }
 

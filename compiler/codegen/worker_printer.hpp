@@ -65,6 +65,9 @@ class WorkerPrinter {
   std::string copy_batch() const;
   std::string block_index(const PlanNode& n) const;
   void declaration();
+  /// The nodes of the PE whose actor has finish(), one per instance; finish_nodes() calls them.
+  std::vector<const PlanNode*> finishing() const;
+  void finish();
   /// dfg::GpuWorker (dfg/cuda/gpu_worker.hpp) or dfg::CpuWorker (dfg/run.hpp): the run state,
   /// the storage, and a GPU's streams and probes.
   std::string base_class() const;

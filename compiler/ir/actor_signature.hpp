@@ -21,6 +21,10 @@ struct ActorSignature {
   bool fire_takes_context = false;
   bool has_init = false;
   bool init_takes_context = false;
+  /// `void finish()` or `void finish(dfg::Context&)`: called once after a run that completed,
+  /// never after one that stopped on an error (a sink reports its result there).
+  bool has_finish = false;
+  bool finish_takes_context = false;
   /// `void save(dfg::State&) const` and `void restore(const dfg::State&)`: the actor's state
   /// moves with it when its node migrates (both or neither).
   bool has_state = false;

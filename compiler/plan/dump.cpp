@@ -108,6 +108,7 @@ std::string calls_text(const ActorSignature& sig, const std::vector<std::string>
   if (sig.fire_takes_context) args.emplace_back("ctx");
   std::string out = fmt::format("fire({})", fmt::join(args, ", "));
   if (sig.has_init) out += sig.init_takes_context ? ", init(ctx)" : ", init()";
+  if (sig.has_finish) out += sig.finish_takes_context ? ", finish(ctx)" : ", finish()";
   if (sig.has_state) out += ", save/restore";
   return out;
 }

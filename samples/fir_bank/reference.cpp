@@ -39,5 +39,6 @@ int main(int argc, char** argv) {
     sink.fire(y[0].data(), y[1].data(), y[2].data(), y[3].data(), y[4].data(), y[5].data(), y[6].data(),
               y[7].data(), sink_ctx);
   }
+  sink.finish();  // the checksum line
   return 0;
 }

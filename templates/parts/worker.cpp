@@ -145,6 +145,19 @@ for (std::uint32_t k = 0; k < $q$; ++k) {  // $q$ firings, a call each
 @@ worker_gpu_order_comment
 //   $stream$ in cycle c after $after$ in cycle c - $cycles$ ($colour$)
 
+@@ worker_finish
+void $cls$::finish_nodes(dfg::Where& where) {
+  $calls$
+}
+
+
+@@ worker_finish_call
+where.at("$label$", -1);
+$m$.finish($last$);
+
+@@ worker_finish_decl
+
+void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 @@ worker_gpu_graphs
 // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
 items.graphs($phases$);  // the slots repeat every $phases$ cycles

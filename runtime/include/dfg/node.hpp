@@ -61,11 +61,13 @@ class Node {
   }
   /// The context of the firing of cycle j (its first iteration, j x batch).
   Context& at(std::int64_t j) noexcept {
+    last_ = j;
     ctx.set_iteration((j + first_) * batch_);
     return ctx;
   }
   /// The context of firing k of cycle j (a node that is not `block`).
   Context& at(std::int64_t j, std::uint32_t k) noexcept {
+    last_ = j;
     if (batch_ == 1) {  // no division a firing where nothing is batched
       ctx.set_firing(k);
       ctx.set_iteration(j + first_);
@@ -79,6 +81,18 @@ class Node {
   template <class... Args>
   void fire(std::int64_t j, Args&&... args) {
     actor.fire(std::forward<Args>(args)..., at(j));
+  }
+  /// After a run that completed: the actor's finish(), by an instance that fired the run's last
+  /// cycle, whose block is `last` or later (of a node that migrates, the instance it ended on).
+  /// Returns whether it ran.
+  bool finish(std::int64_t last) {
+    if (last_ < last) return false;
+    if constexpr (requires { actor.finish(ctx); }) {
+      actor.finish(ctx);
+    } else {
+      actor.finish();
+    }
+    return true;
   }
   /// Firing k of cycle j, on the parts of the blocks that part() gives.
   template <class... Args>
@@ -99,6 +113,7 @@ class Node {
       elements_{};                   ///< what the context reports: a call's part of each block
   std::uint32_t batch_ = 1;          ///< iterations a cycle
   std::int64_t first_ = 0;           ///< a restarted run's first cycle (RuntimeParamValues)
+  std::int64_t last_ = -1;           ///< the last cycle (block) it fired
   std::uint32_t per_iteration_ = 1;  ///< firings an iteration: q / batch
 };
 

@@ -309,8 +309,17 @@ class PeWorker {
       cycles_no_overlap(where);
     }
   }
+  /// After a run that completed (every worker's cycles ended without an error): calls the
+  /// `finish` of the PE's nodes that have one, on the main thread (a GPU's device selected).
+  void finish(Where& where) {
+    select_device();
+    finish_nodes(where);
+  }
 
  private:
+  /// The generated worker's calls of its nodes' finish (dfg::Node::finish), each named in
+  /// `where` first.
+  virtual void finish_nodes(Where&) {}
   virtual void select_device() {}
   /// The loop of both strategies, for a worker that defines neither of theirs.
   virtual void cycles(Where&) { throw std::logic_error("dfg::PeWorker: no cycle loop defined"); }

@@ -236,6 +236,22 @@ void spawn_workers(Workers& threads, Run& run, const std::vector<std::unique_ptr
   }
 }
 
+/// After a run whose workers all ended their cycles without an error: each node's finish()
+/// (PeWorker::finish), on the main thread, PE by PE. Returns 0, or 1 after printing the error of
+/// the finish that threw (`error: node k (Check) @ A.c0: ...`): the run then did not complete.
+template <class Worker>
+int finish_workers(const std::vector<std::unique_ptr<Worker>>& workers,
+                   Abort& abort = process_abort()) {
+  Where where;
+  try {
+    for (const std::unique_ptr<Worker>& w : workers) w->finish(where);
+  } catch (...) {
+    detail::record_current_exception(abort, "finish", where);
+    return abort.report(std::cerr);
+  }
+  return 0;
+}
+
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
 /// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
 /// (dfg::Workers), writes the report files marked incomplete and returns 1, else returns
@@ -246,8 +262,9 @@ int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
   Workers threads;
   spawn_workers(threads, run, workers, names, options,
                 [](Where&, const auto& cycles) { cycles(); });
-  const int status = threads.join_and_report(std::cerr);
+  int status = threads.join_and_report(std::cerr);
   run.checkpoints.finish(&std::cerr);  // every checkpoint the run completed, written
+  if (status == 0) status = finish_workers(workers);
   if (status != 0) {
     report(run, options, false);  // what was measured up to the error, marked so
     return status;

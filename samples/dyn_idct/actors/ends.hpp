@@ -55,7 +55,7 @@ struct Sink {
       ++checked;
     }
   }
-  ~Sink() {
+  void finish() {  // after a run that completed only: never claims a failed run checked
     if (checked > 0) std::printf("idct checked: %lld blocks, sum %lld\n", static_cast<long long>(checked), static_cast<long long>(sum));
   }
 };

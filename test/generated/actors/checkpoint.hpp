@@ -1,5 +1,7 @@
 // The actors of test/generated/checkpoint.dfg: state in a member (Sum), in a loop (Mix) and in
 // an output file (Lines), each with save/restore, so that a restarted run continues the stream.
+// Lines reports in finish(), after a run that completed; DFG_FAIL_AT=J makes its firing of
+// iteration J throw, DFG_FAIL_FINISH its finish.
 #pragma once
 
 #include <fcntl.h>
@@ -67,6 +69,8 @@ struct Lines {
     if (ctx.iteration() != next)
       throw std::runtime_error("lines: iteration " + std::to_string(ctx.iteration()) +
                                " came, expected " + std::to_string(next));
+    if (const char* at = std::getenv("DFG_FAIL_AT"); at && std::atoll(at) == ctx.iteration())
+      throw std::runtime_error("lines: failing at iteration " + std::string(at) + " as asked");
     if (next == 0 && ::ftruncate(fd, 0) != 0)  // a run from the start: a new file
       throw std::runtime_error("lines: cannot truncate");
     std::int64_t h = 0;
@@ -87,6 +91,10 @@ struct Lines {
     bytes = s.get<std::int64_t>();
     next = s.get<std::int64_t>();
     if (::ftruncate(fd, bytes) != 0) throw std::runtime_error("lines: cannot truncate");
+  }
+  void finish() {  // after a run that completed only
+    if (std::getenv("DFG_FAIL_FINISH")) throw std::runtime_error("lines: finish fails as asked");
+    std::printf("lines: %lld iterations written\n", static_cast<long long>(next));
   }
   ~Lines() {
     if (fd >= 0) ::close(fd);

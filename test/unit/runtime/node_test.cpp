@@ -93,3 +93,38 @@ TEST_CASE("a batched node numbers each call's iteration and firing as without th
   CHECK(block.actor.calls[0].firings == 6);
   CHECK(block.actor.calls[0].in == 36);
 }
+
+namespace {
+struct Finishing {
+  int fired = 0, finished = 0;
+  void fire(const int*, int*, dfg::Context&) { ++fired; }
+  void finish() { ++finished; }
+};
+}  // namespace
+
+TEST_CASE(
+    "a restarted run's node says the uninterrupted run's iterations; finish runs on the "
+    "instance that fired the last cycle",
+    "[node][checkpoint]") {
+  dfg::RuntimeParamValues params;
+  params.first_cycle = 100;  // --restart at iteration 100 of a batch of 3: cycle 100, iteration 300
+  dfg::Node<Copy, 2> node;
+  node.set_up(params, {6, 3}, 3, true, 3);
+  std::vector<int> in(6), out(3);
+  node.fire(0, in.data(), out.data());
+  CHECK(node.actor.calls.at(0).iteration == 300);
+  node.fire(2, in.data(), out.data());
+  CHECK(node.actor.calls.at(1).iteration == 306);
+
+  dfg::Node<Finishing, 2> moved, home;
+  const dfg::RuntimeParamValues none;
+  moved.set_up(none, {1, 1});
+  home.set_up(none, {1, 1});
+  for (std::int64_t j = 0; j < 4; ++j) (j < 2 ? moved : home).fire(j, in.data(), out.data());
+  CHECK_FALSE(moved.finish(3));  // it fired cycles 0 and 1 only
+  CHECK(home.finish(3));
+  CHECK(moved.actor.finished == 0);
+  CHECK(home.actor.finished == 1);
+  dfg::Node<Finishing, 2> idle;  // never fired
+  CHECK_FALSE(idle.finish(0));
+}

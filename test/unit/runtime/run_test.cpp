@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -92,15 +93,21 @@ TEST_CASE("run state: two workers run their cycles with either sync mode", "[run
 
 namespace {
 
-/// Counts the runs of each strategy's loop.
+/// Counts the runs of each strategy's loop, the device selections and the finishes.
 class Counting final : public dfg::PeWorker {
  public:
-  int selected = 0, overlap = 0, no_overlap = 0;
+  int selected = 0, overlap = 0, no_overlap = 0, finished = 0;
+  bool fail_finish = false;  ///< its node's finish throws
 
  private:
   void select_device() override { ++selected; }
   void cycles_overlap(dfg::Where&) override { ++overlap; }
   void cycles_no_overlap(dfg::Where&) override { ++no_overlap; }
+  void finish_nodes(dfg::Where& where) override {
+    where.at("node k (Check) @ A.c0", -1);
+    if (fail_finish) throw std::runtime_error("finish fails");
+    ++finished;
+  }
 };
 
 /// A PE whose steps are the same in both strategies: one loop.
@@ -116,6 +123,25 @@ class OneLoop final : public dfg::PeWorker {
 class NoLoop final : public dfg::PeWorker {};
 
 }  // namespace
+
+TEST_CASE("run state: finish_workers calls each worker's finish; one that throws fails the run",
+          "[run]") {
+  dfg::Abort abort;
+  std::vector<std::unique_ptr<Counting>> workers;
+  workers.push_back(std::make_unique<Counting>());
+  workers.push_back(std::make_unique<Counting>());
+  CHECK(dfg::finish_workers(workers, abort) == 0);
+  CHECK(workers[0]->finished == 1);
+  CHECK(workers[1]->finished == 1);
+  workers[0]->fail_finish = true;
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = dfg::finish_workers(workers, abort);
+  std::cerr.rdbuf(old);
+  CHECK(status == 1);
+  CHECK(err.str() == "error: node k (Check) @ A.c0: finish fails\n");
+  CHECK(workers[1]->finished == 1);  // the PEs after the one that threw are not finished
+}
 
 TEST_CASE("run state: a worker with one loop runs it in either strategy", "[run]") {
   dfg::Where where;
@@ -141,7 +167,8 @@ TEST_CASE("run state: run_workers runs every worker's loop of the strategy once,
     CHECK(dfg::run_workers(run, workers, run.pe_names, o) == 0);
     for (const auto& w : workers) {
       const Counting& counted = static_cast<const Counting&>(*w);
-      CHECK(counted.selected == 1);
+      CHECK(counted.selected == 2);  // for its loop, then for its finish
+      CHECK(counted.finished == 1);
       CHECK(counted.overlap == (overlap ? 1 : 0));
       CHECK(counted.no_overlap == (overlap ? 0 : 1));
     }

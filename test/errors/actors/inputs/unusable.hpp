@@ -75,3 +75,9 @@ struct ScaleBase {
   void fire(const float* a, float* b) { b[0] = 2 * a[0]; }
 };
 struct FireAmbiguous : CopyBase, ScaleBase {};
+
+// finish with a parameter that is not the context.
+struct FinishWithInt {
+  void fire(const float* a, float* b) { b[0] = a[0]; }
+  void finish(int) {}
+};

@@ -36,6 +36,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  private:
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& island_a3_sh_y_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer island_a3.sh_y@A.cpu
@@ -126,6 +127,11 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
       snk_node_.fire(j, island_a3_sh_y_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });
+}
+
+void Worker_A_cpu::finish_nodes(dfg::Where& where) {
+  where.at("node snk (Sink) @ A.cpu", -1);
+  snk_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -102,7 +102,8 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c1(Run& run);
 
  private:
-  void cycles(dfg::Where& where) override;  // both strategies: the same steps
+  void cycles(dfg::Where& where) override;        // both strategies: the same steps
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& island_a1_sh_y_A_c1_view_ =
       run_.memory.A_c1[0];  // buffer island_a1.sh_y@A.c1
@@ -155,6 +156,11 @@ void Worker_A_c1::cycles(dfg::Where& where) {
       snk_node_.fire(j, island_a1_sh_y_A_c1_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });
+}
+
+void Worker_A_c1::finish_nodes(dfg::Where& where) {
+  where.at("node snk (Sink) @ A.c1", -1);
+  snk_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -32,7 +32,8 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_cpu(Run& run);
 
  private:
-  void cycles(dfg::Where& where) override;  // both strategies: the same steps
+  void cycles(dfg::Where& where) override;        // both strategies: the same steps
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& island_parse_cols_out_A_cpu_view_ =
       run_.memory.A_cpu[0];  // buffer island_parse.cols_out@A.cpu
@@ -74,6 +75,11 @@ void Worker_A_cpu::cycles(dfg::Where& where) {
                      island_parse_cols_out_A_cpu_view_.as<const std::int32_t>(dfg::slot(c, 0, 1)));
     });
   });
+}
+
+void Worker_A_cpu::finish_nodes(dfg::Where& where) {
+  where.at("node snk (Sink) @ A.cpu", -1);
+  snk_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -325,7 +325,8 @@ class Worker_A_c9 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c9(Run& run);
 
  private:
-  void cycles(dfg::Where& where) override;  // both strategies: the same steps
+  void cycles(dfg::Where& where) override;        // both strategies: the same steps
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& f0_y_A_c1_view_ = run_.memory.A_c1[0];  // buffer f0.y@A.c1
   const dfg::SlotView& f1_y_A_c2_view_ = run_.memory.A_c2[0];  // buffer f1.y@A.c2
@@ -362,6 +363,11 @@ void Worker_A_c9::cycles(dfg::Where& where) {
                       f7_y_A_c8_view_.as<const float>(dfg::slot(c, 1, 2)));
     });
   });
+}
+
+void Worker_A_c9::finish_nodes(dfg::Where& where) {
+  where.at("node sink (Sink) @ A.c9", -1);
+  sink_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "app_A.hpp"  // kRuntimeParams, kRuntimeSizes: the same in every host's header
+#include "dfg/checkpoint.hpp"
 #include "dfg/flags.hpp"
 #include "dfg/outputs.hpp"
 #include "dfg/size.hpp"
@@ -48,6 +49,9 @@ int main(int argc, char** argv) {
   // Every start-up check is agreed on by all ranks: its error is printed once, every rank exits 1.
   const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::host_A::kRuntimeParams);
   if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0)
+    return s;
+  if (const int s = mpi.agree(dfg::several_hosts_checkpoint_error(flags.options, 2), std::cerr);
+      s != 0)
     return s;
   if (flags.options.help) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], app::host_A::kRuntimeParams);

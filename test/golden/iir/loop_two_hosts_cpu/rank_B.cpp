@@ -150,7 +150,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
                      [&mpi](dfg::Where& where, const auto& cycles) {
                        dfg::mpi::run_mpi_worker(mpi, where, cycles);
                      });
-  if (const int status = threads.join(); status != 0) {
+  int status = threads.join();
+  if (status == 0) status = dfg::finish_workers(workers);  // the nodes' finish(), all done
+  if (status != 0) {
     // What was measured up to the error; main's guard ends the job.
     dfg::report(run, options, false);
     return status;

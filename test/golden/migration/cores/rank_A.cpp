@@ -203,7 +203,8 @@ class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   explicit Worker_A_c3(Run& run);
 
  private:
-  void cycles(dfg::Where& where) override;  // both strategies: the same steps
+  void cycles(dfg::Where& where) override;        // both strategies: the same steps
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
   const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
@@ -268,6 +269,11 @@ void Worker_A_c3::cycles(dfg::Where& where) {
       k_node_.fire(j, a_y_A_c2_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
     });
   });
+}
+
+void Worker_A_c3::finish_nodes(dfg::Where& where) {
+  where.at("node k (Check) @ A.c3", -1);
+  k_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

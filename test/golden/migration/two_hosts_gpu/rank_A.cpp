@@ -42,6 +42,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  private:
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   // host-to-host transfers (MPI) of the chosen strategy, built by the constructor
   std::optional<dfg::mpi::SendEndpoint> s_x_B_cpu_send_;
@@ -213,6 +214,11 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
   });
 }
 
+void Worker_A_cpu::finish_nodes(dfg::Where& where) {
+  where.at("node k (Check) @ A.cpu", -1);
+  k_node_.finish(run_.iterations - 1);
+}
+
 }  // namespace
 
 /// Builds the workers of host A (allocating the storage) and runs one thread per PE. Around
@@ -244,7 +250,9 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
                          link.close();
                        });
                      });
-  if (const int status = threads.join(); status != 0) {
+  int status = threads.join();
+  if (status == 0) status = dfg::finish_workers(workers);  // the nodes' finish(), all done
+  if (status != 0) {
     // What was measured up to the error; main's guard ends the job.
     dfg::report(run, options, false);
     return status;

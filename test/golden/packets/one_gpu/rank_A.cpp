@@ -35,6 +35,7 @@ class Worker_A_cpu final : public dfg::CpuWorker<Run, dfg::PinnedBuffer> {
  private:
   void cycles_overlap(dfg::Where& where) override;
   void cycles_no_overlap(dfg::Where& where) override;
+  void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
   const dfg::SlotView& d_out_A_cpu_view_ = run_.memory.A_cpu[0];  // buffer d.out@A.cpu
   const dfg::SlotView& e_out_A_cpu_view_ = run_.memory.A_cpu[1];  // buffer e.out@A.cpu
@@ -147,6 +148,11 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
                           dfg::slot(c, 0, 1), elements_Packet(run_.params), "in"));
     });
   });
+}
+
+void Worker_A_cpu::finish_nodes(dfg::Where& where) {
+  where.at("node k (Check) @ A.cpu", -1);
+  k_node_.finish(run_.iterations - 1);
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.
