@@ -69,8 +69,17 @@ std::string graph_why(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu,
     if (e.kind() == Entry::Kind::transfer && (e.net() || e.transfer().mapped))
       return fmt::format("{} is run on the host", e.label);
     if (e.kind() == Entry::Kind::firing) {
-      std::string why = firing_why(h.node(e.id, gpu));
+      const PlanNode& n = h.node(e.id, gpu);
+      std::string why = firing_why(n);
       if (!why.empty()) return why;
+      // Which token such an input reads depends on the cycle: a graph would freeze one pointer.
+      for (std::uint32_t p = 0; p < e.ports().size(); ++p)
+        if (e.ports()[p].initial > 0)
+          return fmt::format(
+              "node '{}' ({}) reads the initial tokens of input '{}' in its first {} cycles, "
+              "then its producer's: a graph would freeze one of the two",
+              n.name, n.actor, p < n.port_names.size() ? n.port_names[p] : std::to_string(p),
+              e.ports()[p].initial);
     }
     for (const PortRef& port : e.ports())
       if (std::string why = slot(port.slot); !why.empty()) return why;

@@ -9,6 +9,12 @@ static __global__ void add_kernel(const float* a, float* b, std::int64_t k) { b[
 struct Same {  // const, never reads ctx.iteration(): the same work every cycle
   void fire(const float* a, float* b, dfg::Context& ctx) const { add_kernel<<<1, 32, 0, ctx.stream()>>>(a, b, 1); }
 };
+struct Looped {  // const, but its state input reads the initial tokens first: no graph
+  void fire(const float* a, const float* state, float* b, float* next, dfg::Context& ctx) const {
+    add_kernel<<<1, 32, 0, ctx.stream()>>>(a, b, 1);
+    add_kernel<<<1, 32, 0, ctx.stream()>>>(state, next, 1);
+  }
+};
 struct ByIteration {  // the iteration as a kernel argument: a graph would freeze it
   void fire(const float* a, float* b, dfg::Context& ctx) const {
     add_kernel<<<1, 32, 0, ctx.stream()>>>(a, b, ctx.iteration());
