@@ -119,6 +119,12 @@
 #                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
 #                back) built with nvcc, warnings as errors; skipped without nvcc
+#   graph_cycles_gpu_build test/generated/graph_cycles.dfg (a stream on one GPU, source to sink,
+#                no neighbours): the plan lets one CUDA graph hold 8 cycles and the worker asks for
+#                them (items.graphs(1, 8)); its sink, which checks every block on the GPU, reports
+#                in finish() (called though the GPU never fires on the host after its capture);
+#                built with nvcc, warnings as errors; skipped without nvcc (the runs:
+#                bench/overlap/graph_cycles_run.sh on a GPU)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -895,6 +901,16 @@ PY
   packets_gpu_build)
     find_nvcc
     compile samples/packets/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  graph_cycles_gpu_build)
+    "$dfgc" schedule --emit=plan test/generated/graph_cycles.dfg >"$work/plan.txt"
+    grep -qx "      cycles as CUDA graphs: the slots repeat every 1 cycles; up to 8 cycles a graph (no neighbours)" \
+      "$work/plan.txt" || fail "the plan's graphs: $(grep "cycles as\|call by call" "$work/plan.txt")"
+    compile test/generated/graph_cycles.dfg "$work/gen"
+    grep -q "^  items.graphs(1, 8);" "$work/gen/rank_A_g0.cu" || fail "the worker does not ask for 8 cycles a graph"
+    grep -q "^  e_node_.finish();" "$work/gen/rank_A_g0.cu" || fail "the sink's finish() waits for a host firing"
+    find_nvcc
     build_gpu "$work/gen"
     ;;
   iir_gpu_build)

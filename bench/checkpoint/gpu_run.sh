@@ -11,15 +11,11 @@
 # uninterrupted run's. Ends with compute-sanitizer memcheck on a checkpointed run and a restart.
 # Results under OUT: log.txt, the per-round lines "round FLAGS: K kills, output equal|DIFFERS".
 set -u
-project=${1:?usage: gpu_run.sh PROJECT OUT} out=${2:?usage: gpu_run.sh PROJECT OUT}
-mkdir -p "$out"
-exec > >(tee "$out/log.txt") 2>&1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-cmake -S "$project" -B "$project/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-  -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_CUDA_FLAGS="-Xcompiler=-Werror -Werror all-warnings" >/dev/null &&
-  cmake --build "$project/build" -j 8 2>&1 | grep -iE "warning|error"
-app=$project/build/app
-[ -x "$app" ] || { echo "no executable"; exit 1; }
+# shellcheck source=bench/gpu_project.sh
+. "$(dirname "$0")/../gpu_project.sh"
+project=${1:-} out=${2:-}
+start_results "$project" "$out" "gpu_run.sh PROJECT OUT"
+app=$(build_gpu_project "$project") || exit 1
 ck=$out/ck ref=$out/ref.txt
 export DFG_CHECKPOINT_OUT=$ref
 "$app" --iterations 20000 --stats=period | grep -E "period|throughput"

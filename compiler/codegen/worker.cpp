@@ -74,12 +74,18 @@ void WorkerPrinter::finish() {
                                ? std::string("run_.iterations - 1")
                                : "(run_.iterations - 1) * " + std::to_string(m_.program->copies);
   std::string calls;
-  for (const PlanNode* n : ns)
+  for (const PlanNode* n : ns) {
+    // A node that never moves and is not copied has one instance, which fired every cycle (a
+    // GPU's cycles relaunched as CUDA graphs do not call its fire() on the host again).
+    const bool one = m_.program->copies == 1 &&
+                     std::none_of(m_.migrations.begin(), m_.migrations.end(),
+                                  [&](const PlanMigration& m) { return m.node == n->id; });
     calls += render_part(
         "worker_finish_call",
         {{"m", n->member},
-         {"last", last},
+         {"last", one ? "" : last},
          {"label", "node " + n->spec_name() + " (" + n->actor + ") @ " + m_.pe(n->pe).name}});
+  }
   part("worker_finish", {{"cls", cls_}, {"calls", calls}});
 }
 

@@ -108,10 +108,15 @@ void WorkerPrinter::gpu_cycles_items(const GpuCycles& g) {
         {"streams", join(streams)},
         {"orders", join(orders)},
         {"release", g.mapped ? render_part("worker_gpu_release_cycle") : ""},
-        {"graphs",
-         g.graph_phases > 0
-             ? render_part("worker_gpu_graphs", {{"phases", std::to_string(g.graph_phases)}})
-             : render_part("worker_gpu_no_graphs", {{"why", g.graph_why}})}});
+        {"graphs", graphs_call(g)}});
+}
+
+std::string WorkerPrinter::graphs_call(const GpuCycles& g) {
+  if (g.graph_phases == 0) return render_part("worker_gpu_no_graphs", {{"why", g.graph_why}});
+  if (g.graph_cycles > 1)
+    return render_part("worker_gpu_graph_cycles", {{"phases", std::to_string(g.graph_phases)},
+                                                   {"cycles", std::to_string(g.graph_cycles)}});
+  return render_part("worker_gpu_graphs", {{"phases", std::to_string(g.graph_phases)}});
 }
 
 std::string WorkerPrinter::slot(const SlotRef& r) {

@@ -309,7 +309,12 @@ std::string dump(const HostPlans& plans) {
             out +=
                 "        a cycle released to the cpus once finished, kernels included (mapped "
                 "colours)\n";
-          if (g.graph_phases > 0)
+          if (g.graph_phases > 0 && g.graph_cycles > 1)
+            out += fmt::format(
+                "      cycles as CUDA graphs: the slots repeat every {} cycles; up to {} cycles "
+                "a graph (no neighbours)\n",
+                g.graph_phases, g.graph_cycles);
+          else if (g.graph_phases > 0)
             out += fmt::format("      cycles as CUDA graphs: the slots repeat every {} cycles\n",
                                g.graph_phases);
           else if (!g.graph_why.empty())

@@ -20,6 +20,13 @@ namespace {
 /// The most phases a GPU's graphs may have: each phase is a graph of its own on the device.
 constexpr std::uint64_t kMaxGraphPhases = 64;
 
+/// The cycles one graph holds on a GPU without neighbours. Relaunching a graph costs the host
+/// about 2 us however many cycles it holds; 8 cycles of one empty kernel each brought an H100's
+/// cost from 4.6 us a cycle (a graph a cycle) to 0.97 (bench/results/overlap/
+/// h100-2026-12-06-graph-cycles, where 16 and 32 gained 9% and 13% more); the cycles' outputs
+/// leave a graph together, so more adds latency for little.
+constexpr std::uint32_t kGraphCycles = 8;
+
 /// The libraries whose calls a CUDA graph cannot hold: nvJPEG decodes in phases on the host,
 /// cuSOLVER reads its results back to the host.
 bool uncapturable_library(const std::string& library) {
@@ -103,6 +110,7 @@ void plan_graphs(HostPlan& h) {
     std::uint64_t phases = 1;
     g.graph_why = graph_why(h, sp, gpu, phases);
     g.graph_phases = g.graph_why.empty() ? static_cast<std::uint32_t>(phases) : 0;
+    g.graph_cycles = g.graph_phases > 0 && sp.neighbours[gpu].empty() ? kGraphCycles : 1;
   }
 }
 

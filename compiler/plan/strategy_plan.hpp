@@ -245,6 +245,10 @@ struct GpuCycles {
   /// (graphs.cpp).
   std::uint32_t graph_phases = 0;
   std::string graph_why{};
+  /// With graphs: how many cycles in a row one graph may hold (the runtime's --graph-cycles,
+  /// this by default). More than 1 only where no other PE waits for the GPU's cycles nor it for
+  /// theirs (its neighbours: none), so that nothing needs to happen on the host between them.
+  std::uint32_t graph_cycles = 1;
 };
 
 /// One strategy's plan of a host.

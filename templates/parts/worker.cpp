@@ -161,6 +161,11 @@ void finish_nodes(dfg::Where& where) override;  // after a run that completed: t
 @@ worker_gpu_graphs
 // Each cycle a CUDA graph, captured once per phase of the slots and relaunched.
 items.graphs($phases$);  // the slots repeat every $phases$ cycles
+@@ worker_gpu_graph_cycles
+// Each cycle a CUDA graph, captured once per phase of the slots and relaunched; no other PE
+// waits for this GPU's cycles, so that one graph holds $cycles$ of them in a row where all its
+// items run (--graph-cycles).
+items.graphs($phases$, $cycles$);  // the slots repeat every $phases$ cycles
 @@ worker_gpu_no_graphs
 // Each cycle enqueued call by call, not as a CUDA graph: $why$.
 @@ worker_gpu_release_cycle

@@ -37,6 +37,9 @@
 ///     --restart FILE        resume from the checkpoint in FILE: run its iteration on
 ///     --no-graphs           enqueue every GPU cycle call by call, even where the plan lets the
 ///                           GPU relaunch its cycles as CUDA graphs (dfg/cuda/gpu_graphs.hpp)
+///     --graph-cycles N      cycles one graph holds on a GPU that no other PE waits for (the
+///                           plan says which; default 8, 1 .. kMaxGraphCycles; rounded up to a
+///                           multiple of its slots' phases)
 ///     --help                print the usage and exit
 ///
 /// Every flag that takes a value accepts `--flag VALUE` and `--flag=VALUE`; a repeated flag
@@ -72,6 +75,9 @@ namespace dfg {
 
 /// The largest --params file read (a few lines are expected; a larger file is a wrong path).
 inline constexpr std::uintmax_t kMaxParamsFileBytes = 1 << 20;
+/// The most cycles --graph-cycles lets one CUDA graph hold (each is a copy of the cycle's nodes
+/// on the device).
+inline constexpr std::int64_t kMaxGraphCycles = 1024;
 
 struct FlagsResult {
   Options options;
@@ -367,6 +373,16 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
                     "], got " + std::to_string(*n));
       o.checkpoint_every = *n;
       every_given = true;
+    } else if (flag == "--graph-cycles") {
+      std::string_view v;
+      if (!value(v)) return fail("error: --graph-cycles: missing value (cycles a graph holds)");
+      std::string why;
+      const auto n = detail::parse_int(v, why);
+      if (!n) return fail("error: --graph-cycles: " + why);
+      if (*n < 1 || *n > kMaxGraphCycles)
+        return fail("error: --graph-cycles: must be in [1, " + std::to_string(kMaxGraphCycles) +
+                    "], got " + std::to_string(*n));
+      o.graph_cycles = *n;
     } else if (flag == "--migrate-control") {
       std::string_view v;
       if (!value(v) || v.empty())
@@ -439,6 +455,8 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
        "  --restart FILE          resume from the checkpoint in FILE, at its iteration\n"
        "  --no-graphs             enqueue every GPU cycle call by call (default: a GPU whose\n"
        "                          plan allows it relaunches its cycles as CUDA graphs)\n"
+       "  --graph-cycles N        cycles one graph holds on a GPU no other PE waits for\n"
+       "                          (default 8; 1: a graph a cycle)\n"
        "  --help                  print this help\n";
   if (!table.empty()) {
     s += "\nruntime params:\n";

@@ -47,6 +47,11 @@ class Items {
     win_.begin(c);
     cycle_ = c;
   }
+  /// Names the items after cycle c, begun earlier, where every item has the same window in c
+  /// as in the cycle begun last (a GPU's graph of several cycles, dfg::GpuItems).
+  void name_cycle(std::int64_t c) noexcept { cycle_ = c; }
+  /// The cycle before which `entry`'s window of the current cycle ends.
+  std::int64_t active_until(std::size_t entry) const noexcept { return win_.window(entry).stop; }
   /// Ends cycle c of the PE (RunState::end_cycle).
   void end_cycle(std::int64_t c) { run_.end_cycle(pe_, c); }
 

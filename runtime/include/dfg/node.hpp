@@ -87,12 +87,17 @@ class Node {
   /// Returns whether it ran.
   bool finish(std::int64_t last) {
     if (last_ < last) return false;
+    finish();
+    return true;
+  }
+  /// The same for a node that never moves: its one instance fired every cycle of the run (where
+  /// a GPU relaunches its cycles as CUDA graphs, without calling fire() on the host).
+  void finish() {
     if constexpr (requires { actor.finish(ctx); }) {
       actor.finish(ctx);
     } else {
       actor.finish();
     }
-    return true;
   }
   /// Firing k of cycle j, on the parts of the blocks that part() gives.
   template <class... Args>

@@ -56,6 +56,8 @@ struct Options {
   bool pin_cpus = false;        ///< --pin-cpus: each PE's worker thread on a core of its own
   /// false: --no-graphs (every GPU cycle enqueued call by call, none relaunched as a CUDA graph)
   bool graphs = true;
+  /// --graph-cycles: the cycles one graph holds where the plan allows several; 0: the plan's
+  std::int64_t graph_cycles = 0;
   /// --checkpoint FILE (empty: none), every checkpoint_every cycles (--checkpoint-every, given
   /// in iterations); --restart FILE (empty: from iteration 0). dfg/checkpoint.hpp.
   std::string checkpoint_file;

@@ -122,6 +122,7 @@ struct RunState {
         overlap(options.overlap),
         barrier_sync(options.sync == SyncMode::barrier),
         graphs(options.graphs),
+        graph_cycles(options.graph_cycles),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
         cycles(run_cycles(options, tables)),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
@@ -275,9 +276,10 @@ struct RunState {
   const std::int64_t batch;       ///< the iterations a cycle runs (the app's `batch`)
   const bool overlap;
   const bool barrier_sync;
-  const bool graphs;           ///< a GPU whose plan allows it relaunches its cycles as CUDA graphs
-  const std::int64_t latency;  ///< the strategy's last first cycle
-  const std::int64_t cycles;   ///< iterations plus the pipeline's latency
+  const bool graphs;  ///< a GPU whose plan allows it relaunches its cycles as CUDA graphs
+  const std::int64_t graph_cycles;        ///< --graph-cycles (0: the plan's)
+  const std::int64_t latency;             ///< the strategy's last first cycle
+  const std::int64_t cycles;              ///< iterations plus the pipeline's latency
   const std::span<const Entry> entries;   ///< the entries of the strategy that runs
   const std::vector<std::string> labels;  ///< per entry, its entry_label()
   const std::array<const char*, PeCount> pe_names, pe_kinds;

@@ -97,6 +97,19 @@ TEST_CASE("flags: --no-graphs takes no value and keeps every GPU cycle on its st
   CHECK(dfg::usage("app", kParams).find("--no-graphs") != std::string::npos);
 }
 
+TEST_CASE("flags: --graph-cycles sets the cycles a graph holds, 1 to kMaxGraphCycles", "[flags]") {
+  CHECK(parse({}).options.graph_cycles == 0);  // the plan's
+  CHECK(parse({"--graph-cycles", "16"}).options.graph_cycles == 16);
+  CHECK(parse({"--graph-cycles=1"}).options.graph_cycles == 1);
+  CHECK(error_of({"--graph-cycles"}) ==
+        "error: --graph-cycles: missing value (cycles a graph holds)");
+  CHECK(error_of({"--graph-cycles=0"}) == "error: --graph-cycles: must be in [1, 1024], got 0");
+  CHECK(error_of({"--graph-cycles=1025"}) ==
+        "error: --graph-cycles: must be in [1, 1024], got 1025");
+  CHECK(error_of({"--graph-cycles=8x"}).starts_with("error: --graph-cycles: "));
+  CHECK(dfg::usage("app", kParams).find("--graph-cycles N") != std::string::npos);
+}
+
 TEST_CASE("flags: --checkpoint, --checkpoint-every and --restart", "[flags]") {
   const dfg::FlagsResult r =
       parse({"--checkpoint", "ck", "--checkpoint-every=250", "--restart=old.ck"});

@@ -105,6 +105,7 @@ class GpuCycles {
     }
     ends_.reserve(in_flight_ * streams_.size());
     for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
+    through_.assign(in_flight_, 0);
     if (streams_.size() == 1 && !run_.barrier_sync && !whole_) {
       copies_end_.reserve(in_flight_);
       for (std::size_t i = 0; i < in_flight_; ++i) copies_end_.emplace_back(device);
@@ -126,7 +127,7 @@ class GpuCycles {
       DFG_CUDA_CHECK(cudaStreamWaitEvent(streams_[o.stream], end_of(k, o.after), 0),
                      "stream wait for a cycle's end");
     }
-    if (!copies_end_.empty()) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+    if (!copies_end_.empty()) copies_marked_[slot(c)] = false;
   }
 
   /// Before each firing (`transfer` false) and each transfer (true) of cycle c that runs
@@ -138,7 +139,7 @@ class GpuCycles {
     if (transfer) {
       copies_pending_ = true;
     } else if (copies_pending_) {
-      const std::size_t i = static_cast<std::size_t>(c) % in_flight_;
+      const std::size_t i = slot(c);
       DFG_CUDA_CHECK(cudaEventRecord(copies_end_[i].get(), streams_[0]), "record a cycle's copies");
       copies_marked_[i] = true;
       copies_pending_ = false;
@@ -147,18 +148,40 @@ class GpuCycles {
 
   /// After cycle c's work: records its end on every stream and publishes what has finished; with
   /// --sync=barrier, and after the last cycle, waits until cycle c has finished.
-  void end(std::int64_t c) {
+  void end(std::int64_t c) { end(c, c); }
+  /// After the work of cycles `first` .. `last`, each begun (a CUDA graph of several cycles,
+  /// dfg::GpuItems): one end recorded on every stream stands for all of them, so they are
+  /// published together once it has passed.
+  void end(std::int64_t first, std::int64_t last) {
     for (std::size_t s = 0; s < streams_.size(); ++s)
-      DFG_CUDA_CHECK(cudaEventRecord(end_of(c, s), streams_[s]), "record a cycle's end");
+      DFG_CUDA_CHECK(cudaEventRecord(end_of(last, s), streams_[s]), "record a cycle's end");
+    for (std::int64_t k = first; k <= last; ++k) through_[slot(k)] = last;
     if (!copies_end_.empty()) {
-      if (copies_pending_) copies_marked_[static_cast<std::size_t>(c) % in_flight_] = false;
+      if (copies_pending_) copies_marked_[slot(last)] = false;
       copies_pending_ = false;
     }
-    enqueued_ = c + 1;
-    if (run_.barrier_sync || !run_.overlap || c + 1 == run_.cycles) {
+    enqueued_ = last + 1;
+    if (run_.barrier_sync || !run_.overlap || last + 1 == run_.cycles) {
       poll_until([&] { return done_ == enqueued_; });
     } else {
-      publish(c);  // c itself has hardly reached the GPU: the next poll asks for it
+      publish(first);  // the cycles just recorded have hardly reached the GPU: the next poll
+    }
+  }
+
+  /// Makes room for at least `cycles` cycles enqueued and not finished (a graph of several
+  /// cycles needs two graphs' worth). Before the first cycle only; allocates events.
+  void hold(std::size_t cycles) {
+    if (cycles <= in_flight_) return;
+    int device = 0;
+    DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    in_flight_ = cycles;
+    ends_.clear();
+    for (std::size_t i = 0; i < in_flight_ * streams_.size(); ++i) ends_.emplace_back(device);
+    through_.assign(in_flight_, 0);
+    if (!copies_end_.empty()) {
+      copies_end_.clear();
+      for (std::size_t i = 0; i < in_flight_; ++i) copies_end_.emplace_back(device);
+      copies_marked_.assign(in_flight_, false);
     }
   }
 
@@ -177,22 +200,27 @@ class GpuCycles {
     throw CudaError(cudaErrorInvalidResourceHandle,
                     "dfg::GpuCycles: a stream order names a stream not listed");
   }
+  std::size_t slot(std::int64_t cycle) const noexcept {
+    return static_cast<std::size_t>(cycle) % in_flight_;
+  }
   cudaEvent_t end_of(std::int64_t cycle, std::size_t stream) const {
-    return ends_[static_cast<std::size_t>(cycle) % in_flight_ * streams_.size() + stream].get();
+    return ends_[slot(cycle) * streams_.size() + stream].get();
   }
 
   /// Publishes, in order, every cycle before `until` (every enqueued one, or in end() those before
-  /// the cycle just recorded) whose end every stream has passed. Each stream's end events are
-  /// queried in order, each until it has passed, never again after.
+  /// the cycles just recorded) whose end every stream has passed. Each stream's end events are
+  /// queried in order, each until it has passed, never again after; an end that stands for
+  /// several cycles passes them all.
   void publish(std::int64_t until) {
     std::int64_t all = until;
     for (std::size_t s = 0; s < streams_.size(); ++s) {
       std::int64_t& passed = passed_[s];
       while (passed < until) {
-        const cudaError_t e = cudaEventQuery(end_of(passed, s));
+        const std::int64_t through = through_[slot(passed)];
+        const cudaError_t e = cudaEventQuery(end_of(through, s));
         if (e == cudaErrorNotReady) break;
         DFG_CUDA_CHECK(e, "query a cycle's end");
-        ++passed;
+        passed = through + 1;
       }
       all = std::min(all, passed);
     }
@@ -217,7 +245,7 @@ class GpuCycles {
     } else if (!copies_end_.empty()) {
       copies = std::max(all, released_);
       while (copies < enqueued_) {
-        const std::size_t i = static_cast<std::size_t>(copies) % in_flight_;
+        const std::size_t i = slot(copies);
         if (!copies_marked_[i]) break;
         const cudaError_t e = cudaEventQuery(copies_end_[i].get());
         if (e == cudaErrorNotReady) break;
@@ -262,6 +290,9 @@ class GpuCycles {
   std::vector<Order> orders_;
   std::size_t in_flight_ = 2;
   std::vector<Event> ends_;  ///< cycle k's end on stream s: ends_[k % in_flight_ * streams + s]
+  /// Per slot: the cycle whose end stands for the cycle of that slot (itself, or the last cycle
+  /// of its graph: end(first, last)).
+  std::vector<std::int64_t> through_;
   std::vector<std::int64_t> passed_;  ///< per stream, the cycles whose end it has passed
   std::int64_t enqueued_ = 0;         ///< cycles whose end is recorded
   std::int64_t done_ = 0;             ///< cycles published

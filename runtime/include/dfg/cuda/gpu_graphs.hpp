@@ -7,15 +7,16 @@
 /// it the first time, and launches it on the compute stream:
 ///
 ///     dfg::CycleGraphs graphs(device, 2, {compute_, h2d_, d2h_}, "A.g0");
-///     cudaGraphExec_t g = graphs.find(c % 2, items);                  // items: entries that run
-///     if (!g) g = graphs.capture(c % 2, items, [&] { ...enqueue cycle c... });
+///     cudaGraphExec_t g = graphs.find(c % 2, items, 1);               // items: entries that run
+///     if (!g) g = graphs.capture(c % 2, items, 1, [&] { graphs.enqueue_joined(cycle_c); });
 ///     graphs.launch(g);
 ///
-/// A graph holds the whole cycle: the copy streams fork from the compute stream and join it
-/// again, so that cycles follow each other on the compute stream in launch order and no stream
-/// waits for another's earlier cycle. One launch replaces the cycle's calls (a launch, a copy,
-/// an event each: about 2 us of host time apiece on an H100; a relaunched graph about 1.7 us in
-/// all, bench/overlap's gpu_floor).
+/// A graph holds whole cycles, one or several in a row (a GPU no other PE waits for: the plan's
+/// word): in each, the copy streams fork from the compute stream and join it again, so that
+/// cycles follow each other on the compute stream in launch order and no stream waits for
+/// another's earlier cycle. One launch replaces the cycles' calls (a launch, a copy, an event
+/// each: about 2 us of host time apiece on an H100; a relaunched graph about 1.7 us in all, one
+/// of 8 cycles about 1.1 us a cycle: bench/overlap's gpu_floor).
 ///
 /// What a capture freezes is what the actors enqueue: their kernels' arguments and the copies'
 /// addresses. dfgc captures a GPU only where each actor's `fire` is const and never reads
@@ -73,24 +74,27 @@ class CycleGraphs {
   /// Whether a capture failed: the cycles are enqueued call by call from then on.
   bool failed() const noexcept { return failed_; }
 
-  /// The graph of `phase` with these items (entry indices in enqueue order), or null.
-  cudaGraphExec_t find(std::uint32_t phase, const std::vector<std::size_t>& items) const {
+  /// The graph of `cycles` cycles from one of `phase` with these items in each (entry indices
+  /// in enqueue order), or null.
+  cudaGraphExec_t find(std::uint32_t phase, const std::vector<std::size_t>& items,
+                       std::int64_t cycles) const {
     for (const Graph& g : graphs_)
-      if (g.phase == phase && g.items == items) return g.exec;
+      if (g.phase == phase && g.cycles == cycles && g.items == items) return g.exec;
     return nullptr;
   }
 
-  /// Captures what `enqueue` puts on the compute and copy streams into the graph of `phase`
-  /// with `items`. Null when CUDA refuses the capture (reported once; failed() from then on);
-  /// any other exception of `enqueue` ends the capture and propagates.
+  /// Captures what `enqueue` puts on the compute and copy streams (`cycles` cycles, each
+  /// enqueued through enqueue_joined()) into the graph of `phase` with `items`. Null when CUDA
+  /// refuses the capture (reported once; failed() from then on); any other exception of
+  /// `enqueue` ends the capture and propagates.
   template <class Enqueue>
   cudaGraphExec_t capture(std::uint32_t phase, const std::vector<std::size_t>& items,
-                          Enqueue&& enqueue) {
+                          std::int64_t cycles, Enqueue&& enqueue) {
     DFG_CUDA_CHECK(cudaStreamBeginCapture(compute_, cudaStreamCaptureModeThreadLocal),
                    "begin capturing a cycle");
     cudaGraph_t graph = nullptr;
     try {
-      enqueue_joined(enqueue);
+      enqueue();
     } catch (const CudaError& e) {
       abandon();
       fail(e.what());
@@ -118,7 +122,7 @@ class CycleGraphs {
       cudaGraphExecDestroy(exec);
       DFG_CUDA_CHECK(up, "upload a cycle's graph");
     }
-    graphs_.push_back({phase, items, exec});
+    graphs_.push_back({phase, cycles, items, exec});
     return exec;
   }
 
@@ -150,6 +154,7 @@ class CycleGraphs {
   };
   struct Graph {
     std::uint32_t phase;
+    std::int64_t cycles;
     std::vector<std::size_t> items;
     cudaGraphExec_t exec;
   };

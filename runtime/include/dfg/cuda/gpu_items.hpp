@@ -57,9 +57,13 @@ class GpuItems {
 
   /// Lets the cycles run as CUDA graphs (dfg::CycleGraphs) whose slots repeat every `phases`
   /// cycles: the plan's word that every firing of this GPU enqueues the same work each cycle.
-  /// Nothing changes with --no-graphs or while the items are timed (--stats, --trace,
-  /// --profile: the probes' events belong to each cycle). Before the loop only.
-  void graphs(std::uint32_t phases) {
+  /// `cycles` > 1: the plan's word that no other PE waits for this GPU's cycles nor it for
+  /// theirs, so that a graph may hold that many cycles in a row (--graph-cycles sets how many;
+  /// a multiple of `phases`) wherever every item runs in each of them; the first and last
+  /// cycles of the pipeline are relaunched one by one. Nothing changes with --no-graphs, with
+  /// --sync=barrier, or while the items are timed (--stats, --trace, --profile: the probes'
+  /// events belong to each cycle). Before the loop only.
+  void graphs(std::uint32_t phases, std::int64_t cycles = 1) {
     Run& run = items_.state();
     // A checkpoint or a restart calls the actors' save and restore between firings: each cycle
     // is then enqueued call by call.
@@ -74,6 +78,12 @@ class GpuItems {
     cycles_.reset();
     cycles_.emplace(run, items_.pe(), probes_, std::initializer_list<cudaStream_t>{compute},
                     std::initializer_list<StreamOrder>{}, release_);
+    if (cycles > 1 && run.graph_cycles != 1 && !run.barrier_sync) {
+      const std::int64_t want = run.graph_cycles > 0 ? run.graph_cycles : cycles;
+      const std::int64_t p = graphs_->phases();
+      block_ = (want + p - 1) / p * p;
+      if (block_ > 1) cycles_->hold(2 * static_cast<std::size_t>(block_));
+    }
   }
 
   void begin(std::int64_t c) {
@@ -104,8 +114,21 @@ class GpuItems {
       Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
       return;
     }
-    auto as_graph = [&](std::int64_t c) { graph_cycle(c, body); };
-    Items<Run>::cycle_loop(*this, items_.state().cycles, as_graph, between);
+    const std::int64_t count = items_.state().cycles;
+    for (std::int64_t c = 0; c < count;) {
+      begin(c);
+      list(c, body);
+      if (block_ > 1 && steady(c, count)) {
+        graph_block(c, body);
+        for (std::int64_t k = 0; k < block_; ++k) between();
+        c += block_;
+        continue;
+      }
+      graph_cycle(c, body);
+      end_cycle(c);
+      between();
+      ++c;
+    }
   }
   template <class Body>
   void cycles(Body&& body) {
@@ -183,12 +206,12 @@ class GpuItems {
   /// GPU's memory.
   enum class Kind { firing, transfer, local };
 
-  /// Cycle c as a graph: which items run (the body called with `listing_`: nothing enqueued),
-  /// then that set's graph of c's phase, captured the first time, launched; or, once a capture
-  /// has failed, the cycle enqueued as the graph would hold it.
+  /// Which items run in cycle c, begun (the body called with `listing_`: nothing enqueued):
+  /// `running_`, of the `listed_` the body has.
   template <class Body>
-  void graph_cycle(std::int64_t c, Body& body) {
+  void list(std::int64_t c, Body& body) {
     running_.clear();
+    listed_ = 0;
     listing_ = true;
     try {
       body(c);
@@ -197,23 +220,72 @@ class GpuItems {
       throw;
     }
     listing_ = false;
+  }
+
+  /// Whether cycles c .. c + block_ - 1 may be one graph: c begins a phase, they are all in
+  /// the run, and every item of the GPU runs in c and still in the last of them (the plan gives
+  /// such a GPU no moving node: its windows are the pipeline's).
+  bool steady(std::int64_t c, std::int64_t count) const {
+    if (c % graphs_->phases() != 0 || c + block_ > count || running_.size() != listed_)
+      return false;
+    for (std::size_t entry : running_)
+      if (items_.active_until(entry) < c + block_) return false;
+    return true;
+  }
+
+  /// Cycle c as a graph: its items' graph of c's phase, captured the first time, launched; or,
+  /// once a capture has failed, the cycle enqueued as the graph would hold it.
+  template <class Body>
+  void graph_cycle(std::int64_t c, Body& body) {
     CycleGraphs& graphs = *graphs_;
-    auto enqueue = [&] { body(c); };
+    auto cycle = [&] { body(c); };
     if (!graphs.failed()) {
       const std::uint32_t phase = graphs.phase(c);
-      cudaGraphExec_t exec = graphs.find(phase, running_);
-      if (!exec) exec = graphs.capture(phase, running_, enqueue);
+      cudaGraphExec_t exec = graphs.find(phase, running_, 1);
+      if (!exec) exec = graphs.capture(phase, running_, 1, [&] { graphs.enqueue_joined(cycle); });
       if (exec) {
         graphs.launch(exec);
         return;
       }
     }
-    graphs.enqueue_joined(enqueue);
+    graphs.enqueue_joined(cycle);
+  }
+
+  /// Cycles c .. c + block_ - 1, c begun and steady(), as one graph (captured the first time)
+  /// and one end; or, once a capture has failed, each enqueued as the graph would hold it.
+  template <class Body>
+  void graph_block(std::int64_t c, Body& body) {
+    CycleGraphs& graphs = *graphs_;
+    const std::int64_t last = c + block_ - 1;
+    for (std::int64_t k = c + 1; k <= last; ++k) {  // room for them all, their windows
+      cycles_->begin(k);
+      items_.begin(k);
+    }
+    auto each = [&] {
+      for (std::int64_t k = c; k <= last; ++k) {
+        items_.name_cycle(k);
+        auto cycle = [&] { body(k); };
+        graphs.enqueue_joined(cycle);
+      }
+    };
+    cudaGraphExec_t exec = nullptr;
+    if (!graphs.failed()) {
+      exec = graphs.find(graphs.phase(c), running_, block_);
+      if (!exec) exec = graphs.capture(graphs.phase(c), running_, block_, each);
+    }
+    if (exec) {
+      graphs.launch(exec);
+    } else {
+      each();
+    }
+    cycle_ = last;
+    cycles_->end(c, last);
   }
 
   template <class Body>
   void item(std::size_t entry, cudaStream_t stream, Body&& body, Kind kind) {
     std::int64_t j = 0;
+    if (listing_) ++listed_;
     if (!items_.enter(entry, j)) return;
     if (listing_) {
       running_.push_back(entry);
@@ -234,8 +306,10 @@ class GpuItems {
   Release release_ = Release::copies;
   std::vector<cudaStream_t> streams_;  ///< the worker's streams, compute first
   std::optional<CycleGraphs> graphs_;  ///< graphs(): the cycles as CUDA graphs
-  std::vector<std::size_t> running_;   ///< graph_cycle(): the items that run
-  bool listing_ = false;               ///< graph_cycle(): list the items only
+  std::vector<std::size_t> running_;   ///< list(): the items that run
+  std::size_t listed_ = 0;             ///< list(): the items the body has, running or not
+  bool listing_ = false;               ///< list(): list the items only
+  std::int64_t block_ = 1;             ///< graphs(): the cycles one graph may hold
 };
 
 }  // namespace dfg

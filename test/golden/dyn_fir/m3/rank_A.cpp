@@ -131,7 +131,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 
 void Worker_A_cpu::finish_nodes(dfg::Where& where) {
   where.at("node snk (Sink) @ A.cpu", -1);
-  snk_node_.finish(run_.iterations - 1);
+  snk_node_.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -160,7 +160,7 @@ void Worker_A_c1::cycles(dfg::Where& where) {
 
 void Worker_A_c1::finish_nodes(dfg::Where& where) {
   where.at("node snk (Sink) @ A.c1", -1);
-  snk_node_.finish(run_.iterations - 1);
+  snk_node_.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

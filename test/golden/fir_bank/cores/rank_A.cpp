@@ -367,7 +367,7 @@ void Worker_A_c9::cycles(dfg::Where& where) {
 
 void Worker_A_c9::finish_nodes(dfg::Where& where) {
   where.at("node sink (Sink) @ A.c9", -1);
-  sink_node_.finish(run_.iterations - 1);
+  sink_node_.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

@@ -273,7 +273,7 @@ void Worker_A_c3::cycles(dfg::Where& where) {
 
 void Worker_A_c3::finish_nodes(dfg::Where& where) {
   where.at("node k (Check) @ A.c3", -1);
-  k_node_.finish(run_.iterations - 1);
+  k_node_.finish();
 }
 
 /// Builds the workers of host A (allocating the storage), runs one thread per PE, reports.

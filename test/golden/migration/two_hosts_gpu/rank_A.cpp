@@ -216,7 +216,7 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 
 void Worker_A_cpu::finish_nodes(dfg::Where& where) {
   where.at("node k (Check) @ A.cpu", -1);
-  k_node_.finish(run_.iterations - 1);
+  k_node_.finish();
 }
 
 }  // namespace
