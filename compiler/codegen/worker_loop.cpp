@@ -61,7 +61,7 @@ void WorkerPrinter::loop(ir::Strategy strategy) {
 void WorkerPrinter::loop_items(const StrategyPlan& sm) {
   if (!shared_views_) views(sm, true);
   if (gpu_ && pe_ < sm.gpu_cycles.size() && sm.gpu_cycles[pe_])
-    gpu_cycles_items(*sm.gpu_cycles[pe_]);
+    gpu_cycles_items(sm, *sm.gpu_cycles[pe_]);
   else
     part(gpu_ ? TemplatePart("worker_items_gpu") : TemplatePart("worker_items_cpu"),
          {{"pe", pe_ident_}});
@@ -86,7 +86,7 @@ void WorkerPrinter::loop_steps(const StrategyPlan& sm) {
   }
 }
 
-void WorkerPrinter::gpu_cycles_items(const GpuCycles& g) {
+void WorkerPrinter::gpu_cycles_items(const StrategyPlan& sm, const GpuCycles& g) {
   std::vector<std::string> streams, orders;
   for (StreamKind k : g.streams) streams.push_back(stream_member(k));
   std::string comments;
@@ -108,15 +108,31 @@ void WorkerPrinter::gpu_cycles_items(const GpuCycles& g) {
         {"streams", join(streams)},
         {"orders", join(orders)},
         {"release", g.mapped ? render_part("worker_gpu_release_cycle") : ""},
-        {"graphs", graphs_call(g)}});
+        {"graphs", graphs_call(sm, g)}});
 }
 
-std::string WorkerPrinter::graphs_call(const GpuCycles& g) {
+std::string WorkerPrinter::graphs_call(const StrategyPlan& sm, const GpuCycles& g) const {
   if (g.graph_phases == 0) return render_part("worker_gpu_no_graphs", {{"why", g.graph_why}});
+  std::string comment;
+  std::vector<std::string> reads;
+  for (const GpuCycles::InitialReads& r : g.graph_initial) {
+    comment += render_part(
+        "worker_gpu_graph_initial_comment",
+        {{"why", r.why},
+         {"cycles", r.cycles == 1 ? std::string("cycle") : std::to_string(r.cycles) + " cycles"}});
+    reads.push_back(
+        render_part("worker_gpu_graph_initial",
+                    {{"entry", entry(sm.entries[r.entry])}, {"cycles", std::to_string(r.cycles)}}));
+  }
+  const std::string phases = std::to_string(g.graph_phases);
+  const std::string cycles = std::to_string(g.graph_cycles);
+  if (!reads.empty())
+    return render_part(
+        "worker_gpu_graphs_initial",
+        {{"phases", phases}, {"cycles", cycles}, {"initial", comment}, {"reads", join(reads)}});
   if (g.graph_cycles > 1)
-    return render_part("worker_gpu_graph_cycles", {{"phases", std::to_string(g.graph_phases)},
-                                                   {"cycles", std::to_string(g.graph_cycles)}});
-  return render_part("worker_gpu_graphs", {{"phases", std::to_string(g.graph_phases)}});
+    return render_part("worker_gpu_graph_cycles", {{"phases", phases}, {"cycles", cycles}});
+  return render_part("worker_gpu_graphs", {{"phases", phases}});
 }
 
 std::string WorkerPrinter::slot(const SlotRef& r) {

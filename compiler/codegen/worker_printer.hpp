@@ -95,9 +95,9 @@ class WorkerPrinter {
   void loop_steps(const StrategyPlan& sm);
   /// A GPU's items whose cycles run ahead of the thread (dfg::GpuCycles): its streams and the
   /// plan's stream orders, one comment a line.
-  void gpu_cycles_items(const GpuCycles& g);
+  void gpu_cycles_items(const StrategyPlan& sm, const GpuCycles& g);
   /// The GPU's graphs() call, or why its cycles are enqueued call by call.
-  static std::string graphs_call(const GpuCycles& g);
+  std::string graphs_call(const StrategyPlan& sm, const GpuCycles& g) const;
   static std::string slot(const SlotRef& r);
   /// A slot's first byte; of a bounded buffer, the slot with its length cell (dfg::SlotToken).
   std::string at(const StrategyPlan& sm, const SlotRef& r) const;

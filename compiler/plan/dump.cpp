@@ -319,6 +319,10 @@ std::string dump(const HostPlans& plans) {
                                g.graph_phases);
           else if (!g.graph_why.empty())
             out += fmt::format("      cycles enqueued call by call: {}\n", g.graph_why);
+          for (const GpuCycles::InitialReads& r : g.graph_initial)
+            out += fmt::format(
+                "        {}: its first {} enqueued call by call\n", r.why,
+                r.cycles == 1 ? std::string("cycle") : fmt::format("{} cycles", r.cycles));
         }
       }
       for (std::size_t a = 0; a < h.migrations.size(); ++a) {

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -52,9 +54,9 @@ std::string firing_why(const PlanNode& n) {
 }
 
 /// Why `gpu`'s overlap cycles cannot run as graphs; empty when they can, with their phases in
-/// `phases`.
+/// `phases` and the firings whose first cycles read initial tokens in `initial`.
 std::string graph_why(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu,
-                      std::uint64_t& phases) {
+                      std::uint64_t& phases, std::vector<GpuCycles::InitialReads>& initial) {
   for (const PlanIsland& island : h.islands)
     if (island.pe == gpu) return "an island runs here (its rounds end on the host)";
   for (const PlanMigration& m : h.migrations)
@@ -79,14 +81,16 @@ std::string graph_why(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu,
       const PlanNode& n = h.node(e.id, gpu);
       std::string why = firing_why(n);
       if (!why.empty()) return why;
-      // Which token such an input reads depends on the cycle: a graph would freeze one pointer.
+      // Which token such an input reads changes in its first cycles: those go call by call.
+      GpuCycles::InitialReads reads{i, 0, {}};
       for (std::uint32_t p = 0; p < e.ports().size(); ++p)
-        if (e.ports()[p].initial > 0)
-          return fmt::format(
-              "node '{}' ({}) reads the initial tokens of input '{}' in its first {} cycles, "
-              "then its producer's: a graph would freeze one of the two",
-              n.name, n.actor, p < n.port_names.size() ? n.port_names[p] : std::to_string(p),
-              e.ports()[p].initial);
+        if (e.ports()[p].initial > reads.cycles) {
+          reads.cycles = e.ports()[p].initial;
+          reads.why =
+              fmt::format("node '{}' ({}) reads the initial tokens of input '{}'", n.name, n.actor,
+                          p < n.port_names.size() ? n.port_names[p] : std::to_string(p));
+        }
+      if (reads.cycles > 0) initial.push_back(std::move(reads));
     }
     for (const PortRef& port : e.ports())
       if (std::string why = slot(port.slot); !why.empty()) return why;
@@ -108,8 +112,10 @@ void plan_graphs(HostPlan& h) {
     if (gpu >= sp.gpu_cycles.size() || !sp.gpu_cycles[gpu]) continue;
     GpuCycles& g = *sp.gpu_cycles[gpu];
     std::uint64_t phases = 1;
-    g.graph_why = graph_why(h, sp, gpu, phases);
+    std::vector<GpuCycles::InitialReads> initial;
+    g.graph_why = graph_why(h, sp, gpu, phases, initial);
     g.graph_phases = g.graph_why.empty() ? static_cast<std::uint32_t>(phases) : 0;
+    if (g.graph_phases > 0) g.graph_initial = std::move(initial);
     g.graph_cycles = g.graph_phases > 0 && sp.neighbours[gpu].empty() ? kGraphCycles : 1;
   }
 }

@@ -249,6 +249,15 @@ struct GpuCycles {
   /// this by default). More than 1 only where no other PE waits for the GPU's cycles nor it for
   /// theirs (its neighbours: none), so that nothing needs to happen on the host between them.
   std::uint32_t graph_cycles = 1;
+  /// With graphs: a firing (its entry index) whose input is fed by an edge with a delay, and its
+  /// first cycles that read initial tokens (the largest delay of its inputs). Which token such an
+  /// input reads changes from cycle to cycle in those, so they are enqueued call by call.
+  struct InitialReads {
+    std::size_t entry = 0;
+    std::uint32_t cycles = 0;
+    std::string why;  ///< "node 'm' (Mix) reads the initial tokens of input 'state'"
+  };
+  std::vector<InitialReads> graph_initial{};
 };
 
 /// One strategy's plan of a host.

@@ -166,6 +166,15 @@ items.graphs($phases$);  // the slots repeat every $phases$ cycles
 // waits for this GPU's cycles, so that one graph holds $cycles$ of them in a row where all its
 // items run (--graph-cycles).
 items.graphs($phases$, $cycles$);  // the slots repeat every $phases$ cycles
+@@ worker_gpu_graphs_initial
+// Each cycle a CUDA graph, captured once per phase of the slots and relaunched, but for
+// the first cycles of a node that reads initial tokens, enqueued call by call:
+$initial$items.graphs($phases$, $cycles$, {$reads$});  // the slots repeat every $phases$ cycles
+@@ worker_gpu_graph_initial_comment
+//   $why$ in its first $cycles$
+
+@@ worker_gpu_graph_initial
+{$entry$, $cycles$}
 @@ worker_gpu_no_graphs
 // Each cycle enqueued call by call, not as a CUDA graph: $why$.
 @@ worker_gpu_release_cycle

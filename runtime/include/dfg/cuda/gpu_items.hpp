@@ -40,6 +40,13 @@
 
 namespace dfg {
 
+/// A firing whose input is fed by an edge with a delay: in its first `cycles` cycles it reads
+/// initial tokens, a different one each cycle (GpuItems::graphs).
+struct InitialReads {
+  std::size_t entry;
+  std::int64_t cycles;
+};
+
 template <class Run>
 class GpuItems {
  public:
@@ -60,10 +67,13 @@ class GpuItems {
   /// `cycles` > 1: the plan's word that no other PE waits for this GPU's cycles nor it for
   /// theirs, so that a graph may hold that many cycles in a row (--graph-cycles sets how many;
   /// a multiple of `phases`) wherever every item runs in each of them; the first and last
-  /// cycles of the pipeline are relaunched one by one. Nothing changes with --no-graphs, with
-  /// --sync=barrier, or while the items are timed (--stats, --trace, --profile: the probes'
-  /// events belong to each cycle). Before the loop only.
-  void graphs(std::uint32_t phases, std::int64_t cycles = 1) {
+  /// cycles of the pipeline are relaunched one by one. A cycle in which a firing of `initial`
+  /// reads initial tokens is enqueued call by call (a graph would freeze which). Nothing changes
+  /// with --no-graphs or while the items are timed (--stats, --trace, --profile: the probes'
+  /// events belong to each cycle); with --sync=barrier a graph holds one cycle. Before the loop
+  /// only.
+  void graphs(std::uint32_t phases, std::int64_t cycles = 1,
+              std::initializer_list<InitialReads> initial = {}) {
     Run& run = items_.state();
     // A checkpoint or a restart calls the actors' save and restore between firings: each cycle
     // is then enqueued call by call.
@@ -73,6 +83,7 @@ class GpuItems {
     DFG_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
     const cudaStream_t compute = streams_.front();
     graphs_.emplace(device, phases, streams_, run.pe_names[items_.pe()]);
+    initial_.assign(initial.begin(), initial.end());
     // Every cycle joins its streams into the compute stream: the cycles follow each other there,
     // so the streams need no orders between cycles.
     cycles_.reset();
@@ -226,20 +237,32 @@ class GpuItems {
   /// the run, and every item of the GPU runs in c and still in the last of them (the plan gives
   /// such a GPU no moving node: its windows are the pipeline's).
   bool steady(std::int64_t c, std::int64_t count) const {
-    if (c % graphs_->phases() != 0 || c + block_ > count || running_.size() != listed_)
+    if (c % graphs_->phases() != 0 || c + block_ > count || running_.size() != listed_ ||
+        reads_initial(c))
       return false;
     for (std::size_t entry : running_)
       if (items_.active_until(entry) < c + block_) return false;
     return true;
   }
 
+  /// Whether a firing reads initial tokens in cycle c.
+  bool reads_initial(std::int64_t c) const {
+    const Run& run = items_.state();
+    for (const InitialReads& r : initial_) {
+      const std::int64_t j = c - run.entries[r.entry].first_cycle;
+      if (j >= 0 && j < r.cycles) return true;
+    }
+    return false;
+  }
+
   /// Cycle c as a graph: its items' graph of c's phase, captured the first time, launched; or,
-  /// once a capture has failed, the cycle enqueued as the graph would hold it.
+  /// where a firing reads initial tokens in c or once a capture has failed, the cycle enqueued
+  /// as a graph would hold it.
   template <class Body>
   void graph_cycle(std::int64_t c, Body& body) {
     CycleGraphs& graphs = *graphs_;
     auto cycle = [&] { body(c); };
-    if (!graphs.failed()) {
+    if (!graphs.failed() && !reads_initial(c)) {
       const std::uint32_t phase = graphs.phase(c);
       cudaGraphExec_t exec = graphs.find(phase, running_, 1);
       if (!exec) exec = graphs.capture(phase, running_, 1, [&] { graphs.enqueue_joined(cycle); });
@@ -310,6 +333,7 @@ class GpuItems {
   std::size_t listed_ = 0;             ///< list(): the items the body has, running or not
   bool listing_ = false;               ///< list(): list the items only
   std::int64_t block_ = 1;             ///< graphs(): the cycles one graph may hold
+  std::vector<InitialReads> initial_;  ///< graphs(): the firings that read initial tokens
 };
 
 }  // namespace dfg
