@@ -10,7 +10,8 @@ its cycles as graphs (`items.graphs(` in a generated rank file), the first repet
 its runs in the manifest runs R times (default 3) with its own arguments and R times with
 `--no-graphs` added, interleaved, and the script prints, per run, the median period of each
 (--stats=period's throughput), their ratio (graphs / streams: below 1 is faster) and whether
-every run exited 0 (each program checks its outputs against its reference). FILE (default
+every run exited 0 (each program checks its outputs against its reference); a run whose
+arguments have no --stats gets --stats=period. FILE (default
 DIR/graphs_ab.csv) keeps the table.
 """
 
@@ -81,14 +82,20 @@ def main() -> int:
                 failures.append(f"{r['id']}: no build/app")
                 continue
             env = dict(os.environ, **{k: v.replace("{generated}", str(d)) for k, v in r["env"].items()})
+            # A run that times itself otherwise (saliency: its own time a frame) still gets the
+            # period of its cycles.
+            stats = [] if any(a.startswith("--stats") for a in r["args"]) else ["--stats=period"]
             for version, extra in (("graphs", []), ("streams", ["--no-graphs"])):
-                cmd = [str(exe[0])] + r["args"] + extra
+                cmd = [str(exe[0])] + r["args"] + stats + extra
                 p = subprocess.run(cmd, env=env, capture_output=True, text=True,
                                    timeout=300)
                 if p.returncode != 0:
                     failures.append(f"{r['id']} {version}: exit {p.returncode}: {p.stderr[-500:]}")
                     continue
-                periods.setdefault((r["id"], version), []).append(period_us(p.stdout))
+                try:
+                    periods.setdefault((r["id"], version), []).append(period_us(p.stdout))
+                except RuntimeError as e:  # a FAIL row, not the end of the table
+                    failures.append(f"{r['id']} {version}: {str(e)[:500]}")
         out.write_text(table(runs, periods, failures, args.repeats))  # each round: a cut run keeps it
     text = table(runs, periods, failures, args.repeats)
     print(text, end="")
