@@ -7,6 +7,7 @@
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   $check_migrations$ Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
+  dfg::mpi::align_trace_epochs(mpi, run.tracer);  // --trace: one time base for every rank's file
   $migration_link$ std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, $cpu$ first
   $make_workers$ dfg::Workers threads;
   // Should the job end from this rank, its report files are written first, marked incomplete.

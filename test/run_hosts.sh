@@ -8,7 +8,8 @@
 #               barrier (the consumer on host B checks every element of every token); --stats
 #               (each table headed by its host, the transfer between them marked sender and
 #               receiver), --trace and --stats-json (one file per host, the transfer between
-#               them with its end) on both ranks; --profile: the link between the hosts only in the receiver's file, and `dfgc map` given the
+#               them with its end) on both ranks, the traces joined by tools/merge-traces on one
+#               time base (each transfer received after it was sent; a rank given twice refused); --profile: the link between the hosts only in the receiver's file, and `dfgc map` given the
 #               two files in either order predicts the same; a permuted --hostmap; wrong rank counts (-n 3, -n 1)
 #               and a bad --hostmap fail at once, with their message printed exactly once
 #   cpu3        samples/overlap/three_hosts_cpu.dfg, a chain of three hosts (host B receives and
@@ -169,6 +170,22 @@ EOF
       grep -qF "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":$pid,\"tid\":0,\"args\":{\"name\":\"host $h\"}}" \
         "$work/trace.$h.json" || fail "trace of host $h: $(head -1 "$work/trace.$h.json")"
     done
+    # One time base: joined, each transfer from A to B is received after it was sent.
+    tools/merge-traces "$work/trace.A.json" "$work/trace.B.json" -o "$work/trace.json" || fail "merge-traces"
+    python3 - "$work/trace.json" <<'EOF' || fail "the merged trace"
+import json, sys
+events = json.load(open(sys.argv[1]))
+assert {e["pid"] for e in events} == {0, 1}, "both ranks"
+sent = {e["args"]["iteration"]: e for e in events if e.get("ph") == "X" and e["pid"] == 0 and e["cat"] == "transfer"}
+got = {e["args"]["iteration"]: e for e in events if e.get("ph") == "X" and e["pid"] == 1 and e["cat"] == "transfer"}
+assert sent and sorted(sent) == sorted(got), (sorted(sent), sorted(got))
+# The receiver's end of iteration k cannot end before the sender's began (a skew of the barrier's
+# exit, microseconds on one machine, is allowed).
+late = [k for k in sent if got[k]["ts"] + got[k]["dur"] < sent[k]["ts"] - 100]
+assert not late, [(k, sent[k], got[k]) for k in late]
+EOF
+    ! tools/merge-traces "$work/trace.A.json" "$work/trace.A.json" -o "$work/x.json" 2>"$work/err.txt" || fail "merged one rank twice"
+    grep -q "process 0 is in" "$work/err.txt" || fail "merge-traces: $(cat "$work/err.txt")"
     "$mpiexec" -n 2 "$app" --iterations 200 --stats-json "$work/stats.json" || fail "--stats-json"
     [[ ! -e $work/stats.json ]] || fail "--stats-json wrote FILE itself on several hosts"
     for h in A B; do

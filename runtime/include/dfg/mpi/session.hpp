@@ -559,4 +559,16 @@ class Session {
   std::unique_ptr<CommThread> comm_thread_ = std::make_unique<CommThread>();
 };
 
+/// --trace on several hosts: every rank leaves one barrier and counts its trace's times from
+/// there (Tracer::restart_epoch), so that the ranks' files share a time base, off by the barrier's
+/// exit skew (microseconds within a host, about a network latency between hosts), and
+/// tools/merge-traces joins them into one. Before the workers are built (a GPU's timers copy the
+/// epoch), on the main thread; nothing without --trace (every rank has the same flags).
+template <class Tracer>
+void align_trace_epochs(const Session& session, Tracer& tracer) {
+  if (!tracer.enabled()) return;
+  check(MPI_Barrier(session.comm()), "MPI_Barrier (the trace's time base)");
+  tracer.restart_epoch();
+}
+
 }  // namespace dfg::mpi

@@ -146,6 +146,7 @@ int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
     return s;
   Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
+  dfg::mpi::align_trace_epochs(mpi, run.tracer);  // --trace: one time base for every rank's file
   // Live moves (--migrate-control) are agreed on by every rank through this link, which also
   // carries the state of a node that moves between hosts (dfg/mpi/migration_link.hpp).
   dfg::mpi::MigrationLink link(mpi, run.windows, kControlTag, kStateHandoffs,

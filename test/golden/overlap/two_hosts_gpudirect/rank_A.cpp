@@ -124,7 +124,8 @@ void Worker_A_cpu::cycles_no_overlap(dfg::Where& where) {
 int run_host(const dfg::Options& options, dfg::mpi::Session& mpi) {
   Run run(options);
   run.tracer.set_process(mpi.rank(), std::string("host ").append(mpi.host_name()));
-  std::vector<std::unique_ptr<Worker>> workers;  // in Pe order, A.cpu first
+  dfg::mpi::align_trace_epochs(mpi, run.tracer);  // --trace: one time base for every rank's file
+  std::vector<std::unique_ptr<Worker>> workers;   // in Pe order, A.cpu first
   workers.push_back(std::make_unique<Worker_A_cpu>(run, mpi));
   workers.push_back(make_A_g0(run));
   dfg::Workers threads;
