@@ -258,6 +258,28 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
     };
     auto no_value = [&]() { return !inline_value.has_value(); };
     const std::string f(flag);
+    // A whole number in [1, max] (`what` names it when missing) into `out`; false with the
+    // error in `err`.
+    auto count = [&](std::string_view what, std::int64_t max, std::int64_t& out, std::string& err) {
+      std::string_view v;
+      if (!value(v)) {
+        err = "error: " + f + ": missing value (" + std::string(what) + ")";
+        return false;
+      }
+      std::string why;
+      const auto n = detail::parse_int(v, why);
+      if (!n) {
+        err = "error: " + f + ": " + why;
+        return false;
+      }
+      if (*n < 1 || *n > max) {
+        err = "error: " + f + ": must be in [1, " + std::to_string(max) + "], got " +
+              std::to_string(*n);
+        return false;
+      }
+      out = *n;
+      return true;
+    };
 
     if (flag == "--help") {
       if (!no_value()) return fail("error: --help: takes no value");
@@ -285,16 +307,8 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
       o.stats = true;
       o.stats_per_item = v.empty();
     } else if (flag == "--iterations") {
-      std::string_view v;
-      if (!value(v)) return fail("error: --iterations: missing value (a positive integer)");
-      std::string why;
-      const auto n = detail::parse_int(v, why);
-      if (!n) return fail("error: --iterations: " + why);
-      if (*n < 1 || *n > kMaxIterations) {
-        return fail("error: --iterations: must be in [1, " + std::to_string(kMaxIterations) +
-                    "], got " + std::to_string(*n));
-      }
-      o.iterations = *n;
+      std::string err;
+      if (!count("a positive integer", kMaxIterations, o.iterations, err)) return fail(err);
       iterations_given = true;
     } else if (flag == "--sync") {
       std::string_view v;
@@ -363,26 +377,12 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
         return fail("error: " + f + ": missing value (a checkpoint file)");
       (flag == "--checkpoint" ? o.checkpoint_file : o.restart_file) = std::string(v);
     } else if (flag == "--checkpoint-every") {
-      std::string_view v;
-      if (!value(v)) return fail("error: --checkpoint-every: missing value (iterations)");
-      std::string why;
-      const auto n = detail::parse_int(v, why);
-      if (!n) return fail("error: --checkpoint-every: " + why);
-      if (*n < 1 || *n > kMaxIterations)
-        return fail("error: --checkpoint-every: must be in [1, " + std::to_string(kMaxIterations) +
-                    "], got " + std::to_string(*n));
-      o.checkpoint_every = *n;
+      std::string err;
+      if (!count("iterations", kMaxIterations, o.checkpoint_every, err)) return fail(err);
       every_given = true;
     } else if (flag == "--graph-cycles") {
-      std::string_view v;
-      if (!value(v)) return fail("error: --graph-cycles: missing value (cycles a graph holds)");
-      std::string why;
-      const auto n = detail::parse_int(v, why);
-      if (!n) return fail("error: --graph-cycles: " + why);
-      if (*n < 1 || *n > kMaxGraphCycles)
-        return fail("error: --graph-cycles: must be in [1, " + std::to_string(kMaxGraphCycles) +
-                    "], got " + std::to_string(*n));
-      o.graph_cycles = *n;
+      std::string err;
+      if (!count("cycles a graph holds", kMaxGraphCycles, o.graph_cycles, err)) return fail(err);
     } else if (flag == "--migrate-control") {
       std::string_view v;
       if (!value(v) || v.empty())
