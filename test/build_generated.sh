@@ -10,7 +10,7 @@
 #                profile measured (period = the model's load + the measured overhead);
 #                --stats-json in both strategies (the JSON parses, names the run's settings and
 #                times every firing) and with --stats=period (no entries); a --stats-json path
-#                that cannot be written is refused at start-up
+#                that cannot be written is refused at start-up; --checkpoint refused (no state)
 #   cpu_tsan     the same, built and run with ThreadSanitizer
 #   fir_bank     samples/fir_bank: one_core.dfg and cores.dfg (ten CPU cores of one host, each its
 #                own thread, the filters reading the source's block in place) built with g++
@@ -65,6 +65,16 @@
 #                paths that cannot be written, a move before the restart, a checkpoint of another
 #                mapping and of another version of the application: each refused with one line,
 #                the output untouched
+#   stream_end_run test/generated/stream_end_cores.dfg (a reader that ends the stream, a second
+#                source that never does, two stages and a checking sink on three cores) built with
+#                g++ -Werror: ends at iterations 0, 1, 7 and 250, after and before the iteration
+#                (test/stream_end_runs.sh), in both strategies and sync modes and with moves
+#                before and after the end: every run exits 0, the sink's finish() says it checked
+#                exactly the iterations up to the end, the program reports the end; an end past
+#                --iterations changes nothing; an actor without `ends stream;` that ends is
+#                refused; --stats under --iterations 2^62; a checkpointed run that ends and its
+#                restart; stream_end_batch.dfg (4 iterations a cycle) runs its batch out
+#   stream_end_tsan the same ends built and run with ThreadSanitizer, both strategies and modes
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
@@ -125,6 +135,8 @@
 #                in finish() (called though the GPU never fires on the host after its capture);
 #                built with nvcc, warnings as errors; skipped without nvcc (the runs:
 #                bench/overlap/graph_cycles_run.sh on a GPU)
+#   stream_end_gpu_build test/generated/stream_end_gpu.dfg (the reader on a CPU ends the stream of
+#                a GPU whose cycles run as CUDA graphs) built with nvcc, warnings as errors
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -333,6 +345,13 @@ case $case in
     run_all "$work/gen/build/app"
     check_profile "$work/gen/build/app" samples/overlap/cpu_only.dfg -D N=64
     check_stats_json "$work/gen/build/app" p i1 i2 c
+    # A program that keeps no state a restart needs takes no checkpoints (nothing would tell its
+    # writer how far the run has come).
+    if "$work/gen/build/app" --iterations 10 --checkpoint "$work/x.ck" 2>"$work/err.txt"; then
+      fail "--checkpoint of a stateless program exited 0"
+    fi
+    grep -qx "error: --checkpoint: this program takes no checkpoints: it keeps no state a restart needs: no node has save/restore and no edge has a delay" \
+      "$work/err.txt" || fail "the refusal: $(cat "$work/err.txt")"
     ;;
   cpu_tsan)
     compile samples/overlap/cpu_only.dfg "$work/gen" -D N=64
@@ -687,6 +706,63 @@ EOF
     grep -qx "error: node island_dbl (Island_dbl) @ A.cpu, iteration 15: island island_dbl: output 'inc_y' produced more than the token's capacity of 32 elements in iteration 15" \
       "$work/over.txt" || fail "over the capacity: $(cat "$work/over.txt")"
     ;;
+  stream_end_run | stream_end_tsan)
+    # A source ends the stream (test/generated/stream_end.dfg): every strategy and sync mode, an
+    # end at the first iteration, within the run, or after it, before an iteration, with a move;
+    # the sink checks every block and finish() says how many. Under ThreadSanitizer too.
+    flags=-Werror
+    [[ $case == stream_end_tsan ]] && flags="-Werror -fsanitize=thread -g -O1"
+    export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+    compile test/generated/stream_end_cores.dfg "$work/gen"
+    build_cpu "$work/gen" "$flags"
+    app=$work/gen/build/app
+    modes=("" "--sync=barrier" "--no-overlap")
+    [[ $case == stream_end_run ]] && modes+=("--migrate s:A.c1@3" "--migrate s:A.c1@40")
+    bash test/stream_end_runs.sh "$app" "$work" "${modes[@]}"
+    # A checkpointed run that a source ends: the checkpoints it completed, and a restart from the
+    # last gives the uninterrupted run's count and end.
+    rm -f "$work/ck"
+    DFG_END_AT=57 "$app" --iterations 1000 --checkpoint "$work/ck" --checkpoint-every 10 \
+      >"$work/out.txt" 2>"$work/err.txt" || fail "checkpoints: exit $?: $(cat "$work/err.txt")"
+    grep -qx "check: 58 iterations, all equal" "$work/out.txt" || fail "checkpoints: $(cat "$work/out.txt")"
+    grep -qx "checkpoint: $work/ck holds iteration 50 (5 written)" "$work/err.txt" ||
+      fail "checkpoints: $(cat "$work/err.txt")"
+    DFG_END_AT=57 "$app" --iterations 1000 --restart "$work/ck" >"$work/out.txt" 2>"$work/err.txt" ||
+      fail "restart: exit $?: $(cat "$work/err.txt")"
+    grep -qx "check: 58 iterations, all equal" "$work/out.txt" || fail "restart: $(cat "$work/out.txt")"
+    grep -qx "restart: from $work/ck, iteration 50 of 1000" "$work/err.txt" || fail "restart: $(cat "$work/err.txt")"
+    grep -qx "end of stream: node r (Reader) @ A.c0 ended the stream after iteration 57 (of --iterations 1000)" \
+      "$work/err.txt" || fail "restart: the report: $(cat "$work/err.txt")"
+    if [[ $case == stream_end_run ]]; then
+      # A node whose actor does not say `ends stream;` is refused, and the run fails.
+      if DFG_TICKER_ENDS=1 "$app" --iterations 10 >"$work/out.txt" 2>"$work/err.txt"; then
+        fail "an end_stream() of an actor without 'ends stream' exited 0"
+      fi
+      grep -qx "error: node t (Ticker) @ A.c2, iteration 0: ctx.end_stream(): only a node whose actor says \`ends stream;\` in the spec may end the stream" \
+        "$work/err.txt" || fail "the refusal: $(cat "$work/err.txt")"
+      [[ ! -s $work/out.txt ]] || fail "finish ran after a failed run: $(cat "$work/out.txt")"
+      # --stats over a stream bounded by the largest --iterations: its period, no huge tables.
+      DFG_END_AT=2000 "$app" --iterations 4611686018427387904 --stats >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "--stats, --iterations 2^62: exit $?: $(cat "$work/err.txt")"
+      grep -q "^iteration period: .* over [0-9]* iterations" "$work/out.txt" ||
+        fail "--stats, --iterations 2^62: $(cat "$work/out.txt")"
+      # 4 iterations a cycle: an end within a batch runs the batch out.
+      compile test/generated/stream_end_batch.dfg "$work/batch"
+      build_cpu "$work/batch" "$flags"
+      for mode in "" "--sync=barrier" "--no-overlap"; do
+        # shellcheck disable=SC2086
+        DFG_END_AT=9 "$work/batch/build/app" --iterations 400 $mode >"$work/out.txt" 2>"$work/err.txt" ||
+          fail "batch, '$mode': exit $?: $(cat "$work/err.txt")"
+        grep -qx "check: 12 iterations, all equal" "$work/out.txt" || fail "batch, '$mode': $(cat "$work/out.txt")"
+        grep -qx "end of stream: node r (Reader) @ A.c0 ended the stream after iteration 9 (of --iterations 400); iterations 10 to 11 ran too, in the cycle of 4 iterations that holds it" \
+          "$work/err.txt" || fail "batch, '$mode': the report: $(cat "$work/err.txt")"
+        # shellcheck disable=SC2086
+        DFG_END_BEFORE=1 DFG_END_AT=8 "$work/batch/build/app" --iterations 400 $mode >"$work/out.txt" 2>&1 ||
+          fail "batch, before 8, '$mode': exit $?"
+        grep -qx "check: 8 iterations, all equal" "$work/out.txt" || fail "batch, before 8: $(cat "$work/out.txt")"
+      done
+    fi
+    ;;
   checkpoint_run)
     compile test/generated/checkpoint_cores.dfg "$work/gen"
     "$dfgc" schedule --emit=plan test/generated/checkpoint_cores.dfg >"$work/plan.txt"
@@ -901,6 +977,16 @@ PY
   packets_gpu_build)
     find_nvcc
     compile samples/packets/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  stream_end_gpu_build)
+    # The reader on a CPU ends the stream of a GPU that relaunches its cycles as CUDA graphs;
+    # bench/stream_end/gpu_run.sh runs it on a GPU.
+    "$dfgc" schedule --emit=plan test/generated/stream_end_gpu.dfg >"$work/plan.txt"
+    grep -qx "      cycles as CUDA graphs: the slots repeat every 2 cycles" "$work/plan.txt" ||
+      fail "the plan's graphs: $(grep "cycles as\|call by call" "$work/plan.txt")"
+    compile test/generated/stream_end_gpu.dfg "$work/gen"
+    find_nvcc
     build_gpu "$work/gen"
     ;;
   graph_cycles_gpu_build)

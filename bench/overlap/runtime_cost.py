@@ -6,7 +6,7 @@ side.
 
     runtime_cost.py generate DIR [--before RUNTIME_INCLUDE] [--dfgc PATH]
         here: writes one mapping of empty.dfg per PE kind and count into DIR/specs and compiles
-        each into DIR/gen/NAME (with --before, the GPU ones also into DIR/gen/NAME.before, whose
+        each into DIR/gen/NAME (with --before, each also into DIR/gen/NAME.before, whose
         runtime/ is RUNTIME_INCLUDE); copies gpu_floor.cu, mpi_bench.py and this script into DIR.
           cpu_N      one host, N CPU cores (`cpu c N;`): a chain Source -> Pass ... -> Sink, one
                      node per core (N = 1: Source -> Pass -> Sink on the one core);
@@ -114,7 +114,7 @@ def generate(args) -> None:
         spec = out / "specs" / f"{name}.dfg"
         spec.write_text(f"// {name}: written by runtime_cost.py\nimport \"empty.dfg\";\n\n{text}")
         subprocess.run([args.dfgc, "compile", str(spec), "-o", str(gen / name)], check=True)
-        if args.before and name.startswith("gpu"):
+        if args.before:
             before = gen / f"{name}.before"
             shutil.copytree(gen / name, before)
             shutil.rmtree(before / "runtime")
@@ -225,7 +225,7 @@ def main() -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate")
     g.add_argument("dir")
-    g.add_argument("--before", help="the runtime/include of the runtime to compare against (GPU programs)")
+    g.add_argument("--before", help="the runtime/include of the runtime to compare against")
     g.add_argument("--dfgc", default="dfgc")
     r = sub.add_parser("run")
     r.add_argument("dir")

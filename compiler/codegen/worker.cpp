@@ -71,8 +71,8 @@ void WorkerPrinter::finish() {
   const std::vector<const PlanNode*> ns = finishing();
   if (ns.empty()) return;
   const std::string last = m_.program->copies == 1
-                               ? std::string("run_.iterations - 1")
-                               : "(run_.iterations - 1) * " + std::to_string(m_.program->copies);
+                               ? std::string("run_.last_cycle()")
+                               : "run_.last_cycle() * " + std::to_string(m_.program->copies);
   std::string calls;
   for (const PlanNode* n : ns) {
     // A node that never moves and is not copied has one instance, which fired every cycle (a
@@ -327,6 +327,11 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
           n.block ? TemplatePart("worker_set_up_block") : TemplatePart("worker_set_up_parts");
     part(set_up_part, set_up);
     if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
+    if (n.ends_stream)
+      part("worker_may_end",
+           {{"m", m},
+            {"label", "node " + n.spec_name() + " (" + n.actor + ") @ " + m_.pe(n.pe).name},
+            {"copies", m_.program->copies == 1 ? "" : ", " + std::to_string(m_.program->copies)}});
   }
   for (const auto& [port, in] : initial_inputs(n)) {
     part("worker_initial_alloc",

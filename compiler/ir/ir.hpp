@@ -160,6 +160,9 @@ struct Actor {
   /// `actor Mul dynamic`: its ports are rings of elements, its class fires by `bool step(...)`,
   /// and its nodes join an island (sema/islands.hpp) instead of the static graph.
   bool dynamic = false;
+  /// `ends stream;`: its fire may end the run's stream (ctx.end_stream()); the location of
+  /// `ends`. Its nodes' sinks must all be downstream of them (sema/graph.cpp).
+  std::optional<SourceLoc> ends{};
   /// Made by sema for an island: the static actor whose one node runs the island (its index in
   /// Program::islands); its class is generated (codegen/island.hpp).
   std::optional<std::uint32_t> island{};

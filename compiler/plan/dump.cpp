@@ -172,6 +172,7 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format("  node {} ({}) @ {}: class {} in \"{}\"", n.name, n.actor,
                          h.pe(n.pe).name, n.class_name, n.header);
       if (!n.libraries.empty()) out += fmt::format(" uses {}", fmt::join(n.libraries, " "));
+      if (n.ends_stream) out += ", may end the stream";
       if (!n.member.empty()) out += fmt::format(", member {}", n.member);
       for (const std::string& initial : n.initial_members)
         if (!initial.empty()) out += " " + initial;

@@ -49,6 +49,7 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   x.header = impl.header;
   x.header_path = impl.header_path;
   x.libraries = actor.libraries;
+  x.ends_stream = actor.ends.has_value();
   x.block = impl.block;
   x.alternative = alternative;
   if (program.copies > 1) {

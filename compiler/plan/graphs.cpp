@@ -39,6 +39,8 @@ bool uncapturable_library(const std::string& library) {
 std::string firing_why(const PlanNode& n) {
   const std::string who = fmt::format("node '{}' ({})", n.name, n.actor);
   if (!n.signature) return who + " was planned without its actor header";
+  if (n.ends_stream)
+    return who + " may end the stream (`ends stream;`): its fire runs on the host every cycle";
   for (const std::string& library : n.libraries)
     if (uncapturable_library(library))
       return fmt::format("{} uses {}, whose calls a CUDA graph cannot hold", who, library);

@@ -47,6 +47,8 @@ struct PlanNode {
   /// dfgc opened (ActorFiles::headers' key).
   std::string header, header_path;
   std::vector<std::string> libraries;  ///< its actor's CUDA libraries (`uses cufft;`), spec order
+  /// Its actor says `ends stream;`: its context may end the run's stream (dfg::StreamEnd).
+  bool ends_stream = false;
   /// Its implementation takes whole blocks (`block`): one call a cycle makes the `repetitions`
   /// firings. Otherwise each firing is a call of its own, on its part of each block.
   bool block = false;

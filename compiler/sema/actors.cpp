@@ -390,6 +390,20 @@ void check_uses(const ast::ActorDecl& a, ir::Actor& actor, DiagnosticEngine& dia
   }
 }
 
+/// `ends stream;`: a static actor's only. A dynamic actor's firings run inside its island's, so
+/// they cannot name the iteration the stream ends with.
+void check_ends(const ast::ActorDecl& a, ir::Actor& actor, DiagnosticEngine& diags) {
+  if (!a.ends) return;
+  if (a.dynamic) {
+    error_at(diags, Span{*a.ends, 4},
+             fmt::format("dynamic actor '{}' cannot end the stream: its firings run within its "
+                         "island's; let a static actor of the island's stream end it",
+                         a.name.name));
+    return;
+  }
+  actor.ends = a.ends;
+}
+
 }  // namespace
 
 std::string header_path(const std::string& spec_file, const std::string& header) {
@@ -417,6 +431,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       check_params(a, eval, actor, info, sources, diags);
       check_impls(a, spec_file, count, sources, actor, diags);
       check_uses(a, actor, diags);
+      check_ends(a, actor, diags);
       if (!declared) continue;
       table.actors.push_back(std::move(actor));
       table.info.push_back(std::move(info));

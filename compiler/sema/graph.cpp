@@ -474,4 +474,68 @@ void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nod
   }
 }
 
+void check_stream_ends(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                       const ActorTable& actors, const ArchInfo* arch, DiagnosticEngine& diags) {
+  const std::size_t count = nodes.nodes.size();
+  std::vector<std::vector<ir::NodeId>> out(count);
+  for (const ir::Edge& e : edges) out[e.src].push_back(e.dst);
+  auto actor_of = [&](std::size_t n) -> const ir::Actor* {
+    return nodes.actor_of[n] ? &actors.actors[*nodes.actor_of[n]] : nullptr;
+  };
+  // The hosts the app's nodes may run on: their PEs, replicas, alternatives and candidates.
+  std::set<ir::HostId> hosts;
+  if (arch) {
+    for (std::size_t n = 0; n < count; ++n) {
+      const ir::Node& node = nodes.nodes[n];
+      if (nodes.pe_of[n]) hosts.insert(arch->graph.pes[*nodes.pe_of[n]].host);
+      for (const ir::Replica& r : node.replicas) hosts.insert(arch->graph.pes[r.pe].host);
+      for (const ir::Alternative& a : node.alternatives) hosts.insert(arch->graph.pes[a.pe].host);
+      for (ir::PeId pe : node.candidates) hosts.insert(arch->graph.pes[pe].host);
+    }
+  }
+  for (std::size_t n = 0; n < count; ++n) {
+    const ir::Actor* actor = actor_of(n);
+    if (!actor || !actor->ends) continue;
+    const ir::Node& node = nodes.nodes[n];
+    const auto name_length = static_cast<std::uint32_t>(node.name.size());
+    if (hosts.size() > 1) {
+      std::vector<std::string> names;
+      for (ir::HostId h : hosts) names.push_back(arch->graph.hosts[h].name);
+      auto b = diags.error(
+          node.loc,
+          fmt::format("node '{}' may end the stream (actor '{}' says 'ends stream'), but the app "
+                      "may run on hosts {}: dfgc ends a stream on one host only; map the app on "
+                      "one host, or end its runs with --iterations",
+                      node.name, actor->name, fmt::join(names, ", ")),
+          name_length);
+      b.note(*actor->ends, fmt::format("actor '{}' says 'ends stream' here", actor->name), 4);
+      continue;
+    }
+    std::vector<bool> downstream(count, false);
+    std::vector<ir::NodeId> work{static_cast<ir::NodeId>(n)};
+    downstream[n] = true;
+    while (!work.empty()) {
+      const ir::NodeId m = work.back();
+      work.pop_back();
+      for (ir::NodeId d : out[m])
+        if (!downstream[d]) {
+          downstream[d] = true;
+          work.push_back(d);
+        }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!out[k].empty() || downstream[k]) continue;
+      const ir::Actor* sink = actor_of(k);
+      auto b = diags.error(
+          nodes.nodes[k].loc,
+          fmt::format("sink '{}'{} is not downstream of node '{}', which may end the stream: it "
+                      "could fire past the end; feed it from '{}' or a node after it",
+                      nodes.nodes[k].name, sink ? " (" + sink->name + ")" : std::string(),
+                      node.name, node.name),
+          static_cast<std::uint32_t>(nodes.nodes[k].name.size()));
+      b.note(*actor->ends, fmt::format("actor '{}' says 'ends stream' here", actor->name), 4);
+    }
+  }
+}
+
 }  // namespace dfgc::sema

@@ -31,4 +31,10 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
 void check_reachability(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
                         const ActorTable& actors, const ArchInfo& arch, DiagnosticEngine& diags);
 
+/// A node whose actor says `ends stream;` ends the run's stream: every sink (a node without
+/// outgoing edges) must be downstream of it, or the sink could fire past the end, and the app
+/// must run on one host (`arch` null: its mapping is not checked).
+void check_stream_ends(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
+                       const ActorTable& actors, const ArchInfo* arch, DiagnosticEngine& diags);
+
 }  // namespace dfgc::sema

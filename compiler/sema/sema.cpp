@@ -40,6 +40,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
       sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
   auto edges = sema::check_edges(*app, nodes, actors, types, params, sources, diags);
   sema::check_cycles(edges, nodes, actors, diags);
+  sema::check_stream_ends(edges, nodes, actors, arch, diags);
   const std::optional<std::uint32_t> batch = sema::check_batch(*app, params, sources, diags);
   // Links left out of a broken arch would make paths look missing.
   if (arch && arch->ok) sema::check_reachability(edges, nodes, actors, *arch, diags);

@@ -126,6 +126,8 @@ struct ActorDecl {
   /// `actor Mul dynamic { ... }`: the `dynamic` keyword. A dynamic actor's ports are FIFO rings
   /// of elements and its class fires by `bool step(...)`.
   std::optional<SourceLoc> dynamic{};
+  /// `ends stream;`: its fire may end the run's stream (ctx.end_stream()).
+  std::optional<SourceLoc> ends{};
 };
 
 /// Inside a host: `cpu;` or `gpu g0 = 0;` (the number is the CUDA device ordinal), optionally

@@ -109,6 +109,7 @@ Item actor_item(const ActorDecl& a) {
   }
   for (const Ident& library : a.uses)
     item.children.push_back({library.loc, "uses " + library.name, {}});
+  if (a.ends) item.children.push_back({*a.ends, "ends stream", {}});
   return item;
 }
 

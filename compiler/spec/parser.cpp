@@ -131,6 +131,7 @@ class Parser {
   bool parse_impl(ast::ActorDecl& actor);
   bool parse_parallel_counts(ast::ImplDecl& impl);
   bool parse_uses(ast::ActorDecl& actor);
+  bool parse_ends(ast::ActorDecl& actor);
   bool parse_arch();
   bool parse_arch_item(ast::ArchDecl& arch);
   bool parse_host(ast::ArchDecl& arch);
@@ -436,7 +437,7 @@ bool Parser::parse_type() {
   return expect_semi("type declaration");
 }
 
-// actor := 'actor' IDENT [ 'dynamic' ] '{' { port | aparam | impl | uses } '}'
+// actor := 'actor' IDENT [ 'dynamic' ] '{' { port | aparam | impl | uses | ends } '}'
 bool Parser::parse_actor() {
   ast::ActorDecl d;
   d.loc = tok_.loc;
@@ -462,9 +463,28 @@ bool Parser::parse_actor_item(ast::ActorDecl& actor) {
   if (at_word("param")) return parse_actor_param(actor);
   if (at_word("cpu") || at_word("gpu")) return parse_impl(actor);
   if (at_word("uses")) return parse_uses(actor);
+  if (at_word("ends")) return parse_ends(actor);
   error_here(fmt::format(
-      "expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found {}", found()));
+      "expected 'in', 'out', 'param', 'cpu', 'gpu', 'uses' or 'ends' in actor body, found {}",
+      found()));
   return false;
+}
+
+// ends := 'ends' 'stream' ';'
+bool Parser::parse_ends(ast::ActorDecl& actor) {
+  const SourceLoc loc = tok_.loc;
+  advance();
+  if (!at_word("stream")) {
+    error_here(fmt::format("expected 'stream' after 'ends', found {}", found()));
+    return false;
+  }
+  advance();
+  if (actor.ends) {
+    error(loc, fmt::format("actor '{}' says 'ends stream' twice", actor.name.name), 4);
+  } else {
+    actor.ends = loc;
+  }
+  return expect_semi("ends declaration");
 }
 
 // uses := 'uses' IDENT { ',' IDENT } ';'

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dfg/stream_end.hpp"
+
 struct CUstream_st;  // cudaStream_t is `CUstream_st*` in the CUDA runtime
 
 namespace dfg {
@@ -69,7 +71,26 @@ class Context {
   /// `block` implementation.
   std::uint32_t firing() const noexcept { return firing_; }
 
+  /// Ends the stream after this iteration: its firings and everything downstream of them run,
+  /// no later iteration does, and the run ends normally (every node drained, `finish` called,
+  /// exit status 0). With a batch of K iterations a cycle, the run ends after the batch that
+  /// holds this iteration. Only for a node whose actor says `ends stream;` in the spec: throws
+  /// std::logic_error otherwise. Several calls, or several nodes: the earliest end wins.
+  void end_stream() { request_end(iteration_); }
+  /// Ends the stream before this iteration: what this firing makes is never consumed (a source
+  /// that finds no more input). In iteration 0 the run fires nothing downstream of the node.
+  void end_stream_before() { request_end(iteration_ - 1); }
+
   // Set by the generated program only.
+  /// The node may end the stream (`ends stream;`): `end` is its run's, `who` names the node in
+  /// the run's report; `batch` and `first_cycle` as dfg::Node's.
+  void set_end(StreamEnd* end, const char* who, std::int64_t batch,
+               std::int64_t first_cycle) noexcept {
+    end_ = end;
+    who_ = who;
+    batch_ = batch;
+    first_cycle_ = first_cycle;
+  }
   void set_stream(CUstream_st* s) noexcept { stream_ = s; }
   void set_device(int d) noexcept { device_ = d; }
   void set_iteration(std::int64_t i) noexcept { iteration_ = i; }
@@ -93,6 +114,22 @@ class Context {
   std::uint32_t firing_ = 0;
   const std::size_t* port_elements_ = nullptr;
   std::size_t port_count_ = 0;
+  StreamEnd* end_ = nullptr;
+  const char* who_ = "";
+  std::int64_t batch_ = 1, first_cycle_ = 0;
+
+  /// The cycle of this run that holds iteration i (-1 and less: before the run's first).
+  std::int64_t cycle_of(std::int64_t i) const noexcept {
+    const std::int64_t q = i / batch_ - (i % batch_ < 0 ? 1 : 0);  // floor
+    return q - first_cycle_;
+  }
+  void request_end(std::int64_t last_iteration) {
+    if (end_ == nullptr)
+      throw std::logic_error(
+          "ctx.end_stream(): only a node whose actor says `ends stream;` in the spec may end "
+          "the stream");
+    end_->request(cycle_of(last_iteration), cycle_of(iteration_), who_, last_iteration);
+  }
 };
 
 }  // namespace dfg

@@ -19,12 +19,14 @@
 /// the probes are on (dfg::Probe). An exception from a body leaves the item named in the Where.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "dfg/nvtx.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/stream_end.hpp"
 #include "dfg/window.hpp"
 #include "dfg/worker.hpp"
 
@@ -50,8 +52,11 @@ class Items {
   /// Names the items after cycle c, begun earlier, where every item has the same window in c
   /// as in the cycle begun last (a GPU's graph of several cycles, dfg::GpuItems).
   void name_cycle(std::int64_t c) noexcept { cycle_ = c; }
-  /// The cycle before which `entry`'s window of the current cycle ends.
-  std::int64_t active_until(std::size_t entry) const noexcept { return win_.window(entry).stop; }
+  /// The cycle before which `entry`'s window of the current cycle ends (or the stream does).
+  std::int64_t active_until(std::size_t entry) const noexcept {
+    return std::min(win_.window(entry).stop,
+                    run_.entries[entry].first_cycle + run_.stream_end.last() + 1);
+  }
   /// Ends cycle c of the PE (RunState::end_cycle).
   void end_cycle(std::int64_t c) { run_.end_cycle(pe_, c); }
 
@@ -59,28 +64,34 @@ class Items {
   /// between() (on several hosts: what the rank's threads do between two of its cycles).
   template <class Body, class Between>
   void cycles(Body&& body, Between&& between) {
-    cycle_loop(*this, run_.cycles, body, between);
+    cycle_loop(*this, run_.stream_end, body, between);
   }
   template <class Body>
   void cycles(Body&& body) {
     cycles(body, [] {});
   }
 
-  /// The loop of cycles() for `items`, an Items or a dfg::GpuItems.
+  /// The loop of cycles() for `items`, an Items or a dfg::GpuItems: until the run's stop, which
+  /// a node that ends the stream lowers (dfg::StreamEnd); a cycle begun past it does not run.
+  /// Then the PE leaves (RunState::leave).
   template <class Loop, class Body, class Between>
-  static void cycle_loop(Loop& items, std::int64_t count, Body& body, Between& between) {
-    for (std::int64_t c = 0; c < count; ++c) {
+  static void cycle_loop(Loop& items, const StreamEnd& end, Body& body, Between& between) {
+    for (std::int64_t c = 0; c < end.stop(); ++c) {
       items.begin(c);
+      if (c >= end.stop()) break;
       body(c);
       items.end_cycle(c);
       between();
     }
+    items.leave();
   }
+  /// The PE's loop is over: drained, it leaves (RunState::leave).
+  void leave() noexcept { run_.leave(pe_); }
 
   /// A CPU firing or delay copy: timed by a dfg::Probe.
   template <class Body>
   void run(std::size_t entry, Body&& body) {
-    if (!win_.active(entry)) return;
+    if (!active(entry)) return;
     const std::int64_t j = name(entry);
     DFG_NVTX_RANGE(run_.entries[entry].name);
     Probe probe(run_.probes, entry, j);
@@ -90,7 +101,7 @@ class Items {
   /// This host's end of a host-to-host transfer, posted to MPI: timed by the transfer itself.
   template <class Body>
   void post(std::size_t entry, Body&& body) {
-    if (!win_.active(entry)) return;
+    if (!active(entry)) return;
     const std::int64_t j = name(entry);
     DFG_NVTX_RANGE(run_.entries[entry].name);
     call(body, j);
@@ -99,7 +110,7 @@ class Items {
   /// Whether `entry` runs in this cycle; if so, names it in the Where and returns true with its
   /// iteration in `j`. For the items timed elsewhere (a GPU's: dfg::GpuItems).
   bool enter(std::size_t entry, std::int64_t& j) {
-    if (!win_.active(entry)) return false;
+    if (!active(entry)) return false;
     j = name(entry);
     return true;
   }
@@ -134,6 +145,11 @@ class Items {
     const std::int64_t j = cycle_ - run_.entries[entry].first_cycle;
     where_.at(run_.labels[entry], (j + run_.runtime_params.first_cycle) * run_.batch);
     return j;
+  }
+
+  /// Whether `entry` runs in the current cycle: in its window, and not past the stream's end.
+  bool active(std::size_t entry) const noexcept {
+    return win_.active(entry) && cycle_ - run_.entries[entry].first_cycle <= run_.stream_end.last();
   }
 
   Run& run_;

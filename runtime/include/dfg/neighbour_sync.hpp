@@ -119,12 +119,24 @@ class NeighbourSync final : private AbortListener {
     if (any_host_only_) host.notify_all();  // else nobody waits on it
   }
 
+  /// `pe` runs no more cycles (it left its loop): whoever waits for it goes on. Its neighbours
+  /// see everything it did before (release stores).
+  void leave(int pe) noexcept {
+    for (std::atomic<std::int64_t>* a : {&done_[pe].value, &done_[pe].host}) {
+      a->store(kLeft, std::memory_order_release);
+      a->notify_all();
+    }
+  }
+
   /// The cycles `pe` has finished; racy.
   std::int64_t done_approx(int pe) const noexcept {
     return done_[pe].value.load(std::memory_order_relaxed);
   }
 
  private:
+  /// What leave() stores: more cycles than any run has (below detail::kPoison).
+  static constexpr std::int64_t kLeft = detail::kPoison - 1;
+
   struct Counter {
     alignas(64) std::atomic<std::int64_t> value{0};  ///< cycles finished
     alignas(64) std::atomic<std::int64_t> host{0};   ///< cycles released to host_only() PEs

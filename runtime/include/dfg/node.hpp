@@ -54,6 +54,12 @@ class Node {
     per_iteration_ = firings / batch;
     ctx.set_node(&params, block ? firings : per_iteration_, elements_.data(), elements_.size());
   }
+  /// A node whose actor says `ends stream;`: its context's end_stream() ends the run's stream
+  /// `end`, in the name `who` ("node r (Reader) @ A.c0"). In a program unfolded for replicas,
+  /// `copies` blocks make a cycle (at() is given block j x copies + copy). After set_up().
+  void may_end(StreamEnd& end, const char* who, std::int64_t copies = 1) noexcept {
+    ctx.set_end(&end, who, batch_ * copies, first_);
+  }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {
     ctx.set_stream(stream);

@@ -46,6 +46,7 @@
 #include "dfg/probe.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
+#include "dfg/stream_end.hpp"
 #include "dfg/trace.hpp"
 #include "dfg/window.hpp"
 #include "dfg/worker.hpp"
@@ -125,6 +126,7 @@ struct RunState {
         graph_cycles(options.graph_cycles),
         latency(overlap ? tables.overlap_latency : tables.no_overlap_latency),
         cycles(run_cycles(options, tables)),
+        stream_end(iterations, cycles),
         entries(overlap ? tables.overlap_entries : tables.no_overlap_entries),
         labels(labels_of(entries)),
         pe_names(tables.pe_names),
@@ -244,6 +246,14 @@ struct RunState {
   void release_cycle(int pe, std::int64_t c) {
     if (overlap && !barrier_sync) neighbours.release(pe, c);
   }
+  /// The last cycle of iterations the run fires: iterations - 1, or where a node ended the
+  /// stream (after the workers joined: a node's finish() by the instance that fired it).
+  std::int64_t last_cycle() const noexcept { return stream_end.last(); }
+  /// `pe` has left its cycle loop: with --sync=neighbours nobody waits for its cycles any more
+  /// (a PE that began a cycle past a stream's end before it saw the end runs out its loop).
+  void leave(int pe) noexcept {
+    if (overlap && !barrier_sync) neighbours.leave(pe);
+  }
   /// Ends a transfer step without overlap: the barrier of all PEs.
   void end_phase() { barrier.arrive_and_wait(); }
 
@@ -277,9 +287,12 @@ struct RunState {
   const bool overlap;
   const bool barrier_sync;
   const bool graphs;  ///< a GPU whose plan allows it relaunches its cycles as CUDA graphs
-  const std::int64_t graph_cycles;        ///< --graph-cycles (0: the plan's)
-  const std::int64_t latency;             ///< the strategy's last first cycle
-  const std::int64_t cycles;              ///< iterations plus the pipeline's latency
+  const std::int64_t graph_cycles;  ///< --graph-cycles (0: the plan's)
+  const std::int64_t latency;       ///< the strategy's last first cycle
+  const std::int64_t cycles;        ///< iterations plus the pipeline's latency
+  /// A node's ctx.end_stream() (`ends stream;`): the cycles the run ends at, which every item
+  /// and every loop reads (dfg::Items).
+  StreamEnd stream_end;
   const std::span<const Entry> entries;   ///< the entries of the strategy that runs
   const std::vector<std::string> labels;  ///< per entry, its entry_label()
   const std::array<const char*, PeCount> pe_names, pe_kinds;

@@ -252,6 +252,26 @@ int finish_workers(const std::vector<std::unique_ptr<Worker>>& workers,
   return 0;
 }
 
+/// After a run that completed: where a node ended the stream before --iterations, one line on
+/// `err` ("end of stream: node r (Reader) @ A.c0 ended the stream after iteration 41 (of
+/// --iterations 100)"), with the iterations the run's last cycle held beyond it (a batch).
+template <class Run>
+void report_stream_end(const Run& run, std::ostream& err) {
+  const StreamEnd& end = run.stream_end;
+  if (!end.ended()) return;
+  const std::int64_t first = run.runtime_params.first_cycle;
+  const std::int64_t asked = end.asked_in();
+  const std::int64_t ran = (end.last() + 1 + first) * run.batch - 1;  // the last iteration run
+  err << "end of stream: " << end.who() << " ended the stream "
+      << (asked < 0 ? std::string("before iteration 0")
+                    : "after iteration " + std::to_string(asked))
+      << " (of --iterations " << (run.iterations + first) * run.batch << ")";
+  if (ran > asked)
+    err << "; iterations " << asked + 1 << " to " << ran << " ran too, in the cycle of "
+        << run.batch << " iterations that holds it";
+  err << '\n';
+}
+
 /// Runs `workers[pe]->run(where, run.overlap)` on a thread of its own named `names[pe]` (pinned
 /// to core pe with --pin-cpus: spawn_workers), joins them all; after an error prints it
 /// (dfg::Workers), writes the report files marked incomplete and returns 1, else returns
@@ -265,6 +285,7 @@ int run_workers(Run& run, const std::vector<std::unique_ptr<Worker>>& workers,
   int status = threads.join_and_report(std::cerr);
   run.checkpoints.finish(&std::cerr);  // every checkpoint the run completed, written
   if (status == 0) status = finish_workers(workers);
+  if (status == 0) report_stream_end(run, std::cerr);
   if (status != 0) {
     report(run, options, false);  // what was measured up to the error, marked so
     return status;

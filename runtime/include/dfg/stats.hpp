@@ -91,12 +91,17 @@ class Stats {
   using Clock = std::chrono::steady_clock;
   /// The most recent runs of an entry that its median is taken over.
   static constexpr std::int64_t kMaxSamples = 8192;
+  /// The most cycles whose ends are kept (8 MiB a PE): the period is measured over the first
+  /// ones of a longer run (one bounded by --iterations 2^62 and ended by its source).
+  static constexpr std::int64_t kMaxCycleEnds = std::int64_t{1} << 20;
 
   /// `cycles`: how many cycles the run will have (iterations plus the pipeline latency);
   /// `warmup`: how many first cycles the period leaves out.
   /// `batch`: the iterations one cycle runs (the app's `batch`).
   Stats(std::int64_t cycles, std::int64_t warmup, std::int64_t batch = 1)
-      : cycles_(std::max<std::int64_t>(cycles, 0)), warmup_(warmup), batch_(batch) {}
+      : cycles_(std::clamp<std::int64_t>(cycles, 0, kMaxCycleEnds)),
+        warmup_(warmup),
+        batch_(batch) {}
 
   /// A processing element; returns its index.
   int add_pe(std::string name) {

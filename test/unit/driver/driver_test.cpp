@@ -522,7 +522,8 @@ TEST_CASE("files_read lists the spec, its imports, the actor headers and what th
       overlap + "actors/producer.hpp",
       overlap + "cpu_only.dfg",
       overlap + "overlap.dfg",
-      std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp"};
+      std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/context.hpp",
+      std::string(DFGC_SOURCE_DIR) + "/runtime/include/dfg/stream_end.hpp"};
   for (std::string& path : expected) path = fs::path(path).lexically_normal().string();
   std::sort(expected.begin(), expected.end());
   CHECK(driver::files_read(c, sources) == expected);

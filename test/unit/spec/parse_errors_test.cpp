@@ -55,7 +55,8 @@ TEST_CASE("actor errors", "[spec][parse-errors]") {
       {"actor { }", "expected an actor name after 'actor', found '{'", "1:7"},
       {"actor A;", "expected '{' after actor name 'A', found ';'", "1:8"},
       {"actor A { foo X a; }",
-       "expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found 'foo'", "1:11"},
+       "expected 'in', 'out', 'param', 'cpu', 'gpu', 'uses' or 'ends' in actor body, found 'foo'",
+       "1:11"},
       {"actor A { in ; }", "expected a type name after 'in', found ';'", "1:14"},
       {"actor A { out X; }", "expected a port name after type 'X', found ';'", "1:16"},
       {"actor A { in X a b; }", "expected ';' after port declaration", "1:17"},
@@ -304,18 +305,19 @@ app x on a {
   q.b q.a;
 }
 )");
-  CHECK(p.errors() ==
-        std::vector<std::string>{
-            "expected an expression, found ';'",
-            "expected ';' after port declaration",
-            "expected 'in', 'out', 'param', 'cpu', 'gpu' or 'uses' in actor body, found 'foo'",
-            "expected ';' after parameter declaration",
-            "expected an expression, found ';'",
-            "unknown bandwidth unit 'XB/s'; expected B/s, KB/s, MB/s, GB/s, TB/s, "
-            "KiB/s, MiB/s, GiB/s, Kb/s, Mb/s or Gb/s",
-            "expected an expression, found ';'",
-            "expected '->' after 'q.b', found 'q'",
-        });
+  CHECK(
+      p.errors() ==
+      std::vector<std::string>{
+          "expected an expression, found ';'",
+          "expected ';' after port declaration",
+          "expected 'in', 'out', 'param', 'cpu', 'gpu', 'uses' or 'ends' in actor body, found 'foo'",
+          "expected ';' after parameter declaration",
+          "expected an expression, found ';'",
+          "unknown bandwidth unit 'XB/s'; expected B/s, KB/s, MB/s, GB/s, TB/s, "
+          "KiB/s, MiB/s, GiB/s, Kb/s, Mb/s or Gb/s",
+          "expected an expression, found ';'",
+          "expected '->' after 'q.b', found 'q'",
+      });
   // What parsed well is kept.
   REQUIRE(p.module->types.size() == 1);
   REQUIRE(p.module->actors.size() == 1);

@@ -161,11 +161,17 @@ class GpuCycles {
       copies_pending_ = false;
     }
     enqueued_ = last + 1;
-    if (run_.barrier_sync || !run_.overlap || last + 1 == run_.cycles) {
+    if (run_.barrier_sync || !run_.overlap || last + 1 >= run_.stream_end.stop()) {
       poll_until([&] { return done_ == enqueued_; });
     } else {
       publish(first);  // the cycles just recorded have hardly reached the GPU: the next poll
     }
+  }
+
+  /// After the loop: waits until every cycle enqueued has finished, and publishes them (a loop
+  /// that a stream's end stopped after a cycle whose end() did not wait).
+  void drain() {
+    poll_until([&] { return done_ == enqueued_; });
   }
 
   /// Makes room for at least `cycles` cycles enqueued and not finished (a graph of several

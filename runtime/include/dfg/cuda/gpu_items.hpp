@@ -118,18 +118,25 @@ class GpuItems {
     probes_.poll();
     items_.end_cycle(c);
   }
+  /// The loop is over: every cycle enqueued has finished and been published; the PE leaves
+  /// (RunState::leave).
+  void leave() {
+    if (cycles_) cycles_->drain();
+    items_.leave();
+  }
   /// The cycle loop, as Items::cycles.
   template <class Body, class Between>
   void cycles(Body&& body, Between&& between) {
+    const StreamEnd& end = items_.state().stream_end;
     if (!graphs_) {
-      Items<Run>::cycle_loop(*this, items_.state().cycles, body, between);
+      Items<Run>::cycle_loop(*this, end, body, between);
       return;
     }
-    const std::int64_t count = items_.state().cycles;
-    for (std::int64_t c = 0; c < count;) {
+    for (std::int64_t c = 0; c < end.stop();) {
       begin(c);
+      if (c >= end.stop()) break;
       list(c, body);
-      if (block_ > 1 && steady(c, count)) {
+      if (block_ > 1 && steady(c, end.stop())) {
         graph_block(c, body);
         for (std::int64_t k = 0; k < block_; ++k) between();
         c += block_;
@@ -140,6 +147,7 @@ class GpuItems {
       between();
       ++c;
     }
+    leave();
   }
   template <class Body>
   void cycles(Body&& body) {
