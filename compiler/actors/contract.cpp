@@ -267,6 +267,7 @@ ContractResult ContractChecker::run() {
   ContractResult result;
   const clang::CXXRecordDecl* record = find_class();
   if (!record) return result;
+  result.cls = record;
   check_object(*record);
   if (actor_.dynamic) return run_dynamic(*record);
   auto fire = find_method(*record, "fire");

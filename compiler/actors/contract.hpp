@@ -20,6 +20,8 @@ struct ContractResult {
   /// `fire`'s definition when the class and its `fire` were found (the overlap lint reads it),
   /// even if other parts of the contract failed; null when `fire` has no body in the header.
   const clang::CXXMethodDecl* fire = nullptr;
+  /// The implementation class when it was found.
+  const clang::CXXRecordDecl* cls = nullptr;
 };
 
 /// Checks `impl` of `actor` against the AST of its batch, reporting every violation: the class

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include <clang/Lex/MacroInfo.h>
 #include <clang/Lex/Preprocessor.h>
@@ -24,6 +25,7 @@
 #include "actors/locations.hpp"
 #include "actors/overlap_lint.hpp"
 #include "actors/parse.hpp"
+#include "actors/port_lint.hpp"
 #include "actors/portability.hpp"
 
 namespace dfgc {
@@ -235,6 +237,7 @@ void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
   std::vector<std::size_t> checked(batch.headers.begin(), batch.headers.begin() + count);
   clang::ASTContext& ast = batch.unit.ast->getASTContext();
   std::set<const clang::CXXMethodDecl*> linted;
+  std::set<std::pair<const clang::CXXRecordDecl*, const ir::Actor*>> linted_classes;
   for (const ImplRef& ref : impls_) {
     const ir::Impl& impl = impl_of(ref);
     if (impl.kind != batch.kind ||
@@ -248,8 +251,11 @@ void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
       result.signature->fire_reads_iteration = actors::reads_iteration(*result.fire);
     }
     if (result.signature) signatures[{ref.actor, impl.kind}] = std::move(*result.signature);
-    if (result.fire && !actor.dynamic)
+    if (result.fire && !actor.dynamic) {
       actors::lint_firing_count(*result.fire, program_, actor, impl, *where, diags_);
+      if (result.cls && linted_classes.insert({result.cls, &actor}).second)
+        actors::lint_port_names(*result.cls, actor, *where, diags_);
+    }
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);
   }

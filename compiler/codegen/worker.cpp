@@ -326,6 +326,9 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
       set_up_part =
           n.block ? TemplatePart("worker_set_up_block") : TemplatePart("worker_set_up_parts");
     part(set_up_part, set_up);
+    std::vector<std::string> names;
+    for (const std::string& port : n.port_names) names.push_back("\"" + port + "\"");
+    part("worker_name_ports", {{"m", m}, {"names", join(names)}});
     if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
     if (n.ends_stream)
       part("worker_may_end",

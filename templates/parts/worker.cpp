@@ -349,6 +349,9 @@ if (items.suspends($entry$, j)) run_.handoffs[$h$].save($m$.actor, j + 1);
 @@ worker_set_gpu
 $m$.set_gpu(compute_, $d$);
 
+@@ worker_name_ports
+$m$.name_ports({$names$});
+
 @@ worker_may_end
 $m$.may_end(run.stream_end, "$label$"$copies$);  // ends stream: ctx.end_stream()
 

@@ -4,7 +4,8 @@
 ///
 /// Guarantees: a Context is owned by the worker thread of one processing element and passed to
 /// the actor it fires; its accessors do not block, allocate or synchronise, except
-/// runtime_param(), which allocates the message of the exception it throws for an unknown name.
+/// runtime_param() and elements(name), which allocate the message of the exception they throw
+/// for an unknown name, and end_stream(), which takes its run's lock once (dfg::StreamEnd).
 /// Everything a context reads besides the iteration, the run's runtime params (through one
 /// pointer to the run state's table), the node's firings per call and its port elements, is set
 /// once by the node's set-up (dfg::Node::set_up) in its worker's constructor, on the main thread
@@ -51,6 +52,18 @@ class Context {
   std::size_t elements(std::size_t port) const noexcept {
     return port < port_count_ ? port_elements_[port] : 0;
   }
+  /// The same for the port named `port` in the actor's declaration. Throws
+  /// std::invalid_argument for a name the actor has no port of (dfgc checks a literal name).
+  std::size_t elements(std::string_view port) const {
+    for (std::size_t i = 0; port_names_ != nullptr && i < port_count_; ++i)
+      if (port == port_names_[i]) return port_elements_[i];
+    std::string known;
+    for (std::size_t i = 0; port_names_ != nullptr && i < port_count_; ++i)
+      known += (i > 0 ? ", " : "") + std::string(port_names_[i]);
+    throw std::invalid_argument("ctx.elements(\"" + std::string(port) +
+                                "\"): the actor has no port of that name (its ports: " + known +
+                                ")");
+  }
   /// The value of the runtime param `name` in this run (its default unless --set or --params
   /// changed it): what an actor needs of the runtime params beyond its token sizes, such as the
   /// width and height of an image whose tokens hold W * H pixels. Throws std::invalid_argument
@@ -91,6 +104,8 @@ class Context {
     batch_ = batch;
     first_cycle_ = first_cycle;
   }
+  /// The names of the ports, in the actor's declaration order (as many as set_node's count).
+  void set_port_names(const char* const* names) noexcept { port_names_ = names; }
   void set_stream(CUstream_st* s) noexcept { stream_ = s; }
   void set_device(int d) noexcept { device_ = d; }
   void set_iteration(std::int64_t i) noexcept { iteration_ = i; }
@@ -114,6 +129,7 @@ class Context {
   std::uint32_t firing_ = 0;
   const std::size_t* port_elements_ = nullptr;
   std::size_t port_count_ = 0;
+  const char* const* port_names_ = nullptr;
   StreamEnd* end_ = nullptr;
   const char* who_ = "";
   std::int64_t batch_ = 1, first_cycle_ = 0;

@@ -54,6 +54,12 @@ class Node {
     per_iteration_ = firings / batch;
     ctx.set_node(&params, block ? firings : per_iteration_, elements_.data(), elements_.size());
   }
+  /// The actor's port names, in its declaration order (ctx.elements("x")): string literals, or
+  /// what outlives the node. After set_up().
+  void name_ports(const std::array<const char*, Ports>& names) noexcept {
+    names_ = names;
+    ctx.set_port_names(names_.data());
+  }
   /// A node whose actor says `ends stream;`: its context's end_stream() ends the run's stream
   /// `end`, in the name `who` ("node r (Reader) @ A.c0"). In a program unfolded for replicas,
   /// `copies` blocks make a cycle (at() is given block j x copies + copy). After set_up().
@@ -121,11 +127,12 @@ class Node {
 
  private:
   std::array<std::size_t, Ports>
-      elements_{};                   ///< what the context reports: a call's part of each block
-  std::uint32_t batch_ = 1;          ///< iterations a cycle
-  std::int64_t first_ = 0;           ///< a restarted run's first cycle (RuntimeParamValues)
-  std::int64_t last_ = -1;           ///< the last cycle (block) it fired
-  std::uint32_t per_iteration_ = 1;  ///< firings an iteration: q / batch
+      elements_{};  ///< what the context reports: a call's part of each block
+  std::array<const char*, Ports> names_{};  ///< the ports' names (name_ports)
+  std::uint32_t batch_ = 1;                 ///< iterations a cycle
+  std::int64_t first_ = 0;                  ///< a restarted run's first cycle (RuntimeParamValues)
+  std::int64_t last_ = -1;                  ///< the last cycle (block) it fired
+  std::uint32_t per_iteration_ = 1;         ///< firings an iteration: q / batch
 };
 
 }  // namespace dfg

@@ -25,7 +25,7 @@ struct Reader {
   bool before = std::getenv("DFG_END_BEFORE") != nullptr;
 
   void fire(std::int64_t* x, dfg::Context& ctx) {
-    for (std::size_t k = 0; k < ctx.elements(0); ++k)
+    for (std::size_t k = 0; k < ctx.elements("x"); ++k)
       x[k] = 3 * ctx.iteration() + static_cast<std::int64_t>(k);
     if (ctx.iteration() != end_at) return;
     if (before) {
@@ -68,7 +68,7 @@ struct Check {
     if (j != next)
       throw std::runtime_error("check: iteration " + std::to_string(j) + " came, expected " +
                                std::to_string(next));
-    for (std::size_t k = 0; k < ctx.elements(0); ++k)
+    for (std::size_t k = 0; k < ctx.elements("z"); ++k)
       if (z[k] != 2 * (8 * j + static_cast<std::int64_t>(k)))
         throw std::runtime_error("check: iteration " + std::to_string(j) + " element " +
                                  std::to_string(k) + " is " + std::to_string(z[k]));

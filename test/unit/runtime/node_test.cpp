@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dfg/node.hpp"
@@ -127,4 +129,22 @@ TEST_CASE(
   CHECK(home.actor.finished == 1);
   dfg::Node<Finishing, 2> idle;  // never fired
   CHECK_FALSE(idle.finish(0));
+}
+
+TEST_CASE("the context counts a port's elements by its name too", "[node]") {
+  dfg::Node<Copy, 2> node;
+  const dfg::RuntimeParamValues params;
+  node.set_up(params, {24, 12}, 4, false);
+  REQUIRE_THROWS_AS(node.ctx.elements("in"), std::invalid_argument);  // no names given
+  node.name_ports({"in", "out"});
+  CHECK(node.ctx.elements("in") == 6);
+  CHECK(node.ctx.elements("out") == 3);
+  CHECK(node.ctx.elements(1) == 3);
+  try {
+    (void)node.ctx.elements("x");
+    FAIL("an unknown port was counted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) ==
+          "ctx.elements(\"x\"): the actor has no port of that name (its ports: in, out)");
+  }
 }

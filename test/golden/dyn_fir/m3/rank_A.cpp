@@ -65,17 +65,21 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("src.out@A.cpu", bytes_Block(params), run.overlap ? 2 : 1);  // colour 4
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   src_node_.set_up(run.runtime_params, {elements_Block(params)});
+  src_node_.name_ports({"out"});
   island_m0_node_.set_up(run.runtime_params,
                          {elements_Block(params), elements_Mapped_m0_y(params)});
+  island_m0_node_.name_ports({"m0_x", "m0_y"});
   island_a3_node_.set_up(
       run.runtime_params,
       {elements_Mapped_a2_s(params), elements_Mapped_m3_y(params), elements_Block(params)});
+  island_a3_node_.name_ports({"a3_a", "a3_b", "sh_y"});
   snk_node_.actor.c0 = 3;
   snk_node_.actor.c1 = -5;
   snk_node_.actor.c2 = 7;
   snk_node_.actor.c3 = 2;
   snk_node_.actor.shift = 4;
   snk_node_.set_up(run.runtime_params, {elements_Block(params)});
+  snk_node_.name_ports({"in"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

@@ -56,6 +56,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   island_d1_node_.set_up(run.runtime_params,
                          {elements_Block(params), elements_Mapped_m0_y(params),
                           elements_Mapped_a2_s(params), elements_Mapped_m3_y(params)});
+  island_d1_node_.name_ports({"d1_x", "a1_a", "a2_s", "m3_y"});
   island_d1_node_.set_gpu(compute_, 0);
   island_d1_node_.actor.init(island_d1_node_.ctx);
 }

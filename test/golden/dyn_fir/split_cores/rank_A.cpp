@@ -64,10 +64,13 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   storage_.emplace_back("src.out@A.c0", bytes_Block(params), 1);  // colour 4
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   src_node_.set_up(run.runtime_params, {elements_Block(params)});
+  src_node_.name_ports({"out"});
   island_d1_node_.set_up(run.runtime_params,
                          {elements_Block(params), elements_Fifo_m1_y(params),
                           elements_Fifo_m2_y(params), elements_Fifo_m3_y(params)});
+  island_d1_node_.name_ports({"d1_x", "m1_y", "m2_y", "m3_y"});
   island_m0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Fifo_m0_y(params)});
+  island_m0_node_.name_ports({"m0_x", "m0_y"});
 }
 
 void Worker_A_c0::cycles(dfg::Where& where) {
@@ -127,12 +130,14 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
       run.runtime_params,
       {elements_Fifo_m0_y(params), elements_Fifo_m1_y(params), elements_Fifo_m2_y(params),
        elements_Fifo_m3_y(params), elements_Block(params)});
+  island_a1_node_.name_ports({"a1_a", "a1_b", "a2_b", "a3_b", "sh_y"});
   snk_node_.actor.c0 = 3;
   snk_node_.actor.c1 = -5;
   snk_node_.actor.c2 = 7;
   snk_node_.actor.c3 = 2;
   snk_node_.actor.shift = 4;
   snk_node_.set_up(run.runtime_params, {elements_Block(params)});
+  snk_node_.name_ports({"in"});
 }
 
 void Worker_A_c1::cycles(dfg::Where& where) {

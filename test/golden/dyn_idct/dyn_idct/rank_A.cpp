@@ -50,10 +50,13 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   src_node_.actor.blocks = 4;
   src_node_.set_up(run.runtime_params, {elements_Code(params)});
+  src_node_.name_ports({"out"});
   island_parse_node_.set_up(run.runtime_params, {elements_Code(params), elements_Pixels(params)});
+  island_parse_node_.name_ports({"parse_code", "cols_out"});
   island_parse_node_.actor.init(island_parse_node_.ctx);
   snk_node_.actor.blocks = 4;
   snk_node_.set_up(run.runtime_params, {elements_Pixels(params)});
+  snk_node_.name_ports({"in"});
 }
 
 void Worker_A_cpu::cycles(dfg::Where& where) {

@@ -50,8 +50,10 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   src_node_.actor.blocks = 4;
   src_node_.set_up(run.runtime_params, {elements_Coefs(params)});
+  src_node_.name_ports({"out"});
   snk_node_.actor.blocks = 4;
   snk_node_.set_up(run.runtime_params, {elements_Pixels(params)});
+  snk_node_.name_ports({"in"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

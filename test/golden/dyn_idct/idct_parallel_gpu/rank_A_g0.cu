@@ -42,6 +42,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   storage_.emplace_back(0, "src.out@A.g0", bytes_Coefs(params), run.overlap ? 2 : 1);  // colour 1
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   island_rows_node_.set_up(run.runtime_params, {elements_Coefs(params), elements_Pixels(params)});
+  island_rows_node_.name_ports({"rows_in", "cols_out"});
   island_rows_node_.set_gpu(compute_, 0);
   island_rows_node_.actor.init(island_rows_node_.ctx);
 }

@@ -43,6 +43,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   storage_.emplace_back("src.x@A.c0", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   src_node_.set_up(run.runtime_params, {elements_Block(params)});
+  src_node_.name_ports({"x"});
 }
 
 void Worker_A_c0::cycles(dfg::Where& where) {
@@ -74,6 +75,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   f0_node_.actor.band = 0;
   f0_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f0_node_.name_ports({"x", "y"});
   f0_node_.actor.init(f0_node_.ctx);
 }
 
@@ -107,6 +109,7 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   f1_node_.actor.band = 1;
   f1_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f1_node_.name_ports({"x", "y"});
   f1_node_.actor.init(f1_node_.ctx);
 }
 
@@ -140,6 +143,7 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c3, storage_, run.memory.A_c3);
   f2_node_.actor.band = 2;
   f2_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f2_node_.name_ports({"x", "y"});
   f2_node_.actor.init(f2_node_.ctx);
 }
 
@@ -173,6 +177,7 @@ Worker_A_c4::Worker_A_c4(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c4, storage_, run.memory.A_c4);
   f3_node_.actor.band = 3;
   f3_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f3_node_.name_ports({"x", "y"});
   f3_node_.actor.init(f3_node_.ctx);
 }
 
@@ -206,6 +211,7 @@ Worker_A_c5::Worker_A_c5(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c5, storage_, run.memory.A_c5);
   f4_node_.actor.band = 4;
   f4_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f4_node_.name_ports({"x", "y"});
   f4_node_.actor.init(f4_node_.ctx);
 }
 
@@ -239,6 +245,7 @@ Worker_A_c6::Worker_A_c6(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c6, storage_, run.memory.A_c6);
   f5_node_.actor.band = 5;
   f5_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f5_node_.name_ports({"x", "y"});
   f5_node_.actor.init(f5_node_.ctx);
 }
 
@@ -272,6 +279,7 @@ Worker_A_c7::Worker_A_c7(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c7, storage_, run.memory.A_c7);
   f6_node_.actor.band = 6;
   f6_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f6_node_.name_ports({"x", "y"});
   f6_node_.actor.init(f6_node_.ctx);
 }
 
@@ -305,6 +313,7 @@ Worker_A_c8::Worker_A_c8(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c8, storage_, run.memory.A_c8);
   f7_node_.actor.band = 7;
   f7_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  f7_node_.name_ports({"x", "y"});
   f7_node_.actor.init(f7_node_.ctx);
 }
 
@@ -346,6 +355,7 @@ Worker_A_c9::Worker_A_c9(Run& run) : CpuWorker(run) {
                     {elements_Block(params), elements_Block(params), elements_Block(params),
                      elements_Block(params), elements_Block(params), elements_Block(params),
                      elements_Block(params), elements_Block(params)});
+  sink_node_.name_ports({"y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7"});
 }
 
 void Worker_A_c9::cycles(dfg::Where& where) {

@@ -82,16 +82,19 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  s_node_.name_ports({"x"});
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.0f;
   f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
                                       elements_Block(params), elements_State(params)});
+  f_node_.name_ports({"x", "state", "y", "next"});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 4);
   dfg::fill_initial_tokens<float>(f_initial1_, elements_State(params), static_cast<float>(-1.0));
   k_node_.actor.a = 0.5f;
   k_node_.actor.feedback = 4;
   k_node_.actor.initial = -1.0f;
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
+  k_node_.name_ports({"y"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

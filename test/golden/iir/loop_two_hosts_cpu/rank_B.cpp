@@ -73,6 +73,7 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   h_node_.set_up(run.runtime_params, {elements_State(params), elements_State(params)});
+  h_node_.name_ports({"i", "o"});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {

@@ -52,10 +52,12 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("s.x@A.cpu", bytes_Block(params), 1);     // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  s_node_.name_ports({"x"});
   f_node_.actor.a = 0.5f;
   f_node_.actor.y0 = 0.75f;
   f_node_.set_up(run.runtime_params, {elements_Block(params), elements_State(params),
                                       elements_Block(params), elements_State(params)});
+  f_node_.name_ports({"x", "state", "y", "next"});
   f_initial1_ = dfg::HostBuffer("f.state initial tokens", bytes_State(params), 1);
   dfg::fill_initial_tokens_with<float>(f_initial1_, elements_State(params),
                                        [&](std::size_t j, float* token, std::size_t elements) {
@@ -66,6 +68,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   k_node_.actor.feedback = 1;
   k_node_.actor.initial = 0.75f;
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
+  k_node_.name_ports({"y"});
 }
 
 void Worker_A_cpu::cycles(dfg::Where& where) {

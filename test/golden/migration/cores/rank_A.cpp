@@ -46,6 +46,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   storage_.emplace_back("s.x@A.c0", bytes_Block(params), 2);  // colour 0
   run.publish(kPe_A_c0, storage_, run.memory.A_c0);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  s_node_.name_ports({"x"});
 }
 
 void Worker_A_c0::cycles(dfg::Where& where) {
@@ -84,7 +85,9 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.name_ports({"x", "y"});
   a_node_.actor.init(a_node_.ctx);
 }
 
@@ -147,9 +150,11 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("a.x.delay@A.c2", bytes_Block(params), 1);  // colour 2
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.name_ports({"x", "y"});
   a_node_.actor.init(a_node_.ctx);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
 }
 
 void Worker_A_c2::cycles(dfg::Where& where) {
@@ -225,10 +230,13 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   storage_.emplace_back("k.y.delay@A.c3", bytes_Block(params), 1);  // colour 2
   run.publish(kPe_A_c3, storage_, run.memory.A_c3);
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
+  k_node_.name_ports({"y"});
   k_node_.actor.init(k_node_.ctx);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.name_ports({"x", "y"});
   a_node_.actor.init(a_node_.ctx);
 }
 

@@ -39,6 +39,7 @@ Worker_B_g0::Worker_B_g0(Run& run) : GpuWorker(run, kPe_B_g0, 0, {kTrack_B_g0_co
   run.publish(kPe_B_g0, storage_, run.memory.B_g0);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
   g_node_.set_gpu(compute_, 0);
 }
 

@@ -92,11 +92,15 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Block(params)});
+  s_node_.name_ports({"x"});
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  a_node_.name_ports({"x", "y"});
   a_node_.actor.init(a_node_.ctx);
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
+  k_node_.name_ports({"y"});
   k_node_.actor.init(k_node_.ctx);
 }
 

@@ -76,6 +76,7 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
+  g_node_.name_ports({"x", "y"});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {

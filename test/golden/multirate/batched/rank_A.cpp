@@ -65,19 +65,26 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
                         std::max({bytes_Frame_x4(params), bytes_Frame_x8(params)}), 1);  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.set_up(run.runtime_params, {elements_Frame_x8(params)}, 8, false, kBatch);  // a call each
+  s_node_.name_ports({"x"});
   d_node_.set_up(run.runtime_params, {elements_Frame_x8(params), elements_Frame_x4(params)}, 4,
                  false, kBatch);  // a call each
+  d_node_.name_ports({"x", "y"});
   b_node_.set_up(run.runtime_params,
                  {elements_Frame_x4(params), elements_Frame_x4(params), elements_Frame_x4(params)},
                  4, false, kBatch);  // a call each
+  b_node_.name_ports({"x", "low", "high"});
   ul_node_.set_up(run.runtime_params, {elements_Frame_x4(params), elements_Frame_x8(params)}, 4,
                   false, kBatch);  // a call each
+  ul_node_.name_ports({"x", "y"});
   uh_node_.set_up(run.runtime_params, {elements_Frame_x4(params), elements_Frame_x8(params)}, 4,
                   false, kBatch);  // a call each
+  uh_node_.name_ports({"x", "y"});
   m_node_.set_up(run.runtime_params,
                  {elements_Frame_x8(params), elements_Frame_x8(params), elements_Frame_x8(params)},
-                 8, false, kBatch);                                                  // a call each
+                 8, false, kBatch);  // a call each
+  m_node_.name_ports({"a", "b", "y"});
   k_node_.set_up(run.runtime_params, {elements_Frame_x8(params)}, 8, true, kBatch);  // in one call
+  k_node_.name_ports({"y"});
 }
 
 void Worker_A_cpu::cycles(dfg::Where& where) {

@@ -43,9 +43,11 @@ Worker_A_g0::Worker_A_g0(Run& run)
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   i1_node_.actor.nb_loop = 100;
   i1_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
+  i1_node_.name_ports({"a", "b"});
   i1_node_.set_gpu(compute_, 0);
   i2_node_.actor.nb_loop = 100;
   i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.name_ports({"a", "b"});
   i2_node_.set_gpu(compute_, 0);
 }
 

@@ -47,7 +47,9 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("p.m@A.cpu", bytes_Matrix(params), run.overlap ? 2 : 1);   // colour 1
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
+  p_node_.name_ports({"m"});
   c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
+  c_node_.name_ports({"m"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

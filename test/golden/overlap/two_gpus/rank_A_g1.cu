@@ -41,6 +41,7 @@ Worker_A_g1::Worker_A_g1(Run& run)
   if (dfg::can_access_peer(1, 0)) dfg::enable_peer_access(1, 0);  // else staged by the driver
   i2_node_.actor.nb_loop = 100;
   i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.name_ports({"a", "b"});
   i2_node_.set_gpu(compute_, 1);
 }
 

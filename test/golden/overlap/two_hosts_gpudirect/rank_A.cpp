@@ -70,6 +70,7 @@ Worker_A_cpu::Worker_A_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   p_node_.set_up(run.runtime_params, {elements_Matrix(params)});
+  p_node_.name_ports({"m"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

@@ -70,6 +70,7 @@ Worker_B_cpu::Worker_B_cpu(Run& run, dfg::mpi::Session& mpi)
   }
   run.publish(kPe_B_cpu, storage_, run.memory.B_cpu);
   c_node_.set_up(run.runtime_params, {elements_Matrix(params)});
+  c_node_.name_ports({"m"});
 }
 
 void Worker_B_cpu::cycles_overlap(dfg::Where& where) {

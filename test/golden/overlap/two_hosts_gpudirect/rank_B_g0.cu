@@ -39,6 +39,7 @@ Worker_B_g0::Worker_B_g0(Run& run)
   run.publish(kPe_B_g0, storage_, run.memory.B_g0);
   i2_node_.actor.nb_loop = 100;
   i2_node_.set_up(run.runtime_params, {elements_Matrix(params), elements_Matrix(params)});
+  i2_node_.name_ports({"a", "b"});
   i2_node_.set_gpu(compute_, 0);
 }
 

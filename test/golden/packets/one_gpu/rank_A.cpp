@@ -59,10 +59,14 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   s_node_.actor.over = 0;
   s_node_.set_up(run.runtime_params, {elements_Packet(params)});
+  s_node_.name_ports({"out"});
   e_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Coded(params)});
+  e_node_.name_ports({"in", "out"});
   d_node_.set_up(run.runtime_params, {elements_Coded(params), elements_Packet(params)});
+  d_node_.name_ports({"in", "out"});
   k_node_.actor.key = 90;
   k_node_.set_up(run.runtime_params, {elements_Packet(params)});
+  k_node_.name_ports({"in"});
 }
 
 void Worker_A_cpu::cycles_overlap(dfg::Where& where) {

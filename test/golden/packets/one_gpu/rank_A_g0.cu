@@ -39,6 +39,7 @@ Worker_A_g0::Worker_A_g0(Run& run) : GpuWorker(run, kPe_A_g0, 0, {kTrack_A_g0_co
   run.publish(kPe_A_g0, storage_, run.memory.A_g0);
   m_node_.actor.key = 90;
   m_node_.set_up(run.runtime_params, {elements_Packet(params), elements_Packet(params)});
+  m_node_.name_ports({"in", "out"});
   m_node_.set_gpu(compute_, 0);
 }
 

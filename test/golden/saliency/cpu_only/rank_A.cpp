@@ -64,18 +64,24 @@ Worker_A_cpu::Worker_A_cpu(Run& run) : CpuWorker(run) {
   storage_.emplace_back("inter.stats@A.cpu", bytes_Stats(params), 1);                  // colour 2
   run.publish(kPe_A_cpu, storage_, run.memory.A_cpu);
   camera_node_.set_up(run.runtime_params, {elements_Frame(params)});
+  camera_node_.name_ports({"frame"});
   camera_node_.actor.init(camera_node_.ctx);
   retina_node_.set_up(run.runtime_params, {elements_Frame(params), elements_Spectrum(params)});
+  retina_node_.name_ports({"frame", "spectrum"});
   retina_node_.actor.init(retina_node_.ctx);
   gabor_node_.set_up(run.runtime_params, {elements_Spectrum(params), elements_Maps(params)});
+  gabor_node_.name_ports({"spectrum", "maps"});
   gabor_node_.actor.init(gabor_node_.ctx);
   inter_node_.set_up(run.runtime_params,
                      {elements_Maps(params), elements_Energy(params), elements_Stats(params)});
+  inter_node_.name_ports({"maps", "energy", "stats"});
   inter_node_.actor.init(inter_node_.ctx);
   norm_node_.set_up(run.runtime_params,
                     {elements_Energy(params), elements_Stats(params), elements_Saliency(params)});
+  norm_node_.name_ports({"energy", "stats", "saliency"});
   norm_node_.actor.init(norm_node_.ctx);
   show_node_.set_up(run.runtime_params, {elements_Saliency(params)});
+  show_node_.name_ports({"saliency"});
   show_node_.actor.init(show_node_.ctx);
 }
 
