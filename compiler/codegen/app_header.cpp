@@ -334,7 +334,6 @@ std::string checkpoint_table(const Model& m) {
     what.push_back("the state of " + fmt::format("{}", fmt::join(c.nodes, ", ")));
   for (const PlanCheckpoint::Input& in : c.inputs)
     what.push_back(fmt::format("the {} tokens input {} reads next", in.delay, in.name));
-  if (what.empty()) what.push_back("nothing but its iteration (no node keeps state)");
   return render_part("app_checkpoint",
                      {{"host", m.host_name},
                       {"what", fmt::format("{}", fmt::join(what, "; "))},

@@ -1,6 +1,7 @@
 // What a checkpoint of a host holds (dfg/checkpoint.hpp): the state of its nodes with
 // save/restore, the tokens of its inputs fed by edges with a delay, the program's digests that a
-// restart checks, the nodes whose state a restart cannot give back, or why the program takes none.
+// restart checks, the nodes whose state a restart cannot give back, or why the program takes none
+// (several hosts, islands, replicas, or no state at all).
 
 #include <algorithm>
 #include <cstdint>
@@ -119,6 +120,12 @@ void plan_checkpoints(const ir::Program& program, HostPlan& h) {
         n.checkpoint_inputs[port] = static_cast<int>(it - c.inputs.begin());
       }
     }
+  }
+  // Without a part to wait for, nothing would tell the checkpoint writer how far the run has come.
+  if (c.nodes.empty() && c.inputs.empty()) {
+    c.refused =
+        "it keeps no state a restart needs: no node has save/restore and no edge has a delay";
+    c.unsaved.clear();  // no restart to warn of
   }
 }
 

@@ -122,8 +122,7 @@ std::string checkpoint_text(const PlanCheckpoint& c) {
   if (!c.nodes.empty()) parts.push_back(fmt::format("state of {}", fmt::join(c.nodes, " ")));
   for (const PlanCheckpoint::Input& in : c.inputs)
     parts.push_back(fmt::format("tokens of {} (delay {})", in.name, in.delay));
-  out += parts.empty() ? std::string("nothing to save") : fmt::format("{}", fmt::join(parts, "; "));
-  out += "\n";
+  out += fmt::format("{}\n", fmt::join(parts, "; "));  // a plan with no part refuses
   for (const std::string& u : c.unsaved)
     out += fmt::format("    {} without save/restore: a restart begins it as init() leaves it\n", u);
   return out;

@@ -4,7 +4,7 @@
 /// ctx.end_stream_before() (the one before was); the run then fires no entry past that cycle,
 /// drains the pipeline and ends as if --iterations had said so.
 ///
-///     dfg::StreamEnd end(iterations, extra);  // the run's cycles: iterations + extra
+///     dfg::StreamEnd end(iterations, cycles);  // cycles: iterations + the pipeline's latency
 ///     end.request(j, j, "node r (Reader) @ A.c0", 41);   // cycle j is the last, asked in j
 ///     if (j_entry > end.last()) skip;                    // every item, every cycle
 ///     for (c = 0; c < end.stop(); ++c) ...               // every worker's loop

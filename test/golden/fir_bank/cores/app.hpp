@@ -147,27 +147,19 @@ inline constexpr std::int64_t kLatency = 2;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): nothing but its
-/// iteration (no node keeps state).
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it keeps
+/// no state a restart needs: no node has save/restore and no edge has a delay.
 inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
-inline constexpr std::array<const char*, 9> kCheckpointUnsaved = {
-    "node 'f0' (class Fir) keeps data member 'h_'",
-    "node 'f1' (class Fir) keeps data member 'h_'",
-    "node 'f2' (class Fir) keeps data member 'h_'",
-    "node 'f3' (class Fir) keeps data member 'h_'",
-    "node 'f4' (class Fir) keeps data member 'h_'",
-    "node 'f5' (class Fir) keeps data member 'h_'",
-    "node 'f6' (class Fir) keeps data member 'h_'",
-    "node 'f7' (class Fir) keeps data member 'h_'",
-    "node 'sink' (class Sink) keeps data member 'checksum_'"};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"cores",
-                                                             0x4226b84d8b39f9e8ULL,
-                                                             0xda1214027ce9462bULL,
-                                                             kCheckpointNodes,
-                                                             kCheckpointInputs,
-                                                             kCheckpointUnsaved,
-                                                             ""};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "cores",
+    0x4226b84d8b39f9e8ULL,
+    0xda1214027ce9462bULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it keeps no state a restart needs: no node has save/restore and no edge has a delay"};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

@@ -108,20 +108,19 @@ inline constexpr std::int64_t kLatency = 0;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): nothing but its
-/// iteration (no node keeps state).
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it keeps
+/// no state a restart needs: no node has save/restore and no edge has a delay.
 inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
-inline constexpr std::array<const char*, 2> kCheckpointUnsaved = {
-    "node 'b' (class Bank) keeps data member 'previous_'",
-    "node 'k' (class Check) keeps data member 'next_'"};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"multirate_batched",
-                                                             0x237f9855aa6443feULL,
-                                                             0x000e25be9140ed5aULL,
-                                                             kCheckpointNodes,
-                                                             kCheckpointInputs,
-                                                             kCheckpointUnsaved,
-                                                             ""};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "multirate_batched",
+    0x237f9855aa6443feULL,
+    0x000e25be9140ed5aULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it keeps no state a restart needs: no node has save/restore and no edge has a delay"};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

@@ -109,18 +109,19 @@ inline constexpr std::int64_t kLatency = 3;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): nothing but its
-/// iteration (no node keeps state).
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it keeps
+/// no state a restart needs: no node has save/restore and no edge has a delay.
 inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
 inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"overlap_two_gpus",
-                                                             0x63dc40ffefcff50cULL,
-                                                             0x065b6931379d407cULL,
-                                                             kCheckpointNodes,
-                                                             kCheckpointInputs,
-                                                             kCheckpointUnsaved,
-                                                             ""};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "overlap_two_gpus",
+    0x63dc40ffefcff50cULL,
+    0x065b6931379d407cULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it keeps no state a restart needs: no node has save/restore and no edge has a delay"};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

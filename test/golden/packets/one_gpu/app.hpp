@@ -105,19 +105,19 @@ inline constexpr std::int64_t kLatency = 2;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): nothing but its
-/// iteration (no node keeps state).
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it keeps
+/// no state a restart needs: no node has save/restore and no edge has a delay.
 inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
-inline constexpr std::array<const char*, 1> kCheckpointUnsaved = {
-    "node 'k' (class Check) keeps data member 'checked'"};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"packets_gpu",
-                                                             0xc2fcf8c5414076e8ULL,
-                                                             0x50a74fc4249979c4ULL,
-                                                             kCheckpointNodes,
-                                                             kCheckpointInputs,
-                                                             kCheckpointUnsaved,
-                                                             ""};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "packets_gpu",
+    0xc2fcf8c5414076e8ULL,
+    0x50a74fc4249979c4ULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it keeps no state a restart needs: no node has save/restore and no edge has a delay"};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

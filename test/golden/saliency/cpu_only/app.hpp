@@ -169,20 +169,19 @@ inline constexpr std::int64_t kLatency = 0;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): nothing but its
-/// iteration (no node keeps state).
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, it keeps
+/// no state a restart needs: no node has save/restore and no edge has a delay.
 inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
-inline constexpr std::array<const char*, 2> kCheckpointUnsaved = {
-    "node 'camera' (class Camera) keeps data member 'frames_'",
-    "node 'show' (class Display) keeps data member 'w_'"};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"saliency_cpu_only",
-                                                             0x386b9b6c3c36bb18ULL,
-                                                             0xa555b86dae4a763cULL,
-                                                             kCheckpointNodes,
-                                                             kCheckpointInputs,
-                                                             kCheckpointUnsaved,
-                                                             ""};
+inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
+    "saliency_cpu_only",
+    0x386b9b6c3c36bb18ULL,
+    0xa555b86dae4a763cULL,
+    kCheckpointNodes,
+    kCheckpointInputs,
+    kCheckpointUnsaved,
+    "it keeps no state a restart needs: no node has save/restore and no edge has a delay"};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
