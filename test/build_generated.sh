@@ -75,6 +75,13 @@
 #                refused; --stats under --iterations 2^62; a checkpointed run that ends and its
 #                restart; stream_end_batch.dfg (4 iterations a cycle) runs its batch out
 #   stream_end_tsan the same ends built and run with ThreadSanitizer, both strategies and modes
+#   peek_run     test/generated/peek_cores.dfg (a source, a decimating filter whose window of 11
+#                tokens holds 7 of history, more than its block, called once a cycle, a filter
+#                whose window of 3 holds 1, less than its block, each fed from another core, and a
+#                sink that recomputes the stream with the histories' first values) built with g++
+#                -Werror and run in both strategies and sync modes, and with a --iterations that
+#                ends within a window's history: every output equal; samples/decimate/cores.dfg
+#                against its reference; --checkpoint refused (a checkpoint holds no history)
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
@@ -137,6 +144,9 @@
 #                bench/overlap/graph_cycles_run.sh on a GPU)
 #   stream_end_gpu_build test/generated/stream_end_gpu.dfg (the reader on a CPU ends the stream of
 #                a GPU whose cycles run as CUDA graphs) built with nvcc, warnings as errors
+#   peek_gpu_build test/generated/peek_gpu.dfg (both filters on a GPU, their windows in its memory,
+#                its cycles CUDA graphs of two phases) built with nvcc, warnings as errors; skipped
+#                without nvcc (the runs: bench/peek/gpu_run.sh on a GPU)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -977,6 +987,40 @@ PY
   packets_gpu_build)
     find_nvcc
     compile samples/packets/one_gpu.dfg "$work/gen"
+    build_gpu "$work/gen"
+    ;;
+  peek_run)
+    # Inputs that peek (test/generated/peek.dfg): every output of three cores against the
+    # formula, in both strategies and sync modes.
+    compile test/generated/peek_cores.dfg "$work/gen"
+    build_cpu "$work/gen" -Werror
+    for mode in "" "--sync=barrier" "--no-overlap" "--no-overlap --sync=barrier"; do
+      for iterations in 1 3 1000; do
+        # shellcheck disable=SC2086
+        "$work/gen/build/app" --iterations $iterations $mode >"$work/out.txt" 2>"$work/err.txt" ||
+          fail "'$mode', $iterations iterations: exit $?: $(cat "$work/err.txt")"
+        grep -qx "check: $iterations iterations, all equal" "$work/out.txt" ||
+          fail "'$mode', $iterations iterations: $(cat "$work/out.txt" "$work/err.txt")"
+      done
+    done
+    # samples/decimate on three cores: a decimating filter and a smoother against the reference.
+    compile samples/decimate/cores.dfg "$work/decimate"
+    build_cpu "$work/decimate" -Werror
+    "$work/decimate/build/app" --iterations 300 >"$work/out.txt" || fail "decimate: exit $?"
+    grep -qx "decimate: 76800 samples checked, all equal" "$work/out.txt" || fail "decimate: $(cat "$work/out.txt")"
+    if "$work/gen/build/app" --iterations 10 --checkpoint "$work/ck" >"$work/out.txt" 2>"$work/err.txt"; then
+      fail "a checkpoint of a program whose nodes peek was taken"
+    fi
+    grep -qx "error: --checkpoint: this program takes no checkpoints: node 'f' peeks at input 'x', whose history of 7 tokens a checkpoint does not hold" \
+      "$work/err.txt" || fail "the checkpoint refusal: $(cat "$work/err.txt")"
+    ;;
+  peek_gpu_build)
+    # Both filters on a GPU; bench/peek/gpu_run.sh runs it.
+    "$dfgc" schedule --emit=plan test/generated/peek_gpu.dfg >"$work/plan.txt"
+    grep -qx "      cycles as CUDA graphs: the slots and windows repeat every 2 cycles" "$work/plan.txt" ||
+      fail "the plan's graphs: $(grep "cycles as\|call by call" "$work/plan.txt")"
+    compile test/generated/peek_gpu.dfg "$work/gen"
+    find_nvcc
     build_gpu "$work/gen"
     ;;
   stream_end_gpu_build)

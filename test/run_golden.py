@@ -63,6 +63,7 @@ COMMANDS = [("dump-ir", "dump-ir", []), ("schedule", "schedule", []), ("plan", "
 # templates/parts/ that any sample prints (measured when the list was drawn up; a new section
 # belongs in a tree here).
 FULL_TREES = {
+    "decimate/one_gpu": "inputs that peek, on a GPU and on a core",
     "dyn_fir/m3": "a dynamic island on a GPU with zero-copy rings",
     "dyn_fir/split_cores": "islands over two cores, bounded ports between them",
     "dyn_idct/dyn_idct": "an island on a core whose actors have init",

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "codegen/actor_headers.hpp"
 #include "codegen/worker_printer.hpp"
 
@@ -12,7 +14,12 @@ namespace dfgc::codegen {
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   const ActorHeaders headers(*m.actor_files);
   std::set<std::string> includes;
-  for (const PlanNode* n : m.nodes_on(pe)) includes.insert(headers.include(n->header_path));
+  for (const PlanNode* n : m.nodes_on(pe)) {
+    includes.insert(headers.include(n->header_path));
+    if (!n->windows.empty())
+      includes.insert(m.pe(pe).kind == ir::PeKind::gpu ? "\"dfg/cuda/peek_window.hpp\""
+                                                       : "\"dfg/peek_window.hpp\"");
+  }
   for (const Entry& e : m.strategies[ir::Strategy::overlap].entries)
     for (const PortRef& port : e.ports())
       if (e.runner == pe && port.initial)
@@ -180,6 +187,13 @@ void WorkerPrinter::members() {
                                      {"type", gpu_ ? "DeviceBuffer" : "HostBuffer"},
                                      {"port", in->port},
                                      {"d", std::to_string(in->initial)}});
+    for (const PlanWindow& w : n->windows)
+      part("worker_window_member",
+           {{"m", w.member},
+            {"type", gpu_ ? "GpuPeekWindow" : "PeekWindow"},
+            {"elem", w.elem},
+            {"port", w.port_name},
+            {"history", fmt::format("{} token{}", w.history, w.history == 1 ? "" : "s")}});
   }
 }
 
@@ -350,6 +364,16 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
                                    {"elem", in->elem},
                                    {"value", in->initial_value}});
   }
+  for (const PlanWindow& w : n.windows)
+    part("worker_window_alloc", {{"m", w.member},
+                                 {"type", gpu_ ? "GpuPeekWindow" : "PeekWindow"},
+                                 {"elem", w.elem},
+                                 {"dev", gpu_ ? render_part("worker_dev", {{"d", device()}}) : ""},
+                                 {"name", n.name + "." + w.port_name},
+                                 {"block", n.port_types[w.port]},
+                                 {"history", std::to_string(w.history)},
+                                 {"token", w.token},
+                                 {"value", w.value}});
   if (sig.has_init && !n.shares_instance)
     part("worker_init_call",
          {{"m", m}, {"ctx", sig.init_takes_context ? render_part("worker_ctx", {{"m", m}}) : ""}});

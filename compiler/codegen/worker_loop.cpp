@@ -169,7 +169,8 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   const std::string m = n.member;
   const int handoff = n.handoff;
   std::vector<std::string> args;
-  std::vector<Printer::Vars> keeps;  // the delayed inputs a checkpoint keeps
+  std::vector<Printer::Vars> keeps;    // the delayed inputs a checkpoint keeps
+  std::vector<Printer::Vars> windows;  // the inputs that peek: their windows, once a cycle
   for (std::uint32_t port : sig.fire_ports) {
     const PortRef& ref = e.firing().ports[port];
     Printer::Vars vars = {
@@ -196,6 +197,18 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
         keeps.push_back(std::move(keep));
       }
     }
+    // An input that peeks: the block goes into its window, after the history.
+    for (const PlanWindow& w : n.windows) {
+      if (w.port != port) continue;
+      const std::string local = "window_" + std::to_string(port);
+      windows.push_back({{"local", local},
+                         {"elem", w.elem},
+                         {"w", w.member},
+                         {"j", block_index(n)},
+                         {"arg", arg}});
+      if (gpu_) windows.back().push_back({"m", m});
+      arg = local;
+    }
     args.push_back(std::move(arg));
   }
   item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
@@ -208,6 +221,8 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       part(gpu_ ? TemplatePart("worker_checkpoint_keep_gpu")
                 : TemplatePart("worker_checkpoint_keep"),
            keep);
+    for (const Printer::Vars& w : windows)
+      part(gpu_ ? TemplatePart("worker_window_gpu") : TemplatePart("worker_window"), w);
     if (n.repetitions != 1 && !n.block)
       fire_parts(n, sig, std::move(args));
     else

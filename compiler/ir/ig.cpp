@@ -166,6 +166,10 @@ class PeSection {
         if (f.ports[port].initial)
           out += fmt::format(" initial {} {} = {}", actor.ports[port].name, f.ports[port].initial,
                              f.ports[port].initial_value);
+      for (const Port& port : actor.ports)
+        if (port.history)
+          out += fmt::format(" window {} peeks {} history {} = {}", port.name,
+                             port.history + port.rate, port.history, port.history_value);
       out += '\n';
     }
   }

@@ -149,9 +149,11 @@ std::string dump(const Program& p) {
     out += fmt::format("actor {}{}\n", a.name, a.dynamic ? " dynamic" : "");
     for (const Port& port : a.ports)
       out += fmt::format(
-          "  {} {} {}{}{}{}\n", port.dir == PortDir::in ? "in" : "out",
+          "  {} {} {}{}{}{}{}\n", port.dir == PortDir::in ? "in" : "out",
           port.fifo_elem ? spec_name(*port.fifo_elem) : p.types[port.type].name, port.name,
           port.rate != 1 ? fmt::format(" rate {}", port.rate) : std::string(),
+          port.history ? fmt::format(" peek {} = {}", port.rate + port.history, port.history_value)
+                       : std::string(),
           port.fifo_capacity ? fmt::format(" fifo {}", *port.fifo_capacity) : std::string(),
           port.mappable ? " mappable" : "");
     for (const ActorParam& ap : a.params)

@@ -96,6 +96,11 @@ struct Port {
   TypeId type = 0;
   SourceLoc loc;
   std::uint32_t rate = 1;  ///< tokens one firing consumes or produces (`rate`)
+  /// An input that peeks (`peek 64 = 0.5`): the tokens before its rate's that a firing sees too,
+  /// peek - rate, and their elements' value before the stream's own (a C++ literal); 0 without.
+  std::uint32_t history = 0;
+  std::string history_value{};
+  SourceLoc peek_loc{};  ///< the `peek` keyword
   /// A port of a dynamic actor: the element type its ring carries (`in int32 x fifo 8;`); `type`
   /// is then unused.
   std::optional<ElemType> fifo_elem{};

@@ -77,6 +77,11 @@ std::string refusal(const ir::Program& p, const HostPlan& h) {
         "island '{}' keeps elements in its rings from one cycle to the next, "
         "which a checkpoint does not hold",
         h.islands.front().name);
+  for (const PlanNode& n : h.nodes)
+    if (!n.windows.empty())
+      return fmt::format(
+          "node '{}' peeks at input '{}', whose history of {} tokens a checkpoint does not hold",
+          n.spec_name(), n.windows.front().port_name, n.windows.front().history);
   if (p.copies > 1)
     return fmt::format(
         "its graph is unfolded into {} copies for its replicas, and checkpoints "

@@ -175,6 +175,9 @@ std::string dump(const HostPlans& plans) {
       if (!n.member.empty()) out += fmt::format(", member {}", n.member);
       for (const std::string& initial : n.initial_members)
         if (!initial.empty()) out += " " + initial;
+      for (const PlanWindow& w : n.windows)
+        out += fmt::format(", window {} ({} token{} of {} before its rate's = {}) {}", w.port_name,
+                           w.history, w.history == 1 ? "" : "s", w.token, w.value, w.member);
       if (!n.origin.empty())
         out += fmt::format(", copy {} of {} (cycle j fires block j*{}+{}){}", n.copy, n.origin,
                            h.program->copies, n.copy,
@@ -309,14 +312,15 @@ std::string dump(const HostPlans& plans) {
             out +=
                 "        a cycle released to the cpus once finished, kernels included (mapped "
                 "colours)\n";
+          const char* repeat = g.windows ? "slots and windows" : "slots";
           if (g.graph_phases > 0 && g.graph_cycles > 1)
             out += fmt::format(
-                "      cycles as CUDA graphs: the slots repeat every {} cycles; up to {} cycles "
+                "      cycles as CUDA graphs: the {} repeat every {} cycles; up to {} cycles "
                 "a graph (no neighbours)\n",
-                g.graph_phases, g.graph_cycles);
+                repeat, g.graph_phases, g.graph_cycles);
           else if (g.graph_phases > 0)
-            out += fmt::format("      cycles as CUDA graphs: the slots repeat every {} cycles\n",
-                               g.graph_phases);
+            out += fmt::format("      cycles as CUDA graphs: the {} repeat every {} cycles\n",
+                               repeat, g.graph_phases);
           else if (!g.graph_why.empty())
             out += fmt::format("      cycles enqueued call by call: {}\n", g.graph_why);
           for (const GpuCycles::InitialReads& r : g.graph_initial)

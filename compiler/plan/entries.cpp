@@ -59,6 +59,12 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   for (std::uint32_t port = 0; port < actor.ports.size(); ++port) {
     x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     x.port_names.push_back(actor.ports[port].name);
+    const ir::Port& p = actor.ports[port];
+    if (p.history > 0) {
+      const ir::TokenType& token = program.types[p.type];
+      x.windows.push_back({port, p.name, p.history, token.name,
+                           std::string(ir::cxx_name(token.elem)), p.history_value});
+    }
   }
   return x;
 }

@@ -56,9 +56,11 @@ std::string firing_why(const PlanNode& n) {
 }
 
 /// Why `gpu`'s overlap cycles cannot run as graphs; empty when they can, with their phases in
-/// `phases` and the firings whose first cycles read initial tokens in `initial`.
+/// `phases` (whether a node's window takes part in them: `windows`) and the firings whose first
+/// cycles read initial tokens in `initial`.
 std::string graph_why(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu,
-                      std::uint64_t& phases, std::vector<GpuCycles::InitialReads>& initial) {
+                      std::uint64_t& phases, bool& windows,
+                      std::vector<GpuCycles::InitialReads>& initial) {
   for (const PlanIsland& island : h.islands)
     if (island.pe == gpu) return "an island runs here (its rounds end on the host)";
   for (const PlanMigration& m : h.migrations)
@@ -93,6 +95,11 @@ std::string graph_why(const HostPlan& h, const StrategyPlan& sp, ir::PeId gpu,
                           p < n.port_names.size() ? n.port_names[p] : std::to_string(p));
         }
       if (reads.cycles > 0) initial.push_back(std::move(reads));
+      // A window alternates between its two halves (dfg::GpuPeekWindow): two phases.
+      if (!n.windows.empty()) {
+        phases = std::lcm(phases, std::uint64_t{2});
+        windows = true;
+      }
     }
     for (const PortRef& port : e.ports())
       if (std::string why = slot(port.slot); !why.empty()) return why;
@@ -114,8 +121,10 @@ void plan_graphs(HostPlan& h) {
     if (gpu >= sp.gpu_cycles.size() || !sp.gpu_cycles[gpu]) continue;
     GpuCycles& g = *sp.gpu_cycles[gpu];
     std::uint64_t phases = 1;
+    bool windows = false;
     std::vector<GpuCycles::InitialReads> initial;
-    g.graph_why = graph_why(h, sp, gpu, phases, initial);
+    g.graph_why = graph_why(h, sp, gpu, phases, windows, initial);
+    g.windows = windows && g.graph_why.empty();
     g.graph_phases = g.graph_why.empty() ? static_cast<std::uint32_t>(phases) : 0;
     if (g.graph_phases > 0) g.graph_initial = std::move(initial);
     g.graph_cycles = g.graph_phases > 0 && sp.neighbours[gpu].empty() ? kGraphCycles : 1;

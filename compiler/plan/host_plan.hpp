@@ -32,6 +32,19 @@ struct PlanFiles {
   std::string mapped_rings;  ///< "islands/mapped_rings_A.hpp", where the host has mapped rings
 };
 
+/// An input that peeks (`in Sample x rate 4 peek 64 = 0.5;`, ir::Port::history): the node's own
+/// storage keeps the last `history` tokens of one cycle's block before the next one, so that a
+/// firing's pointer sees the tokens before its rate's (dfg::PeekWindow).
+struct PlanWindow {
+  std::uint32_t port = 0;
+  std::string port_name;      ///< "x"
+  std::uint32_t history = 0;  ///< tokens: peek - rate
+  std::string token;          ///< the port's token type: elements_<token>(params) a token
+  std::string elem;           ///< its C++ element type
+  std::string value;          ///< the history's elements before the stream's own, a C++ literal
+  std::string member{};       ///< "f_window1_" (names.cpp)
+};
+
 /// A node of the host, as its worker declares, sets up and fires it.
 struct PlanNode {
   ir::NodeId id = 0;
@@ -66,13 +79,15 @@ struct PlanNode {
   int checkpoint = -1;
   std::vector<int> checkpoint_inputs{};
   /// Its members in its PE's worker (names.cpp): the dfg::Node ("f_node_") and, per actor
-  /// port, the initial tokens an input reads ("f_initial1_"; empty where none). Every member
-  /// named from a spec name ends with a suffix of its own (_node_, _initial<port>_, _send_,
-  /// _recv_, _gpudirect_, _view_), none the end of another nor of a fixed member, and spec names
-  /// neither end with '_' nor contain '__' (sema): no two members meet, and none hides a name of
-  /// namespace scope (those never end with '_').
+  /// port, the initial tokens an input reads ("f_initial1_"; empty where none), and each window's
+  /// ("f_window1_"). Every member
+  /// named from a spec name ends with a suffix of its own (_node_, _initial<port>_, _window<port>_,
+  /// _send_, _recv_, _gpudirect_, _view_), none the end of another nor of a fixed member, and spec
+  /// names neither end with '_' nor contain '__' (sema): no two members meet, and none hides a name
+  /// of namespace scope (those never end with '_').
   std::string member{};
   std::vector<std::string> initial_members{};
+  std::vector<PlanWindow> windows{};  ///< its inputs that peek, in port order
   /// In a program its replicas unfold (ir::Program::copies > 1): which copy of its spec node it
   /// is (ir::Node::copy). Its firing of cycle j handles block j x ProgramPlan::copies + copy of
   /// the node's blocks (what dfg::Node::at is given).

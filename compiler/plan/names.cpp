@@ -51,6 +51,8 @@ void name_members(HostPlan& h) {
     n.member = identifier(n.spec_name()) + "_node_";
     n.shares_instance = !n.origin.empty() && !instances.emplace(n.pe, n.member).second;
     n.initial_members.assign(n.port_types.size(), std::string());
+    for (PlanWindow& w : n.windows)
+      w.member = fmt::format("{}_window{}_", identifier(n.name), w.port);
     // With migration alternatives the union holds several firing entries of a node on this PE
     // (old-only, new-only): they all read the one member of its instance here.
     for (const Entry& e : h.strategies[ir::Strategy::overlap].entries)

@@ -240,10 +240,11 @@ struct GpuCycles {
   /// The GPU has a mapped colour: it releases a cycle to its CPU neighbours once it has finished
   /// it, kernels included (dfg::Release::cycle), not once its copies have.
   bool mapped = false;
-  /// Its cycles as CUDA graphs (dfg::CycleGraphs), relaunched: the cycles' slots repeat every
-  /// `graph_phases` cycles. 0: each cycle enqueued call by call, for the reason `graph_why`
-  /// (graphs.cpp).
+  /// Its cycles as CUDA graphs (dfg::CycleGraphs), relaunched: the cycles' slots, and the halves
+  /// of its nodes' windows (`windows`), repeat every `graph_phases` cycles. 0: each cycle
+  /// enqueued call by call, for the reason `graph_why` (graphs.cpp).
   std::uint32_t graph_phases = 0;
+  bool windows = false;
   std::string graph_why{};
   /// With graphs: how many cycles in a row one graph may hold (the runtime's --graph-cycles,
   /// this by default). More than 1 only where no other PE waits for the GPU's cycles nor it for

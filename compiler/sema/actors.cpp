@@ -197,6 +197,12 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
         fmt::format("port '{}' of dynamic actor '{}' has a rate; a fifo port moves what each step "
                     "takes or gives, so it has none",
                     p.name.name, a.name.name));
+  if (p.peek)
+    diags.error(p.peek_loc,
+                fmt::format("port '{}' of dynamic actor '{}' peeks; a fifo port's step sees every "
+                            "element its ring holds (in.peek(n)), so it declares no window",
+                            p.name.name, a.name.name),
+                4);
   auto elem = ir::parse_elem_type(p.type.name);
   if (!elem && !p.type.name.empty()) {
     std::vector<std::string> names;
@@ -247,8 +253,51 @@ bool check_mappable(const ast::ActorDecl& a, const ast::PortDecl& p, DiagnosticE
   return true;
 }
 
+/// A port's `peek N [= value]`: an input of a type that is not bounded, N a compile-time integer
+/// from its rate to kMaxRate; sets the port's history (N - rate tokens) and their value.
+void check_peek(const ast::PortDecl& p, const TypeTable& types, Evaluator& count, Evaluator& value,
+                const SourceManager& sources, ir::Port& port, DiagnosticEngine& diags) {
+  if (!p.peek) return;
+  constexpr auto keyword = static_cast<std::uint32_t>(std::string_view("peek").size());
+  if (port.dir == ir::PortDir::out) {
+    diags.error(p.peek_loc,
+                fmt::format("output '{}' peeks; only an input has a window: its firing sees the "
+                            "tokens before its rate's",
+                            p.name.name),
+                keyword);
+    return;
+  }
+  const ir::TokenType& type = types.types[port.type];
+  if (type.bounded) {
+    diags.error(p.peek_loc,
+                fmt::format("port '{}' of bounded type '{}' peeks; a port of a bounded type moves "
+                            "one token per firing, and its firings see no other",
+                            p.name.name, type.name),
+                keyword);
+    return;
+  }
+  auto n = count.eval(p.peek.get());
+  if (!n || !count.require_fixed(*n, fmt::format("the window of port '{}'", p.name.name))) return;
+  if (n->integer < port.rate || n->integer > kMaxRate) {
+    error_at(diags, span_of(*p.peek, sources),
+             fmt::format("port '{}' peeks {} tokens, and its rate is {}; a firing sees at least "
+                         "the tokens it consumes and at most {}",
+                         p.name.name, n->integer, port.rate, kMaxRate));
+    return;
+  }
+  std::string literal = "0";
+  if (p.peek_value) {
+    auto checked = element_literal(*p.peek_value, type, value, sources, diags);
+    if (!checked) return;
+    literal = std::move(*checked);
+  }
+  port.history = static_cast<std::uint32_t>(n->integer) - port.rate;
+  port.history_value = port.history > 0 ? std::move(literal) : std::string();
+  port.peek_loc = p.peek_loc;
+}
+
 void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& count,
-                 const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
+                 Evaluator& value, const SourceManager& sources, ir::Actor& actor, ActorInfo& info,
                  DiagnosticEngine& diags) {
   NameTable names("port");
   for (const ast::PortDecl& p : a.ports) {
@@ -275,6 +324,8 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
     info.ports.push_back(&p);
     info.port_type_ok.push_back(type && types.ok[*type]);
     check_fifo(a, p, count, sources, actor.ports.back(), diags);
+    if (type && types.ok[*type])
+      check_peek(p, types, count, value, sources, actor.ports.back(), diags);
     actor.ports.back().mappable = check_mappable(a, p, diags);
   }
 }
@@ -427,7 +478,7 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       actor.dynamic = a.dynamic.has_value();
       ActorInfo info;
       info.decl = &a;
-      check_ports(a, types, count, sources, actor, info, diags);
+      check_ports(a, types, count, eval, sources, actor, info, diags);
       check_params(a, eval, actor, info, sources, diags);
       check_impls(a, spec_file, count, sources, actor, diags);
       check_uses(a, actor, diags);

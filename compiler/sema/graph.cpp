@@ -23,24 +23,6 @@ constexpr std::uint32_t kArrowLength = 2;
 /// The most initial tokens of one edge: each is a token of storage on the consumer's PE.
 constexpr std::int64_t kMaxDelay = 1 << 20;
 
-/// Whether `v` is a value of integer element type `t`.
-bool fits(ir::ElemType t, std::int64_t v) {
-  auto within = [v](std::int64_t lo, std::int64_t hi) { return v >= lo && v <= hi; };
-  switch (t) {
-    case ir::ElemType::i8: return within(INT8_MIN, INT8_MAX);
-    case ir::ElemType::i16: return within(INT16_MIN, INT16_MAX);
-    case ir::ElemType::i32: return within(INT32_MIN, INT32_MAX);
-    case ir::ElemType::i64: return true;
-    case ir::ElemType::u8: return within(0, UINT8_MAX);
-    case ir::ElemType::u16: return within(0, UINT16_MAX);
-    case ir::ElemType::u32: return within(0, UINT32_MAX);
-    case ir::ElemType::u64: return v >= 0;
-    case ir::ElemType::f32:
-    case ir::ElemType::f64: return true;
-  }
-  return true;
-}
-
 struct End {
   ir::NodeId node = 0;
   std::uint32_t port = 0;
@@ -262,29 +244,9 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   edge.delay = static_cast<std::uint32_t>(count->integer);
   if (e.initial_method) edge.initial_method = e.initial_method->name;
   if (!e.initial) return true;
-  auto value = value_.eval(e.initial.get());
-  if (!value || !value_.require_fixed(*value, "an initial value")) return false;
-  const ir::TokenType& type = types_.types[edge.type];
-  const bool real = type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::f64;
-  auto refuse = [&](std::string why) {
-    error_at(diags_, span_of(*e.initial, sources_),
-             fmt::format("initial value {} {} for the {} elements of '{}'", to_text(*e.initial),
-                         why, ir::spec_name(type.elem), type.name));
-    return false;
-  };
-  if (value->kind == Number::Kind::boolean) return refuse("is a bool, not a number,");
-  if (real) {
-    double v =
-        value->kind == Number::Kind::real ? value->real : static_cast<double>(value->integer);
-    if (type.elem == ir::ElemType::f32 && std::fabs(v) > FLT_MAX) return refuse("is out of range");
-    edge.initial = real_text(v);
-    return true;
-  }
-  if (value->kind != Number::Kind::integer) return refuse("is not an integer");
-  if (!fits(type.elem, value->integer)) return refuse("is out of range");
-  edge.initial = value->integer == std::numeric_limits<std::int64_t>::min()
-                     ? "(-9223372036854775807 - 1)"
-                     : std::to_string(value->integer);
+  auto literal = element_literal(*e.initial, types_.types[edge.type], value_, sources_, diags_);
+  if (!literal) return false;
+  edge.initial = std::move(*literal);
   return true;
 }
 

@@ -3,6 +3,7 @@
 /// (replicas.hpp).
 #include "sema/replicas.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -72,6 +73,14 @@ bool prepare_replicas(ir::Program& p, DiagnosticEngine& diags) {
                            "not by iterations; a program with replicas unfolds its iterations "
                            "into copies of every node",
                            m.name, p.dfg.actors[m.actor].name));
+    } else if (auto peek = std::find_if(actor.ports.begin(), actor.ports.end(),
+                                        [](const ir::Port& p) { return p.history > 0; });
+               peek != actor.ports.end()) {
+      refuse(n.loc, name_length(n),
+             fmt::format("node '{}' peeks at input '{}' (its firings see the tokens before "
+                         "theirs); a program with replicas unfolds its iterations into copies of "
+                         "every node, and no copy sees another's tokens",
+                         n.name, peek->name));
     } else if (!n.alternatives.empty() && n.replicas.empty()) {
       refuse(
           n.alternatives.front().loc, 1,

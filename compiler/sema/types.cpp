@@ -2,6 +2,11 @@
 /// Checks token types and computes their sizes.
 #include "sema/types.hpp"
 
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "sema/expr.hpp"
@@ -11,6 +16,24 @@
 namespace dfgc::sema {
 
 namespace {
+
+/// Whether `v` is a value of integer element type `t`.
+bool fits(ir::ElemType t, std::int64_t v) {
+  auto within = [v](std::int64_t lo, std::int64_t hi) { return v >= lo && v <= hi; };
+  switch (t) {
+    case ir::ElemType::i8: return within(INT8_MIN, INT8_MAX);
+    case ir::ElemType::i16: return within(INT16_MIN, INT16_MAX);
+    case ir::ElemType::i32: return within(INT32_MIN, INT32_MAX);
+    case ir::ElemType::i64: return true;
+    case ir::ElemType::u8: return within(0, UINT8_MAX);
+    case ir::ElemType::u16: return within(0, UINT16_MAX);
+    case ir::ElemType::u32: return within(0, UINT32_MAX);
+    case ir::ElemType::u64: return v >= 0;
+    case ir::ElemType::f32:
+    case ir::ElemType::f64: return true;
+  }
+  return true;
+}
 
 const std::vector<std::string>& elem_names() {
   static const std::vector<std::string> names = {"float", "double", "int8",   "int16",  "int32",
@@ -84,6 +107,30 @@ TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceMa
     }
   }
   return table;
+}
+
+std::optional<std::string> element_literal(const ast::Expr& e, const ir::TokenType& type,
+                                           Evaluator& value, const SourceManager& sources,
+                                           DiagnosticEngine& diags) {
+  auto v = value.eval(&e);
+  if (!v || !value.require_fixed(*v, "an initial value")) return std::nullopt;
+  auto refuse = [&](std::string why) -> std::optional<std::string> {
+    error_at(diags, span_of(e, sources),
+             fmt::format("initial value {} {} for the {} elements of '{}'", to_text(e), why,
+                         ir::spec_name(type.elem), type.name));
+    return std::nullopt;
+  };
+  if (v->kind == Number::Kind::boolean) return refuse("is a bool, not a number,");
+  if (type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::f64) {
+    const double real = v->kind == Number::Kind::real ? v->real : static_cast<double>(v->integer);
+    if (type.elem == ir::ElemType::f32 && std::fabs(real) > FLT_MAX)
+      return refuse("is out of range");
+    return real_text(real);
+  }
+  if (v->kind != Number::Kind::integer) return refuse("is not an integer");
+  if (!fits(type.elem, v->integer)) return refuse("is out of range");
+  return v->integer == std::numeric_limits<std::int64_t>::min() ? "(-9223372036854775807 - 1)"
+                                                                : std::to_string(v->integer);
 }
 
 }  // namespace dfgc::sema

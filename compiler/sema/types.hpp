@@ -3,11 +3,17 @@
 /// depending on runtime params) and a byte size that fits in 64 bits.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/ir.hpp"
 #include "sema/names.hpp"
 #include "sema/params.hpp"
+
+namespace dfgc::sema {
+class Evaluator;
+}
 
 namespace dfgc::sema {
 
@@ -19,6 +25,12 @@ struct TypeTable {
 
 TypeTable check_types(const Spec& spec, const ParamTable& params, const SourceManager& sources,
                       DiagnosticEngine& diags);
+
+/// The C++ literal that sets an element of `type` to the value of `e` (`delay 2 = 0.5`,
+/// `peek 64 = -1`): an integer, or a real for float and double; nullopt after an error at `e`.
+std::optional<std::string> element_literal(const ast::Expr& e, const ir::TokenType& type,
+                                           Evaluator& value, const SourceManager& sources,
+                                           DiagnosticEngine& diags);
 
 /// Whether tokens of the two types may flow along one edge.
 bool compatible(const ir::TokenType& a, const ir::TokenType& b);

@@ -74,6 +74,11 @@ struct PortDecl {
   Ident name;
   SourceLoc loc;
   ExprPtr rate;  ///< `in T x rate 2;`: tokens one firing consumes or produces; null for 1
+  /// `in T x rate 1 peek 64 = 0.5;`: the tokens one firing sees, its rate's and those before
+  /// (the history, whose first values are `peek_value`, zeros when null); null without `peek`.
+  ExprPtr peek{};
+  ExprPtr peek_value{};
+  SourceLoc peek_loc{};  ///< the `peek` keyword
   /// `in int32 x fifo 64;` (a port of a dynamic actor): the capacity of the ring it reads, in
   /// elements; null when dfgc computes it.
   ExprPtr fifo{};

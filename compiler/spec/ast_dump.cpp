@@ -86,6 +86,8 @@ Item actor_item(const ActorDecl& a) {
     const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
     std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
     if (p.rate) text += " rate " + expr_text(*p.rate);
+    if (p.peek) text += " peek " + expr_text(*p.peek);
+    if (p.peek_value) text += " = " + expr_text(*p.peek_value);
     if (p.fifo) text += " fifo " + expr_text(*p.fifo);
     if (p.mappable) text += " mappable";
     item.children.push_back({p.loc, text, {}});

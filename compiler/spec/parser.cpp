@@ -499,7 +499,8 @@ bool Parser::parse_uses(ast::ActorDecl& actor) {
   return expect_semi("uses declaration");
 }
 
-// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'fifo' expr ] [ 'mappable' ] ';'
+// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'peek' expr [ '=' expr ] ] [ 'fifo' expr ]
+//         [ 'mappable' ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
   d.loc = tok_.loc;
@@ -516,6 +517,17 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
     advance();
     d.rate = parse_expr();
     if (!d.rate) return false;
+  }
+  if (at_word("peek")) {
+    d.peek_loc = tok_.loc;
+    advance();
+    d.peek = parse_expr();
+    if (!d.peek) return false;
+    if (at(Tok::equal)) {
+      advance();
+      d.peek_value = parse_expr();
+      if (!d.peek_value) return false;
+    }
   }
   if (at_word("fifo")) {
     d.fifo_loc = tok_.loc;

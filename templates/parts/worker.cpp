@@ -380,5 +380,17 @@ const dfg::SlotView& $id$ = run_.memory.$pe$[$i$];  // buffer $name$$depth$
 @@ worker_wait
 dfg::synchronize($streams$);
 
+@@ worker_window
+const $elem$* $local$ = $w$.window($j$, $arg$);
+
+@@ worker_window_alloc
+$m$ = dfg::$type$<$elem$>($dev$"$name$ window", elements_$block$(params), $history$ * elements_$token$(params), static_cast<$elem$>($value$));
+
+@@ worker_window_gpu
+const $elem$* $local$ = $w$.window($j$, $arg$, $m$.ctx.stream());
+
+@@ worker_window_member
+dfg::$type$<$elem$> $m$;  // input $port$'s window: $history$ of history
+
 @@ worker_with_lengths
 , dfg::kWithLengths

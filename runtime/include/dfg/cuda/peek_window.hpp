@@ -1,0 +1,58 @@
+/// \file
+/// dfg::GpuPeekWindow: dfg::PeekWindow (dfg/peek_window.hpp) of a node on a GPU: its halves in
+/// the GPU's memory, each cycle's two copies enqueued on the node's stream before its kernels
+/// (device to device, or from mapped host memory where the block stays there).
+///
+/// Guarantees: the constructor allocates and fills the halves (at start-up, synchronously:
+/// AllocError, CudaError); window() enqueues and returns, throws CudaError for a failed enqueue,
+/// and is called by the GPU's worker for cycles j, j + 1, ... in stream order, so each cycle's
+/// copies follow the previous cycle's kernels that read the other half.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dfg/cuda/buffers.hpp"
+#include "dfg/cuda/check.hpp"
+
+namespace dfg {
+
+template <class T>
+class GpuPeekWindow {
+ public:
+  GpuPeekWindow() noexcept = default;
+  GpuPeekWindow(int device, std::string_view name, std::size_t block, std::size_t history, T value)
+      : buffer_(device, name, (block + history) * sizeof(T), 2), block_(block), history_(history) {
+    DeviceGuard guard(device);
+    const std::vector<T> half(block + history, value);
+    for (std::size_t i = 0; i < 2; ++i)
+      DFG_CUDA_CHECK(cudaMemcpy(buffer_.template slot_as<T>(i), half.data(),
+                                half.size() * sizeof(T), cudaMemcpyHostToDevice),
+                     "fill the history of " + buffer_.name());
+  }
+
+  /// Cycle j's window on the device, its copies enqueued on `stream`.
+  const T* window(std::int64_t j, const T* block, cudaStream_t stream) {
+    T* now = buffer_.template slot_as<T>(static_cast<std::size_t>(j & 1));
+    const T* before = buffer_.template slot_as<T>(static_cast<std::size_t>((j + 1) & 1));
+    if (history_ > 0)
+      DFG_CUDA_CHECK(cudaMemcpyAsync(now, before + block_, history_ * sizeof(T),
+                                     cudaMemcpyDeviceToDevice, stream),
+                     "copy the history of " + buffer_.name());
+    DFG_CUDA_CHECK(
+        cudaMemcpyAsync(now + history_, block, block_ * sizeof(T), cudaMemcpyDefault, stream),
+        "copy a block into " + buffer_.name());
+    return now;
+  }
+
+ private:
+  DeviceBuffer buffer_;
+  std::size_t block_ = 0, history_ = 0;
+};
+
+}  // namespace dfg
