@@ -11,7 +11,8 @@
 # period (--stats=period) and the sink's checksum, which must be equal for both FIRs. It prints the
 # median periods and window / own per B and PE kind. Then test/generated/peek_gpu.dfg: both
 # filters on the GPU checked against the formula with CUDA graphs, --no-graphs, --no-overlap and
-# --sync=barrier, and under compute-sanitizer memcheck and racecheck; samples/decimate/one_gpu.dfg
+# --sync=barrier, a checkpoint and its restart (the windows' histories on the device), and under
+# compute-sanitizer memcheck and racecheck; samples/decimate/one_gpu.dfg
 # (the low-pass filter's window on the GPU, the smoother's on a core) against its reference.
 # Results under OUT: log.txt, periods.csv (b,pe,fir,repeat,period_ms,checksum).
 set -u
@@ -102,6 +103,12 @@ for mode in "" "--no-graphs" "--no-overlap"; do
     { echo "FAIL: decimate '$mode': $(tail -2 "$out/run.txt")"; fails=1; }
 done
 app=$dir/peek_gpu/build/app
+rm -f "$out/ck"
+"$app" --iterations 57 --checkpoint "$out/ck" --checkpoint-every 10 >"$out/run.txt" 2>&1 || fails=1
+"$app" --iterations 57 --restart "$out/ck" >"$out/run.txt" 2>&1 || fails=1
+grep -qx "check: 57 iterations, all equal" "$out/run.txt" ||
+  { echo "FAIL: peek_gpu restart: $(tail -2 "$out/run.txt")"; fails=1; }
+echo "peek_gpu checkpoint at 50 and restart: $(grep check: "$out/run.txt")"
 for tool in memcheck racecheck; do
   timeout 120 compute-sanitizer --tool $tool "$app" --iterations 200 >"$out/$tool.txt" 2>&1 || fails=1
   grep -x "check: 200 iterations, all equal" "$out/$tool.txt" || fails=1

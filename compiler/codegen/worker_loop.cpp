@@ -169,8 +169,9 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   const std::string m = n.member;
   const int handoff = n.handoff;
   std::vector<std::string> args;
-  std::vector<Printer::Vars> keeps;    // the delayed inputs a checkpoint keeps
-  std::vector<Printer::Vars> windows;  // the inputs that peek: their windows, once a cycle
+  std::vector<Printer::Vars> keeps;  // the delayed inputs a checkpoint keeps
+  // The inputs that peek: their windows, once a cycle, and the checkpoint parts of their history.
+  std::vector<std::pair<Printer::Vars, int>> windows;
   for (std::uint32_t port : sig.fire_ports) {
     const PortRef& ref = e.firing().ports[port];
     Printer::Vars vars = {
@@ -201,12 +202,10 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
     for (const PlanWindow& w : n.windows) {
       if (w.port != port) continue;
       const std::string local = "window_" + std::to_string(port);
-      windows.push_back({{"local", local},
-                         {"elem", w.elem},
-                         {"w", w.member},
-                         {"j", block_index(n)},
-                         {"arg", arg}});
-      if (gpu_) windows.back().push_back({"m", m});
+      Printer::Vars vars = {
+          {"local", local}, {"elem", w.elem}, {"w", w.member}, {"j", block_index(n)}, {"arg", arg}};
+      if (gpu_) vars.push_back({"m", m});
+      windows.emplace_back(std::move(vars), w.checkpoint);
       arg = local;
     }
     args.push_back(std::move(arg));
@@ -221,8 +220,12 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       part(gpu_ ? TemplatePart("worker_checkpoint_keep_gpu")
                 : TemplatePart("worker_checkpoint_keep"),
            keep);
-    for (const Printer::Vars& w : windows)
-      part(gpu_ ? TemplatePart("worker_window_gpu") : TemplatePart("worker_window"), w);
+    for (const auto& [vars, checkpoint] : windows) {
+      const Printer::Vars part_vars = {{"i", std::to_string(checkpoint)}, {"w", vars[2].second}};
+      if (checkpoint >= 0) part("worker_window_restore", part_vars);
+      part(gpu_ ? TemplatePart("worker_window_gpu") : TemplatePart("worker_window"), vars);
+      if (checkpoint >= 0) part("worker_window_save", part_vars);
+    }
     if (n.repetitions != 1 && !n.block)
       fire_parts(n, sig, std::move(args));
     else

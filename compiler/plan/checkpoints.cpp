@@ -77,11 +77,6 @@ std::string refusal(const ir::Program& p, const HostPlan& h) {
         "island '{}' keeps elements in its rings from one cycle to the next, "
         "which a checkpoint does not hold",
         h.islands.front().name);
-  for (const PlanNode& n : h.nodes)
-    if (!n.windows.empty())
-      return fmt::format(
-          "node '{}' peeks at input '{}', whose history of {} tokens a checkpoint does not hold",
-          n.spec_name(), n.windows.front().port_name, n.windows.front().history);
   if (p.copies > 1)
     return fmt::format(
         "its graph is unfolded into {} copies for its replicas, and checkpoints "
@@ -110,6 +105,13 @@ void plan_checkpoints(const ir::Program& program, HostPlan& h) {
       const std::string line = fmt::format("node '{}' (class {}) keeps data member '{}'", name,
                                            n.class_name, n.signature->state_member);
       if (unsaved.insert(line).second) c.unsaved.push_back(line);
+    }
+    // A window's history is state of the node's input: a part of its own.
+    for (PlanWindow& w : n.windows) {
+      const std::string part = name + "." + w.port_name + " window";
+      auto it = std::find(c.nodes.begin(), c.nodes.end(), part);
+      if (it == c.nodes.end()) it = c.nodes.insert(it, part);
+      w.checkpoint = static_cast<int>(it - c.nodes.begin());
     }
     n.checkpoint_inputs.assign(n.port_types.size(), -1);
     for (const Entry& e : sp.entries) {

@@ -43,6 +43,9 @@ struct PlanWindow {
   std::string elem;           ///< its C++ element type
   std::string value;          ///< the history's elements before the stream's own, a C++ literal
   std::string member{};       ///< "f_window1_" (names.cpp)
+  /// Its index in HostPlan::checkpoint's nodes ("f.x window": a checkpoint holds the history);
+  /// -1 where the program takes none.
+  int checkpoint = -1;
 };
 
 /// A node of the host, as its worker declares, sets up and fires it.
@@ -229,9 +232,10 @@ struct PlanCheckpoint {
     std::uint32_t delay = 0;
     std::string type;  ///< its block's type: bytes_<type>(params) a token
   };
-  std::uint64_t spec = 0;          ///< the graph's digest: types, params, actors, nodes, edges
-  std::uint64_t mapping = 0;       ///< the placement's: the arch, each node's PE and alternatives
-  std::vector<std::string> nodes;  ///< the nodes with save/restore, in the host's node order
+  std::uint64_t spec = 0;     ///< the graph's digest: types, params, actors, nodes, edges
+  std::uint64_t mapping = 0;  ///< the placement's: the arch, each node's PE and alternatives
+  /// The nodes with save/restore and the windows ("f.x window"), in the host's node order.
+  std::vector<std::string> nodes;
   std::vector<Input> inputs;
   /// "node 'x' (class X) keeps data member 'm'": state that a restart cannot give back.
   std::vector<std::string> unsaved;

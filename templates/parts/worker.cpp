@@ -392,5 +392,11 @@ const $elem$* $local$ = $w$.window($j$, $arg$, $m$.ctx.stream());
 @@ worker_window_member
 dfg::$type$<$elem$> $m$;  // input $port$'s window: $history$ of history
 
+@@ worker_window_restore
+run_.checkpoints.restore($i$, $w$, j);  // a restart: its history
+
+@@ worker_window_save
+run_.checkpoints.save($i$, $w$, j);  // a checkpoint: its history
+
 @@ worker_with_lengths
 , dfg::kWithLengths

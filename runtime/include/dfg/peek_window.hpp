@@ -16,10 +16,14 @@
 /// a block needs no overlapping copy; the GPU's (dfg/cuda/peek_window.hpp) is two copies on the
 /// node's stream, the same for every cycle of one parity (CUDA graphs capture two phases).
 ///
+/// A checkpoint holds the history as a part of its own ("f.x window"): save() after a cycle's
+/// window, restore() before a restarted run's first.
+///
 /// Guarantees: the constructor allocates (at start-up, AllocError); window() allocates nothing,
 /// throws nothing, and is called by the one thread that fires the node, cycle after cycle (j,
-/// j + 1, ...) from any first cycle. The cost a cycle is one copy of the block and one of the
-/// history: what an actor that keeps its own history copies.
+/// j + 1, ...) from any first cycle, as are save() and restore() (State's allocation and
+/// std::out_of_range). The cost a cycle is one copy of the block and one of the history: what an
+/// actor that keeps its own history copies.
 #pragma once
 
 #include <algorithm>
@@ -29,6 +33,7 @@
 #include <string_view>
 
 #include "dfg/host_buffer.hpp"
+#include "dfg/state.hpp"
 
 namespace dfg {
 
@@ -46,16 +51,30 @@ class PeekWindow {
 
   /// Cycle j's window: the history, then the `block` elements of cycle j's block.
   const T* window(std::int64_t j, const T* block) noexcept {
-    T* now = buffer_.template slot_as<T>(static_cast<std::size_t>(j & 1));
-    const T* before = buffer_.template slot_as<T>(static_cast<std::size_t>((j + 1) & 1));
-    std::memcpy(now, before + block_, history_ * sizeof(T));
+    T* now = half(j);
+    std::memcpy(now, half(j + 1) + block_, history_ * sizeof(T));
     std::memcpy(now + history_, block, block_ * sizeof(T));
+    last_ = j;
     return now;
   }
 
+  /// A checkpoint (dfg::Checkpoints::save, after the window of a cycle): the history the next
+  /// cycle begins with.
+  void save(State& s) const { s.write(half(last_) + block_, history_ * sizeof(T)); }
+  /// A restart (before the first window): the history the first cycle begins with.
+  void restore(const State& s) {
+    s.read(half(1) + block_, history_ * sizeof(T));
+    std::memcpy(half(0) + block_, half(1) + block_, history_ * sizeof(T));
+  }
+
  private:
+  T* half(std::int64_t j) const noexcept {
+    return buffer_.template slot_as<T>(static_cast<std::size_t>(j & 1));
+  }
+
   HostBuffer buffer_;
   std::size_t block_ = 0, history_ = 0;
+  std::int64_t last_ = -1;  ///< the cycle of the last window
 };
 
 }  // namespace dfg

@@ -1,7 +1,7 @@
 // The actors of test/generated/peek.dfg: a source, two filters whose inputs peek past their
 // rate, and a sink that recomputes the stream from the source's formula, with the histories'
 // first values, and, in finish() (a run that completed only), prints how many iterations it
-// checked.
+// checked, a count that checkpoints keep.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include <dfg/context.hpp>
+#include <dfg/state.hpp>
 
 namespace peek_test {
 
@@ -80,4 +81,6 @@ struct Check {
   void finish() {
     std::printf("check: %lld iterations, all equal\n", static_cast<long long>(checked));
   }
+  void save(dfg::State& s) const { s.write(&checked, sizeof checked); }
+  void restore(const dfg::State& s) { s.read(&checked, sizeof checked); }
 };

@@ -6,7 +6,8 @@
 /// Guarantees: the constructor allocates and fills the halves (at start-up, synchronously:
 /// AllocError, CudaError); window() enqueues and returns, throws CudaError for a failed enqueue,
 /// and is called by the GPU's worker for cycles j, j + 1, ... in stream order, so each cycle's
-/// copies follow the previous cycle's kernels that read the other half.
+/// copies follow the previous cycle's kernels that read the other half. save() (a checkpoint)
+/// waits for the stream; restore() copies synchronously before the first window.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,6 +20,7 @@
 
 #include "dfg/cuda/buffers.hpp"
 #include "dfg/cuda/check.hpp"
+#include "dfg/state.hpp"
 
 namespace dfg {
 
@@ -47,12 +49,41 @@ class GpuPeekWindow {
     DFG_CUDA_CHECK(
         cudaMemcpyAsync(now + history_, block, block_ * sizeof(T), cudaMemcpyDefault, stream),
         "copy a block into " + buffer_.name());
+    last_ = j;
+    stream_ = stream;
     return now;
+  }
+
+  /// A checkpoint (after the window of a cycle, call by call): the history the next cycle
+  /// begins with, copied to the host once the stream has made it.
+  void save(State& s) const {
+    std::vector<T> history(history_);
+    DFG_CUDA_CHECK(
+        cudaMemcpyAsync(history.data(),
+                        buffer_.template slot_as<T>(static_cast<std::size_t>(last_ & 1)) + block_,
+                        history_ * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+        "copy the history of " + buffer_.name() + " for a checkpoint");
+    DFG_CUDA_CHECK(cudaStreamSynchronize(stream_),
+                   "copy the history of " + buffer_.name() + " for a checkpoint");
+    s.write(history.data(), history_ * sizeof(T));
+  }
+  /// A restart (before the first window): the history the first cycle begins with, in both
+  /// halves.
+  void restore(const State& s) {
+    std::vector<T> history(history_);
+    s.read(history.data(), history_ * sizeof(T));
+    DeviceGuard guard(buffer_.device());
+    for (std::size_t i = 0; i < 2; ++i)
+      DFG_CUDA_CHECK(cudaMemcpy(buffer_.template slot_as<T>(i) + block_, history.data(),
+                                history_ * sizeof(T), cudaMemcpyHostToDevice),
+                     "restore the history of " + buffer_.name());
   }
 
  private:
   DeviceBuffer buffer_;
   std::size_t block_ = 0, history_ = 0;
+  std::int64_t last_ = -1;         ///< the cycle of the last window
+  cudaStream_t stream_ = nullptr;  ///< the stream of the last window
 };
 
 }  // namespace dfg

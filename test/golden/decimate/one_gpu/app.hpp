@@ -115,19 +115,19 @@ inline constexpr std::int64_t kLatency = 3;
 
 }  // namespace no_overlap
 
-/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): none, node 'f'
-/// peeks at input 'x', whose history of 60 tokens a checkpoint does not hold.
-inline constexpr std::array<const char*, 0> kCheckpointNodes = {};
+/// What a checkpoint of host A holds (--checkpoint, --restart; dfg/checkpoint.hpp): the state of
+/// f.x window, m.y window.
+inline constexpr std::array<const char*, 2> kCheckpointNodes = {"f.x window", "m.y window"};
 inline constexpr std::array<dfg::CheckpointInput<Params>, 0> kCheckpointInputs = {};
-inline constexpr std::array<const char*, 0> kCheckpointUnsaved = {};
-inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
-    "decimate_one_gpu",
-    0x8c0a1c0c61b7bfaaULL,
-    0x66e480ba667b5808ULL,
-    kCheckpointNodes,
-    kCheckpointInputs,
-    kCheckpointUnsaved,
-    "node 'f' peeks at input 'x', whose history of 60 tokens a checkpoint does not hold"};
+inline constexpr std::array<const char*, 1> kCheckpointUnsaved = {
+    "node 'k' (class Check) keeps data member 'next_'"};
+inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"decimate_one_gpu",
+                                                             0x8c0a1c0c61b7bfaaULL,
+                                                             0x66e480ba667b5808ULL,
+                                                             kCheckpointNodes,
+                                                             kCheckpointInputs,
+                                                             kCheckpointUnsaved,
+                                                             ""};
 
 /// The storage of every colour of the chosen strategy, per PE, indexed by colour. Each worker's
 /// constructor allocates its PE's colours and fills its views in before any worker starts.

@@ -120,8 +120,10 @@ void Worker_A_c1::cycles_overlap(dfg::Where& where) {
   items.cycles([&](std::int64_t c) {
     // node m (Smooth) @ A.c1
     items.run(overlap::fire_m, [&](std::int64_t j) {
+      run_.checkpoints.restore(1, m_window0_, j);  // a restart: its history
       const float* window_0 =
           m_window0_.window(j, f_y_A_c1_view_.as<const float>(dfg::slot(c, 1, 2)));
+      run_.checkpoints.save(1, m_window0_, j);  // a checkpoint: its history
       m_node_.fire(j, window_0, m_z_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
@@ -133,8 +135,10 @@ void Worker_A_c1::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();  // the end of transfer step 0
     // node m (Smooth) @ A.c1
     items.run(no_overlap::fire_m, [&](std::int64_t j) {
+      run_.checkpoints.restore(1, m_window0_, j);  // a restart: its history
       const float* window_0 =
           m_window0_.window(j, f_y_A_c1_view_.as<const float>(dfg::slot(c, 0, 1)));
+      run_.checkpoints.save(1, m_window0_, j);  // a checkpoint: its history
       m_node_.fire(j, window_0, m_z_A_c1_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });

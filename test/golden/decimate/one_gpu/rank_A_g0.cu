@@ -70,8 +70,10 @@ void Worker_A_g0::cycles_overlap(dfg::Where& where) {
                s_x_A_c0_view_.at(dfg::slot(c, 1, 2)));
     // node f (LowPass) @ A.g0
     items.fire(overlap::fire_f, compute_, [&](std::int64_t j) {
+      run_.checkpoints.restore(0, f_window0_, j);  // a restart: its history
       const float* window_0 = f_window0_.window(
           j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 1, 2)), f_node_.ctx.stream());
+      run_.checkpoints.save(0, f_window0_, j);  // a checkpoint: its history
       f_node_.fire(j, window_0, f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 2)));
     });
   });
@@ -90,8 +92,10 @@ void Worker_A_g0::cycles_no_overlap(dfg::Where& where) {
     run_.end_phase();  // the end of transfer step 0
     // node f (LowPass) @ A.g0
     items.fire(no_overlap::fire_f, compute_, [&](std::int64_t j) {
+      run_.checkpoints.restore(0, f_window0_, j);  // a restart: its history
       const float* window_0 = f_window0_.window(
           j, s_x_A_g0_view_.as<const float>(dfg::slot(c, 0, 1)), f_node_.ctx.stream());
+      run_.checkpoints.save(0, f_window0_, j);  // a checkpoint: its history
       f_node_.fire(j, window_0, f_y_A_g0_view_.as<float>(dfg::slot(c, 0, 1)));
     });
     dfg::synchronize(compute_, h2d_, d2h_);
