@@ -79,8 +79,9 @@
 #                tokens holds 7 of history, more than its block, called once a cycle, a filter
 #                whose window of 3 holds 1, less than its block, each fed from another core, and a
 #                sink that recomputes the stream with the histories' first values) built with g++
-#                -Werror and run in both strategies and sync modes, and with a --iterations that
-#                ends within a window's history: every output equal; samples/decimate/cores.dfg
+#                -Werror and run in both strategies and sync modes, with moves of either filter to
+#                the other's core (its history with it), and with a --iterations that ends within a
+#                window's history: every output equal; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history)
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
@@ -995,8 +996,11 @@ PY
     # formula, in both strategies and sync modes.
     compile test/generated/peek_cores.dfg "$work/gen"
     build_cpu "$work/gen" -Werror
-    for mode in "" "--sync=barrier" "--no-overlap" "--no-overlap --sync=barrier"; do
-      for iterations in 1 3 1000; do
+    for mode in "" "--sync=barrier" "--no-overlap" "--no-overlap --sync=barrier" \
+      "--migrate f:A.c2@25" "--migrate d:A.c1@40 --no-overlap" "--migrate f:A.c2@0 --sync=barrier"; do
+      counts="1 3 1000"
+      [[ $mode == *--migrate* ]] && counts="41 1000"  # a move within the run
+      for iterations in $counts; do
         # shellcheck disable=SC2086
         "$work/gen/build/app" --iterations $iterations $mode >"$work/out.txt" 2>"$work/err.txt" ||
           fail "'$mode', $iterations iterations: exit $?: $(cat "$work/err.txt")"

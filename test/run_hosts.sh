@@ -27,6 +27,9 @@
 #               4 cycles with overlap) built with g++ -Werror, mpiexec -n 2, both strategies and
 #               sync modes, the checker on host A comparing every sample with its sequential
 #               reference
+#   peek        test/generated/peek_two_hosts.dfg (a window fed over the network, its node moving to
+#               the other host with its history): mpiexec -n 2, both strategies and sync modes,
+#               with and without the move, every output against the formula
 #   multirate   samples/multirate/two_hosts_cpu.dfg (the two bands of the filter bank cross to
 #               host B one block a cycle each) built with g++ -Werror, mpiexec -n 2, both
 #               strategies and sync modes, the checker on host B comparing every sample
@@ -83,11 +86,15 @@ mpiexec=${MPIEXEC:-mpiexec}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-build_cpu() {  # build_cpu SPEC DIR: compile with N=64 and build with g++, warnings as errors
-  "$dfgc" compile "$1" -o "$2" -D N=64
+build_spec() {  # build_spec SPEC DIR [DFGC ARGS...]: compile, build with g++, warnings as errors
+  "$dfgc" compile "$1" -o "$2" "${@:3}"
   cmake -S "$2" -B "$2/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
     -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$2/build" -j 2
+}
+
+build_cpu() {  # build_cpu SPEC DIR: compile with N=64 and build
+  build_spec "$1" "$2" -D N=64
 }
 
 run_all() {  # run_all NP APP: both strategies, both sync modes, 1,000 iterations
@@ -299,6 +306,20 @@ EOF
       done
     done
     ;;
+  peek)
+    build_spec test/generated/peek_two_hosts.dfg "$work/gen"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        for move in "" "--migrate f:A.cpu@333"; do
+          # shellcheck disable=SC2086
+          timeout 120 "$mpiexec" -n 2 "$work/gen/build/app" --iterations 1000 $strategy --sync=$sync $move \
+            >"$work/out.txt" || { cat "$work/out.txt"; fail "peek $strategy $sync $move"; }
+          grep -qx "check: 1000 iterations, all equal" "$work/out.txt" ||
+            fail "peek $strategy $sync $move: $(tail -3 "$work/out.txt")"
+        done
+      done
+    done
+    ;;
   multirate)
     build_cpu samples/multirate/two_hosts_cpu.dfg "$work/gen"
     run_all 2 "$work/gen/build/app"
@@ -317,10 +338,7 @@ EOF
     done
     ;;
   packets)
-    "$dfgc" compile samples/packets/two_hosts_cpu.dfg -o "$work/gen"
-    cmake -S "$work/gen" -B "$work/gen/build" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS=-Werror \
-      -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$work/gen/build" -j 2
+    build_spec samples/packets/two_hosts_cpu.dfg "$work/gen"
     for strategy in "" --no-overlap; do
       for sync in neighbours barrier; do
         "$mpiexec" -n 2 "$work/gen/build/app" --iterations 1000 $strategy --sync=$sync >"$work/out.txt" ||

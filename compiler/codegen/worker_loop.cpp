@@ -171,7 +171,12 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   std::vector<std::string> args;
   std::vector<Printer::Vars> keeps;  // the delayed inputs a checkpoint keeps
   // The inputs that peek: their windows, once a cycle, and the checkpoint parts of their history.
-  std::vector<std::pair<Printer::Vars, int>> windows;
+  struct WindowCall {
+    Printer::Vars vars;
+    Printer::Vars checkpoint;
+    bool kept = false;
+  };
+  std::vector<WindowCall> windows;
   for (std::uint32_t port : sig.fire_ports) {
     const PortRef& ref = e.firing().ports[port];
     Printer::Vars vars = {
@@ -205,14 +210,23 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       Printer::Vars vars = {
           {"local", local}, {"elem", w.elem}, {"w", w.member}, {"j", block_index(n)}, {"arg", arg}};
       if (gpu_) vars.push_back({"m", m});
-      windows.emplace_back(std::move(vars), w.checkpoint);
+      windows.push_back({std::move(vars),
+                         {{"i", std::to_string(w.checkpoint)}, {"w", w.member}},
+                         w.checkpoint >= 0});
       arg = local;
     }
     args.push_back(std::move(arg));
   }
   item(e, gpu_ ? "fire" : "run", true, e.label, [&] {
+    // A handoff carries the actor's state and its windows' histories.
+    std::vector<std::string> members;
+    for (const PlanWindow& w : n.windows) members.push_back(w.member);
     const Printer::Vars handoff_vars = {
-        {"entry", entry(e)}, {"h", std::to_string(handoff)}, {"m", m}};
+        {"entry", entry(e)},
+        {"h", std::to_string(handoff)},
+        {"state", members.empty() ? m + ".actor"
+                                  : render_part("worker_with_windows",
+                                                {{"m", m}, {"windows", join(members)}})}};
     const Printer::Vars checkpoint_vars = {{"i", std::to_string(n.checkpoint)}, {"m", m}};
     if (handoff >= 0) part("worker_restore", handoff_vars);
     if (n.checkpoint >= 0) part("worker_checkpoint_restore", checkpoint_vars);
@@ -220,11 +234,10 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       part(gpu_ ? TemplatePart("worker_checkpoint_keep_gpu")
                 : TemplatePart("worker_checkpoint_keep"),
            keep);
-    for (const auto& [vars, checkpoint] : windows) {
-      const Printer::Vars part_vars = {{"i", std::to_string(checkpoint)}, {"w", vars[2].second}};
-      if (checkpoint >= 0) part("worker_window_restore", part_vars);
-      part(gpu_ ? TemplatePart("worker_window_gpu") : TemplatePart("worker_window"), vars);
-      if (checkpoint >= 0) part("worker_window_save", part_vars);
+    for (const WindowCall& w : windows) {
+      if (w.kept) part("worker_window_restore", w.checkpoint);
+      part(gpu_ ? TemplatePart("worker_window_gpu") : TemplatePart("worker_window"), w.vars);
+      if (w.kept) part("worker_window_save", w.checkpoint);
     }
     if (n.repetitions != 1 && !n.block)
       fire_parts(n, sig, std::move(args));

@@ -22,13 +22,18 @@ const ActorSignature& signature_of(const ActorSignatures& signatures, ir::ActorI
 
 /// Whether alternative `a`'s move hands the node over through host `h`: on one host always (the
 /// new instance's first firing follows the old one's last); between two hosts only where both
-/// implementations carry their state (save/restore), through the plan's state tag.
+/// implementations carry their state (save/restore) or the node's inputs peek (their windows'
+/// histories move), through the plan's state tag.
 bool hands_over(const ir::Program& program, const ActorSignatures& signatures, const HostPlan& h,
                 const PlanMigration& a) {
   const bool from_here = h.pe(a.from).host == h.host, to_here = h.pe(a.to).host == h.host;
   if (!from_here && !to_here) return false;
   if (from_here && to_here) return true;
   if (a.state_tag < 0) return false;
+  const ir::Actor& actor = program.dfg.actor_of(a.node);
+  if (std::any_of(actor.ports.begin(), actor.ports.end(),
+                  [](const ir::Port& p) { return p.history > 0; }))
+    return true;
   auto has_state = [&](ir::PeId pe) {
     auto it = signatures.find({program.dfg.nodes[a.node].actor, h.pe(pe).kind});
     return it != signatures.end() && it->second.has_state;

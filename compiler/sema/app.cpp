@@ -34,19 +34,6 @@ std::vector<ir::Alternative> check_alternatives(const ast::NodeDecl& n, const ir
                                                 DiagnosticEngine& diags) {
   std::vector<ir::Alternative> result;
   std::map<ir::PeId, const ast::PeRef*> seen;
-  if (actor && !n.alternatives.empty()) {
-    for (const ir::Port& port : actor->ports) {
-      if (port.history == 0) continue;
-      auto b = error_at(diags, span_of(n.alternatives.front()),
-                        fmt::format("node '{}' migrates, but it peeks at input '{}' ({} tokens "
-                                    "before its rate's): its history stays where it fires, and "
-                                    "dfgc moves none",
-                                    n.name.name, port.name, port.history));
-      b.note(port.peek_loc,
-             fmt::format("input '{}' of actor '{}' peeks here", port.name, actor->name), 4);
-      return {};
-    }
-  }
   for (const ast::PeRef& ref : n.alternatives) {
     if (n.free) {
       error_at(diags, span_of(ref),

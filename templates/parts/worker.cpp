@@ -341,10 +341,10 @@ dfg::mpi::RankBarrier ranks_;  // --sync=barrier: all ranks end each cycle toget
 dfg::mpi::report_gpudirect_path(mpi, std::cerr);  // which path the gpudirect transfers take
 
 @@ worker_restore
-if (items.resumes($entry$, j)) run_.handoffs[$h$].restore($m$.actor, j);
+if (items.resumes($entry$, j)) run_.handoffs[$h$].restore($state$, j);
 
 @@ worker_save
-if (items.suspends($entry$, j)) run_.handoffs[$h$].save($m$.actor, j + 1);
+if (items.suspends($entry$, j)) run_.handoffs[$h$].save($state$, j + 1);
 
 @@ worker_set_gpu
 $m$.set_gpu(compute_, $d$);
@@ -389,6 +389,8 @@ $m$ = dfg::$type$<$elem$>($dev$"$name$ window", elements_$block$(params), $histo
 @@ worker_window_gpu
 const $elem$* $local$ = $w$.window($j$, $arg$, $m$.ctx.stream());
 
+@@ worker_with_windows
+dfg::with_windows($m$.actor, $windows$)
 @@ worker_window_member
 dfg::$type$<$elem$> $m$;  // input $port$'s window: $history$ of history
 

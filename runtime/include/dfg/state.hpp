@@ -43,6 +43,7 @@
 #include <span>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -150,7 +151,7 @@ class StateHandoff {
   }
   /// The new instance, before its firing of iteration `j`: waits for the state saved for j.
   template <class Actor>
-  void restore(Actor& actor, std::int64_t j, Abort& abort = process_abort()) {
+  void restore(Actor&& actor, std::int64_t j, Abort& abort = process_abort()) {
     if (const Route* r = route_of(j); r != nullptr && transport_ != nullptr) {
       transport_->receive(index_, state_, j, r->host, r->tag);
     } else {
@@ -182,5 +183,29 @@ class StateHandoff {
   Route routes_[kRoutes];
   std::size_t next_route_ = 0;  ///< the migrator thread's
 };
+
+/// A node's state with the histories of its peek windows (dfg/peek_window.hpp), as one for a
+/// handoff: the windows' histories first, in port order, then the actor's save/restore, if it
+/// has them. The generated worker passes `dfg::with_windows(node.actor, window0, ...)` where it
+/// would pass the actor.
+template <class Actor, class... Windows>
+struct StateWithWindows {
+  Actor& actor;
+  std::tuple<Windows&...> windows;
+
+  void save(State& s) const {
+    std::apply([&s](const Windows&... w) { (w.save(s), ...); }, windows);
+    if constexpr (requires { actor.save(s); }) actor.save(s);
+  }
+  void restore(const State& s) {
+    std::apply([&s](Windows&... w) { (w.restore(s), ...); }, windows);
+    if constexpr (requires { actor.restore(s); }) actor.restore(s);
+  }
+};
+
+template <class Actor, class... Windows>
+StateWithWindows<Actor, Windows...> with_windows(Actor& actor, Windows&... windows) {
+  return {actor, std::tuple<Windows&...>(windows...)};
+}
 
 }  // namespace dfg
