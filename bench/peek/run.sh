@@ -7,14 +7,14 @@
 #
 # run builds every project (warnings as errors), then, for each B, runs the FIR through a window
 # and the FIR with its own history (bench/peek/fir.dfg) on a CPU core and on the GPU, interleaved,
-# REPEATS times each (5; --iterations so that a run moves 2^26 samples): each run's iteration
-# period (--stats=period) and the sink's checksum, which must be equal for both FIRs. It prints the
-# median periods and window / own per B and PE kind. Then test/generated/peek_gpu.dfg: both
+# REPEATS times each (5; --iterations so that a run moves 2^26 samples): each run's throughput
+# (--stats=period) and the sink's checksum, which must be equal for both FIRs. It prints the
+# median periods (us an iteration) and window / own per B and PE kind. Then test/generated/peek_gpu.dfg: both
 # filters on the GPU checked against the formula with CUDA graphs, --no-graphs, --no-overlap and
 # --sync=barrier, a checkpoint and its restart (the windows' histories on the device), and under
 # compute-sanitizer memcheck and racecheck; samples/decimate/one_gpu.dfg
 # (the low-pass filter's window on the GPU, the smoother's on a core) against its reference.
-# Results under OUT: log.txt, periods.csv (b,pe,fir,repeat,period_ms,checksum).
+# Results under OUT: log.txt, periods.csv (b,pe,fir,repeat,iterations_per_s,checksum).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -50,7 +50,7 @@ fails=0
 for project in "$dir"/*/; do
   build_gpu_project "${project%/}" >/dev/null || { echo "FAIL: build ${project%/}"; fails=1; }
 done
-echo "b,pe,fir,repeat,period_ms,checksum" >"$out/periods.csv"
+echo "b,pe,fir,repeat,iterations_per_s,checksum" >"$out/periods.csv"
 for b in "${sizes[@]}"; do
   iterations=$(((1 << 26) / b))
   for pe in cpu gpu; do
@@ -61,9 +61,9 @@ for b in "${sizes[@]}"; do
           echo "FAIL: $fir $pe B=$b: $(tail -3 "$out/run.txt")"
           fails=1
         }
-        period=$(sed -n 's/^iteration period: \([0-9.]*\) ms.*/\1/p' "$out/run.txt")
+        throughput=$(sed -n 's/^throughput: \([0-9.]*\) iterations\/s.*/\1/p' "$out/run.txt")
         checksum=$(sed -n 's/^checksum: //p' "$out/run.txt")
-        echo "$b,$pe,$fir,$r,$period,$checksum" >>"$out/periods.csv"
+        echo "$b,$pe,$fir,$r,$throughput,$checksum" >>"$out/periods.csv"
       done
     done
   done
@@ -72,11 +72,11 @@ python3 - "$out/periods.csv" <<'PYEOF' || fails=1
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 bad = False
-print(f"{'B':>6} {'pe':>4} {'window ms':>10} {'own ms':>10} {'window/own':>10}  checksums")
+print(f"{'B':>6} {'pe':>4} {'window us':>10} {'own us':>10} {'window/own':>10}  checksums")
 for b in sorted({int(r["b"]) for r in rows}):
     for pe in ("cpu", "gpu"):
         sel = [r for r in rows if int(r["b"]) == b and r["pe"] == pe]
-        med = {f: statistics.median(float(r["period_ms"]) for r in sel if r["fir"] == f)
+        med = {f: statistics.median(1e6 / float(r["iterations_per_s"]) for r in sel if r["fir"] == f)
                for f in ("window", "own")}
         sums = {r["checksum"] for r in sel}
         same = len(sums) == 1
