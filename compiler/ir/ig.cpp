@@ -90,6 +90,7 @@ class PeSection {
     out += fmt::format("  memory {} -> {} bytes, {} colours", byte_count_text(m.before),
                        byte_count_text(m.after), m.colours);
     if (m.initial) out += fmt::format(", initial tokens {} bytes", byte_count_text(m.initial));
+    if (m.windows) out += fmt::format(", windows {} bytes", byte_count_text(m.windows));
     out += '\n';
     host_memory(out);
     return out;

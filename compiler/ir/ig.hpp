@@ -142,6 +142,9 @@ struct MemoryReport {
   std::int64_t after = 0;   ///< one allocation per colour
   std::uint32_t colours = 0;
   std::int64_t initial = 0;  ///< the initial tokens its nodes read, apart from the colours
+  /// The windows of its nodes' inputs that peek: two halves of history + block each
+  /// (dfg::PeekWindow), apart from the colours.
+  std::int64_t windows = 0;
 };
 
 struct IgStrategy {

@@ -33,7 +33,8 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
   for (const ir::MemoryReport& m : g.memory) {
     const ir::Pe& pe = p.arch.pes[m.pe];
     const ir::PeId into = pe.kind == ir::PeKind::cpu ? p.arch.hosts[pe.host].cpu : m.pe;
-    r.memory[into] = ir::add_bytes(r.memory[into], ir::add_bytes(m.after, m.initial));
+    r.memory[into] =
+        ir::add_bytes(r.memory[into], ir::add_bytes(m.after, ir::add_bytes(m.initial, m.windows)));
   }
   for (ir::PeId pe = 0; pe < r.memory.size(); ++pe) {
     r.peak_memory = std::max(r.peak_memory, r.memory[pe]);

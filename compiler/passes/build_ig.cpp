@@ -189,12 +189,24 @@ class Builder {
         c.bytes = std::max(c.bytes, pc.graph.bytes[v]);
         out_.buffers[pc.buffers[v]].colour = first + pc.colouring.colour[v];
       }
-      out_.memory.push_back({pc.pe, pc.bytes_before, pc.colouring.bytes, pc.colouring.count, 0});
+      out_.memory.push_back({pc.pe, pc.bytes_before, pc.colouring.bytes, pc.colouring.count, 0, 0});
     }
     for (const ir::Edge& e : p_.dfg.edges)
       for (ir::MemoryReport& m : out_.memory)
         if (e.delay && m.pe == p_.mapping.pe_of[e.dst])
           m.initial = ir::add_bytes(m.initial, ir::mul_bytes(e.delay, p_.types[e.type].bytes()));
+    for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
+      const std::vector<ir::Port>& ports = p_.dfg.actor_of(n).ports;
+      for (std::uint32_t port = 0; port < ports.size(); ++port) {
+        if (ports[port].history == 0) continue;
+        const std::int64_t half =
+            ir::add_bytes(p_.types[p_.dfg.block_type(n, port)].bytes(),
+                          ir::mul_bytes(ports[port].history, p_.types[ports[port].type].bytes()));
+        for (ir::MemoryReport& m : out_.memory)
+          if (m.pe == p_.mapping.pe_of[n])
+            m.windows = ir::add_bytes(m.windows, ir::mul_bytes(2, half));
+      }
+    }
     for (ir::IgColour& c : out_.colours) {
       std::sort(c.members.begin(), c.members.end(), [&](ir::BufferId a, ir::BufferId b) {
         return out_.buffers[a].name < out_.buffers[b].name;
