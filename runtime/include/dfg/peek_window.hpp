@@ -13,7 +13,7 @@
 /// Two halves of history + block elements each take turns: cycle j writes half j % 2, the
 /// history first (the last `history` elements of half (j - 1) % 2, which the window of cycle
 /// j - 1 left there), then the block. Nothing is moved within a half, so a history longer than
-/// a block needs no overlapping copy; the GPU's (dfg/cuda/peek_window.hpp) is two copies on the
+/// a block needs no overlapping copy; the GPU's (dfg/cuda/peek_window.hpp) is one kernel on the
 /// node's stream, the same for every cycle of one parity (CUDA graphs capture two phases).
 ///
 /// A checkpoint holds the history as a part of its own ("f.x window"): save() after a cycle's

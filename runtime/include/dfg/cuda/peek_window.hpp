@@ -1,7 +1,8 @@
 /// \file
 /// dfg::GpuPeekWindow: dfg::PeekWindow (dfg/peek_window.hpp) of a node on a GPU: its halves in
-/// the GPU's memory, each cycle's two copies enqueued on the node's stream before its kernels
-/// (device to device, or from mapped host memory where the block stays there).
+/// the GPU's memory, each cycle's window filled by one kernel on the node's stream before the
+/// node's kernels: the history from the other half, then the block (from the GPU's memory, or
+/// from mapped host memory where the block stays there).
 ///
 /// Guarantees: the constructor allocates and fills the halves (at start-up, synchronously:
 /// AllocError, CudaError); window() enqueues and returns, throws CudaError for a failed enqueue,
@@ -12,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,6 +25,20 @@
 #include "dfg/state.hpp"
 
 namespace dfg {
+
+namespace detail {
+/// One cycle's window: the `history` tokens before `block` (the end of the other half), then the
+/// block, grid-stride. One launch costs less than the two copies it replaces (a copy is a
+/// launch of its own when the cycle is not a CUDA graph).
+template <class T>
+__global__ void peek_window_fill(T* now, const T* before, std::size_t history, const T* block,
+                                 std::size_t count) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < history + count; i += stride)
+    now[i] = i < history ? before[i] : block[i - history];
+}
+}  // namespace detail
 
 template <class T>
 class GpuPeekWindow {
@@ -38,17 +54,15 @@ class GpuPeekWindow {
                      "fill the history of " + buffer_.name());
   }
 
-  /// Cycle j's window on the device, its copies enqueued on `stream`.
+  /// Cycle j's window on the device, its fill enqueued on `stream`.
   const T* window(std::int64_t j, const T* block, cudaStream_t stream) {
     T* now = buffer_.template slot_as<T>(static_cast<std::size_t>(j & 1));
     const T* before = buffer_.template slot_as<T>(static_cast<std::size_t>((j + 1) & 1));
-    if (history_ > 0)
-      DFG_CUDA_CHECK(cudaMemcpyAsync(now, before + block_, history_ * sizeof(T),
-                                     cudaMemcpyDeviceToDevice, stream),
-                     "copy the history of " + buffer_.name());
-    DFG_CUDA_CHECK(
-        cudaMemcpyAsync(now + history_, block, block_ * sizeof(T), cudaMemcpyDefault, stream),
-        "copy a block into " + buffer_.name());
+    constexpr unsigned threads = 256;
+    const std::size_t blocks = (history_ + block_ + threads - 1) / threads;
+    detail::peek_window_fill<<<static_cast<unsigned>(std::min<std::size_t>(blocks, 1024)), threads,
+                               0, stream>>>(now, before + block_, history_, block, block_);
+    DFG_CUDA_CHECK(cudaGetLastError(), "fill the window of " + buffer_.name());
     last_ = j;
     stream_ = stream;
     return now;
