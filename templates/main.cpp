@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   // Every start-up check is agreed on by all ranks: its error is printed once, every rank exits 1.
   const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, $ns$::kRuntimeParams$batch$);
   if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0) return s;
-  if (const int s = mpi.agree(dfg::several_hosts_checkpoint_error(flags.options, $host_count$), std::cerr); s != 0)
+  if (const int s = mpi.agree(dfg::several_hosts_flags_error(flags.options, $host_count$), std::cerr); s != 0)
     return s;
   if (flags.options.help) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], $ns$::kRuntimeParams$batch$);

@@ -51,7 +51,14 @@
 #                through --migrate-control (a FIFO), with its refusals; the per-iteration output
 #                intervals written (DFG_INTERVALS); every bad --migrate refused with exit 1, one
 #                line naming the flag, nothing run
-#   migration_tsan the live back-and-forth run built and run with ThreadSanitizer
+#   migration_tsan the live back-and-forth run built and run with ThreadSanitizer, and a run
+#                with --rebalance
+#   rebalance_run test/generated/rebalance.dfg (a node on a core that a simulated load takes
+#                from iteration 2000 to 5999, an alternative on a core it would share) built with
+#                g++ -Werror, run with --rebalance in both strategies and sync modes: every
+#                iteration checked, the node moved off its core once the load began, for a
+#                reason the policy prints, and back at the end; nothing moves without the flag;
+#                --rebalance refused where no node has alternatives
 #   migration_gpu_build samples/migration/one_gpu.dfg (the scaler moving between a GPU and a CPU
 #                core) built with nvcc, warnings as errors; skipped without nvcc
 #   checkpoint_run test/generated/checkpoint_cores.dfg (state in a running sum, in a loop's
@@ -532,6 +539,10 @@ EOF
     if [[ $case == migration_tsan ]]; then
       live "$app" 40000
       live "$app" 40000 --no-overlap --sync=barrier
+      # The rebalancing policy's thread reads the workers' loads while they run: whatever it
+      # moves, every iteration arrives once.
+      "$app" --iterations 40000 --rebalance=2 >"$work/run.txt" || fail "--rebalance"
+      checked "$work/run.txt" 40000
       exit 0
     fi
     for strategy in "" --no-overlap; do
@@ -581,6 +592,38 @@ EOF
     refused "error: --migrate a:A.c1@9: conflicts with --migrate g:A.c3@5: both change the same firings or transfers (neighbouring nodes cannot move at once)" \
       --migrate g:A.c3@5 --migrate a:A.c1@9
     refused "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'g:A.c2'" --migrate g:A.c2
+    ;;
+  rebalance_run)
+    # --rebalance (dfg/rebalance.hpp) on test/generated/rebalance.dfg: the core of w's place is
+    # loaded (simulated: its firings sleep 3 ms on that thread) from iteration 2000 to 5999.
+    compile test/generated/rebalance.dfg "$work/gen"
+    build_cpu "$work/gen" "-Wall -Wextra -Werror"
+    app="$work/gen/build/app"
+    for mode in "" "--sync=barrier" "--no-overlap"; do
+      # shellcheck disable=SC2086
+      "$app" --iterations 40000 --rebalance=20 --set LOAD_FROM=2000 --set LOAD_TO=6000 \
+        --set LOAD_US=3000 $mode >"$work/out.txt" 2>"$work/err.txt" || fail "'$mode': exit $?: $(cat "$work/err.txt")"
+      cat "$work/err.txt"
+      grep -qx "check: 40000 iterations, all equal" "$work/out.txt" || fail "'$mode': $(cat "$work/out.txt")"
+      # Every line is the policy's or a move's; w left its loaded core once the load began, and
+      # is back on it at the end.
+      ! grep -Ev "^(rebalance|migrate): " "$work/err.txt" || fail "'$mode': other lines on stderr"
+      first=$(sed -n 's/^migrate: w:A.c2: node moved from iteration \([0-9]*\)$/\1/p' "$work/err.txt" | head -1)
+      [[ -n $first && $first -ge 2000 && $first -lt 6000 ]] || fail "'$mode': w did not leave A.c1 under the load"
+      grep -Eq "^rebalance: period .* A\.c1 waited [0-9]+% of the time: moving w:A\.c2$" "$work/err.txt" ||
+        fail "'$mode': no reason given for the move"
+      [[ $(grep "^migrate: " "$work/err.txt" | tail -1) == "migrate: w:A.c1: node moved from iteration "* ]] ||
+        fail "'$mode': w did not go back to A.c1 once the load had gone"
+    done
+    # Without --rebalance nothing moves, and the policy needs alternatives.
+    "$app" --iterations 3000 --set LOAD_FROM=2000 --set LOAD_TO=2100 --set LOAD_US=1000 \
+      >"$work/out.txt" 2>"$work/err.txt" || fail "without --rebalance"
+    [[ ! -s $work/err.txt ]] || fail "without --rebalance: $(cat "$work/err.txt")"
+    compile samples/multirate/cpu_only.dfg "$work/fixed"
+    build_cpu "$work/fixed" "-Werror"
+    if "$work/fixed/build/app" --rebalance >"$work/out.txt" 2>"$work/err.txt"; then fail "--rebalance accepted"; fi
+    [[ $(cat "$work/err.txt") == "error: --rebalance: this program has no alternative mappings (a node moves only to the PEs its \`migrates\` names)" ]] ||
+      fail "--rebalance without alternatives: $(cat "$work/err.txt")"
     ;;
   migration_gpu_build)
     find_nvcc

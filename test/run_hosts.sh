@@ -409,6 +409,9 @@ PY
     expect_failure restart 1 30 \
       "error: --restart: this program takes no checkpoints: it runs on 2 hosts, and checkpoints are taken on one host only" \
       -- "$mpiexec" -n 2 "$app" --iterations 10 --restart "$work/ck"
+    expect_failure rebalance 1 30 \
+      "error: --rebalance: it runs on 2 hosts, and the rebalancing policy moves nodes on one host only (move them with --migrate-control)" \
+      -- "$mpiexec" -n 2 "$app" --iterations 10 --rebalance
     ;;
   params)
     build_cpu test/hosts/square_two_hosts.dfg "$work/gen"

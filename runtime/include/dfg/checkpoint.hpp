@@ -448,15 +448,6 @@ class Checkpoints {
   std::string write_error_;
 };
 
-/// A program on `hosts` hosts (MPI ranks): --checkpoint and --restart are refused before anything
-/// runs, "" when neither is given.
-inline std::string several_hosts_checkpoint_error(const Options& options, std::size_t hosts) {
-  if (options.checkpoint_file.empty() && options.restart_file.empty()) return {};
-  return std::string("error: ") + (options.restart_file.empty() ? "--checkpoint" : "--restart") +
-         ": this program takes no checkpoints: it runs on " + std::to_string(hosts) +
-         " hosts, and checkpoints are taken on one host only";
-}
-
 /// A restarted run: fills the initial tokens of delayed input `input` (`buffer`, a host buffer
 /// of one slot per token) with the tokens the checkpoint kept. Start-up, the owner's thread.
 template <class Buffer>

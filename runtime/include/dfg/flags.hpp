@@ -23,6 +23,9 @@
 ///     --migrate NODE:PE@K   move NODE to its alternative on PE from iteration K (repeatable)
 ///     --migrate-control FILE   read moves (NODE:PE or NODE:PE@K, a line each) from FILE while
 ///                              the program runs
+///     --rebalance[=MS]      move nodes among their alternatives when a PE becomes the bottleneck,
+///                           and back when the load goes (dfg/rebalance.hpp), looking every MS
+///                           ms (default kDefaultRebalanceMs; 1 .. kMaxRebalanceMs)
 ///     --hostmap H=R,...     run host H on MPI rank R (default: host i on rank i; see
 ///     dfg/mpi/placement.hpp)
 ///     --no-cuda-aware-mpi   stage GPU-to-remote-GPU transfers through host memory even if MPI is
@@ -78,6 +81,9 @@ inline constexpr std::uintmax_t kMaxParamsFileBytes = 1 << 20;
 /// The most cycles --graph-cycles lets one CUDA graph hold (each is a copy of the cycle's nodes
 /// on the device).
 inline constexpr std::int64_t kMaxGraphCycles = 1024;
+/// --rebalance's interval between two looks at the PEs' loads, in ms: the default, the most.
+inline constexpr std::int64_t kDefaultRebalanceMs = 200;
+inline constexpr std::int64_t kMaxRebalanceMs = 60000;
 
 struct FlagsResult {
   Options options;
@@ -306,6 +312,12 @@ inline FlagsResult parse_flags(int argc, const char* const* argv,
         return fail("error: --stats: expected no value or 'period', got '" + std::string(v) + "'");
       o.stats = true;
       o.stats_per_item = v.empty();
+    } else if (flag == "--rebalance") {
+      o.rebalance_ms = kDefaultRebalanceMs;
+      // --rebalance alone, or --rebalance=MS (the value only after '=': the flag takes none).
+      std::string err;
+      if (!no_value() && !count("ms between two looks", kMaxRebalanceMs, o.rebalance_ms, err))
+        return fail(err);
     } else if (flag == "--iterations") {
       std::string err;
       if (!count("a positive integer", kMaxIterations, o.iterations, err)) return fail(err);
@@ -417,6 +429,21 @@ inline FlagsResult parse_flags(int argc, char** argv, std::span<const RuntimePar
   return parse_flags(argc, const_cast<const char* const*>(argv), table, batch);
 }
 
+/// A program on `hosts` hosts (MPI ranks): the flags of a program on one host (--checkpoint,
+/// --restart, --rebalance) are refused before anything runs; "" when none is given.
+inline std::string several_hosts_flags_error(const Options& options, std::size_t hosts) {
+  const std::string on = "it runs on " + std::to_string(hosts) + " hosts";
+  if (!options.checkpoint_file.empty() || !options.restart_file.empty())
+    return std::string("error: ") + (options.restart_file.empty() ? "--checkpoint" : "--restart") +
+           ": this program takes no checkpoints: " + on +
+           ", and checkpoints are taken on one host only";
+  if (options.rebalance_ms > 0)
+    return "error: --rebalance: " + on +
+           ", and the rebalancing policy moves nodes on one host only (move them with "
+           "--migrate-control)";
+  return {};
+}
+
 /// The --help text, one flag a line, then the runtime params with their defaults; `batch` as
 /// parse_flags takes it.
 inline std::string usage(std::string_view program, std::span<const RuntimeParam> table,
@@ -445,6 +472,9 @@ inline std::string usage(std::string_view program, std::span<const RuntimeParam>
        "                          (repeatable, one move per node)\n"
        "  --migrate-control FILE  while running, read moves from FILE (or a FIFO), a line\n"
        "                          each: NODE:PE (as soon as possible) or NODE:PE@K\n"
+       "  --rebalance[=MS]        move nodes among their alternatives when a PE becomes the\n"
+       "                          bottleneck, and back when its load goes; look every MS ms\n"
+       "                          (default 200)\n"
        "  --hostmap H=R,...       run host H on MPI rank R (default: host i on rank i; a program\n"
        "                          on one host accepts only its host on rank 0)\n"
        "  --no-cuda-aware-mpi     stage GPU data through host memory between hosts\n"

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -56,27 +57,13 @@
 #include <utility>
 #include <vector>
 
+#include "dfg/alternative.hpp"
 #include "dfg/options.hpp"
+#include "dfg/rebalance.hpp"
 #include "dfg/state.hpp"
 #include "dfg/window.hpp"
 
 namespace dfg {
-
-/// One migration alternative as this host's tables give it.
-struct Alternative {
-  const char* node;                    ///< "i"
-  const char* from;                    ///< its base PE: "A.c0"
-  const char* to;                      ///< "A.c1"
-  bool reversible;                     ///< a move back needs no shift
-  std::span<const std::size_t> stop;   ///< old-only entries of this host
-  std::span<const std::size_t> start;  ///< new-only entries of this host
-  /// The node's state handoff on this host (RunState::handoffs) when its state moves with it
-  /// and one end is on this host, else -1; the hosts of the two ends, and the MPI tag of the
-  /// state when they differ (else -1).
-  int handoff = -1;
-  int from_host = 0, to_host = 0;
-  int state_tag = -1;
-};
 
 /// Keeps the ranks of a program on several hosts within a few cycles of each other while live
 /// moves may come (dfg::mpi::MigrationLink): a rank that a move leaves without host-to-host
@@ -124,12 +111,6 @@ class MoveLink {
 };
 
 namespace detail {
-
-inline bool shares_entry(const Alternative& a, const Alternative& b) {
-  for (std::size_t x : a.stop)
-    if (std::find(b.stop.begin(), b.stop.end(), x) != b.stop.end()) return true;
-  return false;
-}
 
 inline std::string request_text(const MigrationRequest& r) {
   return r.node + ":" + r.pe + "@" + std::to_string(r.iteration);
@@ -253,9 +234,17 @@ class Migrator {
     return current_;
   }
 
-  /// Starts the thread that reads `file` (--migrate-control); `windows` is the run's table.
+  /// Starts the thread that reads `file` (--migrate-control) and, after rebalance(), looks at
+  /// the loads; `windows` is the run's table.
   void start(const std::string& file, WindowTable& windows) {
     start(file, windows, {}, 0, nullptr);
+  }
+
+  /// --rebalance=MS on one host: the thread looks at `loads` (the workers') every `ms` and makes
+  /// the moves RebalancePolicy asks for. Before start(); `loads` and `pes` outlive the Migrator.
+  void rebalance(const Loads& loads, std::int64_t ms, std::span<const char* const> pes) {
+    if (alts_.empty() || ms <= 0) return;
+    rebalance_.emplace(loads, std::chrono::milliseconds(ms), RebalancePolicy(alts_, pes));
   }
 
   /// The same on host `host` of a program on several hosts: `handoffs` are the host's state
@@ -273,7 +262,7 @@ class Migrator {
       thread_ = std::thread([this] { serve(); });
       return;
     }
-    if (file.empty()) return;
+    if (file.empty() && !rebalance_) return;
     thread_ = std::thread([this, file] { control(file); });
   }
 
@@ -487,11 +476,15 @@ class Migrator {
     return out;
   }
 
+  /// The thread of one host: the lines of `file` (none when empty) and the rebalancing looks.
   void control(const std::string& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK);
-    if (fd < 0) {
-      std::cerr << "migrate: cannot open --migrate-control " << file << "; no live moves\n";
-      return;
+    int fd = -1;
+    if (!file.empty()) {
+      fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK);
+      if (fd < 0) {
+        std::cerr << "migrate: cannot open --migrate-control " << file << "; no live moves\n";
+        if (!rebalance_) return;
+      }
     }
     std::string pending;
     char buffer[256];
@@ -499,7 +492,7 @@ class Migrator {
     constexpr auto kQuiet = std::chrono::milliseconds(100);
     auto last_bytes = std::chrono::steady_clock::now();
     while (!done_.load(std::memory_order_acquire) && !process_abort().stopped()) {
-      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      const ssize_t n = fd >= 0 ? ::read(fd, buffer, sizeof buffer) : 0;
       if (n > 0) {
         last_bytes = std::chrono::steady_clock::now();
         pending.append(buffer, static_cast<std::size_t>(n));
@@ -514,9 +507,33 @@ class Migrator {
         control_line(pending);
         pending.clear();
       }
+      if (rebalance_) look();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    ::close(fd);
+    if (fd >= 0) ::close(fd);
+  }
+
+  /// --rebalance: once an interval has passed, the policy's look at the loads, and its move.
+  void look() {
+    Rebalance& r = *rebalance_;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - r.last.at < r.every) return;
+    const LoadSample sample = r.loads.sample();
+    const LoadInterval x = interval_between(r.last, sample);
+    r.last = sample;
+    std::string said;
+    const std::optional<RebalanceMove> m = r.policy.look(x, placed_, said);
+    if (!said.empty()) std::cerr << said << "\n";
+    if (!m) return;
+    std::int64_t j = 0;
+    const std::string why = request(m->line, j);
+    r.policy.moved(*m, why.empty());
+    if (why.empty()) {
+      std::cerr << "migrate: " << m->line << ": node moved from iteration " << j + first_ << "\n";
+    } else {
+      std::cerr << "rebalance: " << m->line << ": refused: " << why << "\n";
+    }
+    r.last = r.loads.sample();  // the interval of the next look begins after the move
   }
 
   /// One line of the control file: applied or refused, and said on stderr.
@@ -563,6 +580,16 @@ class Migrator {
   int host_ = 0;
   MoveLink* link_ = nullptr;
   WindowTable* windows_ = nullptr;
+  /// --rebalance: the workers' loads, the interval between two looks, the last sample.
+  struct Rebalance {
+    Rebalance(const Loads& l, std::chrono::milliseconds e, RebalancePolicy p)
+        : loads(l), every(e), policy(std::move(p)), last(l.sample()) {}
+    const Loads& loads;
+    std::chrono::milliseconds every;
+    RebalancePolicy policy;
+    LoadSample last;
+  };
+  std::optional<Rebalance> rebalance_;
   std::atomic<bool> done_{false};
   std::thread thread_;
 };

@@ -51,9 +51,12 @@ struct Options {
   bool help = false;
   std::vector<MigrationRequest> migrations;
   std::string migrate_control;  ///< --migrate-control FILE; empty: none
-  std::string hostmap;          ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
-  bool cuda_aware_mpi = true;   ///< false: --no-cuda-aware-mpi
-  bool pin_cpus = false;        ///< --pin-cpus: each PE's worker thread on a core of its own
+  /// --rebalance[=MS]: the ms between two looks of the rebalancing policy (dfg/rebalance.hpp);
+  /// 0: off.
+  std::int64_t rebalance_ms = 0;
+  std::string hostmap;         ///< --hostmap; empty: DFG_HOSTMAP, else host i on rank i
+  bool cuda_aware_mpi = true;  ///< false: --no-cuda-aware-mpi
+  bool pin_cpus = false;       ///< --pin-cpus: each PE's worker thread on a core of its own
   /// false: --no-graphs (every GPU cycle enqueued call by call, none relaunched as a CUDA graph)
   bool graphs = true;
   /// --graph-cycles: the cycles one graph holds where the plan allows several; 0: the plan's

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
@@ -44,6 +45,7 @@
 #include "dfg/neighbour_sync.hpp"
 #include "dfg/options.hpp"
 #include "dfg/probe.hpp"
+#include "dfg/rebalance.hpp"
 #include "dfg/slots.hpp"
 #include "dfg/stats.hpp"
 #include "dfg/stream_end.hpp"
@@ -159,7 +161,10 @@ struct RunState {
       }
     }
     migrator.resume_at(checkpoints.first());
-    if (!tables.several_hosts) migrator.start(options.migrate_control, windows);
+    if (!tables.several_hosts) {
+      migrator.rebalance(loads, options.rebalance_ms, pe_names);
+      migrator.start(options.migrate_control, windows);
+    }
     checkpoints.announce(std::cerr);
   }
   ~RunState() { migrator.stop(); }
@@ -194,14 +199,17 @@ struct RunState {
   /// The cycles the run needs: iterations plus the latency of what can run. A program with
   /// alternatives plans the union's latency (its longest alternative's); a run on one host that
   /// cannot move live (no --migrate-control) needs only the cycles of the base and of the
-  /// alternatives --migrate chose: it ends like the base program when nothing moves. On several
+  /// alternatives --migrate chose: it ends like the base program when nothing moves (without
+  /// --rebalance either). On several
   /// hosts every rank runs the union's cycles (the ranks' cycles correspond).
   static std::int64_t run_cycles(const Options& options, const Tables& tables) {
     const std::int64_t planned =
         options.iterations + (options.overlap ? tables.overlap_latency : tables.no_overlap_latency);
     const std::span<const Alternative> alts =
         options.overlap ? tables.overlap_alternatives : tables.no_overlap_alternatives;
-    if (alts.empty() || tables.several_hosts || !options.migrate_control.empty()) return planned;
+    if (alts.empty() || tables.several_hosts || !options.migrate_control.empty() ||
+        options.rebalance_ms > 0)
+      return planned;
     const std::span<const Entry> all =
         options.overlap ? tables.overlap_entries : tables.no_overlap_entries;
     return std::min(
@@ -224,7 +232,14 @@ struct RunState {
   /// With --sync=neighbours (and overlap): waits until the neighbours of `pe` have finished
   /// cycle c - 1.
   void begin_cycle(int pe, std::int64_t c) {
-    if (overlap && !barrier_sync) neighbours.wait_to_begin(pe, c);
+    if (!overlap || barrier_sync) return;
+    if (loads.on() && !neighbours.ready_to_begin(pe, c)) {
+      const auto waiting = std::chrono::steady_clock::now();
+      neighbours.wait_to_begin(pe, c);
+      loads.waited(pe, std::chrono::steady_clock::now() - waiting);
+      return;
+    }
+    neighbours.wait_to_begin(pe, c);
   }
   /// Whether begin_cycle(pe, c) would return at once. Never blocks; throws dfg::Aborted.
   bool may_begin(int pe, std::int64_t c) const {
@@ -235,8 +250,13 @@ struct RunState {
   void end_cycle(int pe, std::int64_t c) {
     if (stats) stats->end_cycle(pe, c);
     if (leash != nullptr && pe == 0) leash->end_cycle(c);
+    if (loads.on()) loads.ended(pe, c);
     if (overlap && !barrier_sync) {
       neighbours.finish(pe, c);
+    } else if (loads.on()) {
+      const auto waiting = std::chrono::steady_clock::now();
+      barrier.arrive_and_wait();
+      loads.waited(pe, std::chrono::steady_clock::now() - waiting);
     } else {
       barrier.arrive_and_wait();
     }
@@ -298,6 +318,8 @@ struct RunState {
   const std::array<const char*, PeCount> pe_names, pe_kinds;
   CycleBarrier barrier{static_cast<int>(PeCount)};
   NeighbourSync neighbours;
+  /// --rebalance: what each PE waited for its neighbours, and the cycles it ended.
+  Loads loads{PeCount, options.rebalance_ms > 0};
   Migrator<Entry> migrator;  ///< --migrate, --migrate-control: the windows of the alternatives
   /// Live moves on several hosts: keeps the ranks within a few cycles of each other (the first
   /// PE, the host CPU worker, calls it at the end of each cycle).

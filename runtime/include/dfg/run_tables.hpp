@@ -75,6 +75,9 @@ std::string start_up_error(const Options& options, std::string_view host, const 
   if (std::string e = check_requests(options, alternatives); !e.empty()) return e;
   if (alternatives.empty() && !options.migrate_control.empty())
     return "error: --migrate-control: this program has no alternative mappings";
+  if (alternatives.empty() && options.rebalance_ms > 0)
+    return "error: --rebalance: this program has no alternative mappings (a node moves only to "
+           "the PEs its `migrates` names)";
   if (!options.hostmap.empty()) {
     if (std::string e = one_host_hostmap_error(options.hostmap, host); !e.empty()) return e;
   }

@@ -110,6 +110,29 @@ TEST_CASE("flags: --graph-cycles sets the cycles a graph holds, 1 to kMaxGraphCy
   CHECK(dfg::usage("app", kParams).find("--graph-cycles N") != std::string::npos);
 }
 
+TEST_CASE("flags: --rebalance turns the policy on, looking every MS ms", "[flags]") {
+  CHECK(parse({}).options.rebalance_ms == 0);  // off
+  CHECK(parse({"--rebalance"}).options.rebalance_ms == dfg::kDefaultRebalanceMs);
+  CHECK(parse({"--rebalance=50"}).options.rebalance_ms == 50);
+  CHECK(error_of({"--rebalance=0"}) == "error: --rebalance: must be in [1, 60000], got 0");
+  CHECK(error_of({"--rebalance=fast"}).starts_with("error: --rebalance: expected an integer"));
+  CHECK(error_of({"--rebalance", "50"}).starts_with("error: "));  // a value only after '='
+  CHECK(dfg::usage("app", kParams).find("--rebalance[=MS]") != std::string::npos);
+}
+
+TEST_CASE("flags: a program on several hosts refuses the flags of one host", "[flags]") {
+  dfg::Options o;
+  CHECK(dfg::several_hosts_flags_error(o, 2).empty());
+  o.rebalance_ms = 200;
+  CHECK(dfg::several_hosts_flags_error(o, 2) ==
+        "error: --rebalance: it runs on 2 hosts, and the rebalancing policy moves nodes on one "
+        "host only (move them with --migrate-control)");
+  o.restart_file = "ck";
+  CHECK(dfg::several_hosts_flags_error(o, 3) ==
+        "error: --restart: this program takes no checkpoints: it runs on 3 hosts, and "
+        "checkpoints are taken on one host only");
+}
+
 TEST_CASE("flags: --checkpoint, --checkpoint-every and --restart", "[flags]") {
   const dfg::FlagsResult r =
       parse({"--checkpoint", "ck", "--checkpoint-every=250", "--restart=old.ck"});

@@ -191,6 +191,10 @@ TEST_CASE("run tables: the start-up checks of a program on one host", "[run_tabl
   CHECK(
       dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
       "error: --trace /nonexistent/dir/t.json: cannot open for writing (No such file or directory)");
+  o.rebalance_ms = 200;
+  CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
+        "error: --rebalance: this program has no alternative mappings (a node moves only to the "
+        "PEs its `migrates` names)");
   o.migrations.push_back({"i2", "A.cpu", 3});
   CHECK(dfg::start_up_error(o, "A", kSizes, Params{9}, kRuntimeParams) ==
         "error: --migrate: this program has no alternative mappings");

@@ -118,6 +118,16 @@ class GpuCycles {
   /// Before cycle c's work: waits (host) until the neighbours have finished c - 1 and fewer than
   /// in_flight() cycles are unfinished, then makes each stream wait (GPU) for its orders.
   void begin(std::int64_t c) {
+    if (run_.loads.on()) {
+      // --rebalance: the wait for room is this GPU's own work; the wait for the neighbours after
+      // it is the PE's idle time (dfg::Loads).
+      poll_until([&] { return c - done_ < static_cast<std::int64_t>(in_flight_); });
+      if (!run_.may_begin(pe_, c)) {
+        const auto waiting = std::chrono::steady_clock::now();
+        poll_until([&] { return run_.may_begin(pe_, c); });
+        run_.loads.waited(pe_, std::chrono::steady_clock::now() - waiting);
+      }
+    }
     poll_until([&] {
       return c - done_ < static_cast<std::int64_t>(in_flight_) && run_.may_begin(pe_, c);
     });

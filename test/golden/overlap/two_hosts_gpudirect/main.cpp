@@ -66,8 +66,7 @@ int main(int argc, char** argv) {
   const dfg::FlagsResult flags = dfg::parse_flags(argc, argv, app::host_A::kRuntimeParams);
   if (const int s = mpi.agree(flags.ok() ? std::string() : flags.error, std::cerr); s != 0)
     return s;
-  if (const int s = mpi.agree(dfg::several_hosts_checkpoint_error(flags.options, 2), std::cerr);
-      s != 0)
+  if (const int s = mpi.agree(dfg::several_hosts_flags_error(flags.options, 2), std::cerr); s != 0)
     return s;
   if (flags.options.help) {
     if (mpi.rank() == 0) std::cout << dfg::usage(argv[0], app::host_A::kRuntimeParams);
