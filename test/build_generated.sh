@@ -110,7 +110,8 @@
 #                -Wextra -Werror, run 500 iterations of 4 blocks in both strategies, the sink
 #                comparing every pixel with the same transforms run sequentially (and the IDCT
 #                alone, idct_core.dfg, fed coefficients instead of codes); also under
-#                ThreadSanitizer
+#                ThreadSanitizer; the passes as parallel actions fired in batches on the core
+#                (idct_parallel_core.dfg), 4 and 3 blocks an iteration
 #   island_bounded_run test/generated/island_bounded.dfg (tokens of a bounded type into and out
 #                of an island: 0 to 16 elements in, twice as many out) built with g++ -Wall -Wextra
 #                -Werror, run 1,000 iterations in both strategies, the sink checking every length
@@ -746,6 +747,18 @@ EOF
     build_cpu "$work/alone" "-Wall -Wextra -Werror"
     "$work/alone/build/app" --iterations 500 >"$work/out.txt" || fail "idct_core"
     grep -qx "idct checked: 2000 blocks, sum 16369999" "$work/out.txt" || fail "idct_core: $(cat "$work/out.txt")"
+    # The passes as parallel actions on the core, fired in batches: 4 blocks an iteration (one
+    # batch fills the ring), and 3 (batches that wrap at the ring's end), every pixel checked.
+    compile samples/dyn_idct/idct_parallel_core.dfg "$work/parallel"
+    build_cpu "$work/parallel" "-Wall -Wextra -Werror"
+    grep -q "dfg::fire_batch(4, island.node_rows_" "$work/parallel/dfg_islands/island_rows.hpp" ||
+      fail "idct_parallel_core: the rows pass is not fired in batches of up to 4"
+    "$work/parallel/build/app" --iterations 500 >"$work/out.txt" || fail "idct_parallel_core"
+    grep -qx "idct checked: 2000 blocks, sum 16369999" "$work/out.txt" || fail "idct_parallel_core: $(cat "$work/out.txt")"
+    compile samples/dyn_idct/idct_parallel_core.dfg "$work/parallel3" -D B=3
+    build_cpu "$work/parallel3" "-Werror"
+    "$work/parallel3/build/app" --iterations 333 >"$work/out.txt" || fail "idct_parallel_core B=3"
+    grep -qx "idct checked: 999 blocks, sum [0-9]*" "$work/out.txt" || fail "idct_parallel_core B=3: $(cat "$work/out.txt")"
     ;;
   island_bounded_run)
     compile test/generated/island_bounded.dfg "$work/gen"

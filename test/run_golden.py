@@ -67,6 +67,7 @@ FULL_TREES = {
     "dyn_fir/m3": "a dynamic island on a GPU with zero-copy rings",
     "dyn_fir/split_cores": "islands over two cores, bounded ports between them",
     "dyn_idct/dyn_idct": "an island on a core whose actors have init",
+    "dyn_idct/idct_parallel_core": "an island of parallel actors on a core, fired in batches",
     "dyn_idct/idct_parallel_gpu": "a GPU island of parallel actors",
     "fir_bank/cores": "a filter bank over four cores",
     "iir/loop_two_hosts_cpu": "a loop through a delay across two hosts",

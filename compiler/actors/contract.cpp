@@ -345,9 +345,10 @@ ContractResult ContractChecker::run_dynamic(const clang::CXXRecordDecl& record) 
   return result;
 }
 
-/// A parallel action: `__device__ void fire(dfg::RingSpan<const T> x, dfg::RingSpan<T> y) const`,
-/// one span per port, by value, matched by name. The island calls it on many threads at once,
-/// each call with the elements of one firing: const, as it must not write the actor's state
+/// A parallel action: `__device__ void fire(dfg::RingSpan<const T> x, dfg::RingSpan<T> y) const`
+/// on a GPU (`void fire(...) const` on a CPU), one span per port, by value, matched by name. The
+/// island calls it on many threads at once (on a CPU in batches), each call with the elements of
+/// one firing: const, as it must not write the actor's state
 /// (a `mutable` member or a pointer still can; the contract forbids it, Clang cannot check it).
 void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
                                           ActorSignature& signature) {
@@ -355,9 +356,10 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
   if (!fire) {
     auto d = error(where_.token(record.getLocation()),
                    fmt::format("class '{}' has no member function 'fire'; the parallel action of "
-                               "dynamic actor '{}' is '__device__ void fire(...) const', one "
+                               "dynamic actor '{}' is '{}void fire(...) const', one "
                                "dfg::RingSpan<const T> per input and dfg::RingSpan<T> per output",
-                               impl_.class_name, actor_.name));
+                               impl_.class_name, actor_.name,
+                               impl_.kind == ir::PeKind::gpu ? "__device__ " : ""));
     d.note(impl_.parallel_loc, "declared 'parallel' here", 8);
     return;
   }
@@ -365,7 +367,7 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
   const clang::CXXMethodDecl& method = **fire;
   check_callable(method, "fire");
   const Place fire_at = where_.token(method.getLocation());
-  if (!method.hasAttr<clang::CUDADeviceAttr>()) {
+  if (impl_.kind == ir::PeKind::gpu && !method.hasAttr<clang::CUDADeviceAttr>()) {
     auto d = error(fire_at, fmt::format("'fire' of class '{}' is not a device function; the "
                                         "island's block calls it on its threads: declare it "
                                         "'__device__ void fire(...) const'",
@@ -383,10 +385,13 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
   }
   if (!method.isConst()) {
     auto d = error(fire_at, fmt::format("'fire' of class '{}' is not const; the firings of a "
-                                        "parallel action run at once on many threads and must "
+                                        "parallel action run {} and must "
                                         "not write the actor's state: declare it 'void "
                                         "fire(...) const'",
-                                        impl_.class_name));
+                                        impl_.class_name,
+                                        impl_.kind == ir::PeKind::gpu
+                                            ? "at once on many threads"
+                                            : "in batches whose size depends on timing"));
     note_impl(d);
   }
   match_ring_params(method, "fire", signature, &ContractChecker::check_span_param);

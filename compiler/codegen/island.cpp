@@ -293,14 +293,26 @@ std::string render_island(const Model& m, const PlanIsland& island) {
     std::vector<std::string> args;
     for (std::uint32_t port : sig.fire_ports) {
       const PlanIslandFifo& f = island.fifos[member.port_fifo[port]];
+      if (!member.parallel.empty()) {  // a parallel action: the elements a firing takes or gives
+        args.push_back(
+            render_part("island_batch_arg", {{"end", member.port_input[port] ? "Take" : "Give"},
+                                             {"elem", f.elem},
+                                             {"fifo", f.ident},
+                                             {"count", std::to_string(member.parallel[port])}}));
+        continue;
+      }
       args.push_back(render_part(
           "island_step_arg",
           {{"view", member.port_input[port] ? "In" : "Out"}, {"elem", f.elem}, {"fifo", f.ident}}));
     }
-    steppers += render_part("island_stepper", {{"name", member.name},
-                                               {"island", island.class_name},
-                                               {"ident", ident},
-                                               {"args", join(args)}});
+    Printer::Vars stepper = {{"name", member.name},
+                             {"island", island.class_name},
+                             {"ident", ident},
+                             {"args", join(args)}};
+    if (!member.parallel.empty()) stepper.push_back({"batch", std::to_string(member.batch)});
+    steppers += render_part(member.parallel.empty() ? TemplatePart("island_stepper")
+                                                    : TemplatePart("island_stepper_parallel"),
+                            stepper);
     setup += render_part("island_add",
                          {{"member", "step_" + member.name + "_"}, {"label", member.name}});
     if (sig.has_init) {

@@ -146,7 +146,7 @@ struct Impl {
   /// `block`: one call of fire per cycle takes the node's whole blocks (its q firings; one kernel
   /// launch on a GPU). Without it, fire is called q times per cycle, once per firing.
   bool block = false;
-  /// `parallel (in 64, out 64)` on the gpu implementation of a dynamic actor: per actor port, the
+  /// `parallel (in 64, out 64)` on an implementation of a dynamic actor: per actor port, the
   /// elements one firing of its parallel action takes or gives (every port has one, at least 1);
   /// a GPU island fires it n times at once on n threads. Empty: the class fires by `step`.
   std::vector<std::uint32_t> parallel{};

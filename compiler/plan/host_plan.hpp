@@ -144,13 +144,13 @@ struct PlanIslandMember {
   std::vector<ir::ParamValue> params;
   std::vector<std::uint32_t> port_fifo;  ///< per actor port: its ring's index in PlanIsland::fifos
   std::vector<bool> port_input;          ///< per actor port
-  /// A parallel action (on a GPU): per actor port, the elements one firing takes or gives.
-  /// Empty: the member fires by step on one thread.
+  /// A parallel action: per actor port, the elements one firing takes or gives. Empty: the
+  /// member fires by step on one thread.
   std::vector<std::uint32_t> parallel{};
   std::vector<std::string> port_names{};  ///< per actor port
   /// Of a parallel action: the most firings its rings can hold at once (per port, the ring's
-  /// power-of-two capacity over the port's count; the smallest), which the island's block size
-  /// serves.
+  /// power-of-two capacity over the port's count; the smallest): a GPU island's block size
+  /// serves it, a CPU fires up to that many in one batch.
   std::uint32_t batch = 0;
   std::optional<ActorSignature> signature{};  ///< as in PlanNode
 };

@@ -120,8 +120,10 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
       }
       DFGC_INTERNAL_ASSERT(batch >= 1, "parallel member ", member.name, " never fits its rings");
       y.batch = static_cast<std::uint32_t>(batch);
-      const std::uint32_t warps = (std::min(y.batch, kIslandThreads) + 31) / 32;
-      x.threads = std::max(x.threads, warps * 32);
+      if (impl.kind == ir::PeKind::gpu) {  // a CPU fires a batch on its one thread
+        const std::uint32_t warps = (std::min(y.batch, kIslandThreads) + 31) / 32;
+        x.threads = std::max(x.threads, warps * 32);
+      }
     }
     x.members.push_back(std::move(y));
   }

@@ -67,25 +67,17 @@ std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceM
   return static_cast<std::uint32_t>(rate->integer);
 }
 
-/// `parallel (port count, ...)` of a dynamic actor's gpu implementation: every port named once,
-/// each count a compile-time integer in [1, kMaxRate]. Sets impl.parallel; false after an error.
-bool check_parallel(const ast::ActorDecl& a, const ast::ImplDecl& i, ir::PeKind kind,
-                    Evaluator& count, const SourceManager& sources, ir::Impl& impl,
-                    DiagnosticEngine& diags) {
+/// `parallel (port count, ...)` of a dynamic actor's implementation (on a GPU its firings run on
+/// many threads at once, on a CPU in batches): every port named once, each count a compile-time
+/// integer in [1, kMaxRate]. Sets impl.parallel; false after an error.
+bool check_parallel(const ast::ActorDecl& a, const ast::ImplDecl& i, Evaluator& count,
+                    const SourceManager& sources, ir::Impl& impl, DiagnosticEngine& diags) {
   const std::uint32_t keyword = 8;
   if (!a.dynamic) {
     diags.error(*i.parallel,
                 fmt::format("the implementation of actor '{}' is declared 'parallel', but only a "
                             "dynamic actor has a parallel action; declare 'actor {} dynamic'",
                             a.name.name, a.name.name),
-                keyword);
-    return false;
-  }
-  if (kind != ir::PeKind::gpu) {
-    diags.error(*i.parallel,
-                fmt::format("the cpu implementation of dynamic actor '{}' is declared 'parallel'; "
-                            "only a gpu implementation fires its action on many threads",
-                            a.name.name),
                 keyword);
     return false;
   }
@@ -399,7 +391,7 @@ void check_impls(const ast::ActorDecl& a, const std::string& spec_file, Evaluato
                   i.loc,
                   i.header_loc,
                   i.block.has_value()};
-    if (i.parallel && !check_parallel(a, i, *kind, count, sources, impl, diags)) continue;
+    if (i.parallel && !check_parallel(a, i, count, sources, impl, diags)) continue;
     actor.impls.push_back(std::move(impl));
   }
 }

@@ -170,6 +170,16 @@ struct Step_$name$ {
 };
 Step_$name$ step_$name$_{*this};
 
+@@ island_batch_arg
+dfg::$end$<$elem$>{island.$fifo$_, $count$}
+@@ island_stepper_parallel
+/// node $name$: its parallel action, up to $batch$ firings a step.
+struct Step_$name$ {
+  $island$& island;
+  bool step() { return dfg::fire_batch($batch$, island.$ident$_, $args$) != 0; }
+};
+Step_$name$ step_$name$_{*this};
+
 @@ island_unpack
 dfg::Unpack<$elem$> port_$port$_{$fifo$_, "$port$"};  // input $port$ into $fifo$
 

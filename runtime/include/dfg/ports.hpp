@@ -13,6 +13,12 @@
 ///       }
 ///     };
 ///
+/// A parallel action on a CPU (`cpu ... parallel (x 64, y 64)`, docs/language.md): the island
+/// fires it in batches, dfg::fire_batch(max_n, actor, dfg::Take{in, 64}, dfg::Give{out, 64}): n is
+/// the most firings whose elements are on every input and whose slots are free on every output,
+/// at most max_n; firing i gets the i-th group of each input's elements and of each output's
+/// slots (dfg::RingSpan), in order, then every port is released or committed once for the n.
+///
 /// dfg::PackSome<T> is the adapter from a ring into a token of a bounded type: what the ring
 /// holds, up to the token's capacity (a fifo edge between islands on two CPUs).
 ///
@@ -24,7 +30,10 @@
 #pragma once
 
 #include <cstddef>
+#include <tuple>
+#include <utility>
 
+#include "dfg/detail/ring_span.hpp"
 #include "dfg/fifo.hpp"
 
 namespace dfg {
@@ -69,6 +78,63 @@ class Out {
  private:
   Fifo<T>* fifo_;
 };
+
+/// A parallel action's input: `rate` elements of `fifo` a firing.
+template <class T>
+struct Take {
+  Fifo<T>& fifo;
+  std::size_t rate;
+};
+/// A parallel action's output: `rate` slots of `fifo` a firing.
+template <class T>
+struct Give {
+  Fifo<T>& fifo;
+  std::size_t rate;
+};
+
+namespace detail {
+template <class T>
+std::size_t budget(const Take<T>& p) noexcept {
+  return p.fifo.available();
+}
+template <class T>
+std::size_t budget(const Give<T>& p) noexcept {
+  return p.fifo.room();
+}
+template <class T>
+RingSpan<const T> batch(const Take<T>& p, std::size_t n) noexcept {
+  return p.fifo.peek(n * p.rate);
+}
+template <class T>
+RingSpan<T> batch(const Give<T>& p, std::size_t n) noexcept {
+  return p.fifo.reserve(n * p.rate);
+}
+template <class T>
+void done(const Take<T>& p, std::size_t n) noexcept {
+  p.fifo.release(n * p.rate);
+}
+template <class T>
+void done(const Give<T>& p, std::size_t n) noexcept {
+  p.fifo.commit(n * p.rate);
+}
+}  // namespace detail
+
+/// Up to max_n firings of `actor`'s parallel action, `actor.fire(span, ...)` one per port in the
+/// order given, on the calling thread; returns how many fired (0: the action cannot fire).
+template <class Actor, class... P>
+std::size_t fire_batch(std::size_t max_n, const Actor& actor, const P&... ports) {
+  static_assert(sizeof...(P) > 0, "dfg::fire_batch: an action needs at least one port");
+  const std::size_t n = fit_firings(max_n, PortBudget{detail::budget(ports), ports.rate}...);
+  if (n == 0) return 0;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    const std::tuple<decltype(detail::batch(ports, n))...> spans{detail::batch(ports, n)...};
+    const std::size_t rates[] = {ports.rate...};
+    for (std::size_t i = 0; i < n; ++i)
+      actor.fire(std::get<I>(spans).sub(i * rates[I], rates[I])...);
+  }(std::index_sequence_for<P...>{});
+  (detail::done(ports, n), ...);
+  return n;
+}
 
 /// The adapter out of an island into a token of a bounded type (a fifo edge to an island on
 /// another CPU): each firing, the elements the ring holds, up to the token's capacity; finish()

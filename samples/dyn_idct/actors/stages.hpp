@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "dfg/context.hpp"
+#include "dfg/detail/ring_span.hpp"
 #include "dfg/ports.hpp"
 #include "idct.hpp"
 
@@ -73,4 +74,27 @@ struct Rows {
 
 struct Columns {
   bool step(dfg::In<std::int32_t> in, dfg::Out<std::int32_t> out) { return pass(in, out, idct::columns); }
+};
+
+/// The two passes as parallel actions on a CPU (parallel.dfg): the island fires as many blocks as
+/// its rings hold in one batch; each firing transforms one block of 64.
+inline void pass_block(dfg::RingSpan<const std::int32_t> in, dfg::RingSpan<std::int32_t> out,
+                       void (*transform)(const std::int32_t*, std::int32_t*)) {
+  std::int32_t a[64], b[64];
+  for (std::size_t i = 0; i < 64; ++i) a[i] = in[i];
+  transform(a, b);
+  for (std::size_t i = 0; i < 64; ++i) out[i] = b[i];
+}
+
+struct RowsBatch {
+  void init(dfg::Context&) { (void)idct::table(); }
+  void fire(dfg::RingSpan<const std::int32_t> in, dfg::RingSpan<std::int32_t> out) const {
+    pass_block(in, out, idct::rows);
+  }
+};
+
+struct ColumnsBatch {
+  void fire(dfg::RingSpan<const std::int32_t> in, dfg::RingSpan<std::int32_t> out) const {
+    pass_block(in, out, idct::columns);
+  }
 };

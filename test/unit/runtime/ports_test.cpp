@@ -149,3 +149,65 @@ TEST_CASE("ports: PackSome takes what the ring holds, up to the capacity, the re
   CHECK_FALSE(pack.step());
   CHECK(pack.finish() == 0);  // an empty ring: an empty token
 }
+
+namespace {
+// A parallel action: each firing sums 3 inputs into 1 output and copies the first of them to a
+// second output of 2 (out2[0] = x[0], out2[1] = -x[0]).
+struct SumOfThree {
+  void fire(dfg::RingSpan<const int> x, dfg::RingSpan<int> sum, dfg::RingSpan<int> pair) const {
+    REQUIRE(x.size() == 3);
+    REQUIRE(sum.size() == 1);
+    REQUIRE(pair.size() == 2);
+    sum[0] = x[0] + x[1] + x[2];
+    pair[0] = x[0];
+    pair[1] = -x[0];
+  }
+};
+}  // namespace
+
+TEST_CASE("ports: fire_batch fires as many firings as the rings allow, in order, wrapping",
+          "[runtime][ports]") {
+  dfg::Fifo<int> x(16), sum(4), pair(8);
+  const SumOfThree action;
+  auto fire = [&](std::size_t max_n) {
+    return dfg::fire_batch(max_n, action, dfg::Take<int>{x, 3}, dfg::Give<int>{sum, 1},
+                           dfg::Give<int>{pair, 2});
+  };
+  int next = 0;
+  auto feed = [&](int n) {
+    for (int i = 0; i < n; ++i) REQUIRE(x.try_push(next++));
+  };
+  feed(2);
+  CHECK(fire(8) == 0);  // fewer than one firing's 3 elements
+  CHECK(x.available() == 2);
+  feed(12);             // 14: 4 firings' worth, but `pair` has room for 4 and `sum` for 4
+  CHECK(fire(3) == 3);  // at most max_n
+  CHECK(fire(8) == 1);  // the room of `sum` (4) and of `pair` (8 / 2) is spent
+  CHECK(fire(8) == 0);
+  int v = 0;
+  for (int f = 0; f < 4; ++f) {
+    REQUIRE(sum.try_pop(v));
+    CHECK(v == 3 * f * 3 + 3);  // 3f + (3f + 1) + (3f + 2)
+    REQUIRE(pair.try_pop(v));
+    CHECK(v == 3 * f);
+    REQUIRE(pair.try_pop(v));
+    CHECK(v == -3 * f);
+  }
+  // The rings' positions now wrap: 2 elements left, 12 more; the batches cross the rings' ends
+  // and every firing still gets its own elements, in order.
+  feed(12);
+  int f = 4;
+  for (int round = 0; round < 4; ++round) {
+    fire(8);
+    while (sum.try_pop(v)) {
+      CHECK(v == 3 * f * 3 + 3);
+      REQUIRE(pair.try_pop(v));
+      CHECK(v == 3 * f);
+      REQUIRE(pair.try_pop(v));
+      CHECK(v == -3 * f);
+      ++f;
+    }
+  }
+  CHECK(f == 8);  // 14 elements: 4 firings, 2 left
+  CHECK(x.available() == 2);
+}

@@ -40,23 +40,9 @@
 #include <utility>
 
 #include "dfg/cuda/mapped_fifo.hpp"
+#include "dfg/detail/ring_span.hpp"
 
 namespace dfg {
-
-/// Tokens (or free slots) on one port and the tokens one firing takes (or gives) there.
-struct PortBudget {
-  std::size_t tokens;
-  std::size_t rate;
-};
-
-/// The number of firings that fit: at most max_n, at most tokens / rate on every port with a
-/// non-zero rate.
-DFG_HOST_DEVICE constexpr std::size_t fit_firings(std::size_t max_n) { return max_n; }
-template <class... B>
-DFG_HOST_DEVICE constexpr std::size_t fit_firings(std::size_t max_n, PortBudget first, B... rest) {
-  const std::size_t here = first.rate == 0 ? max_n : first.tokens / first.rate;
-  return fit_firings(here < max_n ? here : max_n, rest...);
-}
 
 /// An input of a firing: `rate` tokens of `ring` per firing.
 template <class T, cuda::thread_scope S>

@@ -2,7 +2,9 @@
 /// dfg::RingSpan<T>: a batch of consecutive positions of a power-of-two ring (dfg::Fifo, the
 /// rings of dfg/cuda/mapped_fifo.hpp): by index (position start + i, wrapping), or as two
 /// contiguous pieces for copies. A view: it owns nothing and synchronises nothing. Usable in
-/// host code and, compiled by nvcc, in device code.
+/// host code and, compiled by nvcc, in device code. dfg::fit_firings: how many firings of a
+/// parallel action the rings' tokens and room allow (dfg/ports.hpp on a CPU,
+/// dfg/cuda/parallel_firing.hpp on a GPU).
 #pragma once
 
 #include <cstddef>
@@ -70,5 +72,20 @@ class RingSpan {
   std::uint64_t start_ = 0;
   std::size_t count_ = 0;
 };
+
+/// Tokens (or free slots) on one port and the tokens one firing takes (or gives) there.
+struct PortBudget {
+  std::size_t tokens;
+  std::size_t rate;
+};
+
+/// The number of firings that fit: at most max_n, at most tokens / rate on every port with a
+/// non-zero rate.
+DFG_HOST_DEVICE constexpr std::size_t fit_firings(std::size_t max_n) { return max_n; }
+template <class... B>
+DFG_HOST_DEVICE constexpr std::size_t fit_firings(std::size_t max_n, PortBudget first, B... rest) {
+  const std::size_t here = first.rate == 0 ? max_n : first.tokens / first.rate;
+  return fit_firings(here < max_n ? here : max_n, rest...);
+}
 
 }  // namespace dfg
