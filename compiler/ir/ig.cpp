@@ -171,6 +171,10 @@ class PeSection {
         if (port.history)
           out += fmt::format(" window {} peeks {} history {} = {}", port.name,
                              port.history + port.rate, port.history, port.history_value);
+      for (const Edge& e : p_.dfg.edges)
+        if (e.dst == n && e.delay_tokens > 0)
+          out += fmt::format(" window {} delay {} token{} = {}", actor.ports[e.dst_port].name,
+                             e.delay_tokens, e.delay_tokens == 1 ? "" : "s", e.initial);
       out += '\n';
     }
   }

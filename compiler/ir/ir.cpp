@@ -89,6 +89,13 @@ std::vector<EdgeId> Dfg::in_edges(NodeId n) const {
   return result;
 }
 
+std::uint32_t Dfg::window_history(NodeId n, std::uint32_t port) const {
+  std::uint32_t history = actor_of(n).ports[port].history;
+  for (const Edge& e : edges)
+    if (e.dst == n && e.dst_port == port) history += e.delay_tokens;
+  return history;
+}
+
 std::vector<EdgeId> Dfg::out_edges(NodeId n) const {
   std::vector<EdgeId> result;
   for (std::size_t e = 0; e < edges.size(); ++e)
@@ -209,7 +216,12 @@ std::string dump(const Program& p) {
     out +=
         fmt::format("edge {}.{} -> {}.{} : {}", p.dfg.nodes[e.src].name, src.ports[e.src_port].name,
                     p.dfg.nodes[e.dst].name, dst.ports[e.dst_port].name, p.types[e.type].name);
-    if (e.delay) out += fmt::format(" delay {} = {}", e.delay, e.initial_text());
+    if (e.written_tokens)
+      out += fmt::format(" delay {} token{} ({} cycle{} + {} token{}) = {}", e.written_tokens,
+                         e.written_tokens == 1 ? "" : "s", e.delay, e.delay == 1 ? "" : "s",
+                         e.delay_tokens, e.delay_tokens == 1 ? "" : "s", e.initial_text());
+    else if (e.delay)
+      out += fmt::format(" delay {} = {}", e.delay, e.initial_text());
     out += '\n';
   }
   for (const Island& island : p.islands) out += dump(p, island);

@@ -254,7 +254,12 @@ struct Edge {
   std::uint32_t dst_port = 0;
   TypeId type = 0;
   SourceLoc loc;
-  std::uint32_t delay = 0;       ///< initial tokens
+  std::uint32_t delay = 0;  ///< initial tokens
+  /// `delay D tokens`: D as written (0 for a delay in iterations); once the rates are solved,
+  /// `delay` holds D / B whole blocks (B the consumer port's tokens a cycle) and `delay_tokens`
+  /// the D mod B tokens the consumer's window shifts its blocks by (dfgc's peek windows).
+  std::uint32_t written_tokens = 0;
+  std::uint32_t delay_tokens = 0;
   std::string initial = "0";     ///< their elements' value, a C++ literal of the element type
   std::string initial_method{};  ///< else the consumer's member function that fills them
   /// How the initial tokens are filled, as schedule.txt shows it: "0.25", "fill()".
@@ -272,6 +277,9 @@ struct Dfg {
   std::vector<EdgeId> in_edges(NodeId n) const;
   std::vector<EdgeId> out_edges(NodeId n) const;
   const Actor& actor_of(NodeId n) const { return actors[nodes[n].actor]; }
+  /// The tokens of history node n's input `port` keeps in a window (dfg::PeekWindow): what its
+  /// firings peek past their rate, and a delay in tokens of its edge beyond whole blocks.
+  std::uint32_t window_history(NodeId n, std::uint32_t port) const;
   /// The type of the block node n's port moves in one cycle.
   TypeId block_type(NodeId n, std::uint32_t port) const {
     return nodes[n].block_types.empty() ? actor_of(n).ports[port].type : nodes[n].block_types[port];

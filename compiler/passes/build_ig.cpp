@@ -198,10 +198,11 @@ class Builder {
     for (ir::NodeId n = 0; n < p_.dfg.nodes.size(); ++n) {
       const std::vector<ir::Port>& ports = p_.dfg.actor_of(n).ports;
       for (std::uint32_t port = 0; port < ports.size(); ++port) {
-        if (ports[port].history == 0) continue;
+        const std::uint32_t history = p_.dfg.window_history(n, port);
+        if (history == 0) continue;
         const std::int64_t half =
             ir::add_bytes(p_.types[p_.dfg.block_type(n, port)].bytes(),
-                          ir::mul_bytes(ports[port].history, p_.types[ports[port].type].bytes()));
+                          ir::mul_bytes(history, p_.types[ports[port].type].bytes()));
         for (ir::MemoryReport& m : out_.memory)
           if (m.pe == p_.mapping.pe_of[n])
             m.windows = ir::add_bytes(m.windows, ir::mul_bytes(2, half));

@@ -60,10 +60,14 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
     x.port_types.push_back(program.types[program.dfg.block_type(n, port)].name);
     x.port_names.push_back(actor.ports[port].name);
     const ir::Port& p = actor.ports[port];
-    if (p.history > 0) {
+    if (const std::uint32_t history = program.dfg.window_history(n, port); history > 0) {
+      // What the firings peek at, or the tokens a delay shifts the blocks by (sema refuses both).
+      std::string value = p.history_value;
+      for (const ir::Edge& e : program.dfg.edges)
+        if (e.dst == n && e.dst_port == port && e.delay_tokens > 0) value = e.initial;
       const ir::TokenType& token = program.types[p.type];
-      x.windows.push_back({port, p.name, p.history, token.name,
-                           std::string(ir::cxx_name(token.elem)), p.history_value});
+      x.windows.push_back({port, p.name, history, token.name, std::string(ir::cxx_name(token.elem)),
+                           std::move(value)});
     }
   }
   return x;

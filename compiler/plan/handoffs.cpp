@@ -30,10 +30,8 @@ bool hands_over(const ir::Program& program, const ActorSignatures& signatures, c
   if (!from_here && !to_here) return false;
   if (from_here && to_here) return true;
   if (a.state_tag < 0) return false;
-  const ir::Actor& actor = program.dfg.actor_of(a.node);
-  if (std::any_of(actor.ports.begin(), actor.ports.end(),
-                  [](const ir::Port& p) { return p.history > 0; }))
-    return true;
+  for (std::uint32_t port = 0; port < program.dfg.actor_of(a.node).ports.size(); ++port)
+    if (program.dfg.window_history(a.node, port) > 0) return true;
   auto has_state = [&](ir::PeId pe) {
     auto it = signatures.find({program.dfg.nodes[a.node].actor, h.pe(pe).kind});
     return it != signatures.end() && it->second.has_state;

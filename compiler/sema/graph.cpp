@@ -203,7 +203,7 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
                 port(*src).fifo_elem ? port(*dst).type : port(*src).type,
                 e.loc};
   if (!check_delay(e, edge)) return;
-  if (src->node == dst->node && edge.delay == 0) {
+  if (src->node == dst->node && edge.delay == 0 && edge.written_tokens == 0) {
     diags_.error(e.loc,
                  fmt::format("edge from node '{}' to itself carries no initial token, so the "
                              "node waits for itself forever; give it one: `{} -> {} delay 1;`",
@@ -241,7 +241,20 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
                     count->integer == 0 ? "; an edge without initial tokens has no `delay`" : ""));
     return false;
   }
-  edge.delay = static_cast<std::uint32_t>(count->integer);
+  if (e.delay_in_tokens) {
+    // Whole blocks and a window's shift once the rates are solved (sema/rates.cpp).
+    edge.written_tokens = static_cast<std::uint32_t>(count->integer);
+    if (e.initial_method) {
+      diags_.error(e.initial_method->loc,
+                   fmt::format("a delay in tokens takes its initial value after '=', not a member "
+                               "function: the tokens beyond whole blocks are a window's history, "
+                               "filled with one value"),
+                   static_cast<std::uint32_t>(e.initial_method->name.size()));
+      return false;
+    }
+  } else {
+    edge.delay = static_cast<std::uint32_t>(count->integer);
+  }
   if (e.initial_method) edge.initial_method = e.initial_method->name;
   if (!e.initial) return true;
   auto literal = element_literal(*e.initial, types_.types[edge.type], value_, sources_, diags_);
@@ -289,7 +302,10 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
                   const ActorTable& actors, DiagnosticEngine& diags) {
   std::vector<std::vector<ir::EdgeId>> out(nodes.nodes.size());
   for (std::size_t e = 0; e < edges.size(); ++e)
-    if (edges[e].delay == 0) out[edges[e].src].push_back(static_cast<ir::EdgeId>(e));
+    // A delay in tokens that makes no whole block is refused in a loop once the rates are
+    // solved (sema/rates.cpp), with that reason.
+    if (edges[e].delay == 0 && edges[e].written_tokens == 0)
+      out[edges[e].src].push_back(static_cast<ir::EdgeId>(e));
   enum class Color { white, grey, black };
   std::vector<Color> color(nodes.nodes.size(), Color::white);
   struct Frame {

@@ -139,6 +139,7 @@ std::optional<ast::AppDecl> expand_mapping(const Spec& spec, const ast::AppDecl&
     d.loc = e.loc;
     d.delay = clone(e.delay);
     d.delay_loc = e.delay_loc;
+    d.delay_in_tokens = e.delay_in_tokens;
     d.initial = clone(e.initial);
     d.initial_method = e.initial_method;
     app.edges.push_back(std::move(d));

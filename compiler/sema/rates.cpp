@@ -78,10 +78,71 @@ class Solver {
     if (p_.copy_batch() > 1 && !batch(repetitions)) return false;
     for (ir::NodeId v = 0; v < n; ++v)
       p_.dfg.nodes[v].repetitions = static_cast<std::uint32_t>(repetitions[v]);
-    return blocks();
+    return blocks() && token_delays();
   }
 
  private:
+  /// `delay D tokens`: D / B whole blocks (B the tokens the consumer's port takes a cycle), and
+  /// the D mod B tokens its window shifts each block by (ir::Dfg::window_history). Refused where
+  /// a window cannot: on a loop (within a cycle its firings would wait for each other), and at an
+  /// input that peeks (its history holds the values before the stream).
+  bool token_delays() {
+    bool ok = true;
+    for (ir::Edge& e : p_.dfg.edges) {
+      if (e.written_tokens == 0) continue;
+      const ir::Port& in = p_.dfg.actor_of(e.dst).ports[e.dst_port];
+      const std::uint64_t block = std::uint64_t{p_.dfg.nodes[e.dst].repetitions} * in.rate;
+      e.delay = static_cast<std::uint32_t>(e.written_tokens / block);
+      e.delay_tokens = static_cast<std::uint32_t>(e.written_tokens % block);
+      if (e.delay_tokens == 0) continue;
+      const std::string edge =
+          fmt::format("{} -> {}", port_text(e.src, e.src_port), port_text(e.dst, e.dst_port));
+      const std::string split = fmt::format(
+          "{} token{} ({} block{} of {}: {} firing{} x rate {}, and {} token{})", e.written_tokens,
+          e.written_tokens == 1 ? "" : "s", e.delay, e.delay == 1 ? "" : "s", block,
+          p_.dfg.nodes[e.dst].repetitions, p_.dfg.nodes[e.dst].repetitions == 1 ? "" : "s", in.rate,
+          e.delay_tokens, e.delay_tokens == 1 ? "" : "s");
+      if (reaches(e.dst, e.src)) {
+        diags_.error(
+            e.loc,
+            fmt::format(
+                "edge {} is on a loop, and its delay of {} is not whole "
+                "blocks: a loop's firings of one cycle would wait for each "
+                "other; on a loop a delay is whole blocks (`delay {} tokens`, or `delay {}` in iterations)",
+                edge, split, (e.delay + 1) * block, e.delay + 1),
+            kArrowLength);
+        ok = false;
+      } else if (in.history > 0) {
+        diags_.error(e.loc,
+                     fmt::format("edge {} has a delay of {}, and input '{}' peeks: its window's "
+                                 "history holds the values before the stream; make the delay "
+                                 "whole blocks of {} tokens, or peek further instead",
+                                 edge, split, in.name, block),
+                     kArrowLength);
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  /// Whether a path of edges leads from `from` to `to`.
+  bool reaches(ir::NodeId from, ir::NodeId to) const {
+    std::vector<bool> seen(p_.dfg.nodes.size(), false);
+    std::vector<ir::NodeId> work{from};
+    seen[from] = true;
+    while (!work.empty()) {
+      const ir::NodeId u = work.back();
+      work.pop_back();
+      if (u == to) return true;
+      for (const ir::Edge& e : p_.dfg.edges)
+        if (e.src == u && !seen[e.dst]) {
+          seen[e.dst] = true;
+          work.push_back(e.dst);
+        }
+    }
+    return false;
+  }
+
   /// q of every node of root's connected part, relative to q(root) = 1.
   bool visit(ir::NodeId root, std::vector<ir::NodeId>& part) {
     q_[root] = Ratio{};

@@ -87,6 +87,14 @@ bool prepare_replicas(ir::Program& p, DiagnosticEngine& diags) {
           fmt::format("node '{}' migrates; a program with replicas does not move nodes", n.name));
     }
   }
+  for (const ir::Edge& e : p.dfg.edges)
+    if (e.written_tokens > 0)
+      refuse(e.loc, 2,
+             fmt::format("edge {}.{} -> {}.{} has a delay in tokens; a program with replicas "
+                         "unfolds its iterations into copies of every node, and no copy sees "
+                         "another's tokens: count the delay in iterations",
+                         p.dfg.nodes[e.src].name, p.dfg.actor_of(e.src).ports[e.src_port].name,
+                         p.dfg.nodes[e.dst].name, p.dfg.actor_of(e.dst).ports[e.dst_port].name));
   if (!ok) return false;
   const auto c = static_cast<std::uint32_t>(copies);
   if (p.batch == 1) {

@@ -240,14 +240,17 @@ struct PortRef {
 };
 
 /// `p.m -> i1.a;`, or with initial tokens `f.y -> f.state delay 1;` (zeros) and
-/// `f.y -> f.state delay 2 = 0.5;` (every element of each initial token set to the value).
+/// `f.y -> f.state delay 2 = 0.5;` (every element of each initial token set to the value);
+/// `s.y -> f.x delay 6 tokens;` counts the consumer port's tokens.
 struct EdgeDecl {
   PortRef src;
   PortRef dst;
   SourceLoc loc;        ///< the arrow
   ExprPtr delay;        ///< the count of initial tokens, null without `delay`
   SourceLoc delay_loc;  ///< the `delay` keyword
-  ExprPtr initial;      ///< the value after `=`, null for zeros
+  /// `delay 6 tokens`: the count is of the consumer port's tokens, not of iterations.
+  bool delay_in_tokens = false;
+  ExprPtr initial;  ///< the value after `=`, null for zeros
   /// `delay 2 = fill()`: the consumer's member function that fills the initial tokens.
   std::optional<Ident> initial_method{};
 };

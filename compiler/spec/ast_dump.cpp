@@ -162,7 +162,7 @@ Item app_item(const AppDecl& a) {
   for (const EdgeDecl& e : a.edges) {
     std::string text = fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
                                    e.dst.node.name, e.dst.port.name);
-    if (e.delay) text += " delay " + expr_text(*e.delay);
+    if (e.delay) text += " delay " + expr_text(*e.delay) + (e.delay_in_tokens ? " tokens" : "");
     if (e.initial) text += " = " + expr_text(*e.initial);
     if (e.initial_method) text += " = " + e.initial_method->name + "()";
     item.children.push_back({e.loc, text, {}});

@@ -1075,7 +1075,8 @@ bool Parser::parse_assign(ast::NodeDecl& node) {
   return expect_semi("parameter value");
 }
 
-// edge := portref '->' portref [ 'delay' expr [ '=' ( expr | IDENT '(' ')' ) ] ] ';'
+// edge := portref '->' portref [ 'delay' expr [ 'tokens' | 'token' ]
+//                                [ '=' ( expr | IDENT '(' ')' ) ] ] ';'
 bool Parser::parse_edge(ast::AppDecl& app) {
   ast::EdgeDecl d;
   auto src = parse_portref("before '->'");
@@ -1096,6 +1097,10 @@ bool Parser::parse_edge(ast::AppDecl& app) {
     advance();
     d.delay = parse_expr();
     if (!d.delay) return false;
+    if (at_word("tokens") || at_word("token")) {
+      d.delay_in_tokens = true;
+      advance();
+    }
     if (at(Tok::equal)) {
       advance();
       // `= fill()`: a name other than the functions of expressions (min, max) called names the
