@@ -10,7 +10,8 @@
 # matrix products on the GPU (gpu: the node on A.g0, its alternative the idle core A.c1). Every
 # iteration is checked; the sink records when each arrived. Prints the median period (ms an
 # iteration, over 100 ms windows) before, during and after the load, and the worst window during
-# and after it; log.txt, each run's stderr (the policy's lines) and times under OUT.
+# and after it; log.txt, each run's stderr (the policy's lines) and times under OUT. APPS="cores"
+# (or "gpu") runs one app only.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -74,13 +75,15 @@ run() {
   python3 "$here/phases.py" "$out/$name.times" "$out/$name.events" "$name" || fails=1
 }
 printf "%-22s %9s %9s %9s %12s %11s\n" run "before ms" "during" "after" "worst during" "worst after"
+apps=${APPS:-cores gpu}
 for policy in policy none; do
-  run cores "$policy" taskset -c 1 python3 "$here/cpu_hog.py"
+  [[ $apps == *cores* ]] && run cores "$policy" taskset -c 1 python3 "$here/cpu_hog.py"
 done
 for policy in policy none; do
-  run gpu "$policy" taskset -c 3 python3 "$here/gpu_hog.py"
+  [[ $apps == *gpu* ]] && run gpu "$policy" taskset -c 3 python3 "$here/gpu_hog.py"
 done
 for name in cores_policy gpu_policy; do
+  [ -e "$out/$name.err" ] || continue
   echo "== $name: the policy's lines"
   cat "$out/$name.err"
 done
