@@ -49,8 +49,9 @@
 #                once, in order, equal to the sequential reference, and the moved node fires on
 #                each PE as often as the move says (--stats); a live run moved back and forth
 #                through --migrate-control (a FIFO), with its refusals; the per-iteration output
-#                intervals written (DFG_INTERVALS); every bad --migrate refused with exit 1, one
-#                line naming the flag, nothing run
+#                intervals written (DFG_INTERVALS); neighbours' moves composed (their joint
+#                alternative) at launch and live, two moves in one line; every bad --migrate
+#                refused with exit 1, one line naming the flag, nothing run
 #   migration_tsan the live back-and-forth run built and run with ThreadSanitizer, and a run
 #                with --rebalance
 #   rebalance_run test/generated/rebalance.dfg (a node on a core that a simulated load takes
@@ -515,7 +516,8 @@ EOF
       exec 3>"$work/control"
       trap '' PIPE  # a run that ended early fails below, not on a write to its closed FIFO
       local sent=0
-      for line in a:A.c1 a:A.c2 g:A.c9 a:A.c3 g:A.c2 a:A.c2 "x:A.c1" bogus g:A.c3 g:A.c1 a:A.c1 a:A.c2 g:A.c2; do
+      for line in a:A.c1 a:A.c2 g:A.c9 a:A.c3 g:A.c2 a:A.c2 "x:A.c1" bogus g:A.c3 g:A.c1 a:A.c1 a:A.c2 g:A.c2 \
+        "g:A.c3,a:A.c1" "g:A.c1,a:A.c3" "a:A.c1,a:A.c2"; do
         sleep 0.05
         echo "$line" >&3 2>/dev/null || true
         sent=$((sent + 1))
@@ -535,8 +537,14 @@ EOF
       [[ $(grep -c ": node moved from iteration " "$work/live.err") -ge 6 ]] || fail "too few live moves"
       grep -qx "migrate: g:A.c9: refused: A.c9 is not an alternative of node 'g' (its alternatives: A.c2, A.c3)" \
         "$work/live.err" || fail "no refusal of g:A.c9"
-      grep -qx "migrate: g:A.c2: refused: conflicts with node 'a' on A.c3: both change the same firings or transfers" \
-        "$work/live.err" || fail "no refusal of a conflict"
+      # Neighbours compose: g joins a, which is away on A.c3 (their joint alternative), and two
+      # moves in one line switch together.
+      grep -Eqx "migrate: g:A.c2: node moved from iteration [0-9]+" "$work/live.err" ||
+        fail "g did not join a's move"
+      grep -Eqx "migrate: g:A.c3,a:A.c1: nodes moved from iteration [0-9]+" "$work/live.err" ||
+        fail "no two moves at once"
+      grep -qx "migrate: a:A.c1,a:A.c2: refused: node 'a' is named twice" "$work/live.err" ||
+        fail "no refusal of a node named twice"
       grep -qx "migrate: bogus: refused: expected NODE:PE or NODE:PE@ITERATION, got 'bogus'" "$work/live.err" ||
         fail "no refusal of a malformed line"
     }
@@ -593,8 +601,13 @@ EOF
     refused "error: --migrate g:A.c2@2000: iteration 2000 is beyond the run (2000 iterations)" --migrate g:A.c2@2000
     refused "error: --migrate g:A.c3@9: node 'g' is already moved by --migrate g:A.c2@5 (at launch, one move per node; use --migrate-control to move it again)" \
       --migrate g:A.c2@5 --migrate g:A.c3@9
-    refused "error: --migrate a:A.c1@9: conflicts with --migrate g:A.c3@5: both change the same firings or transfers (neighbouring nodes cannot move at once)" \
-      --migrate g:A.c3@5 --migrate a:A.c1@9
+    # Neighbours' launch-time moves compose: iterations 0..4 at home, g alone on A.c3 for 5..8,
+    # then g and a in their joint alternative.
+    "$app" --iterations 2000 --migrate g:A.c3@5 --migrate a:A.c1@9 --stats >"$work/stats.txt" ||
+      fail "g and a at launch"
+    checked "$work/stats.txt" 2000
+    grep -Eq "^firing +g \(Scale\) +A\.c1 +5 " "$work/stats.txt" || fail "g did not fire 5 times on A.c1"
+    grep -Eq "^firing +a \(Accumulate\) +A\.c1 +1991 " "$work/stats.txt" || fail "a did not fire 1991 times on A.c1"
     refused "error: --migrate: expected NODE:PE@ITERATION (e.g. i2:B.g1@25), got 'g:A.c2'" --migrate g:A.c2
     ;;
   rebalance_run)

@@ -11,7 +11,9 @@ or two other cores as alternatives. For every program, dfgc either refuses it wi
 error (a move that would lose a delay line's tokens, a loop without enough initial tokens for its
 latency), or its project builds with g++ -Wall
 -Wextra -Werror and every move (at iterations 0, 5 and 13, with and without overlap) prints the
-sink's stream of the run without a move, token for token. At least a third of the programs must
+sink's stream of the run without a move, token for token; so does every pair of two nodes' moves
+(the same iteration or two: neighbours switch to their joint alternative), unless --migrate
+refuses it at launch with one line. At least a third of the programs must
 build (the generator's mix makes most of them movable).
 """
 import argparse
@@ -134,6 +136,19 @@ def check(dfgc, work, index, seed):
                 flags = strategy + ["--migrate", f"{node}:{pe}@{at}"]
                 status, out, err = run(*flags)
                 if status != 0 or out != reference:
+                    return "failed", (f"p{index}: {' '.join(flags)}: exit {status}, "
+                                      f"{'the same' if out == reference else 'another'} stream\n"
+                                      f"{spec}\n{err}")
+    # Two nodes' moves together (neighbours through their joint alternative): the same stream,
+    # or a refusal at launch with one line and nothing run.
+    for (n1, pe1), (n2, pe2) in ((a, b) for a in moves for b in moves if a[0] < b[0]):
+        for at1, at2 in ((5, 5), (5, 13), (13, 0)):
+            for strategy in ([], ["--no-overlap"]):
+                flags = strategy + ["--migrate", f"{n1}:{pe1}@{at1}", "--migrate", f"{n2}:{pe2}@{at2}"]
+                status, out, err = run(*flags)
+                refused = (status == 1 and not out and len(err.splitlines()) == 1
+                           and err.startswith("error: --migrate "))
+                if not refused and (status != 0 or out != reference):
                     return "failed", (f"p{index}: {' '.join(flags)}: exit {status}, "
                                       f"{'the same' if out == reference else 'another'} stream\n"
                                       f"{spec}\n{err}")

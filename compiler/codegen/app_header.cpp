@@ -4,6 +4,7 @@
 #include <variant>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "codegen/files.hpp"
 #include "codegen/printer.hpp"
@@ -278,9 +279,27 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
         return fmt::format("k{}{}", what, a);
       };
       const std::string stop = list("Stop", sw.stop), start = list("Start", sw.start);
-      rows += render_part("app_alternative_row", {{"node", x.node_name},
-                                                  {"from", m.pe(x.from).name},
-                                                  {"to", m.pe(x.to).name},
+      std::string node = x.node_name, from = m.pe(x.from).name, to = m.pe(x.to).name, parts;
+      if (!x.parts.empty()) {
+        std::vector<std::string> nodes, froms, tos, indices;
+        for (std::size_t p : x.parts) {
+          nodes.push_back(m.migrations[p].node_name);
+          froms.push_back(m.pe(m.migrations[p].from).name);
+          tos.push_back(m.pe(m.migrations[p].to).name);
+          indices.push_back(std::to_string(p));
+        }
+        node = fmt::format("{}", fmt::join(nodes, " + "));
+        from = fmt::format("{}", fmt::join(froms, " + "));
+        to = fmt::format("{}", fmt::join(tos, " + "));
+        lists +=
+            render_part("app_alternative_list",
+                        {{"what", "Parts"}, {"a", std::to_string(a)}, {"names", join(indices)}});
+        parts = fmt::format(", kParts{}", a);
+      }
+      rows += render_part("app_alternative_row", {{"node", node},
+                                                  {"from", from},
+                                                  {"to", to},
+                                                  {"parts", parts},
                                                   {"reversible", sw.reversible ? "true" : "false"},
                                                   {"stop", stop},
                                                   {"start", start},

@@ -195,17 +195,17 @@ void predict(const ir::Program& p, const ir::IgStrategy& g0, const ir::IgStrateg
   }
 }
 
-}  // namespace
-
-Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::NodeId node,
-                         ir::PeId to, ShortPathPolicy policy) {
+/// G1 with each (node, PE) of `moves` moved, classified against G0 (`base`).
+Migration plan_moves(const ir::Program& program, const ir::Ig& base,
+                     const std::vector<std::pair<ir::NodeId, ir::PeId>>& moves,
+                     ShortPathPolicy policy) {
   Migration m;
-  m.node = node;
-  m.from = program.mapping.pe_of[node];
-  m.to = to;
+  m.node = moves.front().first;
+  m.from = program.mapping.pe_of[m.node];
+  m.to = moves.front().second;
   m.policy = policy;
   m.program = program;
-  m.program.mapping.pe_of[node] = to;
+  for (const auto& [node, to] : moves) m.program.mapping.pe_of[node] = to;
   LatencyFloor floor;
   ir::PerStrategy<std::uint32_t> k{};
   std::optional<ir::Ig> g1 = build_graph(m.program, floor, m.uncovered);
@@ -238,6 +238,97 @@ Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::Nod
   return m;
 }
 
+/// Whether two alternatives stop a common entry of G0 in some strategy.
+bool conflict(const Migration& a, const Migration& b) {
+  for (ir::Strategy s : ir::kStrategies) {
+    if (a.sides[s].delta != 0 || b.sides[s].delta != 0) return true;  // every entry stops
+    std::set<std::pair<MigrationEntry::Kind, std::uint32_t>> stops;
+    for (const MigrationEntry& e : a.sides[s].old_only) stops.insert({e.kind, e.id});
+    for (const MigrationEntry& e : b.sides[s].old_only)
+      if (stops.count({e.kind, e.id})) return true;
+  }
+  return false;
+}
+
+/// "g:A.c2 + a:A.c1"
+std::string moves_text(const ir::Program& p, const Migrations& all,
+                       const std::vector<std::size_t>& parts) {
+  std::string out;
+  for (std::size_t x : parts) {
+    const Migration& m = all.alternatives[x];
+    out += fmt::format("{}{}:{}", out.empty() ? "" : " + ", p.dfg.nodes[m.node].name,
+                       p.arch.pes[m.to].name);
+  }
+  return out;
+}
+
+/// The joint alternatives of `all`'s single ones (the file comment's "Moves that compose").
+void plan_joints(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy,
+                 Migrations& all) {
+  const std::size_t singles = all.alternatives.size();
+  std::vector<std::vector<bool>> conflicts(singles, std::vector<bool>(singles, false));
+  for (std::size_t a = 0; a < singles; ++a)
+    for (std::size_t b = a + 1; b < singles; ++b)
+      if (all.alternatives[a].node != all.alternatives[b].node && !all.alternatives[a].uncovered &&
+          !all.alternatives[b].uncovered)
+        conflicts[a][b] = conflicts[b][a] = conflict(all.alternatives[a], all.alternatives[b]);
+  // The connected sets of distinct nodes, by size: each level grows the last by one neighbour.
+  std::set<std::vector<std::size_t>> level;
+  for (std::size_t a = 0; a < singles; ++a)
+    for (std::size_t b = a + 1; b < singles; ++b)
+      if (conflicts[a][b]) level.insert({a, b});
+  std::size_t planned = 0;
+  while (!level.empty()) {
+    std::set<std::vector<std::size_t>> next;
+    for (const std::vector<std::size_t>& parts : level) {
+      if (planned == kMaxJoints) {
+        all.unplanned.push_back(fmt::format("{}: more than {} joint alternatives",
+                                            moves_text(program, all, parts), kMaxJoints));
+        continue;
+      }
+      std::vector<std::pair<ir::NodeId, ir::PeId>> moves;
+      for (std::size_t x : parts)
+        moves.emplace_back(all.alternatives[x].node, all.alternatives[x].to);
+      Migration m = plan_moves(program, base, moves, policy);
+      m.parts = parts;
+      std::string why;
+      if (m.uncovered) {
+        why = fmt::format("a loop's initial tokens do not cover its latency there ({})",
+                          describe(m.uncovered->loop, m.uncovered->strategy, m.program.dfg));
+      } else {
+        for (ir::Strategy s : ir::kStrategies)
+          if (why.empty() && !lost_initial_tokens(program, m, s).empty())
+            why = "the tokens in flight on a delayed edge would be lost";
+      }
+      if (!why.empty()) {
+        all.unplanned.push_back(fmt::format("{}: {}", moves_text(program, all, parts), why));
+        continue;
+      }
+      all.alternatives.push_back(std::move(m));
+      ++planned;
+      for (std::size_t x : parts)
+        for (std::size_t y = 0; y < singles; ++y) {
+          if (!conflicts[x][y] || std::find(parts.begin(), parts.end(), y) != parts.end()) continue;
+          const bool node_taken = std::any_of(parts.begin(), parts.end(), [&](std::size_t z) {
+            return all.alternatives[z].node == all.alternatives[y].node;
+          });
+          if (node_taken) continue;
+          std::vector<std::size_t> grown = parts;
+          grown.insert(std::upper_bound(grown.begin(), grown.end(), y), y);
+          next.insert(std::move(grown));
+        }
+    }
+    level = std::move(next);
+  }
+}
+
+}  // namespace
+
+Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::NodeId node,
+                         ir::PeId to, ShortPathPolicy policy) {
+  return plan_moves(program, base, {{node, to}}, policy);
+}
+
 std::vector<ir::EdgeId> lost_initial_tokens(const ir::Program& program, const Migration& m,
                                             ir::Strategy s) {
   std::vector<ir::EdgeId> lost;
@@ -257,6 +348,7 @@ Migrations plan_migrations(const ir::Program& program, const ir::Ig& base, Short
   for (ir::NodeId n = 0; n < program.dfg.nodes.size(); ++n)
     for (const ir::Alternative& alt : program.dfg.nodes[n].alternatives)
       result.alternatives.push_back(plan_migration(program, base, n, alt.pe, policy));
+  if (program.arch.hosts.size() == 1) plan_joints(program, base, policy, result);
   return result;
 }
 
@@ -277,8 +369,12 @@ std::string entry_text(const ir::Program& p, const ir::IgStrategy& g, const Migr
 std::string dump(const Migrations& migrations, const ir::Program& p, const ir::Ig& base) {
   std::string out;
   for (const Migration& m : migrations.alternatives) {
-    out += fmt::format("migration {} : {} -> {} (shorter path: {})\n", p.dfg.nodes[m.node].name,
-                       p.arch.pes[m.from].name, p.arch.pes[m.to].name, to_string(m.policy));
+    if (m.parts.empty())
+      out += fmt::format("migration {} : {} -> {} (shorter path: {})\n", p.dfg.nodes[m.node].name,
+                         p.arch.pes[m.from].name, p.arch.pes[m.to].name, to_string(m.policy));
+    else
+      out += fmt::format("joint migration {} (shorter path: {})\n",
+                         moves_text(p, migrations, m.parts), to_string(m.policy));
     if (m.uncovered) {
       out += fmt::format("  {} {}\n", ir::to_string(m.uncovered->strategy),
                          describe(m.uncovered->loop, m.uncovered->strategy, p.dfg));
@@ -308,6 +404,8 @@ std::string dump(const Migrations& migrations, const ir::Program& p, const ir::I
       for (const std::string& l : lines) out += l + "\n";
     }
   }
+  for (const std::string& u : migrations.unplanned)
+    out += fmt::format("no joint migration {}: refused at run time\n", u);
   return out;
 }
 

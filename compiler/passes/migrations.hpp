@@ -34,9 +34,20 @@
 /// reads it, k slots in all along the path. No pause and no gap, for the memory of those slots;
 /// the pipeline's latency stays the old one after the move.
 ///
+/// Moves that compose. Two single alternatives of different nodes *conflict* when both stop a
+/// common entry of G0 (the nodes are neighbours: the transfer between them, say). Independent
+/// alternatives are in effect together as they are; for conflicting ones the mapping with both
+/// moves in effect is a graph of its own, G{a,b}: a *joint* alternative, planned like a single
+/// one against G0 (its nodes' instances are the single alternatives', one per node and PE). The
+/// joints are the sets of single alternatives of distinct nodes that the conflicts connect (two
+/// parts or more), smallest first, at most kMaxJoints; on one host only (a program on several
+/// hosts moves one node a change). At run time a placement (the moves in effect) is a set of
+/// alternatives that do not conflict, each connected set of moves its joint (dfg/placement.hpp).
+///
 /// Needs: a checked Program and its implementation graph. Produces: Migrations.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -80,7 +91,11 @@ struct Migration {
   ir::PeId from = 0;
   ir::PeId to = 0;
   ShortPathPolicy policy = ShortPathPolicy::pad;
-  ir::Program program;  ///< the program with the node on `to`
+  /// A joint alternative's parts: the indices in Migrations::alternatives of the single
+  /// alternatives whose moves it makes together, ascending; empty for a single alternative. A
+  /// joint's node, from and to are its first part's, and `program` has every part's node moved.
+  std::vector<std::size_t> parts{};
+  ir::Program program;  ///< the program with the node on `to` (a joint: every part's node)
   /// A loop of `program` its initial tokens do not cover: the node may not move there, and
   /// nothing below is set (driver/pipeline.hpp reports it).
   std::optional<StrategyLoop> uncovered{};
@@ -88,11 +103,20 @@ struct Migration {
   ir::PerStrategy<MigrationSide> sides;
 };
 
+/// At most this many joint alternatives a program: beyond, the rest are listed as not planned.
+inline constexpr std::size_t kMaxJoints = 64;
+
 struct Migrations {
-  std::vector<Migration> alternatives;  ///< by node in spec order, then alternative in spec order
+  /// The single alternatives, by node in spec order, then alternative in spec order; then the
+  /// joint ones (Migration::parts), by number of parts, then parts.
+  std::vector<Migration> alternatives;
+  /// The sets of moves that would have needed a joint alternative and have none, each with the
+  /// reason ("g:A.c2 + a:A.c1: a loop ...").
+  std::vector<std::string> unplanned;
 };
 
-/// G1 for every alternative of every node, classified against `base` (G0).
+/// G1 for every alternative of every node, classified against `base` (G0); then, on one host,
+/// the joint alternatives (Moves that compose, below).
 Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
                            ShortPathPolicy policy = ShortPathPolicy::pad);
 

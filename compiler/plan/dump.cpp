@@ -337,9 +337,14 @@ std::string dump(const HostPlans& plans) {
           for (std::size_t i : list) names.push_back(sp.entries[i].ident);
           return names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, " "));
         };
-        out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name,
-                           h.pe(m.from).name, h.pe(m.to).name, sw.delta,
-                           sw.reversible ? ", reversible" : "");
+        if (m.parts.empty())
+          out += fmt::format("    migration {}: node {} {} -> {}, delta {}{}", a, m.node_name,
+                             h.pe(m.from).name, h.pe(m.to).name, sw.delta,
+                             sw.reversible ? ", reversible" : "");
+        else
+          out += fmt::format("    migration {}: joint of {} ({}), delta {}{}", a,
+                             fmt::join(m.parts, " + "), m.moves, sw.delta,
+                             sw.reversible ? ", reversible" : "");
         if (m.state_tag >= 0) out += fmt::format(", state tag {}", m.state_tag);
         if (m.handoff >= 0) out += fmt::format(", handoff {}", m.handoff);
         out += "\n";

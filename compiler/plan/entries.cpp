@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "passes/migrations.hpp"
 #include "plan/detail.hpp"
 #include "plan/plan.hpp"
@@ -126,8 +128,14 @@ HostPlan plan_host(const ir::Program& program, const ir::Ig& ig, ir::HostId host
     pm.node_name = program.dfg.nodes[m.node].name;
     pm.from = m.from;
     pm.to = m.to;
+    pm.parts = m.parts;
+    for (std::size_t x : m.parts)
+      pm.moves +=
+          fmt::format("{}{}:{}", pm.moves.empty() ? "" : " + ",
+                      program.dfg.nodes[alts[x].node].name, program.arch.pes[alts[x].to].name);
     h.migrations.push_back(std::move(pm));
-    if (program.arch.pes[m.to].host == host)
+    // A joint fires its nodes' instances of its parts: one instance per node and PE.
+    if (m.parts.empty() && program.arch.pes[m.to].host == host)
       h.nodes.push_back(plan_node(program, m.node, m.to, static_cast<int>(a)));
   }
   h.streams.resize(program.arch.pes.size());

@@ -50,7 +50,9 @@ void sign_nodes(const ir::Program& program, const ActorSignatures& signatures, H
   std::vector<bool> handed(h.migrations.size());
   std::set<ir::NodeId> nodes;
   for (std::size_t i = 0; i < h.migrations.size(); ++i) {
-    handed[i] = hands_over(program, signatures, h, h.migrations[i]);
+    // A joint's nodes are handed over through their single alternatives' handoffs.
+    handed[i] =
+        h.migrations[i].parts.empty() && hands_over(program, signatures, h, h.migrations[i]);
     if (handed[i]) nodes.insert(h.migrations[i].node);
   }
   h.handoffs.assign(nodes.begin(), nodes.end());

@@ -215,6 +215,10 @@ struct PlanMigration {
   ir::NodeId node = 0;
   std::string node_name;
   ir::PeId from = 0, to = 0;
+  /// A joint alternative (Migration::parts): the single alternatives it makes together, and its
+  /// moves' text ("g:A.c2 + a:A.c1"); node, from and to are then its first part's.
+  std::vector<std::size_t> parts{};
+  std::string moves{};
   ir::PerStrategy<PlanSwitch> sides;
   /// Between two hosts: the MPI tag of the node's state when it moves (save/restore); -1 otherwise.
   int state_tag = -1;

@@ -6,13 +6,14 @@ newline before the next `@@` line or the file's end is not part of it (codegen/t
 inline constexpr std::size_t k$what$$a$[] = {$names$};
 
 @@ app_alternative_row
-    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$$state$},  // delta $delta$
+    {"$node$", "$from$", "$to$", $reversible$, $stop$, $start$$parts$$state$},  // delta $delta$
 
 @@ app_alternative_state
-, $handoff$, $from_host$, $to_host$, $state_tag$
+, {}, $handoff$, $from_host$, $to_host$, $state_tag$
 @@ app_alternatives
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 $lists$inline constexpr std::array<dfg::Alternative, $n$> kAlternatives = {{
 $rows$}};
 

@@ -18,6 +18,10 @@ struct Alternative {
   bool reversible;                     ///< a move back needs no shift
   std::span<const std::size_t> stop;   ///< old-only entries of this host
   std::span<const std::size_t> start;  ///< new-only entries of this host
+  /// A joint alternative (the moves of several neighbouring nodes at once, dfg/placement.hpp):
+  /// the indices of the single alternatives it joins, ascending; its node, from and to name them
+  /// all ("g + a"). Empty for a single alternative.
+  std::span<const std::size_t> parts = {};
   /// The node's state handoff on this host (RunState::handoffs) when its state moves with it
   /// and one end is on this host, else -1; the hosts of the two ends, and the MPI tag of the
   /// state when they differ (else -1).

@@ -30,6 +30,13 @@
 ///    A move that carries a node's state between hosts routes it (StateHandoff::route) before
 ///    it is made.
 ///
+/// Moves compose (dfg/placement.hpp): a request names the moves it wants, one or several
+/// (`g:A.c2,a:A.c1`), a node may go from one alternative to another directly, and moves that
+/// change common entries switch to their joint alternative; the Migrator switches from the
+/// placement in effect to the requested one at one iteration j*, each entry that runs in one and
+/// not the other stopping or starting there. An alternative the switch ends must be reversible.
+/// On several hosts (no joints) a request moves one node, to or from its place.
+///
 /// Guarantees: the Migrator is built by the main thread before the workers start; the control
 /// thread is its only user afterwards (reprogram() is the only call that reaches the workers,
 /// whose side never blocks beyond WindowCursor::begin's short wait). stop() joins the thread;
@@ -59,6 +66,7 @@
 
 #include "dfg/alternative.hpp"
 #include "dfg/options.hpp"
+#include "dfg/placement.hpp"
 #include "dfg/rebalance.hpp"
 #include "dfg/state.hpp"
 #include "dfg/window.hpp"
@@ -116,35 +124,89 @@ inline std::string request_text(const MigrationRequest& r) {
   return r.node + ":" + r.pe + "@" + std::to_string(r.iteration);
 }
 
-}  // namespace detail
+/// From iteration `j` on, the alternatives `placed` are in effect.
+struct LaunchStep {
+  std::int64_t j = 0;
+  std::vector<bool> placed;
+};
 
-/// The alternative `request` names among `alts` (index), or the one-line reason it names none.
-inline std::string find_alternative(std::span<const Alternative> alts, std::string_view node,
-                                    std::string_view pe, std::size_t& index) {
-  std::string nodes, pes;
-  bool known = false;
-  for (std::size_t a = 0; a < alts.size(); ++a) {
-    if (nodes.find(std::string(" ") + alts[a].node + ",") == std::string::npos)
-      nodes += std::string(" ") + alts[a].node + ",";
-    if (node != alts[a].node) continue;
-    known = true;
-    pes += std::string(pes.empty() ? "" : ", ") + alts[a].to;
-    if (pe == alts[a].to) {
-      index = a;
+/// The launch-time moves (--migrate, each request valid by itself) as placements: per iteration
+/// that moves, the placement from it on, in iteration order. Requests of one iteration switch
+/// together. `why` gets a refusal (after the flag) and `culprit` the request it names: moves
+/// that share entries and no joint alternative, a move that would end a move that is not
+/// reversible, or an entry that would stop and start again (at launch each entry runs one
+/// window of iterations).
+inline std::vector<LaunchStep> launch_steps(std::span<const Alternative> alts,
+                                            const std::vector<MigrationRequest>& requests,
+                                            std::string& why, std::size_t& culprit) {
+  std::vector<std::size_t> order(requests.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return requests[x].iteration < requests[y].iteration;
+  });
+  Placement placement(alts);
+  std::vector<bool> moves(alts.size(), false);
+  std::vector<LaunchStep> steps;
+  std::vector<std::size_t> by_alternative(alts.size(), requests.size());  // its request
+  for (std::size_t k = 0; k < order.size();) {
+    const std::int64_t j = requests[order[k]].iteration;
+    std::size_t last = order[k];
+    for (; k < order.size() && requests[order[k]].iteration == j; ++k) {
+      last = order[k];
+      placement.move(moves, requests[last].node, requests[last].pe);
+      std::size_t a = 0;
+      find_alternative(alts, requests[last].node, requests[last].pe, a);
+      by_alternative[a] = last;
+    }
+    culprit = last;
+    std::vector<bool> target;
+    if (const std::vector<std::size_t> group = placement.compose(moves, target); !group.empty()) {
+      for (std::size_t m : group)
+        if (by_alternative[m] != last) {
+          why = "conflicts with --migrate " + request_text(requests[by_alternative[m]]) +
+                ": both change the same firings or transfers" +
+                (placement.joins() ? placement.unjoined()
+                                   : " (neighbouring nodes cannot move at once)");
+          return {};
+        }
+      why = "its move and the others of iteration " + std::to_string(j) +
+            " change common firings or transfers" + placement.unjoined();
       return {};
     }
-    if (pe == alts[a].from)
-      return "node '" + std::string(node) + "' already runs on " + std::string(pe);
+    if (why = placement.reachable(target); !why.empty()) return {};
+    steps.push_back({j, target});
+    placement.set(std::move(target));
   }
-  if (!known) {
-    if (!nodes.empty()) nodes.pop_back();
-    return "no node '" + std::string(node) + "' has migration alternatives" +
-           (alts.empty() ? std::string(" (this program has none)")
-                         : " (those that do:" + nodes + ")");
+  // Each entry runs one window: it may stop, or start, or start then stop, once.
+  std::size_t entries = 0;
+  for (const Alternative& a : alts) {
+    for (std::size_t i : a.stop) entries = std::max(entries, i + 1);
+    for (std::size_t i : a.start) entries = std::max(entries, i + 1);
   }
-  return std::string(pe) + " is not an alternative of node '" + std::string(node) +
-         "' (its alternatives: " + pes + ")";
+  const Placement none(alts);
+  for (std::size_t i = 0; i < entries; ++i) {
+    bool on = none.runs(none.placed(), i), was_on = on;
+    std::int64_t stopped = -1;
+    for (const LaunchStep& step : steps) {
+      const bool now = none.runs(step.placed, i);
+      if (now && !on && was_on) {
+        for (std::size_t x = 0; x < requests.size(); ++x)
+          if (requests[x].iteration == step.j) culprit = x;
+        why = "with the moves before it, some firings or transfers would stop at iteration " +
+              std::to_string(stopped) + " and start again at " + std::to_string(step.j) +
+              " (at launch, give moves that change common entries one iteration, or make the "
+              "later one with --migrate-control)";
+        return {};
+      }
+      if (!now && on) stopped = step.j;
+      on = now;
+      was_on = was_on || now;
+    }
+  }
+  return steps;
 }
+
+}  // namespace detail
 
 /// --migrate at launch: "" or the one-line error naming the flag. `alts` are the alternatives of
 /// the strategy that runs.
@@ -159,26 +221,25 @@ inline std::string check_requests(const Options& options, std::span<const Altern
     return "error: --migrate-control " + options.migrate_control + ": " +
            (S_ISDIR(st.st_mode) ? "a directory" : "not a file") +
            "; expected a file or a FIFO that moves are written to, a line each";
-  std::vector<std::size_t> chosen;
-  for (const MigrationRequest& r : options.migrations) {
+  for (std::size_t n = 0; n < options.migrations.size(); ++n) {
+    const MigrationRequest& r = options.migrations[n];
     const std::string flag = "error: --migrate " + detail::request_text(r) + ": ";
     std::size_t a = 0;
     if (std::string why = find_alternative(alts, r.node, r.pe, a); !why.empty()) return flag + why;
     if (r.iteration >= options.iterations)
       return flag + "iteration " + std::to_string(r.iteration) + " is beyond the run (" +
              std::to_string(options.iterations) + " iterations)";
-    for (std::size_t i = 0; i < chosen.size(); ++i) {
-      const MigrationRequest& other = options.migrations[i];
-      if (other.node == r.node)
+    for (std::size_t i = 0; i < n; ++i)
+      if (const MigrationRequest& other = options.migrations[i]; other.node == r.node)
         return flag + "node '" + r.node + "' is already moved by --migrate " +
                detail::request_text(other) +
                " (at launch, one move per node; use --migrate-control to move it again)";
-      if (detail::shares_entry(alts[chosen[i]], alts[a]))
-        return flag + "conflicts with --migrate " + detail::request_text(other) +
-               ": both change the same firings or transfers (neighbouring nodes cannot move at once)";
-    }
-    chosen.push_back(a);
   }
+  std::string why;
+  std::size_t culprit = 0;
+  detail::launch_steps(alts, options.migrations, why, culprit);
+  if (!why.empty())
+    return "error: --migrate " + detail::request_text(options.migrations[culprit]) + ": " + why;
   return {};
 }
 
@@ -188,7 +249,7 @@ class Migrator {
   /// `entries` and `alts` are the strategy that runs; `windows` is built from initial_windows().
   Migrator(std::span<const Entry> entries, std::span<const Alternative> alts,
            std::int64_t iterations)
-      : entries_(entries), alts_(alts), iterations_(iterations), placed_(alts.size(), false) {}
+      : entries_(entries), alts_(alts), iterations_(iterations), placement_(alts) {}
 
   Migrator(const Migrator&) = delete;
   Migrator& operator=(const Migrator&) = delete;
@@ -200,13 +261,16 @@ class Migrator {
                                     std::span<const Alternative> alts,
                                     const std::vector<MigrationRequest>& requests,
                                     std::int64_t iterations) {
-    std::vector<bool> runs(entries.size(), true);
-    for (const Alternative& a : alts)
-      for (std::size_t i : a.start) runs[i] = false;
-    for (const MigrationRequest& r : requests) {
-      std::size_t a = 0;
-      if (!find_alternative(alts, r.node, r.pe, a).empty()) continue;
-      for (std::size_t i : alts[a].start) runs[i] = true;
+    std::string why;
+    std::size_t culprit = 0;
+    const std::vector<detail::LaunchStep> steps =
+        detail::launch_steps(alts, requests, why, culprit);
+    const Placement placement(alts);
+    std::vector<bool> runs(entries.size(), false);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      runs[i] = placement.runs(placement.placed(), i);
+      for (const detail::LaunchStep& step : steps)
+        runs[i] = runs[i] || placement.runs(step.placed, i);
     }
     std::int64_t last = 0;
     for (std::size_t i = 0; i < entries.size(); ++i)
@@ -224,12 +288,13 @@ class Migrator {
       for (std::size_t i : a.start)
         current_[i] = {entries_[i].first_cycle, entries_[i].first_cycle};
     launched_.clear();
-    for (const MigrationRequest& r : requests) {
-      std::size_t a = 0;
-      find_alternative(alts_, r.node, r.pe, a);
-      for (const WindowChange& c : changes(a, true, r.iteration)) current_[c.entry] = c.window;
-      placed_[a] = true;
-      launched_.push_back({a, r.iteration});
+    std::string why;
+    std::size_t culprit = 0;
+    for (detail::LaunchStep& step : detail::launch_steps(alts_, requests, why, culprit)) {
+      for (const WindowChange& c : changes(step.placed, step.j)) current_[c.entry] = c.window;
+      for (std::size_t a = 0; a < alts_.size(); ++a)
+        if (step.placed[a] != placement_.placed()[a]) launched_.push_back({a, step.j});
+      placement_.set(std::move(step.placed));
     }
     return current_;
   }
@@ -277,15 +342,21 @@ class Migrator {
   }
 
   /// Applies one request line now (the control thread's step; tests call it directly): "" or the
-  /// refusal. `applied` gets the iteration of the switch.
+  /// refusal. `applied` gets the iteration of the switch. A line names one move or several at
+  /// once: NODE:PE[,NODE:PE...][@ITERATION].
   std::string request(std::string_view line, std::int64_t& applied) {
-    const auto colon = line.find(':');
     const auto at = line.find('@');
-    if (colon == std::string_view::npos || colon == 0 || colon + 1 >= std::min(at, line.size()))
-      return "expected NODE:PE or NODE:PE@ITERATION, got '" + std::string(line) + "'";
-    const std::string_view node = line.substr(0, colon);
-    const std::string_view pe =
-        line.substr(colon + 1, at == std::string_view::npos ? line.npos : at - colon - 1);
+    const std::string_view list = line.substr(0, at);
+    std::vector<std::pair<std::string_view, std::string_view>> wanted_moves;
+    for (std::size_t begin = 0; begin <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', begin), list.size());
+      const std::string_view move = list.substr(begin, comma - begin);
+      const auto colon = move.find(':');
+      if (colon == std::string_view::npos || colon == 0 || colon + 1 >= move.size())
+        return "expected NODE:PE or NODE:PE@ITERATION, got '" + std::string(line) + "'";
+      wanted_moves.emplace_back(move.substr(0, colon), move.substr(colon + 1));
+      begin = comma + 1;
+    }
     std::int64_t wanted = 0;
     if (at != std::string_view::npos) {
       const std::string digits(line.substr(at + 1));
@@ -295,40 +366,23 @@ class Migrator {
         return "expected NODE:PE@ITERATION, got '" + std::string(line) + "'";
       wanted = std::max<std::int64_t>(0, v - first_);  // a restarted run counts from first_
     }
-    // A forward move of a node at home, or the move back of one that is on an alternative.
-    std::size_t a = alts_.size();
-    bool forward = true;
+    std::vector<bool> target;
+    if (std::string why = decide(wanted_moves, target); !why.empty()) return why;
+    std::vector<std::size_t> flipped;
     for (std::size_t x = 0; x < alts_.size(); ++x)
-      if (placed_[x] && node == alts_[x].node) a = x;
-    if (a < alts_.size()) {
-      if (pe == alts_[a].to)
-        return "node '" + std::string(node) + "' already runs on " + std::string(pe);
-      if (pe != alts_[a].from)
-        return "node '" + std::string(node) + "' runs on " + alts_[a].to + "; move it back to " +
-               alts_[a].from + " first";
-      if (!alts_[a].reversible)
-        return "node '" + std::string(node) + "' cannot move back from " + alts_[a].to + " to " +
-               alts_[a].from + " without shifting the pipeline (the alternative is not reversible)";
-      forward = false;
-    } else {
-      if (std::string why = find_alternative(alts_, node, pe, a); !why.empty()) return why;
-      for (std::size_t x = 0; x < alts_.size(); ++x)
-        if (placed_[x] && detail::shares_entry(alts_[x], alts_[a]))
-          return std::string("conflicts with node '") + alts_[x].node + "' on " + alts_[x].to +
-                 ": both change the same firings or transfers";
-    }
+      if (target[x] != placement_.placed()[x]) flipped.push_back(x);
     for (std::int64_t j = wanted;;) {
       if (done_.load(std::memory_order_acquire)) return "the run is over";
       if (j >= iterations_)
         return "too late: the run ends at iteration " + std::to_string(iterations_ + first_);
-      const Prepared mine = prepare(a, forward, j);
+      const Prepared mine = prepare(target, flipped, j);
       if (!mine.held) {
         if (mine.j == j) std::this_thread::sleep_for(std::chrono::microseconds(200));
         j = mine.j;
         continue;
       }
       if (link_ != nullptr) {
-        const MoveLink::Message all = link_->propose(a, forward, j);
+        const MoveLink::Message all = link_->propose(flipped.front(), target[flipped.front()], j);
         if (all.kind != MoveLink::Kind::ready) {
           if (all.kind != MoveLink::Kind::end) link_->conclude(false);
           settle(false);
@@ -354,11 +408,55 @@ class Migrator {
   static constexpr std::int64_t kMargin = 2;
   static constexpr std::int64_t kLinkMargin = 64;
 
+  /// The placement after the moves of one request line (node, PE each), in `target`: "" or
+  /// the refusal.
+  std::string decide(const std::vector<std::pair<std::string_view, std::string_view>>& wanted,
+                     std::vector<bool>& target) const {
+    std::vector<bool> moves = placement_.moves();
+    auto named = [&](std::string_view node) {
+      return std::any_of(wanted.begin(), wanted.end(),
+                         [&](const auto& w) { return w.first == node; });
+    };
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+      const auto [node, pe] = wanted[i];
+      for (std::size_t k = 0; k < i; ++k)
+        if (wanted[k].first == node) return "node '" + std::string(node) + "' is named twice";
+      const std::size_t s = placement_.away(moves, node);
+      if (s < alts_.size() && pe == alts_[s].from && placement_.placed()[s] && !alts_[s].reversible)
+        return "node '" + std::string(node) + "' cannot move back from " + alts_[s].to + " to " +
+               alts_[s].from + " without shifting the pipeline (the alternative is not reversible)";
+      if (link_ != nullptr && s < alts_.size() && pe != alts_[s].from && pe != alts_[s].to)
+        return "node '" + std::string(node) + "' runs on " + alts_[s].to + "; move it back to " +
+               alts_[s].from + " first";
+      if (std::string why = placement_.move(moves, node, pe); !why.empty()) return why;
+    }
+    if (const std::vector<std::size_t> group = placement_.compose(moves, target); !group.empty()) {
+      std::string others, all;
+      for (std::size_t m : group) {
+        const std::string move = std::string(alts_[m].node) + ":" + alts_[m].to;
+        all += (all.empty() ? "" : " + ") + move;
+        if (!named(alts_[m].node))
+          others += std::string(others.empty() ? "" : ", ") + "node '" + alts_[m].node + "' on " +
+                    alts_[m].to;
+      }
+      if (others.empty())
+        return "the moves " + all + " change common firings or transfers" + placement_.unjoined();
+      return "conflicts with " + others + ": both change the same firings or transfers" +
+             placement_.unjoined();
+    }
+    if (std::string why = placement_.reachable(target); !why.empty()) return why;
+    std::size_t flips = 0;
+    for (std::size_t x = 0; x < alts_.size(); ++x) flips += target[x] != placement_.placed()[x];
+    if (link_ != nullptr && flips > 1)
+      return "on several hosts, a request moves one node (one line each)";
+    return {};
+  }
+
   /// A move this host's windows hold (prepare()) until settle().
   struct Pending {
     bool valid = false;
-    std::size_t a = 0;
-    bool forward = true;
+    std::vector<bool> target;          ///< the placement after the move
+    std::vector<std::size_t> flipped;  ///< the alternatives it starts or ends
     std::int64_t j = 0;
     std::vector<WindowChange> list;
     std::int64_t last = -1;  ///< its last change cycle
@@ -370,10 +468,12 @@ class Migrator {
     std::int64_t j;
   };
 
-  /// Holds the move of alternative `a` (forward or back) at iteration j on this host's windows,
-  /// where every change lies ahead of every worker and behind the last move.
-  Prepared prepare(std::size_t a, bool forward, std::int64_t j) {
-    std::vector<WindowChange> list = changes(a, forward, j);
+  /// Holds the switch to placement `target` (which starts or ends the alternatives `flipped`)
+  /// at iteration j on this host's windows, where every change lies ahead of every worker and
+  /// behind the last move.
+  Prepared prepare(const std::vector<bool>& target, const std::vector<std::size_t>& flipped,
+                   std::int64_t j) {
+    std::vector<WindowChange> list = changes(target, j);
     std::int64_t last = -1;
     if (!list.empty()) {
       const std::int64_t ahead = std::max(
@@ -391,7 +491,7 @@ class Migrator {
         case Reprogram::too_late: return {false, j};
       }
     }
-    pending_ = {true, a, forward, j, std::move(list), last};
+    pending_ = {true, target, flipped, j, std::move(list), last};
     return {true, j};
   }
 
@@ -399,10 +499,10 @@ class Migrator {
   void settle(bool make) {
     if (!pending_.valid) return;
     if (make) {
-      route(pending_.a, pending_.j);
+      for (std::size_t a : pending_.flipped) route(a, pending_.j);
       for (const WindowChange& c : pending_.list) current_[c.entry] = c.window;
       if (pending_.last >= 0) last_done_ = pending_.last + 1;
-      placed_[pending_.a] = pending_.forward;
+      placement_.set(pending_.target);
     }
     if (!pending_.list.empty()) windows_->settle(make);
     pending_.valid = false;
@@ -432,12 +532,15 @@ class Migrator {
             }
             bool conflict = false;
             for (std::size_t x = 0; x < alts_.size() && m.forward != 0; ++x)
-              conflict = conflict || (placed_[x] && detail::shares_entry(alts_[x], alts_[a]));
+              conflict =
+                  conflict || (placement_.placed()[x] && detail::shares_entry(alts_[x], alts_[a]));
             if (conflict) {
               link_->answer(MoveLink::Kind::conflict, m.j);
               break;
             }
-            const Prepared p = prepare(a, m.forward != 0, m.j);
+            std::vector<bool> target = placement_.placed();
+            target[a] = m.forward != 0;
+            const Prepared p = prepare(target, {a}, m.j);
             link_->answer(p.held       ? MoveLink::Kind::ready
                           : p.j == m.j ? MoveLink::Kind::busy
                                        : MoveLink::Kind::later,
@@ -465,14 +568,14 @@ class Migrator {
                : c.window.start;
   }
 
-  /// The window changes of switching alternative `a` forward (or back) at iteration j.
-  std::vector<WindowChange> changes(std::size_t a, bool forward, std::int64_t j) const {
+  /// The window changes of the switch to placement `target` at iteration j: the entries it
+  /// stops handle the iterations before j, those it starts j on.
+  std::vector<WindowChange> changes(const std::vector<bool>& target, std::int64_t j) const {
     std::vector<WindowChange> out;
-    const Alternative& alt = alts_[a];
-    for (std::size_t i : forward ? alt.stop : alt.start)
-      out.push_back({i, {current_[i].start, entries_[i].first_cycle + j}});
-    for (std::size_t i : forward ? alt.start : alt.stop)
-      out.push_back({i, {entries_[i].first_cycle + j, entries_[i].first_cycle + iterations_}});
+    for (const auto& [i, runs] : placement_.changed(target, entries_.size()))
+      out.push_back(
+          {i, runs ? Window{entries_[i].first_cycle + j, entries_[i].first_cycle + iterations_}
+                   : Window{current_[i].start, entries_[i].first_cycle + j}});
     return out;
   }
 
@@ -522,7 +625,7 @@ class Migrator {
     const LoadInterval x = interval_between(r.last, sample);
     r.last = sample;
     std::string said;
-    const std::optional<RebalanceMove> m = r.policy.look(x, placed_, said);
+    const std::optional<RebalanceMove> m = r.policy.look(x, placement_.moves(), said);
     if (!said.empty()) std::cerr << said << "\n";
     if (!m) return;
     std::int64_t j = 0;
@@ -543,8 +646,9 @@ class Migrator {
     std::int64_t j = 0;
     const std::string why = request(line, j);
     if (why.empty()) {
-      std::cerr << "migrate: " << printable(line) << ": node moved from iteration " << j + first_
-                << "\n";
+      std::cerr << "migrate: " << printable(line)
+                << (line.find(',') == std::string::npos ? ": node" : ": nodes")
+                << " moved from iteration " << j + first_ << "\n";
     } else {
       std::cerr << "migrate: " << printable(line) << ": refused: " << printable(why) << "\n";
     }
@@ -572,7 +676,7 @@ class Migrator {
   const std::int64_t iterations_;
   std::int64_t first_ = 0;  ///< resume_at()
   std::vector<Window> current_;
-  std::vector<bool> placed_;  ///< per alternative: its node runs there now
+  Placement placement_;  ///< the alternatives in effect
   std::int64_t last_done_ = 0;
   std::vector<std::pair<std::size_t, std::int64_t>> launched_;  ///< the launch-time moves
   Pending pending_;

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "dfg/alternative.hpp"
+#include "dfg/placement.hpp"
 
 namespace dfg {
 
@@ -149,9 +150,9 @@ class RebalancePolicy {
         backoff_(alts.size(), first_backoff_),
         home_backoff_(first_backoff_) {}
 
-  /// One look: the interval since the last, and which alternatives are in effect (placed[a]: a's
-  /// node runs on its `to`). Returns the move to make, if any; `said` gets the conclusion to
-  /// print ("" for none).
+  /// One look: the interval since the last, and which moves are in effect (placed[a]: single
+  /// alternative a's node runs on its `to`, by itself or in a joint; false for the joints). Returns
+  /// the move to make, if any; `said` gets the conclusion to print ("" for none).
   std::optional<RebalanceMove> look(const LoadInterval& x, const std::vector<bool>& placed,
                                     std::string& said) {
     said.clear();
@@ -253,10 +254,11 @@ class RebalancePolicy {
       bool forward = false;
       if (!placed[a] && pe(bottleneck) == alt.from && now_ >= retry_at_[a] &&
           !away(placed, alt.node)) {
-        bool conflict = false;
-        for (std::size_t b = 0; b < alts_.size(); ++b)
-          conflict = conflict || (placed[b] && detail::shares_entry(alts_[b], alt));
-        if (conflict) continue;
+        // With the moves in effect, a placement (dfg/placement.hpp): moves that share entries
+        // need their joint alternative.
+        std::vector<bool> moves = placed, target;
+        moves[a] = true;
+        if (!Placement(alts_).compose(moves, target).empty()) continue;
         forward = true;
       } else if (!(placed[a] && pe(bottleneck) == alt.to && alt.reversible &&
                    now_ >= retry_at_[a])) {

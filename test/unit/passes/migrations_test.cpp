@@ -265,3 +265,46 @@ TEST_CASE("schedule.txt's section names the entries and the cost of each alterna
   CHECK(text.find("extra") != std::string::npos);
   CHECK(dump(all, p, base) == text);
 }
+
+TEST_CASE("neighbours' moves that change common entries get a joint alternative, on one host",
+          "[passes][migrations]") {
+  // The paper's chain on one host of two GPUs: dummy_gpu may move to A.g1, dummy_cpu2 to A.g0;
+  // both moves change the transfer between them.
+  ProgramBuilder b("dummy");
+  b.type("Frame", ir::ElemType::f32, 64 * 64);
+  test::add_generic_actors(b, "Frame");
+  b.host("A", 2);
+  b.node("producer", "Source", "A.cpu").node("dummy_cpu", "Map", "A.cpu");
+  b.node("dummy_gpu", "Map", "A.g0").node("dummy_cpu2", "Map", "A.cpu");
+  b.node("consumer", "Sink", "A.cpu");
+  b.edge("producer.o", "dummy_cpu.i")
+      .edge("dummy_cpu.o", "dummy_gpu.i")
+      .edge("dummy_gpu.o", "dummy_cpu2.i")
+      .edge("dummy_cpu2.o", "consumer.i");
+  ir::Program p = b.build();
+  p.dfg.nodes[node_named(p, "dummy_gpu")].alternatives = {{*p.arch.find_pe("A.g1"), {}}};
+  p.dfg.nodes[node_named(p, "dummy_cpu2")].alternatives = {{*p.arch.find_pe("A.g0"), {}}};
+  ir::Ig base = run_passes(p);
+  Migrations all = plan_migrations(p, base, ShortPathPolicy::pad);
+  REQUIRE(all.alternatives.size() == 3);
+  CHECK(all.alternatives[0].parts.empty());
+  CHECK(all.alternatives[1].parts.empty());
+  const Migration& joint = all.alternatives[2];
+  CHECK(joint.parts == std::vector<std::size_t>{0, 1});
+  CHECK(joint.program.mapping.pe_of[node_named(p, "dummy_gpu")] == *p.arch.find_pe("A.g1"));
+  CHECK(joint.program.mapping.pe_of[node_named(p, "dummy_cpu2")] == *p.arch.find_pe("A.g0"));
+  CHECK(all.unplanned.empty());
+  // The joint switches from the base like any alternative: every token once, on the simulator.
+  for (ir::Strategy s : ir::kStrategies)
+    for (std::int64_t j : {0, 1, 3, 7})
+      check_run(p, base[s], joint, s, j, 20);
+  const std::string text = dump(all, p, base);
+  CHECK(text.find("joint migration dummy_gpu:A.g1 + dummy_cpu2:A.g0 (shorter path: pad)\n") !=
+        std::string::npos);
+  // On two hosts a line moves one node: no joint.
+  ir::Program two = migration_paper("A.g0").build();
+  two.dfg.nodes[node_named(two, "dummy_gpu")].alternatives = {{*two.arch.find_pe("A.g1"), {}}};
+  two.dfg.nodes[node_named(two, "dummy_cpu2")].alternatives = {{*two.arch.find_pe("B.cpu"), {}}};
+  ir::Ig two_base = run_passes(two);
+  CHECK(plan_migrations(two, two_base, ShortPathPolicy::pad).alternatives.size() == 2);
+}

@@ -232,3 +232,120 @@ TEST_CASE(
                   "got 'bad\\x00line\\x1b[2J'\n") != std::string::npos);
   CHECK(text.find("migrate: n:B.c0: node moved from iteration ") != std::string::npos);
 }
+
+namespace {
+
+// Two neighbours that compose: n (entry 0 at home, 1 on B) and m (2 at home, 3 on C) both stop
+// the transfer 4 between them; their joint alternative (2) fires n and m as entries 5 and 6. k
+// (alternative 3) stops the transfer too, and no joint takes it with n or m.
+constexpr std::array<TestEntry, 7> kJointEntries = {{{1}, {1}, {1}, {1}, {0}, {1}, {1}}};
+constexpr std::size_t kJStopN[] = {0, 4};
+constexpr std::size_t kJStartN[] = {1};
+constexpr std::size_t kJStopM[] = {2, 4};
+constexpr std::size_t kJStartM[] = {3};
+constexpr std::size_t kJStopNM[] = {0, 2, 4};
+constexpr std::size_t kJStartNM[] = {5, 6};
+constexpr std::size_t kJPartsNM[] = {0, 1};
+constexpr std::size_t kJStopK[] = {4};
+constexpr std::array<dfg::Alternative, 4> kJointAlts = {{
+    {"n", "A.c0", "B.c0", true, kJStopN, kJStartN},
+    {"m", "A.c1", "C.c0", true, kJStopM, kJStartM},
+    {"n + m", "A.c0 + A.c1", "B.c0 + C.c0", true, kJStopNM, kJStartNM, kJPartsNM},
+    {"k", "A.c2", "A.c3", true, kJStopK, {}},
+}};
+
+}  // namespace
+
+TEST_CASE("migration: moves that share entries compose through their joint alternative",
+          "[migration]") {
+  const dfg::Placement p(kJointAlts);
+  std::vector<bool> moves = p.moves(), target;
+  REQUIRE(p.move(moves, "n", "B.c0").empty());
+  REQUIRE(p.move(moves, "m", "C.c0").empty());
+  CHECK(p.compose(moves, target).empty());
+  CHECK(target == std::vector<bool>{false, false, true, false});  // the joint, not its parts
+  CHECK(p.move(moves, "k", "A.c3").empty());
+  CHECK(p.compose(moves, target) == std::vector<std::size_t>{0, 1, 3});  // no joint takes k
+  CHECK(p.move(moves, "n", "B.c0") == "node 'n' already runs on B.c0");
+  CHECK(p.move(moves, "n", "Z.c0") ==
+        "Z.c0 is not an alternative of node 'n' (its alternatives: B.c0)");
+  // Entries run by the placement: the joint's own, and the base's it does not stop.
+  const std::vector<bool> joint{false, false, true, false};
+  CHECK_FALSE(p.runs(joint, 0));
+  CHECK_FALSE(p.runs(joint, 1));
+  CHECK(p.runs(joint, 5));
+  CHECK_FALSE(p.runs(joint, 4));
+  CHECK(p.runs(p.placed(), 4));
+}
+
+TEST_CASE("migration: launch-time moves of neighbours switch to their joint alternative",
+          "[migration]") {
+  CHECK(
+      dfg::check_requests(options_with({{"n", "B.c0", 5}, {"m", "C.c0", 9}}), kJointAlts).empty());
+  CHECK(
+      dfg::check_requests(options_with({{"n", "B.c0", 5}, {"k", "A.c3", 9}}), kJointAlts) ==
+      "error: --migrate k:A.c3@9: conflicts with --migrate n:B.c0@5: both change the same firings "
+      "or transfers, and dfgc planned no joint alternative for them (schedule.txt says why)");
+  dfg::Migrator<TestEntry> m(kJointEntries, kJointAlts, 100);
+  const std::vector<dfg::Window> w = m.initial_windows({{"m", "C.c0", 9}, {"n", "B.c0", 5}});
+  CHECK(w[0] == dfg::Window{1, 6});     // n at home for 0 .. 4
+  CHECK(w[1] == dfg::Window{6, 10});    // on B.c0 alone for 5 .. 8
+  CHECK(w[5] == dfg::Window{10, 101});  // in the joint from 9 on
+  CHECK(w[2] == dfg::Window{1, 10});    // m at home for 0 .. 8
+  CHECK(w[3] == dfg::Window{1, 1});     // m never alone on C.c0
+  CHECK(w[6] == dfg::Window{10, 101});
+  CHECK(w[4] == dfg::Window{0, 5});  // the transfer between them ends with n's move
+  CHECK(dfg::Migrator<TestEntry>::cycles_needed(kJointEntries, kJointAlts,
+                                                {{"n", "B.c0", 5}, {"m", "C.c0", 9}}, 100) == 101);
+}
+
+TEST_CASE("migration: an entry a launch-time move stops and a later one starts again is refused",
+          "[migration]") {
+  // This joint keeps the transfer that each single move stops.
+  static constexpr std::size_t kStopBoth[] = {0, 2};
+  static constexpr std::array<dfg::Alternative, 3> alts = {{
+      {"n", "A.c0", "B.c0", true, kJStopN, kJStartN},
+      {"m", "A.c1", "C.c0", true, kJStopM, kJStartM},
+      {"n + m", "A.c0 + A.c1", "B.c0 + C.c0", true, kStopBoth, kJStartNM, kJPartsNM},
+  }};
+  CHECK(dfg::check_requests(options_with({{"n", "B.c0", 5}, {"m", "C.c0", 9}}), alts) ==
+        "error: --migrate m:C.c0@9: with the moves before it, some firings or transfers would stop "
+        "at iteration 5 and start again at 9 (at launch, give moves that change common entries one "
+        "iteration, or make the later one with --migrate-control)");
+  CHECK(dfg::check_requests(options_with({{"n", "B.c0", 5}, {"m", "C.c0", 5}}), alts).empty());
+}
+
+TEST_CASE("migration: live moves compose, several at once, and come apart", "[migration]") {
+  dfg_test::HangGuard guard("migration compose", 30);
+  dfg::Migrator<TestEntry> m(kJointEntries, kJointAlts, 100000);
+  dfg::WindowTable table(m.initial_windows({}), 2);
+  table.cursor(0).finish();  // worker 0 never runs; this thread reads as worker 1
+  dfg::WindowCursor reader = table.cursor(1);
+  // The windows from the cycle of the last switch (first cycle 1 + its iteration) on.
+  std::int64_t j = -1;
+  auto window = [&](std::size_t entry) {
+    reader.begin(1 + j);
+    return reader.window(entry);
+  };
+  m.start("", table);
+  REQUIRE(m.request("n:B.c0@10", j).empty());
+  CHECK(window(1).start == 1 + j);             // the reader passes each switch: the next may come
+  REQUIRE(m.request("m:C.c0@20", j).empty());  // into the joint
+  CHECK(window(5).start == 1 + j);
+  CHECK(window(1).stop == 1 + j);
+  CHECK(m.request("k:A.c3", j) ==
+        "conflicts with node 'n' on B.c0, node 'm' on C.c0: both change the same firings or "
+        "transfers, and dfgc planned no joint alternative for them (schedule.txt says why)");
+  REQUIRE(m.request("n:A.c0@30", j).empty());  // out of the joint: m alone on C.c0
+  CHECK(window(3).start == 1 + j);
+  CHECK(window(0).start == 1 + j);
+  CHECK(window(6).stop == 1 + j);
+  REQUIRE(m.request("n:B.c0,m:A.c1@40", j).empty());  // two moves in one switch
+  CHECK(window(1).start == 1 + j);
+  CHECK(window(2).start == 1 + j);
+  CHECK(window(3).stop == 1 + j);
+  CHECK(m.request("n:A.c0,n:B.c0", j) == "node 'n' is named twice");
+  CHECK(m.request("n:A.c0,", j) == "expected NODE:PE or NODE:PE@ITERATION, got 'n:A.c0,'");
+  reader.finish();
+  m.stop();
+}

@@ -66,8 +66,23 @@ enum Entry : std::size_t {
   m3_fire_a,               // node a (Accumulate) @ A.c3
   m3_fire_k,               // node k (Check) @ A.c3
   m3_copy_k_y_delay_A_c3,  // delay k.y.delay@A.c3 <- a.y@A.c3
+  m4_fire_a,               // node a (Accumulate) @ A.c1
+  m4_fire_g,               // node g (Scale) @ A.c2
+  m4_fire_k,               // node k (Check) @ A.c3
+  m5_fire_g,               // node g (Scale) @ A.c2
+  m5_fire_a,               // node a (Accumulate) @ A.c3
+  m5_fire_k,               // node k (Check) @ A.c3
+  m5_copy_k_y_delay_A_c3,  // delay k.y.delay@A.c3 <- a.y@A.c3
+  m6_fire_a,               // node a (Accumulate) @ A.c1
+  m6_fire_g,               // node g (Scale) @ A.c3
+  m6_fire_k,               // node k (Check) @ A.c3
+  m7_fire_g,               // node g (Scale) @ A.c3
+  m7_fire_a,               // node a (Accumulate) @ A.c3
+  m7_copy_a_x_delay_A_c3,  // delay a.x.delay@A.c3 <- g.y@A.c3
+  m7_fire_k,               // node k (Check) @ A.c3
+  m7_copy_k_y_delay_A_c3,  // delay k.y.delay@A.c3 <- a.y@A.c3
 };
-inline constexpr std::array<EntryInfo, 16> kEntries = {{
+inline constexpr std::array<EntryInfo, 31> kEntries = {{
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
     {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
@@ -84,11 +99,27 @@ inline constexpr std::array<EntryInfo, 16> kEntries = {{
     {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
     {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c3 <- g.y@A.c3", "A.c3", kTrack_A_c3, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {fire_g, fire_a};
 inline constexpr std::size_t kStart0[] = {m0_fire_g, m0_fire_a, m0_copy_a_x_delay_A_c2};
 inline constexpr std::size_t kStop1[] = {fire_g, fire_a};
@@ -97,11 +128,28 @@ inline constexpr std::size_t kStop2[] = {fire_g, fire_a, fire_k};
 inline constexpr std::size_t kStart2[] = {m2_fire_g, m2_fire_a, m2_copy_a_x_delay_A_c1, m2_fire_k};
 inline constexpr std::size_t kStop3[] = {fire_a, fire_k};
 inline constexpr std::size_t kStart3[] = {m3_fire_a, m3_fire_k, m3_copy_k_y_delay_A_c3};
-inline constexpr std::array<dfg::Alternative, 4> kAlternatives = {{
-    {"g", "A.c1", "A.c2", true, kStop0, kStart0},  // delta 0
-    {"g", "A.c1", "A.c3", true, kStop1, kStart1},  // delta 0
-    {"a", "A.c2", "A.c1", true, kStop2, kStart2},  // delta 0
-    {"a", "A.c2", "A.c3", true, kStop3, kStart3},  // delta 0
+inline constexpr std::size_t kStop4[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart4[] = {m4_fire_a, m4_fire_g, m4_fire_k};
+inline constexpr std::size_t kParts4[] = {0, 2};
+inline constexpr std::size_t kStop5[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart5[] = {m5_fire_g, m5_fire_a, m5_fire_k, m5_copy_k_y_delay_A_c3};
+inline constexpr std::size_t kParts5[] = {0, 3};
+inline constexpr std::size_t kStop6[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart6[] = {m6_fire_a, m6_fire_g, m6_fire_k};
+inline constexpr std::size_t kParts6[] = {1, 2};
+inline constexpr std::size_t kStop7[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart7[] = {m7_fire_g, m7_fire_a, m7_copy_a_x_delay_A_c3, m7_fire_k,
+                                          m7_copy_k_y_delay_A_c3};
+inline constexpr std::size_t kParts7[] = {1, 3};
+inline constexpr std::array<dfg::Alternative, 8> kAlternatives = {{
+    {"g", "A.c1", "A.c2", true, kStop0, kStart0},                             // delta 0
+    {"g", "A.c1", "A.c3", true, kStop1, kStart1},                             // delta 0
+    {"a", "A.c2", "A.c1", true, kStop2, kStart2},                             // delta 0
+    {"a", "A.c2", "A.c3", true, kStop3, kStart3},                             // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c2 + A.c1", true, kStop4, kStart4, kParts4},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c2 + A.c3", true, kStop5, kStart5, kParts5},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c3 + A.c1", true, kStop6, kStart6, kParts6},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c3 + A.c3", true, kStop7, kStart7, kParts7},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -118,7 +166,7 @@ inline std::vector<std::vector<int>> neighbours() {
 namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
-inline constexpr std::array<EntryInfo, 16> kEntries = {{
+inline constexpr std::array<EntryInfo, 31> kEntries = {{
     {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
     {"firing", "g (Scale)", "A.c1", kTrack_A_c1, 1, nullptr, "g", "load=0", 0},
     {"firing", "a (Accumulate)", "A.c2", kTrack_A_c2, 2, nullptr, "a", "", 0},
@@ -135,11 +183,27 @@ inline constexpr std::array<EntryInfo, 16> kEntries = {{
     {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
     {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
     {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c2", kTrack_A_c2, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
+    {"firing", "a (Accumulate)", "A.c1", kTrack_A_c1, 2, nullptr, "a", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"firing", "g (Scale)", "A.c3", kTrack_A_c3, 1, nullptr, "g", "load=0", 0},
+    {"firing", "a (Accumulate)", "A.c3", kTrack_A_c3, 2, nullptr, "a", "", 0},
+    {"copy", "a.x.delay@A.c3 <- g.y@A.c3", "A.c3", kTrack_A_c3, 1, nullptr, nullptr, nullptr, 0},
+    {"firing", "k (Check)", "A.c3", kTrack_A_c3, 3, nullptr, "k", "", 0},
+    {"copy", "k.y.delay@A.c3 <- a.y@A.c3", "A.c3", kTrack_A_c3, 2, nullptr, nullptr, nullptr, 0},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {fire_g, fire_a};
 inline constexpr std::size_t kStart0[] = {m0_fire_g, m0_fire_a, m0_copy_a_x_delay_A_c2};
 inline constexpr std::size_t kStop1[] = {fire_g, fire_a};
@@ -148,11 +212,28 @@ inline constexpr std::size_t kStop2[] = {fire_g, fire_a, fire_k};
 inline constexpr std::size_t kStart2[] = {m2_fire_g, m2_fire_a, m2_copy_a_x_delay_A_c1, m2_fire_k};
 inline constexpr std::size_t kStop3[] = {fire_a, fire_k};
 inline constexpr std::size_t kStart3[] = {m3_fire_a, m3_fire_k, m3_copy_k_y_delay_A_c3};
-inline constexpr std::array<dfg::Alternative, 4> kAlternatives = {{
-    {"g", "A.c1", "A.c2", true, kStop0, kStart0},  // delta 0
-    {"g", "A.c1", "A.c3", true, kStop1, kStart1},  // delta 0
-    {"a", "A.c2", "A.c1", true, kStop2, kStart2},  // delta 0
-    {"a", "A.c2", "A.c3", true, kStop3, kStart3},  // delta 0
+inline constexpr std::size_t kStop4[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart4[] = {m4_fire_a, m4_fire_g, m4_fire_k};
+inline constexpr std::size_t kParts4[] = {0, 2};
+inline constexpr std::size_t kStop5[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart5[] = {m5_fire_g, m5_fire_a, m5_fire_k, m5_copy_k_y_delay_A_c3};
+inline constexpr std::size_t kParts5[] = {0, 3};
+inline constexpr std::size_t kStop6[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart6[] = {m6_fire_a, m6_fire_g, m6_fire_k};
+inline constexpr std::size_t kParts6[] = {1, 2};
+inline constexpr std::size_t kStop7[] = {fire_g, fire_a, fire_k};
+inline constexpr std::size_t kStart7[] = {m7_fire_g, m7_fire_a, m7_copy_a_x_delay_A_c3, m7_fire_k,
+                                          m7_copy_k_y_delay_A_c3};
+inline constexpr std::size_t kParts7[] = {1, 3};
+inline constexpr std::array<dfg::Alternative, 8> kAlternatives = {{
+    {"g", "A.c1", "A.c2", true, kStop0, kStart0},                             // delta 0
+    {"g", "A.c1", "A.c3", true, kStop1, kStart1},                             // delta 0
+    {"a", "A.c2", "A.c1", true, kStop2, kStart2},                             // delta 0
+    {"a", "A.c2", "A.c3", true, kStop3, kStart3},                             // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c2 + A.c1", true, kStop4, kStart4, kParts4},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c2 + A.c3", true, kStop5, kStart5, kParts5},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c3 + A.c1", true, kStop6, kStart6, kParts6},  // delta 0
+    {"g + a", "A.c1 + A.c2", "A.c3 + A.c3", true, kStop7, kStart7, kParts7},  // delta 0
 }};
 
 }  // namespace no_overlap
@@ -179,9 +260,9 @@ inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {"migration_cores",
 /// constructor allocates its PE's colours and fills its views in before any worker starts.
 struct Memory {
   std::array<dfg::SlotView, 1> A_c0;
-  std::array<dfg::SlotView, 4> A_c1;
-  std::array<dfg::SlotView, 3> A_c2;
-  std::array<dfg::SlotView, 3> A_c3;
+  std::array<dfg::SlotView, 6> A_c1;
+  std::array<dfg::SlotView, 5> A_c2;
+  std::array<dfg::SlotView, 10> A_c3;
 };
 
 /// What the workers share (dfg/run.hpp), built from this host's tables.

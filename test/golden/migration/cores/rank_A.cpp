@@ -69,8 +69,12 @@ class Worker_A_c1 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
 
   const dfg::SlotView& a_x_delay_A_c1_m2_view_ = run_.memory.A_c1[3];  // buffer a.x.delay@A.c1
   const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
+  const dfg::SlotView& a_y_A_c1_m4_view_ = run_.memory.A_c1[4];        // buffer a.y@A.c1
+  const dfg::SlotView& a_y_A_c1_m6_view_ = run_.memory.A_c1[5];        // buffer a.y@A.c1
   const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
   const dfg::SlotView& g_y_A_c1_m2_view_ = run_.memory.A_c1[1];        // buffer g.y@A.c1
+  const dfg::SlotView& g_y_A_c2_m4_view_ = run_.memory.A_c2[3];        // buffer g.y@A.c2
+  const dfg::SlotView& g_y_A_c3_m6_view_ = run_.memory.A_c3[5];        // buffer g.y@A.c3
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
   dfg::Node<::Scale, 2> g_node_;                                       // node g (Scale)
   dfg::Node<::Accumulate, 2> a_node_;  // node a, migration 2's instance (Accumulate)
@@ -82,6 +86,8 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   storage_.emplace_back("g.y@A.c1", bytes_Block(params), 1);        // colour 1
   storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 2
   storage_.emplace_back("a.x.delay@A.c1", bytes_Block(params), 1);  // colour 3
+  storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 4
+  storage_.emplace_back("a.y@A.c1", bytes_Block(params), 2);        // colour 5
   run.publish(kPe_A_c1, storage_, run.memory.A_c1);
   g_node_.actor.load = 0;
   g_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
@@ -94,6 +100,24 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
 void Worker_A_c1::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c1);
   items.cycles([&](std::int64_t c) {
+    // node a (Accumulate) @ A.c1
+    items.run(overlap::m6_fire_a, [&](std::int64_t j) {
+      if (items.resumes(overlap::m6_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
+      a_node_.fire(j, g_y_A_c3_m6_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   a_y_A_c1_m6_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
+      if (items.suspends(overlap::m6_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
+    });
+    // node a (Accumulate) @ A.c1
+    items.run(overlap::m4_fire_a, [&](std::int64_t j) {
+      if (items.resumes(overlap::m4_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
+      a_node_.fire(j, g_y_A_c2_m4_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   a_y_A_c1_m4_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
+      if (items.suspends(overlap::m4_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
+    });
     // node g (Scale) @ A.c1
     items.run(overlap::m2_fire_g, [&](std::int64_t j) {
       if (items.resumes(overlap::m2_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
@@ -137,6 +161,8 @@ class Worker_A_c2 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
   const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
   const dfg::SlotView& g_y_A_c2_m0_view_ = run_.memory.A_c2[1];        // buffer g.y@A.c2
+  const dfg::SlotView& g_y_A_c2_m4_view_ = run_.memory.A_c2[3];        // buffer g.y@A.c2
+  const dfg::SlotView& g_y_A_c2_m5_view_ = run_.memory.A_c2[4];        // buffer g.y@A.c2
   const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];        // buffer g.y@A.c3
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
   dfg::Node<::Accumulate, 2> a_node_;                                  // node a (Accumulate)
@@ -148,6 +174,8 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
   storage_.emplace_back("a.y@A.c2", bytes_Block(params), 2);        // colour 0
   storage_.emplace_back("g.y@A.c2", bytes_Block(params), 1);        // colour 1
   storage_.emplace_back("a.x.delay@A.c2", bytes_Block(params), 1);  // colour 2
+  storage_.emplace_back("g.y@A.c2", bytes_Block(params), 2);        // colour 3
+  storage_.emplace_back("g.y@A.c2", bytes_Block(params), 2);        // colour 4
   run.publish(kPe_A_c2, storage_, run.memory.A_c2);
   a_node_.set_up(run.runtime_params, {elements_Block(params), elements_Block(params)});
   a_node_.name_ports({"x", "y"});
@@ -160,6 +188,20 @@ Worker_A_c2::Worker_A_c2(Run& run) : CpuWorker(run) {
 void Worker_A_c2::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c2);
   items.cycles([&](std::int64_t c) {
+    // node g (Scale) @ A.c2
+    items.run(overlap::m5_fire_g, [&](std::int64_t j) {
+      if (items.resumes(overlap::m5_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
+      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   g_y_A_c2_m5_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(overlap::m5_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
+    });
+    // node g (Scale) @ A.c2
+    items.run(overlap::m4_fire_g, [&](std::int64_t j) {
+      if (items.resumes(overlap::m4_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
+      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   g_y_A_c2_m4_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(overlap::m4_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
+    });
     // node a (Accumulate) @ A.c2
     items.run(overlap::m1_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m1_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
@@ -211,12 +253,22 @@ class Worker_A_c3 final : public dfg::CpuWorker<Run, dfg::HostBuffer> {
   void cycles(dfg::Where& where) override;        // both strategies: the same steps
   void finish_nodes(dfg::Where& where) override;  // after a run that completed: the nodes' finish()
 
+  const dfg::SlotView& a_x_delay_A_c3_m7_view_ = run_.memory.A_c3[8];  // buffer a.x.delay@A.c3
   const dfg::SlotView& a_y_A_c1_m2_view_ = run_.memory.A_c1[2];        // buffer a.y@A.c1
+  const dfg::SlotView& a_y_A_c1_m4_view_ = run_.memory.A_c1[4];        // buffer a.y@A.c1
+  const dfg::SlotView& a_y_A_c1_m6_view_ = run_.memory.A_c1[5];        // buffer a.y@A.c1
   const dfg::SlotView& a_y_A_c2_view_ = run_.memory.A_c2[0];           // buffer a.y@A.c2
   const dfg::SlotView& a_y_A_c3_m3_view_ = run_.memory.A_c3[1];        // buffer a.y@A.c3
+  const dfg::SlotView& a_y_A_c3_m5_view_ = run_.memory.A_c3[3];        // buffer a.y@A.c3
+  const dfg::SlotView& a_y_A_c3_m7_view_ = run_.memory.A_c3[7];        // buffer a.y@A.c3
   const dfg::SlotView& g_y_A_c1_view_ = run_.memory.A_c1[0];           // buffer g.y@A.c1
+  const dfg::SlotView& g_y_A_c2_m5_view_ = run_.memory.A_c2[4];        // buffer g.y@A.c2
   const dfg::SlotView& g_y_A_c3_m1_view_ = run_.memory.A_c3[0];        // buffer g.y@A.c3
+  const dfg::SlotView& g_y_A_c3_m6_view_ = run_.memory.A_c3[5];        // buffer g.y@A.c3
+  const dfg::SlotView& g_y_A_c3_m7_view_ = run_.memory.A_c3[6];        // buffer g.y@A.c3
   const dfg::SlotView& k_y_delay_A_c3_m3_view_ = run_.memory.A_c3[2];  // buffer k.y.delay@A.c3
+  const dfg::SlotView& k_y_delay_A_c3_m5_view_ = run_.memory.A_c3[4];  // buffer k.y.delay@A.c3
+  const dfg::SlotView& k_y_delay_A_c3_m7_view_ = run_.memory.A_c3[9];  // buffer k.y.delay@A.c3
   const dfg::SlotView& s_x_A_c0_view_ = run_.memory.A_c0[0];           // buffer s.x@A.c0
   dfg::Node<::Check, 1> k_node_;                                       // node k (Check)
   dfg::Node<::Scale, 2> g_node_;       // node g, migration 1's instance (Scale)
@@ -228,6 +280,13 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
   storage_.emplace_back("g.y@A.c3", bytes_Block(params), 2);        // colour 0
   storage_.emplace_back("a.y@A.c3", bytes_Block(params), 1);        // colour 1
   storage_.emplace_back("k.y.delay@A.c3", bytes_Block(params), 1);  // colour 2
+  storage_.emplace_back("a.y@A.c3", bytes_Block(params), 1);        // colour 3
+  storage_.emplace_back("k.y.delay@A.c3", bytes_Block(params), 1);  // colour 4
+  storage_.emplace_back("g.y@A.c3", bytes_Block(params), 2);        // colour 5
+  storage_.emplace_back("g.y@A.c3", bytes_Block(params), 1);        // colour 6
+  storage_.emplace_back("a.y@A.c3", bytes_Block(params), 1);        // colour 7
+  storage_.emplace_back("a.x.delay@A.c3", bytes_Block(params), 1);  // colour 8
+  storage_.emplace_back("k.y.delay@A.c3", bytes_Block(params), 1);  // colour 9
   run.publish(kPe_A_c3, storage_, run.memory.A_c3);
   k_node_.set_up(run.runtime_params, {elements_Block(params)});
   k_node_.name_ports({"y"});
@@ -243,6 +302,69 @@ Worker_A_c3::Worker_A_c3(Run& run) : CpuWorker(run) {
 void Worker_A_c3::cycles(dfg::Where& where) {
   dfg::Items items(run_, where, kPe_A_c3);
   items.cycles([&](std::int64_t c) {
+    // node g (Scale) @ A.c3
+    items.run(overlap::m7_fire_g, [&](std::int64_t j) {
+      if (items.resumes(overlap::m7_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
+      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   g_y_A_c3_m7_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      if (items.suspends(overlap::m7_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
+    });
+    // node a (Accumulate) @ A.c3
+    items.run(overlap::m7_fire_a, [&](std::int64_t j) {
+      if (items.resumes(overlap::m7_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
+      a_node_.fire(j, a_x_delay_A_c3_m7_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)),
+                   a_y_A_c3_m7_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
+      if (items.suspends(overlap::m7_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
+    });
+    // delay a.x.delay@A.c3 <- g.y@A.c3
+    items.run(overlap::m7_copy_a_x_delay_A_c3, [&] {
+      std::memcpy(a_x_delay_A_c3_m7_view_.at(dfg::slot(c, 0, 1)),
+                  g_y_A_c3_m7_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+    });
+    // node k (Check) @ A.c3
+    items.run(overlap::m7_fire_k, [&](std::int64_t j) {
+      k_node_.fire(j, k_y_delay_A_c3_m7_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
+    });
+    // delay k.y.delay@A.c3 <- a.y@A.c3
+    items.run(overlap::m7_copy_k_y_delay_A_c3, [&] {
+      std::memcpy(k_y_delay_A_c3_m7_view_.at(dfg::slot(c, 0, 1)),
+                  a_y_A_c3_m7_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+    });
+    // node g (Scale) @ A.c3
+    items.run(overlap::m6_fire_g, [&](std::int64_t j) {
+      if (items.resumes(overlap::m6_fire_g, j)) run_.handoffs[0].restore(g_node_.actor, j);
+      g_node_.fire(j, s_x_A_c0_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   g_y_A_c3_m6_view_.as<std::int64_t>(dfg::slot(c, 0, 2)));
+      if (items.suspends(overlap::m6_fire_g, j)) run_.handoffs[0].save(g_node_.actor, j + 1);
+    });
+    // node k (Check) @ A.c3
+    items.run(overlap::m6_fire_k, [&](std::int64_t j) {
+      k_node_.fire(j, a_y_A_c1_m6_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
+    });
+    // node a (Accumulate) @ A.c3
+    items.run(overlap::m5_fire_a, [&](std::int64_t j) {
+      if (items.resumes(overlap::m5_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);
+      run_.checkpoints.restore(0, a_node_.actor, j);  // a restart: its state
+      a_node_.fire(j, g_y_A_c2_m5_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)),
+                   a_y_A_c3_m5_view_.as<std::int64_t>(dfg::slot(c, 0, 1)));
+      run_.checkpoints.save(0, a_node_.actor, j);  // for a checkpoint
+      if (items.suspends(overlap::m5_fire_a, j)) run_.handoffs[1].save(a_node_.actor, j + 1);
+    });
+    // node k (Check) @ A.c3
+    items.run(overlap::m5_fire_k, [&](std::int64_t j) {
+      k_node_.fire(j, k_y_delay_A_c3_m5_view_.as<const std::int64_t>(dfg::slot(c, 1, 1)));
+    });
+    // delay k.y.delay@A.c3 <- a.y@A.c3
+    items.run(overlap::m5_copy_k_y_delay_A_c3, [&] {
+      std::memcpy(k_y_delay_A_c3_m5_view_.at(dfg::slot(c, 0, 1)),
+                  a_y_A_c3_m5_view_.at(dfg::slot(c, 0, 1)), bytes_Block(run_.params));
+    });
+    // node k (Check) @ A.c3
+    items.run(overlap::m4_fire_k, [&](std::int64_t j) {
+      k_node_.fire(j, a_y_A_c1_m4_view_.as<const std::int64_t>(dfg::slot(c, 1, 2)));
+    });
     // node a (Accumulate) @ A.c3
     items.run(overlap::m3_fire_a, [&](std::int64_t j) {
       if (items.resumes(overlap::m3_fire_a, j)) run_.handoffs[1].restore(a_node_.actor, j);

@@ -84,13 +84,14 @@ inline constexpr std::array<EntryInfo, 11> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_a};
 inline constexpr std::size_t kStart0[] = {
     m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0, m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_fire_g,
     m0_copy_g_x_delay_A_g0};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.g0", "A.g0", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
+    {"g", "B.g0", "A.g0", true, kStop0, kStart0, {}, -1, 1, 0, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -124,13 +125,14 @@ inline constexpr std::array<EntryInfo, 11> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {transfer_s_x_B_cpu, transfer_g_y_A_cpu, fire_a};
 inline constexpr std::size_t kStart0[] = {
     m0_transfer_g_y_A_cpu, m0_transfer_s_x_A_g0, m0_fire_a, m0_copy_a_x_delay_A_cpu, m0_fire_g,
     m0_copy_g_x_delay_A_g0};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.g0", "A.g0", true, kStop0, kStart0, -1, 1, 0, 5},  // delta 0
+    {"g", "B.g0", "A.g0", true, kStop0, kStart0, {}, -1, 1, 0, 5},  // delta 0
 }};
 
 }  // namespace no_overlap

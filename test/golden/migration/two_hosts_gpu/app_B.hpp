@@ -70,11 +70,12 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, transfer_g_y_B_cpu,
                                          transfer_s_x_B_g0, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.g0", "A.g0", true, kStop0, {}, -1, 1, 0, 5},  // delta 0
+    {"g", "B.g0", "A.g0", true, kStop0, {}, {}, -1, 1, 0, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -100,11 +101,12 @@ inline constexpr std::array<EntryInfo, 5> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStop0[] = {transfer_g_y_A_cpu, transfer_s_x_B_cpu, transfer_g_y_B_cpu,
                                          transfer_s_x_B_g0, fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "B.g0", "A.g0", true, kStop0, {}, -1, 1, 0, 5},  // delta 0
+    {"g", "B.g0", "A.g0", true, kStop0, {}, {}, -1, 1, 0, 5},  // delta 0
 }};
 
 }  // namespace no_overlap

@@ -64,10 +64,11 @@ inline constexpr std::array<EntryInfo, 3> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "A.cpu", "B.cpu", false, {}, kStart0, -1, 0, 1, 5},  // delta 0
+    {"g", "A.cpu", "B.cpu", false, {}, kStart0, {}, -1, 0, 1, 5},  // delta 0
 }};
 /// Per PE, the PEs it shares memory with: the owner of a colour and the launchers of
 /// the transfers that touch it. --sync=neighbours waits for these only.
@@ -89,10 +90,11 @@ inline constexpr std::array<EntryInfo, 3> kEntries = {{
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
 /// Per migration alternative (dfg/migration.hpp): node, base PE, PE, reversible, the entries a
-/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on).
+/// switch at iteration j* stops (they run the iterations before j*) and starts (from j* on); a
+/// joint one (several nodes' moves at once) then lists its parts.
 inline constexpr std::size_t kStart0[] = {m0_transfer_g_y_A_cpu, m0_transfer_s_x_B_cpu, m0_fire_g};
 inline constexpr std::array<dfg::Alternative, 1> kAlternatives = {{
-    {"g", "A.cpu", "B.cpu", false, {}, kStart0, -1, 0, 1, 5},  // delta 0
+    {"g", "A.cpu", "B.cpu", false, {}, kStart0, {}, -1, 0, 1, 5},  // delta 0
 }};
 
 }  // namespace no_overlap
