@@ -113,6 +113,19 @@ OptionTable common_options(CommonOptions& o) {
          o.short_path = v == "pad" ? ShortPathPolicy::pad : ShortPathPolicy::pause;
          return true;
        }},
+      {"--joints", "N", "a number of joint alternatives (0: none)",
+       "moves of neighbouring nodes that change common firings or transfers run\n"
+       "through a joint alternative, the mapping with all of them, planned like a\n"
+       "single one: at most N a program (default " +
+           std::to_string(kDefaultJoints) +
+           "; schedule.txt lists them and\nthe sets left out, which a run refuses)",
+       [&o](std::string_view v) {
+         std::size_t n = 0;
+         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+         if (ec != std::errc{} || end != v.data() + v.size() || n > 4096) return false;
+         o.plan.joints = n;
+         return true;
+       }},
       {"--mapped-tokens", "BYTES", "a number of bytes (0: none)",
        "tokens between a CPU and a GPU of one host whose GPU slots are at most BYTES\n"
        "(at the defaults of the runtime params) and whose GPU ports are `mappable`\n"

@@ -166,7 +166,7 @@ bool run_pipeline_after_sema(const PipelineInput& in, Stage last, SourceManager&
   // The passes up to the migrations need no actor: their loops and moves are checked before the
   // actor headers are read.
   if (last >= Stage::schedule)
-    out.passes = run_passes(p, std::min(last, Stage::migrations), hooks, in.short_path);
+    out.passes = run_passes(p, std::min(last, Stage::migrations), hooks, in.short_path, in.plan);
   if (!check_loops(p, out.passes, diags) || !check_migrating_delays(p, out.passes, diags))
     return false;
   if (reached(Stage::migrations)) return true;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "passes/buffer_depth.hpp"
 #include "passes/build_ig.hpp"
@@ -264,7 +265,7 @@ std::string moves_text(const ir::Program& p, const Migrations& all,
 
 /// The joint alternatives of `all`'s single ones (the file comment's "Moves that compose").
 void plan_joints(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy,
-                 Migrations& all) {
+                 std::size_t most, Migrations& all) {
   const std::size_t singles = all.alternatives.size();
   std::vector<std::vector<bool>> conflicts(singles, std::vector<bool>(singles, false));
   for (std::size_t a = 0; a < singles; ++a)
@@ -281,9 +282,9 @@ void plan_joints(const ir::Program& program, const ir::Ig& base, ShortPathPolicy
   while (!level.empty()) {
     std::set<std::vector<std::size_t>> next;
     for (const std::vector<std::size_t>& parts : level) {
-      if (planned == kMaxJoints) {
-        all.unplanned.push_back(fmt::format("{}: more than {} joint alternatives",
-                                            moves_text(program, all, parts), kMaxJoints));
+      if (planned == most) {
+        all.unplanned.push_back(fmt::format("{}: more than {} joint alternatives (--joints)",
+                                            moves_text(program, all, parts), most));
         continue;
       }
       std::vector<std::pair<ir::NodeId, ir::PeId>> moves;
@@ -343,12 +344,13 @@ std::vector<ir::EdgeId> lost_initial_tokens(const ir::Program& program, const Mi
   return lost;
 }
 
-Migrations plan_migrations(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy) {
+Migrations plan_migrations(const ir::Program& program, const ir::Ig& base, ShortPathPolicy policy,
+                           std::size_t joints) {
   Migrations result;
   for (ir::NodeId n = 0; n < program.dfg.nodes.size(); ++n)
     for (const ir::Alternative& alt : program.dfg.nodes[n].alternatives)
       result.alternatives.push_back(plan_migration(program, base, n, alt.pe, policy));
-  if (program.arch.hosts.size() == 1) plan_joints(program, base, policy, result);
+  if (program.arch.hosts.size() == 1) plan_joints(program, base, policy, joints, result);
   return result;
 }
 
@@ -406,6 +408,30 @@ std::string dump(const Migrations& migrations, const ir::Program& p, const ir::I
   }
   for (const std::string& u : migrations.unplanned)
     out += fmt::format("no joint migration {}: refused at run time\n", u);
+  // What the alternatives cost together: their storage lives from start-up.
+  const auto joints = static_cast<std::size_t>(
+      std::count_if(migrations.alternatives.begin(), migrations.alternatives.end(),
+                    [](const Migration& m) { return !m.parts.empty(); }));
+  if (migrations.alternatives.empty()) return out;
+  out += fmt::format("alternatives: {} single, {} joint\n", migrations.alternatives.size() - joints,
+                     joints);
+  for (ir::Strategy s : ir::kStrategies) {
+    std::vector<std::int64_t> all(p.arch.pes.size(), 0), joint(p.arch.pes.size(), 0);
+    for (const Migration& m : migrations.alternatives)
+      for (ir::PeId pe = 0; pe < m.sides[s].extra_bytes.size(); ++pe) {
+        all[pe] += m.sides[s].extra_bytes[pe];
+        if (!m.parts.empty()) joint[pe] += m.sides[s].extra_bytes[pe];
+      }
+    std::vector<std::string> items;
+    for (ir::PeId pe = 0; pe < all.size(); ++pe)
+      if (all[pe] > 0)
+        items.push_back(joint[pe] > 0 ? fmt::format("{} {} (joints {})", p.arch.pes[pe].name,
+                                                    all[pe], joint[pe])
+                                      : fmt::format("{} {}", p.arch.pes[pe].name, all[pe]));
+    out += fmt::format(
+        "  {}: extra bytes {}\n", ir::to_string(s),
+        items.empty() ? std::string("none") : fmt::format("{}", fmt::join(items, ", ")));
+  }
   return out;
 }
 

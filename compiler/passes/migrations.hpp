@@ -40,9 +40,10 @@
 /// moves in effect is a graph of its own, G{a,b}: a *joint* alternative, planned like a single
 /// one against G0 (its nodes' instances are the single alternatives', one per node and PE). The
 /// joints are the sets of single alternatives of distinct nodes that the conflicts connect (two
-/// parts or more), smallest first, at most kMaxJoints; on one host only (a program on several
-/// hosts moves one node a change). At run time a placement (the moves in effect) is a set of
-/// alternatives that do not conflict, each connected set of moves its joint (dfg/placement.hpp).
+/// parts or more), smallest first, at most kDefaultJoints or --joints; on one host only (a program
+/// on several hosts moves one node a change). At run time a placement (the moves in effect) is a
+/// set of alternatives that do not conflict, each connected set of moves its joint
+/// (dfg/placement.hpp).
 ///
 /// Needs: a checked Program and its implementation graph. Produces: Migrations.
 #pragma once
@@ -103,8 +104,9 @@ struct Migration {
   ir::PerStrategy<MigrationSide> sides;
 };
 
-/// At most this many joint alternatives a program: beyond, the rest are listed as not planned.
-inline constexpr std::size_t kMaxJoints = 64;
+/// At most this many joint alternatives a program by default (--joints): beyond, the rest are
+/// listed as not planned.
+inline constexpr std::size_t kDefaultJoints = 16;
 
 struct Migrations {
   /// The single alternatives, by node in spec order, then alternative in spec order; then the
@@ -116,9 +118,10 @@ struct Migrations {
 };
 
 /// G1 for every alternative of every node, classified against `base` (G0); then, on one host,
-/// the joint alternatives (Moves that compose, below).
+/// at most `joints` joint alternatives (Moves that compose, above).
 Migrations plan_migrations(const ir::Program& program, const ir::Ig& base,
-                           ShortPathPolicy policy = ShortPathPolicy::pad);
+                           ShortPathPolicy policy = ShortPathPolicy::pad,
+                           std::size_t joints = kDefaultJoints);
 
 /// One alternative against G0; `to` need not be listed in the spec (tests use this).
 Migration plan_migration(const ir::Program& program, const ir::Ig& base, ir::NodeId node,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/ig.hpp"
+#include "passes/migrations.hpp"
 
 namespace dfgc {
 
@@ -42,6 +43,8 @@ inline constexpr std::string_view kHostCopyProfile = "host copy ";
 /// What the plan is asked to decide beyond the program.
 struct PlanOptions {
   std::int64_t mapped_bytes = kMappedBytes;  ///< the mapped tokens' threshold (kMappedBytes)
+  /// The migrations pass: at most this many joint alternatives (--joints; kDefaultJoints).
+  std::size_t joints = kDefaultJoints;
 };
 
 /// A param of the spec, as app.hpp declares it.

@@ -113,7 +113,8 @@ void resume_passes(PassResults& r, const ir::Program& p, Stage last, PipelineHoo
         [&](const ir::Ig& ig) { return ir::render_schedule(p, ig); });
   if (next(Stage::migrations, r.migrations.has_value()))
     r.migrations = run_stage(
-        hooks, Stage::migrations, [&] { return plan_migrations(p, *r.ig, short_path); },
+        hooks, Stage::migrations,
+        [&] { return plan_migrations(p, *r.ig, short_path, plan.joints); },
         [&](const Migrations& m) { return dump(m, p, *r.ig); });
   if (next(Stage::plan_entries, r.hosts.has_value())) {
     r.hosts = run_stage(

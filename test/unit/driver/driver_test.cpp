@@ -709,3 +709,25 @@ TEST_CASE("compile --clang-format: never keeps the printers' layout, always and 
   CHECK(bad.err.find("'--clang-format' takes auto, always or never, not 'sometimes'") !=
         std::string::npos);
 }
+
+TEST_CASE("--joints bounds the joint alternatives; schedule.txt lists the sets left out",
+          "[driver]") {
+  const std::string spec = kSamples + "migration/cores.dfg";
+  Result all = run_dfgc({"schedule", spec, "--no-actors"});
+  INFO(all.err);
+  REQUIRE(all.status == 0);
+  CHECK(all.out.find("joint migration g:A.c3 + a:A.c3 (shorter path: pad)\n") != std::string::npos);
+  CHECK(all.out.find("alternatives: 4 single, 4 joint\n") != std::string::npos);
+  Result two = run_dfgc({"schedule", spec, "--no-actors", "--joints=2"});
+  REQUIRE(two.status == 0);
+  CHECK(two.out.find("alternatives: 4 single, 2 joint\n") != std::string::npos);
+  CHECK(two.out.find("no joint migration g:A.c3 + a:A.c3: more than 2 joint alternatives "
+                     "(--joints): refused at run time\n") != std::string::npos);
+  for (const char* bad : {"--joints=-1", "--joints=x", "--joints=", "--joints=5000"}) {
+    CAPTURE(bad);
+    Result b = run_dfgc({"schedule", spec, "--no-actors", bad});
+    CHECK(b.status == 1);
+    CHECK(b.err.find("'--joints' takes a number of joint alternatives (0: none)") !=
+          std::string::npos);
+  }
+}

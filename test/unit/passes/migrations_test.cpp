@@ -296,11 +296,17 @@ TEST_CASE("neighbours' moves that change common entries get a joint alternative,
   CHECK(all.unplanned.empty());
   // The joint switches from the base like any alternative: every token once, on the simulator.
   for (ir::Strategy s : ir::kStrategies)
-    for (std::int64_t j : {0, 1, 3, 7})
-      check_run(p, base[s], joint, s, j, 20);
+    for (std::int64_t j : {0, 1, 3, 7}) check_run(p, base[s], joint, s, j, 20);
   const std::string text = dump(all, p, base);
   CHECK(text.find("joint migration dummy_gpu:A.g1 + dummy_cpu2:A.g0 (shorter path: pad)\n") !=
         std::string::npos);
+  CHECK(text.find("alternatives: 2 single, 1 joint\n") != std::string::npos);
+  // --joints=0: the set is listed, and a run refuses the two moves together.
+  Migrations none = plan_migrations(p, base, ShortPathPolicy::pad, 0);
+  CHECK(none.alternatives.size() == 2);
+  REQUIRE(none.unplanned.size() == 1);
+  CHECK(none.unplanned[0] ==
+        "dummy_gpu:A.g1 + dummy_cpu2:A.g0: more than 0 joint alternatives (--joints)");
   // On two hosts a line moves one node: no joint.
   ir::Program two = migration_paper("A.g0").build();
   two.dfg.nodes[node_named(two, "dummy_gpu")].alternatives = {{*two.arch.find_pe("A.g1"), {}}};
