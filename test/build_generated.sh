@@ -94,7 +94,8 @@
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
 #                token, each fed from another core) in both strategies, across a move and a
-#                restart, every token against the formula
+#                restart, every token against the formula; test/generated/complex.dfg (cfloat
+#                tokens through a stateful mixer that moves, a delayed edge), every sample
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
@@ -1113,6 +1114,16 @@ PY
       fail "token delay checkpoints"
     "$work/tokens/build/app" --iterations 57 --restart "$work/ck" >"$work/out.txt" 2>&1 || fail "token delay restart"
     grep -qx "check: 114 tokens, all equal" "$work/out.txt" || fail "token delay restart: $(cat "$work/out.txt")"
+    # Complex tokens (test/generated/complex.dfg): cfloat samples through a stateful mixer that
+    # moves, a delayed edge with a real initial value; every sample bit for bit.
+    compile test/generated/complex.dfg "$work/complex"
+    build_cpu "$work/complex" "-Wall -Wextra -Werror"
+    for mode in "" "--no-overlap" "--migrate m:A.c1@40" "--migrate m:A.c1@0 --sync=barrier"; do
+      # shellcheck disable=SC2086
+      "$work/complex/build/app" --iterations 300 $mode >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "complex '$mode': exit $?: $(cat "$work/err.txt")"
+      grep -qx "check: 4800 samples, all equal" "$work/out.txt" || fail "complex '$mode': $(cat "$work/out.txt")"
+    done
     ;;
   peek_gpu_build)
     # Both filters on a GPU; bench/peek/gpu_run.sh runs it.

@@ -127,15 +127,30 @@ clang::QualType elem_type(clang::ASTContext& ast, ir::ElemType elem) {
     case ir::ElemType::u16: return ast.getIntTypeForBitwidth(16, false);
     case ir::ElemType::u32: return ast.getIntTypeForBitwidth(32, false);
     case ir::ElemType::u64: return ast.getIntTypeForBitwidth(64, false);
+    case ir::ElemType::c32:
+    case ir::ElemType::c64: break;  // a class: is_complex_of()
   }
   DFGC_UNREACHABLE("element type ", static_cast<int>(elem));
+}
+
+/// Whether `type` is std::complex<float> (c32) or std::complex<double> (c64).
+bool is_complex_of(clang::ASTContext& ast, clang::QualType type, ir::ElemType elem) {
+  const auto* record = type.getCanonicalType()->getAsCXXRecordDecl();
+  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (spec == nullptr || spec->getName() != "complex" || !spec->isInStdNamespace()) return false;
+  const clang::TemplateArgumentList& args = spec->getTemplateArgs();
+  return args.size() == 1 && args[0].getKind() == clang::TemplateArgument::Type &&
+         ast.hasSameType(args[0].getAsType(),
+                         elem == ir::ElemType::c32 ? ast.FloatTy : ast.DoubleTy);
 }
 
 /// Whether `pointee` is the element type, const or not, and nothing else (no volatile).
 bool is_elem_pointee(clang::ASTContext& ast, clang::QualType pointee, ir::ElemType elem) {
   clang::Qualifiers quals = pointee.getCanonicalType().getQualifiers();
   quals.removeConst();
-  return ast.hasSameUnqualifiedType(pointee, elem_type(ast, elem)) && !quals.hasQualifiers();
+  if (quals.hasQualifiers()) return false;
+  if (ir::is_complex(elem)) return is_complex_of(ast, pointee, elem);
+  return ast.hasSameUnqualifiedType(pointee, elem_type(ast, elem));
 }
 
 /// Whether a data member of type `type` can receive an actor param declared `param_type` in the

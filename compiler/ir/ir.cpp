@@ -25,6 +25,8 @@ constexpr ElemInfo kElems[] = {
     {ElemType::u16, "uint16", "std::uint16_t", "unsigned short", 2},
     {ElemType::u32, "uint32", "std::uint32_t", "unsigned int", 4},
     {ElemType::u64, "uint64", "std::uint64_t", "unsigned long", 8},
+    {ElemType::c32, "cfloat", "std::complex<float>", "std::complex<float>", 8},
+    {ElemType::c64, "cdouble", "std::complex<double>", "std::complex<double>", 16},
 };
 const ElemInfo& info(ElemType t) {
   for (const ElemInfo& e : kElems)

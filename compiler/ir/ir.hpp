@@ -24,9 +24,13 @@ using PeId = std::uint32_t;
 using HostId = std::uint32_t;
 using LinkId = std::uint32_t;
 
-enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 };
+/// c32 and c64 are complex numbers (std::complex<float>, std::complex<double>): I/Q samples.
+enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, c32, c64 };
 
-/// The spec's spelling: "float", "double", "int8" ... "uint64".
+/// Whether `t` is a complex type (c32, c64).
+constexpr bool is_complex(ElemType t) { return t == ElemType::c32 || t == ElemType::c64; }
+
+/// The spec's spelling: "float", "double", "int8" ... "uint64", "cfloat", "cdouble".
 std::string_view spec_name(ElemType t);
 /// The C++ spelling used in generated code: "float", "double", "std::int8_t" ...
 std::string_view cxx_name(ElemType t);

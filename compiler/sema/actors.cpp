@@ -196,7 +196,13 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
                             p.name.name, a.name.name),
                 4);
   auto elem = ir::parse_elem_type(p.type.name);
-  if (!elem && !p.type.name.empty()) {
+  if (elem && ir::is_complex(*elem)) {
+    error_at(diags, span_of(p.type),
+             fmt::format("fifo port '{}' of dynamic actor '{}' has complex elements ('{}'); a "
+                         "ring holds scalars: give it float or double and two elements a sample",
+                         p.name.name, a.name.name, p.type.name));
+    elem.reset();
+  } else if (!elem && !p.type.name.empty()) {
     std::vector<std::string> names;
     for (ir::ElemType t :
          {ir::ElemType::f32, ir::ElemType::f64, ir::ElemType::i8, ir::ElemType::i16,

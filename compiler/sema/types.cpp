@@ -30,14 +30,17 @@ bool fits(ir::ElemType t, std::int64_t v) {
     case ir::ElemType::u32: return within(0, UINT32_MAX);
     case ir::ElemType::u64: return v >= 0;
     case ir::ElemType::f32:
-    case ir::ElemType::f64: return true;
+    case ir::ElemType::f64:
+    case ir::ElemType::c32:
+    case ir::ElemType::c64: return true;
   }
   return true;
 }
 
 const std::vector<std::string>& elem_names() {
-  static const std::vector<std::string> names = {"float", "double", "int8",   "int16",  "int32",
-                                                 "int64", "uint8",  "uint16", "uint32", "uint64"};
+  static const std::vector<std::string> names = {"float",  "double", "int8",   "int16",
+                                                 "int32",  "int64",  "uint8",  "uint16",
+                                                 "uint32", "uint64", "cfloat", "cdouble"};
   return names;
 }
 
@@ -121,9 +124,12 @@ std::optional<std::string> element_literal(const ast::Expr& e, const ir::TokenTy
     return std::nullopt;
   };
   if (v->kind == Number::Kind::boolean) return refuse("is a bool, not a number,");
-  if (type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::f64) {
+  // A complex element takes a real value: its imaginary part is 0.
+  if (type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::f64 ||
+      ir::is_complex(type.elem)) {
     const double real = v->kind == Number::Kind::real ? v->real : static_cast<double>(v->integer);
-    if (type.elem == ir::ElemType::f32 && std::fabs(real) > FLT_MAX)
+    if ((type.elem == ir::ElemType::f32 || type.elem == ir::ElemType::c32) &&
+        std::fabs(real) > FLT_MAX)
       return refuse("is out of range");
     return real_text(real);
   }

@@ -30,6 +30,7 @@
 /// is a pure function of its arguments; it allocates its message (start-up only).
 #pragma once
 
+#include <complex>  // cfloat and cdouble tokens: std::complex<float>, std::complex<double>
 #include <cstddef>
 #include <cstdint>
 #include <limits>

@@ -171,7 +171,7 @@ TEST_CASE("token types: element type, positive size, byte count", "[sema]") {
                         "type V = double[(N - 4096) * 2];\ntype W = uint64[1152921504606846976];\n"
                         "type T = half[1];")) ==
       "2:10-14: error: unknown element type 'flaot'; expected float, double, int8, int16, "
-      "int32, int64, uint8, uint16, uint32, uint64; did you mean 'float'?\n"
+      "int32, int64, uint8, uint16, uint32, uint64, cfloat, cdouble; did you mean 'float'?\n"
       "3:16-23: error: token size must be positive, 'N - 2048' is 0\n"
       "4:17-30: error: token size must be positive, '(N - 4096) * 2' is -4096\n"
       "5:17-35: error: token type 'W' is too large: 1152921504606846976 elements of 8 bytes "
@@ -179,7 +179,11 @@ TEST_CASE("token types: element type, positive size, byte count", "[sema]") {
       "6:6: error: duplicate type 'T'\n"
       "  2:6: note: previous definition is here\n"
       "6:10-13: error: unknown element type 'half'; expected float, double, int8, int16, "
-      "int32, int64, uint8, uint16, uint32, uint64\n");
+      "int32, int64, uint8, uint16, uint32, uint64, cfloat, cdouble\n");
+}
+
+TEST_CASE("complex element types: cfloat and cdouble, real initial values", "[sema]") {
+  CHECK(diagnose(with_app("type T = cfloat[4];\ntype Z = cdouble[2];\n")).empty());
 }
 
 TEST_CASE("-D can make a size invalid", "[sema]") {
