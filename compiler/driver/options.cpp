@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -41,6 +43,15 @@ std::string emit_list() {
                        : i + 2 == kEmitNames.size() ? " or "
                                                     : "");
   return out;
+}
+
+/// `v` as a whole number in [0, most], all of it digits; none otherwise.
+std::optional<std::int64_t> whole_number(
+    std::string_view v, std::int64_t most = std::numeric_limits<std::int64_t>::max()) {
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < 0 || n > most) return std::nullopt;
+  return n;
 }
 
 }  // namespace
@@ -120,11 +131,9 @@ OptionTable common_options(CommonOptions& o) {
            std::to_string(kDefaultJoints) +
            "; schedule.txt lists them and\nthe sets left out, which a run refuses)",
        [&o](std::string_view v) {
-         std::size_t n = 0;
-         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-         if (ec != std::errc{} || end != v.data() + v.size() || n > 4096) return false;
-         o.plan.joints = n;
-         return true;
+         const std::optional<std::int64_t> n = whole_number(v, 4096);
+         if (n) o.plan.joints = static_cast<std::size_t>(*n);
+         return n.has_value();
        }},
       {"--mapped-tokens", "BYTES", "a number of bytes (0: none)",
        "tokens between a CPU and a GPU of one host whose GPU slots are at most BYTES\n"
@@ -134,11 +143,9 @@ OptionTable common_options(CommonOptions& o) {
            std::to_string(kMappedBytes) +
            "; --emit=plan shows the choice;\n`dfgc map` costs them as the plan moves them)",
        [&o](std::string_view v) {
-         std::int64_t bytes = 0;
-         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
-         if (ec != std::errc() || end != v.data() + v.size() || bytes < 0) return false;
-         o.plan.mapped_bytes = bytes;
-         return true;
+         const std::optional<std::int64_t> bytes = whole_number(v);
+         if (bytes) o.plan.mapped_bytes = *bytes;
+         return bytes.has_value();
        }},
       {"--help", "", "", "print this help", [&o](std::string_view) { return o.help = true; }, "-h",
        true},

@@ -153,10 +153,9 @@ inline std::vector<LaunchStep> launch_steps(std::span<const Alternative> alts,
     std::size_t last = order[k];
     for (; k < order.size() && requests[order[k]].iteration == j; ++k) {
       last = order[k];
-      placement.move(moves, requests[last].node, requests[last].pe);
-      std::size_t a = 0;
-      find_alternative(alts, requests[last].node, requests[last].pe, a);
-      by_alternative[a] = last;
+      std::size_t a = alts.size();
+      placement.move(moves, requests[last].node, requests[last].pe, &a);
+      if (a < alts.size()) by_alternative[a] = last;
     }
     culprit = last;
     std::vector<bool> target;

@@ -84,8 +84,11 @@ class Placement {
   }
 
   /// `moves` (moves()) with `node` moved to `pe` (to its place: its move undone): "" or the
-  /// reason it cannot be.
-  std::string move(std::vector<bool>& moves, std::string_view node, std::string_view pe) const {
+  /// reason it cannot be. `to` gets the single alternative now in effect for the node, or
+  /// alts.size() when it is back in its place.
+  std::string move(std::vector<bool>& moves, std::string_view node, std::string_view pe,
+                   std::size_t* to = nullptr) const {
+    if (to != nullptr) *to = alts_.size();
     if (const std::size_t s = away(moves, node); s < alts_.size()) {
       if (pe == alts_[s].to)
         return "node '" + std::string(node) + "' already runs on " + alts_[s].to;
@@ -95,6 +98,7 @@ class Placement {
     std::size_t t = alts_.size();
     if (std::string why = find_alternative(alts_, node, pe, t); !why.empty()) return why;
     moves[t] = true;
+    if (to != nullptr) *to = t;
     return {};
   }
 
