@@ -408,7 +408,8 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     return status;
   }
 
-  auto edits = mapping_edits(spec, *program, program->mapping.pe_of, best.tuned, sources);
+  std::vector<std::string> split;
+  auto edits = mapping_edits(spec, *program, program->mapping.pe_of, best.tuned, sources, &split);
   if (prints_report(common)) {
     DiagnosticEngine scratch(sources);
     auto table = resolve_costs(*costs, *program, scratch);
@@ -420,6 +421,10 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     if (explain_) std::cout << render_explain(*program, prediction);
   } else if (auto error = print_emit(*common.emit, chosen, sources)) {
     std::cerr << "dfgc: error: " << *error << "\n";
+    return finish(1);
+  }
+  if (apply_ && !split.empty()) {
+    for (const std::string& s : split) std::cerr << "dfgc: error: --apply: " << s << "\n";
     return finish(1);
   }
   if (apply_) {

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "sema/source_span.hpp"
 
 namespace dfgc::mapping {
@@ -16,6 +18,14 @@ const ast::AppDecl* find_app(const Spec& spec, const std::string& name) {
     for (const ast::AppDecl& a : module->apps)
       if (a.name.name == name) return &a;
   return nullptr;
+}
+
+/// Every placement an app's body writes, its loops' included, by where it is written.
+void written(const ast::Items& items,
+             std::map<std::pair<std::uint32_t, std::uint32_t>, const ast::NodeDecl*>& out) {
+  for (const ast::NodeDecl& n : items.nodes)
+    if (n.free) out.emplace(std::pair{n.placement_loc.file, n.placement_loc.offset}, &n);
+  for (const ast::ForDecl& f : items.loops) written(f.body, out);
 }
 
 bool before(const Edit& a, const Edit& b) {
@@ -69,14 +79,38 @@ std::vector<ir::Replica> placement_of(const ir::Program& program,
 
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
                                 const std::vector<ir::PeId>& pe_of,
-                                const std::vector<TunedValue>& tuned,
-                                const SourceManager& sources) {
+                                const std::vector<TunedValue>& tuned, const SourceManager& sources,
+                                std::vector<std::string>* split) {
   std::vector<Edit> edits;
   if (const ast::AppDecl* app = find_app(spec, program.app_name)) {
-    for (const ast::NodeDecl& n : app->nodes) {
-      if (n.free)
-        edits.push_back(
-            {n.placement_loc, n.placement_length, placement_text(program, pe_of, n.name.name)});
+    std::map<std::pair<std::uint32_t, std::uint32_t>, const ast::NodeDecl*> placements;
+    written(*app, placements);
+    // The spec nodes each placement places (several for one in a loop or an instance's), each
+    // with where it runs.
+    std::map<const ast::NodeDecl*, std::vector<std::pair<std::string, std::string>>> chosen;
+    std::set<std::string> seen;
+    for (const ir::Node& n : program.dfg.nodes) {
+      auto p = placements.find({n.mapping_loc.file, n.mapping_loc.offset});
+      if (p == placements.end() || !seen.insert(n.spec_name()).second) continue;
+      chosen[p->second].emplace_back(n.spec_name(), placement_text(program, pe_of, n.spec_name()));
+    }
+    for (const auto& [n, nodes] : chosen) {
+      bool one = true;
+      for (const auto& [name, text] : nodes) one = one && text == nodes.front().second;
+      if (one) {
+        edits.push_back({n->placement_loc, n->placement_length, nodes.front().second});
+        continue;
+      }
+      if (!split) continue;
+      std::string where;
+      for (const auto& [name, text] : nodes)
+        where += (where.empty() ? "" : ", ") + name + " @ " + text;
+      const LineCol lc = sources.line_col(n->placement_loc);
+      split->push_back(
+          fmt::format("{}:{}:{}: '{}' places {} nodes on different PEs ({}); write "
+                      "one placement per node",
+                      sources.name(n->placement_loc.file), lc.line, lc.col, ast::placement_text(*n),
+                      nodes.size(), where));
     }
   }
   for (const TunedValue& t : tuned)

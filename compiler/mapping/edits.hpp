@@ -47,10 +47,14 @@ std::vector<ir::Replica> placement_of(const ir::Program& program,
 std::string placement_text(const ir::Program& program, const std::vector<ir::PeId>& pe_of,
                            const std::string& node);
 
-/// The edits for `pe_of` (free nodes only) and `tuned`, in file and offset order.
+/// The edits for `pe_of` (free nodes only) and `tuned`, in file and offset order. A free placement
+/// written once for several nodes (in a loop, or an instance's for the nodes of its composite) is
+/// edited when they all run where it would say; else nothing is edited there and `split` gets a
+/// line that says where each runs.
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
                                 const std::vector<ir::PeId>& pe_of,
-                                const std::vector<TunedValue>& tuned, const SourceManager& sources);
+                                const std::vector<TunedValue>& tuned, const SourceManager& sources,
+                                std::vector<std::string>* split = nullptr);
 
 /// The edited lines, each as it will read: "  node i1 : Inc @ A.g0;".
 std::vector<std::string> edited_lines(const std::vector<Edit>& edits, const SourceManager& sources);

@@ -15,18 +15,7 @@ namespace dfgc::sema {
 
 namespace {
 
-ast::ExprPtr clone(const ast::ExprPtr& e) {
-  if (!e) return nullptr;
-  auto copy = std::make_unique<ast::Expr>();
-  copy->kind = e->kind;
-  copy->loc = e->loc;
-  copy->int_value = e->int_value;
-  copy->real_value = e->real_value;
-  copy->name = e->name;
-  copy->op = e->op;
-  for (const ast::ExprPtr& operand : e->operands) copy->operands.push_back(clone(operand));
-  return copy;
-}
+using ast::clone;
 
 std::vector<ast::ParamAssign> clone(const std::vector<ast::ParamAssign>& params) {
   std::vector<ast::ParamAssign> copy;
@@ -34,8 +23,9 @@ std::vector<ast::ParamAssign> clone(const std::vector<ast::ParamAssign>& params)
   return copy;
 }
 
-/// The graph's node with the mapping's placement and params.
-ast::NodeDecl placed(const ast::NodeDecl& node, const ast::NodeDecl& placement) {
+/// The graph's node with the mapping's placement, and its params unless the placement is an
+/// instance's (whose params are its composite's).
+ast::NodeDecl placed(const ast::NodeDecl& node, const ast::NodeDecl& placement, bool params) {
   ast::NodeDecl d;
   d.name = node.name;
   d.actor = node.actor;
@@ -53,14 +43,16 @@ ast::NodeDecl placed(const ast::NodeDecl& node, const ast::NodeDecl& placement) 
   for (const ast::ParamAssign& p : node.params) {
     bool refined = false;
     for (const ast::ParamAssign& q : placement.params)
-      refined = refined || q.name.name == p.name.name;
+      refined = refined || (params && q.name.name == p.name.name);
     if (!refined) d.params.push_back({p.name, clone(p.value)});
   }
-  for (ast::ParamAssign& p : clone(placement.params)) d.params.push_back(std::move(p));
+  if (params)
+    for (ast::ParamAssign& p : clone(placement.params)) d.params.push_back(std::move(p));
   return d;
 }
 
-/// The graph `mapping` names, reported when unknown or not a graph.
+}  // namespace
+
 const ast::AppDecl* graph_of(const Spec& spec, const ast::AppDecl& mapping,
                              DiagnosticEngine& diags) {
   std::vector<std::string> graphs;
@@ -84,17 +76,16 @@ const ast::AppDecl* graph_of(const Spec& spec, const ast::AppDecl& mapping,
   return nullptr;
 }
 
-}  // namespace
-
-std::optional<ast::AppDecl> expand_mapping(const Spec& spec, const ast::AppDecl& mapping,
+std::optional<ast::AppDecl> expand_mapping(const FlatApp& flat, const ast::AppDecl& mapping,
+                                           const std::vector<ast::NodeDecl>& placements,
                                            DiagnosticEngine& diags) {
-  const ast::AppDecl* graph = graph_of(spec, mapping, diags);
-  if (!graph) return std::nullopt;
+  const ast::AppDecl* graph = &flat.app;
   bool ok = true;
   std::map<std::string, const ast::NodeDecl*> placement_of;
   std::vector<std::string> names;
   for (const ast::NodeDecl& n : graph->nodes) names.push_back(n.name.name);
-  for (const ast::NodeDecl& p : mapping.nodes) {
+  names.insert(names.end(), flat.instances.begin(), flat.instances.end());
+  for (const ast::NodeDecl& p : placements) {
     bool known = false;
     for (const std::string& n : names) known = known || n == p.name.name;
     if (!known) {
@@ -119,6 +110,15 @@ std::optional<ast::AppDecl> expand_mapping(const Spec& spec, const ast::AppDecl&
   app.loc = mapping.loc;
   for (const ast::NodeDecl& n : graph->nodes) {
     auto it = placement_of.find(n.name.name);
+    // Else the innermost instance that holds the node and that the mapping places.
+    const ast::NodeDecl* instance = nullptr;
+    for (const std::string& i : flat.instances)
+      if (n.name.name.starts_with(i + "_"))
+        if (auto p = placement_of.find(i); p != placement_of.end()) instance = p->second;
+    if (it == placement_of.end() && instance) {
+      app.nodes.push_back(placed(n, *instance, false));
+      continue;
+    }
     if (it == placement_of.end()) {
       auto b = error_at(
           diags, span_of(mapping.name),
@@ -129,7 +129,7 @@ std::optional<ast::AppDecl> expand_mapping(const Spec& spec, const ast::AppDecl&
       ok = false;
       continue;
     }
-    app.nodes.push_back(placed(n, *it->second));
+    app.nodes.push_back(placed(n, *it->second, true));
   }
   if (!ok) return std::nullopt;
   for (const ast::EdgeDecl& e : graph->edges) {

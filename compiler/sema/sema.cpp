@@ -8,6 +8,7 @@
 #include "sema/actors.hpp"
 #include "sema/app.hpp"
 #include "sema/arch.hpp"
+#include "sema/composites.hpp"
 #include "sema/graph.hpp"
 #include "sema/islands.hpp"
 #include "sema/overlay.hpp"
@@ -27,13 +28,25 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   auto archs = sema::check_archs(spec, params, sources, diags);
 
   const ast::AppDecl* app = sema::choose_app(spec, options, diags);
-  if (!app) return std::nullopt;
-  std::optional<ast::AppDecl> expanded;  // a mapping of a graph, as a whole app
+  if (!app || !sema::check_composite_names(spec, diags)) return std::nullopt;
+  // The app flat (its loops unrolled, its composites expanded); a mapping of a graph, as a
+  // whole app.
+  std::optional<ast::AppDecl> expanded;
   if (app->graph) {
-    expanded = sema::expand_mapping(spec, *app, diags);
-    if (!expanded) return std::nullopt;
-    app = &*expanded;
+    const ast::AppDecl* graph = sema::graph_of(spec, *app, diags);
+    auto placements = sema::flatten_placements(*app, params, sources, diags);
+    if (!graph || !placements) return std::nullopt;
+    std::map<std::string, const ast::NodeDecl*> refined;
+    for (const ast::NodeDecl& p : *placements) refined.emplace(p.name.name, &p);
+    auto flat = sema::flatten(spec, *graph, params, refined, sources, diags);
+    if (!flat) return std::nullopt;
+    expanded = sema::expand_mapping(*flat, *app, *placements, diags);
+  } else {
+    auto flat = sema::flatten(spec, *app, params, {}, sources, diags);
+    if (flat) expanded = std::move(flat->app);
   }
+  if (!expanded) return std::nullopt;
+  app = &*expanded;
   auto arch_index = archs.names.resolve(app->arch, diags);
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
   auto nodes =

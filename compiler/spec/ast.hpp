@@ -35,6 +35,17 @@ struct Expr {
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
+/// An index after a name: `[i + 1]` in `node f[i + 1] : F;`, in `f[i].y` or in `A.c[i]`. Sema
+/// evaluates it and appends the value to the name (f3, c3). Shared, as the references that hold
+/// one are copied.
+using Index = std::shared_ptr<const Expr>;
+
+/// A name and its indices, `f[i][j]`.
+struct IndexedName {
+  Ident name;
+  std::vector<Index> indices{};
+};
+
 /// `import "file.dfg";` — the path as written (after escape processing), relative to the
 /// importing file's directory.
 struct ImportDecl {
@@ -160,6 +171,7 @@ struct PeRef {
   Ident host;
   Ident pe;
   SourceLoc loc;
+  Index index{};  ///< `A.c[i]` (a node's placement in a loop or composite): the PE c<i>
 };
 
 /// One PE of a node's replica set, `A.g1: 2`: the PE and its weight (null without `:`).
@@ -230,13 +242,20 @@ struct NodeDecl {
   std::vector<ReplicaRef> replicas{};
   std::vector<ParamAssign> params;
   SourceLoc loc;
+  /// `node f[i] : Fir;` (in a loop): the indices after the name; sema names the node f3.
+  std::vector<Index> indices{};
+  /// A mapping's placement of a node of a composite, `bank.f[i] @ A.c1;`: the names after the
+  /// first (`name` is `bank`), which name the node bank_f3.
+  std::vector<IndexedName> path{};
 };
 
 /// `i1.b`
 struct PortRef {
   Ident node;
-  Ident port;
+  Ident port;  ///< empty for a port of the enclosing composite named alone (`x -> f.i;`)
   SourceLoc loc;
+  std::vector<Index> indices{};       ///< the node's, `f[i].y`
+  std::vector<Index> port_indices{};  ///< the port's, `sink.y[i]` (the port y3 for i = 3)
 };
 
 /// `p.m -> i1.a;`, or with initial tokens `f.y -> f.state delay 1;` (zeros) and
@@ -255,19 +274,61 @@ struct EdgeDecl {
   std::optional<Ident> initial_method{};
 };
 
+struct ForDecl;
+
+/// What the body of an app, a composite or a loop declares, each kind in source order.
+struct Items {
+  std::vector<NodeDecl> nodes;
+  std::vector<EdgeDecl> edges;
+  std::vector<ForDecl> loops;
+};
+
+/// `for i in [0, N - 1] { ... }`: the items of its body once per value of `var`, from `first`
+/// to `last` included (none when last < first).
+struct ForDecl {
+  Ident var;
+  ExprPtr first;
+  ExprPtr last;
+  SourceLoc loc;  ///< the `for`
+  Items body;
+};
+
+/// `param N = 4;` of a composite: a number (or `true`/`false`) that an instance may set.
+struct CompositeParam {
+  Ident name;
+  ExprPtr default_value;  ///< null: every instance sets it
+  SourceLoc loc;
+};
+
+/// `in x;` / `out y;` of a composite: a port of its instances, which its body connects to the
+/// ports of its nodes (`x -> f.i;`, `g.o -> y;`).
+struct BoundaryPort {
+  PortDecl::Dir dir = PortDecl::Dir::in;
+  Ident name;
+  SourceLoc loc;
+};
+
+/// `composite Bank { param N = 4; in x; out y; node ...; for ...; edges }`: a sub-graph with
+/// params and ports. A node whose actor names it (`node b : Bank { N = 8; }`) is expanded by
+/// sema into the composite's nodes, named b_f0, b_f1, ... (sema/composites.hpp).
+struct CompositeDecl : Items {
+  Ident name;
+  std::vector<CompositeParam> params;
+  std::vector<BoundaryPort> ports;
+  SourceLoc loc;
+};
+
 /// `app overlap on two_hosts { ... }`: nodes, placements and edges in one.
 /// `app receiver { ... }`: a graph, nodes without placements and edges, no architecture; it runs
 /// only through the apps that map it:
 /// `app receiver_cores : receiver on cores { ... }`: a mapping, a placement per node of the graph
 /// (in `nodes`, actors empty) and at most `batch`; sema expands it into a whole app
 /// (sema/overlay.hpp).
-struct AppDecl {
+struct AppDecl : Items {
   Ident name;
   Ident arch;                  ///< empty for a graph
   std::optional<Ident> graph;  ///< the graph a mapping places
   bool is_graph() const noexcept { return arch.name.empty(); }
-  std::vector<NodeDecl> nodes;
-  std::vector<EdgeDecl> edges;
   SourceLoc loc;
   /// `batch 8;`: the iterations one cycle runs (null without the statement: one).
   ExprPtr batch;
@@ -283,7 +344,12 @@ struct Module {
   std::vector<ActorDecl> actors;
   std::vector<ArchDecl> archs;
   std::vector<AppDecl> apps;
+  std::vector<CompositeDecl> composites{};
 };
+
+/// A copy of `e` (null for null).
+ExprPtr clone(const Expr* e);
+inline ExprPtr clone(const ExprPtr& e) { return clone(e.get()); }
 
 /// A node's placement as written, without extra spaces: "A.g0", "any gpu", "B.*".
 std::string placement_text(const NodeDecl& node);

@@ -139,6 +139,56 @@ Item arch_item(const ArchDecl& a) {
   return item;
 }
 
+/// `f[i + 1]`
+std::string indexed(const std::string& name, const std::vector<Index>& indices) {
+  std::string text = name;
+  for (const Index& i : indices) text += "[" + expr_text(*i) + "]";
+  return text;
+}
+
+std::string port_text(const PortRef& p) {
+  std::string node = indexed(p.node.name, p.indices);
+  return p.port.name.empty() ? node : node + "." + indexed(p.port.name, p.port_indices);
+}
+
+std::string indexed_pe(const PeRef& p) {
+  return pe_text(p) + (p.index ? "[" + expr_text(*p.index) + "]" : std::string());
+}
+
+/// The nodes, edges and loops of a body, each loop with its own.
+void add_items(Item& item, const Items& items, bool graph, bool mapping) {
+  for (const NodeDecl& n : items.nodes) {
+    std::string name = indexed(n.name.name, n.indices);
+    for (const IndexedName& part : n.path) name += "." + indexed(part.name.name, part.indices);
+    std::string text =
+        graph     ? fmt::format("node {} : {}", name, n.actor.name)
+        : mapping ? fmt::format("place {} @ {}", name, placement_text(n))
+                  : fmt::format("node {} : {} @ {}", name, n.actor.name, placement_text(n));
+    for (std::size_t i = 0; i < n.alternatives.size(); ++i)
+      text += (i == 0 ? " migrates " : ", ") + indexed_pe(n.alternatives[i]);
+    Item node{n.loc, std::move(text), {}};
+    for (const ParamAssign& p : n.params)
+      node.children.push_back(
+          {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
+    item.children.push_back(std::move(node));
+  }
+  for (const EdgeDecl& e : items.edges) {
+    std::string text = fmt::format("edge {} -> {}", port_text(e.src), port_text(e.dst));
+    if (e.delay) text += " delay " + expr_text(*e.delay) + (e.delay_in_tokens ? " tokens" : "");
+    if (e.initial) text += " = " + expr_text(*e.initial);
+    if (e.initial_method) text += " = " + e.initial_method->name + "()";
+    item.children.push_back({e.loc, text, {}});
+  }
+  for (const ForDecl& f : items.loops) {
+    Item loop{
+        f.loc,
+        fmt::format("for {} in [{}, {}]", f.var.name, expr_text(*f.first), expr_text(*f.last)),
+        {}};
+    add_items(loop, f.body, graph, mapping);
+    item.children.push_back(std::move(loop));
+  }
+}
+
 Item app_item(const AppDecl& a) {
   std::string head = a.is_graph() ? fmt::format("app {} (graph)", a.name.name)
                      : a.graph
@@ -146,27 +196,21 @@ Item app_item(const AppDecl& a) {
                          : fmt::format("app {} on {}", a.name.name, a.arch.name);
   Item item{a.loc, std::move(head), {}};
   if (a.batch) item.children.push_back({a.batch_loc, "batch " + expr_text(*a.batch), {}});
-  for (const NodeDecl& n : a.nodes) {
-    std::string text =
-        a.is_graph() ? fmt::format("node {} : {}", n.name.name, n.actor.name)
-        : a.graph    ? fmt::format("place {} @ {}", n.name.name, placement_text(n))
-                  : fmt::format("node {} : {} @ {}", n.name.name, n.actor.name, placement_text(n));
-    for (std::size_t i = 0; i < n.alternatives.size(); ++i)
-      text += (i == 0 ? " migrates " : ", ") + pe_text(n.alternatives[i]);
-    Item node{n.loc, std::move(text), {}};
-    for (const ParamAssign& p : n.params)
-      node.children.push_back(
-          {p.name.loc, fmt::format("{} = {}", p.name.name, expr_text(*p.value)), {}});
-    item.children.push_back(std::move(node));
-  }
-  for (const EdgeDecl& e : a.edges) {
-    std::string text = fmt::format("edge {}.{} -> {}.{}", e.src.node.name, e.src.port.name,
-                                   e.dst.node.name, e.dst.port.name);
-    if (e.delay) text += " delay " + expr_text(*e.delay) + (e.delay_in_tokens ? " tokens" : "");
-    if (e.initial) text += " = " + expr_text(*e.initial);
-    if (e.initial_method) text += " = " + e.initial_method->name + "()";
-    item.children.push_back({e.loc, text, {}});
-  }
+  add_items(item, a, a.is_graph(), a.graph.has_value());
+  return item;
+}
+
+Item composite_item(const CompositeDecl& c) {
+  Item item{c.loc, "composite " + c.name.name, {}};
+  for (const CompositeParam& p : c.params)
+    item.children.push_back(
+        {p.loc,
+         "param " + p.name.name + (p.default_value ? " = " + expr_text(*p.default_value) : ""),
+         {}});
+  for (const BoundaryPort& p : c.ports)
+    item.children.push_back(
+        {p.loc, (p.dir == PortDecl::Dir::in ? "in " : "out ") + p.name.name, {}});
+  add_items(item, c, true, false);
   return item;
 }
 
@@ -176,11 +220,11 @@ std::string placement_text(const NodeDecl& n) {
   if (!n.replicas.empty()) {
     std::string text = "{";
     for (const ReplicaRef& r : n.replicas)
-      text += (text.size() > 1 ? ", " : "") + pe_text(r.pe) +
+      text += (text.size() > 1 ? ", " : "") + indexed_pe(r.pe) +
               (r.weight ? ": " + expr_text(*r.weight) : std::string());
     return text + "}";
   }
-  if (!n.free) return pe_text(n.pe);
+  if (!n.free) return indexed_pe(n.pe);
   std::string text = "?";
   switch (n.free->kind) {
     case FreePlacement::Kind::any: text = "any"; break;
@@ -213,6 +257,7 @@ std::string dump(const Module& module, const SourceManager& sources) {
   for (const ActorDecl& a : module.actors) items.push_back(actor_item(a));
   for (const ArchDecl& a : module.archs) items.push_back(arch_item(a));
   for (const AppDecl& a : module.apps) items.push_back(app_item(a));
+  for (const CompositeDecl& c : module.composites) items.push_back(composite_item(c));
   std::string out = fmt::format("module {}\n", sources.name(module.file));
   render(out, items, 0, sources);
   return out;

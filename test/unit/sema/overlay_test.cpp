@@ -21,12 +21,7 @@ constexpr const char* kDecls =
     "arch a { host A { cpu c 3; } }\n";
 
 std::string dump_of(const std::string& text, const char* app) {
-  SemaOptions options;
-  options.app = app;
-  auto a = test::analyze(std::string(kDecls) + text, options);
-  INFO(a->summary());
-  REQUIRE(a->program);
-  return ir::dump(*a->program);
+  return test::dump_of(std::string(kDecls) + text, app);
 }
 
 }  // namespace

@@ -71,4 +71,13 @@ std::string diagnose(const std::string& text, SemaOptions options) {
   return analyze(text, std::move(options))->summary();
 }
 
+std::string dump_of(const std::string& text, const char* app) {
+  SemaOptions options;
+  options.app = app;
+  auto a = analyze(text, options);
+  INFO(a->summary());
+  REQUIRE(a->program);
+  return ir::dump(*a->program);
+}
+
 }  // namespace dfgc::test

@@ -32,5 +32,7 @@ void analyze(Analysis& a, SemaOptions options = {});
 std::unique_ptr<Analysis> analyze(const std::string& text, SemaOptions options = {});
 /// The summary of analyzing `text`.
 std::string diagnose(const std::string& text, SemaOptions options = {});
+/// The IR dump of app `app` of `text`, which must analyze without error.
+std::string dump_of(const std::string& text, const char* app);
 
 }  // namespace dfgc::test

@@ -31,7 +31,7 @@ void check_cases(const std::vector<Case>& cases) {
 TEST_CASE("top level and param errors", "[spec][parse-errors]") {
   check_cases({
       {"foo;",
-       "expected 'import', 'param', 'runtime param', 'type', 'actor', 'arch' or 'app', found 'foo'",
+       "expected 'import', 'param', 'runtime param', 'type', 'actor', 'arch', 'app' or 'composite', found 'foo'",
        "1:1"},
       {"param N = 1;\n}", "extraneous closing brace ('}')", "2:1"},
       {"import x;", "expected a file name string after 'import', found 'x'", "1:8"},
@@ -148,9 +148,9 @@ TEST_CASE("app errors", "[spec][parse-errors]") {
        "expected 'on' after 'app x : g' (a mapping of a graph names its architecture), found '{'",
        "1:11"},
       {"app x : g on y { p.o -> q.i; }",
-       "expected a placement (node @ PE;) or 'batch' in app 'x', which maps graph 'g' (its nodes "
-       "and edges are the graph's), found 'p'",
-       "1:18"},
+       "expected a placement (node @ PE;) in app 'x', which maps graph 'g' (its nodes and edges are "
+       "the graph's), found '->'",
+       "1:22"},
       {"app x : g on y { p @ ; }",
        "expected a processing element (host.pe), 'any' or 'host.*' after '@', found ';'", "1:22"},
       {"app x { node p : P @ A.cpu; }",
@@ -161,10 +161,10 @@ TEST_CASE("app errors", "[spec][parse-errors]") {
       {"app x on { }", "expected an architecture name after 'on', found '{'", "1:10"},
       {"app x on y;", "expected '{' after 'app x on y', found ';'", "1:11"},
       {"app x on y { foo; }",
-       "expected 'node', 'batch' or an edge (node.port -> node.port) in app body, found 'foo'",
+       "expected 'node', 'batch', 'for' or an edge (node.port -> node.port) in app body, found 'foo'",
        "1:14"},
       {"app x on y { 3; }",
-       "expected 'node', 'batch' or an edge (node.port -> node.port) in app body, found '3'",
+       "expected 'node', 'batch', 'for' or an edge (node.port -> node.port) in app body, found '3'",
        "1:14"},
       {"app x on y { batch 4; batch 8; }",
        "app 'x' says 'batch' twice; one statement sets its iterations a cycle", "1:23"},
@@ -172,7 +172,8 @@ TEST_CASE("app errors", "[spec][parse-errors]") {
       {"app x on y { batch 4 }", "expected ';' after batch", "1:21"},
       {"app x on y { node : P @ A.cpu; }", "expected a node name after 'node', found ':'", "1:19"},
       {"app x on y { node p P @ A.cpu; }", "expected ':' after node name 'p', found 'P'", "1:21"},
-      {"app x on y { node p : @ A.cpu; }", "expected an actor name after ':', found '@'", "1:23"},
+      {"app x on y { node p : @ A.cpu; }",
+       "expected an actor or composite name after ':', found '@'", "1:23"},
       {"app x on y { node p : P A.cpu; }", "expected '@' after actor name 'P', found 'A'", "1:25"},
       {"app x on y { node p : P @ ; }",
        "expected a processing element (host.pe), 'any' or 'host.*' after '@', found ';'", "1:27"},
@@ -377,4 +378,41 @@ TEST_CASE("after 20 errors the parser stops", "[spec][parse-errors]") {
   CHECK(lexical.diags.render().ends_with(
       "error: too many errors; stopping\n$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$$\n"
       "                    ^\n21 errors generated.\n"));
+}
+
+TEST_CASE("malformed composites and loops", "[spec]") {
+  check_cases({
+      {"composite { }", "expected a composite name after 'composite', found '{'", "1:11"},
+      {"composite C;", "expected '{' after 'composite C', found ';'", "1:12"},
+      {"composite C { in ; }",
+       "expected a port name after 'in' (the composite's ports name no type: they take their "
+       "nodes' ports' types), found ';'",
+       "1:18"},
+      {"composite C { param = 2; }", "expected a param name after 'param', found '='", "1:21"},
+      {"composite C { foo; }",
+       "expected 'param', 'in', 'out', 'node', 'for' or an edge (node.port -> node.port, or a port "
+       "of the composite: x -> node.port) in composite 'C', found 'foo'",
+       "1:15"},
+      {"composite C { for i in [0, 1] { in x; } }",
+       "expected 'node', 'for' or an edge (node.port -> node.port, or a port of the composite: x "
+       "-> node.port) in composite 'C', found 'in'",
+       "1:33"},
+      {"composite C { node f : F @ A.c0; }",
+       "node 'f' of composite 'C' has no placement: an app places the composite's nodes through "
+       "the instance ('node b : C @ A.c1;', all on one PE) or one by one in a mapping ('b.f @ "
+       "A.c1;')",
+       "1:26"},
+      {"app x on y { for i [0, 1] { } }", "expected 'in [FIRST, LAST]' after 'for i', found '['",
+       "1:20"},
+      {"app x on y { for i in [0, 1] node f : F @ A.c0; }",
+       "expected '{' after 'for i in [...]', found 'node'", "1:30"},
+      {"app x on y { for i in [0, 1] { batch 2; } }",
+       "expected 'node', 'for' or an edge (node.port -> node.port) in app body, found 'batch'",
+       "1:32"},
+      {"app x on y { node f[1 : F @ A.c0; }", "expected ']' after an index, found ':'", "1:23"},
+      {"app x on y { node f : F @ A.c[1][2]; }",
+       "processing element 'A.c' takes one index ('A.c[i]' is c<i>)", "1:34"},
+      {"app m : g on y { b.f[0]. @ A.c0; }",
+       "expected a node name after '.' (a node of a composite: bank.f), found '@'", "1:26"},
+  });
 }
