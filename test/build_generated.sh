@@ -89,7 +89,9 @@
 #                sink that recomputes the stream with the histories' first values) built with g++
 #                -Werror and run in both strategies and sync modes, with moves of either filter to
 #                the other's core (its history with it), and with a --iterations that ends within a
-#                window's history: every output equal; samples/decimate/cores.dfg
+#                window's history: every output equal; test/generated/rates_param.dfg (one
+#                decimator actor at three rates and windows its nodes' params give, in a
+#                composite's loop) in both strategies and with a move; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
@@ -1080,6 +1082,16 @@ PY
         grep -qx "check: $iterations iterations, all equal" "$work/out.txt" ||
           fail "'$mode', $iterations iterations: $(cat "$work/out.txt" "$work/err.txt")"
       done
+    done
+    # Rates that are params (test/generated/rates_param.dfg): a composite's pyramid of one actor at
+    # three rates and windows, one stage on another core and moving back; every output checked.
+    compile test/generated/rates_param.dfg "$work/rates"
+    build_cpu "$work/rates" -Werror
+    for mode in "" "--sync=barrier" "--no-overlap" "--migrate p_d1:A.c1@7"; do
+      # shellcheck disable=SC2086
+      "$work/rates/build/app" --iterations 300 $mode >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "rates '$mode': exit $?: $(cat "$work/err.txt")"
+      grep -qx "check: 300 iterations, all equal" "$work/out.txt" || fail "rates '$mode': $(cat "$work/out.txt")"
     done
     # samples/decimate on three cores: a decimating filter and a smoother against the reference.
     compile samples/decimate/cores.dfg "$work/decimate"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,14 +49,12 @@ std::optional<std::string> unusable_in_include(std::string_view header) {
   return std::nullopt;
 }
 
-/// The most tokens one firing may move through a port.
-constexpr std::int64_t kMaxRate = 1 << 20;
-
 /// A port's `rate`: a compile-time integer in [1, kMaxRate]; 1 without one or after an error.
-std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceManager& sources,
-                         DiagnosticEngine& diags) {
-  if (!p.rate) return 1;
-  auto rate = count.eval(p.rate.get());
+/// `rate` is the port's expression with the actor's params bound to their defaults.
+std::uint32_t check_rate(const ast::PortDecl& p, const ast::Expr* rate_expr, Evaluator& count,
+                         const SourceManager& sources, DiagnosticEngine& diags) {
+  if (!rate_expr) return 1;
+  auto rate = count.eval(rate_expr);
   if (!rate || !count.require_fixed(*rate, fmt::format("the rate of port '{}'", p.name.name)))
     return 1;
   if (rate->integer < 1 || rate->integer > kMaxRate) {
@@ -65,6 +64,18 @@ std::uint32_t check_rate(const ast::PortDecl& p, Evaluator& count, const SourceM
     return 1;
   }
   return static_cast<std::uint32_t>(rate->integer);
+}
+
+/// The values a port's rate and window see for the actor's params: their defaults (1 for a param
+/// without one: every node sets it, and sema/node_rates.hpp evaluates them again with its values).
+std::map<std::string, Number> default_values(const ir::Actor& actor) {
+  std::map<std::string, Number> values;
+  for (const ir::ActorParam& p : actor.params) {
+    Number one;
+    one.integer = 1;
+    values.emplace(p.name, p.default_value ? to_number(*p.default_value) : one);
+  }
+  return values;
 }
 
 /// `parallel (port count, ...)` of a dynamic actor's implementation (on a GPU its firings run on
@@ -226,6 +237,7 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
   actor.ports.push_back(std::move(port));
   info.ports.push_back(&p);
   info.port_type_ok.push_back(elem.has_value());
+  info.rate_uses_params.push_back(false);  // a fifo port has no rate
 }
 
 /// A port's `mappable`: only on a static port; a warning where no implementation runs on a GPU.
@@ -253,8 +265,9 @@ bool check_mappable(const ast::ActorDecl& a, const ast::PortDecl& p, DiagnosticE
 
 /// A port's `peek N [= value]`: an input of a type that is not bounded, N a compile-time integer
 /// from its rate to kMaxRate; sets the port's history (N - rate tokens) and their value.
-void check_peek(const ast::PortDecl& p, const TypeTable& types, Evaluator& count, Evaluator& value,
-                const SourceManager& sources, ir::Port& port, DiagnosticEngine& diags) {
+void check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTable& types,
+                Evaluator& count, Evaluator& value, const SourceManager& sources, ir::Port& port,
+                DiagnosticEngine& diags) {
   if (!p.peek) return;
   constexpr auto keyword = static_cast<std::uint32_t>(std::string_view("peek").size());
   if (port.dir == ir::PortDir::out) {
@@ -274,7 +287,7 @@ void check_peek(const ast::PortDecl& p, const TypeTable& types, Evaluator& count
                 keyword);
     return;
   }
-  auto n = count.eval(p.peek.get());
+  auto n = count.eval(peek_expr);
   if (!n || !count.require_fixed(*n, fmt::format("the window of port '{}'", p.name.name))) return;
   if (n->integer < port.rate || n->integer > kMaxRate) {
     error_at(diags, span_of(*p.peek, sources),
@@ -307,7 +320,16 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
       continue;
     }
     auto type = types.names.resolve(p.type, diags);
-    const std::uint32_t rate = check_rate(p, count, sources, diags);
+    // A rate or window may use the actor's params: checked here at their defaults, per node by
+    // sema/node_rates.hpp.
+    const std::map<std::string, Number> defaults = default_values(actor);
+    auto lookup = [&](const std::string& name) -> const Number* {
+      auto it = defaults.find(name);
+      return it == defaults.end() ? nullptr : &it->second;
+    };
+    const ast::ExprPtr rate_expr = bind_names(p.rate.get(), lookup);
+    const ast::ExprPtr peek_expr = bind_names(p.peek.get(), lookup);
+    const std::uint32_t rate = check_rate(p, rate_expr.get(), count, sources, diags);
     if (type && types.types[*type].bounded && rate != 1) {
       error_at(diags, span_of(*p.rate, sources),
                fmt::format("port '{}' of bounded type '{}' has rate {}; a port of a bounded type "
@@ -321,9 +343,13 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
         {p.name.name, dir, static_cast<ir::TypeId>(type.value_or(0)), p.name.loc, rate});
     info.ports.push_back(&p);
     info.port_type_ok.push_back(type && types.ok[*type]);
+    std::vector<std::string> params;
+    for (const ir::ActorParam& ap : actor.params) params.push_back(ap.name);
+    info.rate_uses_params.push_back(uses_names(p.rate.get(), params) ||
+                                    uses_names(p.peek.get(), params));
     check_fifo(a, p, count, sources, actor.ports.back(), diags);
     if (type && types.ok[*type])
-      check_peek(p, types, count, value, sources, actor.ports.back(), diags);
+      check_peek(p, peek_expr.get(), types, count, value, sources, actor.ports.back(), diags);
     actor.ports.back().mappable = check_mappable(a, p, diags);
   }
 }
@@ -476,8 +502,8 @@ ActorTable check_actors(const Spec& spec, const ParamTable& params, const TypeTa
       actor.dynamic = a.dynamic.has_value();
       ActorInfo info;
       info.decl = &a;
-      check_ports(a, types, count, eval, sources, actor, info, diags);
       check_params(a, eval, actor, info, sources, diags);
+      check_ports(a, types, count, eval, sources, actor, info, diags);
       check_impls(a, spec_file, count, sources, actor, diags);
       check_uses(a, actor, diags);
       check_ends(a, actor, diags);

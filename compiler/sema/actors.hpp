@@ -13,11 +13,17 @@
 
 namespace dfgc::sema {
 
+/// The most tokens one firing may move through a port.
+inline constexpr std::int64_t kMaxRate = 1 << 20;
+
 /// What later checks need of an actor's declaration, parallel to the ir::Actor's vectors.
 struct ActorInfo {
   const ast::ActorDecl* decl = nullptr;
   std::vector<const ast::PortDecl*> ports;
   std::vector<bool> port_type_ok;
+  /// Per port: its rate or window uses the actor's params (`rate D`), so each node's values give
+  /// its own (sema/node_rates.hpp).
+  std::vector<bool> rate_uses_params;
   std::vector<const ast::ActorParamDecl*> params;
   std::vector<std::optional<ParamType>> param_types;
 };

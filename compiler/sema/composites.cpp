@@ -41,27 +41,7 @@ class Scope {
 
 /// `e` with each name the scope holds replaced by its value, written where the name was.
 ast::ExprPtr bind(const ast::Expr* e, const Scope& scope) {
-  if (!e) return nullptr;
-  ast::ExprPtr copy = clone(e);
-  if (copy->kind == ast::Expr::Kind::name) {
-    if (const Number* n = scope.find(copy->name)) {
-      switch (n->kind) {
-        case Number::Kind::integer:
-          copy->kind = ast::Expr::Kind::integer;
-          copy->int_value = n->integer;
-          break;
-        case Number::Kind::real:
-          copy->kind = ast::Expr::Kind::real;
-          copy->real_value = n->real;
-          break;
-        case Number::Kind::boolean: copy->name = n->boolean ? "true" : "false"; break;
-      }
-      if (copy->kind != ast::Expr::Kind::name) copy->name.clear();
-    }
-    return copy;
-  }
-  for (ast::ExprPtr& operand : copy->operands) operand = bind(operand.get(), scope);
-  return copy;
+  return bind_names(e, [&](const std::string& name) { return scope.find(name); });
 }
 
 /// Items of one body in source order: its nodes and loops merged (a loop's nodes come where the

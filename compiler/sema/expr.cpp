@@ -296,4 +296,54 @@ bool Evaluator::require_fixed(const Number& n, std::string_view what) {
   return false;
 }
 
+ast::ExprPtr bind_names(const ast::Expr* e,
+                        const std::function<const Number*(const std::string&)>& lookup) {
+  if (!e) return nullptr;
+  ast::ExprPtr copy = ast::clone(e);
+  if (copy->kind != ast::Expr::Kind::name) {
+    for (ast::ExprPtr& operand : copy->operands) operand = bind_names(operand.get(), lookup);
+    return copy;
+  }
+  const Number* n = lookup(copy->name);
+  if (!n) return copy;
+  switch (n->kind) {
+    case Number::Kind::integer:
+      copy->kind = ast::Expr::Kind::integer;
+      copy->int_value = n->integer;
+      copy->name.clear();
+      break;
+    case Number::Kind::real:
+      copy->kind = ast::Expr::Kind::real;
+      copy->real_value = n->real;
+      copy->name.clear();
+      break;
+    case Number::Kind::boolean: copy->name = n->boolean ? "true" : "false"; break;
+  }
+  return copy;
+}
+
+bool uses_names(const ast::Expr* e, const std::vector<std::string>& names) {
+  if (!e) return false;
+  if (e->kind == ast::Expr::Kind::name &&
+      std::find(names.begin(), names.end(), e->name) != names.end())
+    return true;
+  for (const ast::ExprPtr& operand : e->operands)
+    if (uses_names(operand.get(), names)) return true;
+  return false;
+}
+
+Number to_number(const ir::ParamScalar& v) {
+  Number n;
+  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+    n.integer = *i;
+  } else if (const auto* b = std::get_if<bool>(&v)) {
+    n.kind = Number::Kind::boolean;
+    n.boolean = *b;
+  } else {
+    n.kind = Number::Kind::real;
+    n.real = ir::to_double(v);
+  }
+  return n;
+}
+
 }  // namespace dfgc::sema

@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sema/params.hpp"
 #include "spec/ast.hpp"
@@ -64,6 +66,18 @@ class Evaluator {
   ExprMode mode_;
   std::optional<std::size_t> visible_before_;
 };
+
+/// `e` (null for null) with each name `lookup` knows replaced by its value, written where the name
+/// was (an integer or real literal, or `true`/`false`): composites' params and loop variables,
+/// actors' params in rates.
+ast::ExprPtr bind_names(const ast::Expr* e,
+                        const std::function<const Number*(const std::string&)>& lookup);
+
+/// Whether `e` names one of `names`.
+bool uses_names(const ast::Expr* e, const std::vector<std::string>& names);
+
+/// An actor param's value as a number of the expressions.
+Number to_number(const ir::ParamScalar& v);
 
 /// The tree of a size expression that evaluated without error (`params` resolves its names).
 ir::SizeTerm size_term(const ast::Expr& e, const ParamTable& params);

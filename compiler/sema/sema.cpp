@@ -11,6 +11,7 @@
 #include "sema/composites.hpp"
 #include "sema/graph.hpp"
 #include "sema/islands.hpp"
+#include "sema/node_rates.hpp"
 #include "sema/overlay.hpp"
 #include "sema/params.hpp"
 #include "sema/rates.hpp"
@@ -99,6 +100,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     n.shares = it->second;
   }
   program.written_batch = program.batch;
+  if (!sema::specialize_rates(program, actors.info, params, sources, diags)) return std::nullopt;
   if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
   if (!sema::prepare_replicas(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;

@@ -54,3 +54,50 @@ TEST_CASE("rates: without rates nothing changes", "[sema][rates]") {
     CHECK(n.block_types.empty());
   }
 }
+
+TEST_CASE("a rate or window of an actor's params is each node's own", "[sema][rates]") {
+  const std::string decls =
+      "type T = float[1];\n"
+      "type P = uint8[<= 8];\n"
+      "actor A { out T o; cpu \"a.hpp\"; }\n"
+      "actor D { param int R = 2; param int W = 2; in T i rate R peek W; out T o; cpu \"d.hpp\"; "
+      "}\n"
+      "actor C { in T i; cpu \"c.hpp\"; }\n"
+      "arch h { host X { cpu; } }\n";
+  auto r = test::analyze(decls +
+                         "app x on h { node a : A @ X.cpu; node d1 : D @ X.cpu;\n"
+                         "  node d2 : D @ X.cpu { R = 3; W = 5; } node d3 : D @ X.cpu { R = 3; W = "
+                         "5; }\n"
+                         "  node c : C @ X.cpu; a.o -> d1.i; d1.o -> d2.i; d2.o -> d3.i; d3.o -> "
+                         "c.i; }\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Dfg& g = r->program->dfg;
+  // d1 runs the actor at its defaults; d2 and d3 share one copy at rate 3, window 5.
+  REQUIRE(g.actors.size() == 4);
+  CHECK(g.nodes[1].actor == 1);
+  CHECK(g.nodes[2].actor == 3);
+  CHECK(g.nodes[3].actor == 3);
+  CHECK(g.actors[3].name == "D");
+  CHECK(g.actors[3].ports[0].rate == 3);
+  CHECK(g.actors[3].ports[0].history == 2);
+  CHECK(g.actors[3].ports[0].history_value == "0");
+  CHECK(g.actors[1].ports[0].rate == 2);
+  CHECK(g.actors[1].ports[0].history == 0);
+  // a fires 2 x 3 x 3 times, d1 9, d2 3, d3 once.
+  CHECK(g.nodes[0].repetitions == 18);
+  CHECK(g.nodes[1].repetitions == 9);
+  CHECK(g.nodes[2].repetitions == 3);
+  CHECK(g.nodes[3].repetitions == 1);
+  // A node's values out of range, at the port with a note at the node.
+  CHECK(test::diagnose(decls + "app x on h { node a : A @ X.cpu; node d : D @ X.cpu { R = 0; }\n"
+                               "  node c : C @ X.cpu; a.o -> d.i; d.o -> c.i; }\n") ==
+        "4:57: error: port 'i' has rate 0 for node 'd'; a firing moves 1 to 1048576 tokens "
+        "through a port\n"
+        "  7:39: note: node 'd' is declared here (R = 0, W = 2)\n");
+  CHECK(test::diagnose(decls + "app x on h { node a : A @ X.cpu; node d : D @ X.cpu { R = 4; }\n"
+                               "  node c : C @ X.cpu; a.o -> d.i; d.o -> c.i; }\n") ==
+        "4:64: error: port 'i' peeks 2 tokens for node 'd', and its rate is 4; a firing sees at "
+        "least the tokens it consumes and at most 1048576\n"
+        "  7:39: note: node 'd' is declared here (R = 4, W = 2)\n");
+}
