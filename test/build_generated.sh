@@ -91,7 +91,9 @@
 #                the other's core (its history with it), and with a --iterations that ends within a
 #                window's history: every output equal; test/generated/rates_param.dfg (one
 #                decimator actor at three rates and windows its nodes' params give, in a
-#                composite's loop) in both strategies and with a move; samples/decimate/cores.dfg
+#                composite's loop) in both strategies and with a move; StreamIt's FilterBank
+#                (samples/streamit/filterbank) on one core and eight against StreamIt's output
+#                file; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
@@ -1092,6 +1094,16 @@ PY
       "$work/rates/build/app" --iterations 300 $mode >"$work/out.txt" 2>"$work/err.txt" ||
         fail "rates '$mode': exit $?: $(cat "$work/err.txt")"
       grep -qx "check: 300 iterations, all equal" "$work/out.txt" || fail "rates '$mode': $(cat "$work/out.txt")"
+    done
+    # StreamIt's FilterBank (samples/streamit/filterbank) on one core and on eight: the first 800
+    # outputs equal StreamIt's own output file, line for line.
+    for mapping in one_core cores; do
+      compile "samples/streamit/filterbank/$mapping.dfg" "$work/fb_$mapping"
+      build_cpu "$work/fb_$mapping" -Werror
+      "$work/fb_$mapping/build/app" --iterations 128 >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "filterbank $mapping: exit $?: $(cat "$work/err.txt")"
+      head -800 "$work/out.txt" | cmp -s - <(head -800 samples/streamit/filterbank/reference.out) ||
+        fail "filterbank $mapping: the output differs from StreamIt's reference.out"
     done
     # samples/decimate on three cores: a decimating filter and a smoother against the reference.
     compile samples/decimate/cores.dfg "$work/decimate"

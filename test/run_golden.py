@@ -29,7 +29,8 @@ runs `dfgc map <file> ...` instead. A case states what it expects in one of two 
 A spec with expected-* comments must not also have a sidecar. test/errors/inputs/ holds the
 architectures that many cases import instead of declaring them (cpu.dfg, gpu.dfg, one_gpu.dfg).
 
-Samples: every samples/*/*.dfg that declares an app that runs (not a graph alone) is run through each command of COMMANDS; the
+Samples: every samples/*/*.dfg (and samples/streamit/*/*.dfg: <sample> is then streamit/<name>)
+that declares an app that runs (not a graph alone) is run through each command of COMMANDS; the
 output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
 plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
 (`dfgc compile <spec> -o build/golden/<sample>/<stem>`) and must print the plan of
@@ -201,14 +202,14 @@ def cases(root):
             yield words[:1] + [rel] + words[1:], path.with_suffix(".expected")
         else:
             yield ["check", rel] + words, path.with_suffix(".expected")
-    for spec in sorted((root / "samples").glob("*/*.dfg")):
+    for spec in sample_specs(root):
         if not runs_an_app(spec):
             continue
         rel = spec.relative_to(root).as_posix()
         for name, command, args in COMMANDS:
             if name == "schedule" and full_tree(spec):
                 continue  # the tree's schedule.txt (check_compile)
-            out = root / "test" / "golden" / spec.parent.name / f"{spec.stem}.{name}.txt"
+            out = root / "test" / "golden" / sample_dir(spec) / f"{spec.stem}.{name}.txt"
             yield [command, rel] + args, out
 
 
@@ -220,8 +221,20 @@ def runs_an_app(spec):
     return RUNNABLE_APP.search(spec.read_text(encoding="utf-8")) is not None
 
 
+def sample_specs(root):
+    """samples/<sample>/*.dfg, and samples/streamit/<benchmark>/*.dfg."""
+    samples = root / "samples"
+    return sorted(samples.glob("*/*.dfg")) + sorted(samples.glob("streamit/*/*.dfg"))
+
+
+def sample_dir(spec):
+    """The sample's directory under samples/: fir_bank, streamit/filterbank."""
+    parent = spec.parent
+    return f"{parent.parent.name}/{parent.name}" if parent.parent.name == "streamit" else parent.name
+
+
 def full_tree(spec):
-    return f"{spec.parent.name}/{spec.stem}" in FULL_TREES
+    return f"{sample_dir(spec)}/{spec.stem}" in FULL_TREES
 
 
 MANIFEST = "dfgc-manifest.txt"
@@ -253,7 +266,7 @@ def manifest_runtime(directory):
 
 
 def compile_cases(root):
-    for spec in sorted((root / "samples").glob("*/*.dfg")):
+    for spec in sample_specs(root):
         if runs_an_app(spec):
             yield spec
 
@@ -261,13 +274,13 @@ def compile_cases(root):
 def check_compile(dfgc, root, spec, update):
     """Compiles one sample; returns the list of failure messages (diffs)."""
     rel = spec.relative_to(root).as_posix()
-    out_dir = root / "build" / "golden" / spec.parent.name / spec.stem
+    out_dir = root / "build" / "golden" / sample_dir(spec) / spec.stem
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     gen_rel = out_dir.relative_to(root).as_posix()
     p = subprocess.run([dfgc, "compile", rel, "-o", gen_rel], cwd=root, capture_output=True,
                        text=True, timeout=300)
-    golden_dir = root / "test" / "golden" / spec.parent.name / spec.stem
+    golden_dir = root / "test" / "golden" / sample_dir(spec) / spec.stem
     golden_txt = golden_dir.with_name(spec.stem + ".compile.txt")
     schedule_txt = golden_dir.with_name(spec.stem + ".schedule.txt")
     whole = full_tree(spec)
