@@ -187,10 +187,12 @@ bool Flattener::loop(const ast::ForDecl& f, const Scope& scope, const auto& each
     bad_loops_.insert(&f);
     return false;
   }
-  if (*last >= *first && static_cast<std::uint64_t>(*last - *first) >= kMaxExpandedNodes) {
+  if (*last >= *first &&
+      static_cast<std::uint64_t>(*last) - static_cast<std::uint64_t>(*first) >= kMaxExpandedNodes) {
     error_at(diags_, span_of(f.var),
              fmt::format("loop 'for {} in [{}, {}]' runs more than {} times", f.var.name, *first,
                          *last, kMaxExpandedNodes));
+    bad_loops_.insert(&f);
     return false;
   }
   bool ok = true;

@@ -223,3 +223,11 @@ TEST_CASE("mistakes in composites and loops are reported where they are written"
         "other\n"
         "  4:7: note: previous declaration is here\n");
 }
+
+TEST_CASE("a loop too long for the expansion is refused without overflow", "[sema]") {
+  CHECK(diagnose("app x on a { node s : P @ A.c0;\n"
+                 "  for i in [-9223372036854775807, 9223372036854775807] { node f[i] : K @ A.c1; "
+                 "s.o -> f[i].i; } }\n") ==
+        "11:7: error: loop 'for i in [-9223372036854775807, 9223372036854775807]' runs more than "
+        "1048576 times\n");
+}
