@@ -90,3 +90,43 @@ TEST_CASE("a replica range is dumped with its free placement", "[spec][dump]") {
   INFO(text);
   CHECK(text.find("node f : Filter @ any replicas in [1, 3] @15:3\n") != std::string::npos);
 }
+
+TEST_CASE("the dump shows composites, loops, indices and paths in source order", "[spec][dump]") {
+  Parsed p(R"(composite Bank {
+  param N = 4;
+  param g;
+  in x;
+  out y;
+  for i in [0, N - 1] { node f[i] : Fir { k = i; } x -> f[i].a; }
+  f[N - 1].b -> y;
+}
+app g { node s : Src; node b : Bank { g = 2; } s.o -> b.x; b.y -> s.y[0]; }
+app m : g on a {
+  b @ A.c[1];
+  for j in [0, 3] { b.f[j] @ A.c[j] migrates A.c[j + 1]; }
+}
+)");
+  REQUIRE(p.errors().empty());
+  CHECK(ast::dump(*p.module, p.sm) ==
+        "module t.dfg\n"
+        "composite Bank @1:1\n"
+        "  param N = 4 @2:3\n"
+        "  param g @3:3\n"
+        "  in x @4:3\n"
+        "  out y @5:3\n"
+        "  for i in [0, N - 1] @6:3\n"
+        "    node f[i] : Fir @6:25\n"
+        "      k = i @6:43\n"
+        "    edge x -> f[i].a @6:54\n"
+        "  edge f[N - 1].b -> y @7:14\n"
+        "app g (graph) @9:1\n"
+        "  node s : Src @9:9\n"
+        "  node b : Bank @9:23\n"
+        "    g = 2 @9:39\n"
+        "  edge s.o -> b.x @9:52\n"
+        "  edge b.y -> s.y[0] @9:64\n"
+        "app m : g on a @10:1\n"
+        "  place b @ A.c[1] @11:3\n"
+        "  for j in [0, 3] @12:3\n"
+        "    place b.f[j] @ A.c[j] migrates A.c[j + 1] @12:21\n");
+}
