@@ -408,15 +408,17 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     return status;
   }
 
-  std::vector<std::string> split;
+  std::vector<SplitPlacement> split;
   auto edits = mapping_edits(spec, *program, program->mapping.pe_of, best.tuned, sources, &split);
   if (prints_report(common)) {
     DiagnosticEngine scratch(sources);
     auto table = resolve_costs(*costs, *program, scratch);
     DFGC_INTERNAL_ASSERT(table, "the chosen tuning's costs no longer resolve");
     Prediction prediction = predict(*program, *chosen.passes.ig, *table, common.plan);
-    Report report{&*program,         &prediction, &*result, &search_, edited_lines(edits, sources),
-                  describe_fit(*fit)};
+    // The edited lines, then one placement a node for each written once that the nodes leave.
+    std::vector<std::string> lines = edited_lines(edits, sources);
+    for (const SplitPlacement& s : split) lines.insert(lines.end(), s.lines.begin(), s.lines.end());
+    Report report{&*program, &prediction, &*result, &search_, std::move(lines), describe_fit(*fit)};
     std::cout << render_report(report);
     if (explain_) std::cout << render_explain(*program, prediction);
   } else if (auto error = print_emit(*common.emit, chosen, sources)) {
@@ -424,7 +426,8 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     return finish(1);
   }
   if (apply_ && !split.empty()) {
-    for (const std::string& s : split) std::cerr << "dfgc: error: --apply: " << s << "\n";
+    for (const SplitPlacement& s : split)
+      std::cerr << "dfgc: error: --apply: " << s.message << "\n";
     return finish(1);
   }
   if (apply_) {

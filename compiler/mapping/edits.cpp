@@ -80,37 +80,43 @@ std::vector<ir::Replica> placement_of(const ir::Program& program,
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
                                 const std::vector<ir::PeId>& pe_of,
                                 const std::vector<TunedValue>& tuned, const SourceManager& sources,
-                                std::vector<std::string>* split) {
+                                std::vector<SplitPlacement>* split) {
   std::vector<Edit> edits;
   if (const ast::AppDecl* app = find_app(spec, program.app_name)) {
     std::map<std::pair<std::uint32_t, std::uint32_t>, const ast::NodeDecl*> placements;
     written(*app, placements);
     // The spec nodes each placement places (several for one in a loop or an instance's), each
-    // with where it runs.
-    std::map<const ast::NodeDecl*, std::vector<std::pair<std::string, std::string>>> chosen;
+    // with where it runs, by where the placement is written.
+    std::map<std::pair<std::uint32_t, std::uint32_t>,
+             std::vector<std::pair<std::string, std::string>>>
+        chosen;
     std::set<std::string> seen;
     for (const ir::Node& n : program.dfg.nodes) {
-      auto p = placements.find({n.mapping_loc.file, n.mapping_loc.offset});
-      if (p == placements.end() || !seen.insert(n.spec_name()).second) continue;
-      chosen[p->second].emplace_back(n.spec_name(), placement_text(program, pe_of, n.spec_name()));
+      const std::pair where{n.mapping_loc.file, n.mapping_loc.offset};
+      if (!placements.count(where) || !seen.insert(n.spec_name()).second) continue;
+      chosen[where].emplace_back(n.spec_name(), placement_text(program, pe_of, n.spec_name()));
     }
-    for (const auto& [n, nodes] : chosen) {
+    for (const auto& [where, nodes] : chosen) {
+      const ast::NodeDecl& n = *placements.at(where);
       bool one = true;
       for (const auto& [name, text] : nodes) one = one && text == nodes.front().second;
       if (one) {
-        edits.push_back({n->placement_loc, n->placement_length, nodes.front().second});
+        edits.push_back({n.placement_loc, n.placement_length, nodes.front().second});
         continue;
       }
       if (!split) continue;
-      std::string where;
-      for (const auto& [name, text] : nodes)
-        where += (where.empty() ? "" : ", ") + name + " @ " + text;
-      const LineCol lc = sources.line_col(n->placement_loc);
-      split->push_back(
-          fmt::format("{}:{}:{}: '{}' places {} nodes on different PEs ({}); write "
-                      "one placement per node",
-                      sources.name(n->placement_loc.file), lc.line, lc.col, ast::placement_text(*n),
-                      nodes.size(), where));
+      SplitPlacement out;
+      std::string apart;
+      for (const auto& [name, text] : nodes) {
+        apart += (apart.empty() ? "" : ", ") + name + " @ " + text;
+        out.lines.push_back(fmt::format("  {} @ {};", name, text));
+      }
+      const LineCol lc = sources.line_col(n.placement_loc);
+      out.message = fmt::format(
+          "{}:{}:{}: '{}' places {} nodes on different PEs ({}); write one placement per node",
+          sources.name(n.placement_loc.file), lc.line, lc.col, ast::placement_text(n), nodes.size(),
+          apart);
+      split->push_back(std::move(out));
     }
   }
   for (const TunedValue& t : tuned)

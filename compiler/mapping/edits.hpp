@@ -47,14 +47,22 @@ std::vector<ir::Replica> placement_of(const ir::Program& program,
 std::string placement_text(const ir::Program& program, const std::vector<ir::PeId>& pe_of,
                            const std::string& node);
 
+/// A free placement written once for several nodes that a mapping runs apart.
+struct SplitPlacement {
+  /// "t.dfg:9:37: 'any cpu' places 2 nodes on different PEs (f0 @ A.c1, f1 @ A.c3); write one
+  /// placement per node"
+  std::string message;
+  std::vector<std::string> lines;  ///< one placement a node, to paste: "  f0 @ A.c1;"
+};
+
 /// The edits for `pe_of` (free nodes only) and `tuned`, in file and offset order. A free placement
 /// written once for several nodes (in a loop, or an instance's for the nodes of its composite) is
-/// edited when they all run where it would say; else nothing is edited there and `split` gets a
-/// line that says where each runs.
+/// edited when they all run where it would say; else nothing is edited there and `split` gets
+/// where each runs, in the order the placements are written.
 std::vector<Edit> mapping_edits(const Spec& spec, const ir::Program& program,
                                 const std::vector<ir::PeId>& pe_of,
                                 const std::vector<TunedValue>& tuned, const SourceManager& sources,
-                                std::vector<std::string>* split = nullptr);
+                                std::vector<SplitPlacement>* split = nullptr);
 
 /// The edited lines, each as it will read: "  node i1 : Inc @ A.g0;".
 std::vector<std::string> edited_lines(const std::vector<Edit>& edits, const SourceManager& sources);

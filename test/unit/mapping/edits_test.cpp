@@ -58,7 +58,7 @@ TEST_CASE("a loop's free placement is rewritten when its nodes run on one PE", "
   Fixture fx;
   INFO(fx.diags.render());
   REQUIRE(fx.program);
-  std::vector<std::string> split;
+  std::vector<mapping::SplitPlacement> split;
   auto edits =
       mapping::mapping_edits(*fx.spec, *fx.program, fx.pe_of(2, 2), {}, fx.sources, &split);
   CHECK(split.empty());
@@ -71,11 +71,13 @@ TEST_CASE("a loop's free placement is rewritten when its nodes run on one PE", "
 TEST_CASE("a loop's free placement is left alone when its nodes run apart", "[mapping][apply]") {
   Fixture fx;
   REQUIRE(fx.program);
-  std::vector<std::string> split;
+  std::vector<mapping::SplitPlacement> split;
   auto edits =
       mapping::mapping_edits(*fx.spec, *fx.program, fx.pe_of(1, 3), {}, fx.sources, &split);
   CHECK(edits.empty());
-  CHECK(split == std::vector<std::string>{
-                     "/tmp/dfgc_edits_test.dfg:9:37: 'any cpu' places 2 nodes on different PEs "
-                     "(f0 @ A.c1, f1 @ A.c3); write one placement per node"});
+  REQUIRE(split.size() == 1);
+  CHECK(split[0].message ==
+        "/tmp/dfgc_edits_test.dfg:9:37: 'any cpu' places 2 nodes on different PEs (f0 @ A.c1, "
+        "f1 @ A.c3); write one placement per node");
+  CHECK(split[0].lines == std::vector<std::string>{"  f0 @ A.c1;", "  f1 @ A.c3;"});
 }
