@@ -93,12 +93,15 @@
 #                decimator actor at three rates and windows its nodes' params give, in a
 #                composite's loop) in both strategies and with a move; StreamIt's FilterBank
 #                (samples/streamit/filterbank) on one core and eight against StreamIt's output
-#                file; samples/decimate/cores.dfg
+#                file; StreamIt's BeamFormer (samples/streamit/beamformer) on one core and eight,
+#                equal to each other and within 2e-6 of StreamIt's file; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
 #                token, each fed from another core) in both strategies, across a move and a
-#                restart, every token against the formula; test/generated/complex.dfg (cfloat
+#                restart, every token against the formula; test/generated/port_groups.dfg (a
+#                split and a join over port groups of 3 and 2 ports, one composite) in both
+#                strategies and with a move; test/generated/complex.dfg (cfloat
 #                tokens through a stateful mixer that moves, a delayed edge), every sample
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
@@ -164,8 +167,9 @@
 #   stream_end_gpu_build test/generated/stream_end_gpu.dfg (the reader on a CPU ends the stream of
 #                a GPU whose cycles run as CUDA graphs) built with nvcc, warnings as errors
 #   peek_gpu_build test/generated/peek_gpu.dfg (both filters on a GPU, their windows in its memory,
-#                its cycles CUDA graphs of two phases) built with nvcc, warnings as errors; skipped
-#                without nvcc (the runs: bench/peek/gpu_run.sh on a GPU)
+#                its cycles CUDA graphs of two phases) and port_groups.dfg's port_groups_gpu (a
+#                split and a join over port groups on a GPU) built with nvcc, warnings as
+#                errors; skipped without nvcc (the runs: bench/peek/gpu_run.sh on a GPU)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   multirate_gpu_build samples/multirate/one_gpu.dfg (decimation, the bank, interpolation and the
@@ -1095,6 +1099,20 @@ PY
         fail "rates '$mode': exit $?: $(cat "$work/err.txt")"
       grep -qx "check: 300 iterations, all equal" "$work/out.txt" || fail "rates '$mode': $(cat "$work/out.txt")"
     done
+    # Port groups (test/generated/port_groups.dfg): a split and a join of 3 ports and of 2 from one
+    # composite, branches on other cores, one moving; every token checked.
+    compile test/generated/port_groups.dfg "$work/groups" --app port_groups
+    grep -q "dfg::Ports<const std::int64_t>(" "$work/groups/rank_A.cpp" ||
+      fail "port groups: no dfg::Ports in the generated fire calls"
+    build_cpu "$work/groups" -Werror
+    for mode in "" "--sync=barrier" "--no-overlap" "--migrate fan3_f1:A.c2@17"; do
+      # shellcheck disable=SC2086
+      "$work/groups/build/app" --iterations 300 $mode >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "port groups '$mode': exit $?: $(cat "$work/err.txt")"
+      for want in "check 3: 900 tokens, all equal" "check 2: 600 tokens, all equal"; do
+        grep -qx "$want" "$work/out.txt" || fail "port groups '$mode': $(cat "$work/out.txt")"
+      done
+    done
     # StreamIt's FilterBank (samples/streamit/filterbank) on one core and on eight: the first 800
     # outputs equal StreamIt's own output file, line for line.
     for mapping in one_core cores; do
@@ -1105,6 +1123,20 @@ PY
       head -800 "$work/out.txt" | cmp -s - <(head -800 samples/streamit/filterbank/reference.out) ||
         fail "filterbank $mapping: the output differs from StreamIt's reference.out"
     done
+    # StreamIt's BeamFormer (samples/streamit/beamformer: port groups) on one core and on eight:
+    # both print the same 400 lines, each within 2e-6 of StreamIt's own output file (its float
+    # arithmetic, not bit for bit: samples/streamit/README.md).
+    for mapping in one_core cores; do
+      compile "samples/streamit/beamformer/$mapping.dfg" "$work/bf_$mapping"
+      build_cpu "$work/bf_$mapping" -Werror
+      "$work/bf_$mapping/build/app" --iterations 100 >"$work/bf_$mapping.txt" 2>"$work/err.txt" ||
+        fail "beamformer $mapping: exit $?: $(cat "$work/err.txt")"
+      paste -d ' ' "$work/bf_$mapping.txt" samples/streamit/beamformer/reference.out | awk '
+        NF != 2 || ($1 - $2) / $2 > 2e-6 || ($2 - $1) / $2 > 2e-6 { bad = NR ": " $0; exit }
+        END { if (bad != "" || NR != 400) { print "line " bad " of " NR; exit 1 } }' >"$work/cmp.txt" ||
+        fail "beamformer $mapping: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
+    done
+    cmp -s "$work/bf_one_core.txt" "$work/bf_cores.txt" || fail "beamformer: eight cores print other values than one"
     # samples/decimate on three cores: a decimating filter and a smoother against the reference.
     compile samples/decimate/cores.dfg "$work/decimate"
     build_cpu "$work/decimate" -Werror
@@ -1157,6 +1189,12 @@ PY
     compile test/generated/peek_gpu.dfg "$work/gen"
     find_nvcc
     build_gpu "$work/gen"
+    # Port groups on a GPU (test/generated/port_groups.dfg): a split and a join whose fire takes
+    # dfg::Ports of device pointers.
+    compile test/generated/port_groups.dfg "$work/groups" --app port_groups_gpu
+    grep -q "dfg::Ports<const std::int64_t>(" "$work/groups/rank_A_g0.cu" ||
+      fail "port groups: no dfg::Ports in the GPU's fire calls"
+    build_gpu "$work/groups"
     ;;
   stream_end_gpu_build)
     # The reader on a CPU ends the stream of a GPU that relaunches its cycles as CUDA graphs;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <string_view>
 #include <variant>
 
 #include <clang/AST/DeclTemplate.h>
@@ -237,6 +238,8 @@ class ContractChecker {
   void check_span_param(const clang::ParmVarDecl& param, std::uint32_t port, Place at);
   void check_view_param(const clang::ParmVarDecl& param, std::uint32_t port, Place at);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
+  void check_group_param(const clang::ParmVarDecl& param, const std::vector<std::uint32_t>& group);
+  bool is_view_of(clang::QualType type, std::string_view name, ir::ElemType elem, bool input) const;
   void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature);
@@ -259,7 +262,11 @@ class ContractChecker {
     d.note(impl_.loc, fmt::format("actor '{}' implementation declared here", actor_.name));
   }
   void note_port(DiagnosticBuilder& d, std::uint32_t port) {
-    d.note(actor_.ports[port].loc, fmt::format("port '{}' declared here", actor_.ports[port].name));
+    const ir::Port& p = actor_.ports[port];
+    if (p.group.empty())
+      d.note(p.loc, fmt::format("port '{}' declared here", p.name));
+    else
+      d.note(p.loc, fmt::format("port group '{}' declared here", p.group), p.group.size());
   }
   void note_param(DiagnosticBuilder& d, const ir::ActorParam& param) {
     d.note(param.loc, fmt::format("param '{}' declared here", param.name));
@@ -412,6 +419,21 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
   match_ring_params(method, "fire", signature, &ContractChecker::check_span_param);
 }
 
+/// `type` is the view `name`<T> (dfg::RingSpan, dfg::Ports) by value, T the element type `elem`,
+/// const for an input and not for an output.
+bool ContractChecker::is_view_of(clang::QualType type, std::string_view name, ir::ElemType elem,
+                                 bool input) const {
+  const auto* spec = type->getAs<clang::TemplateSpecializationType>();
+  const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
+                                        ? spec->getTemplateName().getAsTemplateDecl()
+                                        : nullptr;
+  if (!decl || decl->getQualifiedNameAsString() != name || type.isVolatileQualified() ||
+      spec->template_arguments()[0].getKind() != clang::TemplateArgument::Type)
+    return false;
+  clang::QualType arg = spec->template_arguments()[0].getAsType();
+  return is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input;
+}
+
 /// A parallel action's parameter for `port`: dfg::RingSpan<const T> for an input,
 /// dfg::RingSpan<T> for an output, by value.
 void ContractChecker::check_span_param(const clang::ParmVarDecl& param, std::uint32_t port,
@@ -422,15 +444,7 @@ void ContractChecker::check_span_param(const clang::ParmVarDecl& param, std::uin
   const std::string expected =
       fmt::format("dfg::RingSpan<{}{}>", input ? "const " : "", ir::cxx_name(elem));
   clang::QualType type = param.getType();
-  const auto* spec = type->getAs<clang::TemplateSpecializationType>();
-  const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
-                                        ? spec->getTemplateName().getAsTemplateDecl()
-                                        : nullptr;
-  if (decl && decl->getQualifiedNameAsString() == "dfg::RingSpan" && !type.isVolatileQualified() &&
-      spec->template_arguments()[0].getKind() == clang::TemplateArgument::Type) {
-    clang::QualType arg = spec->template_arguments()[0].getAsType();
-    if (is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input) return;
-  }
+  if (is_view_of(type, "dfg::RingSpan", elem, input)) return;
   auto d = error(at, fmt::format("parameter '{}' of 'fire' has type '{}', but {} port '{}' "
                                  "{} {} {} elements a firing, passed by value: declare it '{}'",
                                  param.getName().str(), type.getAsString(ast_.getPrintingPolicy()),
@@ -719,9 +733,17 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
       d = error(at, fmt::format("{} of 'fire' has no name; dfgc matches parameters to ports by "
                                 "name",
                                 what));
+    } else if (std::vector<std::uint32_t> group = actor_.group_ports(name); !group.empty()) {
+      for (std::uint32_t port : group) {
+        matched[port] = true;
+        signature.fire_ports.push_back(port);
+      }
+      signature.fire_groups.push_back(static_cast<std::uint32_t>(group.size()));
+      check_group_param(param, group);
     } else if (auto port = actor_.port_index(name)) {
       matched[*port] = true;
       signature.fire_ports.push_back(*port);
+      signature.fire_groups.push_back(0);
       check_port_param(param, *port);
     } else {
       error(at, fmt::format("{} of 'fire' matches no port of actor '{}'", what, actor_.name))
@@ -729,15 +751,42 @@ void ContractChecker::check_fire_params(const clang::CXXMethodDecl& fire,
     }
     if (d) note_impl(*d);
   }
+  // Without a group, every port is a parameter of its own (ActorSignature::fire_groups).
+  if (std::all_of(signature.fire_groups.begin(), signature.fire_groups.end(),
+                  [](std::uint32_t size) { return size == 0; }))
+    signature.fire_groups.clear();
   Place fire_at = where_.token(fire.getLocation());
   for (std::uint32_t p = 0; p < actor_.ports.size(); ++p) {
-    if (matched[p]) continue;
     const ir::Port& port = actor_.ports[p];
+    if (matched[p] || port.group_index > 0) continue;
+    const char* dir = port.dir == ir::PortDir::in ? "input" : "output";
     auto d =
-        error(fire_at, fmt::format("'fire' has no parameter for {} port '{}'",
-                                   port.dir == ir::PortDir::in ? "input" : "output", port.name));
+        error(fire_at, port.group.empty()
+                           ? fmt::format("'fire' has no parameter for {} port '{}'", dir, port.name)
+                           : fmt::format("'fire' has no parameter for {} port group '{}' "
+                                         "(its {} ports, as one dfg::Ports)",
+                                         dir, port.group, actor_.group_ports(port.group).size()));
     note_port(d, p);
   }
+}
+
+/// A group's parameter (`in T x[N];`): dfg::Ports<const T> for inputs, dfg::Ports<T> for
+/// outputs, by value: one pointer a port, in the group's order.
+void ContractChecker::check_group_param(const clang::ParmVarDecl& param,
+                                        const std::vector<std::uint32_t>& group) {
+  const ir::Port& port = actor_.ports[group.front()];
+  const bool input = port.dir == ir::PortDir::in;
+  const ir::ElemType elem = program_.types[port.type].elem;
+  const std::string expected =
+      fmt::format("dfg::Ports<{}{}>", input ? "const " : "", ir::cxx_name(elem));
+  clang::QualType type = param.getType();
+  if (is_view_of(type, "dfg::Ports", elem, input)) return;
+  auto d = error(where_.range(param.getSourceRange()),
+                 fmt::format("parameter '{}' of 'fire' has type '{}', but {} port group '{}' of {} "
+                             "ports is passed as one pointer a port, by value: declare it '{}'",
+                             param.getName().str(), type.getAsString(ast_.getPrintingPolicy()),
+                             input ? "input" : "output", port.group, group.size(), expected));
+  note_port(d, group.front());
 }
 
 /// The element type T of `dfg::Bounded<T>`, or null for any other type.

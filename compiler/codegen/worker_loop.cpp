@@ -240,15 +240,38 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
       if (w.kept) part("worker_window_save", w.checkpoint);
     }
     if (n.repetitions != 1 && !n.block)
-      fire_parts(n, sig, std::move(args));
+      fire_parts(e, n, sig, std::move(args));
     else
       part(sig.fire_takes_context ? TemplatePart("worker_fire_context")
                                   : TemplatePart("worker_fire"),
-           {{"m", m}, {"j", block_index(n)}, {"args", join(args)}});
+           {{"m", m}, {"j", block_index(n)}, {"args", join(grouped(e, sig, std::move(args)))}});
     if (n.checkpoint >= 0) part("worker_checkpoint_save", checkpoint_vars);
     if (handoff >= 0) part("worker_save", handoff_vars);
     if (has_net() && overlap_) part("worker_net_poll");
   });
+}
+
+/// fire's arguments from one a port (`args`, in sig.fire_ports' order): a group's ports as one
+/// dfg::Ports of their pointers (`in T x[N];`), every other port's as it is.
+std::vector<std::string> WorkerPrinter::grouped(const Entry& e, const ActorSignature& sig,
+                                                std::vector<std::string> args) const {
+  if (sig.fire_groups.empty()) return args;
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  for (std::uint32_t size : sig.fire_groups) {
+    if (size == 0) {
+      out.push_back(std::move(args[i++]));
+      continue;
+    }
+    const PortRef& ref = e.firing().ports[sig.fire_ports[i]];
+    std::vector<std::string> group(std::make_move_iterator(args.begin() + i),
+                                   std::make_move_iterator(args.begin() + i + size));
+    out.push_back(render_part(
+        "worker_arg_group",
+        {{"const", ref.input ? "const " : ""}, {"elem", ref.elem}, {"args", join(group)}}));
+    i += size;
+  }
+  return out;
 }
 
 /// The block of the node's iterations that its firing of cycle j handles: j, or in an unfolded
@@ -259,7 +282,7 @@ std::string WorkerPrinter::block_index(const PlanNode& n) const {
   return "j * " + std::to_string(copies) + " + " + std::to_string(n.copy);
 }
 
-void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
+void WorkerPrinter::fire_parts(const Entry& e, const PlanNode& n, const ActorSignature& sig,
                                std::vector<std::string> args) {
   const std::string m = n.member;
   for (std::size_t i = 0; i < args.size(); ++i)
@@ -269,7 +292,7 @@ void WorkerPrinter::fire_parts(const PlanNode& n, const ActorSignature& sig,
   const std::string call =
       render_part(sig.fire_takes_context ? TemplatePart("worker_fire_part_context")
                                          : TemplatePart("worker_fire_part"),
-                  {{"m", m}, {"j", block_index(n)}, {"args", join(args)}});
+                  {{"m", m}, {"j", block_index(n)}, {"args", join(grouped(e, sig, args))}});
   part("worker_fire_parts", {{"q", std::to_string(n.repetitions)}, {"call", call}});
 }
 

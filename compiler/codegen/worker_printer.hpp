@@ -113,7 +113,10 @@ class WorkerPrinter {
   void fire(const StrategyPlan& sm, const Entry& e);
   /// A node that is not `block` fires q times per cycle: one call per firing k, on firing k's part
   /// of each block (`args`, the blocks, in the order of fire's parameters).
-  void fire_parts(const PlanNode& n, const ActorSignature& sig, std::vector<std::string> args);
+  void fire_parts(const Entry& e, const PlanNode& n, const ActorSignature& sig,
+                  std::vector<std::string> args);
+  std::vector<std::string> grouped(const Entry& e, const ActorSignature& sig,
+                                   std::vector<std::string> args) const;
   /// A transfer within the host, launched by this GPU on its stream: the entry's bytes.
   void copy(const StrategyPlan& sm, const Entry& e);
   /// A transfer to or from a GPU's mapped colour, which this CPU copies on the host.

@@ -17,8 +17,14 @@ std::string dump(const ActorSignatures& signatures, const ir::Program& program) 
   for (const auto& [key, s] : signatures) {
     const ir::Actor& actor = program.dfg.actors[key.first];
     std::string args;
-    for (std::uint32_t port : s.fire_ports)
-      args += fmt::format("{}{}", args.empty() ? "" : ", ", actor.ports[port].name);
+    std::size_t i = 0;
+    const std::vector<std::uint32_t> singles(s.fire_ports.size(), 0);
+    for (std::uint32_t size : s.fire_groups.empty() ? singles : s.fire_groups) {
+      const ir::Port& first = actor.ports[s.fire_ports[i]];
+      args += args.empty() ? "" : ", ";
+      args += size == 0 ? first.name : fmt::format("{}[{}]", first.group, size);
+      i += std::max<std::size_t>(size, 1);
+    }
     if (s.fire_takes_context) args += args.empty() ? "ctx" : ", ctx";
     out += fmt::format("{} {}: fire({})", actor.name, ir::to_string(key.second), args);
     if (s.has_init) out += s.init_takes_context ? " init(ctx)" : " init()";

@@ -36,6 +36,10 @@ struct ActorSignature {
   /// hold state from one firing to the next, which a checkpoint cannot hold); empty when there
   /// is none or the class says `dfg_stateless`.
   std::string state_member{};
+  /// Per port parameter of fire, in order: 0 for one port's pointer or view (one entry of
+  /// fire_ports), N for a group of N ports passed as one dfg::Ports (`in T x[N];`: the next N
+  /// entries). Empty: every port is a parameter of its own.
+  std::vector<std::uint32_t> fire_groups{};
 
   bool operator==(const ActorSignature&) const = default;
 };

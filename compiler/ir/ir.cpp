@@ -84,6 +84,14 @@ std::optional<std::uint32_t> Actor::port_index(std::string_view port) const {
   return std::nullopt;
 }
 
+std::vector<std::uint32_t> Actor::group_ports(std::string_view group) const {
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 0; i < ports.size(); ++i)
+    if (!ports[i].group.empty() && ports[i].group == group)
+      out.push_back(static_cast<std::uint32_t>(i));
+  return out;
+}
+
 std::vector<EdgeId> Dfg::in_edges(NodeId n) const {
   std::vector<EdgeId> result;
   for (std::size_t e = 0; e < edges.size(); ++e)

@@ -117,6 +117,11 @@ struct Port {
   /// host memory (plan.hpp, mapped tokens). Never on a generated island actor's ports: its
   /// kernel is slower on mapped boundary tokens (bench/results/suite).
   bool mappable = false;
+  /// A port of a group (`in T x[N];`): the group's name (x; the port is x0 .. x{N-1}) and the
+  /// port's place in it. `fire` takes the group's ports as one dfg::Ports parameter named x.
+  /// Empty for a single port.
+  std::string group{};
+  std::uint32_t group_index = 0;
 };
 
 enum class PeKind { cpu, gpu };
@@ -178,6 +183,8 @@ struct Actor {
 
   const Impl* impl_for(PeKind kind) const;
   std::optional<std::uint32_t> port_index(std::string_view name) const;
+  /// The ports of group `name` in order (`in T x[N];`); empty when no group has that name.
+  std::vector<std::uint32_t> group_ports(std::string_view name) const;
 };
 
 /// The value a node gives an actor parameter (its own or the actor's default).

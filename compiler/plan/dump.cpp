@@ -101,10 +101,22 @@ std::string lanes_text(const StrategyPlan& sp) {
       lanes == 2 ? "two" : "one", received, receives, sends, kTwoLaneBytes);
 }
 
-/// How an implementation is called: "fire(x, y, ctx), init(ctx), save/restore".
+/// How an implementation is called: "fire(x, y, ctx), init(ctx), save/restore"; a port group's
+/// ports in braces ("fire({x0, x1}, y)").
 std::string calls_text(const ActorSignature& sig, const std::vector<std::string>& port_names) {
   std::vector<std::string> args;
-  for (std::uint32_t port : sig.fire_ports) args.push_back(port_names[port]);
+  std::size_t i = 0;
+  const std::vector<std::uint32_t> singles(sig.fire_ports.size(), 0);
+  for (std::uint32_t size : sig.fire_groups.empty() ? singles : sig.fire_groups) {
+    // A group: its ports in braces, one dfg::Ports.
+    if (size == 0) {
+      args.push_back(port_names[sig.fire_ports[i++]]);
+      continue;
+    }
+    std::vector<std::string> group;
+    for (std::uint32_t k = 0; k < size; ++k) group.push_back(port_names[sig.fire_ports[i++]]);
+    args.push_back(fmt::format("{{{}}}", fmt::join(group, ", ")));
+  }
   if (sig.fire_takes_context) args.emplace_back("ctx");
   std::string out = fmt::format("fire({})", fmt::join(args, ", "));
   if (sig.has_init) out += sig.init_takes_context ? ", init(ctx)" : ", init()";

@@ -66,6 +66,22 @@ std::uint32_t check_rate(const ast::PortDecl& p, const ast::Expr* rate_expr, Eva
   return static_cast<std::uint32_t>(rate->integer);
 }
 
+/// A port group's size (`in T x[N];`): a compile-time integer in [1, kMaxGroup]; 1 after an
+/// error. `size_expr` is the group's expression with the actor's params bound to their defaults.
+std::uint32_t check_group_size(const ast::PortDecl& p, const ast::Expr* size_expr, Evaluator& count,
+                               const SourceManager& sources, DiagnosticEngine& diags) {
+  auto size = count.eval(size_expr);
+  if (!size || !count.require_fixed(*size, fmt::format("the size of port group '{}'", p.name.name)))
+    return 1;
+  if (size->integer < 1 || size->integer > kMaxGroup) {
+    error_at(diags, span_of(*p.count, sources),
+             fmt::format("port group '{}' has {} ports; a group has 1 to {}", p.name.name,
+                         size->integer, kMaxGroup));
+    return 1;
+  }
+  return static_cast<std::uint32_t>(size->integer);
+}
+
 /// The values a port's rate and window see for the actor's params: their defaults (1 for a param
 /// without one: every node sets it, and sema/node_rates.hpp evaluates them again with its values).
 std::map<std::string, Number> default_values(const ir::Actor& actor) {
@@ -238,6 +254,7 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
   info.ports.push_back(&p);
   info.port_type_ok.push_back(elem.has_value());
   info.rate_uses_params.push_back(false);  // a fifo port has no rate
+  info.group_uses_params.push_back(false);
 }
 
 /// A port's `mappable`: only on a static port; a warning where no implementation runs on a GPU.
@@ -312,6 +329,13 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
                  DiagnosticEngine& diags) {
   NameTable names("port");
   for (const ast::PortDecl& p : a.ports) {
+    if (a.dynamic && p.count) {
+      error_at(diags, span_of(*p.count, sources),
+               fmt::format("port '{}' of dynamic actor '{}' is a group; a dynamic actor's step "
+                           "takes one ring a port: declare its ports one by one",
+                           p.name.name, a.name.name));
+      continue;
+    }
     if (a.dynamic) {
       if (!names.declare(p.name, actor.ports.size(), diags)) continue;
       check_cxx_name(p.name, "port", diags);
@@ -328,6 +352,9 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
       return it == defaults.end() ? nullptr : &it->second;
     };
     const ast::ExprPtr rate_expr = bind_names(p.rate.get(), lookup);
+    const ast::ExprPtr size_expr = bind_names(p.count.get(), lookup);
+    const std::uint32_t size =
+        p.count ? check_group_size(p, size_expr.get(), count, sources, diags) : 1;
     const ast::ExprPtr peek_expr = bind_names(p.peek.get(), lookup);
     const std::uint32_t rate = check_rate(p, rate_expr.get(), count, sources, diags);
     if (type && types.types[*type].bounded && rate != 1) {
@@ -347,10 +374,35 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
     for (const ir::ActorParam& ap : actor.params) params.push_back(ap.name);
     info.rate_uses_params.push_back(uses_names(p.rate.get(), params) ||
                                     uses_names(p.peek.get(), params));
+    info.group_uses_params.push_back(false);
     check_fifo(a, p, count, sources, actor.ports.back(), diags);
     if (type && types.ok[*type])
       check_peek(p, peek_expr.get(), types, count, value, sources, actor.ports.back(), diags);
     actor.ports.back().mappable = check_mappable(a, p, diags);
+    if (!p.count) continue;
+    if (type && types.types[*type].bounded)
+      error_at(diags, span_of(*p.count, sources),
+               fmt::format("port group '{}' has bounded type '{}'; a group's ports carry tokens "
+                           "of a fixed size: declare the bounded ports one by one",
+                           p.name.name, types.types[*type].name));
+    // A group: x0 .. x{size-1}, each the port just checked under its own name.
+    info.group_uses_params.back() = uses_names(p.count.get(), params);
+    const ir::Port first = actor.ports.back();
+    actor.ports.pop_back();
+    for (std::uint32_t k = 0; k < size; ++k) {
+      ast::Ident name{p.name.name + std::to_string(k), p.name.loc};
+      if (!names.declare(name, actor.ports.size(), diags) && k > 0) continue;
+      ir::Port port = first;
+      port.name = name.name;
+      port.group = p.name.name;
+      port.group_index = k;
+      actor.ports.push_back(std::move(port));
+      if (k == 0) continue;
+      info.ports.push_back(&p);
+      info.port_type_ok.push_back(info.port_type_ok.back());
+      info.rate_uses_params.push_back(info.rate_uses_params.back());
+      info.group_uses_params.push_back(info.group_uses_params.back());
+    }
   }
 }
 

@@ -15,6 +15,8 @@ namespace dfgc::sema {
 
 /// The most tokens one firing may move through a port.
 inline constexpr std::int64_t kMaxRate = 1 << 20;
+/// The most ports a port group (`in T x[N];`) holds.
+inline constexpr std::int64_t kMaxGroup = 1024;
 
 /// What later checks need of an actor's declaration, parallel to the ir::Actor's vectors.
 struct ActorInfo {
@@ -24,6 +26,9 @@ struct ActorInfo {
   /// Per port: its rate or window uses the actor's params (`rate D`), so each node's values give
   /// its own (sema/node_rates.hpp).
   std::vector<bool> rate_uses_params;
+  /// Per port: it belongs to a group whose size uses the actor's params (`in T x[N];`), so each
+  /// node's values give its own number of ports (sema/node_rates.hpp).
+  std::vector<bool> group_uses_params;
   std::vector<const ast::ActorParamDecl*> params;
   std::vector<std::optional<ParamType>> param_types;
 };

@@ -26,6 +26,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   auto params = sema::check_params(spec, options.defines, sources, diags);
   auto types = sema::check_types(spec, params, sources, diags);
   auto actors = sema::check_actors(spec, params, types, sources, diags);
+  const std::size_t declared_actors = actors.actors.size();
   auto archs = sema::check_archs(spec, params, sources, diags);
 
   const ast::AppDecl* app = sema::choose_app(spec, options, diags);
@@ -52,6 +53,8 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   const sema::ArchInfo* arch = arch_index ? &archs.archs[*arch_index] : nullptr;
   auto nodes =
       sema::check_nodes(*app, actors, arch, params, options.allow_free_nodes, sources, diags);
+  // A node's port groups take their sizes before its edges name their ports.
+  if (!sema::specialize_groups(actors, nodes, params, sources, diags)) return std::nullopt;
   auto edges = sema::check_edges(*app, nodes, actors, types, params, sources, diags);
   sema::check_cycles(edges, nodes, actors, diags);
   sema::check_stream_ends(edges, nodes, actors, arch, diags);
@@ -101,6 +104,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   }
   program.written_batch = program.batch;
   if (!sema::specialize_rates(program, actors.info, params, sources, diags)) return std::nullopt;
+  sema::drop_unused_copies(program, declared_actors);
   if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
   if (!sema::prepare_replicas(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;

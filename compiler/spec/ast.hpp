@@ -84,6 +84,9 @@ struct PortDecl {
   Ident type;
   Ident name;
   SourceLoc loc;
+  /// `in T x[N];`: a group of N ports, x0 .. x{N-1}, that `fire` takes as one dfg::Ports
+  /// parameter named x; null for a single port. N may use the actor's params.
+  ExprPtr count{};
   ExprPtr rate;  ///< `in T x rate 2;`: tokens one firing consumes or produces; null for 1
   /// `in T x rate 1 peek 64 = 0.5;`: the tokens one firing sees, its rate's and those before
   /// (the history, whose first values are `peek_value`, zeros when null); null without `peek`.

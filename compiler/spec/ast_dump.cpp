@@ -85,6 +85,7 @@ Item actor_item(const ActorDecl& a) {
   for (const PortDecl& p : a.ports) {
     const char* dir = p.dir == PortDecl::Dir::in ? "in" : "out";
     std::string text = fmt::format("{} {} {}", dir, p.type.name, p.name.name);
+    if (p.count) text += "[" + expr_text(*p.count) + "]";
     if (p.rate) text += " rate " + expr_text(*p.rate);
     if (p.peek) text += " peek " + expr_text(*p.peek);
     if (p.peek_value) text += " = " + expr_text(*p.peek_value);

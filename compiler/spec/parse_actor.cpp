@@ -71,7 +71,8 @@ bool Parser::parse_uses(ast::ActorDecl& actor) {
   return expect_semi("uses declaration");
 }
 
-// port := ('in'|'out') IDENT IDENT [ 'rate' expr ] [ 'peek' expr [ '=' expr ] ] [ 'fifo' expr ]
+// port := ('in'|'out') IDENT IDENT [ '[' expr ']' ] [ 'rate' expr ] [ 'peek' expr [ '=' expr ] ] [
+// 'fifo' expr ]
 //         [ 'mappable' ] ';'
 bool Parser::parse_port(ast::ActorDecl& actor) {
   ast::PortDecl d;
@@ -85,6 +86,13 @@ bool Parser::parse_port(ast::ActorDecl& actor) {
   if (!name) return false;
   d.type = std::move(*type);
   d.name = std::move(*name);
+  if (at(Tok::l_bracket)) {
+    SourceLoc open = tok_.loc;
+    advance();
+    d.count = parse_expr();
+    if (!d.count || !expect_closing(Tok::r_bracket, open, "after a port group's size"))
+      return false;
+  }
   if (at_word("rate")) {
     advance();
     d.rate = parse_expr();

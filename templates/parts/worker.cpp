@@ -14,6 +14,8 @@ j < $d$ ? $m$.slot_as<const $elem$>(static_cast<std::size_t>(j)) : $arg$
 $view$.as<$elem$>($slot$)
 @@ worker_arg_part
 $m$.part($port$, k, $arg$)
+@@ worker_arg_group
+dfg::Ports<$const$$elem$>({$args$})
 @@ worker_at
 $view$.at($slot$)
 @@ worker_base_cpu

@@ -101,3 +101,48 @@ TEST_CASE("a rate or window of an actor's params is each node's own", "[sema][ra
         "least the tokens it consumes and at most 1048576\n"
         "  7:39: note: node 'd' is declared here (R = 4, W = 2)\n");
 }
+
+TEST_CASE("a port group's size is each node's own", "[sema][groups]") {
+  const std::string decls =
+      "type T = float[1];\n"
+      "actor A { out T o; cpu \"a.hpp\"; }\n"
+      "actor J { param int N = 2; in T x[N] rate 2; out T y rate 2 * N; cpu \"j.hpp\"; }\n"
+      "actor C { in T i; cpu \"c.hpp\"; }\n"
+      "arch h { host X { cpu; } }\n";
+  auto r =
+      test::analyze(decls +
+                    "app x on h { node a : A @ X.cpu; node j2 : J @ X.cpu;\n"
+                    "  node j3 : J @ X.cpu { N = 3; } node c : C @ X.cpu; node d : C @ X.cpu;\n"
+                    "  for k in [0, 1] { a.o -> j2.x[k]; } for k in [0, 2] { a.o -> j3.x[k]; }\n"
+                    "  j2.y -> c.i; j3.y -> d.i; }\n");
+  INFO(r->summary());
+  REQUIRE(r->program);
+  const ir::Dfg& g = r->program->dfg;
+  // j2 runs J at its defaults (x0, x1); j3 a copy with three ports, x0 .. x2, then y.
+  REQUIRE(g.actors.size() == 4);
+  CHECK(g.nodes[1].actor == 1);
+  CHECK(g.nodes[2].actor == 3);
+  const ir::Actor& three = g.actors[3];
+  CHECK(three.name == "J");
+  REQUIRE(three.ports.size() == 4);
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    CHECK(three.ports[k].name == "x" + std::to_string(k));
+    CHECK(three.ports[k].group == "x");
+    CHECK(three.ports[k].group_index == k);
+    CHECK(three.ports[k].rate == 2);  // each port of the group has the group's rate
+  }
+  CHECK(three.ports[3].name == "y");
+  CHECK(three.ports[3].group.empty());
+  CHECK(three.ports[3].rate == 6);
+  CHECK(three.group_ports("x") == std::vector<std::uint32_t>{0, 1, 2});
+  CHECK(g.actors[1].group_ports("x") == std::vector<std::uint32_t>{0, 1});
+  // a fires twice an iteration; each J once, each sink 4 and 6 times.
+  CHECK(g.nodes[0].repetitions == 2);
+  CHECK(g.nodes[3].repetitions == 4);
+  CHECK(g.nodes[4].repetitions == 6);
+  // A node's size out of range, at the group with a note at the node and its values.
+  CHECK(test::diagnose(decls + "app x on h { node a : A @ X.cpu; node j : J @ X.cpu { N = 2000; }\n"
+                               "  node c : C @ X.cpu; a.o -> j.x[0]; j.y -> c.i; }\n") ==
+        "3:35: error: port group 'x' has 2000 ports for node 'j'; a group has 1 to 1024\n"
+        "  6:39: note: node 'j' is declared here (N = 2000)\n");
+}

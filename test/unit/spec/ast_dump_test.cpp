@@ -130,3 +130,9 @@ app m : g on a {
         "  for j in [0, 3] @12:3\n"
         "    place b.f[j] @ A.c[j] migrates A.c[j + 1] @12:21\n");
 }
+
+TEST_CASE("the dump shows a port group with its size", "[spec][dump]") {
+  Parsed p("actor J { param int N = 2; in T x[N + 1] rate 2; out T y; cpu \"j.hpp\"; }\n");
+  REQUIRE(p.errors().empty());
+  CHECK(ast::dump(*p.module, p.sm).find("  in T x[N + 1] rate 2 @1:28\n") != std::string::npos);
+}
