@@ -109,7 +109,10 @@
 #                both sync modes, the checker comparing every length and byte with the source's;
 #                also under ThreadSanitizer; with -D OVER=5 the source asks for 257 bytes in
 #                iteration 5: the run must stop there with the node, the iteration and the
-#                capacity; a decoder that drops a byte must fail at the first packet it shortens
+#                capacity; a decoder that drops a byte must fail at the first packet it shortens;
+#                samples/receiver on one core and on four (lists of hits of a bounded type through
+#                delay lines, a filter moving), both strategies and sync modes: every run prints
+#                what one core prints, and its report finds every burst as planted
 #   dyn_fir_run  samples/dyn_fir: one_core.dfg (the FIR of 11 dynamic actors as one island between
 #                a static source and sink), two_cores.dfg (the island on a second core) and
 #                split_cores.dfg (islands on two cores joined by fifo edges, bounded tokens) built
@@ -732,6 +735,25 @@ EOF
     build_cpu "$work/wrong/gen" "-Werror"
     if "$work/wrong/gen/build/app" --iterations 10 2>"$work/wrong.txt"; then fail "a short packet passed the check"; fi
     grep -q "iteration 0: packet of length 10, expected 11" "$work/wrong.txt" || fail "short packet: $(cat "$work/wrong.txt")"
+    # samples/receiver: lists of hits (a bounded type) merged across four cores, where the merges
+    # read their inputs through delay lines (each list copied with its length), one filter moving;
+    # every mapping prints what one core prints, and the report checks every burst.
+    for mapping in one_core cores; do
+      compile "samples/receiver/$mapping.dfg" "$work/rx_$mapping"
+      build_cpu "$work/rx_$mapping" "-Wall -Wextra -Werror"
+    done
+    grep -q "dfg::copy_token(merge1_a_delay" "$work/rx_cores/rank_A.cpp" ||
+      fail "receiver: no delay line of hits on the cores"
+    "$work/rx_one_core/build/app" --iterations 1000 >"$work/rx.txt" || fail "receiver one_core"
+    grep -qx "receiver: 1000 iterations, 1502 channel-iterations heard, every burst as planted" \
+      "$work/rx.txt" || fail "receiver one_core: $(tail -2 "$work/rx.txt")"
+    for mode in "" "--sync=barrier" "--no-overlap" "--migrate ch1_lp:A.c2@333" \
+      "--migrate ch1_lp:A.c2@0 --no-overlap"; do
+      # shellcheck disable=SC2086
+      "$work/rx_cores/build/app" --iterations 1000 $mode >"$work/rx_cores.txt" ||
+        fail "receiver cores '$mode'"
+      cmp -s "$work/rx.txt" "$work/rx_cores.txt" || fail "receiver cores '$mode': not one core's output"
+    done
     ;;
   dyn_fir_run)
     for mapping in one_core two_cores split_cores; do

@@ -51,7 +51,9 @@
 #               comparing every packet's length and bytes with the source's; and
 #               test/hosts/packets_migrate_hosts.dfg (the encoder moving from A to B, the masked
 #               packets then crossing into the alternative's own buffer) without a move and with
-#               --migrate e:B.cpu@0 and @999
+#               --migrate e:B.cpu@0 and @999; samples/receiver/two_hosts.dfg (lists of hits of a
+#               bounded type crossing back to host A), both strategies and sync modes, its output
+#               equal to one core's
 #   abort       test/hosts/failing_hosts.dfg: the consumer on host B throws at iteration 17 of
 #               a run of 10^8 iterations; the job ends within seconds, non-zero, the error with
 #               rank and host printed once (with overlap, without, and with --sync=barrier, the
@@ -357,6 +359,19 @@ EOF
         ${move:+--migrate $move} >"$work/out.txt" || fail "packets_migrate $flags $move"
       grep -qx "packets checked: 1000, 128308 bytes" "$work/out.txt" ||
         fail "packets_migrate $flags $move: $(cat "$work/out.txt")"
+    done
+    # samples/receiver on two hosts: the AGC's blocks cross to the channels on host B, the lists
+    # of hits come back to the report on host A; it prints what one core prints.
+    build_spec samples/receiver/one_core.dfg "$work/rx_one"
+    "$work/rx_one/build/app" --iterations 1000 >"$work/rx.txt" || fail "receiver one_core"
+    build_spec samples/receiver/two_hosts.dfg "$work/rx_hosts"
+    for strategy in "" --no-overlap; do
+      for sync in neighbours barrier; do
+        timeout 120 "$mpiexec" -n 2 "$work/rx_hosts/build/app" --iterations 1000 $strategy \
+          --sync=$sync >"$work/out.txt" || fail "receiver two hosts $strategy --sync=$sync"
+        cmp -s "$work/rx.txt" "$work/out.txt" ||
+          fail "receiver two hosts $strategy --sync=$sync: not one core's output: $(tail -2 "$work/out.txt")"
+      done
     done
     ;;
   abort)

@@ -352,10 +352,15 @@ void WorkerPrinter::net_complete() {
 
 void WorkerPrinter::delay_copy(const StrategyPlan& sm, const Entry& e) {
   const Entry::Copy& c = e.copy();
-  item(e, gpu_ ? "copy" : "run", false, e.label, [&] {
-    part(gpu_ ? TemplatePart("worker_delay_copy_gpu") : TemplatePart("worker_delay_copy_cpu"),
-         {{"dst", at(sm, c.write)}, {"src", at(sm, c.read)}, {"type", c.type}});
-  });
+  // A bounded token: its length cell and its used bytes (at() gives dfg::SlotToken).
+  const bool bounded = sm.buffers[c.read.buffer].bounded;
+  TemplatePart copy =
+      gpu_ ? TemplatePart("worker_delay_copy_gpu") : TemplatePart("worker_delay_copy_cpu");
+  if (bounded)
+    copy = gpu_ ? TemplatePart("worker_delay_copy_bounded_gpu")
+                : TemplatePart("worker_delay_copy_bounded_cpu");
+  item(e, gpu_ ? "copy" : "run", false, e.label,
+       [&] { part(copy, {{"dst", at(sm, c.write)}, {"src", at(sm, c.read)}, {"type", c.type}}); });
 }
 
 void WorkerPrinter::wait(const std::vector<StreamKind>& streams) {

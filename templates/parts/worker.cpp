@@ -84,6 +84,10 @@ std::memcpy($dst$, $src$, bytes_$type$(run_.params));
 
 @@ worker_delay_copy_gpu
 dfg::copy_async($dst$, $src$, bytes_$type$(run_.params), compute_, "cudaMemcpyAsync");
+@@ worker_delay_copy_bounded_cpu
+dfg::copy_token($dst$, $src$, bytes_$type$(run_.params));
+@@ worker_delay_copy_bounded_gpu
+dfg::copy_token_async($dst$, $src$, bytes_$type$(run_.params), compute_);
 
 @@ worker_depth
 , depth $depth$

@@ -12,7 +12,8 @@
 #            unchanged); editing the costs file reruns dfgc map; a new value in that header
 #            (which recompiles), in the spec, and a new DEFINES value each change what the
 #            program prints; dfgc's depfile lists the spec, both actor headers, the header they
-#            include and the installed runtime header, no system header; map's lists the costs
+#            include and the installed runtime header, no system header; map's lists the costs.
+#            Then samples/receiver's CMakeLists.txt configured, built and run against the prefix
 #   deb      `cpack -G DEB` in BUILD: the package's files (dpkg-deb -c), its Depends naming the
 #            package of every shared library dfgc needs; then the package unpacked
 #            (dpkg-deb -x, no root needed) and the example built and run against it
@@ -116,6 +117,17 @@ case $case in
     configure "$prefix" -DSCALE=5
     build define.log
     run_and_expect 5 2 128
+
+    # samples/receiver's own project against the same prefix: its mapping on four cores.
+    if ! { cmake -S "$root/samples/receiver" -B "$work/receiver" -G Ninja \
+             -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" &&
+           cmake --build "$work/receiver" -j 2; } >"$work/receiver.log" 2>&1; then
+      cat "$work/receiver.log"
+      fail "building samples/receiver against $prefix"
+    fi
+    out=$("$work/receiver/receiver/build/app" --iterations 300) || fail "the receiver failed: $out"
+    grep -qx "receiver: 300 iterations, .* every burst as planted" <<<"$out" ||
+      fail "the receiver's report: $(tail -3 <<<"$out")"
     ;;
 
   deb)

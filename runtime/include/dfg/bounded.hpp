@@ -62,16 +62,23 @@ struct SlotToken {
 inline void copy_token(void* dst, const void* src, std::size_t bytes) noexcept {
   std::memcpy(dst, src, bytes);
 }
-/// The same for a bounded token: its length cell and its used bytes only. Throws
-/// dfg::LengthError where the source's length is over `capacity` (bytes).
-inline void copy_token(SlotToken dst, SlotToken src, std::size_t capacity) {
+/// The bytes a bounded token uses, which a copy moves: its length cell, checked. Throws
+/// dfg::LengthError where it is over `capacity` (bytes).
+inline std::size_t used_bytes(SlotToken src, std::size_t capacity) {
   const std::uint64_t used = *src.used_bytes;
   if (used > capacity) {
     throw LengthError("a token of " + std::to_string(used) + " bytes is over the capacity of " +
                       std::to_string(capacity) + " bytes");
   }
+  return static_cast<std::size_t>(used);
+}
+
+/// The same for a bounded token: its length cell and its used bytes only. Throws
+/// dfg::LengthError where the source's length is over `capacity` (bytes).
+inline void copy_token(SlotToken dst, SlotToken src, std::size_t capacity) {
+  const std::size_t used = used_bytes(src, capacity);
   *dst.used_bytes = used;
-  std::memcpy(dst.data, src.data, static_cast<std::size_t>(used));
+  std::memcpy(dst.data, src.data, used);
 }
 
 template <class T>

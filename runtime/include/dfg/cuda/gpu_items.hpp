@@ -208,12 +208,7 @@ class GpuItems {
  private:
   /// The bytes a bounded token uses, checked against the entry's (the capacity's).
   std::size_t used_bytes(std::size_t entry, SlotToken src) const {
-    const std::size_t capacity = bytes(entry);
-    if (*src.used_bytes > capacity) {
-      throw LengthError("a token of " + std::to_string(*src.used_bytes) +
-                        " bytes is over the capacity of " + std::to_string(capacity) + " bytes");
-    }
-    return static_cast<std::size_t>(*src.used_bytes);
+    return dfg::used_bytes(src, bytes(entry));
   }
 
   std::size_t bytes(std::size_t entry) const {

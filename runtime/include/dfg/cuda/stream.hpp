@@ -28,6 +28,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dfg/bounded.hpp"
 #include "dfg/cuda/check.hpp"
 
 namespace dfg {
@@ -198,6 +199,16 @@ inline void enable_peer_access(int device, int peer) {
 inline void copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream,
                        std::string_view what, cudaMemcpyKind kind = cudaMemcpyDefault) {
   DFG_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream), what);
+}
+
+/// A bounded token's copy within a device on `stream` (a delay line): its length cell, in host
+/// memory, set now, and its used bytes. Throws dfg::LengthError where the source's length is over
+/// `capacity` (bytes).
+inline void copy_token_async(SlotToken dst, SlotToken src, std::size_t capacity,
+                             cudaStream_t stream) {
+  const std::size_t used = used_bytes(src, capacity);
+  *dst.used_bytes = used;
+  copy_async(dst.data, src.data, used, stream, "cudaMemcpyAsync");
 }
 
 /// A transfer between two GPUs of one host (direct when peer access is enabled, staged by the
