@@ -255,6 +255,7 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
   info.port_type_ok.push_back(elem.has_value());
   info.rate_uses_params.push_back(false);  // a fifo port has no rate
   info.group_uses_params.push_back(false);
+  info.window_ok.push_back(false);
 }
 
 /// A port's `mappable`: only on a static port; a warning where no implementation runs on a GPU.
@@ -281,11 +282,12 @@ bool check_mappable(const ast::ActorDecl& a, const ast::PortDecl& p, DiagnosticE
 }
 
 /// A port's `peek N [= value]`: an input of a type that is not bounded, N a compile-time integer
-/// from its rate to kMaxRate; sets the port's history (N - rate tokens) and their value.
-void check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTable& types,
+/// from its rate to kMaxRate; sets the port's history (N - rate tokens) and their value. Returns
+/// whether the port has a window so checked.
+bool check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTable& types,
                 Evaluator& count, Evaluator& value, const SourceManager& sources, ir::Port& port,
                 DiagnosticEngine& diags) {
-  if (!p.peek) return;
+  if (!p.peek) return false;
   constexpr auto keyword = static_cast<std::uint32_t>(std::string_view("peek").size());
   if (port.dir == ir::PortDir::out) {
     diags.error(p.peek_loc,
@@ -293,7 +295,7 @@ void check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTa
                             "tokens before its rate's",
                             p.name.name),
                 keyword);
-    return;
+    return false;
   }
   const ir::TokenType& type = types.types[port.type];
   if (type.bounded) {
@@ -302,26 +304,28 @@ void check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTa
                             "one token per firing, and its firings see no other",
                             p.name.name, type.name),
                 keyword);
-    return;
+    return false;
   }
   auto n = count.eval(peek_expr);
-  if (!n || !count.require_fixed(*n, fmt::format("the window of port '{}'", p.name.name))) return;
+  if (!n || !count.require_fixed(*n, fmt::format("the window of port '{}'", p.name.name)))
+    return false;
   if (n->integer < port.rate || n->integer > kMaxRate) {
     error_at(diags, span_of(*p.peek, sources),
              fmt::format("port '{}' peeks {} tokens, and its rate is {}; a firing sees at least "
                          "the tokens it consumes and at most {}",
                          p.name.name, n->integer, port.rate, kMaxRate));
-    return;
+    return false;
   }
   std::string literal = "0";
   if (p.peek_value) {
     auto checked = element_literal(*p.peek_value, type, value, sources, diags);
-    if (!checked) return;
+    if (!checked) return false;
     literal = std::move(*checked);
   }
   port.history = static_cast<std::uint32_t>(n->integer) - port.rate;
   port.history_value = port.history > 0 ? std::move(literal) : std::string();
   port.peek_loc = p.peek_loc;
+  return true;
 }
 
 void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& count,
@@ -376,8 +380,9 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
                                     uses_names(p.peek.get(), params));
     info.group_uses_params.push_back(false);
     check_fifo(a, p, count, sources, actor.ports.back(), diags);
-    if (type && types.ok[*type])
-      check_peek(p, peek_expr.get(), types, count, value, sources, actor.ports.back(), diags);
+    info.window_ok.push_back(
+        type && types.ok[*type] &&
+        check_peek(p, peek_expr.get(), types, count, value, sources, actor.ports.back(), diags));
     actor.ports.back().mappable = check_mappable(a, p, diags);
     if (!p.count) continue;
     if (type && types.types[*type].bounded)
@@ -402,6 +407,7 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
       info.port_type_ok.push_back(info.port_type_ok.back());
       info.rate_uses_params.push_back(info.rate_uses_params.back());
       info.group_uses_params.push_back(info.group_uses_params.back());
+      info.window_ok.push_back(info.window_ok.back());
     }
   }
 }

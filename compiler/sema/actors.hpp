@@ -29,6 +29,9 @@ struct ActorInfo {
   /// Per port: it belongs to a group whose size uses the actor's params (`in T x[N];`), so each
   /// node's values give its own number of ports (sema/node_rates.hpp).
   std::vector<bool> group_uses_params;
+  /// Per port: its window (`peek`) passed its checks at the actor's defaults, so each node's
+  /// values give it again (sema/node_rates.hpp).
+  std::vector<bool> window_ok;
   std::vector<const ast::ActorParamDecl*> params;
   std::vector<std::optional<ParamType>> param_types;
 };

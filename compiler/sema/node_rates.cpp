@@ -82,7 +82,7 @@ std::optional<Rates> node_rates(const ir::Program& program, const ir::Node& node
                                          rate->integer, node.name));
       out[i].first = static_cast<std::uint32_t>(rate->integer);
     }
-    if (p.peek && actor.ports[i].peek_loc.offset == p.peek_loc.offset) {
+    if (info.window_ok[i]) {
       const ast::ExprPtr bound = bind_names(p.peek.get(), lookup);
       auto n = count.eval(bound.get());
       if (!n) return std::nullopt;
@@ -172,6 +172,7 @@ bool specialize_groups(ActorTable& actors, NodeTable& nodes, const ParamTable& p
       copy_info.port_type_ok.clear();
       copy_info.rate_uses_params.clear();
       copy_info.group_uses_params.clear();
+      copy_info.window_ok.clear();
       bool same = true;
       for (std::size_t i = 0; i < actor.ports.size(); ++i) {
         const ir::Port& port = actor.ports[i];
@@ -187,6 +188,7 @@ bool specialize_groups(ActorTable& actors, NodeTable& nodes, const ParamTable& p
           copy_info.port_type_ok.push_back(info.port_type_ok[i]);
           copy_info.rate_uses_params.push_back(info.rate_uses_params[i]);
           copy_info.group_uses_params.push_back(info.group_uses_params[i]);
+          copy_info.window_ok.push_back(info.window_ok[i]);
         }
       }
       if (!same) {
