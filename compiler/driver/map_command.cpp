@@ -419,6 +419,7 @@ int MapCommand::run(const std::string& spec_file, const CommonOptions& common) {
     std::vector<std::string> lines = edited_lines(edits, sources);
     for (const SplitPlacement& s : split) lines.insert(lines.end(), s.lines.begin(), s.lines.end());
     Report report{&*program, &prediction, &*result, &search_, std::move(lines), describe_fit(*fit)};
+    report.splits = !split.empty();
     std::cout << render_report(report);
     if (explain_) std::cout << render_explain(*program, prediction);
   } else if (auto error = print_emit(*common.emit, chosen, sources)) {

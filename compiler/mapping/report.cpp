@@ -118,7 +118,9 @@ std::string render_report(const Report& r) {
                      ir::to_string(o.strategy));
   if (!r.fit.empty()) out += "costs: " + r.fit + "\n";
   out += "\n";
-  out += "chosen (spec lines to paste, or run with --apply):\n";
+  out += r.splits ? "chosen (spec lines to paste: --apply does not split a placement written "
+                    "once):\n"
+                  : "chosen (spec lines to paste, or run with --apply):\n";
   for (const std::string& line : r.fragment) out += line + "\n";
   if (r.fragment.empty())
     out += "  (nothing to choose: every node is pinned, no param is tunable)\n";

@@ -19,6 +19,9 @@ struct Report {
   const SearchOptions* options = nullptr;
   std::vector<std::string> fragment;  ///< the edited spec lines
   std::string fit;                    ///< describe_fit() of the costs, or empty
+  /// The choice splits a placement written once for several nodes (a loop's, an instance's),
+  /// which --apply refuses to rewrite: the lines are to paste by hand.
+  bool splits = false;
 };
 
 /// "12.345 ms"
