@@ -76,9 +76,14 @@ void lint_port_names(const clang::CXXRecordDecl& cls, const ir::Actor& actor, Lo
     const std::string name = f.name->getString().str();
     if (actor.port_index(name)) continue;
     const Place at = where.range(f.call->getSourceRange());
+    const std::size_t group = actor.group_ports(name).size();
     diags.error(at.loc,
-                fmt::format("ctx.elements(\"{}\"): actor '{}' has no port '{}' (its ports: {})",
-                            name, actor.name, name, fmt::join(ports, ", ")),
+                group > 0 ? fmt::format("ctx.elements(\"{}\"): '{}' is a port group of actor '{}'; "
+                                        "name one of its ports, \"{}0\" .. \"{}{}\"",
+                                        name, name, actor.name, name, name, group - 1)
+                          : fmt::format("ctx.elements(\"{}\"): actor '{}' has no port '{}' (its "
+                                        "ports: {})",
+                                        name, actor.name, name, fmt::join(ports, ", ")),
                 at.length);
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <dfg/context.hpp>
 #include <dfg/port_group.hpp>
 
 struct JoinPointer {
@@ -12,4 +13,10 @@ struct SplitMissing {
 
 struct JoinMutable {
   void fire(dfg::Ports<float> x, float* y) const { y[0] = x[0][0]; }
+};
+
+struct JoinElements {
+  void fire(dfg::Ports<const float> x, float* y, dfg::Context& ctx) const {
+    y[0] = x[0][0] * static_cast<float>(ctx.elements("x"));
+  }
 };
