@@ -251,25 +251,23 @@ void WorkerPrinter::fire(const StrategyPlan& sm, const Entry& e) {
   });
 }
 
-/// fire's arguments from one a port (`args`, in sig.fire_ports' order): a group's ports as one
+/// fire's arguments, given one a port (`args`, in sig.fire_ports' order): a group's ports as one
 /// dfg::Ports of their pointers (`in T x[N];`), every other port's as it is.
 std::vector<std::string> WorkerPrinter::grouped(const Entry& e, const ActorSignature& sig,
                                                 std::vector<std::string> args) const {
-  if (sig.fire_groups.empty()) return args;
   std::vector<std::string> out;
-  std::size_t i = 0;
-  for (std::uint32_t size : sig.fire_groups) {
-    if (size == 0) {
-      out.push_back(std::move(args[i++]));
+  for (const FireParam& param : fire_params(sig)) {
+    if (!param.group) {
+      out.push_back(std::move(args[param.first]));
       continue;
     }
-    const PortRef& ref = e.firing().ports[sig.fire_ports[i]];
-    std::vector<std::string> group(std::make_move_iterator(args.begin() + i),
-                                   std::make_move_iterator(args.begin() + i + size));
+    const PortRef& ref = e.firing().ports[sig.fire_ports[param.first]];
+    const auto from = args.begin() + static_cast<std::ptrdiff_t>(param.first);
+    std::vector<std::string> group(std::make_move_iterator(from),
+                                   std::make_move_iterator(from + param.size));
     out.push_back(render_part(
         "worker_arg_group",
         {{"const", ref.input ? "const " : ""}, {"elem", ref.elem}, {"args", join(group)}}));
-    i += size;
   }
   return out;
 }

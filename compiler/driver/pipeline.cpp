@@ -17,13 +17,10 @@ std::string dump(const ActorSignatures& signatures, const ir::Program& program) 
   for (const auto& [key, s] : signatures) {
     const ir::Actor& actor = program.dfg.actors[key.first];
     std::string args;
-    std::size_t i = 0;
-    const std::vector<std::uint32_t> singles(s.fire_ports.size(), 0);
-    for (std::uint32_t size : s.fire_groups.empty() ? singles : s.fire_groups) {
-      const ir::Port& first = actor.ports[s.fire_ports[i]];
+    for (const FireParam& param : fire_params(s)) {
+      const ir::Port& first = actor.ports[s.fire_ports[param.first]];
       args += args.empty() ? "" : ", ";
-      args += size == 0 ? first.name : fmt::format("{}[{}]", first.group, size);
-      i += std::max<std::size_t>(size, 1);
+      args += param.group ? fmt::format("{}[{}]", first.group, param.size) : first.name;
     }
     if (s.fire_takes_context) args += args.empty() ? "ctx" : ", ctx";
     out += fmt::format("{} {}: fire({})", actor.name, ir::to_string(key.second), args);

@@ -4,6 +4,7 @@
 /// whether its state can move (save/restore). Plain data: the plan reads it without Clang.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -43,6 +44,30 @@ struct ActorSignature {
 
   bool operator==(const ActorSignature&) const = default;
 };
+
+/// One of fire's parameters that take ports: `size` entries of fire_ports from `first`, passed as
+/// one dfg::Ports when `group`, else one port's pointer or view (size 1).
+struct FireParam {
+  std::size_t first = 0;
+  std::uint32_t size = 1;
+  bool group = false;
+};
+
+/// fire's port parameters in order: ActorSignature::fire_groups read once for the plan's dump,
+/// the front end's and codegen.
+inline std::vector<FireParam> fire_params(const ActorSignature& sig) {
+  std::vector<FireParam> out;
+  if (sig.fire_groups.empty()) {
+    for (std::size_t i = 0; i < sig.fire_ports.size(); ++i) out.push_back({i, 1, false});
+    return out;
+  }
+  std::size_t first = 0;
+  for (std::uint32_t size : sig.fire_groups) {
+    out.push_back({first, size == 0 ? 1 : size, size != 0});
+    first += out.back().size;
+  }
+  return out;
+}
 
 /// Key: (actor index, implementation kind).
 using ActorSignatures = std::map<std::pair<ir::ActorId, ir::PeKind>, ActorSignature>;

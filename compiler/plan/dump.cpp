@@ -105,17 +105,12 @@ std::string lanes_text(const StrategyPlan& sp) {
 /// ports in braces ("fire({x0, x1}, y)").
 std::string calls_text(const ActorSignature& sig, const std::vector<std::string>& port_names) {
   std::vector<std::string> args;
-  std::size_t i = 0;
-  const std::vector<std::uint32_t> singles(sig.fire_ports.size(), 0);
-  for (std::uint32_t size : sig.fire_groups.empty() ? singles : sig.fire_groups) {
+  for (const FireParam& param : fire_params(sig)) {
+    std::vector<std::string> ports;
+    for (std::size_t i = param.first; i < param.first + param.size; ++i)
+      ports.push_back(port_names[sig.fire_ports[i]]);
     // A group: its ports in braces, one dfg::Ports.
-    if (size == 0) {
-      args.push_back(port_names[sig.fire_ports[i++]]);
-      continue;
-    }
-    std::vector<std::string> group;
-    for (std::uint32_t k = 0; k < size; ++k) group.push_back(port_names[sig.fire_ports[i++]]);
-    args.push_back(fmt::format("{{{}}}", fmt::join(group, ", ")));
+    args.push_back(param.group ? fmt::format("{{{}}}", fmt::join(ports, ", ")) : ports.front());
   }
   if (sig.fire_takes_context) args.emplace_back("ctx");
   std::string out = fmt::format("fire({})", fmt::join(args, ", "));
