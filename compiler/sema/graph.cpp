@@ -101,19 +101,21 @@ std::optional<End> EdgeChecker::resolve(const ast::PortRef& ref) {
   // A port group's name alone (`j.x`), or one of its ports past its size (`j.x[7]`).
   const std::string& name = ref.port.name;
   const std::string stem = name.substr(0, name.find_last_not_of("0123456789") + 1);
-  for (const std::string& group : {name, stem}) {
-    const std::size_t size = a.group_ports(group).size();
-    if (size == 0) continue;
+  if (const std::size_t size = a.group_ports(name).size(); size > 0) {
+    error_at(
+        diags_, span_of(ref),
+        fmt::format("port '{}' of node '{}' is a group of {} ports; an edge names one of "
+                    "them: {}.{}[0] .. {}.{}[{}]",
+                    name, ref.node.name, size, ref.node.name, name, ref.node.name, name, size - 1));
+    suspect_.insert(id);
+    return std::nullopt;
+  }
+  if (const std::size_t size = a.group_ports(stem).size(); size > 0) {
     error_at(diags_, span_of(ref),
-             group == name
-                 ? fmt::format("port '{}' of node '{}' is a group of {} ports; an edge names one "
-                               "of them: {}.{}[0] .. {}.{}[{}]",
-                               name, ref.node.name, size, ref.node.name, name, ref.node.name, name,
-                               size - 1)
-                 : fmt::format("node '{}' has no port {}[{}]: its group '{}' has {} ports, "
-                               "{}[0] .. {}[{}]",
-                               ref.node.name, group, name.substr(group.size()), group, size, group,
-                               group, size - 1));
+             fmt::format("node '{}' has no port {}[{}]: its group '{}' has {} ports, {}[0] .. "
+                         "{}[{}]",
+                         ref.node.name, stem, name.substr(stem.size()), stem, size, stem, stem,
+                         size - 1));
     suspect_.insert(id);
     return std::nullopt;
   }
