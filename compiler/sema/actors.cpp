@@ -394,11 +394,14 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
     info.group_uses_params.back() = uses_names(p.count.get(), params);
     const ir::Port first = actor.ports.back();
     actor.ports.pop_back();
+    // Each port is declared by the whole `x[N]`.
+    const Span count = span_of(*p.count, sources);
+    const Span declared{p.name.loc, count.loc.offset + count.length + 1 - p.name.loc.offset};
     for (std::uint32_t k = 0; k < size; ++k) {
-      ast::Ident name{p.name.name + std::to_string(k), p.name.loc};
-      if (!names.declare(name, actor.ports.size(), diags) && k > 0) continue;
+      std::string name = p.name.name + std::to_string(k);
+      if (!names.declare(name, declared, actor.ports.size(), diags) && k > 0) continue;
       ir::Port port = first;
-      port.name = name.name;
+      port.name = std::move(name);
       port.group = p.name.name;
       port.group_index = k;
       actor.ports.push_back(std::move(port));

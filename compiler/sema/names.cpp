@@ -13,15 +13,19 @@
 namespace dfgc::sema {
 
 bool NameTable::declare(const ast::Ident& id, std::size_t index, DiagnosticEngine& diags) {
-  if (id.name.empty()) return false;
-  Span here = span_of(id);
-  auto [it, inserted] = entries_.try_emplace(id.name, Entry{index, here.loc, here.length});
+  return declare(id.name, span_of(id), index, diags);
+}
+
+bool NameTable::declare(const std::string& name, Span here, std::size_t index,
+                        DiagnosticEngine& diags) {
+  if (name.empty()) return false;
+  auto [it, inserted] = entries_.try_emplace(name, Entry{index, here.loc, here.length});
   if (!inserted) {
-    diags.error(here.loc, fmt::format("duplicate {} '{}'", what_, id.name), here.length)
+    diags.error(here.loc, fmt::format("duplicate {} '{}'", what_, name), here.length)
         .note(it->second.loc, "previous definition is here", it->second.length);
     return false;
   }
-  names_.push_back(id.name);
+  names_.push_back(name);
   return true;
 }
 

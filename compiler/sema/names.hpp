@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sema/source_span.hpp"
 #include "spec/ast.hpp"
 #include "support/diagnostics.hpp"
 
@@ -25,6 +26,9 @@ class NameTable {
   /// "duplicate <what> 'x'" with a note at the first declaration, and is not recorded again.
   /// Returns whether the name was recorded (an empty name, left by a parse error, is not).
   bool declare(const ast::Ident& id, std::size_t index, DiagnosticEngine& diags);
+  /// The same for a name the user did not write as such, declared at `at` (a port group's x1,
+  /// declared by `x[2]`).
+  bool declare(const std::string& name, Span at, std::size_t index, DiagnosticEngine& diags);
 
   std::optional<std::size_t> find(std::string_view name) const;
 
