@@ -248,7 +248,10 @@ std::string strategy_block(const Model& m, ir::Strategy strategy) {
          {"profile", e.profile.empty() ? "nullptr" : literal(e.profile)},
          {"at",
           e.kind() == Entry::Kind::firing ? literal(profile_params(e.firing().params)) : "nullptr"},
-         {"step", std::to_string(step)}});
+         {"step", std::to_string(step)},
+         {"firings",
+          std::to_string(e.kind() == Entry::Kind::firing ? m.node(e.id, e.runner).repetitions
+                                                         : 1)}});
   }
   // Without overlap, the entries are most often those of the overlap strategy, in the same order:
   // then its enum is that one's.

@@ -44,7 +44,7 @@ inline constexpr dfg::CheckpointTable<Params> kCheckpoint = {
 /// The MPI tag of the ranks' agreement on a live move (dfg/mpi/migration_link.hpp).
 inline constexpr int kControlTag = $tag$;
 @@ app_entry_info
-    {"$kind$", "$name$", "$where$", $track$, $first_cycle$, $bytes$, $profile$, $at$, $step$},
+    {"$kind$", "$name$", "$where$", $track$, $first_cycle$, $bytes$, $profile$, $at$, $step$, $firings$},
 
 @@ app_entry_name
   $ident$,  // $label$

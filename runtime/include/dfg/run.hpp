@@ -69,6 +69,7 @@ struct EntryInfo {
   const char* profile;  ///< --profile's name: a firing's node, a transfer's link "A.cpu -> A.g0"
   const char* at;  ///< a firing's node params, as --profile's "at" gives them: "first=1 last=28"
   int step;        ///< a transfer's step without overlap; 0 otherwise
+  int firings;     ///< a firing's calls of the node a run (its repetitions a cycle); 1 otherwise
 };
 
 /// What an error in entry `e` names (dfg::Items): "node p (Producer) @ A.cpu" for a firing,
@@ -105,7 +106,9 @@ void register_entries(std::span<const Entry> entries, const Params& params, Prob
                       Stats* stats) {
   for (const Entry& e : entries) {
     probes.add(e.track, e.name, e.kind);
-    if (stats) stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0);
+    if (stats)
+      stats->add_entry(e.kind, e.name, e.where, e.bytes ? e.bytes(params) : 0,
+                       static_cast<std::uint32_t>(e.firings));
   }
 }
 

@@ -12,6 +12,10 @@
 ///     throughput: 800.0 iterations/s, 12.5 GiB/s
 ///     peak memory: A.cpu 32 MiB, A.g0 64 MiB
 ///
+/// A row is a run of the entry, once a cycle. A node that fires q times a cycle (rates, `batch`)
+/// is called q times in one run: its row ends with the count and the mean time of one call,
+/// "  x4: 0.98 us a firing".
+///
 /// On several hosts each rank prints its own table, headed by its host (print()'s `host`), and a
 /// transfer between two hosts, timed on each rank from posting its end to seeing it complete,
 /// says which end the row is:
@@ -33,8 +37,12 @@
 ///      "sync": "neighbours", "iterations": 100, "warmup_cycles": 2, "params": {"N": 64},
 ///      "period_s": 0.00125, "periods": 97, "iterations_per_s": 800.0, "bytes_per_s": 1.3e10,
 ///      "entries": [{"kind": "firing", "name": "i1 (Inc)", "pe": "A.g0", "count": 100,
-///                   "min_s": ..., "median_s": ..., "mean_s": ..., "max_s": ...}, ...],
+///                   "min_s": ..., "median_s": ..., "mean_s": ..., "max_s": ...,
+///                   "firings": 100, "firing_mean_s": ...}, ...],
 ///      "peak_memory": [{"pe": "A.cpu", "bytes": 33554432}, ...]}
+///
+/// A firing's "count", "min_s" ... are its runs' (one a cycle), "firings" its calls of the node
+/// (count times q) and "firing_mean_s" the mean time of one call (mean_s / q).
 ///
 /// On several hosts, a transfer between this rank's host and another has "end": "sender" or
 /// "receiver", as in the table: which end's time the entry is (a transfer within the host has
@@ -112,15 +120,16 @@ class Stats {
     return static_cast<int>(pes_.size() - 1);
   }
 
-  /// A firing ("firing", "i1 (Inc)", "A.g0") or a transfer ("transfer", "p.m -> i1.a",
-  /// "A.cpu>A.g0", bytes per iteration); returns its index.
+  /// A firing ("firing", "i1 (Inc)", "A.g0", its calls of the node a run) or a transfer
+  /// ("transfer", "p.m -> i1.a", "A.cpu>A.g0", bytes per iteration); returns its index.
   int add_entry(std::string kind, std::string name, std::string pe,
-                std::uint64_t bytes_per_iteration = 0) {
+                std::uint64_t bytes_per_iteration = 0, std::uint32_t firings = 1) {
     auto e = std::make_unique<Entry>();
     e->kind = std::move(kind);
     e->name = std::move(name);
     e->pe = std::move(pe);
     e->bytes = bytes_per_iteration;
+    e->firings = std::max<std::uint32_t>(firings, 1);
     e->samples.assign(static_cast<std::size_t>(std::clamp<std::int64_t>(cycles_, 1, kMaxSamples)),
                       0.0);
     entries_.push_back(std::move(e));
@@ -158,7 +167,8 @@ class Stats {
     std::string kind, name, pe;
     std::uint64_t count = 0;
     double mean_s = 0, min_s = 0, max_s = 0;
-    double median_s = 0;  ///< over the last kMaxSamples runs
+    double median_s = 0;        ///< over the last kMaxSamples runs
+    std::uint32_t firings = 1;  ///< a firing's calls of the node a run; 1 otherwise
   };
   struct Summary {
     std::vector<EntrySummary> entries;
@@ -175,7 +185,7 @@ class Stats {
     s.batch = batch_;
     std::uint64_t bytes_per_iteration = 0;
     for (const auto& e : entries_) {
-      EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0, 0};
+      EntrySummary x{e->kind, e->name, e->pe, e->count, 0, 0, 0, 0, e->firings};
       if (e->count > 0) {
         x.mean_s = e->sum / static_cast<double>(e->count);
         x.min_s = e->min;
@@ -276,6 +286,10 @@ class Stats {
              ", \"pe\": " + json_string(e.pe) + ", \"count\": " + std::to_string(e.count) +
              ", \"min_s\": " + json_number(e.min_s) + ", \"median_s\": " + json_number(e.median_s) +
              ", \"mean_s\": " + json_number(e.mean_s) + ", \"max_s\": " + json_number(e.max_s);
+      if (e.kind == "firing") {
+        out += ", \"firings\": " + std::to_string(e.count * e.firings) +
+               ", \"firing_mean_s\": " + json_number(e.mean_s / e.firings);
+      }
       if (const std::string_view end = transfer_end(e.pe, run.host); !end.empty()) {
         out += ", \"end\": " + json_string(end);
       }
@@ -305,6 +319,11 @@ class Stats {
                     e.name.c_str(), e.pe.c_str(), static_cast<unsigned long long>(e.count),
                     e.mean_s * 1e3, e.min_s * 1e3, e.max_s * 1e3);
       out += line;
+      if (e.firings > 1) {
+        std::snprintf(line, sizeof line, "  x%u: %.3g us a firing", e.firings,
+                      e.mean_s / e.firings * 1e6);
+        out += line;
+      }
       if (const std::string_view end = transfer_end(e.pe, host); !end.empty())
         out += "  " + std::string(end);
       out += '\n';
@@ -371,6 +390,7 @@ class Stats {
   struct alignas(64) Entry {
     std::string kind, name, pe;
     std::uint64_t bytes = 0;
+    std::uint32_t firings = 1;
     std::vector<double> samples;  ///< a ring of the last runs' times, for the median
     std::uint64_t count = 0;
     double sum = 0;

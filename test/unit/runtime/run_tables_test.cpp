@@ -27,14 +27,15 @@ struct Entry {
   const char* profile;
   const char* at;
   int step;
+  int firings;
 };
 
 std::size_t bytes_of(const Params& p) { return p.n * 4; }
 
 constexpr std::array<Entry, 2> kEntries = {{
-    {"firing", "p (P)", "A.cpu", 0, 0, nullptr, "p", "n=4", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", nullptr,
-     0},
+    {"firing", "p (P)", "A.cpu", 0, 0, nullptr, "p", "n=4", 0, 1},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 1, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0,
+     1},
 }};
 
 constexpr std::array<const char*, 2> kPeNames = {"A.cpu", "A.g0"};

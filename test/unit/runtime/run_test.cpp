@@ -31,12 +31,12 @@ struct Memory {
 };
 
 constexpr std::array<dfg::EntryInfo<Params>, 2> kOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
-    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr,
-     0},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, 1},
+    {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", 2, 1, bytes_of, "A.cpu -> A.g0", nullptr, 0,
+     1},
 }};
 constexpr std::array<dfg::EntryInfo<Params>, 1> kNoOverlap = {{
-    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0},
+    {"firing", "p (P)", "A.cpu", 1, 0, nullptr, "p", "", 0, 1},
 }};
 constexpr std::array<const char*, 2> kTracks = {"A.cpu", "A.g0 h2d"};
 
@@ -346,7 +346,7 @@ TEST_CASE("run state: publish views a PE's storage colour by colour and counts i
 
 TEST_CASE("run state: each entry's label, what an error in it names", "[run]") {
   constexpr dfg::EntryInfo<Params> copy = {
-      "copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr, nullptr, 0};
+      "copy", "f.s.delay@A.cpu <- f.n@A.cpu", "A.cpu", 1, 1, nullptr, nullptr, nullptr, 0, 1};
   CHECK(dfg::entry_label(kOverlap[0]) == "node p (P) @ A.cpu");
   CHECK(dfg::entry_label(kOverlap[1]) == "transfer p.m@A.cpu -> p.m@A.g0");
   CHECK(dfg::entry_label(copy) == "delay f.s.delay@A.cpu <- f.n@A.cpu");

@@ -86,6 +86,42 @@ TEST_CASE("stats: a batched program's period and throughput are an iteration's",
   CHECK(json.find("\"batch\": 4, \"period_s\": 0.0025, \"periods\": 16") != std::string::npos);
 }
 
+TEST_CASE("stats: a node that fires q times a cycle: each call's time beside the run's",
+          "[stats][firings]") {
+  // d fires 4 times a run (a cycle): 2 runs of 8 and 4 us are 8 calls of 1.5 us on average.
+  dfg::Stats stats(/*cycles=*/4, /*warmup=*/1);
+  stats.add_pe("A.cpu");
+  const int d = stats.add_entry("firing", "d (Decimate)", "A.cpu", 0, 4);
+  const int s = stats.add_entry("firing", "s (Source)", "A.cpu");
+  const int t = stats.add_entry("transfer", "d.y@A.cpu -> k.x@A.g0", "A.cpu>A.g0", 64);
+  stats.add_time(d, 8e-6);
+  stats.add_time(d, 4e-6);
+  stats.add_time(s, 1e-6);
+  stats.add_time(t, 2e-6);
+  const dfg::Stats::Summary summary = stats.summary();
+  REQUIRE(summary.entries.size() == 3);
+  CHECK(summary.entries[0].firings == 4);
+  CHECK(summary.entries[1].firings == 1);
+
+  const std::string table = dfg::Stats::format(summary, 1);
+  const auto row = [&](std::string_view name) {
+    const auto at = table.find(name);
+    REQUIRE(at != std::string::npos);
+    return table.substr(at, table.find('\n', at) - at);
+  };
+  CHECK(row("d (Decimate)").ends_with("     2     0.006     0.004     0.008  x4: 1.5 us a firing"));
+  CHECK(row("s (Source)").ends_with("0.001"));  // one call a run: nothing more to say
+  CHECK(row("d.y@A.cpu").ends_with("0.002"));
+
+  const std::string json = dfg::Stats::format_json(summary, 1, {});
+  CHECK(json.find("\"name\": \"d (Decimate)\"") != std::string::npos);
+  CHECK(json.find("\"firings\": 8, \"firing_mean_s\": 1.5e-06") != std::string::npos);
+  CHECK(json.find("\"firings\": 1, \"firing_mean_s\": 1e-06") != std::string::npos);
+  const auto transfer = json.find("d.y@A.cpu");
+  CHECK(json.substr(transfer, json.find('}', transfer) - transfer).find("firings") ==
+        std::string::npos);  // a transfer has no calls of a node
+}
+
 TEST_CASE("stats: too few cycles leave the period unmeasured", "[stats]") {
   dfg::Stats stats(3, 2);
   const int pe = stats.add_pe("A.cpu");

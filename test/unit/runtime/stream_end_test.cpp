@@ -29,8 +29,8 @@ struct Memory {
 
 // A firing on PE 0 from cycle 0 and one on PE 1 from cycle 2: latency 2.
 constexpr std::array<dfg::EntryInfo<Params>, 2> kEntries = {{
-    {"firing", "r (Reader)", "A.c0", 0, 0, nullptr, "r", "", 0},
-    {"firing", "k (Sink)", "A.c1", 1, 2, nullptr, "k", "", 0},
+    {"firing", "r (Reader)", "A.c0", 0, 0, nullptr, "r", "", 0, 1},
+    {"firing", "k (Sink)", "A.c1", 1, 2, nullptr, "k", "", 0, 1},
 }};
 constexpr std::array<const char*, 2> kTracks = {"A.c0", "A.c1"};
 

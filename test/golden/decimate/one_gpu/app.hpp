@@ -77,14 +77,14 @@ enum Entry : std::size_t {
   fire_f,             // node f (LowPass) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
-    {"firing", "k (Check)", "A.c0", kTrack_A_c0, 5, nullptr, "k", "", 0},
-    {"firing", "m (Smooth)", "A.c1", kTrack_A_c1, 4, nullptr, "m", "", 0},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0, 1},
+    {"firing", "k (Check)", "A.c0", kTrack_A_c0, 5, nullptr, "k", "", 0, 1},
+    {"firing", "m (Smooth)", "A.c1", kTrack_A_c1, 4, nullptr, "m", "", 0, 256},
     {"transfer", "f.y@A.g0 -> f.y@A.c1", "A.g0>A.c1", kTrack_A_g0_d2h, 3, bytes_Sample_x256,
-     "A.g0 -> A.c1", nullptr, 0},
+     "A.g0 -> A.c1", nullptr, 0, 1},
     {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_g0_h2d, 1, bytes_Sample_x1024,
-     "A.c0 -> A.g0", nullptr, 0},
-    {"firing", "f (LowPass)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "", 0},
+     "A.c0 -> A.g0", nullptr, 0, 1},
+    {"firing", "f (LowPass)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "f", "", 0, 256},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 5;
@@ -101,14 +101,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0},
-    {"firing", "k (Check)", "A.c0", kTrack_A_c0, 3, nullptr, "k", "", 0},
-    {"firing", "m (Smooth)", "A.c1", kTrack_A_c1, 2, nullptr, "m", "", 0},
+    {"firing", "s (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "s", "", 0, 1},
+    {"firing", "k (Check)", "A.c0", kTrack_A_c0, 3, nullptr, "k", "", 0, 1},
+    {"firing", "m (Smooth)", "A.c1", kTrack_A_c1, 2, nullptr, "m", "", 0, 256},
     {"transfer", "f.y@A.g0 -> f.y@A.c1", "A.g0>A.c1", kTrack_A_g0_d2h, 2, bytes_Sample_x256,
-     "A.g0 -> A.c1", nullptr, 0},
+     "A.g0 -> A.c1", nullptr, 0, 1},
     {"transfer", "s.x@A.c0 -> s.x@A.g0", "A.c0>A.g0", kTrack_A_g0_h2d, 1, bytes_Sample_x1024,
-     "A.c0 -> A.g0", nullptr, 0},
-    {"firing", "f (LowPass)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "", 0},
+     "A.c0 -> A.g0", nullptr, 0, 1},
+    {"firing", "f (LowPass)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "f", "", 0, 256},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

@@ -86,21 +86,21 @@ enum Entry : std::size_t {
   fire_island_d1,                 // node island_d1 (Island_d1) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
-    {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
-    {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 4, nullptr, "island_a3", "", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, 1},
+    {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0, 1},
+    {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 4, nullptr, "island_a3", "", 0, 1},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk",
-     "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+     "c0=3 c1=-5 c2=7 c3=2 shift=4", 0, 1},
     {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
-     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3,
-     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
-     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0, 1},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_d1", "",
-     0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_d1", "", 0,
+     1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -115,21 +115,21 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0},
-    {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0},
-    {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 2, nullptr, "island_a3", "", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "", 0, 1},
+    {"firing", "island_m0 (Island_m0)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_m0", "", 0, 1},
+    {"firing", "island_a3 (Island_a3)", "A.cpu", kTrack_A_cpu, 2, nullptr, "island_a3", "", 0, 1},
     {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk",
-     "c0=3 c1=-5 c2=7 c3=2 shift=4", 0},
+     "c0=3 c1=-5 c2=7 c3=2 shift=4", 0, 1},
     {"transfer", "island_d1.a2_s@A.g0 -> island_d1.a2_s@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
-     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Mapped_a2_s, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "island_d1.m3_y@A.g0 -> island_d1.m3_y@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2,
-     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0},
+     bytes_Mapped_m3_y, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "island_m0.m0_y@A.cpu -> island_m0.m0_y@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1,
-     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0},
+     bytes_Mapped_m0_y, "A.cpu -> A.g0", nullptr, 0, 1},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Block,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_d1", "",
-     0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "island_d1 (Island_d1)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_d1", "", 0,
+     1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

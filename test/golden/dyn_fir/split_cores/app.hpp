@@ -87,12 +87,12 @@ enum Entry : std::size_t {
   fire_snk,        // node snk (Sink) @ A.c1
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
-    {"firing", "island_d1 (Island_d1)", "A.c0", kTrack_A_c0, 0, nullptr, "island_d1", "", 0},
-    {"firing", "island_m0 (Island_m0)", "A.c0", kTrack_A_c0, 0, nullptr, "island_m0", "", 0},
-    {"firing", "island_a1 (Island_a1)", "A.c1", kTrack_A_c1, 1, nullptr, "island_a1", "", 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, 1},
+    {"firing", "island_d1 (Island_d1)", "A.c0", kTrack_A_c0, 0, nullptr, "island_d1", "", 0, 1},
+    {"firing", "island_m0 (Island_m0)", "A.c0", kTrack_A_c0, 0, nullptr, "island_m0", "", 0, 1},
+    {"firing", "island_a1 (Island_a1)", "A.c1", kTrack_A_c1, 1, nullptr, "island_a1", "", 0, 1},
     {"firing", "snk (Sink)", "A.c1", kTrack_A_c1, 1, nullptr, "snk", "c0=3 c1=-5 c2=7 c3=2 shift=4",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;
@@ -107,12 +107,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
-    {"firing", "island_d1 (Island_d1)", "A.c0", kTrack_A_c0, 0, nullptr, "island_d1", "", 0},
-    {"firing", "island_m0 (Island_m0)", "A.c0", kTrack_A_c0, 0, nullptr, "island_m0", "", 0},
-    {"firing", "island_a1 (Island_a1)", "A.c1", kTrack_A_c1, 1, nullptr, "island_a1", "", 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, 1},
+    {"firing", "island_d1 (Island_d1)", "A.c0", kTrack_A_c0, 0, nullptr, "island_d1", "", 0, 1},
+    {"firing", "island_m0 (Island_m0)", "A.c0", kTrack_A_c0, 0, nullptr, "island_m0", "", 0, 1},
+    {"firing", "island_a1 (Island_a1)", "A.c1", kTrack_A_c1, 1, nullptr, "island_a1", "", 0, 1},
     {"firing", "snk (Sink)", "A.c1", kTrack_A_c1, 1, nullptr, "snk", "c0=3 c1=-5 c2=7 c3=2 shift=4",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 1;

@@ -62,10 +62,10 @@ enum Entry : std::size_t {
   fire_snk,           // node snk (Sink) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
     {"firing", "island_parse (Island_parse)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_parse", "",
-     0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0},
+     0, 1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -80,10 +80,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
+    {"firing", "src (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
     {"firing", "island_parse (Island_parse)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_parse", "",
-     0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0},
+     0, 1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -68,10 +68,10 @@ enum Entry : std::size_t {
   fire_snk,          // node snk (Sink) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
-    {"firing", "island_rows (Island_rows)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_rows", "",
-     0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0},
+    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
+    {"firing", "island_rows (Island_rows)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_rows", "", 0,
+     1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -86,10 +86,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
-    {"firing", "island_rows (Island_rows)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_rows", "",
-     0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0},
+    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
+    {"firing", "island_rows (Island_rows)", "A.cpu", kTrack_A_cpu, 0, nullptr, "island_rows", "", 0,
+     1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 0, nullptr, "snk", "blocks=4", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -72,14 +72,14 @@ enum Entry : std::size_t {
   fire_island_rows,                     // node island_rows (Island_rows) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk", "blocks=4", 0},
+    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 4, nullptr, "snk", "blocks=4", 0, 1},
     {"transfer", "island_rows.cols_out@A.g0 -> island_rows.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_g0_d2h, 3, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+     kTrack_A_g0_d2h, 3, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Coefs,
-     "A.cpu -> A.g0", nullptr, 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
     {"firing", "island_rows (Island_rows)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "island_rows",
-     "", 0},
+     "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -94,14 +94,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
-    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0},
-    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk", "blocks=4", 0},
+    {"firing", "src (Coefficients)", "A.cpu", kTrack_A_cpu, 0, nullptr, "src", "blocks=4", 0, 1},
+    {"firing", "snk (Sink)", "A.cpu", kTrack_A_cpu, 2, nullptr, "snk", "blocks=4", 0, 1},
     {"transfer", "island_rows.cols_out@A.g0 -> island_rows.cols_out@A.cpu", "A.g0>A.cpu",
-     kTrack_A_g0_d2h, 2, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0},
+     kTrack_A_g0_d2h, 2, bytes_Pixels, "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "src.out@A.cpu -> src.out@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Coefs,
-     "A.cpu -> A.g0", nullptr, 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
     {"firing", "island_rows (Island_rows)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "island_rows",
-     "", 0},
+     "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -96,16 +96,16 @@ enum Entry : std::size_t {
   fire_sink,  // node sink (Sink) @ A.c9
 };
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
-    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0},
-    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0},
-    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0},
-    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0},
-    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, 1},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, 1},
+    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0, 1},
+    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0, 1},
+    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0, 1},
+    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0, 1},
+    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0, 1},
+    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0, 1},
+    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0, 1},
+    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;
@@ -131,16 +131,16 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 10> kEntries = {{
-    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0},
-    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0},
-    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0},
-    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0},
-    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0},
-    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0},
-    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0},
-    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0},
-    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0},
-    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0},
+    {"firing", "src (Source)", "A.c0", kTrack_A_c0, 0, nullptr, "src", "", 0, 1},
+    {"firing", "f0 (Fir)", "A.c1", kTrack_A_c1, 1, nullptr, "f0", "band=0", 0, 1},
+    {"firing", "f1 (Fir)", "A.c2", kTrack_A_c2, 1, nullptr, "f1", "band=1", 0, 1},
+    {"firing", "f2 (Fir)", "A.c3", kTrack_A_c3, 1, nullptr, "f2", "band=2", 0, 1},
+    {"firing", "f3 (Fir)", "A.c4", kTrack_A_c4, 1, nullptr, "f3", "band=3", 0, 1},
+    {"firing", "f4 (Fir)", "A.c5", kTrack_A_c5, 1, nullptr, "f4", "band=4", 0, 1},
+    {"firing", "f5 (Fir)", "A.c6", kTrack_A_c6, 1, nullptr, "f5", "band=5", 0, 1},
+    {"firing", "f6 (Fir)", "A.c7", kTrack_A_c7, 1, nullptr, "f6", "band=6", 0, 1},
+    {"firing", "f7 (Fir)", "A.c8", kTrack_A_c8, 1, nullptr, "f7", "band=7", 0, 1},
+    {"firing", "sink (Sink)", "A.c9", kTrack_A_c9, 2, nullptr, "sink", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -64,13 +64,13 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, 1},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=4 initial=-1",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
@@ -94,15 +94,15 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0", 0, 1},
     {"copy", "f.state.delay@A.cpu <- h.o@A.cpu", "A.cpu", kTrack_A_cpu, 2, nullptr, nullptr,
-     nullptr, 0},
+     nullptr, 0, 1},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=4 initial=-1",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

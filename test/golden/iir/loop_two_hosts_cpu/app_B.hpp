@@ -62,10 +62,10 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 2, nullptr, "h", "", 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
+    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 2, nullptr, "h", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;
@@ -81,10 +81,10 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "h.o@B.cpu -> h.o@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_State,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "f.next@A.cpu -> f.next@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_State,
-     "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 1, nullptr, "h", "", 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
+    {"firing", "h (Hold)", "B.cpu", kTrack_B_cpu, 1, nullptr, "h", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

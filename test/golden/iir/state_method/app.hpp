@@ -61,10 +61,10 @@ enum Entry : std::size_t {
   fire_k,  // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0, 1},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -79,10 +79,10 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
-    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0},
+    {"firing", "s (Signal)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "f (Iir)", "A.cpu", kTrack_A_cpu, 0, nullptr, "f", "a=0.5 y0=0.75", 0, 1},
     {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "a=0.5 feedback=1 initial=0.75",
-     0},
+     0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -58,14 +58,14 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 5, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 4, bytes_Block,
-     "host copy B.g0 -> B.cpu", nullptr, 0},
+     "host copy B.g0 -> B.cpu", nullptr, 0, 1},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
-     "host copy B.cpu -> B.g0", nullptr, 0},
-    {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 3, nullptr, "g", "load=0", 0},
+     "host copy B.cpu -> B.g0", nullptr, 0, 1},
+    {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 3, nullptr, "g", "load=0", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -89,14 +89,14 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 5> kEntries = {{
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 4, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 1},
+     "A.cpu -> B.cpu", nullptr, 1, 1},
     {"transfer", "g.y@B.g0 -> g.y@B.cpu", "B.g0>B.cpu", kTrack_B_cpu, 3, bytes_Block,
-     "host copy B.g0 -> B.cpu", nullptr, 1},
+     "host copy B.g0 -> B.cpu", nullptr, 1, 1},
     {"transfer", "s.x@B.cpu -> s.x@B.g0", "B.cpu>B.g0", kTrack_B_cpu, 2, bytes_Block,
-     "host copy B.cpu -> B.g0", nullptr, 0},
-    {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "g", "load=0", 0},
+     "host copy B.cpu -> B.g0", nullptr, 0, 1},
+    {"firing", "g (Scale)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "g", "load=0", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;

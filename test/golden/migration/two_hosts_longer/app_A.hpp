@@ -61,17 +61,17 @@ enum Entry : std::size_t {
   m0_fire_k,              // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0, 1},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 3, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 4, nullptr, "a", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -95,17 +95,17 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 9> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "g (Scale)", "A.cpu", kTrack_A_cpu, 0, nullptr, "g", "load=0", 0, 1},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "a", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_A_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_A_cpu, 2, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 1},
+    {"firing", "a (Accumulate)", "A.cpu", kTrack_A_cpu, 2, nullptr, "a", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

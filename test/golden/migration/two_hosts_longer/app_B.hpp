@@ -56,10 +56,10 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 3, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 2, nullptr, "g", "load=0", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -82,10 +82,10 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 3> kEntries = {{
     {"transfer", "g.y@B.cpu -> g.y@A.cpu", "B.cpu>A.cpu", kTrack_B_cpu, 2, bytes_Block,
-     "B.cpu -> A.cpu", nullptr, 0},
+     "B.cpu -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.x@A.cpu -> s.x@B.cpu", "A.cpu>B.cpu", kTrack_B_cpu, 1, bytes_Block,
-     "A.cpu -> B.cpu", nullptr, 0},
-    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0},
+     "A.cpu -> B.cpu", nullptr, 0, 1},
+    {"firing", "g (Scale)", "B.cpu", kTrack_B_cpu, 1, nullptr, "g", "load=0", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -74,13 +74,13 @@ enum Entry : std::size_t {
   fire_k,   // node k (Check) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0},
-    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0},
-    {"firing", "ul (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "ul", "", 0},
-    {"firing", "uh (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "uh", "", 0},
-    {"firing", "m (Sum)", "A.cpu", kTrack_A_cpu, 0, nullptr, "m", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 8},
+    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0, 4},
+    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0, 4},
+    {"firing", "ul (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "ul", "", 0, 4},
+    {"firing", "uh (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "uh", "", 0, 4},
+    {"firing", "m (Sum)", "A.cpu", kTrack_A_cpu, 0, nullptr, "m", "", 0, 8},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0, 8},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -95,13 +95,13 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0},
-    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0},
-    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0},
-    {"firing", "ul (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "ul", "", 0},
-    {"firing", "uh (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "uh", "", 0},
-    {"firing", "m (Sum)", "A.cpu", kTrack_A_cpu, 0, nullptr, "m", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "", 0, 8},
+    {"firing", "d (Decimate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "d", "", 0, 4},
+    {"firing", "b (Bank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "b", "", 0, 4},
+    {"firing", "ul (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "ul", "", 0, 4},
+    {"firing", "uh (Interpolate)", "A.cpu", kTrack_A_cpu, 0, nullptr, "uh", "", 0, 4},
+    {"firing", "m (Sum)", "A.cpu", kTrack_A_cpu, 0, nullptr, "m", "", 0, 8},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 0, nullptr, "k", "", 0, 8},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;

@@ -59,14 +59,14 @@ enum Entry : std::size_t {
   fire_i2,              // node i2 (Inc) @ A.g0
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 4, nullptr, "c", "", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, 1},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 4, nullptr, "c", "", 0, 1},
     {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 3, bytes_Matrix,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0},
-    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=100", 0, 1},
+    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -81,14 +81,14 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
-    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 2, nullptr, "c", "", 0},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, 1},
+    {"firing", "c (Consumer)", "A.cpu", kTrack_A_cpu, 2, nullptr, "c", "", 0, 1},
     {"transfer", "i2.b@A.g0 -> i2.b@A.cpu", "A.g0>A.cpu", kTrack_A_g0_d2h, 2, bytes_Matrix,
-     "A.g0 -> A.cpu", nullptr, 0},
+     "A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0},
-    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i2", "nb_loop=100", 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=100", 0, 1},
+    {"firing", "i2 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i2", "nb_loop=100", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

@@ -57,11 +57,11 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_A_cpu, 3, bytes_Matrix,
-     "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+     "A.g0 -> B.g0", nullptr, 0, 1},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, 1},
     {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=120", 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "i1", "nb_loop=120", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -77,11 +77,11 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_A_cpu, 2, bytes_Matrix,
-     "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0},
+     "A.g0 -> B.g0", nullptr, 0, 1},
+    {"firing", "p (Producer)", "A.cpu", kTrack_A_cpu, 0, nullptr, "p", "", 0, 1},
     {"transfer", "p.m@A.cpu -> p.m@A.g0", "A.cpu>A.g0", kTrack_A_g0_h2d, 1, bytes_Matrix,
-     "A.cpu -> A.g0", nullptr, 0},
-    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=120", 0},
+     "A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "i1 (Inc)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "i1", "nb_loop=120", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

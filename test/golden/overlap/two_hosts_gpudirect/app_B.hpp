@@ -57,11 +57,11 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 3, bytes_Matrix,
-     "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 6, nullptr, "c", "", 0},
+     "A.g0 -> B.g0", nullptr, 0, 1},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 6, nullptr, "c", "", 0, 1},
     {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 5, bytes_Matrix,
-     "B.g0 -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0},
+     "B.g0 -> B.cpu", nullptr, 0, 1},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 4, nullptr, "i2", "nb_loop=100", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 6;
@@ -77,11 +77,11 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 4> kEntries = {{
     {"transfer", "i1.b@A.g0 -> i1.b@B.g0", "A.g0>B.g0", kTrack_B_cpu, 2, bytes_Matrix,
-     "A.g0 -> B.g0", nullptr, 0},
-    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 3, nullptr, "c", "", 0},
+     "A.g0 -> B.g0", nullptr, 0, 1},
+    {"firing", "c (Consumer)", "B.cpu", kTrack_B_cpu, 3, nullptr, "c", "", 0, 1},
     {"transfer", "i2.b@B.g0 -> i2.b@B.cpu", "B.g0>B.cpu", kTrack_B_g0_d2h, 3, bytes_Matrix,
-     "B.g0 -> B.cpu", nullptr, 0},
-    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0},
+     "B.g0 -> B.cpu", nullptr, 0, 1},
+    {"firing", "i2 (Inc)", "B.g0", kTrack_B_g0_compute, 2, nullptr, "i2", "nb_loop=100", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 3;

@@ -68,14 +68,14 @@ enum Entry : std::size_t {
 };
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
     {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 3, bytes_Packet,
-     "host copy A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
-     "host copy A.cpu -> A.g0", nullptr, 0},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
-    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0},
-    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "key=90", 0},
-    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "key=90", 0},
+     "host copy A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0, 1},
+    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "e", "", 0, 1},
+    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 4, nullptr, "d", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 4, nullptr, "k", "key=90", 0, 1},
+    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 2, nullptr, "m", "key=90", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 4;
@@ -91,14 +91,14 @@ namespace no_overlap {
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 7> kEntries = {{
     {"transfer", "m.out@A.g0 -> m.out@A.cpu", "A.g0>A.cpu", kTrack_A_cpu, 2, bytes_Packet,
-     "host copy A.g0 -> A.cpu", nullptr, 0},
+     "host copy A.g0 -> A.cpu", nullptr, 0, 1},
     {"transfer", "s.out@A.cpu -> s.out@A.g0", "A.cpu>A.g0", kTrack_A_cpu, 1, bytes_Packet,
-     "host copy A.cpu -> A.g0", nullptr, 0},
-    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0},
-    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0},
-    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0},
-    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "key=90", 0},
-    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "key=90", 0},
+     "host copy A.cpu -> A.g0", nullptr, 0, 1},
+    {"firing", "s (Source)", "A.cpu", kTrack_A_cpu, 0, nullptr, "s", "over=0", 0, 1},
+    {"firing", "e (Encode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "e", "", 0, 1},
+    {"firing", "d (Decode)", "A.cpu", kTrack_A_cpu, 2, nullptr, "d", "", 0, 1},
+    {"firing", "k (Check)", "A.cpu", kTrack_A_cpu, 2, nullptr, "k", "key=90", 0, 1},
+    {"firing", "m (Mask)", "A.g0", kTrack_A_g0_compute, 1, nullptr, "m", "key=90", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 2;

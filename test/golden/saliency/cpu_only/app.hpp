@@ -137,12 +137,12 @@ enum Entry : std::size_t {
   fire_show,    // node show (Display) @ A.cpu
 };
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, 1},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, 1},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, 1},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, 1},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, 1},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
@@ -157,12 +157,12 @@ namespace no_overlap {
 
 using enum overlap::Entry;  // the same entries, in the same order
 inline constexpr std::array<EntryInfo, 6> kEntries = {{
-    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0},
-    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0},
-    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0},
-    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0},
-    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0},
-    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0},
+    {"firing", "camera (Camera)", "A.cpu", kTrack_A_cpu, 0, nullptr, "camera", "", 0, 1},
+    {"firing", "retina (Retina)", "A.cpu", kTrack_A_cpu, 0, nullptr, "retina", "", 0, 1},
+    {"firing", "gabor (GaborBank)", "A.cpu", kTrack_A_cpu, 0, nullptr, "gabor", "", 0, 1},
+    {"firing", "inter (Interactions)", "A.cpu", kTrack_A_cpu, 0, nullptr, "inter", "", 0, 1},
+    {"firing", "norm (Normalizations)", "A.cpu", kTrack_A_cpu, 0, nullptr, "norm", "", 0, 1},
+    {"firing", "show (Display)", "A.cpu", kTrack_A_cpu, 0, nullptr, "show", "", 0, 1},
 }};
 /// The last first cycle: a run has iterations + kLatency cycles.
 inline constexpr std::int64_t kLatency = 0;
