@@ -94,7 +94,9 @@
 #                composite's loop) in both strategies and with a move; StreamIt's FilterBank
 #                (samples/streamit/filterbank) on one core and eight against StreamIt's output
 #                file; StreamIt's BeamFormer (samples/streamit/beamformer) on one core and eight,
-#                equal to each other and within 2e-6 of StreamIt's file; samples/decimate/cores.dfg
+#                equal to each other and within 2e-6 of StreamIt's file; StreamIt's FMRadio
+#                (samples/streamit/fmradio) on eight cores from StreamIt's first output, within
+#                two units in the last place of StreamIt's file; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
@@ -1159,6 +1161,20 @@ PY
         fail "beamformer $mapping: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
     done
     cmp -s "$work/bf_one_core.txt" "$work/bf_cores.txt" || fail "beamformer: eight cores print other values than one"
+    # StreamIt's FMRadio (samples/streamit/fmradio: a warm-up of 76 firings that the sink skips)
+    # on eight cores: StreamIt's first output first, and 10000 lines each within 1.5e-7 (two
+    # units in the last place) of StreamIt's own output file, at least 9300 of them equal.
+    compile samples/streamit/fmradio/cores.dfg "$work/fm"
+    grep -q "warm_up(76);" "$work/fm/rank_A.cpp" || fail "fmradio: the sink's warm-up is not 76 firings"
+    build_cpu "$work/fm" -Werror
+    "$work/fm/build/app" --iterations 10112 >"$work/fm.txt" 2>"$work/err.txt" ||
+      fail "fmradio: exit $?: $(cat "$work/err.txt")"
+    head -10000 "$work/fm.txt" | paste -d ' ' - samples/streamit/fmradio/reference.out | awk '
+      NR == 1 && $1 != $2 { bad = NR ": " $0; exit }
+      NF != 2 || ($1 - $2) / $2 > 1.5e-7 || ($2 - $1) / $2 > 1.5e-7 { bad = NR ": " $0; exit }
+      $1 == $2 { equal++ }
+      END { if (bad != "" || NR != 10000 || equal < 9300) { print "line " bad " of " NR ", " equal " equal"; exit 1 } }' \
+      >"$work/cmp.txt" || fail "fmradio: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
     # samples/decimate on three cores: a decimating filter and a smoother against the reference.
     compile samples/decimate/cores.dfg "$work/decimate"
     build_cpu "$work/decimate" -Werror

@@ -10,7 +10,8 @@ namespace dfgc::actors {
 
 namespace {
 
-/// The calls of dfg::Context's iteration() and firing() in a body, lambdas included.
+/// The calls of dfg::Context's iteration(), warming_up() and firing() in a body, lambdas
+/// included.
 class ContextCalls : public clang::RecursiveASTVisitor<ContextCalls> {
  public:
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
@@ -19,11 +20,13 @@ class ContextCalls : public clang::RecursiveASTVisitor<ContextCalls> {
     const std::string name = method->getNameAsString();
     if (name == "iteration" && !iteration) iteration = call;
     if (name == "firing") firing = true;
+    if (name == "warming_up") warming_up = true;
     return true;
   }
 
   const clang::CXXMemberCallExpr* iteration = nullptr;  ///< the first
   bool firing = false;
+  bool warming_up = false;
 };
 
 }  // namespace
@@ -32,7 +35,7 @@ bool reads_iteration(const clang::CXXMethodDecl& fire) {
   if (!fire.getBody()) return false;
   ContextCalls calls;
   calls.TraverseStmt(fire.getBody());
-  return calls.iteration != nullptr;
+  return calls.iteration != nullptr || calls.warming_up;
 }
 
 void lint_firing_count(const clang::CXXMethodDecl& fire, const ir::Program& program,

@@ -14,8 +14,8 @@
 
 namespace dfgc::actors {
 
-/// Whether `fire`'s body (its lambdas included) calls ctx.iteration(): a value of the cycle, which
-/// a GPU firing captured into a CUDA graph would freeze.
+/// Whether `fire`'s body (its lambdas included) calls ctx.iteration() or ctx.warming_up(): a value
+/// of the cycle, which a GPU firing captured into a CUDA graph would freeze.
 bool reads_iteration(const clang::CXXMethodDecl& fire);
 
 /// Warns at the first ctx.iteration() call in `fire`'s body (its lambdas included) when that body

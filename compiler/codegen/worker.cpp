@@ -343,6 +343,7 @@ void WorkerPrinter::actor_setup(const PlanNode& n) {
     std::vector<std::string> names;
     for (const std::string& port : n.port_names) names.push_back("\"" + port + "\"");
     part("worker_name_ports", {{"m", m}, {"names", join(names)}});
+    if (n.warm_up > 0) part("worker_warm_up", {{"m", m}, {"n", std::to_string(n.warm_up)}});
     if (gpu_) part("worker_set_gpu", {{"m", m}, {"d", device()}});
     if (n.ends_stream)
       part("worker_may_end",

@@ -175,6 +175,7 @@ class PeSection {
         if (e.dst == n && e.delay_tokens > 0)
           out += fmt::format(" window {} delay {} token{} = {}", actor.ports[e.dst_port].name,
                              e.delay_tokens, e.delay_tokens == 1 ? "" : "s", e.initial);
+      if (p_.dfg.nodes[n].warm_up > 0) out += " " + warm_up_text(p_.dfg, n);
       out += '\n';
     }
   }

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/assert.hpp"
 
@@ -97,6 +98,31 @@ std::vector<EdgeId> Dfg::in_edges(NodeId n) const {
   for (std::size_t e = 0; e < edges.size(); ++e)
     if (edges[e].dst == n) result.push_back(static_cast<EdgeId>(e));
   return result;
+}
+
+std::string warm_up_text(const Dfg& dfg, NodeId n) {
+  const Node& node = dfg.nodes[n];
+  std::vector<std::string> inputs;
+  const std::vector<Node::WarmUpInput>& all = node.warm_up_inputs;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Node::WarmUpInput& in = all[i];
+    const Port& port = dfg.actor_of(n).ports[in.port];
+    // A port group's ports alike: "x0 .. x9 76 before the stream".
+    std::size_t last = i;
+    while (!port.group.empty() && last + 1 < all.size() && all[last + 1].before == in.before &&
+           dfg.actor_of(n).ports[all[last + 1].port].group == port.group)
+      ++last;
+    std::string name = port.name;
+    if (last > i) name += " .. " + dfg.actor_of(n).ports[all[last].port].name;
+    i = last;
+    std::string text = fmt::format("{} {} before the stream", name, in.before);
+    // Past the warm-up, firing i's window starts at the stream's token i R - before.
+    if (const std::uint64_t offset = (port.rate - in.before % port.rate) % port.rate; offset > 0)
+      text += fmt::format(", windows from its token {}", offset);
+    inputs.push_back(std::move(text));
+  }
+  return fmt::format("warm-up {} firing{} ({})", node.warm_up, node.warm_up == 1 ? "" : "s",
+                     fmt::join(inputs, "; "));
 }
 
 std::uint32_t Dfg::window_history(NodeId n, std::uint32_t port) const {
@@ -218,6 +244,7 @@ std::string dump(const Program& p) {
     if (node.repetitions != 1)
       out += fmt::format(" fires {} times per {}", node.repetitions,
                          p.batch == 1 ? "iteration" : "cycle");
+    if (node.warm_up > 0) out += " " + warm_up_text(p.dfg, n);
     out += '\n';
   }
   for (const Edge& e : p.dfg.edges) {

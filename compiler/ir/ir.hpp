@@ -249,6 +249,18 @@ struct Node {
   /// Its entry of the repetition vector: how many firings of one iteration (one cycle) its
   /// ports' rates ask for. The node is called once a cycle with the whole block of each port.
   std::uint32_t repetitions = 1;
+  /// The node's first firings that see a value from before the stream (sema/warm_up.hpp): a peek
+  /// window's history, initial tokens outside a loop, or a token such a firing made upstream.
+  std::uint64_t warm_up = 0;
+  /// Each input with values from before the stream, and how many tokens its window sees before
+  /// the stream's first token it has no warm-up in (the window's history, the initial tokens,
+  /// and the producer's warm-up firings' tokens).
+  struct WarmUpInput {
+    std::uint32_t port = 0;
+    std::uint64_t before = 0;
+    bool operator==(const WarmUpInput&) const = default;
+  };
+  std::vector<WarmUpInput> warm_up_inputs{};
   /// Per actor port, the type of the block one cycle moves through it (repetitions x rate tokens
   /// of the port's type); empty when every block is one token (the actor's port types).
   std::vector<TypeId> block_types;
@@ -296,6 +308,11 @@ struct Dfg {
     return nodes[n].block_types.empty() ? actor_of(n).ports[port].type : nodes[n].block_types[port];
   }
 };
+
+/// A node's warm-up as the dumps show it (sema/warm_up.hpp): "warm-up 12 firings (x 60 before the
+/// stream)"; an input whose values before the stream are not whole firings says where its
+/// windows start past the warm-up: "x 59 before the stream, windows from its token 1".
+std::string warm_up_text(const Dfg& dfg, NodeId n);
 
 /// A processing element: a host's CPU or one of its GPUs.
 struct Pe {

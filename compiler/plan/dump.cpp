@@ -185,6 +185,8 @@ std::string dump(const HostPlans& plans) {
       for (const PlanWindow& w : n.windows)
         out += fmt::format(", window {} ({} token{} of {} before its rate's = {}) {}", w.port_name,
                            w.history, w.history == 1 ? "" : "s", w.token, w.value, w.member);
+      if (n.warm_up > 0)
+        out += fmt::format(", warm-up {} firing{}", n.warm_up, n.warm_up == 1 ? "" : "s");
       if (!n.origin.empty())
         out += fmt::format(", copy {} of {} (cycle j fires block j*{}+{}){}", n.copy, n.origin,
                            h.program->copies, n.copy,

@@ -48,6 +48,7 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
   x.pe = pe;
   x.params = node.params;
   x.repetitions = node.repetitions;
+  x.warm_up = node.warm_up;
   x.header = impl.header;
   x.header_path = impl.header_path;
   x.libraries = actor.libraries;

@@ -50,8 +50,9 @@ std::string firing_why(const PlanNode& n) {
         "ctx.iteration() enqueues the same work every cycle)",
         who, n.class_name);
   if (n.signature->fire_reads_iteration)
-    return fmt::format("{}: {}::fire reads ctx.iteration(), which a graph would freeze", who,
-                       n.class_name);
+    return fmt::format(
+        "{}: {}::fire reads ctx.iteration() or ctx.warming_up(), which a graph would freeze", who,
+        n.class_name);
   return {};
 }
 

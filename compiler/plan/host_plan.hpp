@@ -59,6 +59,7 @@ struct PlanNode {
   std::vector<std::string> port_types;  ///< per actor port, its block's type: "Matrix", "Frame_x2"
   std::vector<ir::ParamValue> params;   ///< its param assignments, in the actor's order
   std::uint32_t repetitions = 1;        ///< its firings per cycle (HostPlan::batch iterations)
+  std::uint64_t warm_up = 0;  ///< its first firings that see values before the stream (ir::Node)
   /// The header of its implementation on its PE: as the spec writes it ("fir.hpp"), and the path
   /// dfgc opened (ActorFiles::headers' key).
   std::string header, header_path;

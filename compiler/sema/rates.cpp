@@ -1,5 +1,6 @@
 #include "sema/rates.hpp"
 
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -85,7 +86,8 @@ class Solver {
   /// `delay D tokens`: D / B whole blocks (B the tokens the consumer's port takes a cycle), and
   /// the D mod B tokens its window shifts each block by (ir::Dfg::window_history). Refused where
   /// a window cannot: on a loop (within a cycle its firings would wait for each other), and at an
-  /// input that peeks (its history holds the values before the stream).
+  /// input that peeks with another value before the stream (its window fills its history and
+  /// the delay's tokens with one value).
   bool token_delays() {
     bool ok = true;
     for (ir::Edge& e : p_.dfg.edges) {
@@ -112,17 +114,31 @@ class Solver {
                 edge, split, (e.delay + 1) * block, e.delay + 1),
             kArrowLength);
         ok = false;
-      } else if (in.history > 0) {
+      } else if (in.history > 0 &&
+                 (!e.initial_method.empty() || !same_value(e.initial, in.history_value))) {
+        // The window holds its history and the delay's tokens before the stream: one value.
         diags_.error(e.loc,
-                     fmt::format("edge {} has a delay of {}, and input '{}' peeks: its window's "
-                                 "history holds the values before the stream; make the delay "
+                     fmt::format("edge {} has a delay of {} = {}, and input '{}' peeks with {} "
+                                 "before the stream: its window holds one value before the "
+                                 "stream; give the delay the window's value (`= {}`), make it "
                                  "whole blocks of {} tokens, or peek further instead",
-                                 edge, split, in.name, block),
+                                 edge, split, e.initial_text(), in.name, in.history_value,
+                                 in.history_value, block),
                      kArrowLength);
         ok = false;
       }
     }
     return ok;
+  }
+
+  /// Whether two element literals (ir::Edge::initial, ir::Port::history_value) are one value:
+  /// "0" and "0.0" are.
+  static bool same_value(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    char* a_end = nullptr;
+    char* b_end = nullptr;
+    const double x = std::strtod(a.c_str(), &a_end), y = std::strtod(b.c_str(), &b_end);
+    return a_end != a.c_str() && b_end != b.c_str() && x == y;
   }
 
   /// Whether a path of edges leads from `from` to `to`.

@@ -17,6 +17,7 @@
 #include "sema/rates.hpp"
 #include "sema/replicas.hpp"
 #include "sema/types.hpp"
+#include "sema/warm_up.hpp"
 #include "support/assert.hpp"
 
 namespace dfgc {
@@ -108,6 +109,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   if (!sema::form_islands(program, diags, options.copied_fifos)) return std::nullopt;
   if (!sema::prepare_replicas(program, diags)) return std::nullopt;
   if (!sema::solve_rates(program, diags)) return std::nullopt;
+  sema::compute_warm_up(program);
   sema::unfold_replicas(program);
   return program;
 }

@@ -358,6 +358,9 @@ $m$.set_gpu(compute_, $d$);
 @@ worker_name_ports
 $m$.name_ports({$names$});
 
+@@ worker_warm_up
+$m$.warm_up($n$);  // ctx.warming_up() in its first $n$ firings
+
 @@ worker_may_end
 $m$.may_end(run.stream_end, "$label$"$copies$);  // ends stream: ctx.end_stream()
 

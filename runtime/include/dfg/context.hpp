@@ -83,6 +83,15 @@ class Context {
   /// Which firing of the iteration this call makes: 0 .. firings() - 1, in order; always 0 for a
   /// `block` implementation.
   std::uint32_t firing() const noexcept { return firing_; }
+  /// How many of the node's first firings see a value from before the stream: a peek window's
+  /// history, an edge's initial tokens outside a loop, or a token that such a firing upstream
+  /// made (dfgc computes it; the plan and schedule.txt show it as the node's "warm-up"). 0 when
+  /// every firing sees the stream's own tokens only.
+  std::int64_t warm_up() const noexcept { return warm_up_; }
+  /// Whether this call's firing is one of those (for a `block` implementation, its first
+  /// firing): a sink that compares its input with a reference that has no warm-up (StreamIt's
+  /// filters wait for full windows) skips it.
+  bool warming_up() const noexcept { return number_ < warm_up_; }
 
   /// Ends the stream after this iteration: its firings and everything downstream of them run,
   /// no later iteration does, and the run ends normally (every node drained, `finish` called,
@@ -110,6 +119,10 @@ class Context {
   void set_device(int d) noexcept { device_ = d; }
   void set_iteration(std::int64_t i) noexcept { iteration_ = i; }
   void set_firing(std::uint32_t k) noexcept { firing_ = k; }
+  /// The node's warm-up firings (warm_up()), and the number of this call's (first) firing in the
+  /// run, counted from 0 (what warming_up() compares).
+  void set_warm_up(std::int64_t firings) noexcept { warm_up_ = firings; }
+  void set_number(std::int64_t firing) noexcept { number_ = firing; }
   /// The run's runtime params (its run state's table, which outlives the context), the node's
   /// firings per iteration and the elements per port one call sees.
   void set_node(const RuntimeParamValues* params, std::uint32_t firings,
@@ -127,6 +140,7 @@ class Context {
   std::int64_t iteration_ = 0;
   std::uint32_t firings_ = 1;
   std::uint32_t firing_ = 0;
+  std::int64_t warm_up_ = 0, number_ = 0;
   const std::size_t* port_elements_ = nullptr;
   std::size_t port_count_ = 0;
   const char* const* port_names_ = nullptr;

@@ -51,6 +51,7 @@ class Node {
     for (std::size_t p = 0; p < Ports; ++p) elements_[p] = blocks[p] / q;
     batch_ = batch;
     first_ = params.first_cycle;
+    per_cycle_ = firings;
     per_iteration_ = firings / batch;
     ctx.set_node(&params, block ? firings : per_iteration_, elements_.data(), elements_.size());
   }
@@ -66,6 +67,12 @@ class Node {
   void may_end(StreamEnd& end, const char* who, std::int64_t copies = 1) noexcept {
     ctx.set_end(&end, who, batch_ * copies, first_);
   }
+  /// A node whose first `firings` firings see values from before the stream (ctx.warm_up()):
+  /// its context numbers each firing from then on (ctx.warming_up()). After set_up().
+  void warm_up(std::int64_t firings) noexcept {
+    warm_up_ = firings;
+    ctx.set_warm_up(firings);
+  }
   /// A GPU node: the stream its firings enqueue on, its device.
   void set_gpu(CUstream_st* stream, int device) noexcept {
     ctx.set_stream(stream);
@@ -75,6 +82,7 @@ class Node {
   Context& at(std::int64_t j) noexcept {
     last_ = j;
     ctx.set_iteration((j + first_) * batch_);
+    if (warm_up_ > 0) ctx.set_number((j + first_) * per_cycle_);
     return ctx;
   }
   /// The context of firing k of cycle j (a node that is not `block`).
@@ -87,6 +95,7 @@ class Node {
       ctx.set_firing(k % per_iteration_);
       ctx.set_iteration((j + first_) * batch_ + k / per_iteration_);
     }
+    if (warm_up_ > 0) ctx.set_number((j + first_) * per_cycle_ + k);
     return ctx;
   }
   /// Fires cycle j of an actor whose fire() takes the context last: actor.fire(args..., ctx).
@@ -133,6 +142,8 @@ class Node {
   std::int64_t first_ = 0;                  ///< a restarted run's first cycle (RuntimeParamValues)
   std::int64_t last_ = -1;                  ///< the last cycle (block) it fired
   std::uint32_t per_iteration_ = 1;         ///< firings an iteration: q / batch
+  std::int64_t per_cycle_ = 1;              ///< firings a cycle: q
+  std::int64_t warm_up_ = 0;                ///< its first firings that see values before the stream
 };
 
 }  // namespace dfg

@@ -148,3 +148,43 @@ TEST_CASE("the context counts a port's elements by its name too", "[node]") {
           "ctx.elements(\"x\"): the actor has no port of that name (its ports: in, out)");
   }
 }
+
+namespace {
+/// Records, per call, whether the context says it is a warm-up firing.
+struct Warm {
+  std::vector<bool> warming;
+  void fire(const int*, int*, dfg::Context& ctx) { warming.push_back(ctx.warming_up()); }
+};
+}  // namespace
+
+TEST_CASE("a node's warm-up: the context counts its firings across cycles and batches",
+          "[node][warm_up]") {
+  // 2 firings an iteration, a batch of 3: 6 firings a cycle; a warm-up of 8 firings ends at
+  // firing 2 of cycle 1.
+  dfg::Node<Warm, 2> node;
+  const dfg::RuntimeParamValues params;
+  node.set_up(params, {36, 18}, 6, false, 3);
+  node.warm_up(8);
+  CHECK(node.ctx.warm_up() == 8);
+  std::vector<int> in(36), out(18);
+  for (std::int64_t j = 0; j < 2; ++j)
+    for (std::uint32_t k = 0; k < 6; ++k)
+      node.fire_part(j, k, node.part(0, k, in.data()), node.part(1, k, out.data()));
+  const std::vector<bool> want = {true, true, true,  true,  true,  true,
+                                  true, true, false, false, false, false};
+  CHECK(node.actor.warming == want);
+
+  // A block implementation: its call's first firing (cycle 1 starts at firing 6 of 8).
+  dfg::Node<Warm, 2> block;
+  block.set_up(params, {36, 18}, 6, true, 3);
+  block.warm_up(8);
+  for (std::int64_t j = 0; j < 3; ++j) block.fire(j, in.data(), out.data());
+  CHECK(block.actor.warming == std::vector<bool>{true, true, false});
+
+  // Without a warm-up no firing is one.
+  dfg::Node<Warm, 2> none;
+  none.set_up(params, {6, 3}, 1, false);
+  none.fire(0, in.data(), out.data());
+  CHECK(none.ctx.warm_up() == 0);
+  CHECK(none.actor.warming == std::vector<bool>{false});
+}

@@ -52,6 +52,7 @@ Worker_A_c0::Worker_A_c0(Run& run) : CpuWorker(run) {
   s_node_.name_ports({"x"});
   k_node_.set_up(run.runtime_params, {elements_Sample_x256(params)});
   k_node_.name_ports({"z"});
+  k_node_.warm_up(1);  // ctx.warming_up() in its first 1 firings
 }
 
 void Worker_A_c0::cycles_overlap(dfg::Where& where) {
@@ -111,6 +112,7 @@ Worker_A_c1::Worker_A_c1(Run& run) : CpuWorker(run) {
   m_node_.set_up(run.runtime_params, {elements_Sample_x256(params), elements_Sample_x256(params)},
                  256, true);  // in one call
   m_node_.name_ports({"y", "z"});
+  m_node_.warm_up(17);  // ctx.warming_up() in its first 17 firings
   m_window0_ = dfg::PeekWindow<float>("m.y window", elements_Sample_x256(params),
                                       2 * elements_Sample(params), static_cast<float>(0));
 }

@@ -44,6 +44,7 @@ Worker_A_g0::Worker_A_g0(Run& run)
   f_node_.set_up(run.runtime_params, {elements_Sample_x1024(params), elements_Sample_x256(params)},
                  256, true);  // in one call
   f_node_.name_ports({"x", "y"});
+  f_node_.warm_up(15);  // ctx.warming_up() in its first 15 firings
   f_node_.set_gpu(compute_, 0);
   f_window0_ = dfg::GpuPeekWindow<float>(0, "f.x window", elements_Sample_x1024(params),
                                          60 * elements_Sample(params), static_cast<float>(0));
