@@ -76,7 +76,7 @@ const ast::AppDecl* graph_of(const Spec& spec, const ast::AppDecl& mapping,
   return nullptr;
 }
 
-std::optional<ast::AppDecl> expand_mapping(const FlatApp& flat, const ast::AppDecl& mapping,
+std::optional<ast::AppDecl> expand_mapping(FlatApp&& flat, const ast::AppDecl& mapping,
                                            const std::vector<ast::NodeDecl>& placements,
                                            DiagnosticEngine& diags) {
   const ast::AppDecl* graph = &flat.app;
@@ -132,21 +132,15 @@ std::optional<ast::AppDecl> expand_mapping(const FlatApp& flat, const ast::AppDe
     app.nodes.push_back(placed(n, *it->second, true));
   }
   if (!ok) return std::nullopt;
-  for (const ast::EdgeDecl& e : graph->edges) {
-    ast::EdgeDecl d;
-    d.src = e.src;
-    d.dst = e.dst;
-    d.loc = e.loc;
-    d.delay = clone(e.delay);
-    d.delay_loc = e.delay_loc;
-    d.delay_in_tokens = e.delay_in_tokens;
-    d.initial = clone(e.initial);
-    d.initial_method = e.initial_method;
-    app.edges.push_back(std::move(d));
+  // The flat graph is this app's alone (flatten made it): its edges and batch move here.
+  app.edges = std::move(flat.app.edges);
+  if (mapping.batch) {
+    app.batch = clone(mapping.batch);
+    app.batch_loc = mapping.batch_loc;
+  } else {
+    app.batch = std::move(flat.app.batch);
+    app.batch_loc = flat.app.batch_loc;
   }
-  const ast::AppDecl& batch = mapping.batch ? mapping : *graph;
-  app.batch = clone(batch.batch);
-  app.batch_loc = batch.batch_loc;
   return app;
 }
 

@@ -28,7 +28,7 @@ const ast::AppDecl* graph_of(const Spec& spec, const ast::AppDecl& mapping,
 /// params are the composite's, refined by flatten). The graph's edges; the mapping's `batch`,
 /// else the graph's. nullopt after reporting a placement of a node (or instance) the graph lacks
 /// or of one node twice, and each node left unplaced.
-std::optional<ast::AppDecl> expand_mapping(const FlatApp& graph, const ast::AppDecl& mapping,
+std::optional<ast::AppDecl> expand_mapping(FlatApp&& graph, const ast::AppDecl& mapping,
                                            const std::vector<ast::NodeDecl>& placements,
                                            DiagnosticEngine& diags);
 

@@ -43,7 +43,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
     for (const ast::NodeDecl& p : *placements) refined.emplace(p.name.name, &p);
     auto flat = sema::flatten(spec, *graph, params, refined, sources, diags);
     if (!flat) return std::nullopt;
-    expanded = sema::expand_mapping(*flat, *app, *placements, diags);
+    expanded = sema::expand_mapping(std::move(*flat), *app, *placements, diags);
   } else {
     auto flat = sema::flatten(spec, *app, params, {}, sources, diags);
     if (flat) expanded = std::move(flat->app);
