@@ -384,7 +384,7 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
   h.program = program;
   h.host_name = "A";
   h.cpus = {0};
-  h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, "source.hpp", "/in/source.hpp", {}}};
+  h.nodes = {{0, "s", "Source", 0, "Source", 0, {}, {}, 1, 0, "source.hpp", "/in/source.hpp", {}}};
   h.files = {
       .app_header = "app.hpp", .rank = "rank_A.cpp", .ns = "app", .gpu = {""}, .mapped_rings = ""};
   h.nodes[0].signature = ActorSignature{{}, true, false, false};
