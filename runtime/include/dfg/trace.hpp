@@ -12,10 +12,10 @@
 ///     ]
 ///
 /// Fields always come in this order; ts and dur are microseconds with three decimals, ts counted
-/// from the tracer's construction (steady clock; on several hosts from the start-up barrier all
-/// ranks leave together: restart_epoch()), pid is the MPI rank, tid the track id (from 1).
-/// Events are written sorted by (ts, tid, iteration, name, cat, dur); the output depends only on
-/// the recorded events.
+/// from the tracer's construction (steady clock; on several hosts from rank 0's epoch, which
+/// each rank measures at start-up: restart_epoch()), pid is the MPI rank, tid the track id (from
+/// 1). Events are written sorted by (ts, tid, iteration, name, cat, dur); the output depends only
+/// on the recorded events.
 ///
 /// Guarantees:
 /// - add_track() is called during set-up, before the workers start (it allocates and is not
@@ -74,10 +74,10 @@ class Tracer {
   /// up to the stop is written all the same).
   void set_incomplete() noexcept { complete_ = false; }
   Clock::time_point epoch() const noexcept { return epoch_; }
-  /// Counts the times from now: the ranks of a program on several hosts do so together, leaving
-  /// one barrier of all of them (dfg::mpi::align_trace_epochs), so that their files share a time
-  /// base and tools/merge-traces can join them. Set-up only, before any event and any worker.
-  void restart_epoch() noexcept { epoch_ = Clock::now(); }
+  /// Counts the times from `epoch` (now by default): the ranks of a program on several hosts
+  /// take rank 0's (dfg::mpi::align_trace_epochs), so that their files share a time base and
+  /// tools/merge-traces can join them. Set-up only, before any event and any worker.
+  void restart_epoch(Clock::time_point epoch = Clock::now()) noexcept { epoch_ = epoch; }
 
   /// Adds a track named `name` ("A.g0", "A.g0 h2d") and returns its id (1, 2, ...). Set-up only.
   int add_track(std::string name, std::size_t reserve_events = 4096) {

@@ -105,6 +105,7 @@
 #endif
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -559,16 +560,61 @@ class Session {
   std::unique_ptr<CommThread> comm_thread_ = std::make_unique<CommThread>();
 };
 
-/// --trace on several hosts: every rank leaves one barrier and counts its trace's times from
-/// there (Tracer::restart_epoch), so that the ranks' files share a time base, off by the barrier's
-/// exit skew (microseconds within a host, about a network latency between hosts), and
-/// tools/merge-traces joins them into one. Before the workers are built (a GPU's timers copy the
-/// epoch), on the main thread; nothing without --trace (every rank has the same flags).
+/// --trace on several hosts: the ranks' files share a time base, rank 0's epoch, so that
+/// tools/merge-traces joins them into one and a transfer's two ends show on one time line.
+/// Every rank but 0 measures its clock against rank 0's by round trips (NTP's way): it sends its
+/// time, rank 0 answers with its own, and of kTraceRounds trips the shortest one's midpoint is
+/// taken to be the instant rank 0 read its clock. The error is at most half that trip (a few
+/// microseconds within a host, about a network latency between hosts), however late a rank left
+/// the barrier before it: a barrier's exit alone can be milliseconds apart on a loaded machine.
+/// Before the workers are built (a GPU's timers copy the epoch), on the main thread; nothing
+/// without --trace (every rank has the same flags).
+inline constexpr int kTraceRounds = 16;
+
 template <class Tracer>
 void align_trace_epochs(const Session& session, Tracer& tracer) {
   if (!tracer.enabled()) return;
+  using Clock = typename Tracer::Clock;
   check(MPI_Barrier(session.comm()), "MPI_Barrier (the trace's time base)");
   tracer.restart_epoch();
+  const int tag = 0;  // before any transfer: the program's tags are not in use yet
+  auto ns = [](typename Clock::duration d) {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+  };
+  if (session.rank() == 0) {
+    for (int peer = 1; peer < session.size(); ++peer) {
+      for (int round = 0; round < kTraceRounds; ++round) {
+        long long ping = 0;
+        check(MPI_Recv(&ping, 1, MPI_LONG_LONG, peer, tag, session.comm(), MPI_STATUS_IGNORE),
+              "MPI_Recv (the trace's time base)");
+        long long since_epoch = ns(Clock::now() - tracer.epoch());
+        check(MPI_Send(&since_epoch, 1, MPI_LONG_LONG, peer, tag, session.comm()),
+              "MPI_Send (the trace's time base)");
+      }
+    }
+  } else {
+    long long best_trip = -1;
+    typename Clock::time_point epoch = tracer.epoch();
+    for (int round = 0; round < kTraceRounds; ++round) {
+      auto sent = Clock::now();
+      long long ping = 0;
+      check(MPI_Send(&ping, 1, MPI_LONG_LONG, 0, tag, session.comm()),
+            "MPI_Send (the trace's time base)");
+      long long since_epoch = 0;  // rank 0's clock, from its epoch
+      check(MPI_Recv(&since_epoch, 1, MPI_LONG_LONG, 0, tag, session.comm(), MPI_STATUS_IGNORE),
+            "MPI_Recv (the trace's time base)");
+      auto got = Clock::now();
+      long long trip = ns(got - sent);
+      if (best_trip < 0 || trip < best_trip) {
+        best_trip = trip;
+        epoch = sent + (got - sent) / 2 -
+                std::chrono::duration_cast<typename Clock::duration>(
+                    std::chrono::nanoseconds(since_epoch));
+      }
+    }
+    tracer.restart_epoch(epoch);
+  }
+  check(MPI_Barrier(session.comm()), "MPI_Barrier (the trace's time base)");
 }
 
 }  // namespace dfg::mpi
