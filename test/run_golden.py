@@ -30,14 +30,16 @@ A spec with expected-* comments must not also have a sidecar. test/errors/inputs
 architectures that many cases import instead of declaring them (cpu.dfg, gpu.dfg, one_gpu.dfg).
 
 Samples: every samples/*/*.dfg (and samples/streamit/*/*.dfg: <sample> is then streamit/<name>)
-that declares an app that runs (not a graph alone) is run through each command of COMMANDS; the
-output goes to test/golden/<sample>/<spec stem>.<name>.txt (dump-ir, schedule, and plan: the host
-plan code generation prints, `dfgc schedule --emit=plan`). Each is also compiled
-(`dfgc compile <spec> -o build/golden/<sample>/<stem>`) and must print the plan of
-<stem>.plan.txt (`dfgc compile --emit=plan`) and write the schedule of <stem>.schedule.txt; each
-copy under actors/ must equal the sample's own file of that path under its directory
-(samples/<sample>/actors/X for actors/X), and dfgc-manifest.txt must list runtime/ as it was
-written. A spec dfgc cannot compile has its output in test/golden/<sample>/<stem>.compile.txt.
+that declares an app that runs (not a graph alone) is compiled once, reading its actors once:
+`dfgc compile <spec> -o build/golden/<sample>/<stem> --dump-after=sema,plan_names`. Its dumps are
+compared with test/golden/<sample>/<spec stem>.<name>.txt, each as its command prints it (the
+output, then `exit: N`): dump-ir (the sema dump: what `dfgc dump-ir` prints) and plan (the host plan
+code generation prints: the plan_names dump, what `dfgc schedule --emit=plan` prints); the tree's
+schedule.txt with <stem>.schedule.txt (what `dfgc schedule` prints). The specs of AGREE are also
+run through those commands, which must print the same files. Each copy under actors/ must equal
+the sample's own file of that path under its directory (samples/<sample>/actors/X for actors/X),
+and dfgc-manifest.txt must list runtime/ as it was written. A spec dfgc cannot compile, or that
+it compiles with diagnostics, has its output in test/golden/<sample>/<stem>.compile.txt.
 
 The samples of FULL_TREES also have their whole generated tree in test/golden/<sample>/<stem>/
 (except the copied runtime/ and actors/, and the manifest's runtime/ lines); there the tree's
@@ -57,8 +59,12 @@ import shutil
 import subprocess
 import sys
 
-# (name, command, arguments after the spec)
-COMMANDS = [("dump-ir", "dump-ir", []), ("schedule", "schedule", []), ("plan", "schedule", ["--emit=plan"])]
+# (name, the stage whose dump it is, the command that prints it): what a sample's compile dumps.
+DUMPS = [("dump-ir", "sema", ["dump-ir"]), ("plan", "plan_names", ["schedule", "--emit=plan"])]
+
+# <sample>/<stem>: specs also run through the commands of DUMPS, `dfgc schedule` and
+# `dfgc compile --emit=plan`, which must print the files the compile's dumps were compared with.
+AGREE = ["overlap/one_gpu", "streamit/fmradio/cores", "migration/two_hosts_gpu"]
 
 # <sample>/<stem>: what its tree stands for. Between them these print every section of
 # templates/parts/ that any sample prints (measured when the list was drawn up; a new section
@@ -202,15 +208,16 @@ def cases(root):
             yield words[:1] + [rel] + words[1:], path.with_suffix(".expected")
         else:
             yield ["check", rel] + words, path.with_suffix(".expected")
-    for spec in sample_specs(root):
-        if not runs_an_app(spec):
+    for spec in compile_cases(root):
+        if f"{sample_dir(spec)}/{spec.stem}" not in AGREE:
             continue
         rel = spec.relative_to(root).as_posix()
-        for name, command, args in COMMANDS:
-            if name == "schedule" and full_tree(spec):
-                continue  # the tree's schedule.txt (check_compile)
-            out = root / "test" / "golden" / sample_dir(spec) / f"{spec.stem}.{name}.txt"
-            yield [command, rel] + args, out
+        golden = root / "test" / "golden" / sample_dir(spec)
+        for name, _, command in DUMPS:
+            yield [command[0], rel] + command[1:], golden / f"{spec.stem}.{name}.txt"
+        yield ["compile", rel, "--emit=plan"], golden / f"{spec.stem}.plan.txt"
+        if not full_tree(spec):
+            yield ["schedule", rel], golden / f"{spec.stem}.schedule.txt"
 
 
 # `app x on a {` or `app x : graph on a {`, not a graph (`app graph {`) alone.
@@ -271,6 +278,16 @@ def compile_cases(root):
             yield spec
 
 
+def split_dumps(stderr):
+    """The text before the first dump, and {stage: its dump} of `// after <stage>` sections."""
+    dumps = {}
+    parts = re.split(r"^// after (\w+)\n", stderr, flags=re.M)
+    stray = parts[0]
+    for stage, text in zip(parts[1::2], parts[2::2]):
+        dumps[stage] = text
+    return stray, dumps
+
+
 def check_compile(dfgc, root, spec, update):
     """Compiles one sample; returns the list of failure messages (diffs)."""
     rel = spec.relative_to(root).as_posix()
@@ -278,37 +295,51 @@ def check_compile(dfgc, root, spec, update):
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     gen_rel = out_dir.relative_to(root).as_posix()
-    p = subprocess.run([dfgc, "compile", rel, "-o", gen_rel], cwd=root, capture_output=True,
-                       text=True, timeout=300)
+    stages = ",".join(stage for _, stage, _ in DUMPS)
+    p = subprocess.run([dfgc, "compile", rel, "-o", gen_rel, f"--dump-after={stages}"], cwd=root,
+                       capture_output=True, text=True, timeout=300)
+    stray, dumps = split_dumps(p.stderr)
     golden_dir = root / "test" / "golden" / sample_dir(spec) / spec.stem
     golden_txt = golden_dir.with_name(spec.stem + ".compile.txt")
     schedule_txt = golden_dir.with_name(spec.stem + ".schedule.txt")
     whole = full_tree(spec)
+    clean = p.returncode == 0 and not p.stdout and not stray
     actual = {} if p.returncode != 0 else tree(out_dir)
-    actual_txt = "" if p.returncode == 0 else p.stdout + p.stderr + f"exit: {p.returncode}\n"
+    # A compile that fails or says something: all it printed, dumps included, is kept whole.
+    actual_txt = "" if clean else p.stdout + p.stderr + f"exit: {p.returncode}\n"
+    # Each dump as its own command prints it; none for a compile that is not clean.
+    actual_dumps = {}
+    if clean:
+        for name, stage, _ in DUMPS:
+            actual_dumps[golden_dir.with_name(f"{spec.stem}.{name}.txt")] = dumps.get(stage, "") + "exit: 0\n"
     if not whole:
         # The schedule the tree holds is the one `dfgc schedule` printed; the rest is not kept.
         actual = {k: v for k, v in actual.items() if k == "schedule.txt"}
     if update:
+        for name, _, _ in DUMPS:
+            path = golden_dir.with_name(f"{spec.stem}.{name}.txt")
+            if path in actual_dumps:
+                path.write_text(actual_dumps[path])
+            else:
+                path.unlink(missing_ok=True)
+        if actual_txt:
+            golden_txt.write_text(actual_txt)
+        else:
+            golden_txt.unlink(missing_ok=True)
         if not whole:
             shutil.rmtree(golden_dir, ignore_errors=True)
-            if actual_txt:
-                golden_txt.write_text(actual_txt)
+            if "schedule.txt" in actual:
+                schedule_txt.write_text(actual["schedule.txt"] + "exit: 0\n")
             else:
-                golden_txt.unlink(missing_ok=True)
+                schedule_txt.unlink(missing_ok=True)
             print(f"updated {golden_txt.relative_to(root)}" if actual_txt else
                   f"checked {rel}: its tree is not kept")
             return []
         schedule_txt.unlink(missing_ok=True)
-        if actual:
-            shutil.rmtree(golden_dir, ignore_errors=True)
-            for path, text in actual.items():
-                (golden_dir / path).parent.mkdir(parents=True, exist_ok=True)
-                (golden_dir / path).write_text(text)
-            golden_txt.unlink(missing_ok=True)
-        else:
-            shutil.rmtree(golden_dir, ignore_errors=True)
-            golden_txt.write_text(actual_txt)
+        shutil.rmtree(golden_dir, ignore_errors=True)
+        for path, text in actual.items():
+            (golden_dir / path).parent.mkdir(parents=True, exist_ok=True)
+            (golden_dir / path).write_text(text)
         print(f"updated {golden_dir.relative_to(root)}")
         return []
     failures = []
@@ -326,6 +357,12 @@ def check_compile(dfgc, root, spec, update):
     expected_txt = golden_txt.read_text() if golden_txt.exists() else ""
     if actual_txt != expected_txt:
         failures.append(("compile output", expected_txt, actual_txt, golden_txt))
+    for name, stage, command in DUMPS:
+        path = golden_dir.with_name(f"{spec.stem}.{name}.txt")
+        expected_dump = path.read_text() if path.exists() else ""
+        if actual_dumps.get(path, "") != expected_dump:
+            failures.append((f"--dump-after={stage} (what `dfgc {' '.join(command)}` prints)",
+                             expected_dump, actual_dumps.get(path, ""), path))
     if p.returncode == 0:
         listed, written = manifest_runtime(out_dir)
         if listed != written:
@@ -339,11 +376,6 @@ def check_compile(dfgc, root, spec, update):
     for path in sorted(set(expected) | set(actual)):
         if expected.get(path) != actual.get(path):
             failures.append((path, expected.get(path, ""), actual.get(path, ""), golden_dir / path))
-    plan_txt = golden_dir.with_name(spec.stem + ".plan.txt")
-    if p.returncode == 0 and plan_txt.exists():
-        plan = run(dfgc, ["compile", rel, "--emit=plan"], root)
-        if plan != plan_txt.read_text():
-            failures.append(("compile --emit=plan", plan_txt.read_text(), plan, plan_txt))
     messages = []
     for what, exp, act, where in failures:
         messages.append(f"FAIL: dfgc compile {rel}: {what}\n" + "".join(difflib.unified_diff(

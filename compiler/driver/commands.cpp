@@ -330,16 +330,15 @@ int run_command(const std::vector<std::string_view>& args) {
   if (!command) return usage_error("no command given", name);
   if (spec.empty()) return usage_error(fmt::format("'{}' needs a spec file", name), name);
   if (auto refused = command->check(common)) return usage_error(*refused, name);
-  if (!common.dump_after.empty() && common.dump_after != "all") {
-    auto stages = command->stages(common);
-    Stage stage = *stage_named(common.dump_after);
+  const auto stages = command->stages(common);
+  for (Stage stage : common.dump_after) {
     if (std::find(stages.begin(), stages.end(), stage) == stages.end()) {
       std::string ran;
       for (Stage s : stages) ran += fmt::format("{}{}", ran.empty() ? "" : ", ", dfgc::name(s));
       std::string what(name);
       if (common.emit) what += fmt::format(" --emit={}", driver::name(*common.emit));
       return usage_error(fmt::format("'--dump-after={}': '{}' does not run that stage; it runs {}",
-                                     common.dump_after, what, ran),
+                                     dfgc::name(stage), what, ran),
                          name);
     }
   }

@@ -18,7 +18,8 @@ Instrumentation::Options CommonOptions::instrumentation() const {
   Instrumentation::Options o;
   o.time = time_passes;
   for (std::size_t i = 0; i < kStageNames.size(); ++i)
-    o.dump[i] = dump_after == "all" || dump_after == kStageNames[i];
+    o.dump[i] = dump_all || std::find(dump_after.begin(), dump_after.end(),
+                                      static_cast<Stage>(i)) != dump_after.end();
   return o;
 }
 
@@ -80,13 +81,21 @@ OptionTable common_options(CommonOptions& o) {
        }},
       {"--time-passes", "", "", "print to stderr the time each stage took (summed over its runs)",
        [&o](std::string_view) { return o.time_passes = true; }},
-      {"--dump-after", "STAGE", "a stage (" + stage_list() + ") or 'all'",
-       "print a stage's result to stderr once it has run, or every stage's with\n"
-       "'all'; the stages, in order: " +
-           stage_list(5) + "\n(the command must run the stage)",
+      {"--dump-after", "STAGES", "stages (" + stage_list() + ") separated by commas, or 'all'",
+       "print a stage's result to stderr once it has run, several stages' with a\n"
+       "list (sema,plan_names), or every stage's with 'all'; the stages, in order: " +
+           stage_list(5) + "\n(the command must run each stage)",
        [&o](std::string_view v) {
-         if (v != "all" && !stage_named(v)) return false;
-         o.dump_after = std::string(v);
+         o.dump_after.clear();
+         o.dump_all = v == "all";
+         for (std::size_t begin = 0; !o.dump_all;) {
+           std::size_t end = std::min(v.find(',', begin), v.size());
+           auto stage = stage_named(v.substr(begin, end - begin));
+           if (!stage) return false;
+           o.dump_after.push_back(*stage);
+           if (end == v.size()) break;
+           begin = end + 1;
+         }
          return true;
        }},
       {"--emit", "WHAT", emit_list(),

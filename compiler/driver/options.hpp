@@ -46,7 +46,8 @@ struct CommonOptions {
   bool werror = false;
   bool read_actors = true;
   bool time_passes = false;
-  std::string dump_after;                             ///< a stage's name, "all", or empty
+  std::vector<Stage> dump_after;                      ///< --dump-after's stages, in order
+  bool dump_all = false;                              ///< --dump-after=all
   std::optional<Emit> emit;                           ///< unset: the command's own output
   ShortPathPolicy short_path = ShortPathPolicy::pad;  ///< --short-path
   PlanOptions plan;                                   ///< --mapped-tokens

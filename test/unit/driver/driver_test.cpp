@@ -167,8 +167,9 @@ TEST_CASE("map times the passes of every implementation graph it builds in one l
   CHECK(std::regex_search(r.err, std::regex(R"(dfgc: build_ig +[0-9.]+ ms \([0-9]+ runs\))")));
 }
 
-TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps that one",
-          "[driver][dump-after]") {
+TEST_CASE(
+    "--dump-after=all dumps every stage in order; a stage's name dumps that one, a list those",
+    "[driver][dump-after]") {
   SECTION("schedule") {
     Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=all"});
     INFO(r.err);
@@ -190,6 +191,19 @@ TEST_CASE("--dump-after=all dumps every stage in order; a stage's name dumps tha
     Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=latency"});
     CHECK(r.status == 0);
     CHECK(dumped_stages(r.err) == Stages{"latency"});
+  }
+  SECTION("stages separated by commas, each once, in the pipeline's order") {
+    Result r = run_dfgc({"schedule", kCpuOnly, "--emit=plan", "--dump-after=plan_names,sema"});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(dumped_stages(r.err) == Stages{"sema", "plan_names"});
+    CHECK(r.err.ends_with("// after plan_names\n" + r.out));
+  }
+  SECTION("a stage the command does not run, named in a list") {
+    Result r = run_dfgc({"schedule", kCpuOnly, "--dump-after=sema,plan_names"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("'--dump-after=plan_names': 'schedule' does not run that stage") !=
+          std::string::npos);
   }
   SECTION("map: the passes of the chosen mapping") {
     Result r = run_dfgc({"map", kGranulometry, "--costs", kGranulometryCosts, "--dump-after=all"});
