@@ -91,12 +91,7 @@
 #                the other's core (its history with it), and with a --iterations that ends within a
 #                window's history: every output equal; test/generated/rates_param.dfg (one
 #                decimator actor at three rates and windows its nodes' params give, in a
-#                composite's loop) in both strategies and with a move; StreamIt's FilterBank
-#                (samples/streamit/filterbank) on one core and eight against StreamIt's output
-#                file; StreamIt's BeamFormer (samples/streamit/beamformer) on one core and eight,
-#                equal to each other and within 2e-6 of StreamIt's file; StreamIt's FMRadio
-#                (samples/streamit/fmradio) on eight cores from StreamIt's first output, within
-#                two units in the last place of StreamIt's file; samples/decimate/cores.dfg
+#                composite's loop) in both strategies and with a move; samples/decimate/cores.dfg
 #                against its reference; a checkpointed run and its restart in both strategies
 #                and sync modes (a checkpoint holds each window's history);
 #                test/generated/token_delay.dfg (delays in tokens: a block and 2 tokens, and 1
@@ -105,6 +100,11 @@
 #                split and a join over port groups of 3 and 2 ports, one composite) in both
 #                strategies and with a move; test/generated/complex.dfg (cfloat
 #                tokens through a stateful mixer that moves, a delayed edge), every sample
+#   streamit_run StreamIt's FilterBank (samples/streamit/filterbank) on one core and eight against
+#                StreamIt's output file; StreamIt's BeamFormer (samples/streamit/beamformer) on
+#                one core and eight, equal to each other and within 2e-6 of StreamIt's file;
+#                StreamIt's FMRadio (samples/streamit/fmradio) on eight cores from StreamIt's
+#                first output, within two units in the last place of StreamIt's file
 #   packets_run  samples/packets/cpu_only.dfg (tokens of a bounded type whose length changes every
 #                iteration: packets of 0 to 256 bytes, masked, run-length coded, decoded) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations with and without overlap,
@@ -1137,44 +1137,6 @@ PY
         grep -qx "$want" "$work/out.txt" || fail "port groups '$mode': $(cat "$work/out.txt")"
       done
     done
-    # StreamIt's FilterBank (samples/streamit/filterbank) on one core and on eight: the first 800
-    # outputs equal StreamIt's own output file, line for line.
-    for mapping in one_core cores; do
-      compile "samples/streamit/filterbank/$mapping.dfg" "$work/fb_$mapping"
-      build_cpu "$work/fb_$mapping" -Werror
-      "$work/fb_$mapping/build/app" --iterations 128 >"$work/out.txt" 2>"$work/err.txt" ||
-        fail "filterbank $mapping: exit $?: $(cat "$work/err.txt")"
-      head -800 "$work/out.txt" | cmp -s - <(head -800 samples/streamit/filterbank/reference.out) ||
-        fail "filterbank $mapping: the output differs from StreamIt's reference.out"
-    done
-    # StreamIt's BeamFormer (samples/streamit/beamformer: port groups) on one core and on eight:
-    # both print the same 400 lines, each within 2e-6 of StreamIt's own output file (its float
-    # arithmetic, not bit for bit: samples/streamit/README.md).
-    for mapping in one_core cores; do
-      compile "samples/streamit/beamformer/$mapping.dfg" "$work/bf_$mapping"
-      build_cpu "$work/bf_$mapping" -Werror
-      "$work/bf_$mapping/build/app" --iterations 100 >"$work/bf_$mapping.txt" 2>"$work/err.txt" ||
-        fail "beamformer $mapping: exit $?: $(cat "$work/err.txt")"
-      paste -d ' ' "$work/bf_$mapping.txt" samples/streamit/beamformer/reference.out | awk '
-        NF != 2 || ($1 - $2) / $2 > 2e-6 || ($2 - $1) / $2 > 2e-6 { bad = NR ": " $0; exit }
-        END { if (bad != "" || NR != 400) { print "line " bad " of " NR; exit 1 } }' >"$work/cmp.txt" ||
-        fail "beamformer $mapping: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
-    done
-    cmp -s "$work/bf_one_core.txt" "$work/bf_cores.txt" || fail "beamformer: eight cores print other values than one"
-    # StreamIt's FMRadio (samples/streamit/fmradio: a warm-up of 76 firings that the sink skips)
-    # on eight cores: StreamIt's first output first, and 10000 lines each within 1.5e-7 (two
-    # units in the last place) of StreamIt's own output file, at least 9300 of them equal.
-    compile samples/streamit/fmradio/cores.dfg "$work/fm"
-    grep -q "warm_up(76);" "$work/fm/rank_A.cpp" || fail "fmradio: the sink's warm-up is not 76 firings"
-    build_cpu "$work/fm" -Werror
-    "$work/fm/build/app" --iterations 10112 >"$work/fm.txt" 2>"$work/err.txt" ||
-      fail "fmradio: exit $?: $(cat "$work/err.txt")"
-    head -10000 "$work/fm.txt" | paste -d ' ' - samples/streamit/fmradio/reference.out | awk '
-      NR == 1 && $1 != $2 { bad = NR ": " $0; exit }
-      NF != 2 || ($1 - $2) / $2 > 1.5e-7 || ($2 - $1) / $2 > 1.5e-7 { bad = NR ": " $0; exit }
-      $1 == $2 { equal++ }
-      END { if (bad != "" || NR != 10000 || equal < 9300) { print "line " bad " of " NR ", " equal " equal"; exit 1 } }' \
-      >"$work/cmp.txt" || fail "fmradio: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
     # samples/decimate on three cores: a decimating filter and a smoother against the reference.
     compile samples/decimate/cores.dfg "$work/decimate"
     build_cpu "$work/decimate" -Werror
@@ -1218,6 +1180,47 @@ PY
         fail "complex '$mode': exit $?: $(cat "$work/err.txt")"
       grep -qx "check: 4800 samples, all equal" "$work/out.txt" || fail "complex '$mode': $(cat "$work/out.txt")"
     done
+    ;;
+  streamit_run)
+    # StreamIt's programs (samples/streamit), against StreamIt's own output files.
+    # StreamIt's FilterBank (samples/streamit/filterbank) on one core and on eight: the first 800
+    # outputs equal StreamIt's own output file, line for line.
+    for mapping in one_core cores; do
+      compile "samples/streamit/filterbank/$mapping.dfg" "$work/fb_$mapping"
+      build_cpu "$work/fb_$mapping" -Werror
+      "$work/fb_$mapping/build/app" --iterations 128 >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "filterbank $mapping: exit $?: $(cat "$work/err.txt")"
+      head -800 "$work/out.txt" | cmp -s - <(head -800 samples/streamit/filterbank/reference.out) ||
+        fail "filterbank $mapping: the output differs from StreamIt's reference.out"
+    done
+    # StreamIt's BeamFormer (samples/streamit/beamformer: port groups) on one core and on eight:
+    # both print the same 400 lines, each within 2e-6 of StreamIt's own output file (its float
+    # arithmetic, not bit for bit: samples/streamit/README.md).
+    for mapping in one_core cores; do
+      compile "samples/streamit/beamformer/$mapping.dfg" "$work/bf_$mapping"
+      build_cpu "$work/bf_$mapping" -Werror
+      "$work/bf_$mapping/build/app" --iterations 100 >"$work/bf_$mapping.txt" 2>"$work/err.txt" ||
+        fail "beamformer $mapping: exit $?: $(cat "$work/err.txt")"
+      paste -d ' ' "$work/bf_$mapping.txt" samples/streamit/beamformer/reference.out | awk '
+        NF != 2 || ($1 - $2) / $2 > 2e-6 || ($2 - $1) / $2 > 2e-6 { bad = NR ": " $0; exit }
+        END { if (bad != "" || NR != 400) { print "line " bad " of " NR; exit 1 } }' >"$work/cmp.txt" ||
+        fail "beamformer $mapping: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
+    done
+    cmp -s "$work/bf_one_core.txt" "$work/bf_cores.txt" || fail "beamformer: eight cores print other values than one"
+    # StreamIt's FMRadio (samples/streamit/fmradio: a warm-up of 76 firings that the sink skips)
+    # on eight cores: StreamIt's first output first, and 10000 lines each within 1.5e-7 (two
+    # units in the last place) of StreamIt's own output file, at least 9300 of them equal.
+    compile samples/streamit/fmradio/cores.dfg "$work/fm"
+    grep -q "warm_up(76);" "$work/fm/rank_A.cpp" || fail "fmradio: the sink's warm-up is not 76 firings"
+    build_cpu "$work/fm" -Werror
+    "$work/fm/build/app" --iterations 10112 >"$work/fm.txt" 2>"$work/err.txt" ||
+      fail "fmradio: exit $?: $(cat "$work/err.txt")"
+    head -10000 "$work/fm.txt" | paste -d ' ' - samples/streamit/fmradio/reference.out | awk '
+      NR == 1 && $1 != $2 { bad = NR ": " $0; exit }
+      NF != 2 || ($1 - $2) / $2 > 1.5e-7 || ($2 - $1) / $2 > 1.5e-7 { bad = NR ": " $0; exit }
+      $1 == $2 { equal++ }
+      END { if (bad != "" || NR != 10000 || equal < 9300) { print "line " bad " of " NR ", " equal " equal"; exit 1 } }' \
+      >"$work/cmp.txt" || fail "fmradio: the output differs from StreamIt's reference.out: $(cat "$work/cmp.txt")"
     ;;
   peek_gpu_build)
     # Both filters on a GPU; bench/peek/gpu_run.sh runs it.
