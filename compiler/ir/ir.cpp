@@ -1,6 +1,9 @@
 #include "ir/ir.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -98,6 +101,54 @@ std::vector<EdgeId> Dfg::in_edges(NodeId n) const {
   for (std::size_t e = 0; e < edges.size(); ++e)
     if (edges[e].dst == n) result.push_back(static_cast<EdgeId>(e));
   return result;
+}
+
+/// Tarjan's algorithm, iterative (no recursion as deep as a long pipeline).
+std::vector<std::uint32_t> Dfg::loop_parts() const {
+  const std::size_t n = nodes.size();
+  std::vector<std::vector<NodeId>> out(n);
+  for (const Edge& e : edges) out[e.src].push_back(e.dst);
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> index(n, kNone), low(n, 0), part(n, kNone);
+  std::vector<bool> on_stack(n, false);
+  std::vector<NodeId> stack;
+  std::uint32_t next = 0, count = 0;
+  for (NodeId root = 0; root < n; ++root) {
+    if (index[root] != kNone) continue;
+    std::vector<std::pair<NodeId, std::size_t>> calls{{root, 0}};
+    index[root] = low[root] = next++;
+    stack.push_back(root);
+    on_stack[root] = true;
+    while (!calls.empty()) {
+      auto& [v, i] = calls.back();
+      if (i < out[v].size()) {
+        const NodeId w = out[v][i++];
+        if (index[w] == kNone) {
+          index[w] = low[w] = next++;
+          stack.push_back(w);
+          on_stack[w] = true;
+          calls.emplace_back(w, 0);
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        NodeId w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = false;
+          part[w] = count;
+        } while (w != v);
+        ++count;
+      }
+      const NodeId done = v;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+    }
+  }
+  return part;
 }
 
 std::string warm_up_text(const Dfg& dfg, NodeId n) {

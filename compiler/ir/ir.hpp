@@ -299,6 +299,9 @@ struct Dfg {
   /// Edges into / out of a node, in spec order.
   std::vector<EdgeId> in_edges(NodeId n) const;
   std::vector<EdgeId> out_edges(NodeId n) const;
+  /// The graph's loops as its strongly connected parts: part[v] for each node, equal for two
+  /// nodes iff each reaches the other. An edge is on a loop iff its ends share a part.
+  std::vector<std::uint32_t> loop_parts() const;
   const Actor& actor_of(NodeId n) const { return actors[nodes[n].actor]; }
   /// The tokens of history node n's input `port` keeps in a window (dfg::PeekWindow): what its
   /// firings peek past their rate, and a delay in tokens of its edge beyond whole blocks.

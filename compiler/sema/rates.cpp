@@ -90,6 +90,7 @@ class Solver {
   /// the delay's tokens with one value).
   bool token_delays() {
     bool ok = true;
+    std::vector<std::uint32_t> loop_part;  // computed once a delay in tokens needs it
     for (ir::Edge& e : p_.dfg.edges) {
       if (e.written_tokens == 0) continue;
       const ir::Port& in = p_.dfg.actor_of(e.dst).ports[e.dst_port];
@@ -104,7 +105,8 @@ class Solver {
           e.written_tokens == 1 ? "" : "s", e.delay, e.delay == 1 ? "" : "s", block,
           p_.dfg.nodes[e.dst].repetitions, p_.dfg.nodes[e.dst].repetitions == 1 ? "" : "s", in.rate,
           e.delay_tokens, e.delay_tokens == 1 ? "" : "s");
-      if (reaches(e.dst, e.src)) {
+      if (loop_part.empty()) loop_part = p_.dfg.loop_parts();
+      if (loop_part[e.dst] == loop_part[e.src]) {  // dst reaches src: the edge is on a loop
         diags_.error(
             e.loc,
             fmt::format(
@@ -139,24 +141,6 @@ class Solver {
     char* b_end = nullptr;
     const double x = std::strtod(a.c_str(), &a_end), y = std::strtod(b.c_str(), &b_end);
     return a_end != a.c_str() && b_end != b.c_str() && x == y;
-  }
-
-  /// Whether a path of edges leads from `from` to `to`.
-  bool reaches(ir::NodeId from, ir::NodeId to) const {
-    std::vector<bool> seen(p_.dfg.nodes.size(), false);
-    std::vector<ir::NodeId> work{from};
-    seen[from] = true;
-    while (!work.empty()) {
-      const ir::NodeId u = work.back();
-      work.pop_back();
-      if (u == to) return true;
-      for (const ir::Edge& e : p_.dfg.edges)
-        if (e.src == u && !seen[e.dst]) {
-          seen[e.dst] = true;
-          work.push_back(e.dst);
-        }
-    }
-    return false;
   }
 
   /// q of every node of root's connected part, relative to q(root) = 1.

@@ -99,3 +99,20 @@ TEST_CASE("warm-up: a loop's initial tokens are its state; a warm-up entering it
   REQUIRE(none->program);
   for (const ir::Node& n : none->program->dfg.nodes) CHECK(n.warm_up == 0);
 }
+
+TEST_CASE("the graph's loops: the nodes of a loop share a part, every other node has its own",
+          "[sema][warm_up][ir]") {
+  auto r = test::analyze(kHead +
+                         "app x on h { node s : Src @ X.cpu; node f : Fir @ X.cpu { L = 5; };\n"
+                         "  node t : Two @ X.cpu; node m : Map @ X.cpu; node k : Sink @ X.cpu;\n"
+                         "  s.o -> f.x; f.y -> t.a; m.y -> t.b delay 1; t.y -> m.x; t.y -> k.x; "
+                         "}\n");
+  REQUIRE(r->program);
+  const ir::Dfg& g = r->program->dfg;
+  const std::vector<std::uint32_t> part = g.loop_parts();
+  REQUIRE(part.size() == 5);  // s f t m k
+  CHECK(part[2] == part[3]);
+  for (ir::NodeId a : {0u, 1u, 2u, 4u})
+    for (ir::NodeId b : {0u, 1u, 2u, 4u})
+      if (a != b) CHECK(part[a] != part[b]);
+}
