@@ -280,12 +280,8 @@ def compile_cases(root):
 
 def split_dumps(stderr):
     """The text before the first dump, and {stage: its dump} of `// after <stage>` sections."""
-    dumps = {}
     parts = re.split(r"^// after (\w+)\n", stderr, flags=re.M)
-    stray = parts[0]
-    for stage, text in zip(parts[1::2], parts[2::2]):
-        dumps[stage] = text
-    return stray, dumps
+    return parts[0], dict(zip(parts[1::2], parts[2::2]))
 
 
 def check_compile(dfgc, root, spec, update):
@@ -308,16 +304,16 @@ def check_compile(dfgc, root, spec, update):
     # A compile that fails or says something: all it printed, dumps included, is kept whole.
     actual_txt = "" if clean else p.stdout + p.stderr + f"exit: {p.returncode}\n"
     # Each dump as its own command prints it; none for a compile that is not clean.
+    dump_paths = {name: golden_dir.with_name(f"{spec.stem}.{name}.txt") for name, _, _ in DUMPS}
     actual_dumps = {}
     if clean:
         for name, stage, _ in DUMPS:
-            actual_dumps[golden_dir.with_name(f"{spec.stem}.{name}.txt")] = dumps.get(stage, "") + "exit: 0\n"
+            actual_dumps[dump_paths[name]] = dumps.get(stage, "") + "exit: 0\n"
     if not whole:
         # The schedule the tree holds is the one `dfgc schedule` printed; the rest is not kept.
         actual = {k: v for k, v in actual.items() if k == "schedule.txt"}
     if update:
-        for name, _, _ in DUMPS:
-            path = golden_dir.with_name(f"{spec.stem}.{name}.txt")
+        for path in dump_paths.values():
             if path in actual_dumps:
                 path.write_text(actual_dumps[path])
             else:
@@ -358,7 +354,7 @@ def check_compile(dfgc, root, spec, update):
     if actual_txt != expected_txt:
         failures.append(("compile output", expected_txt, actual_txt, golden_txt))
     for name, stage, command in DUMPS:
-        path = golden_dir.with_name(f"{spec.stem}.{name}.txt")
+        path = dump_paths[name]
         expected_dump = path.read_text() if path.exists() else ""
         if actual_dumps.get(path, "") != expected_dump:
             failures.append((f"--dump-after={stage} (what `dfgc {' '.join(command)}` prints)",
