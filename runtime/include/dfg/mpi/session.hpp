@@ -565,8 +565,9 @@ class Session {
 /// Every rank but 0 measures its clock against rank 0's by round trips (NTP's way): it sends its
 /// time, rank 0 answers with its own, and of kTraceRounds trips the shortest one's midpoint is
 /// taken to be the instant rank 0 read its clock. The error is at most half that trip (a few
-/// microseconds within a host, about a network latency between hosts), however late a rank left
-/// the barrier before it: a barrier's exit alone can be milliseconds apart on a loaded machine.
+/// microseconds within a host, about a network latency between hosts), however late a rank comes
+/// to it: a barrier's exit alone can be milliseconds apart on a loaded machine. A barrier after
+/// the trips keeps the ranks in step.
 /// Before the workers are built (a GPU's timers copy the epoch), on the main thread; nothing
 /// without --trace (every rank has the same flags).
 inline constexpr int kTraceRounds = 16;
@@ -575,13 +576,12 @@ template <class Tracer>
 void align_trace_epochs(const Session& session, Tracer& tracer) {
   if (!tracer.enabled()) return;
   using Clock = typename Tracer::Clock;
-  check(MPI_Barrier(session.comm()), "MPI_Barrier (the trace's time base)");
-  tracer.restart_epoch();
   const int tag = 0;  // before any transfer: the program's tags are not in use yet
   auto ns = [](typename Clock::duration d) {
     return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
   };
   if (session.rank() == 0) {
+    tracer.restart_epoch();  // before it answers any round trip
     for (int peer = 1; peer < session.size(); ++peer) {
       for (int round = 0; round < kTraceRounds; ++round) {
         long long ping = 0;
@@ -594,7 +594,7 @@ void align_trace_epochs(const Session& session, Tracer& tracer) {
     }
   } else {
     long long best_trip = -1;
-    typename Clock::time_point epoch = tracer.epoch();
+    typename Clock::time_point epoch;  // the first round sets it
     for (int round = 0; round < kTraceRounds; ++round) {
       auto sent = Clock::now();
       long long ping = 0;
