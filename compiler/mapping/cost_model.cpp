@@ -14,6 +14,7 @@ StrategyPrediction predict_one(ir::Strategy s, const ir::Program& p, const ir::I
   Loads loads(p.arch, costs);
   loads.reset(g.transfer_steps);
   for (const ir::IgFiring& f : g.firings) loads.fire(f.pe, costs.firing[f.node][f.pe].value_or(0));
+  CoreReads(p).charge(loads, p.mapping.pe_of);
   const std::vector<bool> mapped = mapped_colours(p, g, plan);
   for (const ir::IgTransfer& t : g.transfers)
     if (is_mapped(p, g, mapped, t))

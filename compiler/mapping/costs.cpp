@@ -64,6 +64,8 @@ class CostReader {
         links(path, value, "link", c.links);
       else if (key == "host_copies")
         links(path, value, "host copy", c.host_copies);
+      else if (key == "cores")
+        links(path, value, "host's cores", c.cores);
       else if (key == "pes")
         pes(path, value, c);
       else if (key == "cycle_overhead_ms")
@@ -72,7 +74,7 @@ class CostReader {
         profile(path, value, c);  // what a profile run was: not a cost; only its host is read
       else
         error(path, fmt::format("unknown key '{}'; expected actors, nodes, links, host_copies, "
-                                "pes, cycle_overhead_ms or profile",
+                                "cores, pes, cycle_overhead_ms or profile",
                                 key));
     }
     if (failed_) return std::nullopt;
@@ -421,6 +423,7 @@ void merge_costs(CostFile& into, CostFile later) {
   for (auto& [node, loc] : later.node_locs) into.node_locs.try_emplace(node, loc);
   for (auto& [name, o] : later.links) into.links[name] = o;
   for (auto& [name, o] : later.host_copies) into.host_copies[name] = o;
+  for (auto& [name, o] : later.cores) into.cores[name] = o;
   for (auto& [pe, m] : later.memory) into.memory[pe] = m;
   for (auto& [pe, k] : later.kinds) into.kinds[pe] = k;
   for (ir::Strategy s : ir::kStrategies)
@@ -446,6 +449,12 @@ double CostTable::host_copy_time(const ir::ArchGraph& arch, ir::LinkId link, ir:
 double CostTable::mapped_read_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
                                    std::int64_t bytes) const {
   return static_cast<double>(bytes) / links[link][arch.links[link].a == from ? 0 : 1].bandwidth;
+}
+
+double CostTable::core_read_time(const ir::ArchGraph& arch, ir::PeId pe, std::int64_t bytes) const {
+  if (core_reads.empty()) return 0;
+  const LinkCost& c = core_reads[arch.pes[pe].host];
+  return static_cast<double>(bytes) / c.bandwidth + c.latency;
 }
 
 }  // namespace dfgc::mapping

@@ -68,6 +68,8 @@ struct CostFile {
   std::map<std::string, LinkOverride> links;
   /// A mapped token's host copy by the CPU end of a link, keyed as `links` (docs/costs.md).
   std::map<std::string, LinkOverride> host_copies;
+  /// host name -> a core's read of a block another core of the host wrote (docs/costs.md).
+  std::map<std::string, LinkOverride> cores;
   /// PE name -> memory capacity in bytes.
   std::map<std::string, std::pair<std::int64_t, SourceLoc>> memory;
   /// PE name -> its kind, as the file says (`"pes": {"A.c4": {"kind": "cpu"}}`, which a profile
@@ -103,6 +105,12 @@ struct LinkCost {
   double latency = 0;    ///< seconds
 };
 
+/// A core's read of a block another core of its host wrote, where the costs file gives no figure
+/// (docs/costs.md, `cores`): measured with FMRadio's mappings on the 16 cores of an Intel Xeon
+/// host (bench/streamit/edges).
+inline constexpr double kCoreReadLatency = 30e-9;
+inline constexpr double kCoreReadBandwidth = 2e9;
+
 /// The numbers of one program.
 struct CostTable {
   /// [node][pe]: the firing time in seconds; nullopt where the node may not run.
@@ -112,7 +120,10 @@ struct CostTable {
   /// bandwidth infinite, latency 0; empty: every copy costs nothing).
   std::vector<std::array<LinkCost, 2>> host_copies;
   std::vector<std::optional<std::int64_t>> capacity;  ///< per PE: memory capacity in bytes
-  ir::PerStrategy<double> overhead{{0, 0}};           ///< seconds per cycle
+  /// Per host: a core's read, each cycle, of a block that another core of the host wrote
+  /// (kCoreRead* unless the file says otherwise; empty: every read costs nothing).
+  std::vector<LinkCost> core_reads;
+  ir::PerStrategy<double> overhead{{0, 0}};  ///< seconds per cycle
 
   /// The time to move `bytes` over `link` from PE `from`.
   double transfer_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
@@ -124,6 +135,8 @@ struct CostTable {
   /// direction from `from`: the bytes at the link's bandwidth, no per-transfer latency.
   double mapped_read_time(const ir::ArchGraph& arch, ir::LinkId link, ir::PeId from,
                           std::int64_t bytes) const;
+  /// The time cpu `pe` spends reading `bytes` that another cpu of its host wrote.
+  double core_read_time(const ir::ArchGraph& arch, ir::PeId pe, std::int64_t bytes) const;
 };
 
 /// Resolves `costs` for `program`. A node may run on its PE, or on each of its candidates if it

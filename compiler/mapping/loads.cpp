@@ -116,4 +116,32 @@ std::vector<Resource> Loads::phases() const {
   return result;
 }
 
+CoreReads::CoreReads(const ir::Program& program) : arch_(program.arch) {
+  const ir::Dfg& dfg = program.dfg;
+  std::vector<ir::EdgeId> order(dfg.edges.size());
+  for (ir::EdgeId e = 0; e < order.size(); ++e) order[e] = e;
+  auto output = [&](ir::EdgeId e) { return std::pair(dfg.edges[e].src, dfg.edges[e].src_port); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](ir::EdgeId a, ir::EdgeId b) { return output(a) < output(b); });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const ir::Edge& e = dfg.edges[order[i]];
+    edges_.push_back({e.src, e.dst, program.types[dfg.block_type(e.src, e.src_port)].bytes(),
+                      i == 0 || output(order[i - 1]) != output(order[i])});
+  }
+}
+
+void CoreReads::charge(Loads& loads, const std::vector<ir::PeId>& pe_of) {
+  for (const Read& r : edges_) {
+    if (r.first) readers_.clear();
+    const ir::PeId from = pe_of[r.src], to = pe_of[r.dst];
+    if (from == to) continue;
+    const ir::Pe& a = arch_.pes[from];
+    const ir::Pe& b = arch_.pes[to];
+    if (a.kind != ir::PeKind::cpu || b.kind != ir::PeKind::cpu || a.host != b.host) continue;
+    if (std::find(readers_.begin(), readers_.end(), to) != readers_.end()) continue;
+    readers_.push_back(to);
+    loads.core_read(to, r.bytes);
+  }
+}
+
 }  // namespace dfgc::mapping

@@ -17,12 +17,19 @@
 /// no latency). With overlap the host copy adds to the CPU's firings (one thread runs both) and
 /// the kernel's access to the link direction; without overlap the host copies of a step are
 /// that step's resource "<cpu> host copies" (the access is inside the kernel's firing time).
+///
+/// Cores of one host share its memory, so an edge between two of them is no transfer; but the
+/// consumer's core reads, each cycle, lines that the producer's core wrote: its cache misses and
+/// the cycle handshake with that core cost it time (the costs' core reads, measured: docs/costs.md
+/// `cores`). That time adds to the consumer's firings, once per output and reading core however
+/// many of its nodes read that output (CoreReads).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ir/ir.hpp"
 #include "mapping/costs.hpp"
 
 namespace dfgc::mapping {
@@ -56,6 +63,10 @@ class Loads {
   /// A mapped transfer (the file comment) of `bytes` over `link` from `from` to `to`.
   void mapped_transfer(ir::PeId from, ir::PeId to, ir::LinkId link, std::int64_t bytes,
                        std::uint32_t step);
+  /// Cpu `pe` reads `bytes` that another cpu of its host wrote (the file comment).
+  void core_read(ir::PeId pe, std::int64_t bytes) {
+    fire(pe, costs_.core_read_time(arch_, pe, bytes));
+  }
 
   double period(ir::Strategy s) const;
   /// Every resource with a load, with overlap (a cycle's total), in kind then index order.
@@ -74,6 +85,26 @@ class Loads {
   std::vector<double> load_;                ///< per resource slot, the cycle's total
   std::vector<double> fire_;                ///< per PE, its firings alone (no host copies)
   std::vector<std::vector<double>> steps_;  ///< per step, per resource slot
+};
+
+/// The core reads of a program's mappings (the file comment): for each output, each cpu that
+/// reads it and is not its producer's but on its producer's host reads its block once a cycle.
+class CoreReads {
+ public:
+  explicit CoreReads(const ir::Program& program);
+
+  /// Charges `loads` the core reads of the mapping `pe_of`.
+  void charge(Loads& loads, const std::vector<ir::PeId>& pe_of);
+
+ private:
+  struct Read {
+    ir::NodeId src = 0, dst = 0;
+    std::int64_t bytes = 0;  ///< the output's block
+    bool first = false;      ///< the first edge of its output (edges_ are grouped by output)
+  };
+  const ir::ArchGraph& arch_;
+  std::vector<Read> edges_;
+  std::vector<ir::PeId> readers_;  ///< scratch: the cores charged for the current output
 };
 
 }  // namespace dfgc::mapping

@@ -38,6 +38,7 @@ QuickModel::QuickModel(const ir::Program& program, const CostTable& costs, const
       plan_(plan),
       router_(program.arch),
       loads_(program.arch, costs),
+      core_reads_(program),
       order_(topological_order(program.dfg)),
       walk_(program.dfg),
       reach_(reachability(program.arch)) {
@@ -142,6 +143,7 @@ QuickFigures QuickModel::evaluate(const std::vector<ir::PeId>& pe_of) {
   loads_.reset(std::max(max_hop, 1u));
   for (ir::NodeId n = 0; n < pe_of.size(); ++n)
     loads_.fire(pe_of[n], costs_.firing[n][pe_of[n]].value_or(0));
+  core_reads_.charge(loads_, pe_of);
   for (const Transfer& t : transfers_)
     if (t.mapped)
       loads_.mapped_transfer(t.from, t.to, t.link, t.bytes, max_hop - t.hop);

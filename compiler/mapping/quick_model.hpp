@@ -102,6 +102,7 @@ class QuickModel {
   PlanOptions plan_;
   Router router_;
   Loads loads_;
+  CoreReads core_reads_;
   std::vector<ir::NodeId> order_;
   CycleWalk walk_;                    ///< for first_cycles(), once
   std::vector<std::uint32_t> index_;  ///< index_[node]: its place in order_

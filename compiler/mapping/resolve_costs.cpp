@@ -1,6 +1,7 @@
 /// \file
 /// resolve_costs: a costs file's names checked against one program, and the firing time of every
 /// node on every PE it may run on.
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <set>
@@ -28,6 +29,7 @@ class Resolver {
     check_actors();
     check_nodes();
     links(t);
+    core_reads(t);
     capacity(t);
     t.overhead = c_.overhead;
     firing(t);
@@ -169,6 +171,32 @@ class Resolver {
     }
     override_links(c_.links, "link", t.links);
     override_links(c_.host_copies, "host copy", t.host_copies);
+  }
+
+  /// Each host's core reads: kCoreRead*, then the file's (keyed by host name). A host the
+  /// architecture lacks is an error, unless the file names PEs of it with their kind (a profile
+  /// of another machine, whose figures are not this one's).
+  void core_reads(CostTable& t) {
+    t.core_reads.assign(p_.arch.hosts.size(), LinkCost{kCoreReadBandwidth, kCoreReadLatency});
+    for (const auto& [name, o] : c_.cores) {
+      std::optional<std::size_t> host;
+      std::vector<std::string> names;
+      for (std::size_t h = 0; h < p_.arch.hosts.size(); ++h) {
+        names.push_back(p_.arch.hosts[h].name);
+        if (p_.arch.hosts[h].name == name) host = h;
+      }
+      if (!host) {
+        const bool other_machine =
+            std::any_of(c_.kinds.begin(), c_.kinds.end(),
+                        [&](const auto& k) { return k.first.starts_with(name + "."); });
+        if (!other_machine)
+          error(o.loc, fmt::format("arch '{}' has no host '{}'{}", p_.arch.name, name,
+                                   sema::did_you_mean(name, names)));
+        continue;
+      }
+      if (o.bandwidth) t.core_reads[*host].bandwidth = *o.bandwidth;
+      if (o.latency) t.core_reads[*host].latency = *o.latency;
+    }
   }
 
   /// Applies `file`'s entries (`what`: "link", "host copy") to `into`, per LinkId and direction.

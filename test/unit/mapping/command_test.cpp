@@ -332,7 +332,9 @@ app m : overlap on four {
 )",
                              R"({"actors": {"Producer": {"cpu": 1}, "Consumer": {"cpu": 1},
   "Inc": {"cpu": {"ms": 0, "per": {"nb_loop": 0.12}}}},
-  "nodes": {"i2": {"A.c3": 2, "A.c1": 2, "A.c2": 2, "A.c0": 2}}})");
+  "nodes": {"i2": {"A.c3": 2, "A.c1": 2, "A.c2": 2, "A.c0": 2}},
+  "cores": {"A": {"latency_us": 0, "bandwidth_GB_s": 1000000}}})");
+  // (reads between cores cost nothing, so that the periods are the sums above)
   const std::string spec = (dir / "m.dfg").string(), costs = (dir / "costs.json").string();
   auto [status, out] = map({spec, "--costs", costs, "-D", "N=16"});
   INFO(out);

@@ -223,3 +223,41 @@ TEST_CASE("the quick model agrees with the cost model on random mappings", "[map
     }
   }
 }
+
+TEST_CASE("an edge between two cores of a host: the reading core pays a core read a cycle",
+          "[mapping][cost-model]") {
+  // s on c0 feeds f and g on c1 (one output: one read) and h on c2; h feeds k on c0.
+  ProgramBuilder b("cores");
+  b.type("Block", ir::ElemType::f32, 256);  // 1 KiB
+  b.actor("Source", "out Block x");
+  b.actor("Filter", "in Block x; out Block y");
+  b.actor("Sink", "in Block x");
+  b.host("A", 0, 25e9, 3);
+  b.node("s", "Source", "A.c0").node("f", "Filter", "A.c1").node("g", "Filter", "A.c1");
+  b.node("h", "Filter", "A.c2").node("k", "Sink", "A.c0");
+  b.edge("s.x", "f.x").edge("s.x", "g.x").edge("s.x", "h.x").edge("h.y", "k.x");
+  ir::Program p = b.build();
+  auto t = costs_of(p, {0.001, 0.001, 0.001, 0.001, 0.001});  // 1 us each
+  // 0.5 us + 1024 B at 1.024 GB/s (1 us) a read
+  t.core_reads.assign(1, mapping::LinkCost{1.024e9, 0.5e-6});
+  auto r = predict(p, t);
+  for (Strategy s : ir::kStrategies) {
+    // c1: f and g (2 us) and one read of s.x (1.5 us); c2: h and a read; c0: s, k and h.y's read.
+    CHECK(r[s].period == Approx(3.5e-6 + 1e-4));
+  }
+  auto load = [&](const char* pe) {
+    for (const mapping::Resource& x : r[Strategy::overlap].resources)
+      if (x.kind == mapping::Resource::Kind::pe && p.arch.pes[x.index].name == pe) return x.load;
+    return -1.0;
+  };
+  CHECK(load("A.c0") == Approx(3.5e-6));
+  CHECK(load("A.c1") == Approx(3.5e-6));
+  CHECK(load("A.c2") == Approx(2.5e-6));
+  // The quick model charges the same.
+  mapping::QuickModel quick(p, t);
+  CHECK(quick.evaluate(p.mapping.pe_of).period[Strategy::overlap] ==
+        Approx(r[Strategy::overlap].period));
+  // Without figures (a table built by hand): reads cost nothing.
+  t.core_reads.clear();
+  CHECK(predict(p, t)[Strategy::overlap].period == Approx(2e-6 + 1e-4));
+}

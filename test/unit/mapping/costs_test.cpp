@@ -85,6 +85,31 @@ TEST_CASE("a costs file resolves to firing times, links, memory, overhead", "[ma
   CHECK(l.table->capacity[1] == std::int64_t{1} << 30);
   CHECK(l.table->overhead[ir::Strategy::overlap] == Approx(5e-5));
   CHECK(l.table->overhead[ir::Strategy::no_overlap] == Approx(2e-5));
+  // No `cores`: the measured default, per host.
+  REQUIRE(l.table->core_reads.size() == 1);
+  CHECK(l.table->core_reads[0].latency == mapping::kCoreReadLatency);
+  CHECK(l.table->core_reads[0].bandwidth == mapping::kCoreReadBandwidth);
+}
+
+TEST_CASE("core reads: a host's figures from `cores`, the default for the field not given",
+          "[mapping][costs]") {
+  std::string json = kGood;
+  json.insert(json.rfind('}'), R"(, "cores": {"A": {"latency_us": 0.25}})");
+  Loaded l(json);
+  INFO(l.diags.render());
+  REQUIRE(l.table);
+  CHECK(l.table->core_reads[0].latency == Approx(0.25e-6));
+  CHECK(l.table->core_reads[0].bandwidth == mapping::kCoreReadBandwidth);
+  CHECK(l.table->core_read_time(piic().arch, 0, 1000) ==
+        Approx(0.25e-6 + 1000 / mapping::kCoreReadBandwidth));
+  // Another machine's host, named by the file's PE kinds: left out, not an error.
+  const std::string other = R"({"actors": {"Producer": {"cpu": 1}, "Inc": {"gpu": 1},)"
+                            R"( "Consumer": {"cpu": 1}}, "cores": {"B": {"latency_us": 9}},)"
+                            R"( "pes": {"B.c4": {"kind": "cpu"}}})";
+  Loaded o(other);
+  INFO(o.diags.render());
+  REQUIRE(o.table);
+  CHECK(o.table->core_reads[0].latency == mapping::kCoreReadLatency);
 }
 
 TEST_CASE("a node's times carry over to the PEs of their kind, this machine's or another's",
@@ -154,8 +179,10 @@ TEST_CASE("costs file errors", "[mapping][costs]") {
       {"[1]", "a costs file holds a JSON object"},
       {"{\"profile\": 3}", "'profile' must be a JSON object"},
       {"{\"actor\": {}}",
-       "unknown key 'actor'; expected actors, nodes, links, host_copies, pes, cycle_overhead_ms "
-       "or profile"},
+       "unknown key 'actor'; expected actors, nodes, links, host_copies, cores, pes, "
+       "cycle_overhead_ms or profile"},
+      {"{\"cores\": {\"A\": {\"latency\": 1}}}",
+       "unknown key 'latency' in a host's cores; expected bandwidth_GB_s or latency_us"},
       {"{\"host_copies\": {\"A.cpu -> A.g0\": {\"bw\": 1}}}",
        "unknown key 'bw' in a host copy; expected bandwidth_GB_s or latency_us"},
       {"{\"host_copies\": {\"A.g0 -> A.g1\": {\"latency_us\": 1}}}",
