@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -40,17 +41,24 @@ class Resolver {
  private:
   /// A profile of one rank names its host: a host the architecture has.
   void check_profile_host() {
-    if (c_.profile_host.empty()) return;
-    std::vector<std::string> names;
-    for (const ir::Host& h : p_.arch.hosts) {
-      if (h.name == c_.profile_host) return;
-      names.push_back(h.name);
-    }
+    if (c_.profile_host.empty() || find_host(c_.profile_host)) return;
     std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    for (const std::string& n : host_names()) list += (list.empty() ? "" : ", ") + n;
     error(c_.profile_host_loc, fmt::format("the profile is of host '{}', which arch '{}' lacks "
                                            "(its hosts: {})",
                                            c_.profile_host, p_.arch.name, list));
+  }
+
+  /// The architecture's host named `name`, by index.
+  std::optional<std::size_t> find_host(std::string_view name) const {
+    for (std::size_t h = 0; h < p_.arch.hosts.size(); ++h)
+      if (p_.arch.hosts[h].name == name) return h;
+    return std::nullopt;
+  }
+  std::vector<std::string> host_names() const {
+    std::vector<std::string> names;
+    for (const ir::Host& h : p_.arch.hosts) names.push_back(h.name);
+    return names;
   }
 
   /// A PE the file gives a kind to has that kind in the architecture, if it has the PE.
@@ -179,19 +187,14 @@ class Resolver {
   void core_reads(CostTable& t) {
     t.core_reads.assign(p_.arch.hosts.size(), LinkCost{kCoreReadBandwidth, kCoreReadLatency});
     for (const auto& [name, o] : c_.cores) {
-      std::optional<std::size_t> host;
-      std::vector<std::string> names;
-      for (std::size_t h = 0; h < p_.arch.hosts.size(); ++h) {
-        names.push_back(p_.arch.hosts[h].name);
-        if (p_.arch.hosts[h].name == name) host = h;
-      }
+      const std::optional<std::size_t> host = find_host(name);
       if (!host) {
         const bool other_machine =
             std::any_of(c_.kinds.begin(), c_.kinds.end(),
                         [&](const auto& k) { return k.first.starts_with(name + "."); });
         if (!other_machine)
           error(o.loc, fmt::format("arch '{}' has no host '{}'{}", p_.arch.name, name,
-                                   sema::did_you_mean(name, names)));
+                                   sema::did_you_mean(name, host_names())));
         continue;
       }
       if (o.bandwidth) t.core_reads[*host].bandwidth = *o.bandwidth;
