@@ -1,8 +1,9 @@
 $header$
 // island $name$ @ $pe$ (a GPU): the dynamic nodes $members$ on rings in device memory, run to
-// quiescence in each firing of node $name$ by one cooperative kernel on the node's stream, one
-// block per adapter and per node, thread 0 of each block its step, or every thread of it a
-// node's parallel action (dfg/cuda/gpu_island_cycle.hpp).
+// quiescence in each firing of node $name$ by one kernel on the node's stream: one block, a warp
+// per adapter and per node, its lane 0 the step, or every thread a node's parallel action (or,
+// with DFG_GPU_ISLAND_KERNEL=grid, a cooperative kernel of one block per adapter and per node:
+// dfg/cuda/gpu_island_cycle.hpp).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ struct Tokens {
   $tokens$
 };
 
-/// What the kernel holds in device memory: the adapters, the nodes and their rings. Block b runs
+/// What the kernel holds in device memory: the adapters, the nodes and their rings. Member b is
 /// adapter b (in the node's port order), then the nodes.
 struct State {
   $adapters$
@@ -43,7 +44,7 @@ struct State {
         return false;
     }
   }
-  /// Whether block b's node fires by its parallel action.
+  /// Whether member b fires by its parallel action.
   __device__ static bool parallel(unsigned b) {
     switch (b) {
       $parallel$
@@ -51,7 +52,7 @@ struct State {
         return false;
     }
   }
-  /// Block b's parallel action, by every thread of the block: one batch of firings, as many as
+  /// Member b's parallel action, by every thread of its block: one batch of firings, as many as
   /// the elements there and the room downstream allow, up to one a thread; whether it fired.
   __device__ bool fire(unsigned b) {
     switch (b) {

@@ -3,17 +3,17 @@ the pieces a printer repeats or chooses, by name. A line `@@ name` begins a sect
 newline before the next `@@` line or the file's end is not part of it (codegen/templates.hpp).
 
 @@ gpu_island_actor
-$cls$ $ident$_;  // block $block$: node $name$ ($actor$)
+$cls$ $ident$_;  // member $block$: node $name$ ($actor$)
 
 @@ gpu_island_adapter
-dfg::$adapter$<$elem$> port_$port$_;  // block $block$: $dir$ $port$, ring $fifo$
+dfg::$adapter$<$elem$> port_$port$_;  // member $block$: $dir$ $port$, ring $fifo$
 
 @@ gpu_island_adapter_step
 port_$port$_.step()
 @@ gpu_island_arg
 $port$
 @@ gpu_island_attach
-s.port_$port$_.ring = $fifo$_.ring();
+s.port_$port$_.ring = kernel_.ring($fifo$_);
 
 @@ gpu_island_begin
 case $block$:
@@ -50,7 +50,7 @@ s.$ident$_.init($ctx$);
 
 @@ gpu_island_make
 $ident$_ = dfg::GpuIslandRing<$elem$>("$island$: $edge$", $capacity$);
-s.$ident$_ = $ident$_.ring();
+s.$ident$_ = kernel_.ring($ident$_);
 
 @@ gpu_island_make_mapped
 s.$ident$_ = dfg::device_ring(dfg_mapped::$ring$());  // $edge$: the mapped ring, zero-copy

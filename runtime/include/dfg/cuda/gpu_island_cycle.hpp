@@ -1,38 +1,49 @@
 /// \file
 /// dfg::GpuIslandCycle: an island of dynamic actors on one GPU, run to quiescence inside each
-/// firing of its static node by one cooperative kernel on the node's stream: one block per
-/// adapter and per actor, thread 0 of each block its step, or every thread of the block its
-/// parallel action. No CPU thread waits on it or spins over it; the firing enqueues the kernel
-/// and a check of its report, and returns.
+/// firing of its static node by one kernel on the node's stream. No CPU thread waits on it or
+/// spins over it; the firing enqueues the kernel and a check of its report, and returns.
 ///
 ///     struct State {                               // generated: dfg_islands/<island>.cuh
-///       dfg::GpuUnpack<int> port_x_;               // block 0: the input token into fifo0
-///       dfg::GpuPack<int> port_y_;                 // block 1: fifo1 into the output token
-///       ::Mul node_m_;                             // block 2: an actor, `__device__ bool step`
+///       dfg::GpuUnpack<int> port_x_;               // member 0: the input token into fifo0
+///       dfg::GpuPack<int> port_y_;                 // member 1: fifo1 into the output token
+///       ::Mul node_m_;                             // member 2: an actor, `__device__ bool step`
 ///       dfg::DeviceRing<int> fifo0, fifo1;
-///       static constexpr unsigned threads = 1;                // per block (all blocks)
+///       static constexpr unsigned threads = 1;                // a parallel action's batch
 ///       __device__ void begin(unsigned b, const Tokens& t);   // the adapters' tokens
-///       __device__ bool step(unsigned b);                     // block b's actor, one step
-///       __device__ static bool parallel(unsigned b);          // block b fires in parallel:
+///       __device__ bool step(unsigned b);                     // member b, one step
+///       __device__ static bool parallel(unsigned b);          // member b fires in parallel:
 ///       __device__ bool fire(unsigned b);                     // a batch, every thread
 ///       __device__ void finish(unsigned b, dfg::GpuIslandReporter& r);  // the adapters' checks
 ///     };
 ///     dfg::GpuIslandCycle<State, Tokens> island("island_m", "node island_m (...) @ A.g0",
 ///                                               {"x", "y", "m"}, 2);
+///     state.fifo0 = island.ring(fifo0_owner);      // the rings as the kernel's members use them
 ///     island.set_up(device, state);                // once: the state to the device
 ///     island.fire(tokens, stream, j);              // each iteration j: enqueues, returns
 ///
-/// The kernel, each firing: every block's thread 0 points its adapter at the iteration's token
-/// (device memory, where the static cycle put it), then rounds follow: in a round each block's
-/// thread 0 calls its step until it returns false (a block whose actor has a parallel action:
-/// every thread calls fire, dfg::block_fire_parallel over GpuConsume / GpuProduce ports, until
-/// it fires no batch), and notes in the round's word whether it fired; a grid-wide barrier
-/// (cooperative_groups grid sync) ends the round. A round in which no
-/// block fired is quiescence: no ring changed during it, and every step returned false on it.
-/// The blocks then check their adapters: an input whose token did not all go in (the island is
-/// stuck), an output whose token is not full (no token for this iteration), or a block that
-/// fired more than `max_firings` times (the island does not quiesce) is written to the report.
-/// The actors and the rings keep their state from one firing to the next, in device memory.
+/// Two kernels run the members (adapters and actors), as DFG_GPU_ISLAND_KERNEL says:
+/// - `block` (the default): one block, a warp per member (a warp steps several where more
+///   members than fit a block). A round: lane 0 of each warp calls its actors' steps, each
+///   until it returns false (an adapter's step runs on every lane of its warp, which copy the
+///   token's elements 32 at a time); a block barrier; every thread fires the parallel members in
+///   turn (each until it fires no batch); the fired bits go into the round's word in shared memory;
+///   a block barrier ends the round. The rings between members are at block scope (ring(): the
+///   positions' acquire and release at .cta, which the SM's L1 serves), so a step costs a few
+///   dozen cycles where a device-scope position costs a trip to L2, and a round's barrier is a
+///   block's. What it gives up: the members share one SM.
+/// - `grid`: a cooperative kernel, one block per member. Every block's thread 0 points its
+///   adapter at the iteration's token (device memory, where the static cycle put it), then
+///   rounds follow: in a round each block's thread 0 calls its step until it returns false (a
+///   block whose actor has a parallel action: every thread calls fire, dfg::block_fire_parallel
+///   over GpuConsume / GpuProduce ports, until it fires no batch), and notes in the round's word
+///   whether it fired; a grid-wide barrier (cooperative_groups grid sync) ends the round.
+///
+/// In both, a round in which no member fired is quiescence: no ring changed during it, and
+/// every step returned false on it. The members then check their adapters: an input whose token
+/// did not all go in (the island is stuck), an output whose token is not full (no token for
+/// this iteration), or a member that fired more than `max_firings` times (the island does not
+/// quiesce) is written to the report. The actors and the rings keep their state from one firing
+/// to the next, in device memory.
 ///
 /// Errors: a host function enqueued after the kernel reads the report and raises the process's
 /// stop (dfg/abort.hpp) with the node, the iteration and the message of dfg::Island's errors
@@ -42,16 +53,17 @@
 /// Guarantees:
 /// - Threads: set_up() and fire() from the worker thread of the GPU; the host function runs on
 ///   a CUDA runtime thread, touches only the report and raises the stop (which never blocks).
-/// - Memory ordering: the rings are dfg::DeviceRing (release commit, acquire peek at device
-///   scope) between blocks that run at once. The round words are device-scope atomics (relaxed:
-///   the grid barrier orders them); every block reads the word of round r after the barrier
+/// - Memory ordering: the rings are dfg::DeviceRing (release commit, acquire peek; at block
+///   scope between the warps of one block, at device scope between blocks that run at once).
+///   The round words are shared (block) or device-scope atomics (grid; relaxed: the barrier
+///   orders them); every block reads the word of round r after the barrier
 ///   that ends round r, and no block writes it again before round r + 3, after two more
 ///   barriers, so every block takes the same decision. The input tokens were written before the
 ///   kernel started (stream order), the output tokens are read after it ended. The report, in
 ///   mapped pinned memory, is written by the one block that claims it (a device-scope CAS) and
 ///   read by the host function after the kernel completed (stream order), which clears it before
 ///   the next kernel starts (the host function holds the stream).
-/// - Progress: every block must be resident at once (a block waits at the barrier for the
+/// - Progress (grid): every block must be resident at once (a block waits at the barrier for the
 ///   others): the kernel is launched with cudaLaunchCooperativeKernel, and set_up() checks that
 ///   the device holds that many blocks of State::threads threads. A cooperative launch has one
 ///   block size: every block has State::threads threads, of which a block that steps uses
@@ -69,10 +81,13 @@
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -137,6 +152,26 @@ class GpuIslandRing {
 
 #endif
 
+/// How a GPU island's kernel runs its members (adapters and actors): `block`, one block whose
+/// warps step them and whose threads fire their parallel actions, rounds ended by block
+/// barriers; `grid`, a cooperative kernel of one block per member, rounds ended by grid
+/// barriers.
+enum class GpuIslandKernel { block, grid };
+
+inline constexpr const char* kGpuIslandKernelEnv = "DFG_GPU_ISLAND_KERNEL";
+
+/// The kernel DFG_GPU_ISLAND_KERNEL names ("block" or "grid"); unset or empty: block, the
+/// faster on every island measured (bench/dynamic). Any other value throws
+/// std::invalid_argument.
+inline GpuIslandKernel gpu_island_kernel() {
+  const char* env = std::getenv(kGpuIslandKernelEnv);
+  const std::string_view v = env == nullptr ? std::string_view() : std::string_view(env);
+  if (v.empty() || v == "block") return GpuIslandKernel::block;
+  if (v == "grid") return GpuIslandKernel::grid;
+  throw std::invalid_argument(std::string(kGpuIslandKernelEnv) + "=" + std::string(v) +
+                              ": expected 'block' or 'grid'");
+}
+
 /// What a firing of a GPU island went wrong with, in mapped pinned memory; code 0: nothing.
 struct GpuIslandReport {
   enum Code : std::uint32_t { ok = 0, stuck = 1, short_output = 2, no_quiescence = 3 };
@@ -160,9 +195,10 @@ struct GpuIslandRounds {
 /// What a block that finds an error writes, once per firing (the first block wins).
 class GpuIslandReporter {
  public:
+  /// `block`: the adapter or actor whose checks report through it.
   DFG_HOST_DEVICE GpuIslandReporter(detail::GpuIslandRounds* rounds, GpuIslandReport* report,
-                                    std::int64_t iteration)
-      : rounds_(rounds), report_(report), iteration_(iteration) {}
+                                    std::int64_t iteration, unsigned block)
+      : rounds_(rounds), report_(report), iteration_(iteration), block_(block) {}
 
 #if defined(__CUDACC__)
   __device__ void report(GpuIslandReport::Code code, std::uint64_t done, std::uint64_t size) {
@@ -170,7 +206,7 @@ class GpuIslandReporter {
     if (!cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(rounds_->claimed)
              .compare_exchange_strong(expected, 1, cuda::std::memory_order_relaxed))
       return;
-    report_->block = blockIdx.x;
+    report_->block = block_;
     report_->done = done;
     report_->size = size;
     report_->iteration = iteration_;
@@ -182,7 +218,67 @@ class GpuIslandReporter {
   detail::GpuIslandRounds* rounds_;
   GpuIslandReport* report_;
   std::int64_t iteration_;
+  unsigned block_;
 };
+
+namespace detail {
+
+#if defined(__CUDACC__)
+/// The lanes that call an adapter's step together: 32 in the block kernel (a warp copies the
+/// elements, lane 0 holds the ring's end), 1 in the grid kernel (thread 0 alone). Set by thread 0
+/// before the kernel's first barrier.
+__device__ inline unsigned& island_adapter_lanes() {
+  __shared__ unsigned lanes;
+  return lanes;
+}
+
+/// One step of an adapter: lane 0 takes up to what is left of the ring (`probe()`: a span),
+/// every lane of the step copies its elements (`copy(start, i)`: element i of the span whose
+/// element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or commit, and the
+/// count done); returns n on every lane.
+template <class Probe, class Copy, class End>
+__device__ std::size_t adapter_step(Probe&& probe, Copy&& copy, End&& end) {
+  if (island_adapter_lanes() == 1) {
+    const auto span = probe();
+    for (std::size_t i = 0; i < span.size(); ++i) copy(span.start(), i);
+    if (!span.empty()) end(span.size());
+    return span.size();
+  }
+  const unsigned lane = threadIdx.x % 32;
+  std::uint64_t start = 0, n = 0;
+  if (lane == 0) {
+    const auto span = probe();
+    start = span.start();
+    n = span.size();
+  }
+  start = __shfl_sync(0xffffffffu, start, 0);
+  n = __shfl_sync(0xffffffffu, n, 0);
+  for (std::size_t i = lane; i < n; i += 32) copy(start, i);
+  __syncwarp();  // every lane's copies before lane 0's release or commit
+  if (lane == 0 && n != 0) end(static_cast<std::size_t>(n));
+  __syncwarp();  // lane 0's count before the next step reads it
+  return static_cast<std::size_t>(n);
+}
+
+/// An output adapter's step: up to `size - done` elements of `ring` into data[done...].
+template <class T>
+__device__ bool pack_step(const DeviceRing<T>& ring, T* data, std::uint64_t size,
+                          std::uint64_t& done) {
+  if (done == size) return false;
+  const GpuIn<T> in(ring);
+  const std::uint64_t from = done;
+  return adapter_step([&] { return in.peek(static_cast<std::size_t>(size - from)); },
+                      [&](std::uint64_t start, std::size_t i) {
+                        data[from + i] = ring.slots[(start + i) & ring.mask];
+                      },
+                      [&](std::size_t n) {
+                        in.release(n);
+                        done += n;
+                      }) != 0;
+}
+#endif
+
+}  // namespace detail
 
 /// The adapter into a GPU island: each firing, one static token's elements (device memory) into
 /// a ring, as the ring has room.
@@ -198,14 +294,19 @@ struct GpuUnpack {
     size = elements;
     done = 0;
   }
+  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
   __device__ bool step() {
     if (done == size) return false;
     const GpuOut<T> out(ring);
-    RingSpan<T> slots = out.reserve(static_cast<std::size_t>(size - done));
-    for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = data[done + i];
-    out.commit(slots.size());
-    done += slots.size();
-    return !slots.empty();
+    const std::uint64_t from = done;
+    return detail::adapter_step([&] { return out.reserve(static_cast<std::size_t>(size - from)); },
+                                [&](std::uint64_t start, std::size_t i) {
+                                  ring.slots[(start + i) & ring.mask] = data[from + i];
+                                },
+                                [&](std::size_t n) {
+                                  out.commit(n);
+                                  done += n;
+                                }) != 0;
   }
   __device__ void finish(GpuIslandReporter& r) const {
     if (done != size) r.report(GpuIslandReport::stuck, done, size);
@@ -227,15 +328,8 @@ struct GpuPack {
     size = elements;
     done = 0;
   }
-  __device__ bool step() {
-    if (done == size) return false;
-    const GpuIn<T> in(ring);
-    RingSpan<const T> tokens = in.peek(static_cast<std::size_t>(size - done));
-    for (std::size_t i = 0; i < tokens.size(); ++i) data[done + i] = tokens[i];
-    in.release(tokens.size());
-    done += tokens.size();
-    return !tokens.empty();
-  }
+  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
+  __device__ bool step() { return detail::pack_step(ring, data, size, done); }
   __device__ void finish(GpuIslandReporter& r) const {
     if (done != size) r.report(GpuIslandReport::short_output, done, size);
   }
@@ -257,16 +351,8 @@ struct GpuPackSome {
     size = capacity;
     done = 0;
   }
-  __device__ bool step() {
-    if (done == size) return false;
-    const GpuIn<T> in(ring);
-    RingSpan<const T> tokens = in.peek(static_cast<std::size_t>(size - done));
-    T* data = token + kCountedHeader<T>;
-    for (std::size_t i = 0; i < tokens.size(); ++i) data[done + i] = tokens[i];
-    in.release(tokens.size());
-    done += tokens.size();
-    return !tokens.empty();
-  }
+  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
+  __device__ bool step() { return detail::pack_step(ring, token + kCountedHeader<T>, size, done); }
   __device__ void finish(GpuIslandReporter&) const { set_counted_length(token, done); }
 #endif
 };
@@ -316,6 +402,7 @@ __global__ void gpu_island_cycle_kernel(State* state, Tokens tokens, GpuIslandRo
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const unsigned b = blockIdx.x;
   if (threadIdx.x == 0) {
+    island_adapter_lanes() = 1;
     state->begin(b, tokens);
     if (b == 0) {
       Word(rounds->word[0]).store(0, relaxed);
@@ -347,11 +434,81 @@ __global__ void gpu_island_cycle_kernel(State* state, Tokens tokens, GpuIslandRo
     const std::uint32_t word = Word(rounds->word[round % 3]).load(relaxed);
     if (word == 0 || (word & 2) != 0) {
       if (threadIdx.x == 0) {
-        GpuIslandReporter r(rounds, report, iteration);
+        GpuIslandReporter r(rounds, report, iteration, b);
         if (overflow)
           r.report(GpuIslandReport::no_quiescence, firings, max_firings);
         else if (word == 0)
           state->finish(b, r);
+      }
+      return;
+    }
+  }
+}
+
+/// The same firing by one block: warp w runs the steps of members w, w + warps, ... (each until
+/// it returns false; an adapter's on every lane, an actor's on lane 0), then every thread fires
+/// the parallel members one after the other; a block barrier ends the round, whose word is in
+/// shared memory. The first `adapters` members are the adapters.
+template <class State, class Tokens>
+__global__ void gpu_island_block_kernel(State* state, Tokens tokens, GpuIslandRounds* rounds,
+                                        GpuIslandReport* report, std::int64_t iteration,
+                                        std::uint64_t max_firings, unsigned members,
+                                        unsigned adapters) {
+  __shared__ std::uint32_t words[3];
+  const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const bool lead = threadIdx.x % 32 == 0;
+  if (lead)
+    for (unsigned b = warp; b < members; b += warps) state->begin(b, tokens);
+  if (threadIdx.x == 0) {
+    words[0] = 0;
+    rounds->claimed = 0;
+    island_adapter_lanes() = 32;
+  }
+  __syncthreads();
+  std::uint64_t firings = 0;      // the warp's steps (lane 0)
+  unsigned overflowed = members;  // the member that passed max_firings
+  for (unsigned round = 0;; ++round) {
+    std::uint32_t mine = 0;
+    for (unsigned b = warp; b < members && overflowed == members; b += warps) {
+      if (State::parallel(b) || (b >= adapters && !lead)) continue;  // an adapter: every lane
+      while (state->step(b)) {
+        mine = 1;
+        if (++firings > max_firings) {
+          overflowed = b;
+          break;
+        }
+      }
+    }
+    __syncthreads();            // the steps' commits before the batches' probes
+    std::uint64_t batches = 0;  // the same in every thread
+    for (unsigned b = 0; b < members; ++b) {
+      if (!State::parallel(b)) continue;
+      while (batches <= max_firings && state->fire(b)) {
+        mine = 1;
+        ++batches;
+      }
+      if (batches > max_firings) {
+        if (threadIdx.x == 0) overflowed = b;
+        break;
+      }
+    }
+    if (overflowed != members) mine |= 2;
+    if (mine != 0 && lead) atomicOr(&words[round % 3], mine);
+    if (threadIdx.x == 0) words[(round + 1) % 3] = 0;
+    __syncthreads();
+    const std::uint32_t word = words[round % 3];
+    if (word == 0 || (word & 2) != 0) {
+      if (lead)
+        for (unsigned b = warp; b < members; b += warps) {
+          GpuIslandReporter r(rounds, report, iteration, b);
+          if (b == overflowed)
+            r.report(GpuIslandReport::no_quiescence, max_firings + 1, max_firings);
+          else if (word == 0)
+            state->finish(b, r);
+        }
+      if (threadIdx.x == 0 && overflowed != members && overflowed % warps != 0) {
+        GpuIslandReporter r(rounds, report, iteration, overflowed);
+        r.report(GpuIslandReport::no_quiescence, max_firings + 1, max_firings);
       }
       return;
     }
@@ -383,26 +540,10 @@ class GpuIslandCycle {
   /// Copies `state` to `device` (whose current context the caller holds) and checks that its
   /// blocks fit at once.
   void set_up(int device, const State& state) {
-    const void* kernel =
-        reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
-    int per_sm = 0, sms = 0, cooperative = 0;
-    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
-                   "cooperative launch");
-    if (cooperative == 0)
-      throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " +
-                                                 std::to_string(device) +
-                                                 " cannot launch cooperative kernels");
-    DFG_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, State::threads, 0),
-        "gpu island " + name_ + ": occupancy");
-    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-                   "multiprocessor count");
-    if (static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms) < blocks_.size())
-      throw CudaError(cudaErrorCooperativeLaunchTooLarge,
-                      "gpu island " + name_ + ": " + std::to_string(blocks_.size()) +
-                          " blocks of " + std::to_string(State::threads) +
-                          " threads must be resident at once; device " + std::to_string(device) +
-                          " holds " + std::to_string(per_sm * sms));
+    if (mode() == GpuIslandKernel::block)
+      size_block();
+    else
+      check_grid(device);
     cudaError_t e = cudaMalloc(&state_, sizeof(State));
     if (e == cudaSuccess) e = cudaMalloc(&rounds_, sizeof(detail::GpuIslandRounds));
     if (e == cudaSuccess)
@@ -427,25 +568,86 @@ class GpuIslandCycle {
   /// Enqueues the firing of iteration j on `stream` (the kernel, then the check of its report)
   /// and returns.
   void fire(const Tokens& tokens, cudaStream_t stream, std::int64_t j) {
-    const void* kernel =
-        reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
-    State* state = state_;
-    Tokens t = tokens;
-    detail::GpuIslandRounds* rounds = rounds_;
-    GpuIslandReport* report = report_device_;
-    std::int64_t iteration = j;
-    std::uint64_t max_firings = max_firings_;
-    void* args[] = {&state, &t, &rounds, &report, &iteration, &max_firings};
-    DFG_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(blocks_.size())),
-                                               dim3(State::threads), args, 0, stream),
-                   "gpu island " + name_ + ": launch");
+    if (mode_ == GpuIslandKernel::block) {
+      detail::gpu_island_block_kernel<State, Tokens><<<1, threads_, 0, stream>>>(
+          state_, tokens, rounds_, report_device_, j, max_firings_,
+          static_cast<unsigned>(blocks_.size()), static_cast<unsigned>(adapters_));
+      DFG_CUDA_CHECK(cudaGetLastError(), "gpu island " + name_ + ": launch");
+    } else {
+      const void* kernel =
+          reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
+      State* state = state_;
+      Tokens t = tokens;
+      detail::GpuIslandRounds* rounds = rounds_;
+      GpuIslandReport* report = report_device_;
+      std::int64_t iteration = j;
+      std::uint64_t max_firings = max_firings_;
+      void* args[] = {&state, &t, &rounds, &report, &iteration, &max_firings};
+      DFG_CUDA_CHECK(
+          cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(blocks_.size())),
+                                      dim3(State::threads), args, 0, stream),
+          "gpu island " + name_ + ": launch");
+    }
     DFG_CUDA_CHECK(cudaLaunchHostFunc(stream, &GpuIslandCycle::check, this),
                    "gpu island " + name_ + ": enqueue the check");
   }
 
   const std::string& name() const noexcept { return name_; }
 
+  /// How the kernel runs (gpu_island_kernel(), read at the first call).
+  GpuIslandKernel mode() {
+    if (!mode_known_) {
+      mode_ = gpu_island_kernel();
+      mode_known_ = true;
+    }
+    return mode_;
+  }
+  /// One of the island's rings in device memory, as the kernel's members use it: at block scope
+  /// when one block runs them all.
+  template <class T>
+  DeviceRing<T> ring(const GpuIslandRing<T>& owner) {
+    DeviceRing<T> r = owner.ring();
+    r.block = mode() == GpuIslandKernel::block;
+    return r;
+  }
+
  private:
+  /// Whether the device launches cooperative kernels and holds every member's block at once.
+  void check_grid(int device) const {
+    const void* kernel =
+        reinterpret_cast<const void*>(&detail::gpu_island_cycle_kernel<State, Tokens>);
+    int per_sm = 0, sms = 0, cooperative = 0;
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+                   "cooperative launch");
+    if (cooperative == 0)
+      throw CudaError(cudaErrorNotSupported, "gpu island " + name_ + ": device " +
+                                                 std::to_string(device) +
+                                                 " cannot launch cooperative kernels");
+    DFG_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, State::threads, 0),
+        "gpu island " + name_ + ": occupancy");
+    DFG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                   "multiprocessor count");
+    if (static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms) < blocks_.size())
+      throw CudaError(cudaErrorCooperativeLaunchTooLarge,
+                      "gpu island " + name_ + ": " + std::to_string(blocks_.size()) +
+                          " blocks of " + std::to_string(State::threads) +
+                          " threads must be resident at once; device " + std::to_string(device) +
+                          " holds " + std::to_string(per_sm * sms));
+  }
+  /// One block's threads: a warp per member and at least State::threads for the parallel
+  /// actions, in whole warps, at most what the device runs this kernel with (a warp then steps
+  /// several members, and a batch takes several passes of the threads).
+  void size_block() {
+    cudaFuncAttributes attributes{};
+    DFG_CUDA_CHECK(
+        cudaFuncGetAttributes(&attributes, &detail::gpu_island_block_kernel<State, Tokens>),
+        "gpu island " + name_ + ": kernel attributes");
+    const std::size_t most = static_cast<std::size_t>(attributes.maxThreadsPerBlock) / 32 * 32;
+    const std::size_t wanted =
+        std::max<std::size_t>(blocks_.size() * 32, (std::size_t{State::threads} + 31) / 32 * 32);
+    threads_ = static_cast<unsigned>(std::min(wanted, most));
+  }
   /// After a firing's kernel: its report into the process's stop, then cleared.
   static void CUDART_CB check(void* self) {
     auto& island = *static_cast<GpuIslandCycle*>(self);
@@ -484,6 +686,9 @@ class GpuIslandCycle {
   std::vector<std::string> blocks_;
   std::size_t adapters_;
   std::uint64_t max_firings_;
+  GpuIslandKernel mode_ = GpuIslandKernel::block;
+  bool mode_known_ = false;
+  unsigned threads_ = 32;  ///< the block's, with GpuIslandKernel::block
   State* state_ = nullptr;
   detail::GpuIslandRounds* rounds_ = nullptr;
   GpuIslandReport* report_host_ = nullptr;

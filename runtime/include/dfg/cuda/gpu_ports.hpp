@@ -18,14 +18,17 @@
 /// the actors that include it.
 ///
 /// Guarantees: a view holds a DeviceRing and nothing else; it does not allocate, block or throw.
-/// An In is the ring's consumer end, an Out its producer end; in a GPU island one thread of one
-/// block calls each end, and the two ends of a ring are in two blocks running at once.
+/// An In is the ring's consumer end, an Out its producer end; in a GPU island one thread calls
+/// each end, and the two ends of a ring are in two blocks running at once, or two warps of one
+/// block (dfg/cuda/gpu_island_cycle.hpp).
 /// Memory ordering, at device scope (PTX): commit() and release() store the position with
 /// st.release.gpu, available(), peek(), room() and reserve() load the other end's position with
 /// ld.acquire.gpu; each end reads its own position plainly (only its thread writes it). A ring
 /// whose other end is a CPU thread (DeviceRing::system, dfg/cuda/mapped_ring.hpp) does the same
 /// at system scope: st.release.sys and ld.acquire.sys, paired with the CPU's release stores and
-/// acquire loads of the same positions in mapped pinned memory. So the
+/// acquire loads of the same positions in mapped pinned memory. A ring whose two ends are
+/// threads of one block (DeviceRing::block: an island run by one block) does it at block scope,
+/// st.release.cta and ld.acquire.cta, which the block's L1 serves. So the
 /// token writes before a commit are seen by the consumer that sees the commit, and a slot is read
 /// before the producer that sees its release writes it again. pop() and push() on an empty or
 /// full ring are precondition violations, not checked: test the guard first.
@@ -48,13 +51,17 @@ struct DeviceRing {
   std::size_t mask;
   /// The other end is a CPU thread (dfg::MappedRing): release and acquire at system scope.
   bool system;
+  /// Both ends are threads of one block: release and acquire at block scope (unless `system`).
+  bool block = false;
 
-  /// The other end's position: ld.acquire.gpu, or ld.acquire.sys.
+  /// The other end's position: ld.acquire.gpu, .sys or .cta.
   __device__ std::uint64_t acquire(const std::uint64_t* at) const {
 #if defined(__CUDA_ARCH__)
     std::uint64_t v;
     if (system)
       asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
+    else if (block)
+      asm volatile("ld.acquire.cta.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
     else
       asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(at) : "memory");
     return v;
@@ -62,11 +69,13 @@ struct DeviceRing {
     return *at;  // not reached: the views are device code (this is the host pass's reading)
 #endif
   }
-  /// This end's new position: st.release.gpu, or st.release.sys.
+  /// This end's new position: st.release.gpu, .sys or .cta.
   __device__ void publish(std::uint64_t* at, std::uint64_t v) const {
 #if defined(__CUDA_ARCH__)
     if (system)
       asm volatile("st.release.sys.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
+    else if (block)
+      asm volatile("st.release.cta.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
     else
       asm volatile("st.release.gpu.global.u64 [%0], %1;" : : "l"(at), "l"(v) : "memory");
 #else
