@@ -179,7 +179,7 @@ struct PlanIslandPort {
 
 /// An island on one of the host's CPUs or GPUs: its node's class, generated
 /// (codegen/island.hpp), runs the members to quiescence in each firing: on the CPU's thread, or
-/// on the GPU by one cooperative kernel a firing.
+/// on the GPU by one kernel a firing.
 struct PlanIsland {
   std::string name;        ///< "island_d1", its node's name
   std::string class_name;  ///< "Island_d1"
@@ -189,9 +189,10 @@ struct PlanIsland {
   std::vector<PlanIslandMember> members;
   std::vector<PlanIslandFifo> fifos;
   std::vector<PlanIslandPort> ports;  ///< in the island actor's port order
-  /// Threads of each block of a GPU island's kernel (one block size for all: a cooperative
-  /// launch has one): 1 when every member steps; with a parallel member, its largest batch
-  /// rounded up to a warp, at most kIslandThreads.
+  /// A GPU island's batch: the threads of each block of its grid kernel (one block size for
+  /// all: a cooperative launch has one), the least of its block kernel's block: 1 when every
+  /// member steps; with a parallel member, its largest batch rounded up to a warp, at most
+  /// kIslandThreads.
   std::uint32_t threads = 1;
 };
 

@@ -6,7 +6,7 @@
 /// the token into elements), an edge from a fifo output into a static input an output (its Pack
 /// adapter fills the token). The passes after sema see only static nodes; codegen/island.hpp writes
 /// the class of each island's actor: a CPU island's (dfg/island.hpp), or a GPU island's, whose
-/// firing is one cooperative kernel on the GPU (dfg/cuda/gpu_island_cycle.hpp).
+/// firing is one kernel on the GPU (dfg/cuda/gpu_island_cycle.hpp).
 ///
 /// A fifo edge between dynamic nodes on two CPUs joins two islands: it becomes a static edge of a
 /// bounded type made for it (`Fifo_<node>_<port>`, the ring's element type, its capacity), an
