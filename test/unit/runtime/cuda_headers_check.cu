@@ -4,6 +4,7 @@
 #include "dfg/cuda/check.hpp"
 #include "dfg/cuda/gpu_cycles.hpp"
 #include "dfg/cuda/gpu_island.hpp"
+#include "dfg/cuda/gpu_island_cycle.hpp"
 #include "dfg/cuda/gpu_items.hpp"
 #include "dfg/cuda/gpu_probes.hpp"
 #include "dfg/cuda/gpu_timer.hpp"
@@ -82,6 +83,64 @@ int dfg_mapped_ring_check() {
   DFG_CUDA_CHECK(cudaDeviceSynchronize(), "double_all");
   dfg::In<float> in(to_cpu.host());
   return static_cast<int>(in.available());
+}
+
+// A GPU island of one input adapter, one actor and one output adapter, as dfgc generates it:
+// both kernels (one block; the cooperative grid) and the three adapters are instantiated.
+namespace island_check {
+struct Tokens {
+  const float* x;
+  float* y;
+  float* some;
+};
+struct Twice {
+  __device__ bool step(dfg::GpuIn<float> x, dfg::GpuOut<float> y) {
+    if (x.available() < 1 || y.room() < 1) return false;
+    y.push(2.0f * x.pop());
+    return true;
+  }
+};
+struct State {
+  dfg::GpuUnpack<float> port_x_;
+  dfg::GpuPack<float> port_y_;
+  dfg::GpuPackSome<float> port_some_;
+  Twice node_t_;
+  dfg::DeviceRing<float> fifo0_, fifo1_;
+  static constexpr unsigned threads = 1;
+  __device__ void begin(unsigned b, const Tokens& t) {
+    if (b == 0) port_x_.begin(t.x, 64);
+    if (b == 1) port_y_.begin(t.y, 64);
+    if (b == 2) port_some_.begin(t.some, 16);
+  }
+  __device__ bool step(unsigned b) {
+    switch (b) {
+      case 0: return port_x_.step();
+      case 1: return port_y_.step();
+      case 2: return port_some_.step();
+      case 3: return node_t_.step(dfg::GpuIn<float>(fifo0_), dfg::GpuOut<float>(fifo1_));
+      default: return false;
+    }
+  }
+  __device__ static bool parallel(unsigned) { return false; }
+  __device__ bool fire(unsigned) { return false; }
+  __device__ void finish(unsigned b, dfg::GpuIslandReporter& r) const {
+    if (b == 0) port_x_.finish(r);
+    if (b == 1) port_y_.finish(r);
+    if (b == 2) port_some_.finish(r);
+  }
+};
+}  // namespace island_check
+
+void dfg_gpu_island_cycle_check(int device, const island_check::Tokens& tokens,
+                                cudaStream_t stream) {
+  dfg::GpuIslandCycle<island_check::State, island_check::Tokens> island(
+      "island_t", "node island_t (Island_t) @ A.g0", {"x", "y", "some", "t"}, 3);
+  dfg::GpuIslandRing<float> fifo0("island_t: x -> t.x", 64), fifo1("island_t: t.y -> y", 64);
+  island_check::State s{};
+  s.fifo0_ = s.port_x_.ring = island.ring(fifo0);
+  s.fifo1_ = s.port_y_.ring = island.ring(fifo1);
+  island.set_up(device, s);
+  island.fire(tokens, stream, 0);
 }
 
 // CPU -> mapped ring -> kernel -> device ring -> kernel -> mapped ring -> CPU.
