@@ -74,8 +74,7 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
       params, owners;
   std::vector<std::string> names, args, blocks;
   include_mapped_rings(m, island, includes);
-  const std::uint32_t adapters_count = static_cast<std::uint32_t>(std::count_if(
-      island.ports.begin(), island.ports.end(), [](const PlanIslandPort& p) { return !p.mapped; }));
+  const std::uint32_t adapters_count = static_cast<std::uint32_t>(island.adapters());
   for (const PlanIslandFifo& f : island.fifos) {
     rings += render_part("gpu_island_ring", {{"elem", f.elem},
                                              {"ident", f.ident},

@@ -210,7 +210,12 @@ std::string dump(const HostPlans& plans) {
       out += fmt::format("  island {} @ {} ({}): class {} in \"{}\"", island.name,
                          h.pe(island.pe).name, ir::to_string(island.kind), island.class_name,
                          island.header);
-      if (island.threads != 1) out += fmt::format(", {} threads a block", island.threads);
+      if (island.kind == ir::PeKind::gpu) {
+        out += fmt::format(", one block of {} threads (a warp per adapter and per node",
+                           island.block_threads());
+        if (island.threads != 1) out += fmt::format("; batches of {}", island.threads);
+        out += ")";
+      }
       out += "\n";
       for (const PlanIslandMember& m : island.members) {
         out += fmt::format("    member {} ({}): class {} in \"{}\"", m.name, m.actor, m.class_name,

@@ -3,6 +3,8 @@
 /// migration alternatives and state handoffs, and the names of its generated files.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -194,6 +196,19 @@ struct PlanIsland {
   /// member steps; with a parallel member, its largest batch rounded up to a warp, at most
   /// kIslandThreads.
   std::uint32_t threads = 1;
+
+  /// The ports with an adapter (all but the mapped ones): a GPU island's kernel runs them as
+  /// members before its nodes.
+  std::size_t adapters() const {
+    return static_cast<std::size_t>(std::count_if(
+        ports.begin(), ports.end(), [](const PlanIslandPort& p) { return !p.mapped; }));
+  }
+  /// The threads of a GPU island's block (dfg::GpuIslandKernel::block): a warp per adapter and
+  /// per node, and at least the batch; the run caps it at what the device runs the kernel with.
+  std::size_t block_threads() const {
+    return std::max<std::size_t>(std::min<std::size_t>(32 * (adapters() + members.size()), 1024),
+                                 threads);
+  }
 };
 
 /// The most threads of a GPU island's block: 256 threads of at most 255 registers each fit an

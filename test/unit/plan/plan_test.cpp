@@ -890,7 +890,10 @@ TEST_CASE("plan: a parallel member's batch is what its rings hold; the island's 
     const std::string text = dump(plan_hosts(p, run_passes(p)));
     CHECK(text.find("member d (D): class D in \"d.cuh\" parallel (x 4, y 4), up to 16 firings "
                     "a batch\n") != std::string::npos);
-    CHECK(text.find("\"dfg_islands/island_d.cuh\", 32 threads a block\n") != std::string::npos);
+    CHECK(island.adapters() == 2);         // s.o -> d.x and e.y -> k.i
+    CHECK(island.block_threads() == 128);  // a warp for each adapter and node
+    CHECK(text.find("\"dfg_islands/island_d.cuh\", one block of 128 threads (a warp per adapter "
+                    "and per node; batches of 32)\n") != std::string::npos);
   }
   SECTION("in warps of 32") {
     auto r = test::analyze(parallel_spec(1, 33));  // x: 64, y: 4096
