@@ -29,6 +29,9 @@ struct State {
 
   /// Threads a block: $threads_why$.
   static constexpr unsigned threads = $threads$;
+  /// Threads of the block kernel's block: a warp per member, at least a batch, at most 1024 (the
+  /// run caps it at what the device runs the kernel with).
+  static constexpr unsigned block_threads = $block_threads$;
 
   __device__ void begin(unsigned b, const Tokens& t) {
     switch (b) {

@@ -14,7 +14,7 @@
 #
 # run builds every project (nvcc and g++ warnings as errors), then runs each REPEATS times (3),
 # interleaved, --iterations ITERATIONS (2000; a tenth at the larger size) --stats=period
-# --pin-cpus. Results under OUT:
+# --pin-cpus; KERNELS="block" runs the GPU islands with that kernel alone. Results under OUT:
 # log.txt, times.csv (program,size,mapping,kernel,repeat,ms_per_iteration,check) and
 # summary.txt (islands_summary.py: medians, and each run's time over one core's).
 set -u
@@ -74,7 +74,8 @@ for ((r = 0; r < repeats; ++r)); do
     for s in $sizes; do
       for m in $mappings; do
         kernels=(-)
-        [[ $m == *gpu* ]] && kernels=(block grid)
+        # shellcheck disable=SC2206  # KERNELS is a list of words
+        [[ $m == *gpu* ]] && kernels=(${KERNELS:-block grid})
         for k in "${kernels[@]}"; do
           app="$dir/${name}_${s}_$m/build/app"
           [ -x "$app" ] || continue

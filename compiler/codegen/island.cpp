@@ -200,6 +200,7 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                           {"parallel", parallel},
                           {"fire", fire},
                           {"threads", std::to_string(island.threads)},
+                          {"block_threads", std::to_string(island.block_threads())},
                           {"threads_why", threads_why(island)},
                           {"finish", finish},
                           {"make", make},

@@ -107,6 +107,7 @@ struct State {
   Twice node_t_;
   dfg::DeviceRing<float> fifo0_, fifo1_;
   static constexpr unsigned threads = 1;
+  static constexpr unsigned block_threads = 128;
   __device__ void begin(unsigned b, const Tokens& t) {
     if (b == 0) port_x_.begin(t.x, 64);
     if (b == 1) port_y_.begin(t.y, 64);

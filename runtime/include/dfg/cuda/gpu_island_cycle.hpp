@@ -9,6 +9,7 @@
 ///       ::Mul node_m_;                             // member 2: an actor, `__device__ bool step`
 ///       dfg::DeviceRing<int> fifo0, fifo1;
 ///       static constexpr unsigned threads = 1;                // a parallel action's batch
+///       static constexpr unsigned block_threads = 96;         // the block kernel's block
 ///       __device__ void begin(unsigned b, const Tokens& t);   // the adapters' tokens
 ///       __device__ bool step(unsigned b);                     // member b, one step
 ///       __device__ static bool parallel(unsigned b);          // member b fires in parallel:
@@ -87,6 +88,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -232,15 +234,20 @@ __device__ inline unsigned& island_adapter_lanes() {
   return lanes;
 }
 
+/// Elements a lane of the block kernel's adapter loads before it stores any: a warp's copy waits
+/// on memory once per 32 x 8 elements, not once per 32 (a load cannot pass the store before it,
+/// which may alias it).
+inline constexpr unsigned kAdapterLoads = 8;
+
 /// One step of an adapter: lane 0 takes up to what is left of the ring (`probe()`: a span),
-/// every lane of the step copies its elements (`copy(start, i)`: element i of the span whose
-/// element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or commit, and the
-/// count done); returns n on every lane.
-template <class Probe, class Copy, class End>
-__device__ std::size_t adapter_step(Probe&& probe, Copy&& copy, End&& end) {
+/// every lane of the step copies its elements (`from(start, i)` to `to(start, i)`: element i of
+/// the span whose element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or
+/// commit, and the count done); returns n on every lane.
+template <class Probe, class From, class To, class End>
+__device__ std::size_t adapter_step(Probe&& probe, From&& from, To&& to, End&& end) {
   if (island_adapter_lanes() == 1) {
     const auto span = probe();
-    for (std::size_t i = 0; i < span.size(); ++i) copy(span.start(), i);
+    for (std::size_t i = 0; i < span.size(); ++i) *to(span.start(), i) = *from(span.start(), i);
     if (!span.empty()) end(span.size());
     return span.size();
   }
@@ -253,7 +260,16 @@ __device__ std::size_t adapter_step(Probe&& probe, Copy&& copy, End&& end) {
   }
   start = __shfl_sync(0xffffffffu, start, 0);
   n = __shfl_sync(0xffffffffu, n, 0);
-  for (std::size_t i = lane; i < n; i += 32) copy(start, i);
+  constexpr std::size_t stride = 32 * kAdapterLoads;
+  std::size_t i = lane;
+  for (; i + stride - 32 < n; i += stride) {
+    std::remove_cvref_t<decltype(*from(start, i))> v[kAdapterLoads];
+#pragma unroll
+    for (unsigned k = 0; k < kAdapterLoads; ++k) v[k] = *from(start, i + 32 * k);
+#pragma unroll
+    for (unsigned k = 0; k < kAdapterLoads; ++k) *to(start, i + 32 * k) = v[k];
+  }
+  for (; i < n; i += 32) *to(start, i) = *from(start, i);
   __syncwarp();  // every lane's copies before lane 0's release or commit
   if (lane == 0 && n != 0) end(static_cast<std::size_t>(n));
   __syncwarp();  // lane 0's count before the next step reads it
@@ -268,9 +284,10 @@ __device__ bool pack_step(const DeviceRing<T>& ring, T* data, std::uint64_t size
   const GpuIn<T> in(ring);
   const std::uint64_t from = done;
   return adapter_step([&] { return in.peek(static_cast<std::size_t>(size - from)); },
-                      [&](std::uint64_t start, std::size_t i) {
-                        data[from + i] = ring.slots[(start + i) & ring.mask];
+                      [&](std::uint64_t start, std::size_t i) -> const T* {
+                        return &ring.slots[(start + i) & ring.mask];
                       },
+                      [&](std::uint64_t, std::size_t i) { return data + from + i; },
                       [&](std::size_t n) {
                         in.release(n);
                         done += n;
@@ -300,8 +317,9 @@ struct GpuUnpack {
     const GpuOut<T> out(ring);
     const std::uint64_t from = done;
     return detail::adapter_step([&] { return out.reserve(static_cast<std::size_t>(size - from)); },
+                                [&](std::uint64_t, std::size_t i) { return data + from + i; },
                                 [&](std::uint64_t start, std::size_t i) {
-                                  ring.slots[(start + i) & ring.mask] = data[from + i];
+                                  return &ring.slots[(start + i) & ring.mask];
                                 },
                                 [&](std::size_t n) {
                                   out.commit(n);
@@ -568,7 +586,7 @@ class GpuIslandCycle {
   /// Enqueues the firing of iteration j on `stream` (the kernel, then the check of its report)
   /// and returns.
   void fire(const Tokens& tokens, cudaStream_t stream, std::int64_t j) {
-    if (mode_ == GpuIslandKernel::block) {
+    if (mode() == GpuIslandKernel::block) {
       detail::gpu_island_block_kernel<State, Tokens><<<1, threads_, 0, stream>>>(
           state_, tokens, rounds_, report_device_, j, max_firings_,
           static_cast<unsigned>(blocks_.size()), static_cast<unsigned>(adapters_));
@@ -596,11 +614,8 @@ class GpuIslandCycle {
 
   /// How the kernel runs (gpu_island_kernel(), read at the first call).
   GpuIslandKernel mode() {
-    if (!mode_known_) {
-      mode_ = gpu_island_kernel();
-      mode_known_ = true;
-    }
-    return mode_;
+    if (!mode_) mode_ = gpu_island_kernel();
+    return *mode_;
   }
   /// One of the island's rings in device memory, as the kernel's members use it: at block scope
   /// when one block runs them all.
@@ -635,18 +650,19 @@ class GpuIslandCycle {
                           " threads must be resident at once; device " + std::to_string(device) +
                           " holds " + std::to_string(per_sm * sms));
   }
-  /// One block's threads: a warp per member and at least State::threads for the parallel
-  /// actions, in whole warps, at most what the device runs this kernel with (a warp then steps
-  /// several members, and a batch takes several passes of the threads).
+  /// One block's threads: State::block_threads (the plan's: a warp per member and at least
+  /// State::threads for the parallel actions), at most what the device runs this kernel with in
+  /// whole warps (a warp then steps several members, and a batch takes several passes of the
+  /// threads).
   void size_block() {
+    static_assert(State::block_threads % 32 == 0 && State::block_threads >= State::threads,
+                  "dfg::GpuIslandCycle: the block is whole warps and holds a batch");
     cudaFuncAttributes attributes{};
     DFG_CUDA_CHECK(
         cudaFuncGetAttributes(&attributes, &detail::gpu_island_block_kernel<State, Tokens>),
         "gpu island " + name_ + ": kernel attributes");
-    const std::size_t most = static_cast<std::size_t>(attributes.maxThreadsPerBlock) / 32 * 32;
-    const std::size_t wanted =
-        std::max<std::size_t>(blocks_.size() * 32, (std::size_t{State::threads} + 31) / 32 * 32);
-    threads_ = static_cast<unsigned>(std::min(wanted, most));
+    const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
+    threads_ = std::min(State::block_threads, most);
   }
   /// After a firing's kernel: its report into the process's stop, then cleared.
   static void CUDART_CB check(void* self) {
@@ -686,8 +702,7 @@ class GpuIslandCycle {
   std::vector<std::string> blocks_;
   std::size_t adapters_;
   std::uint64_t max_firings_;
-  GpuIslandKernel mode_ = GpuIslandKernel::block;
-  bool mode_known_ = false;
+  std::optional<GpuIslandKernel> mode_;
   unsigned threads_ = 32;  ///< the block's, with GpuIslandKernel::block
   State* state_ = nullptr;
   detail::GpuIslandRounds* rounds_ = nullptr;

@@ -48,6 +48,9 @@ struct State {
 
   /// Threads a block: every node steps, on thread 0 of its block.
   static constexpr unsigned threads = 1;
+  /// Threads of the block kernel's block: a warp per member, at least a batch, at most 1024 (the
+  /// run caps it at what the device runs the kernel with).
+  static constexpr unsigned block_threads = 288;
 
   __device__ void begin(unsigned b, const Tokens& t) {
     switch (b) {

@@ -35,6 +35,9 @@ struct State {
   /// Threads a block: the largest batch of a parallel action (4 firings) in warps of 32, at most
   /// 256.
   static constexpr unsigned threads = 32;
+  /// Threads of the block kernel's block: a warp per member, at least a batch, at most 1024 (the
+  /// run caps it at what the device runs the kernel with).
+  static constexpr unsigned block_threads = 128;
 
   __device__ void begin(unsigned b, const Tokens& t) {
     switch (b) {
