@@ -11,7 +11,7 @@ $header$
 #include "dfg/node.hpp"
 
 $actor_includes$
-
+$struct_checks$
 namespace $ns$ {
 namespace {
 

@@ -15,7 +15,7 @@ $header$
 $runtime_includes$
 
 $actor_includes$
-
+$struct_checks$
 namespace $ns$ {
 
 Run::Run(const dfg::Options& options)

@@ -1180,6 +1180,16 @@ PY
         fail "complex '$mode': exit $?: $(cat "$work/err.txt")"
       grep -qx "check: 4800 samples, all equal" "$work/out.txt" || fail "complex '$mode': $(cat "$work/out.txt")"
     done
+    # Struct tokens (test/generated/structs.dfg): hits with padded fields through a node that
+    # moves and a delay of zeros, and a bounded list of a namespaced class; every field.
+    compile test/generated/structs.dfg "$work/structs"
+    build_cpu "$work/structs" "-Wall -Wextra -Werror"
+    for mode in "" "--no-overlap" "--migrate g:A.c1@40" "--migrate g:A.c1@0 --sync=barrier"; do
+      # shellcheck disable=SC2086
+      "$work/structs/build/app" --iterations 300 $mode >"$work/out.txt" 2>"$work/err.txt" ||
+        fail "structs '$mode': exit $?: $(cat "$work/err.txt")"
+      grep -qx "check: 2242 elements, all equal" "$work/out.txt" || fail "structs '$mode': $(cat "$work/out.txt")"
+    done
     ;;
   streamit_run)
     # StreamIt's programs (samples/streamit), against StreamIt's own output files.

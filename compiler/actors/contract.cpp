@@ -54,7 +54,8 @@ class ContractChecker {
   void check_view_param(const clang::ParmVarDecl& param, std::uint32_t port, Place at);
   void check_port_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_group_param(const clang::ParmVarDecl& param, const std::vector<std::uint32_t>& group);
-  bool is_view_of(clang::QualType type, std::string_view name, ir::ElemType elem, bool input) const;
+  bool is_view_of(clang::QualType type, std::string_view name, ir::ElemType elem, bool input,
+                  const ir::TokenType* token = nullptr) const;
   void check_bounded_param(const clang::ParmVarDecl& param, std::uint32_t port);
   void check_init(const clang::CXXRecordDecl& record, ActorSignature& signature);
   void check_block(const clang::CXXMethodDecl& fire, const ActorSignature& signature);
@@ -237,7 +238,7 @@ void ContractChecker::check_parallel_fire(const clang::CXXRecordDecl& record,
 /// `type` is the view `name`<T> (dfg::RingSpan, dfg::Ports) by value, T the element type `elem`,
 /// const for an input and not for an output.
 bool ContractChecker::is_view_of(clang::QualType type, std::string_view name, ir::ElemType elem,
-                                 bool input) const {
+                                 bool input, const ir::TokenType* token) const {
   const auto* spec = type->getAs<clang::TemplateSpecializationType>();
   const clang::TemplateDecl* decl = spec && spec->template_arguments().size() == 1
                                         ? spec->getTemplateName().getAsTemplateDecl()
@@ -246,7 +247,8 @@ bool ContractChecker::is_view_of(clang::QualType type, std::string_view name, ir
       spec->template_arguments()[0].getKind() != clang::TemplateArgument::Type)
     return false;
   clang::QualType arg = spec->template_arguments()[0].getAsType();
-  return is_elem_pointee(ast_, arg, elem) && arg.isConstQualified() == input;
+  return (token ? is_token_pointee(ast_, arg, *token) : is_elem_pointee(ast_, arg, elem)) &&
+         arg.isConstQualified() == input;
 }
 
 /// A parallel action's parameter for `port`: dfg::RingSpan<const T> for an input,
@@ -575,11 +577,11 @@ void ContractChecker::check_group_param(const clang::ParmVarDecl& param,
                                         const std::vector<std::uint32_t>& group) {
   const ir::Port& port = actor_.ports[group.front()];
   const bool input = port.dir == ir::PortDir::in;
-  const ir::ElemType elem = program_.types[port.type].elem;
+  const ir::TokenType& token = program_.types[port.type];
   const std::string expected =
-      fmt::format("dfg::Ports<{}{}>", input ? "const " : "", ir::cxx_name(elem));
+      fmt::format("dfg::Ports<{}{}>", input ? "const " : "", token.elem_cxx());
   clang::QualType type = param.getType();
-  if (is_view_of(type, "dfg::Ports", elem, input)) return;
+  if (is_view_of(type, "dfg::Ports", token.elem, input, &token)) return;
   auto d = error(where_.range(param.getSourceRange()),
                  fmt::format("parameter '{}' of 'fire' has type '{}', but {} port group '{}' of {} "
                              "ports is passed as one pointer a port, by value: declare it '{}'",
@@ -595,8 +597,7 @@ void ContractChecker::check_bounded_param(const clang::ParmVarDecl& param,
   const ir::Port& port = actor_.ports[port_index];
   const bool input = port.dir == ir::PortDir::in;
   const ir::TokenType& t = program_.types[port.type];
-  std::string expected =
-      fmt::format("dfg::Bounded<{}{}>", input ? "const " : "", ir::cxx_name(t.elem));
+  std::string expected = fmt::format("dfg::Bounded<{}{}>", input ? "const " : "", t.elem_cxx());
   clang::QualType type = param.getType();
   std::string actual = type.getAsString(ast_.getPrintingPolicy());
   const clang::TemplateArgument* arg = bounded_arg(type);
@@ -606,7 +607,7 @@ void ContractChecker::check_bounded_param(const clang::ParmVarDecl& param,
         "parameter '{}' of 'fire' has type '{}', but port '{}' has bounded type "
         "'{}', passed by value with its length: declare it '{}'",
         port.name, actual, port.name, t.name, expected);
-  else if (!is_elem_pointee(ast_, arg->getAsType(), t.elem) ||
+  else if (!is_token_pointee(ast_, arg->getAsType(), t) ||
            arg->getAsType().isConstQualified() != input)
     message = fmt::format(
         "parameter '{}' of 'fire' has type '{}', but {} port '{}' of bounded type "
@@ -621,8 +622,8 @@ void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uin
   const ir::Port& port = actor_.ports[port_index];
   if (program_.types[port.type].bounded) return check_bounded_param(param, port_index);
   bool input = port.dir == ir::PortDir::in;
-  ir::ElemType elem = program_.types[port.type].elem;
-  std::string expected = fmt::format("{}{} *", input ? "const " : "", ir::cxx_name(elem));
+  const ir::TokenType& token = program_.types[port.type];
+  std::string expected = fmt::format("{}{} *", input ? "const " : "", token.elem_cxx());
   clang::QualType type = param.getType();
   std::string actual = type.getAsString(ast_.getPrintingPolicy());
   Place at = where_.range(param.getSourceRange());
@@ -634,11 +635,12 @@ void ContractChecker::check_port_param(const clang::ParmVarDecl& param, std::uin
         "parameter '{}' of 'fire' has type '{}', but ports are passed by "
         "pointer: declare it '{}'",
         port.name, actual, expected);
-  else if (!is_elem_pointee(ast_, pointee, elem))
+  else if (!is_token_pointee(ast_, pointee, token))
     message = fmt::format(
         "parameter '{}' of 'fire' has type '{}', but the elements of {} port "
-        "'{}' are {}: declare it '{}'",
-        port.name, actual, input ? "input" : "output", port.name, ir::spec_name(elem), expected);
+        "'{}' are {}{}: declare it '{}'",
+        port.name, actual, input ? "input" : "output", port.name, token.record ? "struct " : "",
+        token.elem_spec(), expected);
   else if (input && !pointee.isConstQualified())
     message = fmt::format(
         "parameter '{}' of 'fire' is '{}', but input port '{}' is read-only: "
@@ -684,10 +686,10 @@ void ContractChecker::check_initial_methods(const clang::CXXRecordDecl& record) 
 void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record,
                                            const ir::Edge& edge) {
   const ir::Port& port = actor_.ports[edge.dst_port];
-  const ir::ElemType elem = program_.types[port.type].elem;
+  const ir::TokenType& token = program_.types[port.type];
   const std::string expected =
       fmt::format("void {}(std::size_t j, {}* token, std::size_t elements)", edge.initial_method,
-                  ir::cxx_name(elem));
+                  token.elem_cxx());
   auto method = find_method(record, edge.initial_method.c_str());
   if (!method) {
     error({edge.loc, 2},
@@ -705,14 +707,14 @@ void ContractChecker::check_initial_method(const clang::CXXRecordDecl& record,
       m.getNumParams() == 3 ? m.getParamDecl(1)->getType()->getAs<clang::PointerType>() : nullptr;
   const bool ok = pointer && integer(m.getParamDecl(0)->getType()) &&
                   integer(m.getParamDecl(2)->getType()) &&
-                  is_elem_pointee(ast_, pointer->getPointeeType(), elem) &&
+                  is_token_pointee(ast_, pointer->getPointeeType(), token) &&
                   !pointer->getPointeeType().isConstQualified();
   if (ok) return;
   auto d =
       error(where_.token(m.getLocation()),
             fmt::format("'{}' fills the initial tokens of input '{}' ({} elements), so it must be "
                         "'{}'",
-                        edge.initial_method, port.name, ir::spec_name(elem), expected));
+                        edge.initial_method, port.name, token.elem_spec(), expected));
   d.note(edge.loc, "initial tokens filled by it on this edge", 2);
 }
 

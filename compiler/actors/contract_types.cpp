@@ -117,7 +117,8 @@ clang::QualType elem_type(clang::ASTContext& ast, ir::ElemType elem) {
     case ir::ElemType::u32: return ast.getIntTypeForBitwidth(32, false);
     case ir::ElemType::u64: return ast.getIntTypeForBitwidth(64, false);
     case ir::ElemType::c32:
-    case ir::ElemType::c64: break;  // a class: is_complex_of()
+    case ir::ElemType::c64: break;     // a class: is_complex_of()
+    case ir::ElemType::record: break;  // a class: is_token_pointee()
   }
   DFGC_UNREACHABLE("element type ", static_cast<int>(elem));
 }
@@ -140,6 +141,29 @@ bool is_elem_pointee(clang::ASTContext& ast, clang::QualType pointee, ir::ElemTy
   if (quals.hasQualifiers()) return false;
   if (ir::is_complex(elem)) return is_complex_of(ast, pointee, elem);
   return ast.hasSameUnqualifiedType(pointee, elem_type(ast, elem));
+}
+
+bool is_token_pointee(clang::ASTContext& ast, clang::QualType pointee, const ir::TokenType& token) {
+  if (!token.record) return is_elem_pointee(ast, pointee, token.elem);
+  clang::Qualifiers quals = pointee.getCanonicalType().getQualifiers();
+  quals.removeConst();
+  if (quals.hasQualifiers()) return false;
+  const auto* record = pointee.getCanonicalType()->getAsCXXRecordDecl();
+  llvm::StringRef name = token.record->cxx;
+  name.consume_front("::");
+  return record != nullptr && record->getQualifiedNameAsString() == name;
+}
+
+bool is_field_type(clang::ASTContext& ast, clang::QualType type, const ir::StructField& field) {
+  clang::QualType elem = type;
+  if (field.array) {
+    const auto* array = ast.getAsConstantArrayType(type);
+    if (array == nullptr || array->getSize() != field.count) return false;
+    elem = array->getElementType();
+  }
+  if (elem.hasQualifiers()) return false;
+  if (ir::is_complex(field.elem)) return is_complex_of(ast, elem, field.elem);
+  return ast.hasSameType(elem, elem_type(ast, field.elem));
 }
 
 /// Whether a data member of type `type` can receive an actor param declared `param_type` in the

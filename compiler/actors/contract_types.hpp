@@ -62,6 +62,14 @@ bool is_complex_of(clang::ASTContext& ast, clang::QualType type, ir::ElemType el
 /// Whether `pointee` is the element type, const or not, and nothing else (no volatile).
 bool is_elem_pointee(clang::ASTContext& ast, clang::QualType pointee, ir::ElemType elem);
 
+/// Whether `pointee` is the element type of `token`, const or not, and nothing else: for a
+/// token of structs, the class that the struct's C++ name names.
+bool is_token_pointee(clang::ASTContext& ast, clang::QualType pointee, const ir::TokenType& token);
+
+/// Whether a data member of type `type` is what the struct's `field` declares: its element type,
+/// or a fixed array of its count of them.
+bool is_field_type(clang::ASTContext& ast, clang::QualType type, const ir::StructField& field);
+
 /// Whether a data member of type `type` can receive an actor param declared `param_type` in the
 /// spec: an integer for int and int64, a floating type for float and double, bool for bool.
 bool holds(const std::string& param_type, clang::QualType type);

@@ -27,6 +27,7 @@
 #include "actors/parse.hpp"
 #include "actors/port_lint.hpp"
 #include "actors/portability.hpp"
+#include "actors/struct_layout.hpp"
 
 namespace dfgc {
 
@@ -80,6 +81,7 @@ class ActorFrontend {
   std::vector<ImplRef> impls_;
   /// Clang errors already reported: a header in both batches is parsed twice.
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string>> reported_;
+  std::set<ir::StructId> structs_checked_;  ///< by the first batch that declares each
 };
 
 ActorCheck ActorFrontend::run() {
@@ -258,6 +260,13 @@ void ActorFrontend::check_batch(const Batch& batch, const ActorFiles& files,
     }
     if (impl.kind == ir::PeKind::gpu && result.fire && linted.insert(result.fire).second)
       actors::lint_overlap(*result.fire, *where, diags_);
+    for (const ir::Port& port : actor.ports) {
+      if (port.fifo_elem) continue;
+      const ir::TokenType& token = program_.types[port.type];
+      if (token.record && !structs_checked_.count(token.record->id) &&
+          actors::check_struct_layout(ast, program_.structs[token.record->id], *where, diags_))
+        structs_checked_.insert(token.record->id);
+    }
   }
   // The user's files only (those the project copies or includes where they are): not CUDA's
   // headers nor dfgc's runtime.

@@ -162,10 +162,10 @@ std::string sizes(const std::vector<PlanType>& types, const std::vector<PlanPara
                                                {"elem", t.elem},
                                                {"count", t.count_text},
                                                {"names", join(names)},
-                                               {"cxx", t.cxx_elem}});
+                                               {"bytes", t.elem_bytes}});
       ++checked;
     }
-    out += render_part("app_bytes", {{"type", t.name}, {"cxx", t.cxx_elem}});
+    out += render_part("app_bytes", {{"type", t.name}, {"bytes", t.elem_bytes}});
   }
   if (checked == 0) return out + render_part("app_sizes_none");
   return out +

@@ -63,9 +63,11 @@ std::string render_rank(const Model& m) {
   std::vector<std::string> cpu_names;
   std::string workers;
   std::set<std::string> included;
+  std::set<std::uint32_t> structs;
   for (ir::PeId cpu : m.cpus) {
     cpu_names.push_back(m.pe(cpu).name);
     included.merge(actor_includes(m, cpu));
+    structs.merge(structs_used(m, cpu));
     workers += render_worker(m, cpu);
   }
   const Printer::Vars of = {{"s", m.cpus.size() > 1 ? "s" : ""}, {"cpus", join(cpu_names)}};
@@ -78,6 +80,7 @@ std::string render_rank(const Model& m) {
        {"ns", host_namespace(m)},
        {"runtime_includes", runtime},
        {"actor_includes", include_lines(included)},
+       {"struct_checks", struct_checks(m, structs)},
        {"worker", workers},
        {"run_host", run_host},
        {"alternatives", migrates ? render_part(mpi ? TemplatePart("rank_alternatives_mpi")
@@ -94,6 +97,7 @@ std::string render_gpu(const Model& m, ir::PeId gpu) {
                           {"app_header", app_header_file(m)},
                           {"ns", host_namespace(m)},
                           {"actor_includes", include_lines(actor_includes(m, gpu))},
+                          {"struct_checks", struct_checks(m, structs_used(m, gpu))},
                           {"worker", render_worker(m, gpu)},
                           {"pe_ident", m.pe(gpu).ident},
                           {"cls", m.pe(gpu).worker}});

@@ -28,6 +28,34 @@ std::set<std::string> actor_includes(const Model& m, ir::PeId pe) {
   return includes;
 }
 
+std::set<std::uint32_t> structs_used(const Model& m, ir::PeId pe) {
+  std::set<std::uint32_t> out;
+  for (const PlanNode* n : m.nodes_on(pe))
+    for (const std::string& type : n->port_types)
+      for (const PlanType& t : m.program->types)
+        if (t.name == type && t.record) out.insert(*t.record);
+  return out;
+}
+
+std::string struct_checks(const Model& m, const std::set<std::uint32_t>& structs) {
+  if (structs.empty()) return "";
+  std::string checks;
+  for (std::uint32_t id : structs) {
+    const PlanStruct& s = m.program->structs[id];
+    std::string offsets;
+    for (const auto& [field, offset] : s.fields)
+      offsets += render_part(
+          "struct_offset",
+          {{"name", s.name}, {"cxx", s.cxx}, {"field", field}, {"offset", std::to_string(offset)}});
+    checks += render_part("struct_check", {{"name", s.name},
+                                           {"cxx", s.cxx},
+                                           {"size", std::to_string(s.size)},
+                                           {"align", std::to_string(s.align)},
+                                           {"offsets", offsets}});
+  }
+  return render_part("struct_checks", {{"checks", checks}});
+}
+
 std::string render_worker(const Model& m, ir::PeId pe) {
   return worker_detail::WorkerPrinter(m, pe).render();
 }

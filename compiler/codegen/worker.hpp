@@ -37,4 +37,11 @@ std::string render_worker(const Model& m, ir::PeId pe);
 /// an #include spells them ("x.hpp" with its quotes), sorted.
 std::set<std::string> actor_includes(const Model& m, ir::PeId pe);
 
+/// The structs (indices in ProgramPlan::structs) that the ports of `pe`'s nodes carry.
+std::set<std::uint32_t> structs_used(const Model& m, ir::PeId pe);
+
+/// The static_asserts that hold the classes of `structs` to the spec's layout (empty for none),
+/// for a source file that includes the actors' headers.
+std::string struct_checks(const Model& m, const std::set<std::uint32_t>& structs);
+
 }  // namespace dfgc::codegen

@@ -43,6 +43,20 @@ std::string_view spec_name(ElemType t) { return info(t).spec; }
 std::string_view cxx_name(ElemType t) { return info(t).cxx; }
 std::string_view canonical_cxx_name(ElemType t) { return info(t).canonical; }
 std::size_t elem_size(ElemType t) { return info(t).size; }
+std::size_t elem_align(ElemType t) { return is_complex(t) ? info(t).size / 2 : info(t).size; }
+
+void lay_out(StructType& s) {
+  std::size_t at = 0, align = 1;
+  for (StructField& f : s.fields) {
+    const std::size_t a = elem_align(f.elem);
+    at = (at + a - 1) / a * a;
+    f.offset = at;
+    at += elem_size(f.elem) * f.count;
+    align = std::max(align, a);
+  }
+  s.align = align;
+  s.size = (at + align - 1) / align * align;
+}
 
 std::optional<ElemType> parse_elem_type(std::string_view spelling) {
   for (const ElemInfo& e : kElems)
@@ -234,11 +248,18 @@ std::string dump(const Program& p) {
     if (param.bounds) out += fmt::format(" in [{}, {}]", param.bounds->min, param.bounds->max);
     out += '\n';
   }
+  for (const StructType& s : p.structs) {
+    out += fmt::format("struct {}{}  // {} bytes, aligned to {}\n", s.name,
+                       s.cxx_name == s.name ? "" : fmt::format(" = \"{}\"", s.cxx_name), s.size,
+                       s.align);
+    for (const StructField& f : s.fields)
+      out += fmt::format("  {} {}{}  // offset {}\n", spec_name(f.elem), f.name,
+                         f.array ? fmt::format("[{}]", f.count) : "", f.offset);
+  }
   for (const TokenType& t : p.types)
-    out +=
-        fmt::format("type {} = {}[{}{}]  // {}{} elements{}, {} bytes\n", t.name, spec_name(t.elem),
-                    t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "",
-                    t.count.value, t.count.runtime ? " by default" : "", t.bytes());
+    out += fmt::format("type {} = {}[{}{}]  // {}{} elements{}, {} bytes\n", t.name, t.elem_spec(),
+                       t.bounded ? "<= " : "", t.count.text, t.bounded ? "at most " : "",
+                       t.count.value, t.count.runtime ? " by default" : "", t.bytes());
   for (const Actor& a : p.dfg.actors) {
     out += fmt::format("actor {}{}\n", a.name, a.dynamic ? " dynamic" : "");
     for (const Port& port : a.ports)

@@ -23,9 +23,12 @@ using TypeId = std::uint32_t;
 using PeId = std::uint32_t;
 using HostId = std::uint32_t;
 using LinkId = std::uint32_t;
+using StructId = std::uint32_t;
 
 /// c32 and c64 are complex numbers (std::complex<float>, std::complex<double>): I/Q samples.
-enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, c32, c64 };
+/// `record` is a struct of the spec (`struct Hit { ... }`): the token type says which
+/// (TokenType::record); the functions below take scalar and complex types only.
+enum class ElemType { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, c32, c64, record };
 
 /// Whether `t` is a complex type (c32, c64).
 constexpr bool is_complex(ElemType t) { return t == ElemType::c32 || t == ElemType::c64; }
@@ -38,7 +41,37 @@ std::string_view cxx_name(ElemType t);
 /// "long"...
 std::string_view canonical_cxx_name(ElemType t);
 std::size_t elem_size(ElemType t);
+/// The alignment of an element type on x86-64 Linux (and in CUDA): its size, that of a complex
+/// type's parts.
+std::size_t elem_align(ElemType t);
+/// A scalar or complex element type; nullopt for any other name (a struct's too).
 std::optional<ElemType> parse_elem_type(std::string_view spec_spelling);
+
+/// A field of a struct: an element type, or a fixed array of them (`float amp[4];`).
+struct StructField {
+  std::string name;
+  ElemType elem = ElemType::f32;  ///< scalar or complex, never record
+  std::uint32_t count = 1;        ///< the array's elements; 1 for a single element
+  bool array = false;             ///< declared `name[count]`
+  std::size_t offset = 0;         ///< bytes from the start of the struct, as C lays it out
+  SourceLoc loc;                  ///< the field's name
+};
+
+/// `struct Hit { float time; int32 channel; }`: a token element of plain fields that the actors
+/// name in C++ as `cxx_name` (a class of the user's headers, checked against these fields).
+/// The layout is C's: each field at the next multiple of its alignment, the size rounded up to
+/// the struct's alignment (that of its most aligned field).
+struct StructType {
+  std::string name;      ///< in the spec
+  std::string cxx_name;  ///< in C++: the spec name, or the one given (`struct Hit = "rx::Hit"`)
+  std::vector<StructField> fields;
+  std::size_t size = 0;
+  std::size_t align = 1;
+  SourceLoc loc;  ///< the struct's name
+};
+
+/// Lays `s` out as C does: sets each field's offset, the size and the alignment.
+void lay_out(StructType& s);
 
 /// A size expression's tree, with params by name: what generated code prints, operator by
 /// operator, to compute a size from the runtime params when the program starts.
@@ -89,7 +122,26 @@ struct TokenType {
   /// The token of a mapped fifo edge between a CPU island and a GPU island (IslandFifo::mapped):
   /// one element that nothing writes and no transfer moves; its edge orders the two firings.
   bool order_only = false;
-  std::int64_t bytes() const { return count.value * static_cast<std::int64_t>(elem_size(elem)); }
+  /// Of a token of structs (elem is ElemType::record): the struct and what a token's users need
+  /// of it, copied from Program::structs so that the type alone tells its bytes and its names.
+  struct Record {
+    StructId id = 0;
+    std::string name;  ///< in the spec
+    std::string cxx;   ///< in C++
+    std::size_t size = 0;
+  };
+  std::optional<Record> record{};
+  /// The element's spelling in the spec ("float", "Hit"), in C++ ("float", "rx::Hit"), its bytes.
+  std::string_view elem_spec() const { return record ? record->name : spec_name(elem); }
+  std::string_view elem_cxx() const { return record ? record->cxx : cxx_name(elem); }
+  std::size_t elem_bytes() const { return record ? record->size : elem_size(elem); }
+  /// The element as generated code spells it: a struct from the global namespace ("::rx::Hit"),
+  /// where no name of the generated code's namespace hides it.
+  std::string elem_code() const {
+    if (!record) return std::string(cxx_name(elem));
+    return record->cxx.rfind("::", 0) == 0 ? record->cxx : "::" + record->cxx;
+  }
+  std::int64_t bytes() const { return count.value * static_cast<std::int64_t>(elem_bytes()); }
 };
 
 enum class PortDir { in, out };
@@ -438,6 +490,7 @@ struct Program {
   SourceLoc loc;          ///< the app's name in its declaration
   std::string spec_file;  ///< the root spec as given on the command line
   std::vector<Param> params;
+  std::vector<StructType> structs;  ///< in declaration order (StructId)
   std::vector<TokenType> types;
   Dfg dfg;
   ArchGraph arch;

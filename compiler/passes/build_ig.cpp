@@ -18,8 +18,8 @@ std::string bytes_text(const ir::TokenType& t) {
       count.find_first_not_of(
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ */%()") !=
       std::string::npos;
-  if (needs_parens) return fmt::format("({}) * {}", count, ir::elem_size(t.elem));
-  return fmt::format("{} * {}", count, ir::elem_size(t.elem));
+  if (needs_parens) return fmt::format("({}) * {}", count, t.elem_bytes());
+  return fmt::format("{} * {}", count, t.elem_bytes());
 }
 
 class Builder {

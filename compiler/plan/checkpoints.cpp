@@ -40,7 +40,7 @@ std::uint64_t spec_digest(const ir::Program& p) {
   for (const ir::Param& param : p.params)
     d << "param" << param.name << (param.runtime ? "runtime" : std::to_string(param.value));
   for (const ir::TokenType& t : p.types)
-    d << "type" << t.name << ir::spec_name(t.elem) << t.count.text << (t.bounded ? 1 : 0);
+    d << "type" << t.name << t.elem_spec() << t.count.text << (t.bounded ? 1 : 0);
   for (const ir::Actor& a : p.dfg.actors) {
     d << "actor" << a.name;
     for (const ir::Port& port : a.ports)

@@ -69,8 +69,7 @@ PlanNode plan_node(const ir::Program& program, ir::NodeId n, ir::PeId pe, int al
       for (const ir::Edge& e : program.dfg.edges)
         if (e.dst == n && e.dst_port == port && e.delay_tokens > 0) value = e.initial;
       const ir::TokenType& token = program.types[p.type];
-      x.windows.push_back({port, p.name, history, token.name, std::string(ir::cxx_name(token.elem)),
-                           std::move(value)});
+      x.windows.push_back({port, p.name, history, token.name, token.elem_code(), std::move(value)});
     }
   }
   return x;
@@ -92,8 +91,18 @@ std::shared_ptr<const ProgramPlan> plan_program(const ir::Program& program,
   for (const ir::Param& x : program.params)
     out->params.push_back({x.name, x.value, x.runtime, x.bounds});
   for (const ir::TokenType& t : program.types)
-    out->types.push_back({t.name, std::string(ir::spec_name(t.elem)),
-                          std::string(ir::cxx_name(t.elem)), t.count.text, t.count.tree});
+    out->types.push_back(
+        {t.name, std::string(t.elem_spec()), t.elem_code(), t.count.text, t.count.tree,
+         t.record ? std::to_string(t.record->size) : fmt::format("sizeof({})", t.elem_code()),
+         t.record ? std::optional<std::uint32_t>(t.record->id) : std::nullopt});
+  for (const ir::StructType& s : program.structs) {
+    PlanStruct& x = out->structs.emplace_back();
+    x.name = s.name;
+    x.cxx = s.cxx_name.rfind("::", 0) == 0 ? s.cxx_name : "::" + s.cxx_name;
+    x.size = s.size;
+    x.align = s.align;
+    for (const ir::StructField& f : s.fields) x.fields.emplace_back(f.name, f.offset);
+  }
   out->net_transfers = tags.net_transfers;
   out->control_tag = tags.control;
   out->mapped_bytes = options.mapped_bytes;

@@ -3,10 +3,12 @@
 /// the PEs' and the spec's names, and what the plan is asked to decide beyond the program.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/ig.hpp"
@@ -62,6 +64,18 @@ struct PlanType {
   std::string cxx_elem;    ///< the same in C++: "float"
   std::string count_text;  ///< elements per token, as the spec writes it: "N * N"
   ir::SizeTerm count;      ///< the same as a tree, for the printed expressions
+  /// The bytes of an element as the app header spells them: "sizeof(float)"; a struct's size as
+  /// a number, since the app header does not include the actors' headers that declare it.
+  std::string elem_bytes;
+  std::optional<std::uint32_t> record{};  ///< of a type of structs: its struct in `structs`
+};
+
+/// A struct of the spec as generated code checks it against the user's class (static_assert).
+struct PlanStruct {
+  std::string name;  ///< in the spec: "Hit"
+  std::string cxx;   ///< in generated code: "::rx::Hit"
+  std::size_t size = 0, align = 1;
+  std::vector<std::pair<std::string, std::size_t>> fields;  ///< names and offsets, in order
 };
 
 /// A host-to-host transfer of the program (either host's end), as README's table lists it.
@@ -91,6 +105,7 @@ struct ProgramPlan {
   std::vector<PlanPe> pe_table;         ///< every PE of the program, by PeId
   std::vector<std::string> host_names;  ///< every host of the program, by HostId
   std::vector<PlanParam> params;        ///< every param of the spec, in spec order
+  std::vector<PlanStruct> structs;      ///< every struct, in spec order
   std::vector<PlanType> types;          ///< every token type, in spec order
   /// Every host-to-host transfer of the program, the alternatives' that the union runs
   /// included, by tag.

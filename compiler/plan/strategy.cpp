@@ -184,12 +184,12 @@ class StrategyBuilder {
     e.profile = node.name;
     firing.params = node.params;
     for (std::size_t port = 0; port < f.ports.size(); ++port)
-      firing.ports.push_back(
-          {actor.ports[port].name, std::string(ir::cxx_name(p_.types[actor.ports[port].type].elem)),
-           actor.ports[port].dir == ir::PortDir::in, slot(f.ports[port].buffer, f.ports[port].lag),
-           f.ports[port].initial, f.ports[port].initial_value,
-           p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name,
-           f.ports[port].initial_method});
+      firing.ports.push_back({actor.ports[port].name, p_.types[actor.ports[port].type].elem_code(),
+                              actor.ports[port].dir == ir::PortDir::in,
+                              slot(f.ports[port].buffer, f.ports[port].lag), f.ports[port].initial,
+                              f.ports[port].initial_value,
+                              p_.types[p_.dfg.block_type(n, static_cast<std::uint32_t>(port))].name,
+                              f.ports[port].initial_method});
     push(std::move(e));
   }
 

@@ -229,6 +229,11 @@ void check_dynamic_port(const ast::ActorDecl& a, const ast::PortDecl& p, const T
                          "ring holds scalars: give it float or double and two elements a sample",
                          p.name.name, a.name.name, p.type.name));
     elem.reset();
+  } else if (!elem && types.struct_names.find(p.type.name)) {
+    error_at(diags, span_of(p.type),
+             fmt::format("fifo port '{}' of dynamic actor '{}' has struct elements ('{}'); a ring "
+                         "holds scalars: give it one ring a field, or make the actor static",
+                         p.name.name, a.name.name, p.type.name));
   } else if (!elem && !p.type.name.empty()) {
     std::vector<std::string> names;
     for (ir::ElemType t :
@@ -303,6 +308,14 @@ bool check_peek(const ast::PortDecl& p, const ast::Expr* peek_expr, const TypeTa
                 fmt::format("port '{}' of bounded type '{}' peeks; a port of a bounded type moves "
                             "one token per firing, and its firings see no other",
                             p.name.name, type.name),
+                keyword);
+    return false;
+  }
+  if (type.record) {
+    diags.error(p.peek_loc,
+                fmt::format("port '{}' of type '{}', of struct '{}', peeks; a window holds "
+                            "elements of a scalar or complex type",
+                            p.name.name, type.name, type.record->name),
                 keyword);
     return false;
   }

@@ -29,7 +29,7 @@ struct End {
 };
 
 std::string describe(const ir::TokenType& t) {
-  return fmt::format("{}[{}{}] ({} elements{}{})", ir::spec_name(t.elem), t.bounded ? "<= " : "",
+  return fmt::format("{}[{}{}] ({} elements{}{})", t.elem_spec(), t.bounded ? "<= " : "",
                      t.count.text, t.count.value, t.bounded ? " at most" : "",
                      t.count.runtime ? " by default" : "");
 }
@@ -262,6 +262,17 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
                     count->integer == 0 ? "; an edge without initial tokens has no `delay`" : ""));
     return false;
   }
+  const ir::TokenType& type = types_.types[edge.type];
+  if (e.delay_in_tokens && type.record) {
+    error_at(diags_, span_of(*e.delay, sources_),
+             fmt::format("edge {} -> {} carries '{}', of struct '{}': its delay counts "
+                         "iterations, not tokens (a window holds scalar or complex elements)",
+                         qualified(e.src), qualified(e.dst), type.name, type.record->name));
+    return false;
+  }
+  // The initial tokens of a struct type are zeros, value-initialised (`::Hit{}`), unless the
+  // consumer fills them.
+  if (type.record) edge.initial = type.elem_code() + "{}";
   if (e.delay_in_tokens) {
     // Whole blocks and a window's shift once the rates are solved (sema/rates.cpp).
     edge.written_tokens = static_cast<std::uint32_t>(count->integer);

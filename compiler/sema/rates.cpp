@@ -341,10 +341,11 @@ class Solver {
     if (tokens > kMaxRepetitions) return too_large_block(node, t, tokens);
     ir::TokenType block;
     block.elem = t.elem;
+    block.record = t.record;
     block.loc = t.loc;
     std::int64_t value = 0, bytes = 0;
     if (__builtin_mul_overflow(t.count.value, static_cast<std::int64_t>(tokens), &value) ||
-        __builtin_mul_overflow(value, static_cast<std::int64_t>(ir::elem_size(t.elem)), &bytes))
+        __builtin_mul_overflow(value, static_cast<std::int64_t>(t.elem_bytes()), &bytes))
       return too_large_block(node, t, tokens);
     block.count.value = value;
     const bool simple = t.count.text.find_first_of("+-*/%(,") == std::string::npos;

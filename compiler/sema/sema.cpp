@@ -72,6 +72,7 @@ std::optional<ir::Program> analyze(const Spec& spec, const SemaOptions& options,
   program.batch = *batch;
   program.batch_loc = app->batch_loc;
   program.params = params.to_ir();
+  program.structs = std::move(types.structs);
   program.types = std::move(types.types);
   program.dfg.actors = std::move(actors.actors);
   program.dfg.nodes = std::move(nodes.nodes);

@@ -1,6 +1,7 @@
 /// \file
 /// Token types: `type Matrix = float[N * N];` — element type, element count (positive, possibly
-/// depending on runtime params) and a byte size that fits in 64 bits.
+/// depending on runtime params) and a byte size that fits in 64 bits; and the structs a token
+/// type may hold (`struct Hit { float time; int32 channel; }`), laid out as C does.
 #pragma once
 
 #include <optional>
@@ -18,6 +19,8 @@ class Evaluator;
 namespace dfgc::sema {
 
 struct TypeTable {
+  std::vector<ir::StructType> structs;  ///< one per distinct name, in declaration order (StructId)
+  NameTable struct_names{"struct"};
   std::vector<ir::TokenType> types;  ///< one per distinct name, in declaration order (TypeId)
   std::vector<bool> ok;              ///< false for a type with an error
   NameTable names{"type"};

@@ -67,11 +67,28 @@ struct ParamDecl {
   SourceLoc loc;
 };
 
+/// A field of a struct: `float time;` or a fixed array `float amp[4];`.
+struct FieldDecl {
+  Ident type;  ///< an element type name as written
+  Ident name;
+  ExprPtr count;  ///< the array's elements; null for a single element
+};
+
+/// `struct Hit { float time; int32 channel; }`, or with the C++ class it names
+/// `struct Hit = "rx::Hit" { ... }`.
+struct StructDecl {
+  Ident name;
+  std::optional<std::string> cxx_name;  ///< the string after '='
+  SourceLoc cxx_loc;
+  std::vector<FieldDecl> fields;
+  SourceLoc loc;
+};
+
 /// `type Matrix = float[N * N];`, or a bounded type `type Packet = uint8[<= 1500];` whose tokens
 /// hold 0 to `count` elements each, the length travelling with the token.
 struct TypeDecl {
   Ident name;
-  Ident elem;     ///< element type name as written: float, double, int8..int64, uint8..uint64
+  Ident elem;     ///< element type name as written: float, ..., uint64, cfloat, cdouble or a struct
   ExprPtr count;  ///< the elements per token; of a bounded type, the capacity
   bool bounded = false;
   SourceLoc loc;
@@ -343,6 +360,7 @@ struct Module {
   std::uint32_t file = 0;
   std::vector<ImportDecl> imports;
   std::vector<ParamDecl> params;
+  std::vector<StructDecl> structs{};
   std::vector<TypeDecl> types;
   std::vector<ActorDecl> actors;
   std::vector<ArchDecl> archs;

@@ -250,6 +250,17 @@ std::string dump(const Module& module, const SourceManager& sources) {
       text += fmt::format(" in [{}, {}]", expr_text(*p.tune_min), expr_text(*p.tune_max));
     items.push_back({p.loc, text, {}});
   }
+  for (const StructDecl& s : module.structs) {
+    std::string text = "struct " + s.name.name;
+    if (s.cxx_name) text += " = " + quote(*s.cxx_name);
+    std::vector<Item> fields;
+    for (const FieldDecl& f : s.fields)
+      fields.push_back({f.type.loc,
+                        fmt::format("{} {}{}", f.type.name, f.name.name,
+                                    f.count ? "[" + expr_text(*f.count) + "]" : ""),
+                        {}});
+    items.push_back({s.loc, text, std::move(fields)});
+  }
   for (const TypeDecl& t : module.types)
     items.push_back({t.loc,
                      fmt::format("type {} = {}[{}{}]", t.name.name, t.elem.name,

@@ -19,8 +19,9 @@ namespace {
 
 /// Words that start a top-level declaration; `param` also starts an item of an actor body.
 bool is_declaration_word(std::string_view word, bool param_too) {
-  return word == "import" || word == "runtime" || word == "type" || word == "actor" ||
-         word == "arch" || word == "app" || word == "composite" || (param_too && word == "param");
+  return word == "import" || word == "runtime" || word == "type" || word == "struct" ||
+         word == "actor" || word == "arch" || word == "app" || word == "composite" ||
+         (param_too && word == "param");
 }
 
 }  // namespace
@@ -177,12 +178,13 @@ bool Parser::parse_declaration() {
   if (at_word("import")) return parse_import();
   if (at_word("param") || at_word("runtime")) return parse_param();
   if (at_word("type")) return parse_type();
+  if (at_word("struct")) return parse_struct();
   if (at_word("actor")) return parse_actor();
   if (at_word("arch")) return parse_arch();
   if (at_word("app")) return parse_app();
   if (at_word("composite")) return parse_composite();
   error_here(
-      fmt::format("expected 'import', 'param', 'runtime param', 'type', 'actor', 'arch', "
+      fmt::format("expected 'import', 'param', 'runtime param', 'struct', 'type', 'actor', 'arch', "
                   "'app' or 'composite', found {}",
                   found()));
   return false;
@@ -273,6 +275,52 @@ bool Parser::parse_type() {
   d.elem = std::move(*elem);
   module_->types.push_back(std::move(d));
   return expect_semi("type declaration");
+}
+
+// struct := 'struct' IDENT ['=' STRING] '{' { field } '}'
+bool Parser::parse_struct() {
+  ast::StructDecl d;
+  d.loc = tok_.loc;
+  advance();
+  auto name = expect_ident("a struct name after 'struct'");
+  if (!name) return false;
+  d.name = std::move(*name);
+  if (at(Tok::equal)) {
+    advance();
+    if (!at(Tok::string)) {
+      error_here(fmt::format("expected the C++ name of struct '{}' as a string after '=', found {}",
+                             d.name.name, found()));
+      return false;
+    }
+    d.cxx_name = tok_.string_value;
+    d.cxx_loc = tok_.loc;
+    advance();
+  }
+  if (!at(Tok::l_brace)) {
+    error_here(fmt::format("expected '{{' after struct name '{}', found {}", d.name.name, found()));
+    return false;
+  }
+  parse_block("struct body", [&] { return parse_field(d); }, false);
+  module_->structs.push_back(std::move(d));
+  return true;
+}
+
+// field := IDENT IDENT ['[' expr ']'] ';'
+bool Parser::parse_field(ast::StructDecl& s) {
+  auto type = expect_ident("a field's element type (float, int32, ...) in struct body");
+  if (!type) return false;
+  auto name = expect_ident(fmt::format("a field name after '{}'", type->name));
+  if (!name) return false;
+  ast::FieldDecl f{std::move(*type), std::move(*name), nullptr};
+  if (at(Tok::l_bracket)) {
+    SourceLoc open = tok_.loc;
+    advance();
+    f.count = parse_expr();
+    if (!f.count || !expect_closing(Tok::r_bracket, open, "after the array's element count"))
+      return false;
+  }
+  s.fields.push_back(std::move(f));
+  return expect_semi("field declaration");
 }
 
 }  // namespace dfgc::spec

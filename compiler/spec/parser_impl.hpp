@@ -78,6 +78,8 @@ class Parser {
   bool parse_param();
   bool parse_tune_range(ast::ParamDecl& param);
   bool parse_type();
+  bool parse_struct();
+  bool parse_field(ast::StructDecl& s);
   bool parse_actor();
   bool parse_actor_item(ast::ActorDecl& actor);
   bool parse_port(ast::ActorDecl& actor);

@@ -25,7 +25,7 @@ inline constexpr std::uint32_t kBatch = $k$;
 
 @@ app_bytes
 inline std::size_t bytes_$type$(const Params& params) {
-  return elements_$type$(params) * sizeof($cxx$);
+  return elements_$type$(params) * $bytes$;
 }
 
 
@@ -97,7 +97,7 @@ $fields$};
 /// The values parse_flags returns, in the order of kRuntimeParams.
 inline Params params_of(const std::vector<std::int64_t>& values) { return Params{$values$}; }
 @@ app_size_check
-    {"$type$", "$elem$[$count$]", "$names$", sizeof($cxx$), count_$type$},
+    {"$type$", "$elem$[$count$]", "$names$", $bytes$, count_$type$},
 
 @@ app_size_fixed
 /// $type$ = $elem$[$count$]: elements and bytes per token.

@@ -84,3 +84,18 @@ the run's set-up, run_host, and the worker$s$ of $cpus$.
 , app::overlap::kAlternatives, app::no_overlap::kAlternatives
 @@ run_host_batch
 , {}, {}, app::kBatch
+@@ struct_check
+// struct $name$ of the spec: the class its tokens hold, laid out as dfgc counts their bytes.
+static_assert(std::is_trivially_copyable_v<$cxx$> && std::is_standard_layout_v<$cxx$>,
+              "struct $name$: its tokens move as bytes");
+static_assert(sizeof($cxx$) == $size$ && alignof($cxx$) == $align$,
+              "struct $name$: $size$ bytes aligned to $align$, as the spec lays it out");
+$offsets$
+@@ struct_checks
+
+#include <cstddef>
+#include <type_traits>
+$checks$
+@@ struct_offset
+static_assert(offsetof($cxx$, $field$) == $offset$, "struct $name$: field $field$ at offset $offset$");
+

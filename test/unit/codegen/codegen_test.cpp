@@ -379,7 +379,8 @@ TEST_CASE("codegen: a project printed from a host plan written by hand, without 
        "f64",
        "double",
        "W * K",
-       {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}}}};
+       {K::multiply, 0, "", false, {{K::param, 0, "W", true, {}}, {K::param, 0, "K", false, {}}}},
+       "sizeof(double)"}};
   HostPlan h;
   h.program = program;
   h.host_name = "A";

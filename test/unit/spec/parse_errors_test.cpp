@@ -31,7 +31,7 @@ void check_cases(const std::vector<Case>& cases) {
 TEST_CASE("top level and param errors", "[spec][parse-errors]") {
   check_cases({
       {"foo;",
-       "expected 'import', 'param', 'runtime param', 'type', 'actor', 'arch', 'app' or 'composite', found 'foo'",
+       "expected 'import', 'param', 'runtime param', 'struct', 'type', 'actor', 'arch', 'app' or 'composite', found 'foo'",
        "1:1"},
       {"param N = 1;\n}", "extraneous closing brace ('}')", "2:1"},
       {"import x;", "expected a file name string after 'import', found 'x'", "1:8"},
