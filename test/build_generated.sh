@@ -172,7 +172,8 @@
 #   stream_end_gpu_build test/generated/stream_end_gpu.dfg (the reader on a CPU ends the stream of
 #                a GPU whose cycles run as CUDA graphs) built with nvcc, warnings as errors
 #   peek_gpu_build test/generated/peek_gpu.dfg (both filters on a GPU, their windows in its memory,
-#                its cycles CUDA graphs of two phases) and port_groups.dfg's port_groups_gpu (a
+#                its cycles CUDA graphs of two phases), structs.dfg's structs_gpu (struct tokens
+#                through a kernel) and port_groups.dfg's port_groups_gpu (a
 #                split and a join over port groups on a GPU) built with nvcc, warnings as
 #                errors; skipped without nvcc (the runs: bench/peek/gpu_run.sh on a GPU)
 #   iir_gpu_build samples/iir/one_gpu.dfg (the filter and its self-loop on a GPU) built with
@@ -1182,7 +1183,7 @@ PY
     done
     # Struct tokens (test/generated/structs.dfg): hits with padded fields through a node that
     # moves and a delay of zeros, and a bounded list of a namespaced class; every field.
-    compile test/generated/structs.dfg "$work/structs"
+    compile test/generated/structs.dfg "$work/structs" --app structs
     build_cpu "$work/structs" "-Wall -Wextra -Werror"
     for mode in "" "--no-overlap" "--migrate g:A.c1@40" "--migrate g:A.c1@0 --sync=barrier"; do
       # shellcheck disable=SC2086
@@ -1246,6 +1247,12 @@ PY
     grep -q "dfg::Ports<const std::int64_t>(" "$work/groups/rank_A_g0.cu" ||
       fail "port groups: no dfg::Ports in the GPU's fire calls"
     build_gpu "$work/groups"
+    # Struct tokens on a GPU (test/generated/structs.dfg's structs_gpu): a kernel reads and
+    # writes the hits, and the GPU's source holds their class to the spec's layout.
+    compile test/generated/structs.dfg "$work/structs" --app structs_gpu
+    grep -q "static_assert(sizeof(::Hit) == 32" "$work/structs/rank_A_g0.cu" ||
+      fail "structs: no layout check in the GPU's source"
+    build_gpu "$work/structs"
     ;;
   stream_end_gpu_build)
     # The reader on a CPU ends the stream of a GPU that relaunches its cycles as CUDA graphs;

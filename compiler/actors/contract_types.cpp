@@ -148,10 +148,14 @@ bool is_token_pointee(clang::ASTContext& ast, clang::QualType pointee, const ir:
   clang::Qualifiers quals = pointee.getCanonicalType().getQualifiers();
   quals.removeConst();
   if (quals.hasQualifiers()) return false;
+  // The class the C++ name stands for (through an alias), the same declaration as the pointee's.
   const auto* record = pointee.getCanonicalType()->getAsCXXRecordDecl();
   llvm::StringRef name = token.record->cxx;
   name.consume_front("::");
-  return record != nullptr && record->getQualifiedNameAsString() == name;
+  const clang::NamedDecl* decl = find_class_decl(ast, name);
+  const clang::CXXRecordDecl* named = decl ? record_of(*decl) : nullptr;
+  return record != nullptr && named != nullptr &&
+         record->getCanonicalDecl() == named->getCanonicalDecl();
 }
 
 bool is_field_type(clang::ASTContext& ast, clang::QualType type, const ir::StructField& field) {

@@ -360,7 +360,15 @@ void check_ports(const ast::ActorDecl& a, const TypeTable& types, Evaluator& cou
       check_mappable(a, p, diags);
       continue;
     }
-    auto type = types.names.resolve(p.type, diags);
+    // A struct is an element type: a port carries a token type of it.
+    std::optional<std::size_t> type;
+    if (types.struct_names.find(p.type.name) && !types.names.find(p.type.name))
+      error_at(diags, span_of(p.type),
+               fmt::format("'{}' is a struct, an element type; a port carries a token type: "
+                           "declare one, as 'type {}s = {}[1];'",
+                           p.type.name, p.type.name, p.type.name));
+    else
+      type = types.names.resolve(p.type, diags);
     // A rate or window may use the actor's params: checked here at their defaults, per node by
     // sema/node_rates.hpp.
     const std::map<std::string, Number> defaults = default_values(actor);

@@ -186,6 +186,46 @@ TEST_CASE("complex element types: cfloat and cdouble, real initial values", "[se
   CHECK(diagnose(with_app("type T = cfloat[4];\ntype Z = cdouble[2];\n")).empty());
 }
 
+TEST_CASE("structs are laid out as C lays them out", "[sema]") {
+  auto a =
+      test::analyze(with_app("param K = 3;\n"
+                             "struct Hit { int8 flag; double time; int32 channel; float amp[K]; }\n"
+                             "struct Q = \"rx::Q\" { uint16 a; cfloat z; uint8 b[3]; }\n"
+                             "struct One { uint8 b; }\n"
+                             "type T = Hit[5];\ntype U = Q[<= 2];\ntype V = One[7];\n"));
+  REQUIRE(a->program);
+  const std::vector<ir::StructType>& s = a->program->structs;
+  REQUIRE(s.size() == 3);
+  // flag 0, 7 bytes of padding, time 8, channel 16, amp 20..32; aligned to the double's 8.
+  CHECK(s[0].fields[1].offset == 8);
+  CHECK(s[0].fields[2].offset == 16);
+  CHECK(s[0].fields[3].offset == 20);
+  CHECK(s[0].fields[3].count == 3);
+  CHECK(s[0].size == 32);
+  CHECK(s[0].align == 8);
+  // A complex aligns to its parts: a at 0, z at 4 (a float's 4), b at 12; 15 rounded up to 16.
+  CHECK(s[1].cxx_name == "rx::Q");
+  CHECK(s[1].fields[1].offset == 4);
+  CHECK(s[1].fields[2].offset == 12);
+  CHECK(s[1].size == 16);
+  CHECK(s[1].align == 4);
+  CHECK(s[2].size == 1);
+  const std::vector<ir::TokenType>& t = a->program->types;
+  CHECK(t[0].bytes() == 5 * 32);
+  CHECK(t[0].elem_code() == "::Hit");
+  CHECK(t[1].bytes() == 2 * 16);
+  CHECK(t[1].elem_cxx() == "rx::Q");
+  CHECK(t[1].elem_code() == "::rx::Q");
+  CHECK(t[2].bytes() == 7);
+}
+
+TEST_CASE("a struct type's size overflows like any other", "[sema]") {
+  CHECK(diagnose(with_app("struct Big { double d[4294967295]; }\n"
+                          "type T = Big[4294967295];\n")) ==
+        "2:14-23: error: token type 'T' is too large: 4294967295 elements of 34359738360 bytes "
+        "overflow a 64-bit byte count\n");
+}
+
 TEST_CASE("-D can make a size invalid", "[sema]") {
   SemaOptions o;
   o.defines = {{"N", "0"}};
