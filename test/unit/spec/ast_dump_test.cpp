@@ -136,3 +136,21 @@ TEST_CASE("the dump shows a port group with its size", "[spec][dump]") {
   REQUIRE(p.errors().empty());
   CHECK(ast::dump(*p.module, p.sm).find("  in T x[N + 1] rate 2 @1:28\n") != std::string::npos);
 }
+
+TEST_CASE("the dump shows structs, their C++ names and their fields", "[spec][dump]") {
+  Parsed p(R"(struct Hit { int8 flag; float amp[N * 2]; }
+struct Pair = "rx::Pair" {
+  uint16 a;
+}
+type Hits = Hit[<= 8];
+)");
+  REQUIRE(p.errors().empty());
+  CHECK(ast::dump(*p.module, p.sm) ==
+        "module t.dfg\n"
+        "struct Hit @1:1\n"
+        "  int8 flag @1:14\n"
+        "  float amp[N * 2] @1:25\n"
+        "struct Pair = \"rx::Pair\" @2:1\n"
+        "  uint16 a @3:3\n"
+        "type Hits = Hit[<= 8] @5:1\n");
+}
