@@ -39,6 +39,11 @@ std::uint64_t spec_digest(const ir::Program& p) {
   d << p.app_name << p.batch;
   for (const ir::Param& param : p.params)
     d << "param" << param.name << (param.runtime ? "runtime" : std::to_string(param.value));
+  // A struct's fields and layout: what the bytes of its tokens mean (none for other specs).
+  for (const ir::StructType& s : p.structs) {
+    d << "struct" << s.name << s.cxx_name << s.size;
+    for (const ir::StructField& f : s.fields) d << f.name << ir::spec_name(f.elem) << f.count;
+  }
   for (const ir::TokenType& t : p.types)
     d << "type" << t.name << t.elem_spec() << t.count.text << (t.bounded ? 1 : 0);
   for (const ir::Actor& a : p.dfg.actors) {
