@@ -234,20 +234,15 @@ __device__ inline unsigned& island_adapter_lanes() {
   return lanes;
 }
 
-/// Elements a lane of the block kernel's adapter loads before it stores any: a warp's copy waits
-/// on memory once per 32 x 8 elements, not once per 32 (a load cannot pass the store before it,
-/// which may alias it).
-inline constexpr unsigned kAdapterLoads = 8;
-
 /// One step of an adapter: lane 0 takes up to what is left of the ring (`probe()`: a span),
-/// every lane of the step copies its elements (`from(start, i)` to `to(start, i)`: element i of
-/// the span whose element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or
-/// commit, and the count done); returns n on every lane.
-template <class Probe, class From, class To, class End>
-__device__ std::size_t adapter_step(Probe&& probe, From&& from, To&& to, End&& end) {
+/// every lane of the step copies its elements (`copy(start, i)`: element i of the span whose
+/// element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or commit, and the
+/// count done); returns n on every lane.
+template <class Probe, class Copy, class End>
+__device__ std::size_t adapter_step(Probe&& probe, Copy&& copy, End&& end) {
   if (island_adapter_lanes() == 1) {
     const auto span = probe();
-    for (std::size_t i = 0; i < span.size(); ++i) *to(span.start(), i) = *from(span.start(), i);
+    for (std::size_t i = 0; i < span.size(); ++i) copy(span.start(), i);
     if (!span.empty()) end(span.size());
     return span.size();
   }
@@ -260,16 +255,7 @@ __device__ std::size_t adapter_step(Probe&& probe, From&& from, To&& to, End&& e
   }
   start = __shfl_sync(0xffffffffu, start, 0);
   n = __shfl_sync(0xffffffffu, n, 0);
-  constexpr std::size_t stride = 32 * kAdapterLoads;
-  std::size_t i = lane;
-  for (; i + stride - 32 < n; i += stride) {
-    std::remove_cvref_t<decltype(*from(start, i))> v[kAdapterLoads];
-#pragma unroll
-    for (unsigned k = 0; k < kAdapterLoads; ++k) v[k] = *from(start, i + 32 * k);
-#pragma unroll
-    for (unsigned k = 0; k < kAdapterLoads; ++k) *to(start, i + 32 * k) = v[k];
-  }
-  for (; i < n; i += 32) *to(start, i) = *from(start, i);
+  for (std::size_t i = lane; i < n; i += 32) copy(start, i);
   __syncwarp();  // every lane's copies before lane 0's release or commit
   if (lane == 0 && n != 0) end(static_cast<std::size_t>(n));
   __syncwarp();  // lane 0's count before the next step reads it
@@ -284,10 +270,9 @@ __device__ bool pack_step(const DeviceRing<T>& ring, T* data, std::uint64_t size
   const GpuIn<T> in(ring);
   const std::uint64_t from = done;
   return adapter_step([&] { return in.peek(static_cast<std::size_t>(size - from)); },
-                      [&](std::uint64_t start, std::size_t i) -> const T* {
-                        return &ring.slots[(start + i) & ring.mask];
+                      [&](std::uint64_t start, std::size_t i) {
+                        data[from + i] = ring.slots[(start + i) & ring.mask];
                       },
-                      [&](std::uint64_t, std::size_t i) { return data + from + i; },
                       [&](std::size_t n) {
                         in.release(n);
                         done += n;
@@ -317,9 +302,8 @@ struct GpuUnpack {
     const GpuOut<T> out(ring);
     const std::uint64_t from = done;
     return detail::adapter_step([&] { return out.reserve(static_cast<std::size_t>(size - from)); },
-                                [&](std::uint64_t, std::size_t i) { return data + from + i; },
                                 [&](std::uint64_t start, std::size_t i) {
-                                  return &ring.slots[(start + i) & ring.mask];
+                                  ring.slots[(start + i) & ring.mask] = data[from + i];
                                 },
                                 [&](std::size_t n) {
                                   out.commit(n);
