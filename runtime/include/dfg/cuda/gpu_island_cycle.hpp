@@ -24,14 +24,20 @@
 ///
 /// Two kernels run the members (adapters and actors), as DFG_GPU_ISLAND_KERNEL says:
 /// - `block` (the default): one block, a warp per member (a warp steps several where more
-///   members than fit a block). A round: lane 0 of each warp calls its actors' steps, each
-///   until it returns false (an adapter's step runs on every lane of its warp, which copy the
-///   token's elements 32 at a time); a block barrier; every thread fires the parallel members in
-///   turn (each until it fires no batch); the fired bits go into the round's word in shared memory;
-///   a block barrier ends the round. The rings between members are at block scope (ring(): the
-///   positions' acquire and release at .cta, which the SM's L1 serves), so a step costs a few
-///   dozen cycles where a device-scope position costs a trip to L2, and a round's barrier is a
-///   block's. What it gives up: the members share one SM.
+///   members than fit a block). The firing copies the state into shared memory where it fits
+///   (detail::kIslandSharedState) and back at quiescence: a store to device memory sends the
+///   next load of it to L2, so an actor's fields and the rings' descriptors there made each step
+///   a chain of L2 round trips. A round: lane 0 of each warp calls its actors' steps, each until
+///   it returns false (an adapter's step runs on every lane of its warp, which copy the token's
+///   elements 32 at a time, eight loads a lane in flight), and polls them again while another
+///   warp still fires (a shared count of the warps that fired since they last found nothing), so
+///   tokens flow down a chain of actors in one round rather than one actor a round; a block
+///   barrier; every thread fires the parallel members in turn (each until it fires no batch); the
+///   fired bits go into the round's word in shared memory; a block barrier ends the round. The
+///   rings between the members stay in device memory at block scope (ring(): the positions'
+///   acquire and release at .cta, which the SM's L1 serves; in shared memory they measured 5%
+///   faster, and compute-sanitizer's racecheck, which does not model release and acquire, would
+///   report every handoff). What it gives up: the members share one SM.
 /// - `grid`: a cooperative kernel, one block per member. Every block's thread 0 points its
 ///   adapter at the iteration's token (device memory, where the static cycle put it), then
 ///   rounds follow: in a round each block's thread 0 calls its step until it returns false (a
@@ -76,9 +82,10 @@
 /// - Allocation: set_up() only (device memory for the state and the round words, mapped pinned
 ///   memory for the report); it throws dfg::AllocError or dfg::CudaError. fire() throws
 ///   dfg::CudaError for a failed launch.
+/// - Shared memory (block): the state's copy is the firing's; every member's accesses end at the
+///   barrier after quiescence, before the copy back.
 #pragma once
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
@@ -97,8 +104,9 @@
 #include <vector>
 
 #include "dfg/abort.hpp"
-#include "dfg/counted.hpp"
 #include "dfg/cuda/check.hpp"
+#include "dfg/cuda/gpu_island_adapters.hpp"
+#include "dfg/cuda/gpu_island_kernels.hpp"
 #include "dfg/cuda/gpu_ports.hpp"
 #include "dfg/cuda/parallel_firing.hpp"
 #include "dfg/cuda/stream.hpp"
@@ -174,350 +182,7 @@ inline GpuIslandKernel gpu_island_kernel() {
                               ": expected 'block' or 'grid'");
 }
 
-/// What a firing of a GPU island went wrong with, in mapped pinned memory; code 0: nothing.
-struct GpuIslandReport {
-  enum Code : std::uint32_t { ok = 0, stuck = 1, short_output = 2, no_quiescence = 3 };
-  std::uint32_t code;
-  std::uint32_t block;  ///< the adapter or actor
-  std::uint64_t done, size;
-  std::int64_t iteration;
-};
-
-namespace detail {
-
-/// Each round's word (bit 0: a block fired, bit 1: a block passed max_firings), the claim of the
-/// report; in device memory.
-struct GpuIslandRounds {
-  std::uint32_t word[3];
-  std::uint32_t claimed;
-};
-
-}  // namespace detail
-
-/// What a block that finds an error writes, once per firing (the first block wins).
-class GpuIslandReporter {
- public:
-  /// `block`: the adapter or actor whose checks report through it.
-  DFG_HOST_DEVICE GpuIslandReporter(detail::GpuIslandRounds* rounds, GpuIslandReport* report,
-                                    std::int64_t iteration, unsigned block)
-      : rounds_(rounds), report_(report), iteration_(iteration), block_(block) {}
-
 #if defined(__CUDACC__)
-  __device__ void report(GpuIslandReport::Code code, std::uint64_t done, std::uint64_t size) {
-    std::uint32_t expected = 0;
-    if (!cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(rounds_->claimed)
-             .compare_exchange_strong(expected, 1, cuda::std::memory_order_relaxed))
-      return;
-    report_->block = block_;
-    report_->done = done;
-    report_->size = size;
-    report_->iteration = iteration_;
-    report_->code = code;
-  }
-#endif
-
- private:
-  detail::GpuIslandRounds* rounds_;
-  GpuIslandReport* report_;
-  std::int64_t iteration_;
-  unsigned block_;
-};
-
-namespace detail {
-
-#if defined(__CUDACC__)
-/// The lanes that call an adapter's step together: 32 in the block kernel (a warp copies the
-/// elements, lane 0 holds the ring's end), 1 in the grid kernel (thread 0 alone). Set by thread 0
-/// before the kernel's first barrier.
-__device__ inline unsigned& island_adapter_lanes() {
-  __shared__ unsigned lanes;
-  return lanes;
-}
-
-/// One step of an adapter: lane 0 takes up to what is left of the ring (`probe()`: a span),
-/// every lane of the step copies its elements (`copy(start, i)`: element i of the span whose
-/// element 0 is ring position `start`), lane 0 ends it (`end(n)`: release or commit, and the
-/// count done); returns n on every lane.
-template <class Probe, class Copy, class End>
-__device__ std::size_t adapter_step(Probe&& probe, Copy&& copy, End&& end) {
-  if (island_adapter_lanes() == 1) {
-    const auto span = probe();
-    for (std::size_t i = 0; i < span.size(); ++i) copy(span.start(), i);
-    if (!span.empty()) end(span.size());
-    return span.size();
-  }
-  const unsigned lane = threadIdx.x % 32;
-  std::uint64_t start = 0, n = 0;
-  if (lane == 0) {
-    const auto span = probe();
-    start = span.start();
-    n = span.size();
-  }
-  start = __shfl_sync(0xffffffffu, start, 0);
-  n = __shfl_sync(0xffffffffu, n, 0);
-  for (std::size_t i = lane; i < n; i += 32) copy(start, i);
-  __syncwarp();  // every lane's copies before lane 0's release or commit
-  if (lane == 0 && n != 0) end(static_cast<std::size_t>(n));
-  __syncwarp();  // lane 0's count before the next step reads it
-  return static_cast<std::size_t>(n);
-}
-
-/// An output adapter's step: up to `size - done` elements of `ring` into data[done...].
-template <class T>
-__device__ bool pack_step(const DeviceRing<T>& ring, T* data, std::uint64_t size,
-                          std::uint64_t& done) {
-  if (done == size) return false;
-  const GpuIn<T> in(ring);
-  const std::uint64_t from = done;
-  return adapter_step([&] { return in.peek(static_cast<std::size_t>(size - from)); },
-                      [&](std::uint64_t start, std::size_t i) {
-                        data[from + i] = ring.slots[(start + i) & ring.mask];
-                      },
-                      [&](std::size_t n) {
-                        in.release(n);
-                        done += n;
-                      }) != 0;
-}
-#endif
-
-}  // namespace detail
-
-/// The adapter into a GPU island: each firing, one static token's elements (device memory) into
-/// a ring, as the ring has room.
-template <class T>
-struct GpuUnpack {
-  DeviceRing<T> ring;
-  const T* data;
-  std::uint64_t size, done;
-
-#if defined(__CUDACC__)
-  __device__ void begin(const T* token, std::uint64_t elements) {
-    data = token;
-    size = elements;
-    done = 0;
-  }
-  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
-  __device__ bool step() {
-    if (done == size) return false;
-    const GpuOut<T> out(ring);
-    const std::uint64_t from = done;
-    return detail::adapter_step([&] { return out.reserve(static_cast<std::size_t>(size - from)); },
-                                [&](std::uint64_t start, std::size_t i) {
-                                  ring.slots[(start + i) & ring.mask] = data[from + i];
-                                },
-                                [&](std::size_t n) {
-                                  out.commit(n);
-                                  done += n;
-                                }) != 0;
-  }
-  __device__ void finish(GpuIslandReporter& r) const {
-    if (done != size) r.report(GpuIslandReport::stuck, done, size);
-  }
-#endif
-};
-
-/// The adapter out of a GPU island: each firing, one static token of `elements` elements from a
-/// ring; the rest stays for the next firing.
-template <class T>
-struct GpuPack {
-  DeviceRing<T> ring;
-  T* data;
-  std::uint64_t size, done;
-
-#if defined(__CUDACC__)
-  __device__ void begin(T* token, std::uint64_t elements) {
-    data = token;
-    size = elements;
-    done = 0;
-  }
-  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
-  __device__ bool step() { return detail::pack_step(ring, data, size, done); }
-  __device__ void finish(GpuIslandReporter& r) const {
-    if (done != size) r.report(GpuIslandReport::short_output, done, size);
-  }
-#endif
-};
-
-/// The adapter out of a GPU island into a counted token (dfg/counted.hpp: a copied fifo edge to
-/// an island on a CPU): each firing, what the ring holds, up to `capacity` elements after the
-/// token's count cell, which finish() sets; the rest stays for the next firing.
-template <class T>
-struct GpuPackSome {
-  DeviceRing<T> ring;
-  T* token;
-  std::uint64_t size, done;
-
-#if defined(__CUDACC__)
-  __device__ void begin(T* counted, std::uint64_t capacity) {
-    token = counted;
-    size = capacity;
-    done = 0;
-  }
-  /// By thread 0 (grid kernel) or by every lane of a warp (block kernel).
-  __device__ bool step() { return detail::pack_step(ring, token + kCountedHeader<T>, size, done); }
-  __device__ void finish(GpuIslandReporter&) const { set_counted_length(token, done); }
-#endif
-};
-
-#if defined(__CUDACC__)
-
-/// An input of a parallel action (dfg::block_fire_parallel's port): `rate` elements of the
-/// ring a firing. Thread 0 probes and finishes; every thread reads its window.
-template <class T>
-struct GpuConsume {
-  DeviceRing<T> ring;
-  std::size_t rate;
-
-  __device__ RingSpan<const T> probe(std::size_t max_n) const {
-    return GpuIn<T>(ring).peek(max_n * rate);
-  }
-  __device__ RingSpan<const T> window(std::uint64_t start, std::size_t i) const {
-    return RingSpan<const T>(ring.slots, ring.mask, start + i * rate, rate);
-  }
-  __device__ void finish(std::size_t n) const { GpuIn<T>(ring).release(n * rate); }
-};
-
-/// An output of a parallel action: `rate` slots of the ring a firing.
-template <class T>
-struct GpuProduce {
-  DeviceRing<T> ring;
-  std::size_t rate;
-
-  __device__ RingSpan<T> probe(std::size_t max_n) const {
-    return GpuOut<T>(ring).reserve(max_n * rate);
-  }
-  __device__ RingSpan<T> window(std::uint64_t start, std::size_t i) const {
-    return RingSpan<T>(ring.slots, ring.mask, start + i * rate, rate);
-  }
-  __device__ void finish(std::size_t n) const { GpuOut<T>(ring).commit(n * rate); }
-};
-
-namespace detail {
-
-/// One firing of the island whose state is at `state`: begin, rounds to quiescence, finish.
-template <class State, class Tokens>
-__global__ void gpu_island_cycle_kernel(State* state, Tokens tokens, GpuIslandRounds* rounds,
-                                        GpuIslandReport* report, std::int64_t iteration,
-                                        std::uint64_t max_firings) {
-  using Word = cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>;
-  constexpr auto relaxed = cuda::std::memory_order_relaxed;
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  const unsigned b = blockIdx.x;
-  if (threadIdx.x == 0) {
-    island_adapter_lanes() = 1;
-    state->begin(b, tokens);
-    if (b == 0) {
-      Word(rounds->word[0]).store(0, relaxed);
-      Word(rounds->claimed).store(0, relaxed);
-    }
-  }
-  grid.sync();
-  std::uint64_t firings = 0;
-  bool overflow = false;
-  for (unsigned round = 0;; ++round) {
-    std::uint32_t mine = 0;
-    if (State::parallel(b)) {  // every thread: the same batches, the same answer
-      while (!overflow && state->fire(b)) {
-        mine = 1;
-        overflow = ++firings > max_firings;
-      }
-    } else if (threadIdx.x == 0) {
-      while (!overflow && state->step(b)) {
-        mine = 1;
-        overflow = ++firings > max_firings;
-      }
-    }
-    if (threadIdx.x == 0) {
-      if (overflow) mine |= 2;
-      if (mine != 0) Word(rounds->word[round % 3]).fetch_or(mine, relaxed);
-      if (b == 0) Word(rounds->word[(round + 1) % 3]).store(0, relaxed);
-    }
-    grid.sync();
-    const std::uint32_t word = Word(rounds->word[round % 3]).load(relaxed);
-    if (word == 0 || (word & 2) != 0) {
-      if (threadIdx.x == 0) {
-        GpuIslandReporter r(rounds, report, iteration, b);
-        if (overflow)
-          r.report(GpuIslandReport::no_quiescence, firings, max_firings);
-        else if (word == 0)
-          state->finish(b, r);
-      }
-      return;
-    }
-  }
-}
-
-/// The same firing by one block: warp w runs the steps of members w, w + warps, ... (each until
-/// it returns false; an adapter's on every lane, an actor's on lane 0), then every thread fires
-/// the parallel members one after the other; a block barrier ends the round, whose word is in
-/// shared memory. The first `adapters` members are the adapters.
-template <class State, class Tokens>
-__global__ void gpu_island_block_kernel(State* state, Tokens tokens, GpuIslandRounds* rounds,
-                                        GpuIslandReport* report, std::int64_t iteration,
-                                        std::uint64_t max_firings, unsigned members,
-                                        unsigned adapters) {
-  __shared__ std::uint32_t words[3];
-  const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const bool lead = threadIdx.x % 32 == 0;
-  if (lead)
-    for (unsigned b = warp; b < members; b += warps) state->begin(b, tokens);
-  if (threadIdx.x == 0) {
-    words[0] = 0;
-    rounds->claimed = 0;
-    island_adapter_lanes() = 32;
-  }
-  __syncthreads();
-  std::uint64_t firings = 0;      // the warp's steps (lane 0)
-  unsigned overflowed = members;  // the member that passed max_firings
-  for (unsigned round = 0;; ++round) {
-    std::uint32_t mine = 0;
-    for (unsigned b = warp; b < members && overflowed == members; b += warps) {
-      if (State::parallel(b) || (b >= adapters && !lead)) continue;  // an adapter: every lane
-      while (state->step(b)) {
-        mine = 1;
-        if (++firings > max_firings) {
-          overflowed = b;
-          break;
-        }
-      }
-    }
-    __syncthreads();            // the steps' commits before the batches' probes
-    std::uint64_t batches = 0;  // the same in every thread
-    for (unsigned b = 0; b < members; ++b) {
-      if (!State::parallel(b)) continue;
-      while (batches <= max_firings && state->fire(b)) {
-        mine = 1;
-        ++batches;
-      }
-      if (batches > max_firings) {
-        if (threadIdx.x == 0) overflowed = b;
-        break;
-      }
-    }
-    if (overflowed != members) mine |= 2;
-    if (mine != 0 && lead) atomicOr(&words[round % 3], mine);
-    if (threadIdx.x == 0) words[(round + 1) % 3] = 0;
-    __syncthreads();
-    const std::uint32_t word = words[round % 3];
-    if (word == 0 || (word & 2) != 0) {
-      if (lead)
-        for (unsigned b = warp; b < members; b += warps) {
-          GpuIslandReporter r(rounds, report, iteration, b);
-          if (b == overflowed)
-            r.report(GpuIslandReport::no_quiescence, max_firings + 1, max_firings);
-          else if (word == 0)
-            state->finish(b, r);
-        }
-      if (threadIdx.x == 0 && overflowed != members && overflowed % warps != 0) {
-        GpuIslandReporter r(rounds, report, iteration, overflowed);
-        r.report(GpuIslandReport::no_quiescence, max_firings + 1, max_firings);
-      }
-      return;
-    }
-  }
-}
-
-}  // namespace detail
 
 template <class State, class Tokens>
 class GpuIslandCycle {
