@@ -120,7 +120,9 @@
 #                split_cores.dfg (islands on two cores joined by fifo edges, bounded tokens) built
 #                with g++ -Wall -Wextra -Werror, run 1,000 iterations in both strategies and sync
 #                modes, the sink comparing every sample with the sequential FIR; both under
-#                ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
+#                ThreadSanitizer; parallel_core.dfg and parallel_split.dfg (the actors as parallel
+#                actions, the delays as rings' initial elements, one crossing between the cores)
+#                run the same way, not under ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
 #                island's error naming the output and iteration 5
 #   dyn_idct_run samples/dyn_idct (an 8x8 IDCT decoder of dynamic actors: a run-length parser of
 #                data-dependent rate, a row and a column pass on whole blocks) built with g++ -Wall
@@ -155,10 +157,14 @@
 #                  dfg_islands/island_parse.cuh and the actors' .cuh) built with nvcc
 #   dyn_idct_parallel_gpu_build samples/dyn_idct/parallel_gpu.dfg (the two IDCT passes as
 #                  parallel actions, a block of 32 threads each) built with nvcc, warnings as errors
-#   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) built with nvcc
+#   dyn_fir_gpu_build samples/dyn_fir/one_gpu.dfg (the FIR network's island on a GPU) and
+#                parallel_gpu.dfg (its actors as parallel actions, rings with initial elements)
+#                built with nvcc
 #   dyn_fir_mixed_gpu_build
-#                samples/dyn_fir/m2.dfg, m3.dfg, m6.dfg (the paper's mappings: islands on the CPU
-#                and on the GPU joined by rings in mapped memory) built with nvcc, warnings as errors
+#                samples/dyn_fir/m2.dfg, m6.dfg (the paper's mappings: islands on the CPU and on
+#                the GPU joined by rings in mapped memory) and parallel_m2.dfg (m2 of parallel
+#                actions, a mapped ring with an initial element) built with nvcc, warnings as
+#                errors (m3's generated tree is a golden file)
 #   jpeg_gpu_build samples/jpeg/one_gpu.dfg (the IDCT, upsampling and colour on a GPU) built with
 #                nvcc, warnings as errors; skipped without nvcc
 #   packets_gpu_build samples/packets/one_gpu.dfg (the mask on a GPU: the used bytes to it and
@@ -759,7 +765,7 @@ EOF
     done
     ;;
   dyn_fir_run)
-    for mapping in one_core two_cores split_cores; do
+    for mapping in one_core two_cores split_cores parallel_core parallel_split; do
       compile samples/dyn_fir/$mapping.dfg "$work/$mapping"
       build_cpu "$work/$mapping" "-Wall -Wextra -Werror"
       for strategy in "" --no-overlap; do
@@ -769,6 +775,7 @@ EOF
           grep -qx "fir checked: 1000 blocks, sum -164423" "$work/out.txt" || fail "dyn_fir $mapping: $(cat "$work/out.txt")"
         done
       done
+      case $mapping in parallel_*) continue ;; esac
       compile samples/dyn_fir/$mapping.dfg "$work/${mapping}_tsan"
       build_cpu "$work/${mapping}_tsan" "-Werror -fsanitize=thread -g -O1"
       for strategy in "" --no-overlap; do
@@ -1077,12 +1084,14 @@ PY
     ;;
   dyn_fir_gpu_build)
     find_nvcc
-    compile samples/dyn_fir/one_gpu.dfg "$work/gen"
-    build_gpu "$work/gen"
+    for m in one_gpu parallel_gpu; do
+      compile samples/dyn_fir/$m.dfg "$work/$m"
+      build_gpu "$work/$m"
+    done
     ;;
   dyn_fir_mixed_gpu_build)
     find_nvcc
-    for m in m2 m3 m6; do
+    for m in m2 m6 parallel_m2; do
       compile samples/dyn_fir/$m.dfg "$work/$m"
       build_gpu "$work/$m"
     done

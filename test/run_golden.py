@@ -73,6 +73,7 @@ FULL_TREES = {
     "decimate/one_gpu": "inputs that peek, on a GPU and on a core",
     "dyn_fir/m3": "a dynamic island on a GPU with zero-copy rings",
     "dyn_fir/split_cores": "islands over two cores, bounded ports between them",
+    "dyn_fir/parallel_m2": "rings with initial elements: in islands and in mapped memory",
     "dyn_idct/dyn_idct": "an island on a core whose actors have init",
     "dyn_idct/idct_parallel_core": "an island of parallel actors on a core, fired in batches",
     "dyn_idct/idct_parallel_gpu": "a GPU island of parallel actors",

@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "codegen/actor_headers.hpp"
 #include "codegen/printer.hpp"
 #include "codegen/templates.hpp"
@@ -15,19 +17,40 @@ std::string island_file(const PlanIsland& island) { return island.header; }
 
 std::string mapped_rings_file(const Model& m) { return m.files.mapped_rings; }
 
+namespace {
+
+/// The comment's note of a ring's initial elements: " + 2 initial".
+std::string initial_text(std::uint32_t initial) {
+  return initial ? fmt::format(" + {} initial", initial) : std::string();
+}
+
+/// A ring constructor's trailing arguments for its initial elements: ", 2, -1".
+std::string initial_args(std::uint32_t initial, const std::string& value) {
+  return initial ? fmt::format(", {}, {}", initial, value) : std::string();
+}
+
+/// How a ring's capacity came: "stated", "computed", "computed + 1 initial".
+std::string how(const PlanIslandFifo& f) {
+  return (f.stated ? "stated" : "computed") + initial_text(f.initial);
+}
+
+}  // namespace
+
 std::string render_mapped_rings(const Model& m) {
   std::string rings;
   for (const PlanMappedRing& r : m.mapped_rings)
     rings += render_part(
-        "mapped_ring", {{"edge", r.name},
-                        {"from", r.from},
-                        {"to", r.to},
-                        {"capacity", std::to_string(r.capacity)},
-                        {"how", r.stated ? "stated"
-                                         : std::to_string(r.per_iteration) + " an iteration x " +
-                                               std::to_string(r.iterations) + " iterations ahead"},
-                        {"elem", r.elem},
-                        {"ident", r.ident}});
+        "mapped_ring",
+        {{"edge", r.name},
+         {"from", r.from},
+         {"to", r.to},
+         {"capacity", std::to_string(r.capacity)},
+         {"how", r.stated ? "stated"
+                          : fmt::format("{} an iteration x {} iterations ahead{}", r.per_iteration,
+                                        r.iterations, initial_text(r.initial))},
+         {"elem", r.elem},
+         {"ident", r.ident},
+         {"initial", initial_args(r.initial, r.initial_value)}});
   return render_template(
       template_text("mapped_rings.hpp"),
       {{"header", file_header(m, "//")}, {"host", m.host_name}, {"rings", rings}});
@@ -80,7 +103,7 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                                              {"ident", f.ident},
                                              {"capacity", std::to_string(f.capacity)},
                                              {"edge", f.name},
-                                             {"how", f.stated ? "stated" : "computed"}});
+                                             {"how", how(f)}});
     if (!f.mapped.empty()) {
       make += render_part("gpu_island_make_mapped",
                           {{"ident", f.ident}, {"ring", f.mapped}, {"edge", f.name}});
@@ -92,7 +115,8 @@ std::string render_gpu_island(const Model& m, const PlanIsland& island) {
                                             {"ident", f.ident},
                                             {"island", island.name},
                                             {"edge", f.name},
-                                            {"capacity", std::to_string(f.capacity)}});
+                                            {"capacity", std::to_string(f.capacity)},
+                                            {"initial", initial_args(f.initial, f.initial_value)}});
   }
   std::uint32_t block = 0;
   for (const PlanIslandPort& p : island.ports) {
@@ -226,17 +250,19 @@ std::string render_island(const Model& m, const PlanIsland& island) {
   std::vector<std::string> names;
   include_mapped_rings(m, island, includes);
   for (const PlanIslandFifo& f : island.fifos)
-    fifos += f.mapped.empty()
-                 ? render_part("island_fifo", {{"elem", f.elem},
-                                               {"ident", f.ident},
-                                               {"capacity", std::to_string(f.capacity)},
-                                               {"edge", f.name},
-                                               {"how", f.stated ? "stated" : "computed"}})
-                 : render_part("island_fifo_mapped", {{"elem", f.elem},
-                                                      {"ident", f.ident},
-                                                      {"ring", f.mapped},
-                                                      {"capacity", std::to_string(f.capacity)},
-                                                      {"edge", f.name}});
+    fifos +=
+        f.mapped.empty()
+            ? render_part("island_fifo", {{"elem", f.elem},
+                                          {"ident", f.ident},
+                                          {"capacity", std::to_string(f.capacity)},
+                                          {"edge", f.name},
+                                          {"how", how(f)},
+                                          {"initial", initial_args(f.initial, f.initial_value)}})
+            : render_part("island_fifo_mapped", {{"elem", f.elem},
+                                                 {"ident", f.ident},
+                                                 {"ring", f.mapped},
+                                                 {"capacity", std::to_string(f.capacity)},
+                                                 {"edge", f.name}});
   for (const PlanIslandPort& p : island.ports) {
     const PlanIslandFifo& f = island.fifos[p.fifo];
     params += fire_param(p, f);

@@ -350,6 +350,9 @@ std::string dump(const Program& p, const Island& island) {
   for (const IslandFifo& f : island.fifos) {
     out += fmt::format("  fifo {} : {}, {} elements ({})", f.name, spec_name(f.elem), f.capacity,
                        f.stated ? "stated" : "computed");
+    if (f.initial)
+      out += fmt::format(", {} initial element{} = {}", f.initial, f.initial == 1 ? "" : "s",
+                         f.initial_value);
     if (!f.src_member) out += fmt::format(", unpacked from input {}", actor.ports[f.src_port].name);
     if (!f.dst_member) out += fmt::format(", packed into output {}", actor.ports[f.dst_port].name);
     out += '\n';

@@ -337,6 +337,9 @@ struct Edge {
   std::uint32_t delay_tokens = 0;
   std::string initial = "0";     ///< their elements' value, a C++ literal of the element type
   std::string initial_method{};  ///< else the consumer's member function that fills them
+  /// Between two fifo ports, `delay D`: the D elements of value `initial` that the ring holds
+  /// before the stream (`delay` stays 0: the edge is not a static one).
+  std::uint32_t initial_elements = 0;
   /// How the initial tokens are filled, as schedule.txt shows it: "0.25", "fill()".
   std::string initial_text() const {
     return initial_method.empty() ? initial : initial_method + "()";
@@ -443,6 +446,10 @@ struct IslandFifo {
   /// mapped pinned memory that both islands use (zero-copy), `capacity` elements an iteration
   /// unless stated; the plan sizes it for the iterations the producer runs ahead.
   bool mapped = false;
+  /// The edge's `delay D`: the elements the ring holds before the stream, each `initial_value`
+  /// (a C++ literal). Set on the consumer's ring, where a computed capacity holds them on top.
+  std::uint32_t initial = 0;
+  std::string initial_value = "0";
 };
 
 /// A node of a dynamic actor, inside its island.

@@ -236,6 +236,9 @@ std::string dump(const HostPlans& plans) {
         out += fmt::format("    {} {}: {}, capacity {} ({})", f.ident, f.name, f.elem, f.capacity,
                            f.stated ? "stated" : "computed");
         if (!f.mapped.empty()) out += fmt::format(", the mapped ring {}", f.mapped);
+        if (f.initial)
+          out += fmt::format(", {} initial element{} = {}", f.initial, f.initial == 1 ? "" : "s",
+                             f.initial_value);
         out += "\n";
       }
       for (const PlanIslandPort& p : island.ports) {
@@ -259,9 +262,14 @@ std::string dump(const HostPlans& plans) {
     for (const PlanMappedRing& r : h.mapped_rings) {
       out += fmt::format("  mapped ring {} {}: {}, {} -> {}, zero-copy, capacity {}", r.ident,
                          r.name, r.elem, r.from, r.to, r.capacity);
-      out += r.stated ? " (stated)\n"
-                      : fmt::format(" (computed: {} an iteration x {} iterations ahead)\n",
-                                    r.per_iteration, r.iterations);
+      out += r.stated ? " (stated)"
+                      : fmt::format(" (computed: {} an iteration x {} iterations ahead{})",
+                                    r.per_iteration, r.iterations,
+                                    r.initial ? fmt::format(" + {} initial", r.initial) : "");
+      if (r.initial)
+        out += fmt::format(", {} initial element{} = {}", r.initial, r.initial == 1 ? "" : "s",
+                           r.initial_value);
+      out += "\n";
     }
     for (ir::PeId pe : h.pes()) {
       const PlanPe& x = h.pe(pe);

@@ -117,6 +117,10 @@ struct PlanIslandFifo {
   /// A ring in mapped memory that this island shares with an island on a GPU or a CPU of the host:
   /// its PlanMappedRing's ident ("ring_d1_y"); empty: the island's own ring.
   std::string mapped;
+  /// The edge's `delay D`: elements the island's own ring holds before the stream, each
+  /// `initial_value` (a C++ literal); a mapped ring holds its own (PlanMappedRing::initial).
+  std::uint32_t initial = 0;
+  std::string initial_value = "0";
 };
 
 /// A fifo edge between an island on a CPU and one on a GPU of the host: one ring in mapped pinned
@@ -134,7 +138,10 @@ struct PlanMappedRing {
   bool stated = false;
   std::int64_t per_iteration = 1;
   std::uint32_t iterations = 1;
-  std::int64_t capacity = 1;
+  std::int64_t capacity = 1;  ///< computed: per_iteration x iterations + initial
+  /// The edge's `delay D`: the elements it holds before the stream, each `initial_value`.
+  std::uint32_t initial = 0;
+  std::string initial_value = "0";
 };
 
 /// A dynamic node of an island: its object and, per port, its ring.

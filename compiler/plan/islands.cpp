@@ -52,6 +52,10 @@ void plan_mapped_rings(const ir::Program& program, HostPlan& h) {
       (f.dst_member ? r.to : r.from) = island.name;
       r.stated = r.stated || f.stated;
       r.per_iteration = std::max(r.per_iteration, f.capacity);
+      if (f.initial) {
+        r.initial = f.initial;
+        r.initial_value = f.initial_value;
+      }
     }
   }
   auto island_named = [&](const std::string& name) -> const ir::Island& {
@@ -71,7 +75,7 @@ void plan_mapped_rings(const ir::Program& program, HostPlan& h) {
           gpu < sp.gpu_cycles.size() && sp.gpu_cycles[gpu] ? sp.gpu_cycles[gpu]->in_flight : 1;
       r.iterations = std::max(r.iterations, distance + 1 + in_flight);
     }
-    r.capacity = r.stated ? r.per_iteration : r.per_iteration * r.iterations;
+    r.capacity = r.stated ? r.per_iteration : r.per_iteration * r.iterations + r.initial;
     for (PlanIsland& island : h.islands)
       for (PlanIslandFifo& f : island.fifos)
         if (f.mapped == r.ident) f.capacity = r.capacity;
@@ -87,7 +91,8 @@ PlanIsland plan_island(const ir::Program& program, const ir::Island& island) {
     const ir::IslandFifo& fifo = island.fifos[f];
     x.fifos.push_back({fifo.name, fmt::format("fifo{}", f), std::string(ir::cxx_name(fifo.elem)),
                        fifo.capacity, fifo.stated,
-                       fifo.mapped ? mapped_ring_ident(fifo.name) : std::string()});
+                       fifo.mapped ? mapped_ring_ident(fifo.name) : std::string(),
+                       fifo.mapped ? 0 : fifo.initial, fifo.initial_value});
   }
   for (std::size_t p = 0; p < actor.ports.size(); ++p)
     x.ports.push_back({actor.ports[p].name, actor.ports[p].dir == ir::PortDir::in,

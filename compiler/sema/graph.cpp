@@ -66,6 +66,7 @@ class EdgeChecker {
   bool check_direction(const ast::PortRef& ref, End end, ir::PortDir wanted) const;
   bool check_types(const ast::EdgeDecl& e, End src, End dst);
   bool check_fifo_types(const ast::EdgeDecl& e, End src, End dst);
+  bool check_fifo_delay(const ast::EdgeDecl& e, ir::Edge& edge, ir::ElemType elem);
   /// The initial tokens of `delay N [= value]` into `edge`; false after an error.
   bool check_delay(const ast::EdgeDecl& e, ir::Edge& edge);
   const ir::Port& port(End end) const {
@@ -224,7 +225,8 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
                 port(*src).fifo_elem ? port(*dst).type : port(*src).type,
                 e.loc};
   if (!check_delay(e, edge)) return;
-  if (src->node == dst->node && edge.delay == 0 && edge.written_tokens == 0) {
+  if (src->node == dst->node && edge.delay == 0 && edge.written_tokens == 0 &&
+      edge.initial_elements == 0) {
     diags_.error(e.loc,
                  fmt::format("edge from node '{}' to itself carries no initial token, so the "
                              "node waits for itself forever; give it one: `{} -> {} delay 1;`",
@@ -237,11 +239,15 @@ void EdgeChecker::edge(const ast::EdgeDecl& e) {
 
 bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   if (!e.delay) return true;
-  if (port({edge.src, edge.src_port}).fifo_elem || port({edge.dst, edge.dst_port}).fifo_elem) {
+  const std::optional<ir::ElemType> src_elem = port({edge.src, edge.src_port}).fifo_elem;
+  const std::optional<ir::ElemType> dst_elem = port({edge.dst, edge.dst_port}).fifo_elem;
+  if (src_elem && dst_elem) return check_fifo_delay(e, edge, *dst_elem);
+  if (src_elem || dst_elem) {
     diags_.error(
         e.delay_loc,
-        fmt::format("edge {} -> {} has a fifo end, so it takes no delay; a dynamic actor "
-                    "holds its initial tokens in its state and gives them in its first steps",
+        fmt::format("edge {} -> {} joins a fifo port to a static port, so it takes no delay; put "
+                    "the delay on an edge between two static ports (tokens) or between two fifo "
+                    "ports (the ring's initial elements)",
                     qualified(e.src), qualified(e.dst)),
         5);
     return false;
@@ -290,6 +296,37 @@ bool EdgeChecker::check_delay(const ast::EdgeDecl& e, ir::Edge& edge) {
   if (e.initial_method) edge.initial_method = e.initial_method->name;
   if (!e.initial) return true;
   auto literal = element_literal(*e.initial, types_.types[edge.type], value_, sources_, diags_);
+  if (!literal) return false;
+  edge.initial = std::move(*literal);
+  return true;
+}
+
+/// `delay D [= v]` between two fifo ports: the ring holds D elements of value v (0 unless given)
+/// before the stream. D counts elements, with or without `tokens`.
+bool EdgeChecker::check_fifo_delay(const ast::EdgeDecl& e, ir::Edge& edge, ir::ElemType elem) {
+  auto count = count_.eval(e.delay.get());
+  if (!count || !count_.require_fixed(*count, "a delay")) return false;
+  if (count->integer < 1 || count->integer > kMaxDelay) {
+    error_at(diags_, span_of(*e.delay, sources_),
+             fmt::format(
+                 "a delay is 1 to {} initial elements, not {}{}", kMaxDelay, count->integer,
+                 count->integer == 0 ? "; an edge without initial elements has no `delay`" : ""));
+    return false;
+  }
+  if (e.initial_method) {
+    diags_.error(e.initial_method->loc,
+                 fmt::format("the initial elements of ring {} -> {} take one value after '=', not "
+                             "a member function",
+                             qualified(e.src), qualified(e.dst)),
+                 static_cast<std::uint32_t>(e.initial_method->name.size()));
+    return false;
+  }
+  edge.initial_elements = static_cast<std::uint32_t>(count->integer);
+  if (!e.initial) return true;
+  ir::TokenType ring;  // for the value's range and its message
+  ring.name = fmt::format("{} -> {}", qualified(e.src), qualified(e.dst));
+  ring.elem = elem;
+  auto literal = element_literal(*e.initial, ring, value_, sources_, diags_);
   if (!literal) return false;
   edge.initial = std::move(*literal);
   return true;

@@ -350,6 +350,26 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied) {
     island.fifos.back().mapped = mapped;
     return port;
   };
+  // A fifo edge's `delay D`: the consumer's ring starts with D elements, on top of a computed
+  // capacity; a stated one must hold them.
+  bool primed = true;
+  auto prime = [&](ir::IslandFifo& fifo, const ir::Edge& e) {
+    if (e.initial_elements == 0) return;
+    fifo.initial = e.initial_elements;
+    fifo.initial_value = e.initial;
+    if (!fifo.stated) {  // a mapped ring's plan adds them to its iterations' elements
+      if (!fifo.mapped) fifo.capacity += e.initial_elements;
+      return;
+    }
+    if (fifo.capacity >= e.initial_elements) return;
+    diags.error(e.loc,
+                fmt::format("ring {} holds {} elements (its `fifo {}`), fewer than its {} initial "
+                            "elements; state a capacity of at least {}",
+                            fifo.name, fifo.capacity, fifo.capacity, e.initial_elements,
+                            e.initial_elements),
+                kArrowLength);
+    primed = false;
+  };
   for (ir::EdgeId id = 0; id < g.edges.size(); ++id) {
     const ir::Edge& e = g.edges[id];
     const auto from = island_of(e.src), to = island_of(e.dst);
@@ -387,6 +407,7 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied) {
                    in.fifo_capacity.has_value() && mapped, true, mapped, counted);
       dst_port_of[id] = add_port(*to, member_of[e.dst]->second, e, true, *cross_type[id], capacity,
                                  in.fifo_capacity.has_value(), true, mapped, counted);
+      prime(program.islands[*to].fifos.back(), e);
       continue;
     }
     const std::int64_t elements = program.types[e.type].count.value;
@@ -406,8 +427,10 @@ bool form_islands(ir::Program& program, DiagnosticEngine& diags, bool copied) {
     program.islands[i].fifos.push_back({edge_name(g, e), src, e.src_port, dst, e.dst_port,
                                         *in.fifo_elem, in.fifo_capacity.value_or(largest[i]),
                                         in.fifo_capacity.has_value(), e.loc, false});
+    prime(program.islands[i].fifos.back(), e);
   }
 
+  if (!primed) return false;
   bool rings_fit = true;
   for (const ir::Island& island : program.islands)
     rings_fit = check_parallel_rings(g, program, island, diags) && rings_fit;

@@ -49,7 +49,7 @@ dfg::$port$<$elem$>{$fifo$_, $count$}
 s.$ident$_.init($ctx$);
 
 @@ gpu_island_make
-$ident$_ = dfg::GpuIslandRing<$elem$>("$island$: $edge$", $capacity$);
+$ident$_ = dfg::GpuIslandRing<$elem$>("$island$: $edge$", $capacity$$initial$);
 s.$ident$_ = kernel_.ring($ident$_);
 
 @@ gpu_island_make_mapped
@@ -101,7 +101,7 @@ port_$port$_.begin($port$.data(), $port$.capacity());
 port_$port$_.begin($port$ + dfg::kCountedHeader<$elem$>, $elements$);
 
 @@ island_fifo
-dfg::Fifo<$elem$> $ident$_{$capacity$};  // $edge$: $capacity$ elements, $how$
+dfg::Fifo<$elem$> $ident$_{$capacity$$initial$};  // $edge$: $capacity$ elements, $how$
 
 @@ island_fifo_mapped
 dfg::Fifo<$elem$>& $ident$_ = dfg_mapped::$ring$().host();  // $edge$: the mapped ring $ring$, $capacity$ elements
@@ -186,7 +186,7 @@ dfg::Unpack<$elem$> port_$port$_{$fifo$_, "$port$"};  // input $port$ into $fifo
 @@ mapped_ring
 /// $edge$: $from$ -> $to$, $capacity$ elements ($how$)
 inline dfg::MappedRing<$elem$>& $ident$() {
-  static dfg::MappedRing<$elem$> ring("$edge$", $capacity$);
+  static dfg::MappedRing<$elem$> ring("$edge$", $capacity$$initial$);
   return ring;
 }
 

@@ -67,6 +67,12 @@ class Fifo {
         static_cast<T*>(::operator new[](capacity_ * sizeof(T), std::align_val_t{kAlign})));
   }
 
+  /// A ring of at least `min_capacity` tokens that holds `initial` tokens of `value` before the
+  /// stream (an edge's `delay`); `initial` at most `min_capacity`.
+  Fifo(std::size_t min_capacity, std::size_t initial, const T& value) : Fifo(min_capacity) {
+    prime(initial, value);
+  }
+
   /// A ring over `capacity` slots at `slots`, which the caller owns and keeps alive; `capacity`
   /// a power of two. dfg::MappedRing (dfg/cuda/mapped_ring.hpp) places such a Fifo and its slots
   /// in pinned host memory that a GPU maps, whose kernels use the other end.
@@ -79,6 +85,14 @@ class Fifo {
   Fifo& operator=(const Fifo&) = delete;
 
   std::size_t capacity() const noexcept { return capacity_; }
+
+  /// Before either end runs: `n` tokens of `value` into the empty ring, as if pushed.
+  void prime(std::size_t n, const T& value) {
+    if (n > room()) throw std::invalid_argument("dfg::Fifo: more initial tokens than room");
+    RingSpan<T> slots = reserve(n);
+    for (std::size_t i = 0; i < n; ++i) slots[i] = value;
+    commit(n);
+  }
 
   /// Tokens in the ring at some moment during the call; racy, for reports.
   std::size_t size_approx() const noexcept {

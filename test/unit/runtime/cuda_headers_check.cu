@@ -76,7 +76,7 @@ __global__ void double_all(dfg::DeviceRing<float> in, dfg::DeviceRing<float> out
 }
 
 int dfg_mapped_ring_check() {
-  dfg::MappedRing<float> to_gpu("cpu -> g0", 64), to_cpu("g0 -> cpu", 64);
+  dfg::MappedRing<float> to_gpu("cpu -> g0", 64, 1, 0.0f), to_cpu("g0 -> cpu", 64);
   dfg::Out<float> out(to_gpu.host());
   for (int i = 0; i < 64; ++i) out.push(static_cast<float>(i));
   double_all<<<1, 1>>>(dfg::device_ring(to_gpu), dfg::device_ring(to_cpu));
@@ -136,7 +136,8 @@ void dfg_gpu_island_cycle_check(int device, const island_check::Tokens& tokens,
                                 cudaStream_t stream) {
   dfg::GpuIslandCycle<island_check::State, island_check::Tokens> island(
       "island_t", "node island_t (Island_t) @ A.g0", {"x", "y", "some", "t"}, 3);
-  dfg::GpuIslandRing<float> fifo0("island_t: x -> t.x", 64), fifo1("island_t: t.y -> y", 64);
+  dfg::GpuIslandRing<float> fifo0("island_t: x -> t.x", 64),
+      fifo1("island_t: t.y -> y", 64, 2, 0.5f);
   island_check::State s{};
   s.fifo0_ = s.port_x_.ring = island.ring(fifo0);
   s.fifo1_ = s.port_y_.ring = island.ring(fifo1);

@@ -199,3 +199,23 @@ TEST_CASE("fifo stress: two threads, random batches, order and values kept", "[f
       CHECK(received == total);
     }
 }
+
+TEST_CASE("fifo: initial tokens come out first, then what is pushed", "[fifo]") {
+  dfg::Fifo<std::int32_t> f(5, 3, -1);  // capacity 8, three -1 before the stream
+  CHECK(f.available() == 3);
+  CHECK(f.room() == 5);
+  REQUIRE(f.try_push(7));
+  std::int32_t v = 0;
+  for (std::int32_t want : {-1, -1, -1, 7}) {
+    REQUIRE(f.try_pop(v));
+    CHECK(v == want);
+  }
+  CHECK_FALSE(f.try_pop(v));
+}
+
+TEST_CASE("fifo: more initial tokens than the capacity are refused", "[fifo]") {
+  CHECK_THROWS_AS(dfg::Fifo<std::int32_t>(4, 5, 0), std::invalid_argument);
+  dfg::Fifo<std::int32_t> f(4, 4, 2);  // exactly full
+  CHECK(f.room() == 0);
+  CHECK(f.available() == 4);
+}

@@ -87,7 +87,6 @@
 #pragma once
 
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <bit>
@@ -108,7 +107,7 @@
 #include "dfg/cuda/gpu_island_adapters.hpp"
 #include "dfg/cuda/gpu_island_kernels.hpp"
 #include "dfg/cuda/gpu_ports.hpp"
-#include "dfg/cuda/parallel_firing.hpp"
+#include "dfg/cuda/parallel_firing.hpp"  // dfg::block_fire_parallel, for the generated islands
 #include "dfg/cuda/stream.hpp"
 #include "dfg/host_buffer.hpp"
 
@@ -122,13 +121,26 @@ template <class T>
 class GpuIslandRing {
  public:
   GpuIslandRing() noexcept = default;
-  /// At least `min_capacity` slots (rounded up to a power of two); `name` for the error.
-  GpuIslandRing(std::string_view name, std::size_t min_capacity)
+  /// At least `min_capacity` slots (rounded up to a power of two) that hold `initial` elements
+  /// of `value` before the stream (an edge's `delay`; at most `min_capacity`); `name` for the
+  /// error.
+  GpuIslandRing(std::string_view name, std::size_t min_capacity, std::size_t initial = 0,
+                const T& value = T{})
       : capacity_(std::bit_ceil(min_capacity < 1 ? std::size_t{1} : min_capacity)) {
+    if (initial > capacity_)
+      throw std::invalid_argument(std::string(name) + ": more initial elements than slots");
     const std::size_t bytes = kHeader + capacity_ * sizeof(T);
     cudaError_t e = cudaMalloc(&data_, bytes);
     if (e == cudaSuccess) e = cudaMemset(data_, 0, bytes);
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();  // zero before any kernel reads it
+    if (e == cudaSuccess && initial > 0) {  // the slots, then the written position
+      const std::vector<T> slots(initial, value);
+      const std::uint64_t written = initial;
+      e = cudaMemcpy(static_cast<std::byte*>(data_) + kHeader, slots.data(), initial * sizeof(T),
+                     cudaMemcpyHostToDevice);
+      if (e == cudaSuccess)
+        e = cudaMemcpy(data_, &written, sizeof(written), cudaMemcpyHostToDevice);
+    }
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();  // set before any kernel reads it
     if (e != cudaSuccess) {
       if (data_ != nullptr) static_cast<void>(cudaFree(data_));
       data_ = nullptr;

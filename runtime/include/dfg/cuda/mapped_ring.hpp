@@ -55,6 +55,9 @@ class MappedRing {
   /// At least `min_capacity` elements (rounded up to a power of two); `name`, the edge, for the
   /// error.
   MappedRing(std::string_view name, std::size_t min_capacity)
+      : MappedRing(name, min_capacity, 0, T{}) {}
+  /// The same, holding `initial` elements of `value` before the stream (an edge's `delay`).
+  MappedRing(std::string_view name, std::size_t min_capacity, std::size_t initial, const T& value)
       : capacity_(std::bit_ceil(min_capacity < 1 ? std::size_t{1} : min_capacity)) {
     const std::size_t bytes = kSlotsAt + capacity_ * sizeof(T);
     void* data = nullptr;
@@ -67,6 +70,12 @@ class MappedRing {
     std::memset(data, 0, bytes);
     fifo_ = new (data)
         Fifo<T>(reinterpret_cast<T*>(static_cast<std::byte*>(data) + kSlotsAt), capacity_);
+    if (initial > capacity_) {
+      fifo_->~Fifo();
+      static_cast<void>(cudaFreeHost(data));
+      throw std::invalid_argument(std::string(name) + ": more initial elements than slots");
+    }
+    fifo_->prime(initial, value);
   }
   ~MappedRing() {
     fifo_->~Fifo();
