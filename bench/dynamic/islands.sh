@@ -7,7 +7,8 @@
 #     bench/dynamic/islands.sh run DIR OUT     # on the lent machine
 #
 # The programs: samples/dyn_fir (the 13-actor FIR, N samples an iteration: 64 and 4096;
-# one_core.dfg against one_gpu.dfg), samples/dyn_idct (the decoder, B 8x8 blocks an iteration:
+# one_core.dfg against parallel_core.dfg, one_gpu.dfg and parallel_gpu.dfg: its actors as
+# parallel actions, the delays in rings), samples/dyn_idct (the decoder, B 8x8 blocks an iteration:
 # 4 and 256; dyn_idct.dfg against one_gpu.dfg and parallel_gpu.dfg), and the IDCT alone
 # (idct_core.dfg, idct_parallel_core.dfg against idct_gpu.dfg, idct_parallel_gpu.dfg). Every
 # sink checks every output against the sequential computation on the CPU.
@@ -22,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 # program:sample directory:size param:sizes:mappings (the first on one core)
 programs=(
-  "fir:dyn_fir:N:64 4096:one_core one_gpu"
+  "fir:dyn_fir:N:64 4096:one_core parallel_core one_gpu parallel_gpu"
   "decoder:dyn_idct:B:4 256:dyn_idct one_gpu parallel_gpu"
   "idct:dyn_idct:B:4 256:idct_core idct_parallel_core idct_gpu idct_parallel_gpu"
 )

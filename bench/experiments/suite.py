@@ -4,12 +4,14 @@ ratios, compared with the committed baseline of the GPU it ran on.
 Blocks (every program repeated `reps` times; a ratio is the median of its runs, its spread the
 range of its runs over the median):
   tokens       the samples of small tokens between a CPU and a GPU (iir, migration, multirate,
-  islands      packets; the dynamic islands of dyn_fir, its mapping m2 and dyn_idct), each compiled
-               with the mapped-token rule (the default: mapped where the ports are `mappable`) and
-               with --mapped-tokens=0 (every token copied): ratio rule / copied.
-  islands_cpu  the same islands on one CPU core, and bench/dynamic's hand-written programs (the
-  dynamic_*    FIR's mapping m2 with zero-copy rings, the IDCT on one thread and as a GPU island):
-               the GPU island over one core, generated over hand-written, per sample or block.
+  islands      packets; the dynamic islands of dyn_fir, its mapping m2, its parallel actions and
+               dyn_idct), each compiled with the mapped-token rule (the default: mapped where the
+               ports are `mappable`) and with --mapped-tokens=0 (every token copied): ratio rule /
+               copied.
+  islands_cpu  the same islands on one CPU core (the FIR's parallel actions also against its
+  dynamic_*    steps), and bench/dynamic's hand-written programs (the FIR's mapping m2 with
+               zero-copy rings, the IDCT on one thread and as a GPU island): the GPU island over
+               one core, generated over hand-written, per sample or block.
   granulometry samples/granulometry on one GPU (bench/granulometry/single_gpu.dfg) both ways, and
                bench/granulometry/torch_openings.py (PyTorch eager and torch.compile, the same
                algorithm on volumes already on the GPU): ratios dfgc / torch.compile, dfgc / eager.
@@ -68,11 +70,13 @@ TOKENS = {"iir": ("samples/iir/one_gpu.dfg", "tokens"), "migration": ("samples/m
           "packets": ("samples/packets/one_gpu.dfg", "tokens"),
           "dyn_fir": ("samples/dyn_fir/one_gpu.dfg", "islands"),
           "dyn_fir_m2": ("samples/dyn_fir/m2.dfg", "islands"),
-          "dyn_idct": ("samples/dyn_idct/idct_gpu.dfg", "islands")}
+          "dyn_idct": ("samples/dyn_idct/idct_gpu.dfg", "islands"),
+          "dyn_fir_parallel": ("samples/dyn_fir/parallel_gpu.dfg", "islands")}
 RULE = {"tokens": {"rule": [], "copied": ["--mapped-tokens=0"]}}
 # The islands on one core: {label: (spec, the GPU program it is the CPU side of)}.
 ISLANDS_CPU = {"dyn_fir_core": ("samples/dyn_fir/one_core.dfg", "dyn_fir"),
-               "dyn_idct_core": ("samples/dyn_idct/idct_core.dfg", "dyn_idct")}
+               "dyn_idct_core": ("samples/dyn_idct/idct_core.dfg", "dyn_idct"),
+               "dyn_fir_parallel_core": ("samples/dyn_fir/parallel_core.dfg", "dyn_fir_parallel")}
 # What an iteration of the islands holds (the specs' defaults: dyn_fir.dfg's N, coefficients.dfg's
 # B), to compare with the hand-written programs, which time a whole stream.
 FIR_SAMPLES, IDCT_BLOCKS = 64, 4
@@ -265,6 +269,14 @@ def ratios(rows: list[dict], out_dir: Path) -> list[dict]:
         island, alone = of("islands", program=gpu, tokens="rule"), of("islands_cpu", program=core)
         add(f"islands/{gpu}/gpu_over_one_core", island, alone,
             both(island, alone, "GPU island {:.4g} ms, one core {:.4g} ms an iteration"))
+    # The FIR of parallel actions (its delays in rings) against the FIR of steps, each on one core
+    # and on the GPU against the stepping core (the issue's "one core").
+    parallel, steps = of("islands_cpu", program="dyn_fir_parallel_core"), of("islands_cpu", program="dyn_fir_core")
+    add("islands/dyn_fir_parallel_core/over_steps", parallel, steps,
+        both(parallel, steps, "parallel actions {:.4g} ms, steps {:.4g} ms an iteration on one core"))
+    island = of("islands", program="dyn_fir_parallel", tokens="rule")
+    add("islands/dyn_fir_parallel/gpu_over_stepping_core", island, steps,
+        both(island, steps, "GPU island of parallel actions {:.4g} ms, steps on one core {:.4g} ms"))
     m2 = scaled(of("islands", program="dyn_fir_m2", tokens="rule"), 1e3 / FIR_SAMPLES)
     hand = scaled(of("dynamic_fir", "zero_copy_ms"), 1e3 / HANDWRITTEN_SAMPLES)
     add("islands/dyn_fir_m2/generated_over_handwritten", m2, hand,
