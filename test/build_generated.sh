@@ -122,7 +122,9 @@
 #                modes, the sink comparing every sample with the sequential FIR; both under
 #                ThreadSanitizer; parallel_core.dfg and parallel_split.dfg (the actors as parallel
 #                actions, the delays as rings' initial elements, one crossing between the cores)
-#                run the same way, not under ThreadSanitizer; with -D BAD=5 (the shift drops a sample) the run stops with the
+#                run the same way, not under ThreadSanitizer; test/generated/ring_delay.dfg (a
+#                running sum and a difference through cycles of rings with initial elements, of
+#                computed capacity) run both strategies, every sample checked; with -D BAD=5 (the shift drops a sample) the run stops with the
 #                island's error naming the output and iteration 5
 #   dyn_idct_run samples/dyn_idct (an 8x8 IDCT decoder of dynamic actors: a run-length parser of
 #                data-dependent rate, a row and a column pass on whole blocks) built with g++ -Wall
@@ -782,6 +784,13 @@ EOF
         TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$work/${mapping}_tsan/build/app" --iterations 300 $strategy >/dev/null ||
           fail "dyn_fir $mapping under tsan $strategy"
       done
+    done
+    # Rings with initial elements on cycles of dynamic actors, capacities computed.
+    compile test/generated/ring_delay.dfg "$work/ring_delay"
+    build_cpu "$work/ring_delay" "-Wall -Wextra -Werror"
+    for strategy in "" --no-overlap; do
+      "$work/ring_delay/build/app" --iterations 1000 $strategy >"$work/out.txt" || fail "ring_delay $strategy"
+      grep -qx "ring_delay checked: 16000 samples" "$work/out.txt" || fail "ring_delay: $(cat "$work/out.txt")"
     done
     # An island that fills an output token short stops the run in that iteration.
     compile samples/dyn_fir/one_core.dfg "$work/bad" -D BAD=5

@@ -408,25 +408,27 @@ void check_cycles(const std::vector<ir::Edge>& edges, const NodeTable& nodes,
       for (std::size_t i = k + 1; i < stack.size(); ++i)
         path += " -> " + nodes.nodes[stack[i].node].name;
       path += " -> " + nodes.nodes[to].name;
-      // A cycle of fifo edges runs inside an island, where dynamic actors hold their initial
-      // tokens in their state; it needs a ring of stated capacity, which dfgc cannot compute.
+      // A cycle of fifo edges runs inside an island, its initial tokens in the actors' state or
+      // in a ring's initial elements. dfgc sizes the rings of a cycle with initial elements (the
+      // island's largest token plus them); else it needs a ring of stated capacity.
       auto port_of = [&](ir::NodeId n, std::uint32_t p) -> const ir::Port& {
         return actors.actors[*nodes.actor_of[n]].ports[p];
       };
       bool fifos = true;
-      bool stated = false;
+      bool sized = false;  // a ring of stated capacity, or one with initial elements
       for (std::size_t i = k; i < stack.size(); ++i) {
         const ir::Edge& on = edges[i + 1 < stack.size() ? *stack[i + 1].via : e];
         fifos = fifos && port_of(on.src, on.src_port).fifo_elem &&
                 port_of(on.dst, on.dst_port).fifo_elem;
-        stated = stated || port_of(on.dst, on.dst_port).fifo_capacity;
+        sized = sized || port_of(on.dst, on.dst_port).fifo_capacity || on.initial_elements > 0;
       }
-      if (fifos && stated) continue;
+      if (fifos && sized) continue;
       if (fifos) {
         auto b = diags.error(
             edges[e].loc,
-            fmt::format("cycle of dynamic actors {} has no ring of stated capacity; dfgc "
-                        "cannot compute one for a cycle: give one of its inputs `fifo N`",
+            fmt::format("cycle of dynamic actors {} has no ring of stated capacity and no "
+                        "initial elements; dfgc cannot size its rings: give one of its inputs "
+                        "`fifo N`, or one of its edges the elements it starts with (`delay 1`)",
                         path),
             kArrowLength);
         for (std::size_t i = k + 1; i < stack.size(); ++i) {
